@@ -1,0 +1,62 @@
+"""Exception types for user-facing errors.
+
+A user never sees a traceback for bad input: the CLI catches :class:`FuzionSimError`
+subclasses, prints ``str(error)`` on one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = ["FuzionSimError", "ScenarioError", "did_you_mean"]
+
+
+class FuzionSimError(Exception):
+    """Base class of every error caused by user input."""
+
+
+class ScenarioError(FuzionSimError):
+    """Bad scenario input: names the file, line, key path, the problem and a suggestion.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, e.g. ``"unknown weapon 'Magnum Pistl'"``.
+    path : str, optional
+        Key path inside the scenario, e.g. ``"sides.red[0].weapon"``.
+    file : str, optional
+        The scenario file.
+    line : int, optional
+        1-based line number where the loader knows it.
+    suggestion : str, optional
+        The closest valid name, shown as "did you mean ...?".
+    """
+
+    def __init__(self, message, path=None, file=None, line=None, suggestion=None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.file = file
+        self.line = line
+        self.suggestion = suggestion
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+        key = f"{self.path}: " if self.path else ""
+        hint = f"; did you mean '{self.suggestion}'?" if self.suggestion else ""
+        return f"{where}{key}{self.message}{hint}"
+
+
+def _norm(name: str) -> str:
+    return "".join(str(name).lower().split())
+
+
+def did_you_mean(name: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """Return the choice closest to ``name`` (case- and space-insensitive), or None."""
+    choices = list(choices)
+    by_norm = {_norm(c): c for c in choices}
+    hits = difflib.get_close_matches(_norm(name), list(by_norm), n=1, cutoff=cutoff)
+    return by_norm[hits[0]] if hits else None
