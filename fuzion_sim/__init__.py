@@ -1,0 +1,25 @@
+"""fuzion_sim: Monte Carlo balance analysis for tabletop combat rules.
+
+>>> import fuzion_sim as fz
+>>> result = fz.simulate("scenarios/marshal-vs-outlaw.yaml", trials=10_000)  # doctest: +SKIP
+>>> result.win_interval("red")  # doctest: +SKIP
+"""
+
+from ._version import __version__
+from .analysis.result import Result
+from .api import simulate
+from .errors import FuzionSimError, ScenarioError
+from .scenario import load_scenario
+from .scenario.model import Scenario
+from .systems.fuzion import exact
+
+__all__ = [
+    "__version__",
+    "FuzionSimError",
+    "Result",
+    "Scenario",
+    "ScenarioError",
+    "exact",
+    "load_scenario",
+    "simulate",
+]

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "PRIMARIES",
     "DERIVED",
+    "PRIMARIES",
     "RULE_SWITCHES",
-    "Weapon",
     "Armor",
     "Combatant",
     "Rules",
     "Scenario",
+    "Weapon",
 ]
 
 #: Primary characteristics (RULINGS F6), each defaults to 5.

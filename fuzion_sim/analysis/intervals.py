@@ -1,0 +1,46 @@
+"""Confidence intervals for proportions and means."""
+
+from __future__ import annotations
+
+import math
+
+from scipy.stats import norm
+
+__all__ = ["wilson", "z_value", "mean_interval"]
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """Two-sided normal quantile for ``confidence`` (1.959964 for 0.95)."""
+    return float(norm.ppf(0.5 + confidence / 2.0))
+
+
+def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion.
+
+    Parameters
+    ----------
+    successes, n : int
+        Successes out of ``n`` trials (``n`` >= 1).
+    confidence : float
+        Coverage, 0.95 by default.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    z = z_value(confidence)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(mean: float, sd: float, n: int, confidence: float = 0.95):
+    """Normal-approximation interval for a mean: ``mean +- z * sd / sqrt(n)``."""
+    if n <= 1:
+        return (float("nan"), float("nan"))
+    half = z_value(confidence) * sd / math.sqrt(n)
+    return (mean - half, mean + half)

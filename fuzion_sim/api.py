@@ -1,0 +1,79 @@
+"""The public entry points: load a scenario, simulate it, get a Result."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ._version import __version__
+from .analysis.result import Result
+from .engine.runner import run_plan
+from .errors import FuzionSimError
+from .scenario import load_scenario
+from .scenario.model import Scenario
+from .systems import get_system
+
+__all__ = ["simulate", "scenario_hash", "as_scenario"]
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    """SHA-256 (first 16 hex digits) of the scenario's canonical JSON."""
+    text = json.dumps(scenario.data, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def as_scenario(scenario: Scenario | str | Path) -> Scenario:
+    """A Scenario, loading it first if given a path."""
+    if isinstance(scenario, Scenario):
+        return scenario
+    return load_scenario(scenario)
+
+
+def simulate(
+    scenario: Scenario | str | Path,
+    trials: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    keep_trials: bool | None = None,
+    progress: bool | None = None,
+) -> Result:
+    """Run a scenario and return its :class:`~fuzion_sim.analysis.result.Result`.
+
+    Parameters
+    ----------
+    scenario : Scenario or path
+        A validated scenario, or a YAML file to load.
+    trials, seed : int, optional
+        Override the scenario's trial count and seed.
+    threads : int, optional
+        Worker threads (default: all cores); the numbers do not depend on it.
+    keep_trials : bool, optional
+        Keep per-trial outcomes for ``Result.outcomes`` (default: for runs up to 2 million).
+    progress : bool, optional
+        Progress bar (default: on a terminal, for runs longer than a second).
+    """
+    scenario = as_scenario(scenario)
+    trials = scenario.trials if trials is None else int(trials)
+    seed = scenario.seed if seed is None else int(seed)
+    if trials < 1:
+        raise FuzionSimError(f"trials must be at least 1, got {trials}")
+    system = get_system(scenario.system)
+    plan = system.compile_scenario(scenario)
+    run = run_plan(system, plan, trials, seed, threads, keep_trials, progress)
+    return Result(
+        scenario=scenario.name,
+        system=scenario.system,
+        sides=scenario.side_names,
+        combatants=[(c.name, c.side) for c in scenario.combatants],
+        rules=scenario.rules.as_dict(),
+        seed=seed,
+        trials=run.tally.n_trials,
+        tally=run.tally,
+        time_unit=system.time_unit(plan),
+        outcomes=run.trials,
+        provenance={"version": __version__, "scenario_hash": scenario_hash(scenario)},
+        elapsed=run.elapsed,
+        threads=run.threads,
+        backend=run.backend,
+    )

@@ -1,0 +1,144 @@
+"""What a fight kernel writes, and the streaming aggregates (tallies) the engine keeps.
+
+Every rule system's kernel fills the same per-trial outcome arrays (:class:`TrialOutcomes`).
+The engine reduces each chunk to a :class:`Tally` of integer counts and sums, which merge by
+addition in any order, so a run's statistics are exact and identical whether it kept the
+per-trial arrays or streamed, and whatever the thread count or cluster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .._jit import jit
+
+__all__ = ["TrialOutcomes", "Tally", "DRAW", "UNRESOLVED"]
+
+DRAW = -1
+UNRESOLVED = -2
+
+
+@dataclass
+class TrialOutcomes:
+    """Per-trial outcome arrays of ``n`` trials and ``C`` combatants.
+
+    ``winner`` int8[n]: side index, DRAW or UNRESOLVED. ``end_slot`` int32[n]: the 1-based time
+    slot the fight ended. ``out_slot``/``death_slot`` int32[n, C]: slot a combatant first went
+    out / died (0: never). ``dealt``/``taken`` int32[n, C]: damage after defences.
+    ``attacks``/``landed`` int32[n, C]: attacks made and attacks that hit.
+    """
+
+    winner: np.ndarray
+    end_slot: np.ndarray
+    out_slot: np.ndarray
+    death_slot: np.ndarray
+    dealt: np.ndarray
+    taken: np.ndarray
+    attacks: np.ndarray
+    landed: np.ndarray
+
+    @classmethod
+    def empty(cls, n: int, n_comb: int) -> TrialOutcomes:
+        per = lambda: np.empty((n, n_comb), np.int32)  # noqa: E731
+        return cls(
+            np.empty(n, np.int8), np.empty(n, np.int32), per(), per(), per(), per(), per(), per()
+        )
+
+    def arrays(self) -> list[np.ndarray]:
+        return [getattr(self, f.name) for f in fields(self)]
+
+    @classmethod
+    def concatenate(cls, parts: list[TrialOutcomes]) -> TrialOutcomes:
+        names = [f.name for f in fields(cls)]
+        return cls(*[np.concatenate([getattr(p, k) for p in parts]) for k in names])
+
+    @property
+    def n(self) -> int:
+        return int(self.winner.shape[0])
+
+
+@dataclass
+class Tally:
+    """Streaming aggregates of a run; ``merge`` adds another tally of the same shape.
+
+    ``outcome_counts[k]``: trials won by side k, then draws (index n_sides) and unresolved
+    (n_sides + 1). ``end_hist[k, t]``: trials with outcome k that ended in slot t.
+    ``out_hist[c, t]`` / ``death_hist[c, t]``: slot combatant c first went out / died (t = 0:
+    never). The ``*_sum`` and ``*_sq`` arrays are per-combatant sums and sums of squares.
+    """
+
+    n_trials: int
+    outcome_counts: np.ndarray
+    end_hist: np.ndarray
+    out_hist: np.ndarray
+    death_hist: np.ndarray
+    dealt_sum: np.ndarray
+    dealt_sq: np.ndarray
+    taken_sum: np.ndarray
+    taken_sq: np.ndarray
+    attacks_sum: np.ndarray
+    landed_sum: np.ndarray
+
+    @classmethod
+    def zeros(cls, n_sides: int, n_comb: int, max_slots: int) -> Tally:
+        t = max_slots + 1
+        z = lambda *shape: np.zeros(shape, np.int64)  # noqa: E731
+        return cls(
+            0, z(n_sides + 2), z(n_sides + 2, t), z(n_comb, t), z(n_comb, t),
+            z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb),
+        )  # fmt: skip
+
+    def merge(self, other: Tally) -> Tally:
+        """Add ``other`` into this tally (in place) and return self."""
+        self.n_trials += other.n_trials
+        for f in fields(self)[1:]:
+            getattr(self, f.name)[...] += getattr(other, f.name)
+        return self
+
+    @classmethod
+    def of(cls, out: TrialOutcomes, n_sides: int, max_slots: int) -> Tally:
+        """The tally of a block of per-trial outcomes."""
+        tally = cls.zeros(n_sides, out.out_slot.shape[1], max_slots)
+        tally.n_trials = out.n
+        _tally(
+            out.winner, out.end_slot, out.out_slot, out.death_slot, out.dealt, out.taken,
+            out.attacks, out.landed, n_sides, tally.outcome_counts, tally.end_hist,
+            tally.out_hist, tally.death_hist, tally.dealt_sum, tally.dealt_sq, tally.taken_sum,
+            tally.taken_sq, tally.attacks_sum, tally.landed_sum,
+        )  # fmt: skip
+        return tally
+
+    def to_state(self) -> dict:
+        """A plain dict of arrays (for pickling across processes and for Parquet/JSON)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_state(cls, state: dict) -> Tally:
+        return cls(**state)
+
+
+@jit
+def _tally(
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, n_sides,
+    outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum, taken_sq,
+    attacks_sum, landed_sum,
+):  # fmt: skip
+    n, n_comb = out_slot.shape
+    for j in range(n):
+        w = winner[j]
+        k = w if w >= 0 else (n_sides if w == DRAW else n_sides + 1)
+        outcome_counts[k] += 1
+        end_hist[k, end_slot[j]] += 1
+        for c in range(n_comb):
+            out_hist[c, out_slot[j, c]] += 1
+            death_hist[c, death_slot[j, c]] += 1
+            d = np.int64(dealt[j, c])
+            dealt_sum[c] += d
+            dealt_sq[c] += d * d
+            d = np.int64(taken[j, c])
+            taken_sum[c] += d
+            taken_sq[c] += d * d
+            attacks_sum[c] += attacks[j, c]
+            landed_sum[c] += landed[j, c]

@@ -1,0 +1,65 @@
+"""A progress bar for long runs: on a terminal only, and only once a run has taken a second."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+__all__ = ["Progress"]
+
+
+class Progress:
+    """Counts finished trials; draws a rich progress bar on stderr after ``delay`` seconds.
+
+    Parameters
+    ----------
+    total : int
+        Trials the run will do (or at most do, under a precision target).
+    enabled : bool, optional
+        Default: only when stderr is a terminal.
+    """
+
+    def __init__(self, total: int, enabled: bool | None = None, delay: float = 1.0, label="trials"):
+        self.total = total
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.delay = delay
+        self.label = label
+        self.start = time.perf_counter()
+        self._bar = None
+        self._task = None
+        self.done = 0
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        if self._bar is None and time.perf_counter() - self.start >= self.delay:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as RichProgress
+
+            self._bar = RichProgress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(self.label, total=self.total)
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

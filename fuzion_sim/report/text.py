@@ -1,0 +1,94 @@
+"""Readable terminal output for the CLI (rich tables; plain text when not a terminal)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+__all__ = ["render_result", "render_attack", "render_catalog"]
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def render_result(result) -> None:
+    """Win probabilities with 95% intervals, and the kill-time distribution."""
+    con = _console()
+    con.print(
+        f"[bold]{result.scenario}[/bold]  ({result.system}, {result.trials:,} trials, "
+        f"seed {result.seed}, dice {result.rules.get('dice')})"
+    )
+    wins = Table(title="Who wins", title_justify="left")
+    wins.add_column("side")
+    wins.add_column("win probability", justify="right")
+    wins.add_column("95% interval", justify="right")
+    for side in result.sides:
+        lo, hi = result.win_interval(side)
+        wins.add_row(side, _pct(result.win_probability(side)), f"{_pct(lo)} - {_pct(hi)}")
+    if result.draw_probability:
+        wins.add_row("draw", _pct(result.draw_probability), "")
+    if result.unresolved_probability:
+        wins.add_row("unresolved", _pct(result.unresolved_probability), "")
+    con.print(wins)
+    kt = result.kill_time()
+    if kt["n"]:
+        unit = kt["unit"]
+        secs = result.time_unit["seconds"]
+        table = Table(title=f"How long it takes (decisive fights, in {unit}s)", title_justify="left")
+        table.add_column("")
+        table.add_column(f"{unit}s", justify="right")
+        table.add_column("seconds", justify="right")
+        table.add_row("mean", f"{kt['mean']:.2f} ± {1.96 * kt['se']:.2f}", f"{kt['mean'] * secs:.1f}")
+        table.add_row("sd", f"{kt['sd']:.2f}", f"{kt['sd'] * secs:.1f}")
+        for q, v in kt["quantiles"].items():
+            label = "median" if q == "0.5" else f"{float(q) * 100:g}th percentile"
+            table.add_row(label, str(v), f"{v * secs:g}")
+        con.print(table)
+    per = result.combatant_table()
+    table = Table(title="Per combatant (means per fight)", title_justify="left")
+    for col in ("combatant", "side", "hit rate", "damage dealt", "damage taken", "out", "dead"):
+        table.add_column(col, justify="left" if col in ("combatant", "side") else "right")
+    for row in per.to_dict("records"):
+        table.add_row(
+            row["combatant"], row["side"], _pct(row["hit_rate"]) if row["hit_rate"] == row["hit_rate"] else "-",
+            f"{row['damage_dealt_mean']:.1f}", f"{row['damage_taken_mean']:.1f}",
+            _pct(row["p_out"]), _pct(row["p_dead"]),
+        )  # fmt: skip
+    con.print(table)
+    con.print(f"[dim]{result.trials / result.elapsed:,.0f} trials/s on {result.threads} threads[/dim]")
+
+
+def render_attack(res, damage: str) -> None:
+    """P(hit) and the damage distribution of one attack."""
+    con = _console()
+    con.print(f"P(hit) = {res.p_hit:.6f}; mean {damage} damage after defences = {res.mean:.4f}")
+    table = Table(title="Damage after defences (a miss counts 0)", title_justify="left")
+    table.add_column("damage", justify="right")
+    table.add_column("probability", justify="right")
+    table.add_column("P(at least)", justify="right")
+    pmf = res.damage.to_dict()
+    tail = 1.0
+    for value, p in pmf.items():
+        table.add_row(value, f"{p:.6f}", f"{tail:.6f}")
+        tail -= p
+    con.print(table)
+
+
+def render_catalog(kind: str, entries: list[dict]) -> None:
+    """A catalogue as a table."""
+    con = _console()
+    if not entries:
+        con.print("(empty)")
+        return
+    cols = [k for k in entries[0] if k not in ("notes", "description")]
+    table = Table(title=f"Catalogue: {kind}", title_justify="left")
+    for col in cols:
+        table.add_column(col)
+    for e in entries:
+        table.add_row(*["" if e.get(c) is None else str(e.get(c)) for c in cols])
+    con.print(table)

@@ -1,0 +1,80 @@
+"""Scenarios: the YAML loader, validation, key paths and the catalogues.
+
+The usual entry point is :func:`load_scenario`; :func:`scenario_from_dict` validates data that
+did not come from a file. Every user-input problem raises
+:class:`~fuzion_sim.errors.ScenarioError`.
+"""
+
+from __future__ import annotations
+
+from fuzion_sim.errors import ScenarioError
+
+from .build import scenario_from_dict
+from .model import (
+    DERIVED,
+    NO_ARMOR,
+    PRIMARIES,
+    RULE_SWITCHES,
+    Armor,
+    Combatant,
+    Rules,
+    Scenario,
+    Weapon,
+)
+from .paths import get_path, parse_path, parse_value, set_path
+from .yaml_io import read_yaml
+
+__all__ = [
+    "DERIVED",
+    "NO_ARMOR",
+    "PRIMARIES",
+    "RULE_SWITCHES",
+    "Armor",
+    "Combatant",
+    "Rules",
+    "Scenario",
+    "Weapon",
+    "get_path",
+    "load_scenario",
+    "parse_path",
+    "parse_value",
+    "read_yaml",
+    "scenario_from_dict",
+    "set_path",
+]
+
+
+def load_scenario(path, overrides=None) -> Scenario:
+    """Read, override and validate a scenario file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The scenario YAML file.
+    overrides : iterable of (str, Any), optional
+        ``(key_path, value)`` pairs applied in order with :func:`set_path` before validation,
+        e.g. ``[("rules.dice", "interlock"), ("sides.blue[0].armor.pd", 10)]``. Values are
+        Python values; use :func:`parse_value` for command-line text.
+
+    Returns
+    -------
+    Scenario
+        ``data`` holds the scenario after the overrides.
+
+    Raises
+    ------
+    ScenarioError
+        If the file cannot be read or parsed, an override path is bad, or validation fails.
+    """
+    source = str(path)
+    data, lines = read_yaml(path)
+    if overrides and isinstance(data, dict):
+        for key_path, value in overrides:
+            try:
+                data = set_path(data, key_path, value)
+            except ScenarioError as exc:
+                exc.file = exc.file or source
+                exc.message = f"cannot apply override: {exc.message}"
+                exc.args = (exc.message,)
+                raise
+    return scenario_from_dict(data, source=source, lines=lines)

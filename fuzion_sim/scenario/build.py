@@ -1,0 +1,570 @@
+"""Validate a scenario given as plain data and build the :class:`Scenario` model.
+
+Every error is a :class:`~fuzion_sim.errors.ScenarioError` naming the file, the line (the nearest
+key that has one), the key path (``sides.red[0].weapon``), the problem and, for a misspelt name,
+the closest valid one. Problems that do not stop a run (a combatant lacking its weapon's skill)
+become :attr:`Scenario.warnings`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from fuzion_sim.errors import ScenarioError, did_you_mean
+
+from . import catalogue
+from .model import (
+    DERIVED,
+    NO_ARMOR,
+    PRIMARIES,
+    RULE_SWITCHES,
+    Armor,
+    Combatant,
+    Rules,
+    Scenario,
+    Weapon,
+)
+from .yaml_io import format_path
+
+__all__ = [
+    "ARMOR_KEYS",
+    "COMBATANT_KEYS",
+    "SYSTEMS",
+    "TOP_KEYS",
+    "WEAPON_KEYS",
+    "Context",
+    "build_armor_mapping",
+    "build_weapon_mapping",
+    "scenario_from_dict",
+]
+
+#: Rule systems a scenario may name.
+SYSTEMS = ("fuzion",)
+
+TOP_KEYS = ("name", "description", "system", "trials", "seed", "max_rounds", "rules", "sides")
+COMBATANT_KEYS = ("name", "stats", "skills", "weapon", "armor", "position", *DERIVED)
+WEAPON_KEYS = (
+    "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
+    "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area",
+)  # fmt: skip
+ARMOR_KEYS = ("name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost")
+
+#: Bounds on numeric rule switches (inclusive; None: unbounded).
+_RULE_BOUNDS = {"dying_penalty": (0, None), "ap_factor": (0, 1)}
+
+#: Full names of the primaries, offered as did-you-mean (never accepted silently).
+_STAT_NAMES = {
+    "INTELLIGENCE": "INT", "WILLPOWER": "WILL", "PRESENCE": "PRE", "TECHNIQUE": "TECH",
+    "REFLEXES": "REF", "DEXTERITY": "DEX", "CONSTITUTION": "CON", "STRENGTH": "STR",
+    "BOD": "BODY", "MOVEMENT": "MOVE",
+}  # fmt: skip
+
+_MISSING = object()
+
+
+class Context:
+    """Where the data came from, for error messages, plus the warnings collected so far.
+
+    Parameters
+    ----------
+    source : str, optional
+        The file name shown in messages.
+    lines : dict of str to int, optional
+        Key path -> 1-based line, as returned by :func:`~fuzion_sim.scenario.read_yaml`.
+    """
+
+    def __init__(self, source: str | None = None, lines: dict[str, int] | None = None):
+        self.source = source
+        self.lines = lines or {}
+        self.warnings: list[str] = []
+
+    def line(self, parts: Sequence) -> int | None:
+        """Line of the key path, else of its nearest parent that has one."""
+        parts = list(parts)
+        while True:
+            key = format_path(parts)
+            if key in self.lines:
+                return self.lines[key]
+            if not parts:
+                return None
+            parts.pop()
+
+    def fail(self, parts: Sequence, message: str, suggestion: str | None = None) -> ScenarioError:
+        """A :class:`ScenarioError` at this key path (returned, for the caller to raise)."""
+        return ScenarioError(
+            message,
+            path=format_path(parts) or None,
+            file=self.source,
+            line=self.line(parts),
+            suggestion=suggestion,
+        )
+
+
+# --- value checks ---------------------------------------------------------------------------
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _int(ctx: Context, parts, value, minimum=None, label: str = "") -> int:
+    if not _is_int(value):
+        raise ctx.fail(parts, f"expected an integer, got {_describe(value)}")
+    if minimum is not None and value < minimum:
+        what = f"{label} must" if label else "must"
+        raise ctx.fail(parts, f"{what} be at least {minimum}, got {value}")
+    return value
+
+
+def _number(ctx: Context, parts, value, minimum=None, maximum=None, positive=False) -> float:
+    if not _is_number(value):
+        raise ctx.fail(parts, f"expected a number, got {_describe(value)}")
+    if positive and value <= 0:
+        raise ctx.fail(parts, f"must be greater than 0, got {value}")
+    if minimum is not None and value < minimum:
+        raise ctx.fail(parts, f"must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ctx.fail(parts, f"must be at most {maximum}, got {value}")
+    return float(value)
+
+
+def _bool(ctx: Context, parts, value) -> bool:
+    if not isinstance(value, bool):
+        raise ctx.fail(parts, f"expected true or false, got {_describe(value)}")
+    return value
+
+
+def _str(ctx: Context, parts, value) -> str:
+    if not isinstance(value, str):
+        raise ctx.fail(parts, f"expected a string, got {_describe(value)}")
+    if not value.strip():
+        raise ctx.fail(parts, "must not be empty")
+    return value
+
+
+def _choice(ctx: Context, parts, value, choices: Sequence[str], what: str = "value") -> str:
+    expected = " or ".join(", ".join(choices).rsplit(", ", 1))
+    if not isinstance(value, str):
+        raise ctx.fail(parts, f"expected {expected}, got {_describe(value)}")
+    if value not in choices:
+        raise ctx.fail(
+            parts,
+            f"unknown {what} '{value}' (expected {expected})",
+            did_you_mean(value, choices),
+        )
+    return value
+
+
+def _mapping(
+    ctx: Context, parts, value, allowed: Iterable[str], required: Iterable[str] = ()
+) -> dict:
+    """Check that ``value`` is a mapping with only ``allowed`` keys and every ``required`` key."""
+    if not isinstance(value, dict):
+        raise ctx.fail(parts, f"expected a mapping, got {_describe(value)}")
+    allowed = tuple(allowed)
+    for key in value:
+        if key not in allowed:
+            raise ctx.fail([*parts, key], f"unknown key '{key}'", did_you_mean(str(key), allowed))
+    for key in required:
+        if key not in value:
+            raise ctx.fail(parts, f"missing key '{key}'")
+    return value
+
+
+def _get(value: dict, key: str):
+    """The value of an optional key; an explicit null counts as absent."""
+    got = value.get(key, _MISSING)
+    return _MISSING if got is None else got
+
+
+def _skill_name(ctx: Context, parts, value) -> str:
+    if not isinstance(value, str):
+        raise ctx.fail(parts, f"expected a skill name, got {_describe(value)}")
+    canon = catalogue.canonical_skill(value)
+    if canon is None:
+        raise ctx.fail(parts, f"unknown skill '{value}'", did_you_mean(value, catalogue.skills()))
+    return canon
+
+
+# --- items ----------------------------------------------------------------------------------
+
+
+def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
+    """Validate an inline weapon (or a catalogue entry) and build a :class:`Weapon`.
+
+    Parameters
+    ----------
+    entry : dict
+        Keys of :data:`WEAPON_KEYS`; ``name``, ``dc`` and ``skill`` are required. An explicit
+        null on an optional key means the default.
+    ctx : Context
+        Source and line map for error messages.
+    parts : sequence of str or int
+        Key path of the weapon, e.g. ``["sides", "red", 0, "weapon"]``.
+
+    Returns
+    -------
+    Weapon
+
+    Raises
+    ------
+    ScenarioError
+        On an unknown key, a missing required key, a wrong type or an out-of-range value.
+    """
+    parts = list(parts)
+    _mapping(ctx, parts, entry, WEAPON_KEYS, required=("name", "dc", "skill"))
+
+    def at(key):
+        return [*parts, key]
+
+    def opt(key, check, default):
+        value = _get(entry, key)
+        return default if value is _MISSING else check(at(key), value)
+
+    name = _str(ctx, at("name"), entry["name"])
+    dc = _int(ctx, at("dc"), entry["dc"], minimum=0)
+    skill = _skill_name(ctx, at("skill"), entry["skill"])
+    kind = opt("kind", lambda p, v: _choice(ctx, p, v, ("ranged", "melee"), "kind"), "ranged")
+    damage = opt(
+        "damage", lambda p, v: _choice(ctx, p, v, ("killing", "stun"), "damage"), "killing"
+    )
+    default_range = 50.0 if kind == "ranged" else 4.0
+    rng = opt("range", lambda p, v: _number(ctx, p, v, positive=True), default_range)
+    rof = opt("rof", lambda p, v: _int(ctx, p, v, minimum=1), 1)
+    accuracy = opt("accuracy", lambda p, v: _int(ctx, p, v), 0)
+    min_str = opt("min_str", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    shots = opt("shots", lambda p, v: _int(ctx, p, v, minimum=1), None)
+    ap = opt("ap", lambda p, v: _bool(ctx, p, v), False)
+    autofire = opt("autofire", lambda p, v: _bool(ctx, p, v), False)
+    energy = opt("energy", lambda p, v: _bool(ctx, p, v), False)
+
+    def hands_check(p, v):
+        if not _is_int(v) or v not in (1, 2):
+            raise ctx.fail(p, f"expected 1 or 2, got {_describe(v)}")
+        return v
+
+    hands = opt("hands", hands_check, None)
+    notes = opt("notes", lambda p, v: v if isinstance(v, str) else _str(ctx, p, v), "")
+    opt("category", lambda p, v: _str(ctx, p, v), None)
+    opt("cost", lambda p, v: _number(ctx, p, v, minimum=0), None)
+
+    def area_check(p, v):
+        if not isinstance(v, dict | str):
+            raise ctx.fail(p, f"expected a mapping or a string, got {_describe(v)}")
+        return v
+
+    opt("area", area_check, None)
+    return Weapon(
+        name=name,
+        skill=skill,
+        kind=kind,
+        damage=damage,
+        dc=dc,
+        accuracy=accuracy,
+        range=rng,
+        rof=rof,
+        shots=shots,
+        min_str=min_str,
+        ap=ap,
+        autofire=autofire,
+        energy=energy,
+        hands=hands,
+        notes=notes,
+    )
+
+
+def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
+    """Validate an inline armour (or a catalogue entry) and build an :class:`Armor`.
+
+    Parameters
+    ----------
+    entry : dict
+        Keys of :data:`ARMOR_KEYS`; only ``name`` is required. An explicit null on an optional
+        key means the default.
+    ctx : Context
+        Source and line map for error messages.
+    parts : sequence of str or int
+        Key path of the armour, e.g. ``["sides", "red", 0, "armor"]``.
+
+    Returns
+    -------
+    Armor
+
+    Raises
+    ------
+    ScenarioError
+        On an unknown key, a missing name, a wrong type or a negative value.
+    """
+    parts = list(parts)
+    _mapping(ctx, parts, entry, ARMOR_KEYS, required=("name",))
+
+    def at(key):
+        return [*parts, key]
+
+    def opt(key, check, default):
+        value = _get(entry, key)
+        return default if value is _MISSING else check(at(key), value)
+
+    def text(p, v):
+        if not isinstance(v, str):
+            raise ctx.fail(p, f"expected a string, got {_describe(v)}")
+        return v
+
+    name = _str(ctx, at("name"), entry["name"])
+    pd = opt("pd", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    ekd = opt("ekd", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    half = opt("half_vs_blades", lambda p, v: _bool(ctx, p, v), False)
+    description = opt("description", text, "")
+    notes = opt("notes", text, "")
+    opt("category", lambda p, v: _str(ctx, p, v), None)
+    opt("cost", lambda p, v: _number(ctx, p, v, minimum=0), None)
+    return Armor(name=name, pd=pd, ekd=ekd, half_vs_blades=half, notes=notes or description)
+
+
+def _weapon(ctx: Context, parts, value) -> Weapon:
+    if isinstance(value, str):
+        weapon = catalogue.find_weapon(value)
+        if weapon is None:
+            raise ctx.fail(
+                parts,
+                f"unknown weapon '{value}'",
+                did_you_mean(value, catalogue.weapons()),
+            )
+        return weapon
+    if isinstance(value, dict):
+        return build_weapon_mapping(value, ctx, parts)
+    raise ctx.fail(parts, f"expected a catalogue weapon name or a mapping, got {_describe(value)}")
+
+
+def _armor(ctx: Context, parts, value) -> Armor:
+    if isinstance(value, str):
+        armor = catalogue.find_armor(value)
+        if armor is None:
+            raise ctx.fail(
+                parts,
+                f"unknown armour '{value}'",
+                did_you_mean(value, catalogue.armors()),
+            )
+        return armor
+    if isinstance(value, dict):
+        return build_armor_mapping(value, ctx, parts)
+    raise ctx.fail(parts, f"expected a catalogue armour name or a mapping, got {_describe(value)}")
+
+
+# --- combatants -----------------------------------------------------------------------------
+
+
+def _stats(ctx: Context, parts, value) -> dict[str, int]:
+    stats = {p: 5 for p in PRIMARIES}
+    if value is None:
+        return stats
+    if not isinstance(value, dict):
+        raise ctx.fail(parts, f"expected a mapping of stats, got {_describe(value)}")
+    by_fold = {p.casefold(): p for p in PRIMARIES}
+    seen: set[str] = set()
+    for key, raw in value.items():
+        kp = [*parts, key]
+        primary = by_fold.get(key.casefold()) if isinstance(key, str) else None
+        if primary is None:
+            hint = _STAT_NAMES.get(str(key).upper()) or did_you_mean(str(key), PRIMARIES)
+            raise ctx.fail(kp, f"unknown stat '{key}' (stats are {', '.join(PRIMARIES)})", hint)
+        if primary in seen:
+            raise ctx.fail(kp, f"stat {primary} is given twice")
+        seen.add(primary)
+        stats[primary] = _int(ctx, kp, raw, minimum=1 if primary == "BODY" else 0, label=primary)
+    return stats
+
+
+def _skills(ctx: Context, parts, value) -> dict[str, int]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ctx.fail(parts, f"expected a mapping of skill levels, got {_describe(value)}")
+    out: dict[str, int] = {}
+    for key, raw in value.items():
+        kp = [*parts, key]
+        canon = _skill_name(ctx, kp, key)
+        if canon in out:
+            raise ctx.fail(kp, f"skill '{canon}' is given twice")
+        out[canon] = _int(ctx, kp, raw, minimum=0)
+    return out
+
+
+def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
+    _mapping(ctx, parts, value, COMBATANT_KEYS, required=("name", "weapon"))
+
+    def at(key):
+        return [*parts, key]
+
+    name = _str(ctx, at("name"), value["name"])
+    stats = _stats(ctx, at("stats"), value.get("stats"))
+    skills = _skills(ctx, at("skills"), value.get("skills"))
+    weapon = _weapon(ctx, at("weapon"), value["weapon"])
+    armor_value = value.get("armor")
+    armor = NO_ARMOR if armor_value is None else _armor(ctx, at("armor"), armor_value)
+    position = value.get("position")
+    position = 0.0 if position is None else _number(ctx, at("position"), position)
+    derived = {key: rule(stats) for key, rule in DERIVED.items()}
+    for key in DERIVED:
+        if key in value:
+            derived[key] = _int(
+                ctx, at(key), value[key], minimum=1 if key in ("hits", "stun") else 0, label=key
+            )
+    if weapon.skill not in skills:
+        ctx.warnings.append(f"{name} has no {weapon.skill} skill; it counts 0")
+    return Combatant(
+        name=name,
+        side=side,
+        stats=stats,
+        derived=derived,
+        skills=skills,
+        weapon=weapon,
+        armor=armor,
+        position=position,
+    )
+
+
+def _rules(ctx: Context, parts, value) -> Rules:
+    values = {key: spec[1] for key, spec in RULE_SWITCHES.items()}
+    if value is None:
+        return Rules(values=values)
+    _mapping(ctx, parts, value, RULE_SWITCHES)
+    for key, raw in value.items():
+        kp = [*parts, key]
+        allowed = RULE_SWITCHES[key][0]
+        low, high = _RULE_BOUNDS.get(key, (None, None))
+        if isinstance(allowed, tuple):
+            values[key] = _choice(ctx, kp, raw, allowed)
+        elif allowed is bool:
+            values[key] = _bool(ctx, kp, raw)
+        elif allowed is int:
+            values[key] = _int(ctx, kp, raw, minimum=low, label=key)
+            if high is not None and raw > high:
+                raise ctx.fail(kp, f"{key} must be at most {high}, got {raw}")
+        elif allowed is float:
+            values[key] = _number(ctx, kp, raw, minimum=low, maximum=high)
+        else:  # pragma: no cover - RULE_SWITCHES only uses the kinds above
+            raise TypeError(f"rule switch {key!r} has an unsupported kind {allowed!r}")
+    return Rules(values=values)
+
+
+# --- scenario -------------------------------------------------------------------------------
+
+
+def scenario_from_dict(
+    data: Any, source: str | None = None, lines: dict[str, int] | None = None
+) -> Scenario:
+    """Validate a scenario given as plain data and build a :class:`Scenario`.
+
+    Parameters
+    ----------
+    data : dict
+        The scenario as read from YAML (top-level keys ``name``, ``description``, ``system``,
+        ``trials``, ``seed``, ``max_rounds``, ``rules``, ``sides``).
+    source : str, optional
+        The file it came from; used in messages and as the default name (its stem).
+    lines : dict of str to int, optional
+        Key path -> 1-based line number (from :func:`~fuzion_sim.scenario.read_yaml`).
+
+    Returns
+    -------
+    Scenario
+        With every default filled in; ``data`` is a deep copy of the input and ``warnings``
+        lists problems that do not stop a run.
+
+    Raises
+    ------
+    ScenarioError
+        For the first problem found, naming the file, line, key path, problem and, for a
+        misspelt name, the closest valid one.
+    """
+    ctx = Context(source, lines)
+    if not isinstance(data, dict):
+        raise ctx.fail([], f"a scenario must be a mapping of keys, got {_describe(data)}")
+    _mapping(ctx, [], data, TOP_KEYS, required=("sides",))
+
+    name = _get(data, "name")
+    if name is _MISSING:
+        name = Path(source).stem if source else "scenario"
+    else:
+        name = _str(ctx, ["name"], name)
+    description = _get(data, "description")
+    if description is not _MISSING and not isinstance(description, str):
+        raise ctx.fail(["description"], f"expected a string, got {_describe(description)}")
+    system = _get(data, "system")
+    system = "fuzion" if system is _MISSING else _choice(ctx, ["system"], system, SYSTEMS, "system")
+    trials = data.get("trials")
+    trials = 100_000 if trials is None else _int(ctx, ["trials"], trials, minimum=1, label="trials")
+    seed = data.get("seed")
+    seed = 0 if seed is None else _int(ctx, ["seed"], seed, minimum=0, label="seed")
+    max_rounds = data.get("max_rounds")
+    max_rounds = (
+        50 if max_rounds is None else _int(ctx, ["max_rounds"], max_rounds, 1, "max_rounds")
+    )
+    rules = _rules(ctx, ["rules"], data.get("rules"))
+
+    raw_sides = data["sides"]
+    if raw_sides is None:
+        raw_sides = {}
+    if not isinstance(raw_sides, dict):
+        raise ctx.fail(
+            ["sides"], f"expected a mapping of side name to combatants, got {_describe(raw_sides)}"
+        )
+    if len(raw_sides) < 2:
+        raise ctx.fail(["sides"], f"a scenario needs at least two sides, got {len(raw_sides)}")
+    sides: dict[str, tuple[Combatant, ...]] = {}
+    first_seen: dict[str, str] = {}
+    for side, members in raw_sides.items():
+        sp = ["sides", side]
+        if not isinstance(side, str) or not side.strip():
+            raise ctx.fail(sp, f"a side name must be a non-empty string, got {_describe(side)}")
+        if not members:
+            raise ctx.fail(sp, f"side '{side}' has no combatants")
+        if not isinstance(members, list):
+            raise ctx.fail(sp, f"expected a list of combatants, got {_describe(members)}")
+        built = []
+        for index, member in enumerate(members):
+            combatant = _combatant(ctx, [*sp, index], member, side)
+            if combatant.name in first_seen:
+                raise ctx.fail(
+                    [*sp, index, "name"],
+                    f"duplicate combatant name '{combatant.name}' "
+                    f"(also at {first_seen[combatant.name]})",
+                )
+            first_seen[combatant.name] = format_path([*sp, index])
+            built.append(combatant)
+        sides[side] = tuple(built)
+
+    return Scenario(
+        name=name,
+        system=system,
+        trials=trials,
+        seed=seed,
+        max_rounds=max_rounds,
+        rules=rules,
+        sides=sides,
+        data=copy.deepcopy(data),
+        source=source,
+        warnings=tuple(ctx.warnings),
+    )

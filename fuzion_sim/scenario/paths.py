@@ -1,0 +1,259 @@
+"""Key paths into scenario data: ``sides.blue[0].armor.pd``.
+
+Used by ``--set`` style overrides and parameter sweeps. :func:`set_path` never changes its input;
+when a path reaches into a catalogue item given by name (``weapon: Magnum Pistol``), the item's
+catalogue entry is copied inline into the combatant with the one value changed.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import yaml
+
+from fuzion_sim.errors import ScenarioError, did_you_mean
+
+from . import catalogue
+from .yaml_io import format_path
+
+__all__ = ["get_path", "parse_path", "parse_value", "set_path"]
+
+_NAME_STOP = ".["
+
+
+def _bad(text: str, why: str) -> ScenarioError:
+    return ScenarioError(f"bad key path '{text}': {why}", path=text or None)
+
+
+def parse_path(path) -> list[str | int]:
+    """Split a key path into mapping keys and list indices.
+
+    Parameters
+    ----------
+    path : str or sequence
+        E.g. ``"sides.blue[0].armor.pd"``. A key holding dots or brackets may be quoted in
+        brackets: ``skills['Ranged Evade']``. A list or tuple is returned as a list unchanged.
+
+    Returns
+    -------
+    list of str or int
+        E.g. ``["sides", "blue", 0, "armor", "pd"]``.
+
+    Raises
+    ------
+    ScenarioError
+        If the path is empty or malformed.
+    """
+    if isinstance(path, list | tuple):
+        return list(path)
+    if not isinstance(path, str) or not path.strip():
+        raise _bad(str(path) if path is not None else "", "it is empty")
+    text = path.strip()
+    parts: list[str | int] = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "[":
+            end = text.find("]", i)
+            if end < 0:
+                raise _bad(text, "'[' without ']'")
+            inner = text[i + 1 : end].strip()
+            if inner.isdigit():
+                parts.append(int(inner))
+            elif len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"":
+                parts.append(inner[1:-1])
+            else:
+                raise _bad(text, f"'[{inner}]' is neither an index nor a quoted key")
+            i = end + 1
+            continue
+        if char == ".":
+            if i == 0 or i + 1 == n or text[i + 1] in _NAME_STOP:
+                raise _bad(text, "empty key")
+            i += 1
+        elif i != 0:
+            raise _bad(text, f"expected '.' or '[' at '{text[i:]}'")
+        start = i
+        while i < n and text[i] not in _NAME_STOP:
+            i += 1
+        if text[start:i].strip() == "":
+            raise _bad(text, "empty key")
+        parts.append(text[start:i].strip())
+    return parts
+
+
+def parse_value(text):
+    """Turn a command-line string into a YAML scalar (or list / mapping).
+
+    Parameters
+    ----------
+    text : str
+        E.g. ``"6"``, ``"true"``, ``"interlock"``, ``"{name: Club, dc: 2, skill: Melee}"``.
+
+    Returns
+    -------
+    Any
+        ``yaml.safe_load(text)``: ``6``, ``True``, ``"interlock"``, a dict ...; text that is not
+        valid YAML is returned as the string itself. Non-strings are returned unchanged.
+    """
+    if not isinstance(text, str):
+        return text
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def _catalogue_slot(prefix: list) -> str | None:
+    """'weapon' or 'armor' if ``prefix`` is ``sides.<side>[i].weapon`` / ``.armor``."""
+    if (
+        len(prefix) == 4
+        and prefix[0] == "sides"
+        and isinstance(prefix[2], int)
+        and prefix[3] in ("weapon", "armor")
+    ):
+        return prefix[3]
+    return None
+
+
+def _catalogue_entry(prefix: list, name: str, full: str) -> dict:
+    slot = _catalogue_slot(prefix)
+    if slot == "weapon":
+        entry, names, what = catalogue.weapon_entry(name), catalogue.weapons(), "weapon"
+    else:
+        entry, names, what = catalogue.armor_entry(name), catalogue.armors(), "armour"
+    if entry is None:
+        raise ScenarioError(
+            f"cannot follow the path into unknown {what} '{name}'",
+            path=full,
+            suggestion=did_you_mean(name, names),
+        )
+    return entry
+
+
+def _step(node, key, prefix: list, full: str):
+    """The child ``key`` of ``node`` (a dict or list); raises for a bad key or index."""
+    where = format_path(prefix) or "the scenario"
+    if isinstance(node, dict):
+        if key in node:
+            return node[key]
+        if isinstance(key, int):
+            raise ScenarioError(f"'{where}' is a mapping, not a list: no index [{key}]", path=full)
+        raise ScenarioError(
+            f"no key '{key}' in '{where}'",
+            path=full,
+            suggestion=did_you_mean(str(key), [str(k) for k in node]),
+        )
+    if isinstance(node, list):
+        if not isinstance(key, int):
+            raise ScenarioError(f"'{where}' is a list: use an index such as [0]", path=full)
+        if not 0 <= key < len(node):
+            raise ScenarioError(
+                f"no index [{key}] in '{where}' (it has {len(node)} item"
+                f"{'' if len(node) == 1 else 's'})",
+                path=full,
+            )
+        return node[key]
+    raise ScenarioError(f"'{where}' is a single value, it has no '{key}'", path=full)
+
+
+def get_path(data, path) -> Any:
+    """The value at a key path.
+
+    A path that reaches into a catalogue item given by name reads the catalogue entry
+    (``sides.red[0].weapon.dc`` with ``weapon: Magnum Pistol`` gives 5).
+
+    Parameters
+    ----------
+    data : dict
+        Scenario data.
+    path : str or sequence
+        A key path, see :func:`parse_path`.
+
+    Returns
+    -------
+    Any
+
+    Raises
+    ------
+    ScenarioError
+        If a key or index on the path does not exist (with a did-you-mean for keys).
+    """
+    parts = parse_path(path)
+    full = format_path(parts)
+    node = data
+    for depth, key in enumerate(parts):
+        prefix = parts[:depth]
+        if isinstance(node, str) and _catalogue_slot(prefix):
+            node = _catalogue_entry(prefix, node, full)
+        node = _step(node, key, prefix, full)
+    return node
+
+
+def set_path(data, path, value) -> dict:
+    """A deep copy of ``data`` with the value at ``path`` set; ``data`` is not changed.
+
+    Missing mapping keys on the way are created (so ``rules.dice`` works without a ``rules``
+    block, and ``sides.red[0].hits`` adds an override); the validator then reports a misspelt
+    key with a did-you-mean. A path into a catalogue item given by name copies the item's
+    catalogue entry inline, with the value changed.
+
+    Parameters
+    ----------
+    data : dict
+        Scenario data.
+    path : str or sequence
+        A key path, see :func:`parse_path`.
+    value : Any
+        The new value (see :func:`parse_value` for command-line text).
+
+    Returns
+    -------
+    dict
+        The changed copy.
+
+    Raises
+    ------
+    ScenarioError
+        If an index is out of range, an index is used on a mapping (or a key on a list), a
+        missing key would have to hold a list, or a catalogue name on the path is unknown.
+    """
+    parts = parse_path(path)
+    full = format_path(parts)
+    if not parts:
+        raise _bad(full, "it is empty")
+    root = copy.deepcopy(data)
+    if not isinstance(root, dict):
+        raise ScenarioError("the scenario is not a mapping", path=full)
+    node = root
+    for depth, key in enumerate(parts[:-1]):
+        prefix = parts[: depth + 1]
+        following = parts[depth + 1]
+        if (
+            isinstance(node, dict)
+            and isinstance(key, str)
+            and node.get(key) is None
+            and isinstance(following, str)
+        ):
+            node[key] = {}
+        child = _step(node, key, parts[:depth], full)
+        if isinstance(child, str) and _catalogue_slot(prefix):
+            child = _catalogue_entry(prefix, child, full)
+            node[key] = child
+        if not isinstance(child, dict | list):
+            raise ScenarioError(
+                f"'{format_path(prefix)}' is a single value, it has no '{following}'", path=full
+            )
+        node = child
+    last = parts[-1]
+    if isinstance(node, dict):
+        if isinstance(last, int):
+            raise ScenarioError(
+                f"'{format_path(parts[:-1])}' is a mapping, not a list: no index [{last}]",
+                path=full,
+            )
+        node[last] = value
+    else:
+        _step(node, last, parts[:-1], full)  # raises for a bad index
+        node[last] = value
+    return root

@@ -1,0 +1,130 @@
+"""Scenario -> Plan: every look-up and table the kernel needs, as flat arrays and integer codes."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ... import dice
+from ...scenario.model import Scenario
+from . import kernel
+from .rules import KILLING, MELEE, RANGED, STUN
+
+__all__ = ["Plan", "compile_scenario", "MELEE_DEFENCE_SKILLS"]
+
+#: F1: against melee the defender uses the highest of these skills (with DEX).
+MELEE_DEFENCE_SKILLS = ("Athletics", "Hand to Hand", "Melee", "Fencing")
+
+
+class Plan(NamedTuple):
+    """A compiled Fuzion scenario. Field order is the kernel's argument order after
+    ``(key, first, n_trials)`` and before the outputs; see ``kernel.run_chunk``."""
+
+    side: np.ndarray
+    n_sides: int
+    ref: np.ndarray
+    dex: np.ndarray
+    strength: np.ndarray
+    body: np.ndarray
+    hits_max: np.ndarray
+    stun_max: np.ndarray
+    sd: np.ndarray
+    rec: np.ndarray
+    att_skill: np.ndarray
+    def_ranged: np.ndarray
+    def_melee: np.ndarray
+    pos_x: np.ndarray
+    pos_y: np.ndarray
+    base_order: np.ndarray
+    w_kind: np.ndarray
+    w_dmg: np.ndarray
+    w_dc: np.ndarray
+    w_acc: np.ndarray
+    w_range: np.ndarray
+    w_min_str: np.ndarray
+    w_ap: np.ndarray
+    w_energy: np.ndarray
+    a_pd: np.ndarray
+    a_ekd: np.ndarray
+    acts: np.ndarray
+    slots_per_round: int
+    start_slot: int
+    max_slots: int
+    options: np.ndarray
+    ap_factor: float
+    roll_table: np.ndarray
+    nd6_offsets: np.ndarray
+    nd6_table: np.ndarray
+
+    @property
+    def n_combatants(self) -> int:
+        return int(self.side.shape[0])
+
+
+def _ints(values) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
+def compile_scenario(scenario: Scenario) -> Plan:
+    """Turn a validated scenario into the arrays of :class:`Plan`."""
+    rules = scenario.rules
+    fighters = scenario.combatants
+    side_index = {name: i for i, name in enumerate(scenario.sides)}
+    stat = {k: _ints([c.stats[k] for c in fighters]) for k in ("REF", "DEX", "STR", "BODY")}
+
+    ref = stat["REF"]
+    # F9 switch1: sheet REF, descending; listed order among equals until the per-fight die roll
+    base_order = _ints(sorted(range(len(fighters)), key=lambda i: -ref[i]))
+    has_ties = len(set(ref.tolist())) < len(fighters)
+
+    weapons = [c.weapon for c in fighters]
+    nd6_offsets, nd6_table = dice.nd6_tables()
+
+    options = np.zeros(kernel.N_OPTIONS, np.int64)
+    options[kernel.OPT_IMPAIRMENT] = bool(rules.impairment)
+    options[kernel.OPT_STUNNED] = bool(rules.stunned)
+    options[kernel.OPT_DYING_CAN_ACT] = bool(rules.dying_can_act)
+    options[kernel.OPT_DYING_PENALTY] = int(rules.dying_penalty)
+    options[kernel.OPT_HAS_TIES] = has_ties
+
+    slots_per_round = 4  # timing: phases (F8)
+    acts = np.ones(len(fighters) * slots_per_round, np.int8)
+
+    return Plan(
+        side=_ints([side_index[c.side] for c in fighters]),
+        n_sides=len(scenario.sides),
+        ref=ref,
+        dex=stat["DEX"],
+        strength=stat["STR"],
+        body=stat["BODY"],
+        hits_max=_ints([c.derived["hits"] for c in fighters]),
+        stun_max=_ints([c.derived["stun"] for c in fighters]),
+        sd=_ints([c.derived["sd"] for c in fighters]),
+        rec=_ints([c.derived["rec"] for c in fighters]),
+        att_skill=_ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
+        def_ranged=_ints([c.skill("Ranged Evade") for c in fighters]),
+        def_melee=_ints([max(c.skill(s) for s in MELEE_DEFENCE_SKILLS) for c in fighters]),
+        pos_x=np.ascontiguousarray([float(c.position) for c in fighters], dtype=np.float64),
+        pos_y=np.zeros(len(fighters), np.float64),
+        base_order=base_order,
+        w_kind=_ints([MELEE if w.kind == "melee" else RANGED for w in weapons]),
+        w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
+        w_dc=_ints([w.dc for w in weapons]),
+        w_acc=_ints([w.accuracy for w in weapons]),
+        w_range=np.ascontiguousarray([float(w.range) for w in weapons], dtype=np.float64),
+        w_min_str=_ints([w.min_str for w in weapons]),
+        w_ap=_ints([w.ap for w in weapons]),
+        w_energy=_ints([w.energy for w in weapons]),
+        a_pd=_ints([c.armor.pd for c in fighters]),
+        a_ekd=_ints([c.armor.ekd for c in fighters]),
+        acts=acts,
+        slots_per_round=slots_per_round,
+        start_slot=0,
+        max_slots=int(scenario.max_rounds) * slots_per_round,
+        options=options,
+        ap_factor=float(rules.ap_factor),
+        roll_table=dice.roll_table(rules.dice, rules.criticals),
+        nd6_offsets=nd6_offsets,
+        nd6_table=nd6_table,
+    )

@@ -1,0 +1,100 @@
+"""Small jitted rule functions, one mechanic each (seed 000 as RULINGS.md reads it).
+
+Every function takes and returns scalars; ``kernel.py`` composes them. The ruling each one
+implements is named in its docstring.
+"""
+
+from __future__ import annotations
+
+from ..._jit import jit
+
+KILLING = 0
+STUN = 1
+RANGED = 0
+MELEE = 1
+
+
+@jit
+def range_modifier(dist, listed):
+    """F10 range band modifier of a ranged attack at ``dist`` metres (weapon range ``listed``).
+
+    Melee <= 4 m: +0; Close <= 10 m: -2; Medium <= 50 m: -4; Long to the listed range: -6;
+    Extreme: -6 and -1 per full 50 m past the listed range. A listed range under 50 m gives -4
+    from Close out to the listed range.
+    """
+    if dist > listed:
+        return -6 - int((dist - listed) // 50.0)
+    if dist <= 4.0:
+        return 0
+    if dist <= 10.0:
+        return -2
+    if dist <= 50.0:
+        return -4
+    return -6
+
+
+@jit
+def effective(base, penalty):
+    """A primary after penalties (F6): never pushed below 1 (a primary already below 1 stays)."""
+    floor = 1 if base >= 1 else base
+    value = base - penalty
+    return value if value > floor else floor
+
+
+@jit
+def wound_penalty(hits, hits_max, impairment, dying_penalty, dying):
+    """Penalty to primaries from wounds: F24 impairment (-2 at half, -4 at a quarter of full
+    Hits) or, once dying (Hits <= 0, F25), the dying penalty instead."""
+    if dying:
+        return dying_penalty
+    if not impairment:
+        return 0
+    if 4 * hits <= hits_max:
+        return 4
+    if 2 * hits <= hits_max:
+        return 2
+    return 0
+
+
+@jit
+def damage_dice(dc, strength, min_str, str_based):
+    """Dice rolled by an attack: the weapon DC, -1 die per STR point under the minimum (F12),
+    and for STR-powered (melee) weapons +1 die per STR point over it, at most 2 x DC (F13)."""
+    n = dc
+    if strength < min_str:
+        n -= min_str - strength
+    elif str_based and strength > min_str:
+        extra = strength - min_str
+        n += extra if extra < dc else dc
+    return n if n > 0 else 0
+
+
+@jit
+def armour_value(pd, ekd, energy, ap, ap_factor):
+    """The armour that stops an attack (F20): PD, or EKD against energy attacks; AP weapons
+    multiply it by ``ap_factor`` (rounded down)."""
+    armour = ekd if energy else pd
+    if ap:
+        armour = int(armour * ap_factor)
+    return armour
+
+
+@jit
+def hit_result(dmg_type, raw, armour, sd):
+    """Damage after defences (F20-F21) as ``(hits_lost, stun_damage, penetrating)``.
+
+    Killing damage: armour stops it; every Hit lost also costs 1 Stun (collateral, no SD, applied
+    by the caller so it never takes Stun below 0). Stun damage: the higher of armour and SD stops
+    it; each full 5 Stun that penetrate also cost 1 Hit (which is also the rollover rule once Stun
+    is at or below 0: Stun keeps falling, D-FZ-31 R1).
+    """
+    if dmg_type == KILLING:
+        pen = raw - armour
+        if pen < 0:
+            pen = 0
+        return pen, 0, pen
+    defence = armour if armour > sd else sd
+    pen = raw - defence
+    if pen < 0:
+        pen = 0
+    return pen // 5, pen, pen
