@@ -97,7 +97,9 @@ def attack(av, dv_base, dc, pd, sd, damage, dice, criticals, as_json):
 def validate(scenario):
     """Check SCENARIO and print what it resolves to."""
     sc = _load(scenario)
-    click.echo(f"{scenario}: ok: {sc.name!r}, system {sc.system}, {sc.trials} trials, seed {sc.seed}")
+    click.echo(
+        f"{scenario}: ok: {sc.name!r}, system {sc.system}, {sc.trials} trials, seed {sc.seed}"
+    )
     for side, members in sc.sides.items():
         for c in members:
             armour = f", {c.armor.name} (PD {c.armor.pd})" if c.armor.pd or c.armor.ekd else ""

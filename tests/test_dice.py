@@ -157,7 +157,7 @@ def test_pmf_methods():
 @pytest.mark.parametrize(("dice_name", "criticals"), COMBOS)
 def test_roll_table_exact_counts(dice_name, criticals):
     table = dice.roll_table(dice_name, criticals)
-    assert table.dtype == np.int16
+    assert table.dtype == np.int8
     assert len(table) == (6**5 if dice_name == "hero" else 10**4)
     assert np.all(np.diff(table) >= 0)
     values, counts = np.unique(table, return_counts=True)
@@ -169,38 +169,17 @@ def test_roll_table_exact_counts(dice_name, criticals):
     assert (counts / len(table)).tolist() == pmf.probs.tolist()
 
 
-def implied_alias_pmf(n, offsets, prob, alias) -> np.ndarray:
-    """The pmf an alias table samples, over values n..6n, reconstructed with exact fractions."""
-    start, stop = int(offsets[n]), int(offsets[n + 1])
-    k = stop - start
-    mass = [Fraction(0)] * k
-    for i in range(k):
-        p = Fraction(float(prob[start + i]))
-        assert 0 <= p <= 1
-        a = int(alias[start + i])
-        assert 0 <= a < k
-        mass[i] += p
-        mass[a] += 1 - p
-    return np.array([float(m / k) for m in mass])
-
-
-def test_damage_alias_layout():
-    offsets, prob, alias = dice.damage_alias(40)
-    assert offsets.dtype == np.int64 and prob.dtype == np.float64 and alias.dtype == np.int32
-    assert offsets.shape == (42,)
-    assert offsets[0] == 0
-    assert np.diff(offsets).tolist() == [5 * n + 1 for n in range(41)]
-    assert prob.shape == alias.shape == (offsets[-1],)
-    assert prob[0] == 1.0  # n = 0: the single value 0
-
-
-@pytest.mark.parametrize("n", range(41))
-def test_damage_alias_implies_nd6(n):
-    offsets, prob, alias = dice.damage_alias(40)
-    implied = implied_alias_pmf(n, offsets, prob, alias)
-    target = dice.nd6(n)
-    assert target.values.tolist() == list(range(n, 6 * n + 1))
-    np.testing.assert_allclose(implied, target.probs, rtol=0, atol=1e-12)
+def test_nd6_tables_exact_counts():
+    offsets, table = dice.nd6_tables()
+    assert offsets.dtype == np.int64 and table.dtype == np.int8
+    assert np.diff(offsets).tolist() == [6**n for n in range(dice.TABLE_DICE + 1)]
+    for n in range(dice.TABLE_DICE + 1):
+        part = table[offsets[n] : offsets[n + 1]]
+        assert np.all(np.diff(part) >= 0)
+        values, counts = np.unique(part, return_counts=True)
+        pmf = dice.nd6(n)
+        assert values.tolist() == pmf.values.tolist()
+        assert (counts / len(part)).tolist() == pmf.probs.tolist()
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,11 +230,20 @@ def draw_many_table(us, table):
 
 
 @jit
-def draw_many_nd6(us, n, offsets, prob, alias):
+def draw_many_nd6(us, n, offsets, table):
     out = np.empty(us.shape[0], dtype=np.int64)
     for j in range(us.shape[0]):
-        out[j] = dice.draw_nd6(us[j], n, offsets, prob, alias)
+        out[j] = dice.draw_nd6(us[j], n, offsets, table)
     return out
+
+
+def draw_many_nd6_grouped(generator, n, size):
+    """The kernel's scheme for any n: groups of five from the 5d6 table, then the rest."""
+    offsets, table = dice.nd6_tables()
+    total = np.zeros(size, dtype=np.int64)
+    for _ in range(n // dice.TABLE_DICE):
+        total += draw_many_nd6(generator.random(size), dice.TABLE_DICE, offsets, table)
+    return total + draw_many_nd6(generator.random(size), n % dice.TABLE_DICE, offsets, table)
 
 
 N = 100_000
@@ -281,10 +269,9 @@ def test_draw_table(dice_name, criticals):
     assert chi2_pvalue(samples, dice.attack_roll_difference(dice_name, criticals)) > 1e-3
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 4, 7, 15])
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 5, 7, 15])
 def test_draw_nd6(n):
-    offsets, prob, alias = dice.damage_alias(15)
-    samples = draw_many_nd6(rng(13 + n).random(N), n, offsets, prob, alias)
+    samples = draw_many_nd6_grouped(rng(13 + n), n, N)
     assert chi2_pvalue(samples, dice.nd6(n)) > 1e-3
 
 
@@ -293,10 +280,10 @@ def test_draws_at_the_ends_of_the_unit_interval():
     table = dice.roll_table("interlock", "both")
     assert dice.draw_table(0.0, table) == table[0]
     assert dice.draw_table(below_one, table) == table[-1]
-    offsets, prob, alias = dice.damage_alias(40)
-    for n in range(41):
-        for u in (0.0, below_one):
-            assert n <= dice.draw_nd6(u, n, offsets, prob, alias) <= 6 * n
+    offsets, table = dice.nd6_tables()
+    for n in range(dice.TABLE_DICE + 1):
+        assert dice.draw_nd6(0.0, n, offsets, table) == n
+        assert dice.draw_nd6(below_one, n, offsets, table) == 6 * n
 
 
 def test_negative_control_interlock_defender_criticals():
@@ -307,11 +294,9 @@ def test_negative_control_interlock_defender_criticals():
 
 
 def test_negative_control_off_by_one_damage():
-    """An alias table whose first biased 4d6 column is kept 0.2 more often must be rejected."""
-    offsets, prob, alias = dice.damage_alias(4)
-    bad = prob.copy()
-    start = int(offsets[4])
-    i = int(np.argmax(bad[start : offsets[5]] < 1.0))
-    bad[start + i] = min(1.0, bad[start + i] + 0.2)
-    samples = draw_many_nd6(rng(19).random(4 * N), 4, offsets, bad, alias)
+    """A 4d6 table with 13 of its 1296 outcomes (1%) one pip high must be rejected."""
+    offsets, table = dice.nd6_tables()
+    bad = table.copy()
+    bad[offsets[4] + 640 : offsets[4] + 653] += 1
+    samples = draw_many_nd6(rng(19).random(4 * N), 4, offsets, bad)
     assert chi2_pvalue(samples, dice.nd6(4)) < 1e-6

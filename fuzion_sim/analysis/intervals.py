@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import math
-
-from scipy.stats import norm
+from statistics import NormalDist
 
 __all__ = ["wilson", "z_value", "mean_interval"]
 
 
 def z_value(confidence: float = 0.95) -> float:
     """Two-sided normal quantile for ``confidence`` (1.959964 for 0.95)."""
-    return float(norm.ppf(0.5 + confidence / 2.0))
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
 def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from ..engine.outcomes import Tally, TrialOutcomes
 from .intervals import wilson
@@ -70,7 +69,9 @@ class Result:
         return self.tally.outcome_counts[self.sides.index(side)] / self.trials
 
     def win_interval(self, side: str, confidence: float = 0.95) -> tuple[float, float]:
-        return wilson(int(self.tally.outcome_counts[self.sides.index(side)]), self.trials, confidence)
+        return wilson(
+            int(self.tally.outcome_counts[self.sides.index(side)]), self.trials, confidence
+        )
 
     @property
     def draw_probability(self) -> float:
@@ -109,8 +110,14 @@ class Result:
         return out
 
     # -- per combatant -------------------------------------------------------------------
-    def combatant_table(self) -> pd.DataFrame:
-        """Per combatant: P(out), P(dead), mean damage dealt and taken, hit rate."""
+    def combatant_table(self):
+        """:meth:`combatant_stats` as a pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.combatant_stats())
+
+    def combatant_stats(self) -> list[dict]:
+        """Per combatant: P(out), P(dead), mean damage dealt and taken, attacks, hit rate."""
         tl = self.tally
         rows = []
         for i, (name, side) in enumerate(self.combatants):
@@ -124,10 +131,10 @@ class Result:
                     "damage_dealt_mean": tl.dealt_sum[i] / self.trials,
                     "damage_taken_mean": tl.taken_sum[i] / self.trials,
                     "attacks_mean": attacks / self.trials,
-                    "hit_rate": tl.landed_sum[i] / attacks if attacks else float("nan"),
+                    "hit_rate": tl.landed_sum[i] / attacks if attacks else None,
                 }
             )
-        return pd.DataFrame(rows)
+        return rows
 
     # -- output --------------------------------------------------------------------------
     def to_json_dict(self) -> dict:
@@ -138,8 +145,8 @@ class Result:
             sides[s] = {"win_probability": float(self.win_probability(s)), "ci95": [lo, hi]}
         kt = self.kill_time()
         combatants = {
-            row["combatant"]: {k: (None if pd.isna(v) else v) for k, v in row.items() if k != "combatant"}
-            for row in self.combatant_table().to_dict("records")
+            row["combatant"]: {k: v for k, v in row.items() if k != "combatant"}
+            for row in self.combatant_stats()
         }
         trials_per_second = self.trials / self.elapsed if self.elapsed > 0 else None
         return {

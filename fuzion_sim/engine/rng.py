@@ -22,7 +22,15 @@ import numpy as np
 
 from .._jit import jit
 
-__all__ = ["CHUNK", "chunk_key", "trial_state", "next_double", "seed_trial"]
+__all__ = [
+    "CHUNK",
+    "chunk_key",
+    "next_double",
+    "seed_trial",
+    "trial_seed",
+    "trial_state",
+    "xoshiro",
+]
 
 #: Trials per chunk. Fixed: changing it changes every result for a given seed.
 CHUNK = 1 << 16
@@ -53,22 +61,25 @@ def _mix(z):
 
 
 @jit(inline="always")
-def seed_trial(state, key, offset):
-    """Set ``state`` (uint64[4]) to the generator of trial ``offset`` within the chunk ``key``."""
+def trial_seed(k0, k1, k2, k3, offset):
+    """Generator state ``(s0, s1, s2, s3)`` of trial ``offset`` within the chunk key ``k0..k3``.
+
+    Scalars in, scalars out: kernels keep the state in registers (an array argument would
+    bring reference counting into the hot loop, PERFORMANCE-NOTES lesson 3).
+    """
     step = np.uint64(offset + 1) * _GOLDEN
-    for i in range(4):
-        state[i] = _mix(key[i] + step)
-    if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
-        state[0] = _GOLDEN
+    s0 = _mix(k0 + step)
+    s1 = _mix(k1 + step)
+    s2 = _mix(k2 + step)
+    s3 = _mix(k3 + step)
+    if s0 == 0 and s1 == 0 and s2 == 0 and s3 == 0:
+        s0 = _GOLDEN
+    return s0, s1, s2, s3
 
 
 @jit(inline="always")
-def next_double(state):
-    """Next uniform double in [0, 1) from xoshiro256+ (state updated in place)."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+def xoshiro(s0, s1, s2, s3):
+    """One xoshiro256+ step: ``(s0, s1, s2, s3, u)`` with ``u`` uniform on [0, 1)."""
     result = s0 + s3
     t = s1 << _S17
     s2 ^= s0
@@ -77,11 +88,20 @@ def next_double(state):
     s0 ^= s3
     s2 ^= t
     s3 = (s3 << _S45) | (s3 >> _S19)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
-    return np.float64(result >> _S11) * _TO_DOUBLE
+    return s0, s1, s2, s3, np.float64(result >> _S11) * _TO_DOUBLE
+
+
+@jit(inline="always")
+def seed_trial(state, key, offset):
+    """Set ``state`` (uint64[4]) to the generator of trial ``offset`` within the chunk ``key``."""
+    state[0], state[1], state[2], state[3] = trial_seed(key[0], key[1], key[2], key[3], offset)
+
+
+@jit(inline="always")
+def next_double(state):
+    """Next uniform double in [0, 1) from xoshiro256+ (``state`` uint64[4] updated in place)."""
+    state[0], state[1], state[2], state[3], u = xoshiro(state[0], state[1], state[2], state[3])
+    return u
 
 
 def trial_state(seed: int, trial: int) -> np.ndarray:

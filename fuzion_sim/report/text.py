@@ -39,28 +39,35 @@ def render_result(result) -> None:
     if kt["n"]:
         unit = kt["unit"]
         secs = result.time_unit["seconds"]
-        table = Table(title=f"How long it takes (decisive fights, in {unit}s)", title_justify="left")
+        table = Table(
+            title=f"How long it takes (decisive fights, in {unit}s)", title_justify="left"
+        )
         table.add_column("")
         table.add_column(f"{unit}s", justify="right")
         table.add_column("seconds", justify="right")
-        table.add_row("mean", f"{kt['mean']:.2f} ± {1.96 * kt['se']:.2f}", f"{kt['mean'] * secs:.1f}")
+        table.add_row(
+            "mean", f"{kt['mean']:.2f} ± {1.96 * kt['se']:.2f}", f"{kt['mean'] * secs:.1f}"
+        )
         table.add_row("sd", f"{kt['sd']:.2f}", f"{kt['sd'] * secs:.1f}")
         for q, v in kt["quantiles"].items():
             label = "median" if q == "0.5" else f"{float(q) * 100:g}th percentile"
             table.add_row(label, str(v), f"{v * secs:g}")
         con.print(table)
-    per = result.combatant_table()
+    per = result.combatant_stats()
     table = Table(title="Per combatant (means per fight)", title_justify="left")
     for col in ("combatant", "side", "hit rate", "damage dealt", "damage taken", "out", "dead"):
         table.add_column(col, justify="left" if col in ("combatant", "side") else "right")
-    for row in per.to_dict("records"):
+    for row in per:
+        rate = "-" if row["hit_rate"] is None else _pct(row["hit_rate"])
         table.add_row(
-            row["combatant"], row["side"], _pct(row["hit_rate"]) if row["hit_rate"] == row["hit_rate"] else "-",
+            row["combatant"], row["side"], rate,
             f"{row['damage_dealt_mean']:.1f}", f"{row['damage_taken_mean']:.1f}",
             _pct(row["p_out"]), _pct(row["p_dead"]),
         )  # fmt: skip
     con.print(table)
-    con.print(f"[dim]{result.trials / result.elapsed:,.0f} trials/s on {result.threads} threads[/dim]")
+    con.print(
+        f"[dim]{result.trials / result.elapsed:,.0f} trials/s on {result.threads} threads[/dim]"
+    )
 
 
 def render_attack(res, damage: str) -> None:

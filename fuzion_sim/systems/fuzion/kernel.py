@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...dice import TABLE_DICE, draw_nd6, draw_table
-from ...engine.rng import next_double, seed_trial
+from ...dice import TABLE_DICE
+from ...engine.rng import trial_seed, xoshiro
 from .rules import (
     KILLING,
     MELEE,
@@ -46,21 +46,9 @@ N_OPTIONS = 5
 
 
 @jit(inline="always")
-def roll_nd6(state, n, offsets, table):
-    """Sum of ``n`` d6 (F19): groups of five from the 5d6 table, then the rest; one uniform
-    a group, ``n // 5 + 1`` in all."""
-    total = np.int64(0)
-    for _ in range(n // TABLE_DICE):
-        total += draw_nd6(next_double(state), TABLE_DICE, offsets, table)
-    return total + draw_nd6(next_double(state), n % TABLE_DICE, offsets, table)
-
-
-@jit(inline="always")
-def _is_out(c, hits, stun, dead, dying_can_act):
+def _out(hits, stun, dead, dying_can_act):
     """F26: knocked out (Stun <= 0), dead, or dying (Hits <= 0) unless dying_can_act."""
-    if dead[c] or stun[c] <= 0:
-        return True
-    return hits[c] <= 0 and not dying_can_act
+    return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
 
 
 @jit(inline="always")
@@ -69,7 +57,7 @@ def _standing_sides(side, n_sides, hits, stun, dead, dying_can_act, scratch):
     for s in range(n_sides):
         scratch[s] = 0
     for c in range(side.shape[0]):
-        if not _is_out(c, hits, stun, dead, dying_can_act):
+        if not _out(hits[c], stun[c], dead[c], dying_can_act):
             scratch[side[c]] = 1
     count = 0
     last = -1
@@ -81,22 +69,18 @@ def _standing_sides(side, n_sides, hits, stun, dead, dying_can_act, scratch):
 
 
 @jit(inline="always")
-def _initiative(order, base_order, ref, state, has_ties, tiebreak):
-    """F9 switch1: higher sheet REF first; ties broken once per fight by a die roll."""
+def _initiative(order, base_order, ref, tiebreak):
+    """F9 switch1: higher sheet REF first; ties broken once per fight by a die roll
+    (``tiebreak`` holds one uniform per combatant)."""
     n = base_order.shape[0]
     for k in range(n):
         order[k] = base_order[k]
-    if not has_ties:
-        return
-    for k in range(n):
-        tiebreak[k] = next_double(state)
     # insertion sort on (REF desc, tiebreak desc); n is small
     for i in range(1, n):
         c = order[i]
         j = i - 1
         while j >= 0 and (
-            ref[order[j]] < ref[c]
-            or (ref[order[j]] == ref[c] and tiebreak[order[j]] < tiebreak[c])
+            ref[order[j]] < ref[c] or (ref[order[j]] == ref[c] and tiebreak[order[j]] < tiebreak[c])
         ):
             order[j + 1] = order[j]
             j -= 1
@@ -150,7 +134,9 @@ def run_chunk(
     has_ties = options[OPT_HAS_TIES] != 0
     n_rolls = roll_table.shape[0]
 
-    state = np.empty(4, np.uint64)
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    nd6_start = nd6_offsets[TABLE_DICE]
+    nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
     hits = np.empty(n_comb, np.int64)
     stun = np.empty(n_comb, np.int64)
     dead = np.zeros(n_comb, np.bool_)
@@ -158,9 +144,11 @@ def run_chunk(
     order = np.empty(n_comb, np.int64)
     tiebreak = np.empty(n_comb, np.float64)
     scratch = np.empty(n_sides, np.int64)
+    for c in range(n_comb):
+        order[c] = base_order[c]
 
     for j in range(n_trials):
-        seed_trial(state, key, first + j)
+        s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
         for c in range(n_comb):
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
@@ -172,7 +160,10 @@ def run_chunk(
             taken[j, c] = 0
             attacks[j, c] = 0
             landed[j, c] = 0
-        _initiative(order, base_order, ref, state, has_ties, tiebreak)
+        if has_ties:
+            for c in range(n_comb):
+                s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
+            _initiative(order, base_order, ref, tiebreak)
 
         result = UNRESOLVED
         finish = max_slots
@@ -186,7 +177,7 @@ def run_chunk(
                 a = order[k]
                 if acts[a * slots_per_round + slot] == 0:
                     continue
-                if _is_out(a, hits, stun, dead, dying_can_act):
+                if _out(hits[a], stun[a], dead[a], dying_can_act):
                     continue
                 if lose[a]:  # F22: a stunned combatant loses its next action
                     lose[a] = False
@@ -194,7 +185,7 @@ def run_chunk(
                 # target: the first enemy still standing, in listed order
                 tgt = -1
                 for c in range(n_comb):
-                    if side[c] != side[a] and not _is_out(c, hits, stun, dead, dying_can_act):
+                    if side[c] != side[a] and not _out(hits[c], stun[c], dead[c], dying_can_act):
                         tgt = c
                         break
                 if tgt < 0:
@@ -224,9 +215,20 @@ def run_chunk(
                 attacks[j, a] += 1
                 # Branch-free from here to the state update: a mispredicted hit/miss branch
                 # costs more than the random numbers (PERFORMANCE-NOTES; measured).
-                hit = np.int64(draw_table(next_double(state), roll_table) >= dv_base - av)
+                # Arrays are indexed here, never passed to helpers: an array argument brings
+                # reference counting into the loop (PERFORMANCE-NOTES lesson 3; measured 3x).
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                hit = np.int64(roll_table[int(u * n_rolls)] >= dv_base - av)
+                # F19: n d6 as groups of five from the 5d6 table, then the rest (dice.nd6_tables)
                 n_dice = damage_dice(w_dc[a], str_a, w_min_str[a], melee)
-                raw = roll_nd6(state, n_dice, nd6_offsets, nd6_table)
+                raw = np.int64(0)
+                for _ in range(n_dice // TABLE_DICE):
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    raw += nd6_table[nd6_start + int(u * nd6_size)]
+                rest = n_dice % TABLE_DICE
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                lo = nd6_offsets[rest]
+                raw += nd6_table[lo + int(u * (nd6_offsets[rest + 1] - lo))]
                 armour = armour_value(a_pd[tgt], a_ekd[tgt], w_energy[a], w_ap[a], ap_factor)
                 hits_lost, stun_dmg, pen = hit_result(w_dmg[a], raw, armour, sd[tgt])
                 hits_lost *= hit
@@ -235,7 +237,7 @@ def run_chunk(
                     stun_lost = min(hits_lost, max(stun[tgt], 0))
                 else:
                     stun_lost = stun_dmg * hit
-                was_out = _is_out(tgt, hits, stun, dead, dying_can_act)
+                was_out = _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act)
                 landed[j, a] += hit
                 hits[tgt] -= hits_lost
                 stun[tgt] -= stun_lost
@@ -246,7 +248,7 @@ def run_chunk(
                     death_slot[j, tgt] = t
                 if stunned_rule and 2 * stun_lost > stun_max[tgt]:
                     lose[tgt] = True
-                if not was_out and _is_out(tgt, hits, stun, dead, dying_can_act):
+                if not was_out and _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act):
                     if out_slot[j, tgt] == 0:
                         out_slot[j, tgt] = t
                     count, last = _standing_sides(
@@ -273,12 +275,12 @@ def run_chunk(
                     ):
                         stun[c] += rec[c]
                 if end_of_round and hits[c] <= 0:
-                    was_out = _is_out(c, hits, stun, dead, dying_can_act)
+                    was_out = _out(hits[c], stun[c], dead[c], dying_can_act)
                     hits[c] -= 1
                     if hits[c] <= -2 * body[c]:
                         dead[c] = True
                         death_slot[j, c] = t
-                    if not was_out and _is_out(c, hits, stun, dead, dying_can_act):
+                    if not was_out and _out(hits[c], stun[c], dead[c], dying_can_act):
                         if out_slot[j, c] == 0:
                             out_slot[j, c] = t
                         changed = True
