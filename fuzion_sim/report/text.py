@@ -87,15 +87,18 @@ def render_attack(res, damage: str) -> None:
 
 
 def render_catalog(kind: str, entries: list[dict]) -> None:
-    """A catalogue as a table."""
+    """A catalogue as a table (the columns a designer compares; ``--json`` has every field)."""
     con = _console()
     if not entries:
         con.print("(empty)")
         return
-    cols = [k for k in entries[0] if k not in ("notes", "description")]
+    cols = {
+        "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
+        "armor": ("name", "category", "pd", "ekd", "description"),
+    }.get(kind, tuple(entries[0]))
     table = Table(title=f"Catalogue: {kind}", title_justify="left")
     for col in cols:
-        table.add_column(col)
+        table.add_column(col, no_wrap=col == "name")
     for e in entries:
         table.add_row(*["" if e.get(c) is None else str(e.get(c)) for c in cols])
     con.print(table)

@@ -1,0 +1,18 @@
+"""Shared fixtures: scenario files and a small helper to build scenarios from dicts."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+
+
+@pytest.fixture
+def benchmark_duel_data() -> dict:
+    """The benchmark duel of PERFORMANCE-NOTES.md as a plain dict."""
+    return copy.deepcopy(yaml.safe_load((SCENARIOS / "benchmark-duel.yaml").read_text()))
