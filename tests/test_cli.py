@@ -10,10 +10,9 @@ import sys
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import SCENARIOS
 
 from fuzion_sim.cli import cli
-
-from conftest import SCENARIOS
 
 FLAGSHIP = str(SCENARIOS / "marshal-vs-outlaw.yaml")
 TIMING_KEYS = {"elapsed_s", "trials_per_second", "threads", "backend"}
@@ -76,7 +75,7 @@ def test_attack_json():
     out = json.loads(res.stdout)
     assert out["p_hit"] == pytest.approx(0.837963, abs=1e-6)
     assert sum(out["damage"]["pmf"].values()) == pytest.approx(1)
-    assert list(out["damage"]["pmf"])[0] == "0"
+    assert next(iter(out["damage"]["pmf"])) == "0"
 
 
 def test_validate_and_catalog():
@@ -110,12 +109,11 @@ BAD_INPUTS = {
     "empty side": (_bad(lambda d: d["sides"].update(blue=[])), "sides.blue"),
     "one side": (_bad(lambda d: d["sides"].pop("blue")), "sides"),
     "unknown weapon": (
-        _bad(lambda d: d["sides"]["red"][0].update(weapon="Magnum Pistl")), "Magnum Pistol"
+        _bad(lambda d: d["sides"]["red"][0].update(weapon="Magnum Pistl")),
+        "Magnum Pistol",
     ),
     "unknown armour": (_bad(lambda d: d["sides"]["red"][0].update(armor="Kevlr")), "Kevlar"),
-    "unknown skill": (
-        _bad(lambda d: d["sides"]["red"][0]["skills"].update(Handgunn=3)), "Handgun"
-    ),
+    "unknown skill": (_bad(lambda d: d["sides"]["red"][0]["skills"].update(Handgunn=3)), "Handgun"),
     "unknown stat": (_bad(lambda d: d["sides"]["red"][0]["stats"].update(REFF=3)), "REF"),
     "unknown rule value": (_bad(lambda d: d["rules"].update(dice="hreo")), "hero"),
     "trials < 1": (_bad(lambda d: d.update(trials=0)), "trials"),
