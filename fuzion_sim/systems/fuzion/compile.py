@@ -9,7 +9,7 @@ import numpy as np
 from ... import dice
 from ...scenario.model import Scenario
 from . import kernel
-from .rules import KILLING, MELEE, RANGED, STUN
+from .rules import KILLING, STUN, armour_value, range_modifier
 
 __all__ = ["Plan", "compile_scenario", "MELEE_DEFENCE_SKILLS"]
 
@@ -34,25 +34,19 @@ class Plan(NamedTuple):
     att_skill: np.ndarray
     def_ranged: np.ndarray
     def_melee: np.ndarray
-    pos_x: np.ndarray
-    pos_y: np.ndarray
     base_order: np.ndarray
-    w_kind: np.ndarray
+    w_melee: np.ndarray
     w_dmg: np.ndarray
     w_dc: np.ndarray
     w_acc: np.ndarray
-    w_range: np.ndarray
     w_min_str: np.ndarray
-    w_ap: np.ndarray
-    w_energy: np.ndarray
-    a_pd: np.ndarray
-    a_ekd: np.ndarray
+    pair_mod: np.ndarray
+    pair_armour: np.ndarray
     acts: np.ndarray
     slots_per_round: int
     start_slot: int
     max_slots: int
     options: np.ndarray
-    ap_factor: float
     roll_table: np.ndarray
     nd6_offsets: np.ndarray
     nd6_table: np.ndarray
@@ -88,6 +82,21 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[kernel.OPT_DYING_PENALTY] = int(rules.dying_penalty)
     options[kernel.OPT_HAS_TIES] = has_ties
 
+    # per pair (attacker, target): range band (F10) or out of reach, and armour (F20)
+    n = len(fighters)
+    pair_mod = np.zeros(n * n, np.int64)
+    pair_armour = np.zeros(n * n, np.int64)
+    for i, (att, w) in enumerate(zip(fighters, weapons, strict=True)):
+        for k, tgt in enumerate(fighters):
+            dist = abs(float(tgt.position) - float(att.position))
+            if w.kind == "melee":
+                pair_mod[i * n + k] = 0 if dist <= w.range else kernel.NO_REACH
+            else:
+                pair_mod[i * n + k] = range_modifier(dist, float(w.range))
+            pair_armour[i * n + k] = armour_value(
+                tgt.armor.pd, tgt.armor.ekd, w.energy, w.ap, float(rules.ap_factor)
+            )
+
     slots_per_round = 4  # timing: phases (F8)
     acts = np.ones(len(fighters) * slots_per_round, np.int8)
 
@@ -105,25 +114,19 @@ def compile_scenario(scenario: Scenario) -> Plan:
         att_skill=_ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
         def_ranged=_ints([c.skill("Ranged Evade") for c in fighters]),
         def_melee=_ints([max(c.skill(s) for s in MELEE_DEFENCE_SKILLS) for c in fighters]),
-        pos_x=np.ascontiguousarray([float(c.position) for c in fighters], dtype=np.float64),
-        pos_y=np.zeros(len(fighters), np.float64),
         base_order=base_order,
-        w_kind=_ints([MELEE if w.kind == "melee" else RANGED for w in weapons]),
+        w_melee=_ints([w.kind == "melee" for w in weapons]),
         w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
         w_dc=_ints([w.dc for w in weapons]),
         w_acc=_ints([w.accuracy for w in weapons]),
-        w_range=np.ascontiguousarray([float(w.range) for w in weapons], dtype=np.float64),
         w_min_str=_ints([w.min_str for w in weapons]),
-        w_ap=_ints([w.ap for w in weapons]),
-        w_energy=_ints([w.energy for w in weapons]),
-        a_pd=_ints([c.armor.pd for c in fighters]),
-        a_ekd=_ints([c.armor.ekd for c in fighters]),
+        pair_mod=pair_mod,
+        pair_armour=pair_armour,
         acts=acts,
         slots_per_round=slots_per_round,
         start_slot=0,
         max_slots=int(scenario.max_rounds) * slots_per_round,
         options=options,
-        ap_factor=float(rules.ap_factor),
         roll_table=dice.roll_table(rules.dice, rules.criticals),
         nd6_offsets=nd6_offsets,
         nd6_table=nd6_table,

@@ -11,6 +11,16 @@ it. The fight ends the moment at most one side has anyone standing; the kill tim
 slot's 1-based index. Waking is checked at the end of each slot, bleeding at the end of each
 round.
 
+How it stays fast (each measured on the benchmark duel):
+
+- arrays are indexed in this function's body and never passed to helpers (an array argument
+  brings atomic reference counting into the loop: 2.3 -> 5 million duels/s);
+- the generator state lives in four scalars (``engine.rng.xoshiro``);
+- a combatant's attack and defence values are cached and recomputed only when its state changes
+  (damage, stunned), and everything that depends only on the pair (range band, armour against
+  that weapon) is a per-pair table from the compile step;
+- nothing branches on the dice between the attack roll and the damage: a miss is damage x 0.
+
 Output codes: ``winner`` holds the winning side's index, ``DRAW`` (-1) when every side went out
 at once, or ``UNRESOLVED`` (-2) when ``max_slots`` ran out.
 """
@@ -22,19 +32,12 @@ import numpy as np
 from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.rng import trial_seed, xoshiro
-from .rules import (
-    KILLING,
-    MELEE,
-    armour_value,
-    damage_dice,
-    effective,
-    hit_result,
-    range_modifier,
-    wound_penalty,
-)
+from .rules import KILLING, combat_values, hit_result, wound_penalty
 
 DRAW = -1
 UNRESOLVED = -2
+#: ``pair_mod`` value for a target out of the attacker's reach (melee).
+NO_REACH = -(1 << 30)
 
 # option flags (Plan.options)
 OPT_IMPAIRMENT = 0
@@ -51,54 +54,20 @@ def _out(hits, stun, dead, dying_can_act):
     return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
 
 
-@jit(inline="always")
-def _standing_sides(side, n_sides, hits, stun, dead, dying_can_act, scratch):
-    """Number of sides with a member standing, and the last such side."""
-    for s in range(n_sides):
-        scratch[s] = 0
-    for c in range(side.shape[0]):
-        if not _out(hits[c], stun[c], dead[c], dying_can_act):
-            scratch[side[c]] = 1
-    count = 0
-    last = -1
-    for s in range(n_sides):
-        if scratch[s]:
-            count += 1
-            last = s
-    return count, last
-
-
-@jit(inline="always")
-def _initiative(order, base_order, ref, tiebreak):
-    """F9 switch1: higher sheet REF first; ties broken once per fight by a die roll
-    (``tiebreak`` holds one uniform per combatant)."""
-    n = base_order.shape[0]
-    for k in range(n):
-        order[k] = base_order[k]
-    # insertion sort on (REF desc, tiebreak desc); n is small
-    for i in range(1, n):
-        c = order[i]
-        j = i - 1
-        while j >= 0 and (
-            ref[order[j]] < ref[c] or (ref[order[j]] == ref[c] and tiebreak[order[j]] < tiebreak[c])
-        ):
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = c
-
-
 @jit
 def run_chunk(
     key, first, n_trials,
     # combatants
     side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    att_skill, def_ranged, def_melee, pos_x, pos_y, base_order,
-    # weapons and armour (one per combatant)
-    w_kind, w_dmg, w_dc, w_acc, w_range, w_min_str, w_ap, w_energy, a_pd, a_ekd,
+    att_skill, def_ranged, def_melee, base_order,
+    # weapons (one per combatant)
+    w_melee, w_dmg, w_dc, w_acc, w_min_str,
+    # pairs (attacker * C + target)
+    pair_mod, pair_armour,
     # time
     acts, slots_per_round, start_slot, max_slots,
-    # rules
-    options, ap_factor, roll_table, nd6_offsets, nd6_table,
+    # rules and dice
+    options, roll_table, nd6_offsets, nd6_table,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
 ):  # fmt: skip
@@ -110,13 +79,17 @@ def run_chunk(
         The chunk's stream key (``engine.rng.chunk_key``).
     first, n_trials : int
         Offset of the first trial within the chunk, and how many trials to run.
-    side ... a_ekd : int64[C] or float64[C]
-        Per-combatant plan arrays (see ``compile.Plan``).
+    side ... w_min_str : int64[C]
+        Per-combatant plan arrays (see ``compile.Plan``); ``base_order`` is the initiative
+        order by sheet REF.
+    pair_mod, pair_armour : int64[C * C]
+        For attacker ``a`` and target ``t`` at ``a * C + t``: the range modifier (F10; NO_REACH
+        when a melee weapon cannot reach) and the armour that stops that weapon (F20).
     acts : int8[C * slots_per_round]
         1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
     options : int64[N_OPTIONS]
         Rule switches as integers (``OPT_*``).
-    roll_table : int16[N]
+    roll_table : int8[N]
         Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``).
     nd6_offsets, nd6_table
         Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
@@ -133,37 +106,80 @@ def run_chunk(
     dying_penalty = options[OPT_DYING_PENALTY]
     has_ties = options[OPT_HAS_TIES] != 0
     n_rolls = roll_table.shape[0]
-
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     nd6_start = nd6_offsets[TABLE_DICE]
     nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
+
+    # per-combatant state of the current trial
     hits = np.empty(n_comb, np.int64)
     stun = np.empty(n_comb, np.int64)
     dead = np.zeros(n_comb, np.bool_)
-    lose = np.zeros(n_comb, np.bool_)
+    lose = np.zeros(n_comb, np.bool_)  # F22: stunned, loses its next action
+    is_out = np.zeros(n_comb, np.bool_)
+    target = np.empty(n_comb, np.int64)
+    # cached combat values, refreshed when the combatant's state changes
+    att_base = np.empty(n_comb, np.int64)  # REF + skill + WA - min STR shortfall
+    dv_ranged = np.empty(n_comb, np.int64)  # DEX + Ranged Evade
+    dv_melee = np.empty(n_comb, np.int64)  # DEX + best melee defence skill
+    n_dice = np.empty(n_comb, np.int64)
+    # per-trial counters, written out at the end of the trial
+    c_out = np.empty(n_comb, np.int64)
+    c_death = np.empty(n_comb, np.int64)
+    c_dealt = np.empty(n_comb, np.int64)
+    c_taken = np.empty(n_comb, np.int64)
+    c_attacks = np.empty(n_comb, np.int64)
+    c_landed = np.empty(n_comb, np.int64)
+    standing = np.empty(n_sides, np.int64)
     order = np.empty(n_comb, np.int64)
     tiebreak = np.empty(n_comb, np.float64)
-    scratch = np.empty(n_sides, np.int64)
+    fresh = np.empty((n_comb, 4), np.int64)  # combat values of an unhurt combatant
     for c in range(n_comb):
         order[c] = base_order[c]
+        fresh[c, 0], fresh[c, 1], fresh[c, 2], fresh[c, 3] = combat_values(
+            ref[c], dex[c], strength[c], 0, att_skill[c], w_acc[c], w_min_str[c], w_dc[c],
+            w_melee[c], def_ranged[c], def_melee[c],
+        )  # fmt: skip
 
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
+        for s in range(n_sides):
+            standing[s] = 0
         for c in range(n_comb):
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
             dead[c] = False
             lose[c] = False
-            out_slot[j, c] = 0
-            death_slot[j, c] = 0
-            dealt[j, c] = 0
-            taken[j, c] = 0
-            attacks[j, c] = 0
-            landed[j, c] = 0
-        if has_ties:
+            is_out[c] = False
+            target[c] = -1
+            standing[side[c]] += 1
+            att_base[c] = fresh[c, 0]
+            dv_ranged[c] = fresh[c, 1]
+            dv_melee[c] = fresh[c, 2]
+            n_dice[c] = fresh[c, 3]
+            c_out[c] = 0
+            c_death[c] = 0
+            c_dealt[c] = 0
+            c_taken[c] = 0
+            c_attacks[c] = 0
+            c_landed[c] = 0
+        sides_left = 0
+        for s in range(n_sides):
+            if standing[s] > 0:
+                sides_left += 1
+        if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             for c in range(n_comb):
                 s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
-            _initiative(order, base_order, ref, tiebreak)
+                order[c] = base_order[c]
+            for i in range(1, n_comb):  # insertion sort on (REF desc, die roll desc)
+                c = order[i]
+                k = i - 1
+                while k >= 0 and (
+                    ref[order[k]] < ref[c]
+                    or (ref[order[k]] == ref[c] and tiebreak[order[k]] < tiebreak[c])
+                ):
+                    order[k + 1] = order[k]
+                    k -= 1
+                order[k + 1] = c
 
         result = UNRESOLVED
         finish = max_slots
@@ -175,89 +191,87 @@ def run_chunk(
                 slot = 0
             for k in range(n_comb):
                 a = order[k]
-                if acts[a * slots_per_round + slot] == 0:
+                if is_out[a] or acts[a * slots_per_round + slot] == 0:
                     continue
-                if _out(hits[a], stun[a], dead[a], dying_can_act):
-                    continue
-                if lose[a]:  # F22: a stunned combatant loses its next action
+                if lose[a]:  # F22: the stunned combatant's lost action; the -5 ends with it
                     lose[a] = False
+                    pen = wound_penalty(hits[a], hits_max[a], impairment, dying_penalty)
+                    att_base[a], dv_ranged[a], dv_melee[a], n_dice[a] = combat_values(
+                        ref[a], dex[a], strength[a], pen, att_skill[a], w_acc[a], w_min_str[a],
+                        w_dc[a], w_melee[a], def_ranged[a], def_melee[a],
+                    )  # fmt: skip
                     continue
-                # target: the first enemy still standing, in listed order
-                tgt = -1
-                for c in range(n_comb):
-                    if side[c] != side[a] and not _out(hits[c], stun[c], dead[c], dying_can_act):
-                        tgt = c
-                        break
-                if tgt < 0:
-                    continue
-                dx = pos_x[tgt] - pos_x[a]
-                dy = pos_y[tgt] - pos_y[a]
-                dist = np.sqrt(dx * dx + dy * dy)
-                melee = w_kind[a] == MELEE
-                if melee and dist > w_range[a]:
-                    continue  # out of reach; movement arrives with tactics
-                # attacker's and defender's effective primaries
-                pen_a = wound_penalty(hits[a], hits_max[a], impairment, dying_penalty, hits[a] <= 0)
-                pen_t = wound_penalty(
-                    hits[tgt], hits_max[tgt], impairment, dying_penalty, hits[tgt] <= 0
-                )
-                if lose[tgt]:
-                    pen_t += 5
-                str_a = effective(strength[a], pen_a)
-                av = effective(ref[a], pen_a) + att_skill[a] + w_acc[a]
-                if str_a < w_min_str[a]:
-                    av -= w_min_str[a] - str_a  # F12: -1 REF per STR point short
-                if melee:
-                    dv_base = effective(dex[tgt], pen_t) + def_melee[tgt]
-                else:
-                    av += range_modifier(dist, w_range[a])
-                    dv_base = effective(dex[tgt], pen_t) + def_ranged[tgt]
-                attacks[j, a] += 1
-                # Branch-free from here to the state update: a mispredicted hit/miss branch
-                # costs more than the random numbers (PERFORMANCE-NOTES; measured).
-                # Arrays are indexed here, never passed to helpers: an array argument brings
-                # reference counting into the loop (PERFORMANCE-NOTES lesson 3; measured 3x).
+                # target: the first enemy still standing, in listed order (kept until it falls)
+                tgt = target[a]
+                if tgt < 0 or is_out[tgt]:
+                    tgt = -1
+                    for c in range(n_comb):
+                        if side[c] != side[a] and not is_out[c]:
+                            tgt = c
+                            break
+                    target[a] = tgt
+                    if tgt < 0:
+                        continue
+                mod = pair_mod[a * n_comb + tgt]
+                if mod == NO_REACH:
+                    continue  # a melee weapon out of reach; movement arrives with tactics
+                dv_base = dv_melee[tgt] if w_melee[a] else dv_ranged[tgt]
+                c_attacks[a] += 1
+                # No branch on the dice from here to the state update (a miss is damage x 0).
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                hit = np.int64(roll_table[int(u * n_rolls)] >= dv_base - av)
-                # F19: n d6 as groups of five from the 5d6 table, then the rest (dice.nd6_tables)
-                n_dice = damage_dice(w_dc[a], str_a, w_min_str[a], melee)
+                hit = np.int64(roll_table[int(u * n_rolls)] >= dv_base - att_base[a] - mod)
+                # F19: n d6 as groups of five from the 5d6 table, then the rest
+                dice_left = n_dice[a]
                 raw = np.int64(0)
-                for _ in range(n_dice // TABLE_DICE):
+                while dice_left >= TABLE_DICE:
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                     raw += nd6_table[nd6_start + int(u * nd6_size)]
-                rest = n_dice % TABLE_DICE
+                    dice_left -= TABLE_DICE
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                lo = nd6_offsets[rest]
-                raw += nd6_table[lo + int(u * (nd6_offsets[rest + 1] - lo))]
-                armour = armour_value(a_pd[tgt], a_ekd[tgt], w_energy[a], w_ap[a], ap_factor)
-                hits_lost, stun_dmg, pen = hit_result(w_dmg[a], raw, armour, sd[tgt])
+                lo = nd6_offsets[dice_left]
+                raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                hits_lost, stun_dmg, through = hit_result(
+                    w_dmg[a], raw, pair_armour[a * n_comb + tgt], sd[tgt]
+                )
                 hits_lost *= hit
-                pen *= hit
-                if w_dmg[a] == KILLING:
+                through *= hit
+                if w_dmg[a] == KILLING:  # collateral Stun, never below 0 (F21)
                     stun_lost = min(hits_lost, max(stun[tgt], 0))
                 else:
                     stun_lost = stun_dmg * hit
-                was_out = _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act)
-                landed[j, a] += hit
+                c_landed[a] += hit
+                c_dealt[a] += through
+                c_taken[tgt] += through
+                if through == 0 and stun_lost == 0:
+                    continue
                 hits[tgt] -= hits_lost
                 stun[tgt] -= stun_lost
-                dealt[j, a] += pen
-                taken[j, tgt] += pen
                 if hits[tgt] <= -2 * body[tgt] and not dead[tgt]:
                     dead[tgt] = True
-                    death_slot[j, tgt] = t
+                    c_death[tgt] = t
                 if stunned_rule and 2 * stun_lost > stun_max[tgt]:
                     lose[tgt] = True
-                if not was_out and _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act):
-                    if out_slot[j, tgt] == 0:
-                        out_slot[j, tgt] = t
-                    count, last = _standing_sides(
-                        side, n_sides, hits, stun, dead, dying_can_act, scratch
-                    )
-                    if count <= 1:
-                        result = last if count == 1 else DRAW
-                        finish = t
-                        break
+                pen = wound_penalty(hits[tgt], hits_max[tgt], impairment, dying_penalty)
+                if lose[tgt]:
+                    pen += 5
+                att_base[tgt], dv_ranged[tgt], dv_melee[tgt], n_dice[tgt] = combat_values(
+                    ref[tgt], dex[tgt], strength[tgt], pen, att_skill[tgt], w_acc[tgt],
+                    w_min_str[tgt], w_dc[tgt], w_melee[tgt], def_ranged[tgt], def_melee[tgt],
+                )  # fmt: skip
+                if not is_out[tgt] and _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act):
+                    is_out[tgt] = True
+                    if c_out[tgt] == 0:
+                        c_out[tgt] = t
+                    standing[side[tgt]] -= 1
+                    if standing[side[tgt]] == 0:
+                        sides_left -= 1
+                        if sides_left <= 1:
+                            result = DRAW
+                            for s in range(n_sides):
+                                if standing[s] > 0:
+                                    result = s
+                            finish = t
+                            break
             if result != UNRESOLVED:
                 break
             # end of slot: waking (F23), then at the end of a round bleeding (F25)
@@ -265,32 +279,58 @@ def run_chunk(
             if end_of_round:
                 rounds_done += 1
             minute = end_of_round and rounds_done % 5 == 0
-            changed = False
             for c in range(n_comb):
                 if dead[c]:
                     continue
+                changed = False
                 if stun[c] <= 0 and hits[c] > 0:
                     if stun[c] >= -10 or (
                         end_of_round and (stun[c] >= -20 or (stun[c] >= -30 and minute))
                     ):
                         stun[c] += rec[c]
+                        changed = True
                 if end_of_round and hits[c] <= 0:
-                    was_out = _out(hits[c], stun[c], dead[c], dying_can_act)
                     hits[c] -= 1
+                    changed = True
                     if hits[c] <= -2 * body[c]:
                         dead[c] = True
-                        death_slot[j, c] = t
-                    if not was_out and _out(hits[c], stun[c], dead[c], dying_can_act):
-                        if out_slot[j, c] == 0:
-                            out_slot[j, c] = t
-                        changed = True
-            if changed:
-                count, last = _standing_sides(
-                    side, n_sides, hits, stun, dead, dying_can_act, scratch
-                )
-                if count <= 1:
-                    result = last if count == 1 else DRAW
-                    finish = t
-                    break
+                        c_death[c] = t
+                if not changed:
+                    continue
+                pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
+                if lose[c]:
+                    pen += 5
+                att_base[c], dv_ranged[c], dv_melee[c], n_dice[c] = combat_values(
+                    ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c],
+                    w_dc[c], w_melee[c], def_ranged[c], def_melee[c],
+                )  # fmt: skip
+                now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
+                if now_out != is_out[c]:
+                    is_out[c] = now_out
+                    s = side[c]
+                    if now_out:
+                        if c_out[c] == 0:
+                            c_out[c] = t
+                        standing[s] -= 1
+                        if standing[s] == 0:
+                            sides_left -= 1
+                    else:
+                        if standing[s] == 0:
+                            sides_left += 1
+                        standing[s] += 1
+            if sides_left <= 1:
+                result = DRAW
+                for s in range(n_sides):
+                    if standing[s] > 0:
+                        result = s
+                finish = t
+                break
         winner[j] = result
         end_slot[j] = finish
+        for c in range(n_comb):
+            out_slot[j, c] = c_out[c]
+            death_slot[j, c] = c_death[c]
+            dealt[j, c] = c_dealt[c]
+            taken[j, c] = c_taken[c]
+            attacks[j, c] = c_attacks[c]
+            landed[j, c] = c_landed[c]

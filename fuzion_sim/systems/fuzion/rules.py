@@ -42,10 +42,10 @@ def effective(base, penalty):
 
 
 @jit
-def wound_penalty(hits, hits_max, impairment, dying_penalty, dying):
+def wound_penalty(hits, hits_max, impairment, dying_penalty):
     """Penalty to primaries from wounds: F24 impairment (-2 at half, -4 at a quarter of full
     Hits) or, once dying (Hits <= 0, F25), the dying penalty instead."""
-    if dying:
+    if hits <= 0:
         return dying_penalty
     if not impairment:
         return 0
@@ -98,3 +98,21 @@ def hit_result(dmg_type, raw, armour, sd):
     if pen < 0:
         pen = 0
     return pen // 5, pen, pen
+
+
+@jit
+def combat_values(ref, dex, strength, penalty, att_skill, accuracy, min_str, dc, melee,
+                  def_ranged, def_melee):  # fmt: skip
+    """A combatant's attack and defence values under a penalty to its primaries (F1, F6, F12).
+
+    Returns ``(att_base, dv_ranged, dv_melee, n_dice)``: REF + weapon skill + WA, less 1 per
+    STR point short of the weapon's minimum; DEX + Ranged Evade; DEX + the best melee defence
+    skill; and the damage dice of its weapon (``damage_dice``).
+    """
+    ref_e = effective(ref, penalty)
+    dex_e = effective(dex, penalty)
+    str_e = effective(strength, penalty)
+    att = ref_e + att_skill + accuracy
+    if str_e < min_str:
+        att -= min_str - str_e
+    return att, dex_e + def_ranged, dex_e + def_melee, damage_dice(dc, str_e, min_str, melee)
