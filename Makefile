@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench clean
+.PHONY: demo reports notebooks test lint bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -20,16 +20,25 @@ $(DEVSTAMP): pyproject.toml | $(BIN)/python
 
 demo: $(STAMP)
 	$(BIN)/fuzion-sim run scenarios/marshal-vs-outlaw.yaml
+	$(BIN)/fuzion-sim report scenarios/marshal-vs-outlaw.yaml -o reports/marshal-vs-outlaw
+
+reports: $(STAMP)
+	$(BIN)/fuzion-sim report scenarios/marshal-vs-outlaw.yaml -o reports/marshal-vs-outlaw
+	$(BIN)/fuzion-sim report scenarios/squad-4v4.yaml --compare 'rules.dice=hero,interlock' \
+		--title 'Squad gunfight: HERO vs Interlock' -o reports/squad-hero-vs-interlock
+
+notebooks: $(DEVSTAMP)
+	$(BIN)/python notebooks/run.py --inplace
 
 test: $(DEVSTAMP)
-	$(BIN)/ruff check fuzion_sim tests benchmarks
+	$(BIN)/ruff check fuzion_sim tests $(wildcard benchmarks)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: $(DEVSTAMP)
-	$(BIN)/ruff check fuzion_sim tests benchmarks
+	$(BIN)/ruff check fuzion_sim tests $(wildcard benchmarks)
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
