@@ -6,9 +6,13 @@
 """
 
 from ._version import __version__
+from .analysis.balance import balance
+from .analysis.compare import compare
 from .analysis.result import Result
+from .analysis.sweep import sweep
 from .api import simulate
 from .errors import FuzionSimError, ScenarioError
+from .report.build import build_report
 from .scenario import load_scenario
 from .scenario.model import Scenario
 from .systems.fuzion import exact
@@ -19,7 +23,11 @@ __all__ = [
     "Result",
     "Scenario",
     "ScenarioError",
+    "balance",
+    "build_report",
+    "compare",
     "exact",
     "load_scenario",
     "simulate",
+    "sweep",
 ]

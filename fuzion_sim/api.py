@@ -37,6 +37,9 @@ def simulate(
     threads: int | None = None,
     keep_trials: bool | None = None,
     progress: bool | None = None,
+    stop=None,
+    backend: str = "threads",
+    scheduler=None,
 ) -> Result:
     """Run a scenario and return its :class:`~fuzion_sim.analysis.result.Result`.
 
@@ -52,6 +55,15 @@ def simulate(
         Keep per-trial outcomes for ``Result.outcomes`` (default: for runs up to 2 million).
     progress : bool, optional
         Progress bar (default: on a terminal, for runs longer than a second).
+    stop : callable, optional
+        ``stop(tally) -> bool``, consulted after each chunk in order; True ends the run there
+        (``trials`` is then the cap). See :func:`fuzion_sim.analysis.precision.precision_stop`.
+    backend : {'threads', 'dask'}
+        Run chunks on a thread pool here, or as tasks on a Dask cluster; the numbers are
+        bit-identical for the same seed.
+    scheduler : str or distributed.Client, optional
+        Dask only: a scheduler address such as ``"tcp://host:8786"`` (default: a local
+        cluster, started on first use and reused for the rest of the process).
     """
     scenario = as_scenario(scenario)
     trials = scenario.trials if trials is None else int(trials)
@@ -60,7 +72,10 @@ def simulate(
         raise FuzionSimError(f"trials must be at least 1, got {trials}")
     system = get_system(scenario.system)
     plan = system.compile_scenario(scenario)
-    run = run_plan(system, plan, trials, seed, threads, keep_trials, progress)
+    run = run_plan(
+        system, plan, trials, seed, threads, keep_trials, progress, stop=stop, backend=backend,
+        scheduler=scheduler,
+    )  # fmt: skip
     return Result(
         scenario=scenario.name,
         system=scenario.system,

@@ -12,10 +12,13 @@ import sys
 import click
 
 from . import api
+from .analysis.variants import as_base, engine_kwargs, parse_assignment
 from .errors import FuzionSimError
-from .scenario import load_scenario
+from .scenario import parse_value
 
 EXIT_BAD_INPUT = 2
+#: Default cap on trials for ``run --precision`` without --max-trials or --trials.
+PRECISION_MAX_TRIALS = 10_000_000
 
 
 def _fail(message: str) -> None:
@@ -24,10 +27,44 @@ def _fail(message: str) -> None:
 
 
 def _load(path: str, overrides=()):
-    scenario = load_scenario(path, overrides=list(overrides))
+    # as_base strips a ``sweep:`` block, so every command accepts a sweep scenario file.
+    scenario = as_base(path).build(list(overrides))
     for warning in scenario.warnings:
         click.echo(f"fuzion-sim: warning: {warning}", err=True)
     return scenario
+
+
+def _engine_options(func):
+    """``--backend`` and ``--scheduler``, passed to the engine only when not the default."""
+    func = click.option(
+        "--scheduler", default=None, help="Dask scheduler address (with --backend dask)."
+    )(func)
+    return click.option(
+        "--backend",
+        type=click.Choice(["threads", "dask"]),
+        default="threads",
+        show_default=True,
+        help="Execution backend.",
+    )(func)
+
+
+def _assignments(texts, option: str):
+    if not texts:
+        raise FuzionSimError(f"give at least one {option} KEY=VALUES")
+    return [parse_assignment(t) for t in texts]
+
+
+def _range(text):
+    if text is None:
+        return None, None
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise FuzionSimError(f"--range must be LO:HI, got '{text}'")
+    lo, hi = (parse_value(x.strip()) for x in parts)
+    for v in (lo, hi):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise FuzionSimError(f"--range must be two numbers LO:HI, got '{text}'")
+    return lo, hi
 
 
 def _dump(obj) -> None:
@@ -56,17 +93,198 @@ def cli():
 @click.option("--seed", type=click.IntRange(min=0), help="Override the scenario's seed.")
 @click.option("--dice", type=click.Choice(["hero", "interlock"]), help="Override rules.dice.")
 @click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option(
+    "--precision",
+    type=float,
+    help="Run whole chunks until every side's 95%% win-probability half-width is at most this.",
+)
+@click.option(
+    "--max-trials",
+    type=click.IntRange(min=1),
+    help="Cap on trials with --precision (default: --trials if given, else 10,000,000).",
+)
+@_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def run(scenario, trials, seed, dice, threads, as_json):
+def run(scenario, trials, seed, dice, threads, precision, max_trials, backend, scheduler, as_json):
     """Simulate SCENARIO and report who wins, how often, and how long it takes."""
     overrides = [("rules.dice", dice)] if dice else []
-    result = api.simulate(_load(scenario, overrides), trials=trials, seed=seed, threads=threads)
+    sc = _load(scenario, overrides)
+    engine = engine_kwargs(backend, scheduler)
+    stop = None
+    if precision is not None:
+        from .analysis.precision import precision_stop
+
+        stop = precision_stop(precision, len(sc.side_names))
+        trials = max_trials or trials or PRECISION_MAX_TRIALS
+    elif max_trials is not None:
+        raise FuzionSimError("--max-trials only applies with --precision")
+    result = api.simulate(sc, trials=trials, seed=seed, threads=threads, stop=stop, **engine)
+    if precision is not None:
+        from .analysis.precision import precision_reached
+
+        reached = precision_reached(result.tally, len(result.sides), precision)
+        result.provenance.update(precision=precision, precision_reached=reached, max_trials=trials)
+        if not reached:
+            click.echo(
+                f"fuzion-sim: warning: precision {precision} not reached within {trials:,} "
+                "trials (raise --max-trials)",
+                err=True,
+            )
     if as_json:
-        _dump(result.to_json_dict())
+        out = result.to_json_dict()
+        if precision is not None:
+            out.update(precision=precision, precision_reached=reached, max_trials=trials)
+        _dump(out)
     else:
         from .report.text import render_result
 
         render_result(result)
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option(
+    "--vary",
+    "varies",
+    multiple=True,
+    metavar="KEY=V1,V2|START:STOP:STEP",
+    help="A key path and its values; repeat for the cross product.",
+)
+@click.option("--trials", type=click.IntRange(min=1), help="Trials per variant.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed shared by every variant.")
+@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@click.option(
+    "--independent", is_flag=True, help="Give each variant its own seed (no pairing; wider)."
+)
+@_engine_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def compare(scenario, varies, trials, seed, threads, independent, backend, scheduler, as_json):
+    """Run variants of SCENARIO on common random numbers and compare them with the first."""
+    from .analysis.compare import compare as run_compare
+
+    axes = _assignments(varies, "--vary")
+    base = as_base(scenario)
+    _load_warnings(base)
+    cmp = run_compare(
+        base, axes, trials=trials, seed=seed, threads=threads,
+        common_random_numbers=not independent, backend=backend, scheduler=scheduler,
+    )  # fmt: skip
+    if as_json:
+        _dump(cmp.to_json_dict())
+    else:
+        from .report.text import render_comparison
+
+        render_comparison(cmp)
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option(
+    "--grid",
+    "grids",
+    multiple=True,
+    metavar="KEY=V1,V2|START:STOP:STEP",
+    help="A grid axis (STOP included); repeat for more axes. Default: the file's sweep: block.",
+)
+@click.option("-o", "--out", "out_dir", required=True, help="Results folder (resumable).")
+@click.option("--trials", type=click.IntRange(min=1), help="Trials per point.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed shared by every point.")
+@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@_engine_options
+@click.option("--json", "as_json", is_flag=True, help="The table as JSON records on stdout.")
+def sweep(scenario, grids, out_dir, trials, seed, threads, backend, scheduler, as_json):
+    """Run every grid point of SCENARIO; write results.csv, results.parquet and heatmaps.
+
+    Finished points are kept in OUT/points/; re-running the same command resumes.
+    """
+    from .analysis.sweep import sweep as run_sweep
+
+    axes = [parse_assignment(t) for t in grids]
+    base = as_base(scenario)
+    _load_warnings(base)
+
+    def note(i, total, point, resumed):
+        what = "already done" if resumed else "done"
+        values = ", ".join(f"{k}={v}" for k, v in point.items() if k != "_row")
+        click.echo(f"[{i + 1}/{total}] {values}: {what}", err=True)
+
+    table = run_sweep(
+        base, axes or None, out_dir=out_dir, trials=trials, seed=seed, threads=threads,
+        backend=backend, scheduler=scheduler, on_point=None if as_json else note,
+    )  # fmt: skip
+    if as_json:
+        click.echo(table.to_json(orient="records"))
+    else:
+        from .report.text import render_sweep
+
+        render_sweep(table, table.attrs["axes"], out_dir)
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--param", required=True, help="Key path of a number, e.g. sides.blue[0].armor.pd.")
+@click.option("--side", help="Whose win probability (default: the first side listed).")
+@click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--range", "span", metavar="LO:HI", help="Search range (default 0 to max(2x, 20)).")
+@click.option("--trials", type=click.IntRange(min=1), help="Trials per evaluation.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of every evaluation.")
+@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@_engine_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def balance(scenario, param, side, target, span, trials, seed, threads, backend, scheduler,
+            as_json):  # fmt: skip
+    """Find the PARAM value that brings SIDE's win probability to TARGET."""
+    from .analysis.balance import balance as run_balance
+
+    lo, hi = _range(span)
+    base = as_base(scenario)
+    _load_warnings(base)
+    res = run_balance(
+        base, param, target=target, side=side, low=lo, high=hi, trials=trials, seed=seed,
+        threads=threads, backend=backend, scheduler=scheduler,
+    )  # fmt: skip
+    if as_json:
+        _dump(res.to_json_dict())
+    else:
+        from .report.text import render_balance
+
+        render_balance(res)
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option("-o", "--out", "out_dir", required=True, help="Report folder.")
+@click.option("--compare", "varies", multiple=True, metavar="KEY=VALUES",
+              help="Variants to compare (as compare --vary).")  # fmt: skip
+@click.option("--grid", "grids", multiple=True, metavar="KEY=VALUES",
+              help="A sweep to include (as sweep --grid).")  # fmt: skip
+@click.option("--trials", type=click.IntRange(min=1), help="Trials per run.")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed.")
+@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@click.option("--title", help="Report title (default: the scenario's name).")
+@_engine_options
+def report(scenario, out_dir, varies, grids, trials, seed, threads, title, backend, scheduler):
+    """Write a Markdown + HTML report of SCENARIO (plots, tables with intervals, CSV data)."""
+    from .report.build import build_report
+
+    base = as_base(scenario)
+    _load_warnings(base)
+    command = "fuzion-sim report " + " ".join(
+        [scenario, *[f"--compare '{v}'" for v in varies], *[f"--grid '{g}'" for g in grids]]
+        + ([f"--trials {trials}"] if trials else []) + ([f"--seed {seed}"] if seed else [])
+        + ([f"--title '{title}'"] if title else []) + [f"-o {out_dir}"]
+    )  # fmt: skip
+    path = build_report(
+        base, out_dir, vary=[parse_assignment(v) for v in varies] or None,
+        grid=[parse_assignment(g) for g in grids] or None, trials=trials, seed=seed,
+        threads=threads, title=title, command=command, backend=backend, scheduler=scheduler,
+    )  # fmt: skip
+    click.echo(f"wrote {path} and {path.with_suffix('.md')}")
+
+
+def _load_warnings(base) -> None:
+    for warning in base.build().warnings:
+        click.echo(f"fuzion-sim: warning: {warning}", err=True)
 
 
 @cli.command()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-__all__ = ["wilson", "z_value", "mean_interval"]
+__all__ = ["wilson", "wilson_half_width", "z_value", "mean_interval", "quantile_interval_ranks"]
 
 
 def z_value(confidence: float = 0.95) -> float:
@@ -43,3 +43,22 @@ def mean_interval(mean: float, sd: float, n: int, confidence: float = 0.95):
         return (float("nan"), float("nan"))
     half = z_value(confidence) * sd / math.sqrt(n)
     return (mean - half, mean + half)
+
+
+def quantile_interval_ranks(n: int, q: float, confidence: float = 0.95) -> tuple[int, int]:
+    """1-based ranks ``(l, u)`` of order statistics bracketing the ``q`` quantile.
+
+    The distribution-free interval ``[x_(l), x_(u)]`` covers the true quantile with probability
+    about ``confidence`` (normal approximation to the binomial count below the quantile).
+    """
+    z = z_value(confidence)
+    half = z * math.sqrt(n * q * (1 - q))
+    lo = max(1, math.floor(n * q - half))
+    hi = min(n, math.ceil(n * q + half) + 1)
+    return lo, hi
+
+
+def wilson_half_width(successes: int, n: int, confidence: float = 0.95) -> float:
+    """Half the width of the Wilson interval (what ``--precision`` bounds)."""
+    lo, hi = wilson(successes, n, confidence)
+    return (hi - lo) / 2.0

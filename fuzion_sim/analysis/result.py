@@ -8,9 +8,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine.outcomes import Tally, TrialOutcomes
-from .intervals import wilson
+from .intervals import quantile_interval_ranks, wilson, z_value
 
-__all__ = ["Result", "QUANTILES"]
+__all__ = ["Result", "QUANTILES", "UNITS"]
+
+#: Time units the kill-time helpers accept.
+UNITS = ("slot", "phase", "round", "second")
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -20,6 +23,12 @@ def _hist_quantile(counts: np.ndarray, q: float) -> int:
     total = counts.sum()
     cdf = np.cumsum(counts)
     return int(np.searchsorted(cdf, q * total - 1e-9 * total, side="left"))
+
+
+def _rank_value(counts: np.ndarray, rank: int) -> int:
+    """The ``rank``-th smallest value (1-based) of a histogram over t = 0, 1, ...."""
+    cdf = np.cumsum(counts)
+    return int(np.searchsorted(cdf, rank, side="left"))
 
 
 @dataclass
@@ -135,6 +144,261 @@ class Result:
                 }
             )
         return rows
+
+    # -- time units ----------------------------------------------------------------------
+    def unit_factor(self, unit: str | None = None) -> float:
+        """Multiply a time in slots by this to get ``unit``.
+
+        Parameters
+        ----------
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            ``None``, ``'slot'`` or the system's own unit (``'phase'``) give 1.
+        """
+        if unit is None or unit in ("slot", self.time_unit["unit"]):
+            return 1.0
+        secs = float(self.time_unit.get("seconds", 1.0))
+        if unit in ("second", "seconds", "s"):
+            return secs
+        if unit in ("round", "rounds"):
+            return 1.0 / float(self.time_unit.get("per_round", 1) or 1)
+        from ..errors import FuzionSimError
+
+        raise FuzionSimError(f"unknown time unit {unit!r}; use one of {', '.join(UNITS)}")
+
+    # -- kill-time distribution ----------------------------------------------------------
+    def kill_time_pmf(self, side: str | None = None, unit: str | None = None):
+        """Kill-time pmf over decisive trials as a pandas Series indexed by time in ``unit``."""
+        import pandas as pd
+
+        counts = self.kill_time_counts(side)
+        total = counts.sum()
+        idx = np.flatnonzero(counts)
+        probs = counts[idx] / total if total else counts[idx].astype(float)
+        return pd.Series(probs, index=idx * self.unit_factor(unit), name="pmf")
+
+    def kill_time_cdf(self, side: str | None = None, unit: str | None = None):
+        """Kill-time CDF over decisive trials with pointwise 95% Wilson bands (DataFrame).
+
+        Columns ``time``, ``cdf``, ``ci95_low``, ``ci95_high``, one row per slot from the first
+        to the last slot any decisive fight ended in.
+        """
+        import pandas as pd
+
+        counts = self.kill_time_counts(side)
+        total = int(counts.sum())
+        if total == 0:
+            return pd.DataFrame(columns=["time", "cdf", "ci95_low", "ci95_high"])
+        nz = np.flatnonzero(counts)
+        slots = np.arange(nz[0], nz[-1] + 1)
+        cum = np.cumsum(counts)[slots]
+        bands = [wilson(int(c), total) for c in cum]
+        return pd.DataFrame(
+            {
+                "time": slots * self.unit_factor(unit),
+                "cdf": cum / total,
+                "ci95_low": [b[0] for b in bands],
+                "ci95_high": [b[1] for b in bands],
+            }
+        )
+
+    def kill_time_quantiles(
+        self, side: str | None = None, quantiles=QUANTILES, confidence: float = 0.95, unit=None
+    ) -> dict:
+        """Quantiles of the kill time with distribution-free (order-statistic) intervals.
+
+        Returns
+        -------
+        dict
+            ``{"0.5": {"value": 4, "ci95": [4, 5]}, ...}`` in ``unit`` (slots by default).
+        """
+        counts = self.kill_time_counts(side)
+        total = int(counts.sum())
+        f = self.unit_factor(unit)
+        out = {}
+        for q in quantiles:
+            if total == 0:
+                out[f"{q:g}"] = {"value": None, "ci95": [None, None]}
+                continue
+            lo_rank, hi_rank = quantile_interval_ranks(total, q, confidence)
+            value = _hist_quantile(counts, q) * f
+            lo = _rank_value(counts, lo_rank) * f
+            hi = _rank_value(counts, hi_rank) * f
+            out[f"{q:g}"] = {"value": value, "ci95": [lo, hi]}
+        return out
+
+    def kill_time_summary(self, side: str | None = None, unit: str | None = None) -> dict:
+        """Mean with standard error and 95% interval, sd, and quantiles with intervals."""
+        kt = self.kill_time(side)
+        f = self.unit_factor(unit)
+        out = {"unit": unit or self.time_unit["unit"], "n": kt["n"]}
+        if not kt["n"]:
+            return {**out, "mean": None, "se": None, "ci95": [None, None], "sd": None}
+        z = z_value(0.95)
+        mean, se = kt["mean"] * f, kt["se"] * f
+        out.update(mean=mean, se=se, ci95=[mean - z * se, mean + z * se], sd=kt["sd"] * f)
+        out["quantiles"] = self.kill_time_quantiles(side, unit=unit)
+        return out
+
+    # -- survival ------------------------------------------------------------------------
+    def survival(self, unit: str | None = None):
+        """Fraction still standing against time, per combatant and per side (DataFrame).
+
+        Column ``time`` (slot 0 .. last slot, in ``unit``), one column per combatant
+        (P(not yet out at the end of that slot)) and one ``side:<name>`` column per side (the
+        expected fraction of that side's combatants still standing).
+        """
+        import pandas as pd
+
+        hist = self.tally.out_hist  # [c, t], t = 0 never out
+        n_slots = hist.shape[1]
+        last = int(max((np.flatnonzero(hist[:, 1:].sum(axis=0)) + 1).max(initial=1), 1))
+        last = min(last + 1, n_slots - 1)
+        went_out = np.cumsum(hist[:, 1:], axis=1)  # [c, t-1]: out by the end of slot t
+        frame = {"time": np.arange(0, last + 1) * self.unit_factor(unit)}
+        per = {}
+        for i, (name, _side) in enumerate(self.combatants):
+            alive = np.concatenate([[1.0], 1.0 - went_out[i, :last] / self.trials])
+            per[name] = alive
+            frame[name] = alive
+        for side in self.sides:
+            members = [name for name, s in self.combatants if s == side]
+            frame[f"side:{side}"] = np.mean([per[m] for m in members], axis=0)
+        return pd.DataFrame(frame)
+
+    def down_times(self, unit: str | None = None) -> list[dict]:
+        """Per combatant: P(ever out / dead) and mean and median slot of going out / dying."""
+        f = self.unit_factor(unit)
+        rows = []
+        for i, (name, side) in enumerate(self.combatants):
+            row = {"combatant": name, "side": side}
+            for label, hist in (
+                ("down", self.tally.out_hist[i]),
+                ("death", self.tally.death_hist[i]),
+            ):
+                ever = hist[1:]
+                n = int(ever.sum())
+                row[f"p_{label}"] = n / self.trials
+                if n:
+                    t = np.arange(1, hist.size)
+                    row[f"time_to_{label}_mean"] = float((t * ever).sum() / n) * f
+                    row[f"time_to_{label}_median"] = _hist_quantile(hist[1:], 0.5) * f + f
+                else:
+                    row[f"time_to_{label}_mean"] = None
+                    row[f"time_to_{label}_median"] = None
+            rows.append(row)
+        return rows
+
+    def first_down(self, unit: str | None = None) -> dict | None:
+        """Time the first combatant (any side) went out: mean and median over trials where
+        someone did. Needs per-trial outcomes (None when the run streamed)."""
+        if self.outcomes is None:
+            return None
+        slots = self.outcomes.out_slot.astype(np.float64)
+        slots[slots == 0] = np.inf
+        first = slots.min(axis=1)
+        first = first[np.isfinite(first)]
+        f = self.unit_factor(unit)
+        if first.size == 0:
+            return {"n": 0, "mean": None, "median": None}
+        return {
+            "n": int(first.size),
+            "mean": float(first.mean()) * f,
+            "se": float(first.std(ddof=1) / np.sqrt(first.size)) * f if first.size > 1 else None,
+            "median": float(np.median(first)) * f,
+        }
+
+    def damage_table(self):
+        """Per combatant: mean damage dealt and taken with standard errors (DataFrame)."""
+        import pandas as pd
+
+        tl, n = self.tally, self.trials
+        rows = []
+        for i, (name, side) in enumerate(self.combatants):
+            row = {"combatant": name, "side": side}
+            for label, s, sq in (
+                ("dealt", tl.dealt_sum, tl.dealt_sq),
+                ("taken", tl.taken_sum, tl.taken_sq),
+            ):
+                mean = s[i] / n
+                var = max(sq[i] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+                row[f"damage_{label}_mean"] = float(mean)
+                row[f"damage_{label}_se"] = float((var / n) ** 0.5)
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def win_table(self, confidence: float = 0.95):
+        """Win (and draw / unresolved) probabilities with Wilson intervals (DataFrame)."""
+        import pandas as pd
+
+        rows = []
+        labels = [*self.sides, "draw", "unresolved"]
+        for k, label in enumerate(labels):
+            c = int(self.tally.outcome_counts[k])
+            lo, hi = wilson(c, self.trials, confidence)
+            rows.append(
+                {"outcome": label, "count": c, "probability": c / self.trials,
+                 "ci95_low": lo, "ci95_high": hi}
+            )  # fmt: skip
+        return pd.DataFrame(rows)
+
+    def provenance_dict(self) -> dict:
+        """Everything that identifies the run: version, seed, trials, scenario hash, rules."""
+        return {
+            "version": self.provenance.get("version"),
+            "scenario": self.scenario,
+            "scenario_hash": self.provenance.get("scenario_hash"),
+            "system": self.system,
+            "seed": int(self.seed),
+            "trials": int(self.trials),
+            "rules": dict(self.rules),
+            **{k: v for k, v in self.provenance.items() if k not in ("version", "scenario_hash")},
+        }
+
+    def to_frame(self, per_trial: bool | None = None):
+        """A tidy pandas DataFrame of the run.
+
+        Parameters
+        ----------
+        per_trial : bool, optional
+            One row per trial (needs the per-trial outcomes the run kept) with columns
+            ``trial``, ``winner``, ``end_slot``, ``end_seconds`` and per combatant
+            ``out_slot.<name>``, ``death_slot.<name>``, ``dealt.<name>``, ``taken.<name>``
+            (slot 0: never). False (or no kept outcomes): aggregated, one row per
+            (outcome, end slot) with the trial ``count``. Default: per trial when possible.
+        """
+        import pandas as pd
+
+        if per_trial is None:
+            per_trial = self.outcomes is not None
+        if per_trial:
+            if self.outcomes is None:
+                from ..errors import FuzionSimError
+
+                raise FuzionSimError("this run kept no per-trial outcomes (keep_trials=False)")
+            o = self.outcomes
+            labels = np.array([*self.sides, "unresolved", "draw"], dtype=object)
+            # winner: side index >= 0, DRAW = -1, UNRESOLVED = -2 (negative indices wrap).
+            winner = labels[o.winner.astype(np.int64)]
+            cols = {
+                "trial": np.arange(o.n, dtype=np.int64),
+                "winner": winner,
+                "end_slot": o.end_slot,
+                "end_seconds": o.end_slot * float(self.time_unit.get("seconds", 1.0)),
+            }
+            for i, (name, _side) in enumerate(self.combatants):
+                cols[f"out_slot.{name}"] = o.out_slot[:, i]
+                cols[f"death_slot.{name}"] = o.death_slot[:, i]
+                cols[f"dealt.{name}"] = o.dealt[:, i]
+                cols[f"taken.{name}"] = o.taken[:, i]
+            return pd.DataFrame(cols)
+        labels = [*self.sides, "draw", "unresolved"]
+        rows = []
+        for k, label in enumerate(labels):
+            for t in np.flatnonzero(self.tally.end_hist[k]):
+                rows.append(
+                    {"outcome": label, "end_slot": int(t), "count": int(self.tally.end_hist[k, t])}
+                )
+        return pd.DataFrame(rows, columns=["outcome", "end_slot", "count"])
 
     # -- output --------------------------------------------------------------------------
     def to_json_dict(self) -> dict:

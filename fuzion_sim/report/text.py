@@ -5,7 +5,14 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["render_result", "render_attack", "render_catalog"]
+__all__ = [
+    "render_result",
+    "render_attack",
+    "render_catalog",
+    "render_comparison",
+    "render_sweep",
+    "render_balance",
+]
 
 
 def _console() -> Console:
@@ -102,3 +109,89 @@ def render_catalog(kind: str, entries: list[dict]) -> None:
     for e in entries:
         table.add_row(*["" if e.get(c) is None else str(e.get(c)) for c in cols])
     con.print(table)
+
+
+def _ci_text(ci, scale: float = 1.0, fmt: str = "{:.2f}") -> str:
+    if ci is None or ci[0] is None:
+        return ""
+    return f"{fmt.format(ci[0] * scale)} to {fmt.format(ci[1] * scale)}"
+
+
+def render_comparison(cmp) -> None:
+    """Variants side by side, paired differences with intervals, and the verdicts."""
+    con = _console()
+    first = cmp.results[0]
+    crn = "common random numbers" if cmp.common_random_numbers else "independent seeds"
+    con.print(f"[bold]{first.scenario}[/bold]  ({first.trials:,} trials per variant, {crn})")
+    table = Table(title="Variants", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("variant")
+    for side in first.sides:
+        table.add_column(f"P({side} wins), 95% interval", justify="right")
+    table.add_column(f"mean kill time ({first.time_unit['unit']}s)", justify="right")
+    table.add_column("median", justify="right")
+    for i, (label, res) in enumerate(zip(cmp.labels, cmp.results, strict=True)):
+        cells = []
+        for side in res.sides:
+            lo, hi = res.win_interval(side)
+            cells.append(f"{_pct(res.win_probability(side))} ({_pct(lo)}-{_pct(hi)})")
+        kt = res.kill_time_summary()
+        mean = "-" if kt["mean"] is None else f"{kt['mean']:.2f} ± {1.96 * kt['se']:.2f}"
+        med = "-" if kt["mean"] is None else f"{kt['quantiles']['0.5']['value']:g}"
+        table.add_row(str(i), label, *cells, mean, med)
+    con.print(table)
+    diff = Table(title="Differences (b minus a, 95% intervals)", title_justify="left")
+    for col in ("b - a", "quantity", "difference", "95% interval", "test / p"):
+        diff.add_column(col, justify="left" if col in ("b - a", "quantity") else "right")
+    for d in cmp.differences:
+        pair = f"{cmp.labels[d['b']]} - {cmp.labels[d['a']]}"
+        for side, w in d["win_probability"].items():
+            diff.add_row(pair, f"P({side} wins)", f"{100 * w['diff']:+.2f} pts",
+                         _ci_text(w["ci95"], 100, "{:+.2f}"), "")  # fmt: skip
+        for q, name in (("kill_time_mean", "mean kill time"), ("kill_time_median", "median")):
+            v = d[q]
+            if v["diff"] is not None:
+                diff.add_row(pair, name, f"{v['diff']:+.2f}", _ci_text(v["ci95"], 1, "{:+.2f}"), "")
+        t = d["kill_time_test"]
+        if t["p_value"] is not None:
+            diff.add_row(
+                pair, "kill-time distributions", "", "", f"{t['name']}: p={t['p_value']:.3g}"
+            )
+    con.print(diff)
+    for sentence in cmp.verdicts():
+        con.print(f"[bold]Verdict:[/bold] {sentence}")
+
+
+def render_sweep(table, keys: list[str], out_dir) -> None:
+    """The sweep table (grid values, win probabilities, mean kill time)."""
+    con = _console()
+    cols = [*keys, *[c for c in table.columns if c.startswith("win_probability.")],
+            "kill_time_mean"]  # fmt: skip
+    t = Table(title=f"Sweep ({len(table)} points) -> {out_dir}", title_justify="left")
+    for c in cols:
+        t.add_column(c, justify="right")
+    for row in table[cols].itertuples(index=False):
+        t.add_row(*[f"{v:.3f}" if isinstance(v, float) else str(v) for v in row])
+    con.print(t)
+
+
+def render_balance(res) -> None:
+    """The value found, its win probability and the search steps."""
+    con = _console()
+    lo, hi = res.ci95
+    con.print(
+        f"[bold]{res.param} = {res.value:g}[/bold] gives P({res.side} wins) = "
+        f"{_pct(res.win_probability)} ({_pct(lo)}-{_pct(hi)}), target {_pct(res.target)} "
+        f"({res.trials:,} trials per step, seed {res.seed})"
+    )
+    if not res.bracketed:
+        con.print(
+            f"[yellow]The target lies outside the range {res.low:g}:{res.high:g}; "
+            "the closer end is reported.[/yellow]"
+        )
+    t = Table(title="Search steps", title_justify="left")
+    t.add_column(res.param, justify="right")
+    t.add_column(f"P({res.side} wins)", justify="right")
+    for v, p in res.steps:
+        t.add_row(f"{v:g}", _pct(p))
+    con.print(t)

@@ -1,0 +1,372 @@
+"""fuzion_sim benchmark suite (``make bench``): throughput, start-up and memory in one run.
+
+Measures, on this machine:
+
+- duels per second of the benchmark duel (PERFORMANCE-NOTES.md) for a plain-Python and a
+  vectorised-numpy baseline (``benchmarks/baselines.py``) and for the engine, HERO and
+  Interlock (criticals on the attacker's die), on 1 and 2 threads, and on a local Dask cluster;
+- a 4 vs 4 squad fight (``scenarios/bench-squad-4v4.yaml``): fights and attacks per second;
+- cold start (empty numba cache: compile) and warm start (cache hit) of ``fuzion-sim run``;
+- peak memory (RSS) of ``fuzion-sim run`` at 10^6, 10^7 and 10^8 trials, each in a fresh
+  process.
+
+Engine throughput is trials divided by the run's own elapsed time (``Result.elapsed``, which
+excludes compilation), best of ``--reps`` repetitions. Every estimate of P(A wins) is checked
+against the exact answer within 4 standard errors. Prints rich tables and writes
+``benchmarks/results/latest.json`` plus a timestamped copy.
+
+Usage: ``python benchmarks/run.py [--quick] [--reps N] [--no-dask] [--out DIR]``.
+``--quick`` skips the cold start and the 10^8-trial memory run and uses fewer trials.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+from baselines import EXACT, duel_numpy, duel_python  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+import fuzion_sim  # noqa: E402
+from fuzion_sim import load_scenario, simulate  # noqa: E402
+
+DUEL = ROOT / "scenarios" / "benchmark-duel.yaml"
+SQUAD = ROOT / "scenarios" / "bench-squad-4v4.yaml"
+DICE = {"hero": [], "interlock": [("rules.dice", "interlock"), ("rules.criticals", "attacker")]}
+CRITS = {"hero": "both", "interlock": "attacker"}
+
+# Wide tables also when piped (make bench | tee ...).
+console = Console() if sys.stdout.isatty() else Console(width=132)
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+
+
+def check(p_hat: float, trials: int, dice: str) -> dict:
+    """P(A wins) against the exact answer: estimate, exact, z and whether |z| <= 4."""
+    p = EXACT[(dice, CRITS[dice])][0]
+    z = (p_hat - p) / (p * (1 - p) / trials) ** 0.5
+    return {"p_a": p_hat, "exact": p, "z": z, "agrees": abs(z) <= 4.0}
+
+
+def best_of(reps: int, fn):
+    """Run ``fn() -> (seconds, payload)`` ``reps`` times; the fastest (seconds, payload)."""
+    runs = [fn() for _ in range(reps)]
+    return min(runs, key=lambda r: r[0])
+
+
+def fighter_cli() -> list[str]:
+    script = Path(sys.executable).with_name("fuzion-sim")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "fuzion_sim.cli"]
+
+
+def run_child(args: list[str], env: dict | None = None) -> dict:
+    """Run a command in a fresh process: wall seconds, peak RSS (MB) and stdout."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=out, stderr=err, env=env, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed ({proc.returncode}):\n{stderr}")
+    return {"wall_s": wall, "peak_rss_mb": usage.ru_maxrss / 1024.0, "stdout": stdout}
+
+
+def si(x: float | None) -> str:
+    if x is None:
+        return "-"
+    for div, unit in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if x >= div:
+            return f"{x / div:.3g}{unit}"
+    return f"{x:.3g}"
+
+
+# --------------------------------------------------------------------------------------------
+# measurements
+# --------------------------------------------------------------------------------------------
+
+
+def bench_baselines(reps: int, quick: bool) -> list[dict]:
+    rows = []
+    sizes = {"python": 30_000 if quick else 100_000, "numpy": 1_000_000 if quick else 4_000_000}
+    for dice in DICE:
+        for name, fn in (("python", duel_python), ("numpy", duel_numpy)):
+            n = sizes[name]
+
+            def once(fn=fn, n=n, dice=dice):
+                t0 = time.perf_counter()
+                tally = fn(n, seed=1, dice=dice, criticals=CRITS[dice])
+                return time.perf_counter() - t0, tally
+
+            secs, tally = best_of(reps if name == "numpy" else min(reps, 2), once)
+            rows.append({
+                "impl": f"{name} baseline", "scenario": "benchmark duel", "dice": dice,
+                "threads": 1, "trials": n, "elapsed_s": secs, "duels_per_s": n / secs,
+                "check": check(tally.p_a, n, dice),
+            })  # fmt: skip
+    return rows
+
+
+def bench_engine(reps: int, quick: bool, threads_list=(1, 2)) -> list[dict]:
+    rows = []
+    n = 1_000_000 if quick else 4_000_000
+    for dice, overrides in DICE.items():
+        scenario = load_scenario(DUEL, overrides=overrides)
+        simulate(scenario, trials=1_000, progress=False)  # load the kernels
+        for threads in threads_list:
+
+            def once(scenario=scenario, threads=threads):
+                res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
+                               progress=False)  # fmt: skip
+                return res.elapsed, res
+
+            secs, res = best_of(reps, once)
+            rows.append({
+                "impl": "fuzion_sim", "scenario": "benchmark duel", "dice": dice,
+                "threads": threads, "trials": n, "elapsed_s": secs, "duels_per_s": n / secs,
+                "check": check(res.win_probability("a"), n, dice),
+            })  # fmt: skip
+    return rows
+
+
+def bench_dask(reps: int, quick: bool) -> list[dict]:
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        console.print("no Dask row: dask.distributed is not installed (.[distributed])")
+        return []
+    from fuzion_sim.engine import dask_backend
+
+    n = 1_000_000 if quick else 4_000_000
+    rows = []
+    scenario = load_scenario(DUEL)
+    t0 = time.perf_counter()
+    simulate(scenario, trials=1_000, backend="dask", progress=False)  # start cluster, warm up
+    startup = time.perf_counter() - t0
+
+    def once():
+        res = simulate(scenario, trials=n, seed=1, backend="dask", keep_trials=False,
+                       progress=False)  # fmt: skip
+        return res.elapsed, res
+
+    secs, res = best_of(reps, once)
+    rows.append({
+        "impl": "fuzion_sim, Dask LocalCluster", "scenario": "benchmark duel", "dice": "hero",
+        "threads": res.threads, "trials": n, "elapsed_s": secs, "duels_per_s": n / secs,
+        "check": check(res.win_probability("a"), n, "hero"), "cluster_start_s": startup,
+    })  # fmt: skip
+    dask_backend.close_clients()
+    return rows
+
+
+def bench_squad(reps: int, quick: bool) -> list[dict]:
+    rows = []
+    n = 250_000 if quick else 1_000_000
+    scenario = load_scenario(SQUAD)
+    simulate(scenario, trials=1_000, progress=False)
+    for threads in (1, 2):
+
+        def once(threads=threads):
+            res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
+                           progress=False)  # fmt: skip
+            return res.elapsed, res
+
+        secs, res = best_of(reps, once)
+        attacks = int(res.tally.attacks_sum.sum())
+        rows.append({
+            "impl": "fuzion_sim", "scenario": "squad 4v4", "dice": "hero", "threads": threads,
+            "trials": n, "elapsed_s": secs, "duels_per_s": n / secs,
+            "attacks": attacks, "attacks_per_s": attacks / secs,
+            "mean_phases": res.kill_time()["mean"],
+        })  # fmt: skip
+    return rows
+
+
+def bench_startup(quick: bool) -> list[dict]:
+    """``fuzion-sim run`` wall time from a fresh process: cold (compile) and warm (cache hit)."""
+    cmd = [*fighter_cli(), "run", str(DUEL), "--trials", "10000", "--json"]
+    rows = []
+    if quick:
+        # The package's own numba cache, already populated by the runs above.
+        runs = [run_child(cmd) for _ in range(3)]
+        best = min(runs, key=lambda r: r["wall_s"])
+        return [{"case": "warm start (package cache)", **_startup_row(best)}]
+    with tempfile.TemporaryDirectory(prefix="fuzion-numba-cache-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold = run_child(cmd, env)
+        n_files = sum(1 for _ in Path(cache).rglob("*.nbi"))
+        warm = min((run_child(cmd, env) for _ in range(3)), key=lambda r: r["wall_s"])
+    rows.append({"case": "cold start (empty numba cache)", **_startup_row(cold),
+                 "cache_index_files": n_files})  # fmt: skip
+    rows.append({"case": "warm start (cache hit, best of 3)", **_startup_row(warm)})
+    import_only = min(
+        (run_child([sys.executable, "-c", "import fuzion_sim.cli"]) for _ in range(3)),
+        key=lambda r: r["wall_s"],
+    )
+    rows.append({"case": "python -c 'import fuzion_sim.cli'", **_startup_row(import_only)})
+    return rows
+
+
+def _startup_row(run: dict) -> dict:
+    row = {"wall_s": run["wall_s"], "peak_rss_mb": run["peak_rss_mb"]}
+    if run["stdout"].strip().startswith("{"):
+        row["sim_elapsed_s"] = json.loads(run["stdout"])["elapsed_s"]
+    return row
+
+
+def bench_memory(quick: bool) -> list[dict]:
+    """Peak RSS of ``fuzion-sim run --trials N`` in fresh processes."""
+    sizes = [10**6, 10**7] if quick else [10**6, 10**7, 10**8]
+    rows = []
+    for n in sizes:
+        run = run_child([*fighter_cli(), "run", str(DUEL), "--trials", str(n), "--json"])
+        out = json.loads(run["stdout"])
+        rows.append({
+            "trials": n, "peak_rss_mb": run["peak_rss_mb"], "wall_s": run["wall_s"],
+            "sim_elapsed_s": out["elapsed_s"], "duels_per_s": out["trials_per_second"],
+            "per_trial_outcomes_kept": n <= fuzion_sim.engine.runner.KEEP_TRIALS_MAX,
+            "check": check(out["sides"]["a"]["win_probability"], n, "hero"),
+        })  # fmt: skip
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# report
+# --------------------------------------------------------------------------------------------
+
+
+def machine() -> dict:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                                capture_output=True, check=True).stdout.strip()  # fmt: skip
+        dirty = bool(subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, text=True,
+                                    capture_output=True).stdout.strip())  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        commit, dirty = None, None
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "fuzion_sim": fuzion_sim.__version__,
+        "git_commit": commit,
+        "git_dirty": dirty,
+    }
+
+
+def render(record: dict) -> None:
+    py = {r["dice"]: r["duels_per_s"] for r in record["throughput"]
+          if r["impl"] == "python baseline"}  # fmt: skip
+    t = Table(title="Throughput (best of reps; simulation time only, compile excluded)")
+    for col in ("implementation", "scenario", "dice", "threads", "trials", "duels/s",
+                "attacks/s", "x python", "P(A wins) vs exact"):  # fmt: skip
+        t.add_column(col, justify="left" if col in ("implementation", "scenario") else "right")
+    for r in record["throughput"]:
+        chk = r.get("check")
+        verdict = (f"{chk['p_a']:.5f} z={chk['z']:+.1f} {'ok' if chk['agrees'] else 'FAIL'}"
+                   if chk else "-")  # fmt: skip
+        speedup = r["duels_per_s"] / py[r["dice"]] if r["scenario"] == "benchmark duel" else None
+        t.add_row(r["impl"], r["scenario"], r["dice"], str(r["threads"]), si(r["trials"]),
+                  si(r["duels_per_s"]), si(r.get("attacks_per_s")),
+                  f"{speedup:,.0f}" if speedup else "-", verdict)  # fmt: skip
+    console.print(t)
+
+    t = Table(title="Start-up of `fuzion-sim run --trials 10000` (fresh process, wall clock)")
+    for col in ("case", "wall s", "of which simulating s", "peak RSS MB"):
+        t.add_column(col, justify="left" if col == "case" else "right")
+    for r in record["startup"]:
+        sim = r.get("sim_elapsed_s")
+        t.add_row(r["case"], f"{r['wall_s']:.2f}", f"{sim:.3f}" if sim is not None else "-",
+                  f"{r['peak_rss_mb']:.0f}")  # fmt: skip
+    console.print(t)
+
+    t = Table(title="Peak memory of `fuzion-sim run --trials N` (fresh process each)")
+    for col in ("trials", "per-trial arrays", "peak RSS MB", "wall s", "duels/s", "P(A wins)"):
+        t.add_column(col, justify="right")
+    for r in record["memory"]:
+        chk = r["check"]
+        t.add_row(f"{r['trials']:.0e}", "kept" if r["per_trial_outcomes_kept"] else "streamed",
+                  f"{r['peak_rss_mb']:.0f}", f"{r['wall_s']:.1f}", si(r["duels_per_s"]),
+                  f"{chk['p_a']:.6f} {'ok' if chk['agrees'] else 'FAIL'}")  # fmt: skip
+    console.print(t)
+    m = record["machine"]
+    console.print(f"{m['cpu']}, {m['cores']} cores; Python {m['python']}, numpy {m['numpy']}, "
+                  f"numba {m['numba']}; fuzion_sim {m['fuzion_sim']} @ {m['git_commit']}"
+                  f"{' (dirty)' if m['git_dirty'] else ''}; total {record['total_s']:.0f} s")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="skip the cold start and 10^8 trials; fewer trials")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions (best is kept)")
+    parser.add_argument("--no-dask", action="store_true", help="skip the Dask row")
+    parser.add_argument("--out", type=Path, default=HERE / "results", help="results directory")
+    args = parser.parse_args(argv)
+
+    t0 = time.perf_counter()
+    record = {
+        "timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),  # noqa: UP017
+        "args": {"quick": args.quick, "reps": args.reps, "dask": not args.no_dask},
+        "machine": machine(),
+    }
+    throughput = []
+    with console.status("baselines (plain Python, numpy)"):
+        throughput += bench_baselines(args.reps, args.quick)
+    with console.status("engine: benchmark duel"):
+        throughput += bench_engine(args.reps, args.quick)
+    with console.status("engine: squad 4v4"):
+        throughput += bench_squad(args.reps, args.quick)
+    if not args.no_dask:
+        with console.status("engine: local Dask cluster"):
+            throughput += bench_dask(args.reps, args.quick)
+    record["throughput"] = throughput
+    with console.status("start-up (fresh processes)"):
+        record["startup"] = bench_startup(args.quick)
+    with console.status("peak memory (fresh processes)"):
+        record["memory"] = bench_memory(args.quick)
+    record["total_s"] = time.perf_counter() - t0
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(record, indent=2, default=float)
+    stamp = record["timestamp"].replace(":", "").replace("-", "").replace("+0000", "Z")
+    (args.out / "latest.json").write_text(text + "\n")
+    (args.out / f"bench-{stamp}{'-quick' if args.quick else ''}.json").write_text(text + "\n")
+    render(record)
+    console.print(f"written {args.out / 'latest.json'}")
+    failed = [r for r in throughput + record["memory"] if r.get("check", {}).get("agrees") is False]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,352 @@
+"""Rule comparisons on common random numbers: paired differences with intervals and a verdict.
+
+Every variant runs with the same seed and trial count, so trial ``k`` of each variant starts
+from the same random stream. Differences (variant b minus variant a) are estimated from the
+per-trial pairs:
+
+- win probability: mean of the per-trial difference of win indicators, normal interval from
+  its standard error (the pairing removes the shared noise);
+- mean kill time (over decisive fights, a ratio estimator): delta method on the paired
+  per-trial influence values;
+- median kill time: percentile bootstrap resampling whole trials (the pair travels together),
+  done exactly on the joint histogram of (end slot a, end slot b);
+- kill-time distributions: Kolmogorov-Smirnov statistic with a paired permutation test (the two
+  results of one trial swapped with probability 1/2), valid for dependent samples.
+
+With ``common_random_numbers=False`` each variant gets its own seed and the same quantities are
+computed for independent samples (for contrast: the intervals are wider).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import FuzionSimError
+from .intervals import z_value
+from .variants import as_base, engine_kwargs, expand_grid, label_of
+
+__all__ = ["Comparison", "compare", "paired_difference", "N_BOOT", "N_PERM"]
+
+#: Bootstrap replicates for the median difference and permutations for the KS test.
+N_BOOT = 1000
+N_PERM = 999
+#: Seed stride between variants when common random numbers are off.
+_INDEPENDENT_STRIDE = 1_000_003
+
+
+def _joint_cells(ta: np.ndarray, tb: np.ndarray, size: int):
+    """Distinct (a, b) end-slot pairs (0 = not decisive) and their counts."""
+    code = ta.astype(np.int64) * size + tb.astype(np.int64)
+    cells, counts = np.unique(code, return_counts=True)
+    return cells // size, cells % size, counts
+
+
+def _hist_rows(cols: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Rows of histograms: ``weights[r, j]`` counts added at slot ``cols[j]``."""
+    out = np.zeros((weights.shape[0], size))
+    for j, c in enumerate(cols):
+        out[:, c] += weights[:, j]
+    return out
+
+
+def _medians(h: np.ndarray) -> np.ndarray:
+    """Median slot of each histogram row, ignoring slot 0 (not decisive)."""
+    h = h[:, 1:]
+    cdf = np.cumsum(h, axis=1)
+    total = cdf[:, -1:]
+    return np.argmax(cdf >= 0.5 * total - 1e-9 * total, axis=1) + 1.0
+
+
+def _ks(ha: np.ndarray, hb: np.ndarray) -> np.ndarray:
+    """KS distance between the conditional (decisive) distributions, per row."""
+    ca = np.cumsum(ha[:, 1:], axis=1)
+    cb = np.cumsum(hb[:, 1:], axis=1)
+    ca = ca / np.maximum(ca[:, -1:], 1)
+    cb = cb / np.maximum(cb[:, -1:], 1)
+    return np.abs(ca - cb).max(axis=1)
+
+
+def paired_difference(ra, rb, paired: bool = True, seed: int = 0, confidence: float = 0.95):
+    """Differences (``rb`` minus ``ra``) of win probability and kill time, with intervals.
+
+    Parameters
+    ----------
+    ra, rb : Result
+        Two runs with per-trial outcomes kept; for ``paired`` the same seed and trials.
+    paired : bool
+        Treat trial ``k`` of both runs as a pair (common random numbers).
+    seed : int
+        Seed of the bootstrap and permutation draws.
+    confidence : float
+        Interval coverage.
+
+    Returns
+    -------
+    dict
+        ``win_probability`` (per side ``{"diff", "ci95", "se"}``), ``kill_time_mean``,
+        ``kill_time_median`` (``{"diff", "ci95"}``), ``kill_time_test`` (``{"name",
+        "statistic", "p_value"}``).
+    """
+    if ra.outcomes is None or rb.outcomes is None:
+        raise FuzionSimError("comparisons need per-trial outcomes (keep_trials=True)")
+    if ra.sides != rb.sides:
+        raise FuzionSimError("the variants have different sides; cannot compare them")
+    n_a, n_b = ra.outcomes.n, rb.outcomes.n
+    if paired and n_a != n_b:
+        raise FuzionSimError("paired comparison needs the same number of trials")
+    z = z_value(confidence)
+    wa, wb = ra.outcomes.winner.astype(np.int64), rb.outcomes.winner.astype(np.int64)
+    out = {"paired": bool(paired), "win_probability": {}}
+    for k, side in enumerate(ra.sides):
+        xa, xb = (wa == k).astype(float), (wb == k).astype(float)
+        diff = xb.mean() - xa.mean()
+        if paired:
+            se = (xb - xa).std(ddof=1) / np.sqrt(n_a)
+        else:
+            se = np.sqrt(xa.var(ddof=1) / n_a + xb.var(ddof=1) / n_b)
+        out["win_probability"][side] = {
+            "diff": float(diff), "ci95": [float(diff - z * se), float(diff + z * se)],
+            "se": float(se),
+        }  # fmt: skip
+    # Kill time: end slot of decisive trials, 0 otherwise.
+    da, db = wa >= 0, wb >= 0
+    ta = np.where(da, ra.outcomes.end_slot, 0).astype(np.int64)
+    tb = np.where(db, rb.outcomes.end_slot, 0).astype(np.int64)
+    if not da.any() or not db.any():
+        out["kill_time_mean"] = {"diff": None, "ci95": [None, None], "se": None}
+        out["kill_time_median"] = {"diff": None, "ci95": [None, None]}
+        out["kill_time_test"] = {"name": "none (no decisive fights)", "p_value": None}
+        return out
+    pa, pb = da.mean(), db.mean()
+    ma, mb = ta[da].mean(), tb[db].mean()
+    ia = np.where(da, ta - ma, 0.0) / pa
+    ib = np.where(db, tb - mb, 0.0) / pb
+    if paired:
+        se = (ib - ia).std(ddof=1) / np.sqrt(n_a)
+    else:
+        se = np.sqrt(ia.var(ddof=1) / n_a + ib.var(ddof=1) / n_b)
+    diff = mb - ma
+    out["kill_time_mean"] = {
+        "diff": float(diff), "ci95": [float(diff - z * se), float(diff + z * se)], "se": float(se)
+    }  # fmt: skip
+    size = int(max(ta.max(), tb.max())) + 1
+    rng = np.random.default_rng(seed)
+    alpha = 1 - confidence
+    obs_a = np.bincount(ta, minlength=size)[None, :].astype(float)
+    obs_b = np.bincount(tb, minlength=size)[None, :].astype(float)
+    med_diff = float(_medians(obs_b)[0] - _medians(obs_a)[0])
+    if paired:
+        ca, cb, counts = _joint_cells(ta, tb, size)
+        w = rng.multinomial(n_a, counts / counts.sum(), size=N_BOOT).astype(float)
+        boot = _medians(_hist_rows(cb, w, size)) - _medians(_hist_rows(ca, w, size))
+        swap = rng.binomial(counts[None, :].repeat(N_PERM, axis=0), 0.5).astype(float)
+        stay = counts[None, :] - swap
+        ha = _hist_rows(ca, stay, size) + _hist_rows(cb, swap, size)
+        hb = _hist_rows(cb, stay, size) + _hist_rows(ca, swap, size)
+        test_name = "Kolmogorov-Smirnov, paired permutation test"
+    else:
+        fa, fb = obs_a[0], obs_b[0]
+        wa_ = rng.multinomial(n_a, fa / fa.sum(), size=N_BOOT).astype(float)
+        wb_ = rng.multinomial(n_b, fb / fb.sum(), size=N_BOOT).astype(float)
+        boot = _medians(wb_) - _medians(wa_)
+        # Permutation of the pooled sample: hypergeometric split of every slot's count.
+        pooled = (fa + fb).astype(np.int64)
+        ha = np.array([rng.multivariate_hypergeometric(pooled, n_a) for _ in range(N_PERM)])
+        hb = pooled[None, :] - ha
+        test_name = "Kolmogorov-Smirnov, permutation test"
+    lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+    out["kill_time_median"] = {"diff": med_diff, "ci95": [float(lo), float(hi)]}
+    stat = float(_ks(obs_a, obs_b)[0])
+    perm = _ks(np.asarray(ha, float), np.asarray(hb, float))
+    p_value = (1 + int((perm >= stat - 1e-12).sum())) / (N_PERM + 1)
+    out["kill_time_test"] = {"name": test_name, "statistic": stat, "p_value": float(p_value)}
+    return out
+
+
+@dataclass
+class Comparison:
+    """Variants of one scenario and their differences from the first (the baseline).
+
+    Attributes
+    ----------
+    values : list of dict
+        Each variant's ``{key_path: value}``.
+    results : list of Result
+    differences : list of dict
+        One per variant after the first: ``{"a": 0, "b": i, ...}``, see
+        :func:`paired_difference`.
+    """
+
+    values: list[dict]
+    results: list
+    differences: list[dict] = field(default_factory=list)
+    common_random_numbers: bool = True
+
+    @property
+    def labels(self) -> list[str]:
+        return [label_of(v) for v in self.values]
+
+    def verdicts(self) -> list[str]:
+        """One plain-language sentence per difference."""
+        return [_verdict(self, d) for d in self.differences]
+
+    def to_json_dict(self) -> dict:
+        """``{"variants": [...], "differences": [...]}`` (differences: b minus a)."""
+        variants = []
+        for values, res in zip(self.values, self.results, strict=True):
+            full = res.to_json_dict()
+            variants.append(
+                {"values": dict(values), "label": label_of(values), "trials": full["trials"],
+                 "seed": full["seed"], "sides": full["sides"], "kill_time": full["kill_time"],
+                 "draw_probability": full["draw_probability"]}
+            )  # fmt: skip
+        return {
+            "common_random_numbers": self.common_random_numbers,
+            "variants": variants,
+            "differences": self.differences,
+            "verdicts": self.verdicts(),
+        }
+
+    def to_frame(self):
+        """One row per variant: its values, win probabilities with intervals, kill time."""
+        import pandas as pd
+
+        rows = []
+        for values, res in zip(self.values, self.results, strict=True):
+            row = {"variant": label_of(values), **values}
+            for side in res.sides:
+                lo, hi = res.win_interval(side)
+                row[f"win_probability.{side}"] = res.win_probability(side)
+                row[f"win_ci95_low.{side}"] = lo
+                row[f"win_ci95_high.{side}"] = hi
+            kt = res.kill_time_summary()
+            row["kill_time_mean"] = kt["mean"]
+            row["kill_time_ci95_low"], row["kill_time_ci95_high"] = kt["ci95"]
+            row["kill_time_median"] = kt.get("quantiles", {}).get("0.5", {}).get("value")
+            row["trials"] = res.trials
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def differences_frame(self):
+        """One row per (difference, quantity) with the estimate, interval and p-value."""
+        import pandas as pd
+
+        rows = []
+        labels = self.labels
+        for d in self.differences:
+            base = {"a": labels[d["a"]], "b": labels[d["b"]]}
+            for side, w in d["win_probability"].items():
+                rows.append({**base, "quantity": f"win_probability.{side}", "diff": w["diff"],
+                             "ci95_low": w["ci95"][0], "ci95_high": w["ci95"][1]})  # fmt: skip
+            for q in ("kill_time_mean", "kill_time_median"):
+                lo, hi = d[q]["ci95"]
+                rows.append({**base, "quantity": q, "diff": d[q]["diff"],
+                             "ci95_low": lo, "ci95_high": hi})  # fmt: skip
+            t = d["kill_time_test"]
+            rows.append({**base, "quantity": "kill_time_test", "test": t["name"],
+                         "p_value": t["p_value"]})  # fmt: skip
+        return pd.DataFrame(rows)
+
+
+def _excludes_zero(ci) -> bool:
+    return ci[0] is not None and (ci[0] > 0 or ci[1] < 0)
+
+
+def _verdict(cmp: Comparison, d: dict) -> str:
+    a, b = d["a"], d["b"]
+    ra, rb = cmp.results[a], cmp.results[b]
+    la, lb = cmp.labels[a], cmp.labels[b]
+    unit = ra.time_unit["unit"]
+    parts = []
+    km = d["kill_time_mean"]
+    if km["diff"] is None:
+        parts.append(f"{lb}: no decisive fights to time")
+    elif _excludes_zero(km["ci95"]):
+        verb = "shortens" if km["diff"] < 0 else "lengthens"
+        lo, hi = sorted(abs(x) for x in km["ci95"])
+        parts.append(
+            f"{lb} {verb} the fight by {abs(km['diff']):.2f} {unit}s ({lo:.2f}-{hi:.2f}) "
+            f"compared with {la}"
+        )
+    else:
+        parts.append(
+            f"{lb} does not measurably change the fight's length compared with {la} "
+            f"({km['diff']:+.2f} {unit}s, {km['ci95'][0]:+.2f} to {km['ci95'][1]:+.2f})"
+        )
+    fav = max(ra.sides, key=ra.win_probability)
+    pa, pb = ra.win_probability(fav), rb.win_probability(fav)
+    w = d["win_probability"][fav]
+    if _excludes_zero(w["ci95"]):
+        edge = pa > 0.5
+        if edge:
+            verb = "shrinks" if pb < pa else "grows"
+            parts.append(f"the favourite's ({fav}) edge {verb} from {pa:.0%} to {pb:.0%}")
+        else:
+            verb = "falls" if pb < pa else "rises"
+            parts.append(f"the favourite's ({fav}) chance {verb} from {pa:.0%} to {pb:.0%}")
+    else:
+        parts.append(
+            f"the favourite's ({fav}) chance is unchanged within the noise ({pa:.1%} vs {pb:.1%})"
+        )
+    return "; ".join(parts) + "."
+
+
+def compare(
+    scenario,
+    vary,
+    trials: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    common_random_numbers: bool = True,
+    backend: str | None = None,
+    scheduler: str | None = None,
+    progress: bool | None = False,
+) -> Comparison:
+    """Run variants of a scenario and compare each with the first.
+
+    Parameters
+    ----------
+    scenario : path, Scenario or Base
+        The base scenario.
+    vary : dict or list of (key_path, list of values)
+        The axes; their cross product gives the variants, in order (the first is the baseline).
+        E.g. ``{"rules.dice": ["hero", "interlock"]}``.
+    trials, seed : int, optional
+        Override the scenario's trial count and seed (every variant uses the same ones).
+    threads : int, optional
+        Worker threads.
+    common_random_numbers : bool
+        True (default): same seed for every variant and paired differences. False: seeds
+        ``seed + i * 1000003`` and independent-sample differences.
+    backend, scheduler : str, optional
+        Engine backend options, passed through to :func:`fuzion_sim.api.simulate`.
+    progress : bool, optional
+        Progress bars.
+
+    Returns
+    -------
+    Comparison
+    """
+    from ..api import simulate
+
+    base = as_base(scenario)
+    points = expand_grid(vary)
+    if len(points) < 2:
+        raise FuzionSimError("a comparison needs at least two variants (give two values)")
+    engine = engine_kwargs(backend, scheduler)
+    scenarios = [base.build(list(p.items())) for p in points]
+    seed = scenarios[0].seed if seed is None else int(seed)
+    results = []
+    for i, sc in enumerate(scenarios):
+        s = seed if common_random_numbers else seed + i * _INDEPENDENT_STRIDE
+        results.append(
+            simulate(sc, trials=trials, seed=s, threads=threads, keep_trials=True,
+                     progress=progress, **engine)
+        )  # fmt: skip
+    cmp = Comparison(points, results, common_random_numbers=common_random_numbers)
+    for i in range(1, len(results)):
+        d = paired_difference(results[0], results[i], paired=common_random_numbers, seed=seed)
+        cmp.differences.append({"a": 0, "b": i, **d})
+    return cmp

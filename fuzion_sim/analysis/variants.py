@@ -1,0 +1,170 @@
+"""Scenario variants: a base scenario plus key-path overrides, and grid / value-list parsing.
+
+Comparisons, sweeps and balance searches all build variants of one base scenario with
+:func:`~fuzion_sim.scenario.set_path` (which copies catalogue items inline when a path reaches
+into them). A ``sweep:`` block in a scenario file is stripped here before validation, so every
+command accepts such a file.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import FuzionSimError, ScenarioError
+from ..scenario import parse_value, read_yaml, scenario_from_dict, set_path
+from ..scenario.model import Scenario
+
+__all__ = [
+    "Base",
+    "as_base",
+    "parse_values",
+    "parse_assignment",
+    "expand_grid",
+    "engine_kwargs",
+    "label_of",
+]
+
+
+@dataclass
+class Base:
+    """A scenario before overrides: its data, where it came from, and its ``sweep:`` block."""
+
+    data: dict
+    source: str | None = None
+    lines: dict | None = None
+    sweep: dict | None = None
+    scenario: Scenario | None = field(default=None, repr=False)
+
+    def build(self, overrides=()) -> Scenario:
+        """Validate the base with ``overrides`` (``[(key_path, value), ...]``) applied."""
+        overrides = list(overrides)
+        if not overrides and self.scenario is not None:
+            return self.scenario
+        data = self.data
+        for key_path, value in overrides:
+            try:
+                data = set_path(data, key_path, value)
+            except ScenarioError as exc:
+                exc.file = exc.file or self.source
+                exc.message = f"cannot apply override: {exc.message}"
+                exc.args = (exc.message,)
+                raise
+        scenario = scenario_from_dict(data, source=self.source, lines=self.lines)
+        if not overrides:
+            self.scenario = scenario
+        return scenario
+
+
+def as_base(scenario) -> Base:
+    """A :class:`Base` from a path, a :class:`Scenario` or a ``Base``."""
+    if isinstance(scenario, Base):
+        return scenario
+    if isinstance(scenario, Scenario):
+        return Base(dict(scenario.data), scenario.source, None, None, scenario)
+    source = str(scenario)
+    data, lines = read_yaml(Path(scenario))
+    sweep = None
+    if isinstance(data, dict) and "sweep" in data:
+        data = dict(data)
+        sweep = data.pop("sweep")
+        if sweep is not None and not isinstance(sweep, dict):
+            raise ScenarioError("the sweep block must be a mapping", path="sweep", file=source)
+    return Base(data, source, lines, sweep)
+
+
+def _number(text: str):
+    value = parse_value(text.strip())
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FuzionSimError(f"'{text}' is not a number in a START:STOP:STEP range")
+    return value
+
+
+def parse_values(text) -> list:
+    """Values of a grid axis.
+
+    Parameters
+    ----------
+    text : str or list
+        ``"0:20:2"`` (START:STOP:STEP, STOP included: 0, 2, ..., 20), ``"hero,interlock"``,
+        or a single value; a list is returned with each item parsed.
+
+    Returns
+    -------
+    list
+    """
+    if isinstance(text, list | tuple):
+        return [parse_value(v) if isinstance(v, str) else v for v in text]
+    if not isinstance(text, str):
+        return [text]
+    text = text.strip()
+    if text.count(":") == 2 and "{" not in text:
+        start, stop, step = (_number(p) for p in text.split(":"))
+        if step == 0 or (stop - start) * step < 0:
+            raise FuzionSimError(f"range '{text}' is empty or its step is 0")
+        count = math.floor((stop - start) / step + 1e-9) + 1
+        values = [start + i * step for i in range(count)]
+        if all(isinstance(v, int) for v in (start, stop, step)):
+            return values
+        return [round(v, 12) for v in values]
+    if not text:
+        raise FuzionSimError("empty list of values")
+    return [parse_value(v.strip()) for v in text.split(",")]
+
+
+def parse_assignment(text: str) -> tuple[str, list]:
+    """``"rules.dice=hero,interlock"`` -> ``("rules.dice", ["hero", "interlock"])``."""
+    if "=" not in text:
+        raise FuzionSimError(f"expected KEY=VALUES, got '{text}'")
+    key, _, values = text.partition("=")
+    key = key.strip()
+    if not key:
+        raise FuzionSimError(f"no key path before '=' in '{text}'")
+    return key, parse_values(values)
+
+
+def expand_grid(axes) -> list[dict]:
+    """The cross product of ``[(key, [values]), ...]`` as a list of ``{key: value}`` points."""
+    axes = list(axes.items()) if isinstance(axes, dict) else list(axes)
+    if not axes:
+        return [{}]
+    keys = [k for k, _ in axes]
+    if len(set(keys)) != len(keys):
+        raise FuzionSimError("the same key path is given twice")
+    return [
+        dict(zip(keys, combo, strict=True)) for combo in itertools.product(*[v for _, v in axes])
+    ]
+
+
+def engine_kwargs(backend: str | None = None, scheduler: str | None = None) -> dict:
+    """Keyword arguments for :func:`fuzion_sim.api.simulate` selecting the backend.
+
+    Only non-default choices are passed, so this works with engines that predate them.
+    """
+    from .. import api
+
+    kw = {}
+    if backend not in (None, "threads"):
+        kw["backend"] = backend
+    if scheduler is not None:
+        kw["scheduler"] = scheduler
+    params = inspect.signature(api.simulate).parameters
+    missing = [k for k in kw if k not in params]
+    if missing:
+        raise FuzionSimError(f"this build of fuzion_sim does not support {', '.join(missing)}")
+    return kw
+
+
+def label_of(values: dict) -> str:
+    """A short readable label of a variant: ``Interlock`` or ``pd=8, dice=interlock``."""
+    if not values:
+        return "baseline"
+    if len(values) == 1:
+        ((key, value),) = values.items()
+        if key == "rules.dice" and isinstance(value, str):
+            return "HERO" if value == "hero" else value.capitalize()
+        return f"{key.rsplit('.', 1)[-1]}={value}"
+    return ", ".join(f"{k.rsplit('.', 1)[-1]}={v}" for k, v in values.items())

@@ -1,0 +1,252 @@
+"""Run a plan's chunks as tasks on a Dask cluster (``backend="dask"``).
+
+Each task runs one chunk exactly as the thread backend does (same chunk key, same kernel) and
+returns the chunk's tally state, plus the per-trial outcomes only when the run keeps them. The
+client merges the tallies in chunk order, so the numbers are bit-identical to a local run with
+the same seed, on any cluster. At most a fixed window of tasks is in flight, so a run of 10^10
+trials needs no more memory on the client or the workers than one of 10^7.
+
+Clients are cached per scheduler (or per local cluster size) and reused across calls in one
+process, since sweeps and comparisons run many simulations; they are closed at exit, or by
+:func:`close_clients`.
+
+Every worker must be able to ``import fuzion_sim`` (the same version as the client): install
+the package on every machine of the cluster.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import pickle
+import time
+from collections.abc import Callable
+from importlib import import_module
+from types import ModuleType
+
+from .._version import __version__
+from ..errors import FuzionSimError
+from .outcomes import Tally, TrialOutcomes
+from .progress import Progress
+from .runner import (
+    KEEP_TRIALS_MAX,
+    RunOutput,
+    collect_in_order,
+    default_threads,
+    in_order,
+    iter_spans,
+    run_chunk,
+)
+
+__all__ = ["close_clients", "get_client", "run_plan_dask"]
+
+#: Open clients: key -> (client, local cluster or None).
+_CLIENTS: dict = {}
+
+_INSTALL_HINT = "backend 'dask' needs dask.distributed: pip install 'fuzion_sim[distributed]'"
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise FuzionSimError(_INSTALL_HINT) from err
+    return distributed
+
+
+def get_client(scheduler=None, workers: int | None = None):
+    """A connected ``distributed.Client``, reused across calls.
+
+    Parameters
+    ----------
+    scheduler : str or distributed.Client, optional
+        A scheduler address (``"tcp://host:8786"``) or a client, which is returned as is.
+        Default: a local cluster of ``workers`` processes with one thread each, on loopback,
+        started on first use.
+    workers : int, optional
+        Worker processes of the local cluster (default: all cores). Ignored with a scheduler.
+
+    Raises
+    ------
+    FuzionSimError
+        Dask is not installed, or no scheduler answers at ``scheduler``.
+    """
+    distributed = _distributed()
+    if isinstance(scheduler, distributed.Client):
+        return scheduler
+    if scheduler is None:
+        key = ("local", max(1, int(workers or default_threads())))
+    else:
+        key = str(scheduler)
+    cached = _CLIENTS.get(key)
+    if cached is not None:
+        if cached[0].status == "running":
+            return cached[0]
+        _close(*_CLIENTS.pop(key))
+    cluster = None
+    try:
+        if scheduler is None:
+            cluster = distributed.LocalCluster(
+                n_workers=key[1], threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address=None, silence_logs=logging.ERROR,
+            )  # fmt: skip
+            client = distributed.Client(cluster)
+        else:
+            client = distributed.Client(key, timeout="10s")
+    except (OSError, TimeoutError) as err:
+        if cluster is not None:
+            cluster.close()
+        raise FuzionSimError(f"cannot reach the Dask scheduler at {key!r}: {err}") from err
+    _CLIENTS[key] = (client, cluster)
+    return client
+
+
+def _close(client, cluster) -> None:
+    # A local scheduler may still hold a just-released plan while its workers shut down, and
+    # log that as an error: nothing is lost at that point, so keep the shutdown quiet.
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        with contextlib.suppress(Exception):
+            client.close()
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()
+    finally:
+        log.setLevel(level)
+
+
+def close_clients() -> None:
+    """Close every client (and local cluster) this module opened."""
+    while _CLIENTS:
+        _close(*_CLIENTS.popitem()[1])
+
+
+atexit.register(close_clients)
+
+
+# ------------------------------------------------------------------------------------------
+# What runs on the workers (module-level functions: they pickle by reference)
+# ------------------------------------------------------------------------------------------
+
+
+def _system(ref):
+    return import_module(ref) if isinstance(ref, str) else ref
+
+
+def _warm(system_ref, plan_blob: bytes, n_sides: int, max_slots: int) -> str:
+    """Load (or compile) the kernels on a worker; its fuzion_sim version."""
+    system = _system(system_ref)
+    Tally.of(run_chunk(system, pickle.loads(plan_blob), 0, 0, 1), n_sides, max_slots)
+    return __version__
+
+
+def _chunk_task(
+    system_ref, plan_blob: bytes, seed: int, chunk: int, n: int, n_sides: int, max_slots: int,
+    keep: bool,
+) -> tuple[dict, TrialOutcomes | None]:  # fmt: skip
+    """Run one chunk: its tally state, and its per-trial outcomes if kept."""
+    out = run_chunk(_system(system_ref), pickle.loads(plan_blob), seed, chunk, n)
+    return Tally.of(out, n_sides, max_slots).to_state(), (out if keep else None)
+
+
+# ------------------------------------------------------------------------------------------
+
+
+def run_plan_dask(
+    system,
+    plan,
+    trials: int,
+    seed: int,
+    keep_trials: bool | None = None,
+    progress: bool | None = None,
+    stop: Callable[[Tally], bool] | None = None,
+    scheduler=None,
+    workers: int | None = None,
+    max_in_flight: int | None = None,
+) -> RunOutput:
+    """Run ``trials`` trials of ``plan`` as chunk tasks on a Dask cluster.
+
+    Same chunks, seed streams, merge order and ``stop`` semantics as
+    :func:`~fuzion_sim.engine.runner.run_plan`, so the tally (and the kept outcomes) are
+    bit-identical to a thread-pool run with the same seed.
+
+    Parameters
+    ----------
+    system : module or object
+        The rule system (a module is sent by name and imported on the workers).
+    plan : NamedTuple
+        The compiled scenario; it must pickle.
+    trials, seed : int
+        How many trials and the root seed.
+    keep_trials : bool, optional
+        Bring the per-trial outcomes back (default: when ``trials <= KEEP_TRIALS_MAX``).
+    progress : bool, optional
+        Progress bar (default: on a terminal, for runs over a second).
+    stop : callable, optional
+        Called with the running tally after each chunk, in chunk order; True stops the run
+        and cancels the tasks still in flight.
+    scheduler : str or distributed.Client, optional
+        See :func:`get_client`. Default: a local cluster, reused across calls.
+    workers : int, optional
+        Worker processes of the local cluster (ignored with a scheduler).
+    max_in_flight : int, optional
+        Tasks submitted ahead of the merge (default: twice the cluster's threads, at least 4).
+
+    Returns
+    -------
+    RunOutput
+        ``threads`` is the cluster's total worker threads; ``elapsed`` excludes connecting and
+        warming the workers up.
+    """
+    client = get_client(scheduler, workers)
+    keep = trials <= KEEP_TRIALS_MAX if keep_trials is None else bool(keep_trials)
+    n_sides, max_slots = system.n_sides(plan), system.max_slots(plan)
+    system_ref = system.__name__ if isinstance(system, ModuleType) else system
+    blob = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
+
+    # Warm every worker up (imports, numba cache) before the clock starts, and check versions.
+    try:
+        versions = client.run(_warm, system_ref, blob, n_sides, max_slots)
+    except Exception as err:  # a worker without fuzion_sim fails to unpickle the task
+        raise FuzionSimError(
+            f"Dask workers could not run fuzion_sim ({type(err).__name__}: {err}); is "
+            f"fuzion_sim {__version__} installed on every worker?"
+        ) from err
+    if not versions:
+        raise FuzionSimError("the Dask cluster has no workers")
+    stale = {addr: v for addr, v in versions.items() if v != __version__}
+    if stale:
+        raise FuzionSimError(
+            f"Dask workers run another fuzion_sim version than this client ({__version__}): "
+            + ", ".join(f"{a}: {v}" for a, v in sorted(stale.items()))
+        )
+    nthreads = int(sum(client.nthreads().values())) or 1
+    window = max(4, 2 * nthreads) if max_in_flight is None else max(1, int(max_in_flight))
+    [plan_future] = client.scatter([blob], broadcast=True, hash=False)
+    tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
+    start = time.perf_counter()
+
+    def submit(span):
+        chunk, n = span
+        return client.submit(
+            _chunk_task, system_ref, plan_future, seed, chunk, n, n_sides, max_slots, keep,
+            pure=False, priority=-chunk,
+        )  # fmt: skip
+
+    def results():
+        with contextlib.closing(in_order(submit, iter_spans(trials), window)) as done:
+            for state, out in done:
+                yield Tally.from_state(state), out
+
+    try:
+        with Progress(trials, enabled=progress) as bar:
+            kept = collect_in_order(results(), tally, keep, bar, stop)
+    finally:
+        plan_future.release()
+    elapsed = time.perf_counter() - start
+    trials_out = TrialOutcomes.concatenate(kept) if keep and kept else None
+    return RunOutput(tally=tally, trials=trials_out, elapsed=elapsed, threads=nthreads,
+                     backend="dask")  # fmt: skip

@@ -1,0 +1,91 @@
+"""Comparisons on common random numbers: paired differences, tests and verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from fuzion_sim import compare
+from fuzion_sim.errors import FuzionSimError
+
+DUEL = "scenarios/marshal-vs-outlaw.yaml"
+ARMOUR = {"sides.blue[0].armor.pd": [6, 8]}
+
+
+@pytest.fixture(scope="module")
+def paired():
+    return compare(DUEL, ARMOUR, trials=20_000, seed=11)
+
+
+@pytest.fixture(scope="module")
+def independent():
+    return compare(DUEL, ARMOUR, trials=20_000, seed=11, common_random_numbers=False)
+
+
+def _width(ci):
+    return ci[1] - ci[0]
+
+
+def test_common_random_numbers_tighten_the_comparison(paired, independent):
+    p, q = paired.differences[0], independent.differences[0]
+    assert p["paired"] and not q["paired"]
+    # Same trials per variant; the paired intervals are clearly narrower.
+    assert _width(p["win_probability"]["red"]["ci95"]) < 0.8 * _width(
+        q["win_probability"]["red"]["ci95"]
+    )
+    assert _width(p["kill_time_mean"]["ci95"]) < 0.8 * _width(q["kill_time_mean"]["ci95"])
+    # Both estimate the same difference: they agree within their combined uncertainty.
+    d = p["win_probability"]["red"]["diff"] - q["win_probability"]["red"]["diff"]
+    se = (p["win_probability"]["red"]["se"] ** 2 + q["win_probability"]["red"]["se"] ** 2) ** 0.5
+    assert abs(d) < 4 * se
+
+
+def test_paired_differences_are_consistent(paired):
+    a, b = paired.results
+    d = paired.differences[0]
+    assert d["a"] == 0 and d["b"] == 1
+    for side in a.sides:
+        assert d["win_probability"][side]["diff"] == pytest.approx(
+            b.win_probability(side) - a.win_probability(side)
+        )
+    assert d["kill_time_mean"]["diff"] == pytest.approx(
+        b.kill_time()["mean"] - a.kill_time()["mean"]
+    )
+    lo, hi = d["kill_time_median"]["ci95"]
+    assert lo <= d["kill_time_median"]["diff"] <= hi
+    # More armour for the outlaw: the marshal wins less and the fight lasts longer.
+    assert d["win_probability"]["red"]["ci95"][1] < 0
+    assert d["kill_time_mean"]["ci95"][0] > 0
+    assert 0 < d["kill_time_test"]["p_value"] <= 0.01
+
+
+def test_same_variant_twice_is_no_difference():
+    cmp = compare(DUEL, {"rules.dice": ["hero", "hero"]}, trials=5_000, seed=2)
+    d = cmp.differences[0]
+    assert d["win_probability"]["red"]["diff"] == 0.0
+    assert d["kill_time_mean"]["diff"] == 0.0 and d["kill_time_test"]["p_value"] == 1.0
+    assert "does not measurably change" in cmp.verdicts()[0]
+
+
+def test_cross_product_and_verdict():
+    cmp = compare(
+        DUEL, [("rules.dice", ["hero", "interlock"]), ("rules.criticals", ["both", "none"])],
+        trials=5_000, seed=4,
+    )  # fmt: skip
+    assert len(cmp.results) == 4 and len(cmp.differences) == 3
+    assert cmp.values[3] == {"rules.dice": "interlock", "rules.criticals": "none"}
+    out = cmp.to_json_dict()
+    assert out["variants"][1]["values"] == {"rules.dice": "hero", "rules.criticals": "none"}
+    assert all(v.endswith(".") for v in cmp.verdicts())
+    assert len(cmp.differences_frame()) == 3 * 5
+
+
+def test_flagship_verdict_wording():
+    cmp = compare(DUEL, {"rules.dice": ["hero", "interlock"]}, trials=20_000, seed=7)
+    verdict = cmp.verdicts()[0]
+    assert verdict.startswith("Interlock ")
+    assert "the favourite's (blue)" in verdict
+
+
+def test_needs_two_variants():
+    with pytest.raises(FuzionSimError):
+        compare(DUEL, {"rules.dice": ["hero"]}, trials=100)

@@ -1,0 +1,249 @@
+"""The engine: chunking, thread-count independence, per-trial prefixes, stop rules, flat memory.
+
+No timings here (benchmarks live in ``benchmarks/``); every check is an exact equality.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import SCENARIOS
+
+from fuzion_sim import load_scenario, simulate
+from fuzion_sim.engine.outcomes import Tally
+from fuzion_sim.engine.rng import CHUNK
+from fuzion_sim.engine.runner import (
+    KEEP_TRIALS_MAX,
+    chunk_spans,
+    in_order,
+    iter_spans,
+    run_plan,
+)
+from fuzion_sim.errors import FuzionSimError
+from fuzion_sim.systems import get_system
+
+#: Three chunks, the last one partial.
+TRIALS = 2 * CHUNK + 18_000
+#: Fields of the JSON record that describe how a run ran, not what it found.
+HOW = ("elapsed_s", "trials_per_second", "threads", "backend")
+
+
+def what(result) -> dict:
+    """A result's JSON record without the fields that depend on how it ran."""
+    return {k: v for k, v in result.to_json_dict().items() if k not in HOW}
+
+
+def assert_tallies_equal(a: Tally, b: Tally) -> None:
+    sa, sb = a.to_state(), b.to_state()
+    assert sa.keys() == sb.keys()
+    for key in sa:
+        assert np.array_equal(sa[key], sb[key]), key
+
+
+def assert_outcomes_equal(a, b) -> None:
+    assert a.n == b.n
+    for x, y in zip(a.arrays(), b.arrays(), strict=True):
+        assert x.dtype == y.dtype
+        assert np.array_equal(x, y)
+
+
+@pytest.fixture(scope="module")
+def duel():
+    return load_scenario(SCENARIOS / "benchmark-duel.yaml")
+
+
+@pytest.fixture(scope="module")
+def compiled(duel):
+    system = get_system(duel.system)
+    return system, system.compile_scenario(duel)
+
+
+# ------------------------------------------------------------------------------------------
+# chunk spans
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("trials", "expected"),
+    [
+        (0, []),
+        (1, [(0, 1)]),
+        (CHUNK - 1, [(0, CHUNK - 1)]),
+        (CHUNK, [(0, CHUNK)]),
+        (CHUNK + 1, [(0, CHUNK), (1, 1)]),
+        (3 * CHUNK + 5, [(0, CHUNK), (1, CHUNK), (2, CHUNK), (3, 5)]),
+    ],
+)
+def test_chunk_spans(trials, expected):
+    assert chunk_spans(trials) == expected
+    assert list(iter_spans(trials)) == expected
+    assert sum(n for _, n in expected) == trials
+
+
+def test_iter_spans_is_lazy():
+    """A run of 10^15 trials must not build a list of 15 billion spans."""
+    spans = iter_spans(10**15)
+    assert next(spans) == (0, CHUNK)
+    assert next(spans) == (1, CHUNK)
+
+
+# ------------------------------------------------------------------------------------------
+# same numbers whatever the thread count; prefixes; keep or stream
+# ------------------------------------------------------------------------------------------
+
+
+def test_one_and_two_threads_identical(duel):
+    one = simulate(duel, trials=TRIALS, seed=11, threads=1, progress=False)
+    two = simulate(duel, trials=TRIALS, seed=11, threads=2, progress=False)
+    assert one.threads == 1 and two.threads == 2
+    assert what(one) == what(two)
+    assert_tallies_equal(one.tally, two.tally)
+    assert_outcomes_equal(one.outcomes, two.outcomes)
+
+
+def test_different_seed_differs(duel):
+    """Negative control for the identity checks: another seed gives other numbers."""
+    a = simulate(duel, trials=CHUNK + 10, seed=11, threads=2, progress=False)
+    b = simulate(duel, trials=CHUNK + 10, seed=12, threads=2, progress=False)
+    assert what(a) != what(b)
+
+
+@pytest.mark.parametrize(("short", "long"), [(1_000, CHUNK + 5), (CHUNK + 1_000, TRIALS)])
+def test_per_trial_prefix(compiled, short, long):
+    """The first N trials are the same whether the run had N trials or more."""
+    system, plan = compiled
+    a = run_plan(system, plan, short, seed=5, threads=2, keep_trials=True, progress=False)
+    b = run_plan(system, plan, long, seed=5, threads=2, keep_trials=True, progress=False)
+    assert a.trials.n == short and b.trials.n == long
+    for x, y in zip(a.trials.arrays(), b.trials.arrays(), strict=True):
+        assert np.array_equal(x, y[:short])
+
+
+def test_keep_and_stream_identical(duel, compiled):
+    """Streaming tallies (flat memory) and kept per-trial arrays report the same numbers."""
+    kept = simulate(duel, trials=TRIALS, seed=3, threads=2, keep_trials=True, progress=False)
+    streamed = simulate(duel, trials=TRIALS, seed=3, threads=2, keep_trials=False, progress=False)
+    assert kept.outcomes is not None and streamed.outcomes is None
+    assert what(kept) == what(streamed)
+    assert_tallies_equal(kept.tally, streamed.tally)
+    system, plan = compiled
+    retallied = Tally.of(kept.outcomes, system.n_sides(plan), system.max_slots(plan))
+    assert_tallies_equal(retallied, kept.tally)
+
+
+def test_keep_default_threshold(compiled):
+    system, plan = compiled
+    assert run_plan(system, plan, 10, 1, threads=1, progress=False).trials.n == 10
+    # Above the threshold nothing per-trial is kept (checked without running that many).
+    assert KEEP_TRIALS_MAX < 10**7
+
+
+# ------------------------------------------------------------------------------------------
+# stop rules
+# ------------------------------------------------------------------------------------------
+
+
+class StopAfter:
+    """Stops once the tally has at least ``n`` trials; records what it was shown."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.seen: list[int] = []
+
+    def __call__(self, tally: Tally) -> bool:
+        self.seen.append(tally.n_trials)
+        return tally.n_trials >= self.n
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_stop_at_chunk_boundary_deterministic(compiled, threads):
+    system, plan = compiled
+    cap = 10 * CHUNK
+    runs = []
+    for _ in range(2):
+        stop = StopAfter(2 * CHUNK + 1)
+        run = run_plan(system, plan, cap, 9, threads=threads, keep_trials=True, progress=False,
+                       stop=stop)  # fmt: skip
+        assert stop.seen == [CHUNK, 2 * CHUNK, 3 * CHUNK]  # after each chunk, in order
+        assert run.tally.n_trials == 3 * CHUNK
+        runs.append(run)
+    assert_tallies_equal(runs[0].tally, runs[1].tally)
+    full = run_plan(system, plan, 3 * CHUNK, 9, threads=threads, keep_trials=True, progress=False)
+    assert_tallies_equal(runs[0].tally, full.tally)
+    assert_outcomes_equal(runs[0].trials, full.trials)
+
+
+def test_stop_never_true_runs_everything(compiled):
+    system, plan = compiled
+    stop = StopAfter(10**12)
+    run = run_plan(system, plan, TRIALS, 9, threads=2, progress=False, stop=stop)
+    assert run.tally.n_trials == TRIALS
+    assert stop.seen == [CHUNK, 2 * CHUNK, TRIALS]
+
+
+# ------------------------------------------------------------------------------------------
+# bounded in-flight work (flat memory)
+# ------------------------------------------------------------------------------------------
+
+
+class CountingFuture:
+    def __init__(self, pool, value):
+        self.pool, self.value, self.cancelled = pool, value, False
+
+    def result(self):
+        self.pool.outstanding -= 1
+        return self.value
+
+    def cancel(self):
+        self.cancelled = True
+        self.pool.outstanding -= 1
+
+
+class CountingPool:
+    """A fake executor that records how many futures are submitted and not yet consumed."""
+
+    def __init__(self):
+        self.outstanding = 0
+        self.peak = 0
+        self.futures: list[CountingFuture] = []
+
+    def submit(self, span):
+        self.outstanding += 1
+        self.peak = max(self.peak, self.outstanding)
+        fut = CountingFuture(self, span)
+        self.futures.append(fut)
+        return fut
+
+
+def test_in_order_bounded_and_ordered():
+    pool = CountingPool()
+    spans = iter_spans(1000 * CHUNK + 3)
+    out = [chunk for chunk, _ in in_order(pool.submit, spans, window=4)]
+    assert out == list(range(1001))
+    assert pool.peak <= 5  # the window, plus the one being handed out
+    assert pool.outstanding == 0
+
+
+def test_in_order_close_cancels_pending():
+    pool = CountingPool()
+    gen = in_order(pool.submit, iter_spans(100 * CHUNK), window=4)
+    assert next(gen)[0] == 0
+    gen.close()
+    assert pool.outstanding == 0
+    assert sum(f.cancelled for f in pool.futures) == 4
+    assert len(pool.futures) == 5  # nothing submitted beyond the window
+
+
+# ------------------------------------------------------------------------------------------
+# bad input
+# ------------------------------------------------------------------------------------------
+
+
+def test_unknown_backend(duel):
+    with pytest.raises(FuzionSimError, match="backend"):
+        simulate(duel, trials=10, backend="mpi")
+
+
+def test_scheduler_needs_dask(duel):
+    with pytest.raises(FuzionSimError, match="backend='dask'"):
+        simulate(duel, trials=10, scheduler="tcp://127.0.0.1:8786")
