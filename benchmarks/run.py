@@ -77,20 +77,34 @@ def fighter_cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "fuzion_sim.cli"]
 
 
+#: A small launcher: runs argv[2:], then writes its wall time and peak RSS (KiB) to argv[1].
+#: The measured command must not be forked from this (large) process: on Linux a child's
+#: ru_maxrss starts from the RSS of the process it was forked from, so forking from here would
+#: report at least this process's own few hundred MB whatever the child did.
+_LAUNCHER = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+wall = time.perf_counter() - t0
+with open(sys.argv[1], "w") as f:
+    f.write(f"{os.waitstatus_to_exitcode(status)} {wall} {usage.ru_maxrss}")
+"""
+
+
 def run_child(args: list[str], env: dict | None = None) -> dict:
-    """Run a command in a fresh process: wall seconds, peak RSS (MB) and stdout."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(args, stdout=out, stderr=err, env=env, cwd=ROOT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read().decode(), err.read().decode()
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} failed ({proc.returncode}):\n{stderr}")
-    return {"wall_s": wall, "peak_rss_mb": usage.ru_maxrss / 1024.0, "stdout": stdout}
+    """Run a command in a fresh process: wall seconds, peak RSS (MB) and stdout.
+
+    The command is started by a small launcher process, which measures it with ``wait4``.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "rusage"
+        proc = subprocess.run([sys.executable, "-c", _LAUNCHER, str(report), *args],
+                              capture_output=True, text=True, env=env, cwd=ROOT)  # fmt: skip
+        code, wall, maxrss_kib = report.read_text().split() if report.exists() else (-1, 0, 0)
+    if proc.returncode != 0 or int(code) != 0:
+        raise RuntimeError(f"{' '.join(args)} failed ({code}):\n{proc.stderr}")
+    return {"wall_s": float(wall), "peak_rss_mb": int(maxrss_kib) / 1024.0, "stdout": proc.stdout}
 
 
 def si(x: float | None) -> str:

@@ -122,6 +122,7 @@ def run_chunk(
     dv_ranged = np.empty(n_comb, np.int64)  # DEX + Ranged Evade
     dv_melee = np.empty(n_comb, np.int64)  # DEX + best melee defence skill
     n_dice = np.empty(n_comb, np.int64)
+    penalty = np.empty(n_comb, np.int64)  # the penalty those values were computed with
     # per-trial counters, written out at the end of the trial
     c_out = np.empty(n_comb, np.int64)
     c_death = np.empty(n_comb, np.int64)
@@ -156,6 +157,7 @@ def run_chunk(
             dv_ranged[c] = fresh[c, 1]
             dv_melee[c] = fresh[c, 2]
             n_dice[c] = fresh[c, 3]
+            penalty[c] = 0
             c_out[c] = 0
             c_death[c] = 0
             c_dealt[c] = 0
@@ -196,6 +198,7 @@ def run_chunk(
                 if lose[a]:  # F22: the stunned combatant's lost action; the -5 ends with it
                     lose[a] = False
                     pen = wound_penalty(hits[a], hits_max[a], impairment, dying_penalty)
+                    penalty[a] = pen
                     att_base[a], dv_ranged[a], dv_melee[a], n_dice[a] = combat_values(
                         ref[a], dex[a], strength[a], pen, att_skill[a], w_acc[a], w_min_str[a],
                         w_dc[a], w_melee[a], def_ranged[a], def_melee[a],
@@ -242,8 +245,6 @@ def run_chunk(
                 c_landed[a] += hit
                 c_dealt[a] += through
                 c_taken[tgt] += through
-                if through == 0 and stun_lost == 0:
-                    continue
                 hits[tgt] -= hits_lost
                 stun[tgt] -= stun_lost
                 if hits[tgt] <= -2 * body[tgt] and not dead[tgt]:
@@ -254,10 +255,12 @@ def run_chunk(
                 pen = wound_penalty(hits[tgt], hits_max[tgt], impairment, dying_penalty)
                 if lose[tgt]:
                     pen += 5
-                att_base[tgt], dv_ranged[tgt], dv_melee[tgt], n_dice[tgt] = combat_values(
-                    ref[tgt], dex[tgt], strength[tgt], pen, att_skill[tgt], w_acc[tgt],
-                    w_min_str[tgt], w_dc[tgt], w_melee[tgt], def_ranged[tgt], def_melee[tgt],
-                )  # fmt: skip
+                if pen != penalty[tgt]:
+                    penalty[tgt] = pen
+                    att_base[tgt], dv_ranged[tgt], dv_melee[tgt], n_dice[tgt] = combat_values(
+                        ref[tgt], dex[tgt], strength[tgt], pen, att_skill[tgt], w_acc[tgt],
+                        w_min_str[tgt], w_dc[tgt], w_melee[tgt], def_ranged[tgt], def_melee[tgt],
+                    )  # fmt: skip
                 if not is_out[tgt] and _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act):
                     is_out[tgt] = True
                     if c_out[tgt] == 0:
@@ -279,6 +282,12 @@ def run_chunk(
             if end_of_round:
                 rounds_done += 1
             minute = end_of_round and rounds_done % 5 == 0
+            down = False
+            for c in range(n_comb):
+                if not dead[c] and (stun[c] <= 0 or hits[c] <= 0):
+                    down = True
+            if not down:
+                continue
             for c in range(n_comb):
                 if dead[c]:
                     continue
@@ -300,6 +309,7 @@ def run_chunk(
                 pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
                 if lose[c]:
                     pen += 5
+                penalty[c] = pen
                 att_base[c], dv_ranged[c], dv_melee[c], n_dice[c] = combat_values(
                     ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c],
                     w_dc[c], w_melee[c], def_ranged[c], def_melee[c],
