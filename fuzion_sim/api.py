@@ -14,7 +14,7 @@ from .scenario import load_scenario
 from .scenario.model import Scenario
 from .systems import get_system
 
-__all__ = ["simulate", "scenario_hash", "as_scenario"]
+__all__ = ["as_scenario", "replay", "scenario_hash", "simulate"]
 
 
 def scenario_hash(scenario: Scenario) -> str:
@@ -92,3 +92,40 @@ def simulate(
         threads=run.threads,
         backend=run.backend,
     )
+
+
+def replay(scenario: Scenario | str | Path, trial: int, seed: int | None = None) -> dict:
+    """Trial ``trial`` (0-based) of a run of ``scenario``, event by event.
+
+    The trial is re-run alone from its own random stream, so its outcome is exactly what the
+    bulk run with the same seed recorded for it (whatever the trial count or thread count).
+
+    Returns
+    -------
+    dict
+        ``{"trial", "seed", "winner", "end_time", "unit", "events": [...], "lines": [...]}``;
+        ``winner`` is a side name, "draw" or "unresolved".
+    """
+    from .systems.fuzion import narrate
+
+    scenario = as_scenario(scenario)
+    seed = scenario.seed if seed is None else int(seed)
+    if trial < 0:
+        raise FuzionSimError(f"trial must be 0 or more, got {trial}")
+    system = get_system(scenario.system)
+    plan = system.compile_scenario(scenario)
+    out, events = system.run_logged(plan, seed, int(trial))
+    names = [c.name for c in scenario.combatants]
+    unit = system.time_unit(plan)["unit"]
+    w = int(out.winner[0])
+    winner = scenario.side_names[w] if w >= 0 else ("draw" if w == -1 else "unresolved")
+    return {
+        "scenario": scenario.name,
+        "trial": int(trial),
+        "seed": seed,
+        "winner": winner,
+        "end_time": int(out.end_slot[0]),
+        "unit": unit,
+        "events": narrate.event_dicts(events, names),
+        "lines": narrate.narrate(events, names, scenario.side_names, unit, scenario.rules.dice),
+    }

@@ -296,18 +296,82 @@ def _load_warnings(base) -> None:
 @click.option("--damage", type=click.Choice(["killing", "stun"]), default="killing")
 @click.option("--dice", type=click.Choice(["hero", "interlock"]), default="hero")
 @click.option("--criticals", type=click.Choice(["both", "attacker", "none"]), default="both")
+@click.option("--hit-locations", is_flag=True, help="Each hit rolls 3d6 for a location (F27).")
+@click.option("--covers", help="With --hit-locations: armour covers only these, e.g. chest,vitals.")
+@click.option(
+    "--knockback-body", type=click.IntRange(min=0), help="Target's BODY: add knockback (F28)."
+)
+@click.option(
+    "--autofire", "shots", type=click.IntRange(min=1), help="Autofire SHOTS (F15; AV before -1/10)."
+)
+@click.option("--ratio", type=click.IntRange(min=1), help="Autofire ratio (with --autofire).")
+@click.option(
+    "--campaign",
+    type=click.Choice(
+        ["everyday", "competent", "heroic", "incredible", "legendary", "superheroic"]
+    ),
+    help="Autofire ratio by campaign style, instead of --ratio.",
+)
+@click.option(
+    "--autofire-hits",
+    "rule",
+    type=click.Choice(["ceil_margin", "one_plus_floor"]),
+    help="Autofire hits reading (default ceil_margin).",
+)
+@click.option("--burst", is_flag=True, help="A 3-shot burst: ceil(1d6/2) bullets hit (F16).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def attack(av, dv_base, dc, pd, sd, damage, dice, criticals, as_json):
-    """Exact odds and damage distribution of one attack."""
+def attack(av, dv_base, dc, pd, sd, damage, dice, criticals, hit_locations, covers,
+           knockback_body, shots, ratio, campaign, rule, burst, as_json):  # fmt: skip
+    """Exact odds and damage distribution of one attack (or one autofire attack or burst)."""
     from .systems.fuzion import exact
+    from .systems.fuzion.tables import autofire_ratio
+    from .systems.fuzion.tables import hit_locations as location_table
 
-    res = exact.attack(av, dv_base, dc, pd=pd, sd=sd, damage=damage, dice=dice, criticals=criticals)
+    if shots is None and (ratio is not None or campaign is not None or rule is not None):
+        raise FuzionSimError("--ratio, --campaign and --autofire-hits need --autofire SHOTS")
+    if burst and shots is not None:
+        raise FuzionSimError("--burst and --autofire are exclusive (a burst is 3 shots)")
+    if shots is not None:
+        if ratio is not None and campaign is not None:
+            raise FuzionSimError("give --ratio or --campaign, not both")
+        if ratio is None and campaign is None:
+            raise FuzionSimError("--autofire needs --ratio R or --campaign STYLE")
+        ratio = ratio if ratio is not None else autofire_ratio(campaign)
+    if knockback_body is not None and (burst or shots is not None):
+        raise FuzionSimError(
+            "--knockback-body applies to a single attack, not to --autofire or --burst"
+        )
+    armor_covers = None
+    if covers is not None:
+        if not hit_locations:
+            raise FuzionSimError("--covers needs --hit-locations")
+        armor_covers = {c.strip() for c in covers.split(",") if c.strip()}
+        known = location_table().names
+        unknown = sorted(armor_covers - set(known))
+        if unknown:
+            raise FuzionSimError(
+                f"--covers: unknown location {unknown[0]!r}; known: {', '.join(known)}"
+            )
+    per_hit = dict(pd=pd, sd=sd, damage=damage, dice=dice, criticals=criticals,
+                   hit_locations=hit_locations, armor_covers=armor_covers)  # fmt: skip
+    if shots is not None:
+        res = exact.autofire(av, dv_base, dc, shots, ratio, rule=rule or "ceil_margin", **per_hit)
+    elif burst:
+        res = exact.burst(av, dv_base, dc, **per_hit)
+    else:
+        res = exact.attack(av, dv_base, dc, **per_hit)
+    kb = None
+    if knockback_body is not None:
+        kb = exact.knockback(dc, knockback_body, av, dv_base, dice=dice, criticals=criticals)
     if as_json:
-        _dump(res.to_json_dict())
+        out = res.to_json_dict()
+        if kb is not None:
+            out["knockback"] = {"mean": float(kb.mean), "pmf": kb.to_dict()}
+        _dump(out)
     else:
         from .report.text import render_attack
 
-        render_attack(res, damage)
+        render_attack(res, damage, knockback=kb)
 
 
 @cli.command()
@@ -346,6 +410,24 @@ def catalog(kind, as_json):
     from .report.text import render_catalog
 
     render_catalog(kind, list(entries))
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--trial", type=click.IntRange(min=0), required=True, help="0-based trial number.")
+@click.option("--seed", type=click.IntRange(min=0), help="Override the scenario's seed.")
+@click.option("--dice", type=click.Choice(["hero", "interlock"]), help="Override rules.dice.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def replay(scenario, trial, seed, dice, as_json):
+    """Play trial K of SCENARIO blow by blow, exactly as the bulk run recorded it."""
+    overrides = [("rules.dice", dice)] if dice else []
+    res = api.replay(_load(scenario, overrides), trial, seed=seed)
+    if as_json:
+        _dump({k: v for k, v in res.items() if k != "lines"})
+        return
+    click.echo(f"{res['scenario']}: trial {res['trial']} of seed {res['seed']}")
+    for line in res["lines"]:
+        click.echo(line)
 
 
 def main(argv=None) -> None:

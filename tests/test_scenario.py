@@ -130,6 +130,7 @@ def test_flagship_loads_as_written():
         "dice": "hero",
         "criticals": "both",
         "timing": "phases",
+        "extra_actions_table": "rule",
         "initiative": "switch1",
         "impairment": True,
         "stunned": True,

@@ -6,16 +6,20 @@ system's ``compile`` step turns into flat arrays. Every field has already been c
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "COVERS",
+    "DEFAULT_TACTICS",
     "DERIVED",
     "PRIMARIES",
     "RULE_SWITCHES",
     "Armor",
     "Combatant",
     "Rules",
+    "SIZES",
     "Scenario",
     "Weapon",
 ]
@@ -41,8 +45,9 @@ DERIVED = {
 RULE_SWITCHES: dict[str, tuple[Any, Any, str]] = {
     "dice": (("hero", "interlock"), "hero", "F2"),
     "criticals": (("both", "attacker", "none"), "both", "F3"),
-    "timing": (("phases",), "phases", "F8"),
-    "initiative": (("switch1",), "switch1", "F9"),
+    "timing": (("phases", "speed_chart", "extra_actions"), "phases", "F8"),
+    "extra_actions_table": (("rule", "printed"), "rule", "F8"),
+    "initiative": (("switch1", "switch2"), "switch1", "F9"),
     "impairment": (bool, True, "F24"),
     "stunned": (bool, True, "F22"),
     "dying_can_act": (bool, False, "F25"),
@@ -51,12 +56,28 @@ RULE_SWITCHES: dict[str, tuple[Any, Any, str]] = {
 }
 
 
+#: Cover a combatant may stand behind (F11; ``none``: in the open).
+COVERS = ("none", "half_body", "head_and_shoulders", "head_only", "behind_someone")
+
+#: Target sizes (F11).
+SIZES = ("tiny", "small", "normal", "large", "very_large")
+
+#: The tactic of a combatant without ``tactics:``: attack; close to range when out of range.
+#: Canonical rules (see ``fuzion_sim.systems.fuzion.tactics``): ``when`` (None: always), ``do``
+#: and the action's parameters.
+DEFAULT_TACTICS: tuple[dict[str, Any], ...] = (
+    {"when": "range > weapon_range", "do": "run", "toward": "target"},
+    {"when": None, "do": "attack", "fire": 1},
+)
+
+
 @dataclass(frozen=True)
 class Weapon:
     """A weapon as the kernel needs it (catalogue entry or inline definition).
 
     ``range`` is the listed range in metres for ranged weapons and the reach (4, or 6 for
-    polearms) for melee weapons. ``shots`` is the magazine (None: unlimited).
+    polearms) for melee weapons. ``shots`` is the magazine (None: unlimited) and
+    ``reload_actions`` the actions a reload takes.
     """
 
     name: str
@@ -74,6 +95,7 @@ class Weapon:
     energy: bool = False
     hands: int | None = None
     notes: str = ""
+    reload_actions: int = 1
 
 
 @dataclass(frozen=True)
@@ -92,7 +114,14 @@ NO_ARMOR = Armor(name="none")
 
 @dataclass(frozen=True)
 class Combatant:
-    """One combatant with every value resolved (primaries, derived, skills, gear)."""
+    """One combatant with every value resolved (primaries, derived, skills, gear).
+
+    ``position`` is the x coordinate in metres and ``position_y`` the y coordinate (0 for a
+    scenario on a line); :attr:`xy` gives both. ``tactics`` holds the canonical rules (the
+    default tactic when the scenario gives none); ``fuzion_sim.systems.fuzion.tactics.program_of``
+    compiles them. ``modifiers`` is a GM's flat modifier to this combatant's attacks,
+    ``defence_modifiers`` to its defence.
+    """
 
     name: str
     side: str
@@ -102,6 +131,27 @@ class Combatant:
     weapon: Weapon
     armor: Armor = NO_ARMOR
     position: float = 0.0
+    position_y: float = 0.0
+    tactics: tuple[dict[str, Any], ...] = field(
+        default_factory=lambda: copy.deepcopy(DEFAULT_TACTICS)
+    )
+    targeting: str = "first"
+    surprised: bool = False
+    cover: str = "none"
+    prone: bool = False
+    crouched: bool = False
+    obscured: bool = False
+    braced: bool = False
+    silhouetted: bool = False
+    size: str = "normal"
+    modifiers: int = 0
+    defence_modifiers: int = 0
+    spd: int = 4
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        """The position as ``(x, y)`` in metres."""
+        return (self.position, self.position_y)
 
     def skill(self, name: str) -> int:
         """Skill level, 0 if the combatant lacks it."""

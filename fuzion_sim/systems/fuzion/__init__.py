@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...engine.outcomes import TrialOutcomes
+from ...engine.rng import CHUNK, chunk_key
 from .compile import Plan, compile_scenario
+from .kernel import N_EV_FIELDS
 from .kernel import run_chunk as _kernel
 
-__all__ = ["NAME", "compile_scenario", "run_chunk", "n_sides", "max_slots", "time_unit"]
+#: Most events recorded for a replayed trial.
+MAX_EVENTS = 100_000
+_NO_LOG = np.zeros((0, N_EV_FIELDS), np.int64)
+
+__all__ = [
+    "NAME",
+    "compile_scenario",
+    "max_slots",
+    "n_sides",
+    "run_chunk",
+    "run_logged",
+    "time_unit",
+]
 
 NAME = "fuzion"
 
@@ -14,8 +30,22 @@ NAME = "fuzion"
 def run_chunk(plan: Plan, key, first: int, n: int) -> TrialOutcomes:
     """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
     out = TrialOutcomes.empty(n, plan.n_combatants)
-    _kernel(key, first, n, *plan, *out.arrays())
+    _kernel(key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64))
     return out
+
+
+def run_logged(plan: Plan, seed: int, trial: int) -> tuple[TrialOutcomes, np.ndarray]:
+    """Run trial ``trial`` (0-based, of a run seeded ``seed``) alone with its event log.
+
+    Every trial starts from its own stream (``engine.rng``), so this is exactly the trial the
+    bulk run recorded. Returns its outcome row and the events (int64[n, N_EV_FIELDS]).
+    """
+    out = TrialOutcomes.empty(1, plan.n_combatants)
+    events = np.zeros((MAX_EVENTS, N_EV_FIELDS), np.int64)
+    count = np.zeros(1, np.int64)
+    key = chunk_key(seed, trial // CHUNK)
+    _kernel(key, trial % CHUNK, 1, *plan, *out.arrays(), 0, events, count)
+    return out, events[: min(int(count[0]), MAX_EVENTS)].copy()
 
 
 def n_sides(plan: Plan) -> int:
@@ -23,9 +53,12 @@ def n_sides(plan: Plan) -> int:
 
 
 def max_slots(plan: Plan) -> int:
-    return plan.max_slots
+    """Largest reported time (in units) a fight can end at."""
+    return (plan.max_slots - 1) // plan.slots_per_unit + 1
 
 
 def time_unit(plan: Plan) -> dict:
-    """The kernel's time slot: its name, seconds per slot and slots per 12-second round."""
-    return {"unit": "phase", "seconds": 3.0, "per_round": plan.slots_per_round}
+    """The reported time unit: its name, seconds per unit and units per 12-second round."""
+    per_round = plan.slots_per_round // plan.slots_per_unit
+    return {"unit": "segment" if per_round == 12 else "phase", "seconds": 12.0 / per_round,
+            "per_round": per_round}  # fmt: skip

@@ -10,6 +10,7 @@ from ... import dice
 from ...scenario.model import Scenario
 from . import kernel
 from .rules import KILLING, STUN, armour_value, range_modifier
+from .timing import build_timing
 
 __all__ = ["Plan", "compile_scenario", "MELEE_DEFENCE_SKILLS"]
 
@@ -45,7 +46,9 @@ class Plan(NamedTuple):
     acts: np.ndarray
     slots_per_round: int
     start_slot: int
+    slots_per_unit: int
     max_slots: int
+    surprised: np.ndarray
     options: np.ndarray
     roll_table: np.ndarray
     nd6_offsets: np.ndarray
@@ -54,6 +57,18 @@ class Plan(NamedTuple):
     @property
     def n_combatants(self) -> int:
         return int(self.side.shape[0])
+
+
+def _spd(c) -> int:
+    """SPD (speed chart / extra actions); 4 (one action a phase) unless given."""
+    return int(c.derived.get("spd", 4))
+
+
+def distance(p, q) -> float:
+    """Metres between two positions: numbers on a line or ``(x, y)`` pairs."""
+    px, py = (p, 0.0) if isinstance(p, int | float) else p
+    qx, qy = (q, 0.0) if isinstance(q, int | float) else q
+    return float(np.hypot(float(qx) - float(px), float(qy) - float(py)))
 
 
 def _ints(values) -> np.ndarray:
@@ -70,7 +85,11 @@ def compile_scenario(scenario: Scenario) -> Plan:
     ref = stat["REF"]
     # F9 switch1: sheet REF, descending; listed order among equals until the per-fight die roll
     base_order = _ints(sorted(range(len(fighters)), key=lambda i: -ref[i]))
-    has_ties = len(set(ref.tolist())) < len(fighters)
+    switch2 = rules.initiative == "switch2"
+    has_ties = not switch2 and len(set(ref.tolist())) < len(fighters)
+    timing = build_timing(
+        rules.timing, [_spd(c) for c in fighters], rules.values.get("extra_actions_table", "rule")
+    )
 
     weapons = [c.weapon for c in fighters]
     nd6_offsets, nd6_table = dice.nd6_tables()
@@ -81,6 +100,10 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[kernel.OPT_DYING_CAN_ACT] = bool(rules.dying_can_act)
     options[kernel.OPT_DYING_PENALTY] = int(rules.dying_penalty)
     options[kernel.OPT_HAS_TIES] = has_ties
+    options[kernel.OPT_SWITCH2] = switch2
+    options[kernel.OPT_INIT_DICE] = 10 if rules.dice == "interlock" else 3
+    options[kernel.OPT_WAKE_OWN_PHASE] = rules.timing == "speed_chart"
+    options[kernel.OPT_RECOVERY_SLOT] = timing.recovery_slot
 
     # per pair (attacker, target): range band (F10) or out of reach, and armour (F20)
     n = len(fighters)
@@ -88,7 +111,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
     pair_armour = np.zeros(n * n, np.int64)
     for i, (att, w) in enumerate(zip(fighters, weapons, strict=True)):
         for k, tgt in enumerate(fighters):
-            dist = abs(float(tgt.position) - float(att.position))
+            dist = distance(att.position, tgt.position)
             if w.kind == "melee":
                 pair_mod[i * n + k] = 0 if dist <= w.range else kernel.NO_REACH
             else:
@@ -96,9 +119,6 @@ def compile_scenario(scenario: Scenario) -> Plan:
             pair_armour[i * n + k] = armour_value(
                 tgt.armor.pd, tgt.armor.ekd, w.energy, w.ap, float(rules.ap_factor)
             )
-
-    slots_per_round = 4  # timing: phases (F8)
-    acts = np.ones(len(fighters) * slots_per_round, np.int8)
 
     return Plan(
         side=_ints([side_index[c.side] for c in fighters]),
@@ -122,10 +142,12 @@ def compile_scenario(scenario: Scenario) -> Plan:
         w_min_str=_ints([w.min_str for w in weapons]),
         pair_mod=pair_mod,
         pair_armour=pair_armour,
-        acts=acts,
-        slots_per_round=slots_per_round,
-        start_slot=0,
-        max_slots=int(scenario.max_rounds) * slots_per_round,
+        acts=timing.acts,
+        slots_per_round=timing.slots_per_round,
+        start_slot=timing.start_slot,
+        slots_per_unit=timing.slots_per_unit,
+        max_slots=int(scenario.max_rounds) * timing.slots_per_round,
+        surprised=_ints([bool(getattr(c, "surprised", False)) for c in fighters]),
         options=options,
         roll_table=dice.roll_table(rules.dice, rules.criticals),
         nd6_offsets=nd6_offsets,
