@@ -77,20 +77,48 @@ def render_result(result) -> None:
     )
 
 
-def render_attack(res, damage: str) -> None:
-    """P(hit) and the damage distribution of one attack."""
-    con = _console()
-    con.print(f"P(hit) = {res.p_hit:.6f}; mean {damage} damage after defences = {res.mean:.4f}")
-    table = Table(title="Damage after defences (a miss counts 0)", title_justify="left")
-    table.add_column("damage", justify="right")
+def _pmf_table(title: str, column: str, pmf: dict[str, float]) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column(column, justify="right")
     table.add_column("probability", justify="right")
     table.add_column("P(at least)", justify="right")
-    pmf = res.damage.to_dict()
     tail = 1.0
     for value, p in pmf.items():
-        table.add_row(value, f"{p:.6f}", f"{tail:.6f}")
+        table.add_row(value, f"{p:.6f}", f"{max(0.0, tail):.6f}")
         tail -= p
-    con.print(table)
+    return table
+
+
+def render_attack(res, damage: str, knockback=None) -> None:
+    """P(hit) and the damage distribution of one attack.
+
+    ``res`` is an exact ``AttackResult`` or ``AutofireResult`` (which adds the distribution of
+    bullets that hit, and whose damage is the total over all hits); with hit locations each
+    location's probability is listed; ``knockback`` (a Pmf in units) adds its distribution.
+    """
+    con = _console()
+    hits = getattr(res, "hits", None)
+    total = "total " if hits is not None else ""
+    con.print(
+        f"P(hit) = {res.p_hit:.6f}; mean {total}{damage} damage after defences = {res.mean:.4f}"
+    )
+    if hits is not None:
+        penalty = f", attack penalty -{res.penalty}" if res.penalty else ""
+        con.print(f"{res.shots} shots{penalty}; mean bullets that hit = {hits.mean:.4f}")
+        con.print(_pmf_table("Bullets that hit (a miss counts 0)", "hits", hits.to_dict()))
+    title = "Total damage over all hits" if hits is not None else "Damage after defences"
+    con.print(_pmf_table(f"{title} (a miss counts 0)", "damage", res.damage.to_dict()))
+    locations = getattr(res, "locations", None)
+    if locations:
+        table = Table(title="Hit location (per hit)", title_justify="left")
+        table.add_column("location")
+        table.add_column("probability", justify="right")
+        for name, p in locations.items():
+            table.add_row(name, f"{p:.6f}")
+        con.print(table)
+    if knockback is not None:
+        con.print(f"mean knockback = {knockback.mean:.4f} units")
+        con.print(_pmf_table("Knockback (a miss counts 0)", "units", knockback.to_dict()))
 
 
 def render_catalog(kind: str, entries: list[dict]) -> None:

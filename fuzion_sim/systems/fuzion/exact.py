@@ -1,9 +1,16 @@
 """Exact answers for single Fuzion attacks and for the standing duel (the test oracles).
 
 :func:`attack` gives the exact hit probability and damage distribution of one attack
-(RULINGS F1-F3, F19-F20) from integer outcome counts. :func:`duel` gives the exact outcome of
-two fighters who stand still and exchange one killing attack each per phase, A first in every
-phase, by dynamic programming over the joint distribution of damage taken (RULINGS F21, F26).
+(RULINGS F1-F3, F19-F20), optionally with random hit locations (F27), from integer outcome
+counts. :func:`knockback` gives the knockback of one attack (F28); :func:`autofire` and
+:func:`burst` the number of hits and the total damage of an autofire or burst attack (F15,
+F16). :func:`duel` gives the exact outcome of two fighters who stand still and exchange one
+killing attack each per phase, A first in every phase, by dynamic programming over the joint
+distribution of damage taken (RULINGS F21, F26). Small closed-form rules (Kills, F29;
+stabilising, F25; healing) sit at the end.
+
+Every pmf is built from integer outcome counts over the physical dice (Python ints, so no
+overflow) and each probability is one correctly rounded division ``count / total``.
 """
 
 from __future__ import annotations
@@ -15,9 +22,39 @@ import numpy as np
 
 from fuzion_sim.dice import DICE, Pmf, _difference_counts, _nd6_counts
 
-__all__ = ["AttackResult", "DuelResult", "Fighter", "attack", "duel"]
+from .tables import hit_locations as _location_table
+
+__all__ = [
+    "AUTOFIRE_RULES",
+    "BURST_SHOTS",
+    "AttackResult",
+    "AutofireResult",
+    "DuelResult",
+    "Fighter",
+    "attack",
+    "autofire",
+    "autofire_damage",
+    "autofire_hit_count",
+    "autofire_hits",
+    "autofire_penalty",
+    "burst",
+    "burst_damage",
+    "burst_hits",
+    "days_to_heal",
+    "duel",
+    "kill_dc",
+    "knockback",
+    "stabilise_dv",
+    "superdamage_kills",
+]
 
 _DAMAGE = ("killing", "stun")
+#: Readings of the autofire hit count (RULINGS F15): ``ceil_margin`` is
+#: ``min(shots, max(1, ceil(margin / ratio)))``, ``one_plus_floor`` is
+#: ``min(shots, 1 + floor(margin / ratio))``.
+AUTOFIRE_RULES = ("ceil_margin", "one_plus_floor")
+#: Shots of a burst (RULINGS F16).
+BURST_SHOTS = 3
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,6 +72,7 @@ class AttackResult:
 
     p_hit: float
     damage: Pmf
+    locations: dict[str, float] | None = None
 
     @property
     def mean(self) -> float:
@@ -48,12 +86,128 @@ class AttackResult:
         -------
         dict
             ``{"p_hit": p, "damage": {"mean": m, "pmf": {"0": p0, "1": p1, ...}}}`` with plain
-            floats and keys in increasing order of value.
+            floats and keys in increasing order of value; with hit locations also
+            ``"locations": {name: probability among hits}`` in table order.
         """
-        return {
+        out = {
             "p_hit": float(self.p_hit),
             "damage": {"mean": float(self.mean), "pmf": self.damage.to_dict()},
         }
+        if self.locations is not None:
+            out["locations"] = {k: float(v) for k, v in self.locations.items()}
+        return out
+
+
+# --------------------------------------------------------------------------------------------
+# Integer-count building blocks
+# --------------------------------------------------------------------------------------------
+
+
+def _hit_counts(av: int, dv_base: int, dice: str, criticals: str) -> tuple[int, int]:
+    """``(total, hits)``: elementary roll outcomes in all, and those with ``D >= dv_base - av``."""
+    dlo, dcounts = _difference_counts(dice, criticals)
+    need = dv_base - av
+    return sum(dcounts), sum(c for i, c in enumerate(dcounts) if dlo + i >= need)
+
+
+def _margin_counts(av: int, dv_base: int, dice: str, criticals: str):
+    """``(total, {margin: count})`` over the hitting outcomes, ``margin = AT - DV >= 0``.
+
+    ``AT - DV = av + attacker roll - dv_base - defender roll = D - (dv_base - av)``.
+    """
+    dlo, dcounts = _difference_counts(dice, criticals)
+    need = dv_base - av
+    margins = {dlo + i - need: c for i, c in enumerate(dcounts) if c and dlo + i >= need}
+    return sum(dcounts), margins
+
+
+def _covered_set(armor_covers) -> frozenset[str] | None:
+    if armor_covers is None:
+        return None
+    if isinstance(armor_covers, str):
+        raise TypeError("armor_covers must be a collection of location names, not a string")
+    table = _location_table()
+    for name in armor_covers:
+        table.index(name)  # raises ValueError on an unknown name
+    return frozenset(armor_covers)
+
+
+def _check_damage(dc: int, damage: str) -> None:
+    if damage not in _DAMAGE:
+        raise ValueError(f"damage must be one of {_DAMAGE}, got {damage!r}")
+    if dc < 0:
+        raise ValueError(f"dc must be >= 0, got {dc}")
+
+
+def _per_hit_counts(dc, pd, sd, damage, hit_locations, armor_covers):
+    """Counts of the damage after defences (and location multiplier) of one hit.
+
+    Returns ``(total, counts)`` with ``counts[v]`` the number of equally likely outcomes
+    (``6**dc`` damage dice, times the 216 outcomes of the 3d6 location roll with hit locations)
+    giving damage ``v >= 0``.
+
+    Killing damage meets the armour PD; Stun damage the higher of PD and SD (F20). With hit
+    locations, a location the armour does not cover has armour PD 0 (Stun still meets SD, the
+    body's own defence), and the damage after defences is multiplied by the location's
+    multiplier and rounded down (F27).
+    """
+    _check_damage(dc, damage)
+    covered = max(pd, sd) if damage == "stun" else pd
+    bare = sd if damage == "stun" else 0
+    slo, scounts = _nd6_counts(int(dc))
+    if not hit_locations:
+        if armor_covers is not None:
+            raise ValueError("armor_covers needs hit_locations=True")
+        out = [0] * (max(0, slo + len(scounts) - 1 - covered) + 1)
+        for i, c in enumerate(scounts):
+            out[max(0, slo + i - covered)] += c
+        return sum(scounts), out
+    covers = _covered_set(armor_covers)
+    table = _location_table()
+    rlo, rcounts = _nd6_counts(3)
+    acc: dict[int, int] = {}
+    for j, rc in enumerate(rcounts):
+        loc = int(table.location_by_roll[rlo + j])
+        name, mult = table.names[loc], table.multipliers[loc]
+        armour = covered if covers is None or name in covers else bare
+        for i, c in enumerate(scounts):
+            v = (max(0, slo + i - armour) * mult.numerator) // mult.denominator
+            acc[v] = acc.get(v, 0) + rc * c
+    out = [0] * (max(acc) + 1)
+    for v, c in acc.items():
+        out[v] += c
+    return sum(rcounts) * sum(scounts), out
+
+
+def _location_probs() -> dict[str, float]:
+    """Probability of each location given a hit (the 3d6 table), in table order."""
+    table = _location_table()
+    rlo, rcounts = _nd6_counts(3)
+    counts = [0] * len(table.names)
+    for j, c in enumerate(rcounts):
+        counts[int(table.location_by_roll[rlo + j])] += c
+    total = sum(counts)
+    return {name: c / total for name, c in zip(table.names, counts, strict=True)}
+
+
+def _total_damage_counts(hit_counts, per_hit):
+    """Counts of the total damage over a random number of independent hits.
+
+    ``hit_counts[k]`` outcomes give ``k`` hits; ``per_hit = (total, counts)`` is one hit's
+    damage. The result's total is ``sum(hit_counts) * total ** K`` (``K`` the largest ``k``):
+    the ``k``-fold convolution of one hit is scaled by ``total ** (K - k)``.
+    """
+    p_total, p_counts = per_hit
+    kmax = max(k for k, c in enumerate(hit_counts) if c)
+    step = np.array(p_counts, dtype=object)
+    conv = np.array([1], dtype=object)
+    out = np.zeros(len(p_counts) * kmax + 1 if kmax else 1, dtype=object)
+    for k in range(kmax + 1):
+        if k:
+            conv = np.convolve(conv, step)
+        if hit_counts[k]:
+            out[: len(conv)] += conv * (hit_counts[k] * p_total ** (kmax - k))
+    return [int(x) for x in out]
 
 
 def attack(
@@ -65,6 +219,8 @@ def attack(
     damage: str = "killing",
     dice: str = "hero",
     criticals: str = "both",
+    hit_locations: bool = False,
+    armor_covers=None,
 ) -> AttackResult:
     """Exact hit probability and damage distribution of one attack.
 
@@ -87,28 +243,385 @@ def attack(
         Killing damage is reduced by ``pd``; Stun damage by ``max(pd, sd)``; never below 0.
     dice : {'hero', 'interlock'}
     criticals : {'both', 'attacker', 'none'}
+    hit_locations : bool, default False
+        Each hit rolls 3d6 for a location (RULINGS F27); the damage after defences is
+        multiplied by the location's multiplier and rounded down.
+    armor_covers : collection of str, optional
+        With ``hit_locations``, the locations the armour covers (None: all). An uncovered
+        location has armour PD 0; Stun damage there still meets the SD.
 
     Returns
     -------
     AttackResult
+        With hit locations, ``locations`` gives each location's probability among hits.
     """
-    if damage not in _DAMAGE:
-        raise ValueError(f"damage must be one of {_DAMAGE}, got {damage!r}")
+    p_total, p_counts = _per_hit_counts(dc, pd, sd, damage, hit_locations, armor_covers)
+    d_total, hit = _hit_counts(av, dv_base, dice, criticals)
+    out = [hit * c for c in p_counts]
+    out[0] += (d_total - hit) * p_total
+    return AttackResult(
+        p_hit=hit / d_total,
+        damage=Pmf.from_counts(0, out),
+        locations=_location_probs() if hit_locations else None,
+    )
+
+
+def knockback(
+    dc: int,
+    body: int,
+    av: int | None = None,
+    dv_base: int | None = None,
+    dice: str = "hero",
+    criticals: str = "both",
+) -> Pmf:
+    """Exact knockback of one attack, in units (RULINGS F28).
+
+    On a hit the target is knocked back ``max(0, dc + 1d6 - body)`` units; a miss is 0. Kills
+    against Kills use the same formula with ``dc`` the attack's Kills and ``body`` the target's
+    Kills; a Kill-rated attack against a BODY target counts as :func:`kill_dc` DC.
+
+    Parameters
+    ----------
+    dc : int
+        The attack's DC (its dice of damage), ``>= 0``.
+    body : int
+        The target's BODY.
+    av, dv_base : int, optional
+        As in :func:`attack`; both None gives the knockback of a hit.
+    dice : {'hero', 'interlock'}
+    criticals : {'both', 'attacker', 'none'}
+
+    Returns
+    -------
+    Pmf
+        Over every outcome of the attack (or of a hit, without ``av`` and ``dv_base``).
+    """
     if dc < 0:
         raise ValueError(f"dc must be >= 0, got {dc}")
-    dlo, dcounts = _difference_counts(dice, criticals)
-    d_total = sum(dcounts)
-    need = dv_base - av
-    hit = sum(c for i, c in enumerate(dcounts) if dlo + i >= need)
-    armour = pd if damage == "killing" else max(pd, sd)
-    slo, scounts = _nd6_counts(int(dc))
-    s_total = sum(scounts)
-    hi = max(0, slo + len(scounts) - 1 - armour)
-    out = [0] * (hi + 1)
-    out[0] = (d_total - hit) * s_total
-    for i, c in enumerate(scounts):
-        out[max(0, slo + i - armour)] += hit * c
-    return AttackResult(p_hit=hit / d_total, damage=Pmf.from_counts(0, out))
+    if (av is None) != (dv_base is None):
+        raise ValueError("give both av and dv_base, or neither")
+    if av is None:
+        d_total, hit = 1, 1
+    else:
+        d_total, hit = _hit_counts(av, dv_base, dice, criticals)
+    units = [max(0, dc + f - body) for f in range(1, 7)]
+    out = [0] * (max(units) + 1)
+    out[0] = (d_total - hit) * 6
+    for u in units:
+        out[u] += hit
+    return Pmf.from_counts(0, out)
+
+
+# --------------------------------------------------------------------------------------------
+# Autofire and bursts (RULINGS F15, F16)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class AutofireResult:
+    """The exact outcome of one autofire or burst attack.
+
+    Parameters
+    ----------
+    p_hit : float
+        Probability that the attack hits (``AT >= DV`` at the penalised AV).
+    hits : Pmf
+        Number of bullets that hit, over every outcome (a miss is 0).
+    damage : Pmf
+        Total damage after defences over all hits, each hit rolling its own dice and meeting
+        the armour separately (a miss is 0).
+    shots : int
+        Shots fired.
+    penalty : int
+        The attack penalty applied (``shots // 10`` for autofire, 0 for a burst).
+    locations : dict of str to float, optional
+        With hit locations, each location's probability for any one hit.
+    """
+
+    p_hit: float
+    hits: Pmf
+    damage: Pmf
+    shots: int
+    penalty: int
+    locations: dict[str, float] | None = None
+
+    @property
+    def mean(self) -> float:
+        """Mean total damage per attack (misses included)."""
+        return self.damage.mean
+
+    def to_json_dict(self) -> dict:
+        """Plain-JSON form.
+
+        Returns
+        -------
+        dict
+            ``{"p_hit": p, "hits": {"mean", "pmf"}, "damage": {"mean", "pmf"}}`` (pmf keys in
+            increasing order of value) and, with hit locations, ``"locations"``.
+        """
+        out = {
+            "p_hit": float(self.p_hit),
+            "hits": {"mean": float(self.hits.mean), "pmf": self.hits.to_dict()},
+            "damage": {"mean": float(self.mean), "pmf": self.damage.to_dict()},
+        }
+        if self.locations is not None:
+            out["locations"] = {k: float(v) for k, v in self.locations.items()}
+        return out
+
+
+def autofire_penalty(shots: int) -> int:
+    """Attack penalty of an autofire attack: 1 per full 10 shots fired (RULINGS F15).
+
+    Parameters
+    ----------
+    shots : int
+        Shots fired, ``>= 1``.
+
+    Returns
+    -------
+    int
+        ``shots // 10`` (9 shots 0, 10 shots 1, 20 shots 2), to subtract from the AV.
+    """
+    if shots < 1:
+        raise ValueError(f"shots must be >= 1, got {shots}")
+    return shots // 10
+
+
+def autofire_hit_count(margin: int, shots: int, ratio: int, rule: str = "ceil_margin") -> int:
+    """Bullets that hit when an autofire attack hits by ``margin = AT - DV >= 0`` (F15).
+
+    Parameters
+    ----------
+    margin : int
+        ``AT - DV``, at least 0.
+    shots : int
+        Shots fired, ``>= 1``.
+    ratio : int
+        The autofire ratio, ``>= 1``.
+    rule : {'ceil_margin', 'one_plus_floor'}
+        ``min(shots, max(1, ceil(margin / ratio)))`` (the worked example's reading) or
+        ``min(shots, 1 + floor(margin / ratio))`` (the rule text's "one additional round").
+
+    Returns
+    -------
+    int
+    """
+    _check_autofire(shots, ratio, rule)
+    if margin < 0:
+        raise ValueError(f"margin must be >= 0 on a hit, got {margin}")
+    if rule == "ceil_margin":
+        return min(shots, max(1, -(-margin // ratio)))
+    return min(shots, 1 + margin // ratio)
+
+
+def _check_autofire(shots: int, ratio: int, rule: str) -> None:
+    if shots < 1:
+        raise ValueError(f"shots must be >= 1, got {shots}")
+    if ratio < 1:
+        raise ValueError(f"ratio must be >= 1, got {ratio}")
+    if rule not in AUTOFIRE_RULES:
+        raise ValueError(f"rule must be one of {AUTOFIRE_RULES}, got {rule!r}")
+
+
+def _autofire_hit_counts(av, dv_base, shots, ratio, dice, criticals, rule):
+    """Counts of the number of hits over the roll outcomes (index = hits, 0 = a miss)."""
+    _check_autofire(shots, ratio, rule)
+    d_total, margins = _margin_counts(av - autofire_penalty(shots), dv_base, dice, criticals)
+    out = [0] * (shots + 1)
+    out[0] = d_total - sum(margins.values())
+    for m, c in margins.items():
+        out[autofire_hit_count(m, shots, ratio, rule)] += c
+    return out
+
+
+def _burst_hit_counts(av, dv_base, dice, criticals):
+    """Counts of the number of hits of a burst: on a hit ``ceil(1d6 / 2)`` (F16)."""
+    d_total, hit = _hit_counts(av, dv_base, dice, criticals)
+    out = [0] * (BURST_SHOTS + 1)
+    out[0] = (d_total - hit) * 6
+    for face in range(1, 7):
+        out[-(-face // 2)] += hit
+    return out
+
+
+def autofire_hits(
+    av: int,
+    dv_base: int,
+    shots: int,
+    ratio: int,
+    dice: str = "hero",
+    criticals: str = "both",
+    rule: str = "ceil_margin",
+) -> Pmf:
+    """Exact distribution of the number of bullets that hit in one autofire attack (F15).
+
+    The attack is made at ``av - shots // 10``; on a hit the margin ``AT - DV`` gives the hits
+    by :func:`autofire_hit_count`.
+
+    Parameters
+    ----------
+    av : int
+        Attack value before the autofire penalty.
+    dv_base : int
+        As in :func:`attack`.
+    shots : int
+        Shots fired, ``>= 1``.
+    ratio : int
+        Autofire ratio, ``>= 1`` (:func:`~fuzion_sim.systems.fuzion.tables.autofire_ratio`).
+    dice : {'hero', 'interlock'}
+    criticals : {'both', 'attacker', 'none'}
+    rule : {'ceil_margin', 'one_plus_floor'}
+
+    Returns
+    -------
+    Pmf
+        Over ``0 .. shots``, a miss counting 0.
+    """
+    return Pmf.from_counts(
+        0, _autofire_hit_counts(av, dv_base, shots, ratio, dice, criticals, rule)
+    )
+
+
+def autofire(
+    av: int,
+    dv_base: int,
+    dc: int,
+    shots: int,
+    ratio: int,
+    pd: int = 0,
+    sd: int = 0,
+    damage: str = "killing",
+    dice: str = "hero",
+    criticals: str = "both",
+    rule: str = "ceil_margin",
+    hit_locations: bool = False,
+    armor_covers=None,
+) -> AutofireResult:
+    """Exact hits and total damage of one autofire attack (F15).
+
+    Every hit rolls its own ``dc`` d6 (and, with hit locations, its own location) and meets
+    the armour separately; the total is the exact convolution over the number of hits.
+
+    Parameters
+    ----------
+    av, dv_base, shots, ratio, dice, criticals, rule
+        As in :func:`autofire_hits` (``av`` before the autofire penalty).
+    dc, pd, sd, damage, hit_locations, armor_covers
+        As in :func:`attack`, for each hit.
+
+    Returns
+    -------
+    AutofireResult
+    """
+    per_hit = _per_hit_counts(dc, pd, sd, damage, hit_locations, armor_covers)
+    hits = _autofire_hit_counts(av, dv_base, shots, ratio, dice, criticals, rule)
+    return _result(hits, per_hit, shots, autofire_penalty(shots), hit_locations)
+
+
+def autofire_damage(
+    av: int,
+    dv_base: int,
+    dc: int,
+    shots: int,
+    ratio: int,
+    pd: int = 0,
+    sd: int = 0,
+    damage: str = "killing",
+    dice: str = "hero",
+    criticals: str = "both",
+    rule: str = "ceil_margin",
+    hit_locations: bool = False,
+    armor_covers=None,
+) -> Pmf:
+    """Exact total damage after defences of one autofire attack (see :func:`autofire`).
+
+    Returns
+    -------
+    Pmf
+        Over every outcome, a miss counting 0.
+    """
+    return autofire(
+        av,
+        dv_base,
+        dc,
+        shots,
+        ratio,
+        pd,
+        sd,
+        damage,
+        dice,
+        criticals,
+        rule,
+        hit_locations,
+        armor_covers,
+    ).damage
+
+
+def burst(
+    av: int,
+    dv_base: int,
+    dc: int,
+    pd: int = 0,
+    sd: int = 0,
+    damage: str = "killing",
+    dice: str = "hero",
+    criticals: str = "both",
+    hit_locations: bool = False,
+    armor_covers=None,
+) -> AutofireResult:
+    """Exact hits and total damage of one burst (F16).
+
+    A burst fires :data:`BURST_SHOTS` (3) shots with no attack penalty; on a hit
+    ``ceil(1d6 / 2)`` bullets hit (1, 2 or 3, each with probability 1/3), each rolling its own
+    damage against the armour.
+
+    Parameters
+    ----------
+    av, dv_base, dc, pd, sd, damage, dice, criticals, hit_locations, armor_covers
+        As in :func:`attack`.
+
+    Returns
+    -------
+    AutofireResult
+    """
+    per_hit = _per_hit_counts(dc, pd, sd, damage, hit_locations, armor_covers)
+    hits = _burst_hit_counts(av, dv_base, dice, criticals)
+    return _result(hits, per_hit, BURST_SHOTS, 0, hit_locations)
+
+
+def burst_hits(av: int, dv_base: int, dice: str = "hero", criticals: str = "both") -> Pmf:
+    """Exact distribution of the bullets that hit in one burst (F16), a miss counting 0."""
+    return Pmf.from_counts(0, _burst_hit_counts(av, dv_base, dice, criticals))
+
+
+def burst_damage(
+    av: int,
+    dv_base: int,
+    dc: int,
+    pd: int = 0,
+    sd: int = 0,
+    damage: str = "killing",
+    dice: str = "hero",
+    criticals: str = "both",
+    hit_locations: bool = False,
+    armor_covers=None,
+) -> Pmf:
+    """Exact total damage after defences of one burst (see :func:`burst`)."""
+    return burst(
+        av, dv_base, dc, pd, sd, damage, dice, criticals, hit_locations, armor_covers
+    ).damage
+
+
+def _result(hits, per_hit, shots, penalty, hit_locations) -> AutofireResult:
+    total = sum(hits)
+    return AutofireResult(
+        p_hit=(total - hits[0]) / total,
+        hits=Pmf.from_counts(0, hits),
+        damage=Pmf.from_counts(0, _total_damage_counts(hits, per_hit)),
+        shots=shots,
+        penalty=penalty,
+        locations=_location_probs() if hit_locations else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -266,3 +779,83 @@ def duel(
         p_unresolved=max(0.0, math.fsum(state.ravel())),
         kill_time=kill_time,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Closed-form rules: Kills (F29), stabilising (F25), healing
+# --------------------------------------------------------------------------------------------
+
+
+def kill_dc(kills: int) -> int:
+    """DC of a Kill-rated attack against a small (Hits/SDP) target, or for knockback against
+    BODY: the first Kill is 14 DC, each further Kill +1 DC (RULINGS F28, F29).
+
+    Parameters
+    ----------
+    kills : int
+        ``>= 1``.
+
+    Returns
+    -------
+    int
+        ``14 + (kills - 1)`` (4 Kills: 17).
+    """
+    if kills < 1:
+        raise ValueError(f"kills must be >= 1, got {kills}")
+    return 14 + (kills - 1)
+
+
+def superdamage_kills(dc: int) -> int:
+    """Kills done by a small attacker's DC against a Kill-rated target (RULINGS F29).
+
+    Parameters
+    ----------
+    dc : int
+        ``>= 0``.
+
+    Returns
+    -------
+    int
+        0 below 14 DC, else ``1 + (dc - 14)``.
+    """
+    if dc < 0:
+        raise ValueError(f"dc must be >= 0, got {dc}")
+    return 0 if dc < 14 else 1 + (dc - 14)
+
+
+def stabilise_dv(hits: int) -> int:
+    """DV of the first-aid roll that stabilises a dying character: 2 x Hits below 0 (F25).
+
+    Parameters
+    ----------
+    hits : int
+        Current Hits (dying at 0 or below).
+
+    Returns
+    -------
+    int
+        ``2 * max(0, -hits)`` (Lazarus at -7: 14).
+    """
+    return 2 * max(0, -int(hits))
+
+
+def days_to_heal(hits_lost: int, rec: int) -> int:
+    """Days of rest with medical care to heal ``hits_lost`` Hits: REC Hits a day (seed 000).
+
+    Parameters
+    ----------
+    hits_lost : int
+        ``>= 0``.
+    rec : int
+        Recovery, ``>= 1``.
+
+    Returns
+    -------
+    int
+        ``ceil(hits_lost / rec)`` (30 Hits at REC 10: 3 days).
+    """
+    if rec < 1:
+        raise ValueError(f"rec must be >= 1, got {rec}")
+    if hits_lost < 0:
+        raise ValueError(f"hits_lost must be >= 0, got {hits_lost}")
+    return -(-int(hits_lost) // int(rec))

@@ -1,0 +1,210 @@
+"""The Fuzion rule tables shipped in ``fuzion_sim/data``: hit locations, autofire ratios, radii.
+
+Each file is read once (:func:`functools.cache`) through :mod:`importlib.resources` and checked;
+a malformed file raises ``ValueError`` naming it. Arrays returned are read-only.
+
+* ``hit_locations.yaml`` (RULINGS F27): the people's 3d6 table, as arrays indexed by the 3d6
+  total (entries 0..2 are unused and hold -1 / 0);
+* ``campaigns.yaml`` (F15): campaign style -> autofire ratio;
+* ``area_effects.yaml`` (F17): effect -> radius per barrel, per die or per Kill.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import yaml
+
+__all__ = [
+    "AREA_BASES",
+    "HitLocationTable",
+    "area_effects",
+    "area_radius",
+    "autofire_ratio",
+    "campaign_ratios",
+    "hit_locations",
+]
+
+_DATA_PACKAGE = "fuzion_sim.data"
+#: What an area effect's radius is counted per (``area_effects.yaml``).
+AREA_BASES = ("barrel", "die", "kill")
+
+
+def _read(filename: str):
+    text = resources.files(_DATA_PACKAGE).joinpath(filename).read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class HitLocationTable:
+    """The 3d6 hit-location table for people (RULINGS F27).
+
+    Parameters
+    ----------
+    names : tuple of str
+        Location names in table order (head, hands, ..., feet).
+    multipliers : tuple of Fraction
+        Exact damage multiplier of each location (applied after armour, rounded down).
+    called_modifiers : numpy.ndarray of int64
+        To-hit modifier of a called shot at each location.
+    sided : numpy.ndarray of bool
+        Whether the location has a left and a right (no effect on damage).
+    location_by_roll : numpy.ndarray of int64, shape (19,)
+        Index into ``names`` of the location for each 3d6 total 3..18; -1 at 0..2.
+    multiplier_by_roll : numpy.ndarray of float64, shape (19,)
+        The multiplier for each 3d6 total 3..18; 0 at 0..2.
+    """
+
+    names: tuple[str, ...]
+    multipliers: tuple[Fraction, ...]
+    called_modifiers: np.ndarray
+    sided: np.ndarray
+    location_by_roll: np.ndarray
+    multiplier_by_roll: np.ndarray
+
+    def index(self, name: str) -> int:
+        """Index of location ``name``; ``ValueError`` if the table has no such location."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise ValueError(
+                f"unknown hit location {name!r}; known: {', '.join(self.names)}"
+            ) from None
+
+    def rolls(self, name: str) -> list[int]:
+        """The 3d6 totals that give location ``name``."""
+        i = self.index(name)
+        return [r for r in range(3, 19) if self.location_by_roll[r] == i]
+
+
+@cache
+def hit_locations() -> HitLocationTable:
+    """The hit-location table (``hit_locations.yaml``), checked to cover 3..18 exactly once.
+
+    Returns
+    -------
+    HitLocationTable
+    """
+    rows = _read("hit_locations.yaml")
+    by_roll = np.full(19, -1, dtype=np.int64)
+    mult_by_roll = np.zeros(19, dtype=np.float64)
+    names, mults, mods, sided = [], [], [], []
+    for i, row in enumerate(rows):
+        lo, hi = (int(x) for x in row["rolls"])
+        name = str(row["location"])
+        if name in names:
+            raise ValueError(f"hit_locations.yaml: duplicate location {name!r}")
+        mult = Fraction(str(row["multiplier"]))
+        for r in range(lo, hi + 1):
+            if not 3 <= r <= 18 or by_roll[r] != -1:
+                raise ValueError(f"hit_locations.yaml: roll {r} out of 3..18 or listed twice")
+            by_roll[r] = i
+            mult_by_roll[r] = float(mult)
+        names.append(name)
+        mults.append(mult)
+        mods.append(int(row["called_modifier"]))
+        sided.append(bool(row["sided"]))
+    if (by_roll[3:] < 0).any():
+        raise ValueError("hit_locations.yaml: the rows do not cover every roll 3..18")
+    return HitLocationTable(
+        names=tuple(names),
+        multipliers=tuple(mults),
+        called_modifiers=_frozen(np.array(mods, dtype=np.int64)),
+        sided=_frozen(np.array(sided, dtype=bool)),
+        location_by_roll=_frozen(by_roll),
+        multiplier_by_roll=_frozen(mult_by_roll),
+    )
+
+
+@cache
+def _campaign_ratios() -> tuple[tuple[str, int], ...]:
+    data = _read("campaigns.yaml")
+    out = tuple((str(k), int(v)) for k, v in data.items())
+    if any(v < 1 for _, v in out):
+        raise ValueError("campaigns.yaml: every autofire ratio must be >= 1")
+    return out
+
+
+def campaign_ratios() -> dict[str, int]:
+    """Campaign style -> autofire ratio (``campaigns.yaml``, RULINGS F15).
+
+    Returns
+    -------
+    dict of str to int
+        A fresh dict, in the file's order (everyday ... superheroic).
+    """
+    return dict(_campaign_ratios())
+
+
+def autofire_ratio(campaign: str) -> int:
+    """The autofire ratio of a campaign style (case-insensitive).
+
+    Parameters
+    ----------
+    campaign : str
+        everyday, competent, heroic, incredible, legendary or superheroic.
+
+    Returns
+    -------
+    int
+    """
+    ratios = campaign_ratios()
+    key = campaign.strip().lower()
+    if key not in ratios:
+        raise ValueError(f"unknown campaign {campaign!r}; known: {', '.join(ratios)}")
+    return ratios[key]
+
+
+def area_effects() -> dict[str, tuple[str, int]]:
+    """Effect -> ``(per, radius_m)`` (``area_effects.yaml``, RULINGS F17).
+
+    Returns
+    -------
+    dict of str to (str, int)
+        ``per`` is one of :data:`AREA_BASES`; a fresh dict each call.
+    """
+    return dict(_area_effects())
+
+
+@cache
+def _area_effects() -> tuple[tuple[str, tuple[str, int]], ...]:
+    out = {}
+    for row in _read("area_effects.yaml"):
+        per = str(row["per"])
+        if per not in AREA_BASES:
+            raise ValueError(f"area_effects.yaml: per must be one of {AREA_BASES}, got {per!r}")
+        out[str(row["effect"])] = (per, int(row["radius_m"]))
+    return tuple(out.items())
+
+
+def area_radius(effect: str, amount: int) -> int:
+    """Radius in metres of an area effect.
+
+    Parameters
+    ----------
+    effect : str
+        shotgun, grenade, explosive, flamethrower or heavy_weapon.
+    amount : int
+        Barrels (shotgun), dice of damage (grenade, explosive, flamethrower) or Kills (heavy
+        weapons), ``>= 0``.
+
+    Returns
+    -------
+    int
+        ``radius_m * amount``.
+    """
+    table = area_effects()
+    if effect not in table:
+        raise ValueError(f"unknown area effect {effect!r}; known: {', '.join(table)}")
+    if amount < 0:
+        raise ValueError(f"amount must be >= 0, got {amount}")
+    return table[effect][1] * int(amount)
