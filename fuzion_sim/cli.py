@@ -385,10 +385,12 @@ def validate(scenario):
     for side, members in sc.sides.items():
         for c in members:
             armour = f", {c.armor.name} (PD {c.armor.pd})" if c.armor.pd or c.armor.ekd else ""
+            x, y = c.xy
+            where = f"({x:g}, {y:g})" if isinstance(c.position, tuple) else f"{x:g}"
             click.echo(
                 f"  {side}: {c.name}: {c.weapon.name} (DC {c.weapon.dc}, {c.weapon.skill}"
                 f" {c.skill(c.weapon.skill)}){armour}, Hits {c.derived['hits']},"
-                f" Stun {c.derived['stun']}, at {c.position:g} m"
+                f" Stun {c.derived['stun']}, at {where} m"
             )
 
 

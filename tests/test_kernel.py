@@ -77,8 +77,8 @@ def test_negative_control_benchmark_duel_other_dice(benchmark_duel_data):
 
 
 def single_attack_scenario(dice_name, criticals, dc, damage, pd, distance, rng_kw):
-    """An attacker whose target cannot hurt it (a DC 0 weapon) and cannot go down, for one
-    round: four attacks per trial, all at the same AV and DV."""
+    """An attacker whose target cannot hurt it (a DC 0 weapon), never moves and cannot go
+    down, for one round: four attacks per trial, all at the same AV and DV."""
     return {
         "name": "single attacks",
         "max_rounds": 1,
@@ -92,6 +92,7 @@ def single_attack_scenario(dice_name, criticals, dc, damage, pd, distance, rng_k
             "blue": [{"name": "Target", "stats": {"DEX": 5, "BODY": 40, "CON": 2},
                       "skills": {"Ranged Evade": 3},
                       "weapon": {"name": "Feather", "dc": 0, "kind": "melee", "skill": "Melee"},
+                      "tactics": [{"do": "none"}],
                       "armor": {"name": "Vest", "pd": pd}, "position": distance}],
         },
     }  # fmt: skip

@@ -17,10 +17,12 @@ from fuzion_sim.errors import ScenarioError, did_you_mean
 
 from . import catalogue
 from .model import (
+    COVERS,
     DERIVED,
     NO_ARMOR,
     PRIMARIES,
     RULE_SWITCHES,
+    SIZES,
     Armor,
     Combatant,
     Rules,
@@ -45,11 +47,21 @@ __all__ = [
 SYSTEMS = ("fuzion",)
 
 TOP_KEYS = ("name", "description", "system", "trials", "seed", "max_rounds", "rules", "sides")
-COMBATANT_KEYS = ("name", "stats", "skills", "weapon", "armor", "position", *DERIVED)
+COMBATANT_KEYS = (
+    "name", "stats", "skills", "weapon", "armor", "position", *DERIVED, "tactics",
+    "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
+    "size", "modifiers", "defence_modifiers",
+)  # fmt: skip
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
-    "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area",
+    "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area", "reload_actions",
 )  # fmt: skip
+
+#: Combatant flags (true/false, default false).
+_COMBATANT_FLAGS = ("surprised", "prone", "crouched", "obscured", "braced", "silhouetted")
+
+#: Bounds on derived-value overrides (inclusive; None: unbounded); the default minimum is 0.
+_DERIVED_BOUNDS = {"hits": (1, None), "stun": (1, None), "spd": (1, 12)}
 ARMOR_KEYS = ("name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost")
 
 #: Bounds on numeric rule switches (inclusive; None: unbounded).
@@ -255,6 +267,7 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
     accuracy = opt("accuracy", lambda p, v: _int(ctx, p, v), 0)
     min_str = opt("min_str", lambda p, v: _int(ctx, p, v, minimum=0), 0)
     shots = opt("shots", lambda p, v: _int(ctx, p, v, minimum=1), None)
+    reload_actions = opt("reload_actions", lambda p, v: _int(ctx, p, v, minimum=1), 1)
     ap = opt("ap", lambda p, v: _bool(ctx, p, v), False)
     autofire = opt("autofire", lambda p, v: _bool(ctx, p, v), False)
     energy = opt("energy", lambda p, v: _bool(ctx, p, v), False)
@@ -291,6 +304,7 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
         energy=energy,
         hands=hands,
         notes=notes,
+        reload_actions=reload_actions,
     )
 
 
@@ -423,16 +437,36 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     weapon = _weapon(ctx, at("weapon"), value["weapon"])
     armor_value = value.get("armor")
     armor = NO_ARMOR if armor_value is None else _armor(ctx, at("armor"), armor_value)
-    position = value.get("position")
-    position = 0.0 if position is None else _number(ctx, at("position"), position)
+    position = _position(ctx, at("position"), value.get("position"))
     derived = {key: rule(stats) for key, rule in DERIVED.items()}
     for key in DERIVED:
         if key in value:
-            derived[key] = _int(
-                ctx, at(key), value[key], minimum=1 if key in ("hits", "stun") else 0, label=key
-            )
+            low, high = _DERIVED_BOUNDS.get(key, (0, None))
+            derived[key] = _int(ctx, at(key), value[key], minimum=low, label=key)
+            if high is not None and derived[key] > high:
+                raise ctx.fail(at(key), f"{key} must be at most {high}, got {derived[key]}")
     if weapon.skill not in skills:
         ctx.warnings.append(f"{name} has no {weapon.skill} skill; it counts 0")
+
+    def opt(key, check, default):
+        got = _get(value, key)
+        return default if got is _MISSING else check(at(key), got)
+
+    # the tactics language belongs to the Fuzion rule system (imported here: the system's
+    # package imports this one)
+    from fuzion_sim.systems.fuzion import tactics as fuzion_tactics
+
+    rules = fuzion_tactics.validate_tactics(value.get("tactics"), at("tactics"), ctx.fail)
+    targeting = opt(
+        "targeting",
+        lambda p, v: _choice(ctx, p, v, tuple(fuzion_tactics.TARGETING), "targeting"),
+        "first",
+    )
+    flags = {key: opt(key, lambda p, v: _bool(ctx, p, v), False) for key in _COMBATANT_FLAGS}
+    cover = opt("cover", lambda p, v: _choice(ctx, p, v, COVERS, "cover"), "none")
+    size = opt("size", lambda p, v: _choice(ctx, p, v, SIZES, "size"), "normal")
+    modifiers = opt("modifiers", lambda p, v: _int(ctx, p, v), 0)
+    defence_modifiers = opt("defence_modifiers", lambda p, v: _int(ctx, p, v), 0)
     return Combatant(
         name=name,
         side=side,
@@ -442,7 +476,30 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         weapon=weapon,
         armor=armor,
         position=position,
+        tactics=rules,
+        targeting=targeting,
+        cover=cover,
+        size=size,
+        modifiers=modifiers,
+        defence_modifiers=defence_modifiers,
+        **flags,
     )
+
+
+def _position(ctx: Context, parts, value) -> float | tuple[float, float]:
+    """A position: a number (metres on a line) or ``[x, y]`` (kept as a tuple)."""
+    if value is None:
+        return 0.0
+    if isinstance(value, list):
+        if len(value) != 2:
+            raise ctx.fail(parts, f"expected [x, y] (two numbers), got {len(value)} values")
+        return (
+            _number(ctx, [*parts, 0], value[0]),
+            _number(ctx, [*parts, 1], value[1]),
+        )
+    if not _is_number(value):
+        raise ctx.fail(parts, f"expected a number or [x, y], got {_describe(value)}")
+    return float(value)
 
 
 def _rules(ctx: Context, parts, value) -> Rules:

@@ -38,6 +38,8 @@ DERIVED = {
     "res": lambda s: s["WILL"] * 3,
     "run": lambda s: s["MOVE"] * 2,
     "sprint": lambda s: s["MOVE"] * 3,
+    # SPD for the speed chart / extra actions (F8), 1 to 12; 4 is one action a phase
+    "spd": lambda s: 4,
 }
 
 #: Every rule switch the Fuzion system knows: name -> (allowed values or a type, default, ruling).
@@ -53,6 +55,8 @@ RULE_SWITCHES: dict[str, tuple[Any, Any, str]] = {
     "dying_can_act": (bool, False, "F25"),
     "dying_penalty": (int, 6, "F25"),
     "ap_factor": (float, 0.5, "F20"),
+    "dodge_bonus": (int, 3, "F32"),
+    "block_bonus": (int, 3, "F32"),
 }
 
 
@@ -116,8 +120,8 @@ NO_ARMOR = Armor(name="none")
 class Combatant:
     """One combatant with every value resolved (primaries, derived, skills, gear).
 
-    ``position`` is the x coordinate in metres and ``position_y`` the y coordinate (0 for a
-    scenario on a line); :attr:`xy` gives both. ``tactics`` holds the canonical rules (the
+    ``position`` is as the scenario gives it: a number (metres on a line) or an ``(x, y)``
+    pair; :attr:`xy` is always the pair. ``tactics`` holds the canonical rules (the
     default tactic when the scenario gives none); ``fuzion_sim.systems.fuzion.tactics.program_of``
     compiles them. ``modifiers`` is a GM's flat modifier to this combatant's attacks,
     ``defence_modifiers`` to its defence.
@@ -130,8 +134,7 @@ class Combatant:
     skills: dict[str, int]
     weapon: Weapon
     armor: Armor = NO_ARMOR
-    position: float = 0.0
-    position_y: float = 0.0
+    position: float | tuple[float, float] = 0.0
     tactics: tuple[dict[str, Any], ...] = field(
         default_factory=lambda: copy.deepcopy(DEFAULT_TACTICS)
     )
@@ -146,12 +149,18 @@ class Combatant:
     size: str = "normal"
     modifiers: int = 0
     defence_modifiers: int = 0
-    spd: int = 4
 
     @property
     def xy(self) -> tuple[float, float]:
-        """The position as ``(x, y)`` in metres."""
-        return (self.position, self.position_y)
+        """The position as ``(x, y)`` in metres (a number on a line is ``(x, 0)``)."""
+        if isinstance(self.position, tuple):
+            return (float(self.position[0]), float(self.position[1]))
+        return (float(self.position), 0.0)
+
+    @property
+    def spd(self) -> int:
+        """SPD (``derived["spd"]``, 4 unless given)."""
+        return int(self.derived.get("spd", 4))
 
     def skill(self, name: str) -> int:
         """Skill level, 0 if the combatant lacks it."""

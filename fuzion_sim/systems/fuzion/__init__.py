@@ -6,9 +6,10 @@ import numpy as np
 
 from ...engine.outcomes import TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
-from .compile import Plan, compile_scenario
+from . import kernel, kernel_standing
+from .compile import Plan, StandingPlan, standing_plan
+from .compile import compile_scenario as _compile
 from .kernel import N_EV_FIELDS
-from .kernel import run_chunk as _kernel
 
 #: Most events recorded for a replayed trial.
 MAX_EVENTS = 100_000
@@ -27,14 +28,29 @@ __all__ = [
 NAME = "fuzion"
 
 
-def run_chunk(plan: Plan, key, first: int, n: int) -> TrialOutcomes:
+def compile_scenario(scenario, standing: bool = True) -> Plan | StandingPlan:
+    """Compile ``scenario``; a standing fight (``compile.standing_plan``) gets the standing
+    kernel unless ``standing`` is False (the general kernel then runs it, with the same
+    numbers: the tests hold the two to each other)."""
+    plan = _compile(scenario)
+    fast = standing_plan(plan) if standing else None
+    return plan if fast is None else fast
+
+
+def _kernel_of(plan):
+    return kernel_standing.run_chunk if isinstance(plan, StandingPlan) else kernel.run_chunk
+
+
+def run_chunk(plan: Plan | StandingPlan, key, first: int, n: int) -> TrialOutcomes:
     """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
     out = TrialOutcomes.empty(n, plan.n_combatants)
-    _kernel(key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64))
+    _kernel_of(plan)(key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64))
     return out
 
 
-def run_logged(plan: Plan, seed: int, trial: int) -> tuple[TrialOutcomes, np.ndarray]:
+def run_logged(
+    plan: Plan | StandingPlan, seed: int, trial: int
+) -> tuple[TrialOutcomes, np.ndarray]:
     """Run trial ``trial`` (0-based, of a run seeded ``seed``) alone with its event log.
 
     Every trial starts from its own stream (``engine.rng``), so this is exactly the trial the
@@ -44,7 +60,7 @@ def run_logged(plan: Plan, seed: int, trial: int) -> tuple[TrialOutcomes, np.nda
     events = np.zeros((MAX_EVENTS, N_EV_FIELDS), np.int64)
     count = np.zeros(1, np.int64)
     key = chunk_key(seed, trial // CHUNK)
-    _kernel(key, trial % CHUNK, 1, *plan, *out.arrays(), 0, events, count)
+    _kernel_of(plan)(key, trial % CHUNK, 1, *plan, *out.arrays(), 0, events, count)
     return out, events[: min(int(count[0]), MAX_EVENTS)].copy()
 
 

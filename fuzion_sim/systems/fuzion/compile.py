@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from functools import cache
+from importlib import resources
 from typing import NamedTuple
 
 import numpy as np
+import yaml
 
 from ... import dice
 from ...scenario.model import Scenario
-from . import kernel
+from . import kernel, tactics
 from .rules import KILLING, STUN, armour_value, range_modifier
 from .timing import build_timing
 
-__all__ = ["Plan", "compile_scenario", "MELEE_DEFENCE_SKILLS"]
+__all__ = ["MELEE_DEFENCE_SKILLS", "Plan", "StandingPlan", "compile_scenario", "standing_plan"]
 
 #: F1: against melee the defender uses the highest of these skills (with DEX).
 MELEE_DEFENCE_SKILLS = ("Athletics", "Hand to Hand", "Melee", "Fencing")
@@ -21,6 +24,228 @@ MELEE_DEFENCE_SKILLS = ("Athletics", "Hand to Hand", "Melee", "Fencing")
 class Plan(NamedTuple):
     """A compiled Fuzion scenario. Field order is the kernel's argument order after
     ``(key, first, n_trials)`` and before the outputs; see ``kernel.run_chunk``."""
+
+    side: np.ndarray
+    n_sides: int
+    ref: np.ndarray
+    dex: np.ndarray
+    strength: np.ndarray
+    body: np.ndarray
+    hits_max: np.ndarray
+    stun_max: np.ndarray
+    sd: np.ndarray
+    rec: np.ndarray
+    run_m: np.ndarray
+    sprint_m: np.ndarray
+    att_skill: np.ndarray
+    h2h_skill: np.ndarray
+    escape_skill: np.ndarray
+    def_ranged: np.ndarray
+    def_melee: np.ndarray
+    pre: np.ndarray
+    res: np.ndarray
+    base_order: np.ndarray
+    targeting: np.ndarray
+    surprised: np.ndarray
+    pos_x0: np.ndarray
+    pos_y0: np.ndarray
+    w_melee: np.ndarray
+    w_dmg: np.ndarray
+    w_dc: np.ndarray
+    w_acc: np.ndarray
+    w_min_str: np.ndarray
+    w_range: np.ndarray
+    w_ap: np.ndarray
+    w_energy: np.ndarray
+    w_shots: np.ndarray
+    w_reload: np.ndarray
+    a_pd: np.ndarray
+    a_ekd: np.ndarray
+    tgt_mod_r: np.ndarray
+    tgt_mod_m: np.ndarray
+    att_mod_r: np.ndarray
+    att_mod_m: np.ndarray
+    tac_default: np.ndarray
+    rule_start: np.ndarray
+    rule_count: np.ndarray
+    rules: np.ndarray
+    code: np.ndarray
+    consts: np.ndarray
+    presence_margin: np.ndarray
+    presence_effect: np.ndarray
+    acts: np.ndarray
+    slots_per_round: int
+    start_slot: int
+    slots_per_unit: int
+    max_slots: int
+    options: np.ndarray
+    ap_factor: float
+    roll_table: np.ndarray
+    nd6_offsets: np.ndarray
+    nd6_table: np.ndarray
+
+    @property
+    def n_combatants(self) -> int:
+        return int(self.side.shape[0])
+
+
+#: F11 cover against ranged and melee attacks (the seed's two tables).
+COVER_RANGED = {"none": 0, "half_body": -2, "head_and_shoulders": -3, "head_only": -4,
+                "behind_someone": -4}  # fmt: skip
+COVER_MELEE = {"none": 0, "half_body": -1, "head_and_shoulders": -1, "head_only": -2,
+               "behind_someone": -2}  # fmt: skip
+#: F11 target size (ranged situation table).
+SIZE = {"tiny": -6, "small": -4, "normal": 0, "large": 2, "very_large": 4}
+
+
+@cache
+def _presence_table() -> tuple[np.ndarray, np.ndarray]:
+    text = resources.files("fuzion_sim.data").joinpath("presence.yaml").read_text()
+    rows = yaml.safe_load(text)["presence"]
+    codes = {"none": kernel.PA_NONE, "penalty": kernel.PA_PENALTY,
+             "lose_action": kernel.PA_LOSE_ACTION, "surrender": kernel.PA_SURRENDER}  # fmt: skip
+    margin = _ints([r["margin"] for r in rows])
+    effect = np.ascontiguousarray([[codes[r["effect"]], r["value"]] for r in rows], np.int64)
+    return margin, effect
+
+
+def target_modifiers(c) -> tuple[int, int]:
+    """Static modifiers to attacks against combatant ``c``: (ranged, melee) (F11)."""
+    ranged = COVER_RANGED[c.cover] + SIZE[c.size]
+    ranged += -2 * c.prone - 1 * c.crouched + 2 * c.silhouetted
+    return ranged, COVER_MELEE[c.cover]
+
+
+def attacker_modifiers(c) -> tuple[int, int]:
+    """Static modifiers to ``c``'s own attacks: (ranged, melee): braced +2 (ranged), and the
+    GM's flat ``modifiers``."""
+    return c.modifiers + 2 * c.braced, c.modifiers
+
+
+def _spd(c) -> int:
+    """SPD (speed chart / extra actions); 4 (one action a phase) unless given."""
+    return int(c.derived.get("spd", 4))
+
+
+def distance(p, q) -> float:
+    """Metres between two positions: numbers on a line or ``(x, y)`` pairs."""
+    px, py = (p, 0.0) if isinstance(p, int | float) else p
+    qx, qy = (q, 0.0) if isinstance(q, int | float) else q
+    return float(np.hypot(float(qx) - float(px), float(qy) - float(py)))
+
+
+def _ints(values) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
+def _floats(values) -> np.ndarray:
+    return np.ascontiguousarray([float(v) for v in values], dtype=np.float64)
+
+
+def compile_scenario(scenario: Scenario) -> Plan:
+    """Turn a validated scenario into the arrays of :class:`Plan`."""
+    rules = scenario.rules
+    fighters = scenario.combatants
+    side_index = {name: i for i, name in enumerate(scenario.sides)}
+    stat = {k: _ints([c.stats[k] for c in fighters]) for k in ("REF", "DEX", "STR", "BODY", "PRE")}
+    derived = {k: [c.derived[k] for c in fighters] for k in ("hits", "stun", "sd", "rec", "res")}
+
+    ref = stat["REF"]
+    # F9 switch1: sheet REF, descending; listed order among equals until the per-fight die roll
+    base_order = _ints(sorted(range(len(fighters)), key=lambda i: -ref[i]))
+    switch2 = rules.initiative == "switch2"
+    has_ties = not switch2 and len(set(ref.tolist())) < len(fighters)
+    timing = build_timing(
+        rules.timing, [_spd(c) for c in fighters], rules.values.get("extra_actions_table", "rule")
+    )
+    weapons = [c.weapon for c in fighters]
+    nd6_offsets, nd6_table = dice.nd6_tables()
+
+    options = np.zeros(kernel.N_OPTIONS, np.int64)
+    options[kernel.OPT_IMPAIRMENT] = bool(rules.impairment)
+    options[kernel.OPT_STUNNED] = bool(rules.stunned)
+    options[kernel.OPT_DYING_CAN_ACT] = bool(rules.dying_can_act)
+    options[kernel.OPT_DYING_PENALTY] = int(rules.dying_penalty)
+    options[kernel.OPT_HAS_TIES] = has_ties
+    options[kernel.OPT_SWITCH2] = switch2
+    options[kernel.OPT_INIT_DICE] = 10 if rules.dice == "interlock" else 3
+    options[kernel.OPT_WAKE_OWN_PHASE] = rules.timing == "speed_chart"
+    options[kernel.OPT_RECOVERY_SLOT] = timing.recovery_slot
+    options[kernel.OPT_DODGE_BONUS] = int(rules.values.get("dodge_bonus", 3))
+    options[kernel.OPT_BLOCK_BONUS] = int(rules.values.get("block_bonus", 3))
+
+    mods_t = [target_modifiers(c) for c in fighters]
+    mods_a = [attacker_modifiers(c) for c in fighters]
+    packed = tactics.pack([tactics.program_of(c) for c in fighters])
+    default = list(tactics.validate_tactics(None))
+    margin, effect = _presence_table()
+
+    return Plan(
+        side=_ints([side_index[c.side] for c in fighters]),
+        n_sides=len(scenario.sides),
+        ref=ref,
+        dex=stat["DEX"],
+        strength=stat["STR"],
+        body=stat["BODY"],
+        hits_max=_ints(derived["hits"]),
+        stun_max=_ints(derived["stun"]),
+        sd=_ints(derived["sd"]),
+        rec=_ints(derived["rec"]),
+        run_m=_floats([c.derived["run"] for c in fighters]),
+        sprint_m=_floats([c.derived["sprint"] for c in fighters]),
+        att_skill=_ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
+        h2h_skill=_ints([c.skill("Hand to Hand") for c in fighters]),
+        escape_skill=_ints([max(c.skill("Athletics"), c.skill("Hand to Hand")) for c in fighters]),
+        def_ranged=_ints([c.skill("Ranged Evade") + c.defence_modifiers for c in fighters]),
+        def_melee=_ints(
+            [max(c.skill(s) for s in MELEE_DEFENCE_SKILLS) + c.defence_modifiers for c in fighters]
+        ),
+        pre=stat["PRE"],
+        res=_ints(derived["res"]),
+        base_order=base_order,
+        targeting=_ints([tactics.TARGETING[c.targeting] for c in fighters]),
+        surprised=_ints([bool(c.surprised) for c in fighters]),
+        pos_x0=_floats([c.xy[0] for c in fighters]),
+        pos_y0=_floats([c.xy[1] for c in fighters]),
+        w_melee=_ints([w.kind == "melee" for w in weapons]),
+        w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
+        w_dc=_ints([w.dc for w in weapons]),
+        w_acc=_ints([w.accuracy for w in weapons]),
+        w_min_str=_ints([w.min_str for w in weapons]),
+        w_range=_floats([w.range for w in weapons]),
+        w_ap=_ints([w.ap for w in weapons]),
+        w_energy=_ints([w.energy for w in weapons]),
+        w_shots=_ints([-1 if w.shots is None else w.shots for w in weapons]),
+        w_reload=_ints([w.reload_actions for w in weapons]),
+        a_pd=_ints([c.armor.pd for c in fighters]),
+        a_ekd=_ints([c.armor.ekd for c in fighters]),
+        tgt_mod_r=_ints([m[0] for m in mods_t]),
+        tgt_mod_m=_ints([m[1] for m in mods_t]),
+        att_mod_r=_ints([m[0] for m in mods_a]),
+        att_mod_m=_ints([m[1] for m in mods_a]),
+        tac_default=_ints([list(c.tactics) == default for c in fighters]),
+        rule_start=packed.rule_start,
+        rule_count=packed.rule_count,
+        rules=packed.rules,
+        code=packed.code,
+        consts=packed.consts,
+        presence_margin=margin,
+        presence_effect=effect,
+        acts=timing.acts,
+        slots_per_round=timing.slots_per_round,
+        start_slot=timing.start_slot,
+        slots_per_unit=timing.slots_per_unit,
+        max_slots=int(scenario.max_rounds) * timing.slots_per_round,
+        options=options,
+        ap_factor=float(rules.ap_factor),
+        roll_table=dice.roll_table(rules.dice, rules.criticals),
+        nd6_offsets=nd6_offsets,
+        nd6_table=nd6_table,
+    )
+
+
+class StandingPlan(NamedTuple):
+    """The plan of a standing fight (``kernel_standing.run_chunk``'s argument order)."""
 
     side: np.ndarray
     n_sides: int
@@ -59,97 +284,30 @@ class Plan(NamedTuple):
         return int(self.side.shape[0])
 
 
-def _spd(c) -> int:
-    """SPD (speed chart / extra actions); 4 (one action a phase) unless given."""
-    return int(c.derived.get("spd", 4))
-
-
-def distance(p, q) -> float:
-    """Metres between two positions: numbers on a line or ``(x, y)`` pairs."""
-    px, py = (p, 0.0) if isinstance(p, int | float) else p
-    qx, qy = (q, 0.0) if isinstance(q, int | float) else q
-    return float(np.hypot(float(qx) - float(px), float(qy) - float(py)))
-
-
-def _ints(values) -> np.ndarray:
-    return np.ascontiguousarray(values, dtype=np.int64)
-
-
-def compile_scenario(scenario: Scenario) -> Plan:
-    """Turn a validated scenario into the arrays of :class:`Plan`."""
-    rules = scenario.rules
-    fighters = scenario.combatants
-    side_index = {name: i for i, name in enumerate(scenario.sides)}
-    stat = {k: _ints([c.stats[k] for c in fighters]) for k in ("REF", "DEX", "STR", "BODY")}
-
-    ref = stat["REF"]
-    # F9 switch1: sheet REF, descending; listed order among equals until the per-fight die roll
-    base_order = _ints(sorted(range(len(fighters)), key=lambda i: -ref[i]))
-    switch2 = rules.initiative == "switch2"
-    has_ties = not switch2 and len(set(ref.tolist())) < len(fighters)
-    timing = build_timing(
-        rules.timing, [_spd(c) for c in fighters], rules.values.get("extra_actions_table", "rule")
-    )
-
-    weapons = [c.weapon for c in fighters]
-    nd6_offsets, nd6_table = dice.nd6_tables()
-
-    options = np.zeros(kernel.N_OPTIONS, np.int64)
-    options[kernel.OPT_IMPAIRMENT] = bool(rules.impairment)
-    options[kernel.OPT_STUNNED] = bool(rules.stunned)
-    options[kernel.OPT_DYING_CAN_ACT] = bool(rules.dying_can_act)
-    options[kernel.OPT_DYING_PENALTY] = int(rules.dying_penalty)
-    options[kernel.OPT_HAS_TIES] = has_ties
-    options[kernel.OPT_SWITCH2] = switch2
-    options[kernel.OPT_INIT_DICE] = 10 if rules.dice == "interlock" else 3
-    options[kernel.OPT_WAKE_OWN_PHASE] = rules.timing == "speed_chart"
-    options[kernel.OPT_RECOVERY_SLOT] = timing.recovery_slot
-
-    # per pair (attacker, target): range band (F10) or out of reach, and armour (F20)
-    n = len(fighters)
+def standing_plan(plan: Plan) -> StandingPlan | None:
+    """The standing-fight plan of ``plan`` when its fight needs no movement or choices, else
+    None: every combatant on the default tactic with no magazine, and every enemy within its
+    weapon's reach (ranged: within the listed range), so nobody ever moves or reloads."""
+    n = plan.n_combatants
+    if not plan.tac_default.all() or (plan.w_shots >= 0).any():
+        return None
     pair_mod = np.zeros(n * n, np.int64)
     pair_armour = np.zeros(n * n, np.int64)
-    for i, (att, w) in enumerate(zip(fighters, weapons, strict=True)):
-        for k, tgt in enumerate(fighters):
-            dist = distance(att.position, tgt.position)
-            if w.kind == "melee":
-                pair_mod[i * n + k] = 0 if dist <= w.range else kernel.NO_REACH
+    for a in range(n):
+        for t in range(n):
+            if plan.side[a] == plan.side[t]:
+                continue
+            d = float(np.hypot(plan.pos_x0[t] - plan.pos_x0[a], plan.pos_y0[t] - plan.pos_y0[a]))
+            if d > plan.w_range[a]:
+                return None
+            if plan.w_melee[a]:
+                pair_mod[a * n + t] = plan.tgt_mod_m[t] + plan.att_mod_m[a]
             else:
-                pair_mod[i * n + k] = range_modifier(dist, float(w.range))
-            pair_armour[i * n + k] = armour_value(
-                tgt.armor.pd, tgt.armor.ekd, w.energy, w.ap, float(rules.ap_factor)
+                pair_mod[a * n + t] = (
+                    range_modifier(d, plan.w_range[a]) + plan.tgt_mod_r[t] + plan.att_mod_r[a]
+                )
+            pair_armour[a * n + t] = armour_value(
+                plan.a_pd[t], plan.a_ekd[t], plan.w_energy[a], plan.w_ap[a], plan.ap_factor
             )
-
-    return Plan(
-        side=_ints([side_index[c.side] for c in fighters]),
-        n_sides=len(scenario.sides),
-        ref=ref,
-        dex=stat["DEX"],
-        strength=stat["STR"],
-        body=stat["BODY"],
-        hits_max=_ints([c.derived["hits"] for c in fighters]),
-        stun_max=_ints([c.derived["stun"] for c in fighters]),
-        sd=_ints([c.derived["sd"] for c in fighters]),
-        rec=_ints([c.derived["rec"] for c in fighters]),
-        att_skill=_ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
-        def_ranged=_ints([c.skill("Ranged Evade") for c in fighters]),
-        def_melee=_ints([max(c.skill(s) for s in MELEE_DEFENCE_SKILLS) for c in fighters]),
-        base_order=base_order,
-        w_melee=_ints([w.kind == "melee" for w in weapons]),
-        w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
-        w_dc=_ints([w.dc for w in weapons]),
-        w_acc=_ints([w.accuracy for w in weapons]),
-        w_min_str=_ints([w.min_str for w in weapons]),
-        pair_mod=pair_mod,
-        pair_armour=pair_armour,
-        acts=timing.acts,
-        slots_per_round=timing.slots_per_round,
-        start_slot=timing.start_slot,
-        slots_per_unit=timing.slots_per_unit,
-        max_slots=int(scenario.max_rounds) * timing.slots_per_round,
-        surprised=_ints([bool(getattr(c, "surprised", False)) for c in fighters]),
-        options=options,
-        roll_table=dice.roll_table(rules.dice, rules.criticals),
-        nd6_offsets=nd6_offsets,
-        nd6_table=nd6_table,
-    )
+    fields = {k: getattr(plan, k) for k in StandingPlan._fields if k in Plan._fields}
+    return StandingPlan(**fields, pair_mod=pair_mod, pair_armour=pair_armour)

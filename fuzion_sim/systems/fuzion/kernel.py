@@ -2,23 +2,24 @@
 
 It sees only arrays and numbers (the compiled :class:`~.compile.Plan`, unpacked argument by
 argument: a tuple of arrays inside the hot loop costs 1.5 to 3 times, PERFORMANCE-NOTES lesson 3)
-and writes into preallocated output arrays. Rule mechanics live in ``rules.py``.
+and writes into preallocated output arrays. Rule mechanics live in ``rules.py``; the tactics
+bytecode is described in ``tactics.py``.
 
-Semantics (RULINGS F8-F9, F21-F26): time runs in slots (under ``timing: phases`` a slot is a
-3-second phase in which everyone acts); within a slot combatants act one at a time in initiative
-order and damage lands at once, so a combatant put out earlier in a slot does not act later in
-it. The fight ends the moment at most one side has anyone standing; the kill time is that
-slot's 1-based index. Waking is checked at the end of each slot, bleeding at the end of each
-round.
+Semantics (RULINGS F8-F18, F21-F26, F32-F33): time runs in slots (a phase, a segment of the
+speed chart, or a pass of an extra-actions phase; ``timing.py``). Within a slot combatants act
+one at a time in initiative order and damage lands at once, so a combatant put out earlier in
+a slot does not act later in it. At each action a combatant takes the first rule of its tactics
+whose condition holds. The fight ends the moment at most one side has anyone standing; the
+kill time is that time unit's 1-based index. Waking is checked at the end of each phase (under
+the speed chart: of each of the sleeper's phases), bleeding at the end of each round.
 
 How it stays fast (each measured on the benchmark duel):
 
 - arrays are indexed in this function's body and never passed to helpers (an array argument
   brings atomic reference counting into the loop: 2.3 -> 5 million duels/s);
 - the generator state lives in four scalars (``engine.rng.xoshiro``);
-- a combatant's attack and defence values are cached and recomputed only when its state changes
-  (damage, stunned), and everything that depends only on the pair (range band, armour against
-  that weapon) is a per-pair table from the compile step;
+- a combatant's effective characteristics are cached and recomputed only when its penalty
+  changes; ranges only when someone moves; the default tactic skips the bytecode interpreter;
 - nothing branches on the dice between the attack roll and the damage: a miss is damage x 0.
 
 Output codes: ``winner`` holds the winning side's index, ``DRAW`` (-1) when every side went out
@@ -32,12 +33,23 @@ import numpy as np
 from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.rng import trial_seed, xoshiro
-from .rules import KILLING, combat_values, effective, hit_result, wound_penalty
+from . import tactics as tx
+from .rules import (
+    KILLING,
+    STUN,
+    armour_value,
+    damage_dice,
+    effective,
+    hit_result,
+    move_away,
+    move_toward,
+    range_modifier,
+    wound_penalty,
+)
 
 DRAW = -1
 UNRESOLVED = -2
-#: ``pair_mod`` value for a target out of the attacker's reach (melee).
-NO_REACH = -(1 << 30)
+MELEE_REACH = 4.0  # F10: melee and hand-to-hand reach (polearms: their weapon's range, 6 m)
 
 # option flags (Plan.options)
 OPT_IMPAIRMENT = 0
@@ -49,7 +61,25 @@ OPT_SWITCH2 = 5  # F9 switch2: initiative rolled every phase (speed chart: every
 OPT_INIT_DICE = 6  # the action die of switch2: 3 (3d6) or 10 (1d10)
 OPT_WAKE_OWN_PHASE = 7  # speed chart: waking "every phase" means on the sleeper's own phases
 OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: none)
-N_OPTIONS = 9
+OPT_DODGE_BONUS = 9  # F32
+OPT_BLOCK_BONUS = 10  # F32
+N_OPTIONS = 11
+
+# presence attack effects (Plan.presence_effect[:, 0])
+PA_NONE = 0
+PA_PENALTY = 1  # value: penalty to the target's next action
+PA_LOSE_ACTION = 2  # the target loses its next action
+PA_SURRENDER = 3  # the target gives up: out of the fight
+
+# holds (F33)
+HOLD_NONE = 0
+HOLD_CHOKE = 1
+HOLD_ENTANGLE = 2
+
+# what a waiting combatant waits for (rule param of `wait`)
+WAIT_IN_RANGE = 0
+WAIT_ENEMY_MOVES = 1
+WAIT_ENEMY_ATTACKS = 2
 
 # event log: one row per event of the logged trial (see narrate.py)
 EV_TIME = 0  # reported time unit (phase or segment), 1-based
@@ -64,7 +94,10 @@ EV_THROUGH = 8  # damage through the defences
 EV_HITS = 9  # target's Hits after
 EV_STUN = 10  # target's Stun after
 EV_FLAGS = 11  # FLAG_* bits
-N_EV_FIELDS = 12
+EV_ACTION = 12  # tactics action code (tactics.A_*)
+EV_X = 13  # actor's position after the event, centimetres
+EV_Y = 14
+N_EV_FIELDS = 15
 EVENT_ATTACK = 0
 EVENT_LOST_ACTION = 1  # stunned: the action is lost
 EVENT_SURPRISED = 2  # surprised: no action in the opening phase/segment
@@ -72,33 +105,57 @@ EVENT_OUT_OF_REACH = 3
 EVENT_WAKE = 4  # Stun recovered while knocked out (or the free post-segment-12 Recovery)
 EVENT_BLEED = 5  # dying: 1 Hit lost at the end of the round
 EVENT_END = 6  # the fight ends (ACTOR: winning side, or DRAW / UNRESOLVED)
+EVENT_MOVE = 7  # EV_RAW: centimetres moved
+EVENT_AIM = 8  # EV_RAW: aim bonus now
+EVENT_DEFEND = 9  # dodge / block / dive (EV_ACTION), EV_RAW: the bonus
+EVENT_RECOVER = 10  # EV_RAW: Stun recovered (0 when damaged that phase)
+EVENT_ESCAPE = 11  # FLAG_HIT: freed
+EVENT_RELOAD = 12  # EV_RAW: shots after
+EVENT_PRESENCE = 13  # EV_RAW: dice total, EV_DV: the target's RES, EV_ROLL: effect code
+EVENT_WAIT = 14  # starts waiting
+EVENT_INTERRUPT = 15  # a waiting combatant interrupts (the attack follows as its own event)
+EVENT_IDLE = 16  # no rule matched, or the action could not be taken
+EVENT_HELD = 17  # cannot act: held (escape attempt follows)
+EVENT_CHOKE = 18  # choke damage (EV_THROUGH) at the holder's action
+EVENT_DISARM = 19  # FLAG_HIT: the weapon is knocked away
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4
 FLAG_DEAD = 8
 FLAG_DYING = 16
 
+# attack forms
+F_WEAPON = 0
+F_PUNCH = 1
+F_KICK = 2
+
 
 @jit(inline="always")
-def _out(hits, stun, dead, dying_can_act):
+def _out(hits, stun, dead, gave_up, dying_can_act):
     """F26: knocked out (Stun <= 0), dead, or dying (Hits <= 0) unless dying_can_act."""
-    return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
+    return dead or gave_up or stun <= 0 or (hits <= 0 and not dying_can_act)
 
 
 @jit
 def run_chunk(
     key, first, n_trials,
     # combatants
-    side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    att_skill, def_ranged, def_melee, base_order,
-    # weapons (one per combatant)
-    w_melee, w_dmg, w_dc, w_acc, w_min_str,
-    # pairs (attacker * C + target)
-    pair_mod, pair_armour,
+    side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, run_m, sprint_m,
+    att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res, base_order, targeting,
+    surprised, pos_x0, pos_y0,
+    # weapons (one per combatant) and armour
+    w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
+    a_pd, a_ekd,
+    # static modifiers: against this target (ranged, melee), by this attacker (ranged, melee)
+    tgt_mod_r, tgt_mod_m, att_mod_r, att_mod_m,
+    # tactics (tactics.pack) and whether a combatant uses the default tactic
+    tac_default, rule_start, rule_count, rules, code, consts,
+    # presence attack effects by margin over RES: thresholds and (effect, value)
+    presence_margin, presence_effect,
     # time
-    acts, slots_per_round, start_slot, slots_per_unit, max_slots, surprised,
+    acts, slots_per_round, start_slot, slots_per_unit, max_slots,
     # rules and dice
-    options, roll_table, nd6_offsets, nd6_table,
+    options, ap_factor, roll_table, nd6_offsets, nd6_table,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
     # event log of one trial (log_trial < 0: none)
@@ -112,21 +169,26 @@ def run_chunk(
         The chunk's stream key (``engine.rng.chunk_key``).
     first, n_trials : int
         Offset of the first trial within the chunk, and how many trials to run.
-    side ... w_min_str : int64[C]
-        Per-combatant plan arrays (see ``compile.Plan``); ``base_order`` is the initiative
-        order by sheet REF.
-    pair_mod, pair_armour : int64[C * C]
-        For attacker ``a`` and target ``t`` at ``a * C + t``: the range modifier (F10; NO_REACH
-        when a melee weapon cannot reach) and the armour that stops that weapon (F20).
+    side ... pos_y0 : int64[C] or float64[C]
+        Per-combatant plan arrays (see ``compile.Plan``): sheet values, the skills each attack
+        form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
+        starting position in metres.
+    w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
+        (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload. ``a_pd``,
+        ``a_ekd``: armour.
+    tgt_mod_r, tgt_mod_m, att_mod_r, att_mod_m : int64[C]
+        Static attack modifiers (cover, prone, size, silhouetted; braced and the GM's flat
+        modifier) for ranged and melee attacks against / by each combatant.
+    tac_default, rule_start, rule_count, rules, code, consts
+        The tactics programs (``tactics.pack``); ``tac_default[c]`` 1 skips the interpreter
+        for the default tactic (close to range, attack).
     acts : int8[C * slots_per_round]
         1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
     start_slot, slots_per_unit, max_slots : int
         The slot of the round the fight starts in, slots per reported time unit, and the
         slots the fight may last (``timing.Timing``).
-    surprised : int64[C]
-        1: no action in the opening time unit, and attacks against it take +5 there (F11).
     options : int64[N_OPTIONS]
-        Rule switches as integers (``OPT_*``).
+        Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor.
     roll_table : int8[N]
         Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``).
     nd6_offsets, nd6_table
@@ -152,27 +214,48 @@ def run_chunk(
     init_dice = options[OPT_INIT_DICE]
     wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
     recovery_slot = options[OPT_RECOVERY_SLOT]
+    dodge_bonus = options[OPT_DODGE_BONUS]
+    block_bonus = options[OPT_BLOCK_BONUS]
     max_events = events.shape[0]
     n_events[0] = 0
     n_rolls = roll_table.shape[0]
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     nd6_start = nd6_offsets[TABLE_DICE]
     nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
+    n_presence = presence_margin.shape[0]
 
     # per-combatant state of the current trial
     hits = np.empty(n_comb, np.int64)
     stun = np.empty(n_comb, np.int64)
     dead = np.zeros(n_comb, np.bool_)
-    lose = np.zeros(n_comb, np.bool_)  # F22: stunned, loses its next action
+    gave_up = np.zeros(n_comb, np.bool_)  # presence attack: surrendered
+    lose = np.zeros(n_comb, np.bool_)  # F22 stunned, or awed: loses its next action
     is_out = np.zeros(n_comb, np.bool_)
     target = np.empty(n_comb, np.int64)
-    # cached combat values, refreshed when the combatant's state changes
-    att_base = np.empty(n_comb, np.int64)  # REF + skill + WA - min STR shortfall
-    dv_ranged = np.empty(n_comb, np.int64)  # DEX + Ranged Evade
-    dv_melee = np.empty(n_comb, np.int64)  # DEX + best melee defence skill
-    n_dice = np.empty(n_comb, np.int64)
-    penalty = np.empty(n_comb, np.int64)  # the penalty those values were computed with
-    att_ref = np.empty(n_comb, np.int64)  # current REF (F9 switch2 rolls on it)
+    penalty = np.empty(n_comb, np.int64)  # penalty to primaries now (wounds, stunned)
+    e_ref = np.empty(n_comb, np.int64)  # effective primaries under that penalty
+    e_dex = np.empty(n_comb, np.int64)
+    e_str = np.empty(n_comb, np.int64)
+    px = np.empty(n_comb, np.float64)
+    py = np.empty(n_comb, np.float64)
+    moved = np.zeros(n_comb, np.float64)  # metres moved in its last action
+    dist = np.empty(n_comb * n_comb, np.float64)
+    rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
+    aim = np.zeros(n_comb, np.int64)
+    prone = np.zeros(n_comb, np.bool_)
+    next_mod = np.zeros(n_comb, np.int64)  # to its next attack (sweep: -2 / +2; presence)
+    dodge = np.zeros(n_comb, np.int64)  # defence bonus against every attack until it acts
+    block = np.zeros(n_comb, np.int64)  # against melee attacks until it acts
+    diving = np.zeros(n_comb, np.bool_)
+    dv_pen = np.zeros(n_comb, np.int64)  # DEX penalty until its next action (move by/thru)
+    held_by = np.empty(n_comb, np.int64)
+    hold = np.zeros(n_comb, np.int64)
+    disarmed = np.zeros(n_comb, np.bool_)
+    ammo = np.empty(n_comb, np.int64)
+    reloading = np.zeros(n_comb, np.int64)
+    recovering = np.zeros(n_comb, np.bool_)
+    damaged = np.zeros(n_comb, np.bool_)  # took damage this time unit
+    waiting = np.empty(n_comb, np.int64)  # WAIT_* or -1
     # per-trial counters, written out at the end of the trial
     c_out = np.empty(n_comb, np.int64)
     c_death = np.empty(n_comb, np.int64)
@@ -184,13 +267,10 @@ def run_chunk(
     order = np.empty(n_comb, np.int64)
     tiebreak = np.empty(n_comb, np.float64)
     init_key = np.empty(n_comb, np.float64)
-    fresh = np.empty((n_comb, 4), np.int64)  # combat values of an unhurt combatant
+    stack = np.empty(tx.MAX_STACK, np.float64)
+    queue = np.empty(2, np.int64)  # actor; an interrupting waiter goes first
     for c in range(n_comb):
         order[c] = base_order[c]
-        fresh[c, 0], fresh[c, 1], fresh[c, 2], fresh[c, 3] = combat_values(
-            ref[c], dex[c], strength[c], 0, att_skill[c], w_acc[c], w_min_str[c], w_dc[c],
-            w_melee[c], def_ranged[c], def_melee[c],
-        )  # fmt: skip
 
     for j in range(n_trials):
         log = j == log_trial
@@ -198,26 +278,45 @@ def run_chunk(
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
         for s in range(n_sides):
             standing[s] = 0
+        n_waiting = 0
         for c in range(n_comb):
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
             dead[c] = False
+            gave_up[c] = False
             lose[c] = False
             is_out[c] = False
             target[c] = -1
             standing[side[c]] += 1
-            att_base[c] = fresh[c, 0]
-            dv_ranged[c] = fresh[c, 1]
-            dv_melee[c] = fresh[c, 2]
-            n_dice[c] = fresh[c, 3]
             penalty[c] = 0
-            att_ref[c] = ref[c]
+            e_ref[c] = ref[c]
+            e_dex[c] = dex[c]
+            e_str[c] = strength[c]
+            px[c] = pos_x0[c]
+            py[c] = pos_y0[c]
+            moved[c] = 0.0
+            aim[c] = 0
+            prone[c] = False
+            next_mod[c] = 0
+            dodge[c] = 0
+            block[c] = 0
+            diving[c] = False
+            dv_pen[c] = 0
+            held_by[c] = -1
+            hold[c] = HOLD_NONE
+            disarmed[c] = False
+            ammo[c] = w_shots[c]
+            reloading[c] = 0
+            recovering[c] = False
+            damaged[c] = False
+            waiting[c] = -1
             c_out[c] = 0
             c_death[c] = 0
             c_dealt[c] = 0
             c_taken[c] = 0
             c_attacks[c] = 0
             c_landed[c] = 0
+        geometry_dirty = True
         sides_left = 0
         for s in range(n_sides):
             if standing[s] > 0:
@@ -251,6 +350,8 @@ def run_chunk(
             if sub == slots_per_unit:
                 sub = 0
                 now += 1
+                for c in range(n_comb):
+                    damaged[c] = False
             opening = now == 1
             if switch2 and sub == 0:
                 # F9 switch2: every phase (speed chart: segment) each rolls the action die +
@@ -262,7 +363,7 @@ def run_chunk(
                     else:
                         roll = np.int64(nd6_table[nd6_offsets[3] + int(u * 216.0)])
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    init_key[c] = att_ref[c] + roll + u
+                    init_key[c] = e_ref[c] + roll + u
                 for i in range(n_comb):
                     order[i] = i
                 for i in range(1, n_comb):  # insertion sort, highest first
@@ -273,131 +374,733 @@ def run_chunk(
                         k -= 1
                     order[k + 1] = c
             for k in range(n_comb):
-                a = order[k]
-                if is_out[a] or acts[a * slots_per_round + slot] == 0:
+                if sides_left <= 1:
+                    break
+                a0 = order[k]
+                if is_out[a0] or acts[a0 * slots_per_round + slot] == 0:
                     continue
-                if surprised[a] and opening:  # F11: no action in the opening phase/segment
+                # the defence of a dodge, block or move ends when its maker acts again (F32)
+                dodge[a0] = 0
+                block[a0] = 0
+                diving[a0] = False
+                dv_pen[a0] = 0
+                if surprised[a0] and opening:  # F11: no action in the opening phase/segment
                     if log and ne < max_events:
                         events[ne, EV_TIME] = now
                         events[ne, EV_KIND] = EVENT_SURPRISED
-                        events[ne, EV_ACTOR] = a
+                        events[ne, EV_ACTOR] = a0
                         events[ne, EV_TARGET] = -1
                     ne += log
                     continue
-                if lose[a]:  # F22: the stunned combatant's lost action; the -5 ends with it
-                    lose[a] = False
-                    pen = wound_penalty(hits[a], hits_max[a], impairment, dying_penalty)
-                    penalty[a] = pen
-                    att_base[a], dv_ranged[a], dv_melee[a], n_dice[a] = combat_values(
-                        ref[a], dex[a], strength[a], pen, att_skill[a], w_acc[a], w_min_str[a],
-                        w_dc[a], w_melee[a], def_ranged[a], def_melee[a],
-                    )  # fmt: skip
-                    att_ref[a] = effective(ref[a], pen)
+                if lose[a0]:  # F22: the stunned combatant's lost action; the -5 ends with it
+                    lose[a0] = False
+                    pen = wound_penalty(hits[a0], hits_max[a0], impairment, dying_penalty)
+                    penalty[a0] = pen
+                    e_ref[a0] = effective(ref[a0], pen)
+                    e_dex[a0] = effective(dex[a0], pen)
+                    e_str[a0] = effective(strength[a0], pen)
                     if log and ne < max_events:
                         events[ne, EV_TIME] = now
                         events[ne, EV_KIND] = EVENT_LOST_ACTION
-                        events[ne, EV_ACTOR] = a
+                        events[ne, EV_ACTOR] = a0
                         events[ne, EV_TARGET] = -1
                     ne += log
                     continue
-                # target: the first enemy still standing, in listed order (kept until it falls)
-                tgt = target[a]
-                if tgt < 0 or is_out[tgt]:
-                    tgt = -1
-                    for c in range(n_comb):
-                        if side[c] != side[a] and not is_out[c]:
-                            tgt = c
-                            break
-                    target[a] = tgt
+                if geometry_dirty:  # distances and range bands after movement
+                    for i in range(n_comb):
+                        for t2 in range(n_comb):
+                            ddx = px[t2] - px[i]
+                            ddy = py[t2] - py[i]
+                            d = np.sqrt(ddx * ddx + ddy * ddy)
+                            dist[i * n_comb + t2] = d
+                            rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                    geometry_dirty = False
+
+                # ---- choose the action: held -> escape; else the tactics ------------------
+                n_queue = 1
+                queue[0] = a0
+                q = 0
+                while q < n_queue:
+                    a = queue[q]
+                    q += 1
+                    interrupting = q < n_queue  # a waiter acting before a0
+                    # target under the targeting rule (kept until it falls, unless dynamic)
+                    tgt = target[a]
+                    mode = targeting[a]
+                    if (
+                        tgt < 0
+                        or is_out[tgt]
+                        or mode == tx.T_WEAKEST
+                        or mode == tx.T_NEAREST
+                        or (mode == tx.T_STRONGEST)
+                    ):
+                        tgt = -1
+                        best = 0.0
+                        if mode == tx.T_FOCUS:  # the side's shared target: its first member's
+                            for c in range(n_comb):
+                                if side[c] == side[a] and not is_out[c] and target[c] >= 0:
+                                    if not is_out[target[c]]:
+                                        tgt = target[c]
+                                    break
+                        if tgt < 0 and mode == tx.T_RANDOM:
+                            n_e = 0
+                            for c in range(n_comb):
+                                if side[c] != side[a] and not is_out[c]:
+                                    n_e += 1
+                            if n_e > 0:
+                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                pick = np.int64(u * n_e)
+                                for c in range(n_comb):
+                                    if side[c] != side[a] and not is_out[c]:
+                                        if pick == 0:
+                                            tgt = c
+                                            break
+                                        pick -= 1
+                        if tgt < 0:
+                            for c in range(n_comb):
+                                if side[c] == side[a] or is_out[c]:
+                                    continue
+                                if mode == tx.T_WEAKEST:
+                                    score = -(hits[c] + stun[c] * 0.001)
+                                elif mode == tx.T_STRONGEST:
+                                    score = hits[c] + stun[c] * 0.001
+                                elif mode == tx.T_NEAREST:
+                                    score = -dist[a * n_comb + c]
+                                else:
+                                    score = 0.0
+                                if tgt < 0 or score > best:
+                                    tgt = c
+                                    best = score
+                        target[a] = tgt
                     if tgt < 0:
                         continue
-                mod = pair_mod[a * n_comb + tgt]
-                if mod == NO_REACH:  # a melee weapon out of reach; movement comes with tactics
+                    pair = a * n_comb + tgt
+                    d_at = dist[pair]
+
+                    action = tx.A_ATTACK
+                    param = 0
+                    if interrupting:
+                        action = tx.A_ATTACK
+                    elif held_by[a] >= 0:
+                        action = tx.A_ESCAPE
+                    elif hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
+                        action = tx.A_CHOKE  # keeps the choke on: 2D6 killing a phase (F33)
+                    elif tac_default[a]:
+                        # default tactic: close to range when out of range, else attack
+                        if (not disarmed[a] and d_at > w_range[a]) or (
+                            disarmed[a] and d_at > MELEE_REACH
+                        ):
+                            action = tx.A_RUN
+                    else:
+                        action = tx.A_NONE
+                        for r in range(rule_start[a], rule_start[a] + rule_count[a]):
+                            ok = True
+                            n_code = rules[r, 1]
+                            if n_code > 0:
+                                top = 0
+                                for ci in range(rules[r, 0], rules[r, 0] + n_code):
+                                    op = code[ci, 0]
+                                    arg = code[ci, 1]
+                                    if op == tx.OP_CONST:
+                                        stack[top] = consts[arg]
+                                        top += 1
+                                    elif op == tx.OP_VAR:
+                                        if arg == tx.V_HITS:
+                                            v = hits[a]
+                                        elif arg == tx.V_STUN:
+                                            v = stun[a]
+                                        elif arg == tx.V_HITS_MAX:
+                                            v = hits_max[a]
+                                        elif arg == tx.V_STUN_MAX:
+                                            v = stun_max[a]
+                                        elif arg == tx.V_HITS_PCT:
+                                            v = 100.0 * hits[a] / hits_max[a]
+                                        elif arg == tx.V_STUN_PCT:
+                                            v = 100.0 * stun[a] / stun_max[a]
+                                        elif arg == tx.V_AIM:
+                                            v = aim[a]
+                                        elif arg == tx.V_SHOTS:
+                                            v = ammo[a] if ammo[a] >= 0 else tx.UNLIMITED_SHOTS
+                                        elif arg == tx.V_PRONE:
+                                            v = prone[a]
+                                        elif arg == tx.V_HELD:
+                                            v = held_by[a] >= 0
+                                        elif arg == tx.V_STUNNED:
+                                            v = lose[a]
+                                        elif arg == tx.V_THREATENED:
+                                            v = 0.0
+                                            for c in range(n_comb):
+                                                if (
+                                                    side[c] != side[a]
+                                                    and not is_out[c]
+                                                    and (dist[a * n_comb + c] <= MELEE_REACH)
+                                                ):
+                                                    v = 1.0
+                                        elif arg == tx.V_ENEMIES or arg == tx.V_ALLIES:
+                                            v = 0.0
+                                            for c in range(n_comb):
+                                                if (
+                                                    not is_out[c]
+                                                    and c != a
+                                                    and (
+                                                        (side[c] != side[a])
+                                                        == (arg == tx.V_ENEMIES)
+                                                    )
+                                                ):
+                                                    v += 1.0
+                                        elif arg == tx.V_PHASE:
+                                            v = now
+                                        elif arg == tx.V_DODGING:
+                                            v = dodge[a] > 0 or block[a] > 0
+                                        elif arg == tx.V_TARGET_HITS:
+                                            v = hits[tgt]
+                                        elif arg == tx.V_TARGET_STUN:
+                                            v = stun[tgt]
+                                        elif arg == tx.V_TARGET_HITS_PCT:
+                                            v = 100.0 * hits[tgt] / hits_max[tgt]
+                                        elif arg == tx.V_TARGET_STUN_PCT:
+                                            v = 100.0 * stun[tgt] / stun_max[tgt]
+                                        elif arg == tx.V_TARGET_PRONE:
+                                            v = prone[tgt]
+                                        elif arg == tx.V_TARGET_HELD:
+                                            v = held_by[tgt] >= 0
+                                        elif arg == tx.V_TARGET_STUNNED:
+                                            v = lose[tgt]
+                                        elif arg == tx.V_RANGE:
+                                            v = d_at
+                                        elif arg == tx.V_WEAPON_RANGE:
+                                            v = MELEE_REACH if disarmed[a] else w_range[a]
+                                        elif arg == tx.V_REACH:
+                                            v = w_range[a] if w_melee[a] else MELEE_REACH
+                                        elif arg == tx.V_IN_RANGE:
+                                            v = d_at <= (MELEE_REACH if disarmed[a] else w_range[a])
+                                        else:  # V_IN_REACH
+                                            v = d_at <= (w_range[a] if w_melee[a] else MELEE_REACH)
+                                        stack[top] = v
+                                        top += 1
+                                    elif op == tx.OP_NEG:
+                                        stack[top - 1] = -stack[top - 1]
+                                    elif op == tx.OP_NOT:
+                                        stack[top - 1] = 1.0 if stack[top - 1] == 0.0 else 0.0
+                                    else:
+                                        y = stack[top - 1]
+                                        x = stack[top - 2]
+                                        top -= 1
+                                        if op == tx.OP_ADD:
+                                            v = x + y
+                                        elif op == tx.OP_SUB:
+                                            v = x - y
+                                        elif op == tx.OP_MUL:
+                                            v = x * y
+                                        elif op == tx.OP_LT:
+                                            v = x < y
+                                        elif op == tx.OP_LE:
+                                            v = x <= y
+                                        elif op == tx.OP_GT:
+                                            v = x > y
+                                        elif op == tx.OP_GE:
+                                            v = x >= y
+                                        elif op == tx.OP_EQ:
+                                            v = x == y
+                                        elif op == tx.OP_NE:
+                                            v = x != y
+                                        elif op == tx.OP_AND:
+                                            v = x != 0.0 and y != 0.0
+                                        else:  # OP_OR
+                                            v = x != 0.0 or y != 0.0
+                                        stack[top - 1] = v
+                                ok = stack[0] != 0.0
+                            if ok:
+                                action = rules[r, 2]
+                                param = rules[r, 3]
+                                break
+
+                    # ---- wait: hold the action until a condition (F: Wait) ---------------
+                    if action == tx.A_WAIT:
+                        waiting[a] = param
+                        n_waiting += 1
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_WAIT
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = -1
+                            events[ne, EV_ACTION] = action
+                        ne += log
+                        continue
+                    if waiting[a] >= 0:  # acting again ends a wait that never triggered
+                        waiting[a] = -1
+                        n_waiting -= 1
+                    # an enemy waiting "until an enemy attacks / moves" interrupts this action
+                    if n_waiting > 0 and not interrupting:
+                        moving = (
+                            action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
+                            or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
+                        )  # fmt: skip
+                        attacking = not moving and (
+                            action == tx.A_ATTACK or action == tx.A_PUNCH or action == tx.A_KICK
+                            or action == tx.A_HAYMAKER or action == tx.A_DRAW_ATTACK
+                            or action == tx.A_SWEEP or action == tx.A_DISARM
+                            or action == tx.A_CHOKE or action == tx.A_ENTANGLE
+                        )  # fmt: skip
+                        for w in range(n_comb):
+                            if waiting[w] < 0 or is_out[w] or side[w] == side[a]:
+                                continue
+                            if (waiting[w] == WAIT_ENEMY_MOVES and moving) or (
+                                waiting[w] == WAIT_ENEMY_ATTACKS and attacking
+                            ):
+                                waiting[w] = -1
+                                n_waiting -= 1
+                                target[w] = a
+                                queue[0] = w
+                                queue[1] = a
+                                n_queue = 2
+                                q = 0
+                                if log and ne < max_events:
+                                    events[ne, EV_TIME] = now
+                                    events[ne, EV_KIND] = EVENT_INTERRUPT
+                                    events[ne, EV_ACTOR] = w
+                                    events[ne, EV_TARGET] = a
+                                ne += log
+                                break
+                        if n_queue == 2 and q == 0:
+                            continue  # the waiter goes first; a0 chooses again after it
+
+                    # ---- actions that do not attack ------------------------------------
+                    if not (
+                        action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
+                        or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
+                    ):  # fmt: skip
+                        moved[a] = 0.0  # "moving target" counts its last action's movement
+                    if action == tx.A_NONE:
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_IDLE
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = -1
+                            events[ne, EV_ACTION] = action
+                        ne += log
+                        continue
+                    if action == tx.A_AIM:  # +1 an action, at most +3, ranged only (F11)
+                        if not w_melee[a] and not disarmed[a]:
+                            aim[a] = min(aim[a] + 1, 3)
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_AIM
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = tgt
+                            events[ne, EV_RAW] = aim[a]
+                        ne += log
+                        continue
+                    if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
+                        bonus = 0
+                        if action == tx.A_DODGE:
+                            dodge[a] = dodge_bonus
+                            bonus = dodge_bonus
+                        elif action == tx.A_BLOCK:
+                            block[a] = block_bonus
+                            bonus = block_bonus
+                        else:
+                            diving[a] = True
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_DEFEND
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = -1
+                            events[ne, EV_ACTION] = action
+                            events[ne, EV_RAW] = bonus
+                        ne += log
+                        continue
+                    if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
+                        recovering[a] = True
+                        continue
+                    if action == tx.A_RELOAD or (
+                        action == tx.A_ATTACK and ammo[a] == 0 and not w_melee[a]
+                    ):
+                        action = tx.A_RELOAD
+                        reloading[a] += 1
+                        if reloading[a] >= w_reload[a]:
+                            reloading[a] = 0
+                            ammo[a] = w_shots[a]
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_RELOAD
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = -1
+                            events[ne, EV_RAW] = ammo[a]
+                        ne += log
+                        continue
+                    if action == tx.A_ESCAPE:  # F33: STR + Athletics against the holder's
+                        holder = held_by[a]
+                        if holder < 0:
+                            continue
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        roll = np.int64(roll_table[int(u * n_rolls)])
+                        free = roll >= (e_str[holder] + escape_skill[holder]) - (
+                            e_str[a] + escape_skill[a]
+                        )
+                        if free:
+                            held_by[a] = -1
+                            hold[a] = HOLD_NONE
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_ESCAPE
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = holder
+                            events[ne, EV_ROLL] = roll
+                            events[ne, EV_FLAGS] = FLAG_HIT * free
+                        ne += log
+                        continue
+                    if action == tx.A_PRESENCE:  # 1d6 per PRE against each enemy's RES
+                        total = np.int64(0)
+                        dice_left = pre[a]
+                        while dice_left >= TABLE_DICE:
+                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                            total += nd6_table[nd6_start + int(u * nd6_size)]
+                            dice_left -= TABLE_DICE
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        lo = nd6_offsets[dice_left]
+                        total += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                        for c in range(n_comb):
+                            if side[c] == side[a] or is_out[c]:
+                                continue
+                            effect = PA_NONE
+                            value = 0
+                            for i in range(n_presence):
+                                if total - res[c] >= presence_margin[i]:
+                                    effect = presence_effect[i, 0]
+                                    value = presence_effect[i, 1]
+                            if effect == PA_PENALTY:
+                                next_mod[c] -= value
+                            elif effect == PA_LOSE_ACTION:
+                                lose[c] = True
+                            elif effect == PA_SURRENDER:
+                                gave_up[c] = True
+                                is_out[c] = True
+                                if c_out[c] == 0:
+                                    c_out[c] = now
+                                standing[side[c]] -= 1
+                                if standing[side[c]] == 0:
+                                    sides_left -= 1
+                            if log and ne < max_events:
+                                events[ne, EV_TIME] = now
+                                events[ne, EV_KIND] = EVENT_PRESENCE
+                                events[ne, EV_ACTOR] = a
+                                events[ne, EV_TARGET] = c
+                                events[ne, EV_RAW] = total
+                                events[ne, EV_DV] = res[c]
+                                events[ne, EV_ROLL] = effect
+                            ne += log
+                        continue
+
+                    # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
+                    attack_after = True
+                    went = 0.0
+                    if (
+                        action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
+                        or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
+                    ):  # fmt: skip
+                        if held_by[a] >= 0:
+                            continue
+                        step = run_m[a]
+                        if action == tx.A_SPRINT:
+                            step = sprint_m[a]
+                        elif action == tx.A_MOVE:
+                            step = run_m[a] * 0.5
+                        attack_after = (
+                            action == tx.A_MOVE or action == tx.A_MOVE_BY
+                            or action == tx.A_MOVE_THRU
+                        )  # fmt: skip
+                        goal = tgt
+                        if param == tx.M_NEAREST:
+                            best = 1e300
+                            for c in range(n_comb):
+                                if side[c] != side[a] and not is_out[c]:
+                                    if dist[a * n_comb + c] < best:
+                                        best = dist[a * n_comb + c]
+                                        goal = c
+                        if param == tx.M_AWAY:
+                            px[a], py[a], went = move_away(px[a], py[a], px[goal], py[goal], step)
+                        else:
+                            reach = MELEE_REACH
+                            if attack_after and action == tx.A_MOVE and not disarmed[a]:
+                                reach = w_range[a]
+                            elif action == tx.A_RUN or action == tx.A_SPRINT:
+                                reach = MELEE_REACH if disarmed[a] else w_range[a]
+                                if not w_melee[a] and not disarmed[a]:
+                                    reach = min(w_range[a], 50.0)  # close to the weapon's range
+                            if action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU:
+                                reach = 1.0  # right up to the target
+                            px[a], py[a], went = move_toward(
+                                px[a], py[a], px[goal], py[goal], step, reach
+                            )
+                        moved[a] = went
+                        if went > 0.0:
+                            aim[a] = 0  # aiming is lost when the aimer moves
+                            geometry_dirty = True
+                            for i in range(n_comb):
+                                for t2 in range(n_comb):
+                                    ddx = px[t2] - px[i]
+                                    ddy = py[t2] - py[i]
+                                    d = np.sqrt(ddx * ddx + ddy * ddy)
+                                    dist[i * n_comb + t2] = d
+                                    rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                            geometry_dirty = False
+                            d_at = dist[pair]
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_MOVE
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = goal
+                            events[ne, EV_ACTION] = action
+                            events[ne, EV_RAW] = np.int64(went * 100.0)
+                            events[ne, EV_X] = np.int64(px[a] * 100.0)
+                            events[ne, EV_Y] = np.int64(py[a] * 100.0)
+                        ne += log
+                        # waiting enemies with "until in range" get their shot now
+                        if n_waiting > 0:
+                            for w in range(n_comb):
+                                if waiting[w] != WAIT_IN_RANGE or is_out[w] or side[w] == side[a]:
+                                    continue
+                                if dist[w * n_comb + a] <= w_range[w]:
+                                    waiting[w] = -1
+                                    n_waiting -= 1
+                                    target[w] = a
+                                    queue[q - 1] = w  # this slot: the waiter's attack
+                                    n_queue = q
+                                    q -= 1
+                                    if log and ne < max_events:
+                                        events[ne, EV_TIME] = now
+                                        events[ne, EV_KIND] = EVENT_INTERRUPT
+                                        events[ne, EV_ACTOR] = w
+                                        events[ne, EV_TARGET] = a
+                                    ne += log
+                                    break
+                        if not attack_after:
+                            continue
+                        if q < n_queue and queue[q] != a:
+                            continue  # (an in-range waiter fires first; nothing more here)
+
+                    # ---- an attack: form, attack value, defence, damage ----------------
+                    if held_by[a] >= 0:
+                        continue  # held: cannot attack (F33)
+                    form = F_WEAPON
+                    if (
+                        disarmed[a]
+                        or action == tx.A_PUNCH
+                        or action == tx.A_SWEEP
+                        or (action == tx.A_DISARM or action == tx.A_CHOKE)
+                    ):
+                        form = F_PUNCH
+                    elif action == tx.A_KICK:
+                        form = F_KICK
+                    elif (
+                        action == tx.A_HAYMAKER
+                        or action == tx.A_MOVE_BY
+                        or (action == tx.A_MOVE_THRU)
+                    ) and not w_melee[a]:
+                        form = F_PUNCH
+                    if form == F_WEAPON:
+                        melee = w_melee[a] != 0
+                        reach_ok = d_at <= w_range[a] if melee else True
+                        av = e_ref[a] + att_skill[a] + w_acc[a]
+                        if e_str[a] < w_min_str[a]:
+                            av -= w_min_str[a] - e_str[a]  # F12: -1 per STR point short
+                        n_dice = damage_dice(w_dc[a], e_str[a], w_min_str[a], melee)
+                        dmg_type = w_dmg[a]
+                        armour = armour_value(
+                            a_pd[tgt], a_ekd[tgt], w_energy[a], w_ap[a], ap_factor
+                        )
+                    else:  # F14 unarmed: punch DC = STR (Stun); kick +1 DC at -1
+                        melee = True
+                        reach_ok = d_at <= MELEE_REACH
+                        av = e_ref[a] + h2h_skill[a]
+                        n_dice = e_str[a]
+                        if form == F_KICK:
+                            av -= 1
+                            n_dice += 1
+                        dmg_type = STUN
+                        armour = a_pd[tgt]
+                    if not reach_ok:
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_OUT_OF_REACH
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = tgt
+                            events[ne, EV_ACTION] = action
+                        ne += log
+                        continue
+                    if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
+                        # the choke held: 2D6 killing (armour does not cover the throat)
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        through = np.int64(nd6_table[nd6_offsets[2] + int(u * 36.0)])
+                        hits_lost = through
+                        stun_lost = min(through, max(stun[tgt], 0))
+                        hit = np.int64(1)
+                        roll = np.int64(0)
+                        raw = through
+                        dv_base = 0
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_CHOKE
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = tgt
+                            events[ne, EV_THROUGH] = through
+                        ne += log
+                    else:
+                        # modifiers: range, target's cover and posture, attacker's, aiming
+                        if melee:
+                            av += tgt_mod_m[tgt] + att_mod_m[a]
+                            dv_base = e_dex[tgt] + def_melee[tgt] + dodge[tgt] + block[tgt]
+                        else:
+                            av += rmod[pair] + tgt_mod_r[tgt] + att_mod_r[a] + aim[a]
+                            dv_base = e_dex[tgt] + def_ranged[tgt] + dodge[tgt]
+                            if moved[tgt] >= 10.0:  # moving target: -1 per 10 m it moved
+                                av -= np.int64(moved[tgt] // 10.0)
+                        dv_base -= dv_pen[tgt]
+                        if recovering[tgt]:
+                            dv_base -= 5  # recovering: -5 DEX that phase (F23)
+                        if surprised[tgt] and opening:
+                            av += 5  # F11: attacking a surprised target
+                        av += next_mod[a]
+                        next_mod[a] = 0
+                        if action == tx.A_HAYMAKER:
+                            av -= 3  # +3 dice, -3 to hit
+                            n_dice += 3
+                        elif action == tx.A_DRAW_ATTACK:
+                            av -= 3
+                        elif action == tx.A_MOVE_BY:  # half STR +1 die a 10 m, -2 REF/DEX
+                            av -= 2
+                            dv_pen[a] = 2
+                            n_dice = e_str[a] // 2 + np.int64(moved[a] // 10.0)
+                            dmg_type = STUN
+                        elif action == tx.A_MOVE_THRU:  # STR +1 die a 5 m, -1 REF a 10 m
+                            av -= np.int64(moved[a] // 10.0)
+                            dv_pen[a] = 3
+                            n_dice = e_str[a] + np.int64(moved[a] // 5.0)
+                            dmg_type = STUN
+                        if not w_melee[a] and form == F_WEAPON:
+                            aim[a] = 0  # the shot spends the aim
+                            if ammo[a] > 0:
+                                ammo[a] -= 1
+                        c_attacks[a] += 1
+                        # No branch on the dice from here to the damage (a miss is damage x 0).
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        roll = np.int64(roll_table[int(u * n_rolls)])
+                        hit = np.int64(roll >= dv_base - av)
+                        # F19: n d6 as groups of five from the 5d6 table, then the rest
+                        dice_left = n_dice
+                        raw = np.int64(0)
+                        while dice_left >= TABLE_DICE:
+                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                            raw += nd6_table[nd6_start + int(u * nd6_size)]
+                            dice_left -= TABLE_DICE
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        lo = nd6_offsets[dice_left]
+                        raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                        is_special = (
+                            action == tx.A_SWEEP or action == tx.A_DISARM
+                            or action == tx.A_CHOKE or action == tx.A_ENTANGLE
+                        )  # fmt: skip
+                        if is_special:
+                            raw = 0  # these manoeuvres do no damage themselves
+                        hits_lost, stun_dmg, through = hit_result(dmg_type, raw, armour, sd[tgt])
+                        hits_lost *= hit
+                        through *= hit
+                        if dmg_type == KILLING:  # collateral Stun, never below 0 (F21)
+                            stun_lost = min(hits_lost, max(stun[tgt], 0))
+                        else:
+                            stun_lost = stun_dmg * hit
+                        c_landed[a] += hit
+                        if hit and is_special:
+                            if action == tx.A_SWEEP:  # prone: -2 to its next, +2 to ours
+                                prone[tgt] = True
+                                next_mod[tgt] -= 2
+                                next_mod[a] += 2
+                            elif action == tx.A_CHOKE or action == tx.A_ENTANGLE:
+                                held_by[tgt] = a
+                                hold[tgt] = HOLD_CHOKE if action == tx.A_CHOKE else HOLD_ENTANGLE
+                            else:  # disarm: STR + Hand to Hand against the same
+                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                r2 = np.int64(roll_table[int(u * n_rolls)])
+                                if r2 >= (e_str[tgt] + h2h_skill[tgt]) - (e_str[a] + h2h_skill[a]):
+                                    disarmed[tgt] = True
+                                if log and ne < max_events:
+                                    events[ne, EV_TIME] = now
+                                    events[ne, EV_KIND] = EVENT_DISARM
+                                    events[ne, EV_ACTOR] = a
+                                    events[ne, EV_TARGET] = tgt
+                                    events[ne, EV_ROLL] = r2
+                                    events[ne, EV_FLAGS] = FLAG_HIT * disarmed[tgt]
+                                ne += log
+                        # the mover takes a share of a move by (1/3) or move thru (1/2)
+                        if hit and (action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU):
+                            share = raw // 3 if action == tx.A_MOVE_BY else raw // 2
+                            own = max(share - max(a_pd[a], sd[a]), 0)
+                            stun[a] -= own
+                            hits[a] -= own // 5
+                            c_taken[a] += own
+                            damaged[a] = True
+                    c_dealt[a] += through
+                    c_taken[tgt] += through
+                    if through > 0:
+                        damaged[tgt] = True
+                        aim[tgt] = 0  # aiming is lost when the aimer is hit
+                    hits[tgt] -= hits_lost
+                    stun[tgt] -= stun_lost
+                    if hits[tgt] <= -2 * body[tgt] and not dead[tgt]:
+                        dead[tgt] = True
+                        c_death[tgt] = now
+                    if stunned_rule and 2 * stun_lost > stun_max[tgt]:
+                        lose[tgt] = True
+                    # refresh both combatants' effective values when their penalty changed
+                    for c in (tgt, a):
+                        pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
+                        if lose[c]:
+                            pen += 5
+                        if pen != penalty[c]:
+                            penalty[c] = pen
+                            e_ref[c] = effective(ref[c], pen)
+                            e_dex[c] = effective(dex[c], pen)
+                            e_str[c] = effective(strength[c], pen)
+                    went_out = False
+                    for c in (tgt, a):
+                        if not is_out[c] and _out(hits[c], stun[c], dead[c], gave_up[c],
+                                                  dying_can_act):  # fmt: skip
+                            is_out[c] = True
+                            went_out = went_out or c == tgt
+                            if c_out[c] == 0:
+                                c_out[c] = now
+                            standing[side[c]] -= 1
+                            if standing[side[c]] == 0:
+                                sides_left -= 1
+                            if held_by[c] >= 0 or hold[c] != HOLD_NONE:
+                                held_by[c] = -1
+                                hold[c] = HOLD_NONE
                     if log and ne < max_events:
                         events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_OUT_OF_REACH
+                        events[ne, EV_KIND] = EVENT_ATTACK
                         events[ne, EV_ACTOR] = a
                         events[ne, EV_TARGET] = tgt
+                        events[ne, EV_ROLL] = roll
+                        events[ne, EV_AV] = av
+                        events[ne, EV_DV] = dv_base
+                        events[ne, EV_RAW] = raw
+                        events[ne, EV_THROUGH] = through
+                        events[ne, EV_HITS] = hits[tgt]
+                        events[ne, EV_STUN] = stun[tgt]
+                        events[ne, EV_ACTION] = action
+                        events[ne, EV_X] = np.int64(px[a] * 100.0)
+                        events[ne, EV_Y] = np.int64(py[a] * 100.0)
+                        events[ne, EV_FLAGS] = (
+                            hit * FLAG_HIT
+                            + FLAG_STUNNED * (hit and lose[tgt])
+                            + FLAG_OUT * went_out
+                            + FLAG_DEAD * dead[tgt]
+                            + FLAG_DYING * (hits[tgt] <= 0)
+                        )
                     ne += log
-                    continue
-                if surprised[tgt] and opening:
-                    mod += 5  # F11: attacking a surprised target
-                dv_base = dv_melee[tgt] if w_melee[a] else dv_ranged[tgt]
-                c_attacks[a] += 1
-                # No branch on the dice from here to the state update (a miss is damage x 0).
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                roll = np.int64(roll_table[int(u * n_rolls)])
-                hit = np.int64(roll >= dv_base - att_base[a] - mod)
-                # F19: n d6 as groups of five from the 5d6 table, then the rest
-                dice_left = n_dice[a]
-                raw = np.int64(0)
-                while dice_left >= TABLE_DICE:
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    raw += nd6_table[nd6_start + int(u * nd6_size)]
-                    dice_left -= TABLE_DICE
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                lo = nd6_offsets[dice_left]
-                raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
-                hits_lost, stun_dmg, through = hit_result(
-                    w_dmg[a], raw, pair_armour[a * n_comb + tgt], sd[tgt]
-                )
-                hits_lost *= hit
-                through *= hit
-                if w_dmg[a] == KILLING:  # collateral Stun, never below 0 (F21)
-                    stun_lost = min(hits_lost, max(stun[tgt], 0))
-                else:
-                    stun_lost = stun_dmg * hit
-                c_landed[a] += hit
-                c_dealt[a] += through
-                c_taken[tgt] += through
-                hits[tgt] -= hits_lost
-                stun[tgt] -= stun_lost
-                if hits[tgt] <= -2 * body[tgt] and not dead[tgt]:
-                    dead[tgt] = True
-                    c_death[tgt] = now
-                if stunned_rule and 2 * stun_lost > stun_max[tgt]:
-                    lose[tgt] = True
-                pen = wound_penalty(hits[tgt], hits_max[tgt], impairment, dying_penalty)
-                if lose[tgt]:
-                    pen += 5
-                if pen != penalty[tgt]:
-                    penalty[tgt] = pen
-                    att_base[tgt], dv_ranged[tgt], dv_melee[tgt], n_dice[tgt] = combat_values(
-                        ref[tgt], dex[tgt], strength[tgt], pen, att_skill[tgt], w_acc[tgt],
-                        w_min_str[tgt], w_dc[tgt], w_melee[tgt], def_ranged[tgt], def_melee[tgt],
-                    )  # fmt: skip
-                    att_ref[tgt] = effective(ref[tgt], pen)
-                went_out = False
-                if not is_out[tgt] and _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act):
-                    went_out = True
-                    is_out[tgt] = True
-                    if c_out[tgt] == 0:
-                        c_out[tgt] = now
-                    standing[side[tgt]] -= 1
-                    if standing[side[tgt]] == 0:
-                        sides_left -= 1
-                if log and ne < max_events:
-                    events[ne, EV_TIME] = now
-                    events[ne, EV_KIND] = EVENT_ATTACK
-                    events[ne, EV_ACTOR] = a
-                    events[ne, EV_TARGET] = tgt
-                    events[ne, EV_ROLL] = roll
-                    events[ne, EV_AV] = att_base[a] + mod
-                    events[ne, EV_DV] = dv_base
-                    events[ne, EV_RAW] = raw
-                    events[ne, EV_THROUGH] = through
-                    events[ne, EV_HITS] = hits[tgt]
-                    events[ne, EV_STUN] = stun[tgt]
-                    events[ne, EV_FLAGS] = (
-                        hit * FLAG_HIT
-                        + FLAG_STUNNED * (hit and lose[tgt])
-                        + FLAG_OUT * went_out
-                        + FLAG_DEAD * dead[tgt]
-                        + FLAG_DYING * (hits[tgt] <= 0)
-                    )
-                ne += log
-                if went_out and sides_left <= 1:
-                    break
+                    if sides_left <= 1:
+                        break
             if sides_left <= 1:
                 result = DRAW
                 for s in range(n_sides):
@@ -405,8 +1108,8 @@ def run_chunk(
                         result = s
                 finish = now
                 break
-            # end of the slot: the free Recovery after segment 12 (speed chart), waking (F23)
-            # at the end of each phase, and bleeding (F25) at the end of each round
+            # end of the slot: recovering, the free Recovery after segment 12 (speed chart),
+            # waking (F23) at the end of each phase, and bleeding (F25) at the end of a round
             end_of_round = slot == slots_per_round - 1
             if end_of_round:
                 rounds_done += 1
@@ -415,7 +1118,7 @@ def run_chunk(
             free_recovery = slot == recovery_slot
             down = free_recovery
             for c in range(n_comb):
-                if not dead[c] and (stun[c] <= 0 or hits[c] <= 0):
+                if not dead[c] and (stun[c] <= 0 or hits[c] <= 0 or recovering[c]):
                     down = True
             if not down:
                 continue
@@ -424,6 +1127,19 @@ def run_chunk(
                     continue
                 changed = False
                 woke = False
+                if recovering[c] and end_of_unit:
+                    recovering[c] = False
+                    gain = 0 if damaged[c] else min(rec[c], max(stun_max[c] - stun[c], 0))
+                    stun[c] += gain
+                    changed = gain > 0
+                    if log and ne < max_events:
+                        events[ne, EV_TIME] = now
+                        events[ne, EV_KIND] = EVENT_RECOVER
+                        events[ne, EV_ACTOR] = c
+                        events[ne, EV_TARGET] = -1
+                        events[ne, EV_RAW] = gain
+                        events[ne, EV_STUN] = stun[c]
+                    ne += log
                 if hits[c] > 0 and stun[c] < stun_max[c]:
                     phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
                     if free_recovery or (
@@ -457,12 +1173,10 @@ def run_chunk(
                 if lose[c]:
                     pen += 5
                 penalty[c] = pen
-                att_base[c], dv_ranged[c], dv_melee[c], n_dice[c] = combat_values(
-                    ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c],
-                    w_dc[c], w_melee[c], def_ranged[c], def_melee[c],
-                )  # fmt: skip
-                att_ref[c] = effective(ref[c], pen)
-                now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
+                e_ref[c] = effective(ref[c], pen)
+                e_dex[c] = effective(dex[c], pen)
+                e_str[c] = effective(strength[c], pen)
+                now_out = _out(hits[c], stun[c], dead[c], gave_up[c], dying_can_act)
                 if woke and log and ne < max_events:
                     events[ne, EV_TIME] = now
                     events[ne, EV_KIND] = EVENT_WAKE

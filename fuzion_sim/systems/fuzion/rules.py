@@ -6,6 +6,8 @@ implements is named in its docstring.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._jit import jit
 
 KILLING = 0
@@ -116,3 +118,29 @@ def combat_values(ref, dex, strength, penalty, att_skill, accuracy, min_str, dc,
     if str_e < min_str:
         att -= min_str - str_e
     return att, dex_e + def_ranged, dex_e + def_melee, damage_dice(dc, str_e, min_str, melee)
+
+
+@jit
+def move_toward(x, y, tx, ty, step, stop_at):
+    """Move from ``(x, y)`` up to ``step`` metres toward ``(tx, ty)``, stopping ``stop_at``
+    metres short of it (never past it). Returns the new position and the metres moved."""
+    dx = tx - x
+    dy = ty - y
+    dist = np.sqrt(dx * dx + dy * dy)
+    go = dist - stop_at
+    if go <= 0.0 or dist == 0.0:
+        return x, y, 0.0
+    if go > step:
+        go = step
+    return x + dx * go / dist, y + dy * go / dist, go
+
+
+@jit
+def move_away(x, y, fx, fy, step):
+    """Move ``step`` metres directly away from ``(fx, fy)`` (along +x when on top of it)."""
+    dx = x - fx
+    dy = y - fy
+    dist = np.sqrt(dx * dx + dy * dy)
+    if dist == 0.0:
+        return x + step, y, step
+    return x + dx * step / dist, y + dy * step / dist, step

@@ -1,0 +1,493 @@
+"""The standing-fight kernel: the general kernel's fight when nobody needs to move or choose.
+
+When every combatant uses the default tactic, has no magazine to empty, and stands within its
+weapon's reach of every enemy (ranged weapons: within their listed range), the general
+kernel's default tactic always attacks and nobody ever moves. This kernel runs exactly that
+fight with a fraction of the state: per-pair range bands, static modifiers and armour are
+tables, and each combatant's attack and defence values are cached. ``compile`` picks it by data
+(:func:`~.compile.standing_plan`); the tests hold it to the general kernel bit for bit, trial by
+trial, on the same seeds (they draw the same random numbers in the same order).
+
+Semantics are the general kernel's (``kernel.py``): RULINGS F8-F9, F21-F26, speed chart, extra
+actions, switch2, surprise, the free post-segment-12 Recovery, the event log.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+from ...dice import TABLE_DICE
+from ...engine.rng import trial_seed, xoshiro
+from .kernel import (
+    DRAW,
+    EV_ACTOR,
+    EV_AV,
+    EV_DV,
+    EV_FLAGS,
+    EV_HITS,
+    EV_KIND,
+    EV_RAW,
+    EV_ROLL,
+    EV_STUN,
+    EV_TARGET,
+    EV_THROUGH,
+    EV_TIME,
+    EVENT_ATTACK,
+    EVENT_BLEED,
+    EVENT_END,
+    EVENT_LOST_ACTION,
+    EVENT_OUT_OF_REACH,
+    EVENT_SURPRISED,
+    EVENT_WAKE,
+    FLAG_DEAD,
+    FLAG_DYING,
+    FLAG_HIT,
+    FLAG_OUT,
+    FLAG_STUNNED,
+    OPT_DYING_CAN_ACT,
+    OPT_DYING_PENALTY,
+    OPT_HAS_TIES,
+    OPT_IMPAIRMENT,
+    OPT_INIT_DICE,
+    OPT_RECOVERY_SLOT,
+    OPT_STUNNED,
+    OPT_SWITCH2,
+    OPT_WAKE_OWN_PHASE,
+    UNRESOLVED,
+)
+from .rules import KILLING, combat_values, effective, hit_result, wound_penalty
+
+#: ``pair_mod`` value for a target out of the attacker's reach (melee).
+NO_REACH = -(1 << 30)
+
+
+@jit(inline="always")
+def _out(hits, stun, dead, dying_can_act):
+    """F26: knocked out (Stun <= 0), dead, or dying (Hits <= 0) unless dying_can_act."""
+    return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
+
+
+@jit
+def run_chunk(
+    key, first, n_trials,
+    # combatants
+    side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
+    att_skill, def_ranged, def_melee, base_order,
+    # weapons (one per combatant)
+    w_melee, w_dmg, w_dc, w_acc, w_min_str,
+    # pairs (attacker * C + target)
+    pair_mod, pair_armour,
+    # time
+    acts, slots_per_round, start_slot, slots_per_unit, max_slots, surprised,
+    # rules and dice
+    options, roll_table, nd6_offsets, nd6_table,
+    # outputs, one row per trial
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+    # event log of one trial (log_trial < 0: none)
+    log_trial, events, n_events,
+):  # fmt: skip
+    """Run trials ``first .. first + n_trials - 1`` of the chunk with key ``key``.
+
+    Parameters
+    ----------
+    key : uint64[4]
+        The chunk's stream key (``engine.rng.chunk_key``).
+    first, n_trials : int
+        Offset of the first trial within the chunk, and how many trials to run.
+    side ... w_min_str : int64[C]
+        Per-combatant plan arrays (see ``compile.Plan``); ``base_order`` is the initiative
+        order by sheet REF.
+    pair_mod, pair_armour : int64[C * C]
+        For attacker ``a`` and target ``t`` at ``a * C + t``: the range modifier (F10; NO_REACH
+        when a melee weapon cannot reach) and the armour that stops that weapon (F20).
+    acts : int8[C * slots_per_round]
+        1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
+    start_slot, slots_per_unit, max_slots : int
+        The slot of the round the fight starts in, slots per reported time unit, and the
+        slots the fight may last (``timing.Timing``).
+    surprised : int64[C]
+        1: no action in the opening time unit, and attacks against it take +5 there (F11).
+    options : int64[N_OPTIONS]
+        Rule switches as integers (``OPT_*``).
+    roll_table : int8[N]
+        Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``).
+    nd6_offsets, nd6_table
+        Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
+    winner : int8[n_trials]; end_slot : int32[n_trials]
+        Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
+    out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
+        Written: per combatant the time unit it first went out (0: never) and died (0: never),
+        damage it dealt and took after defences, attacks made and attacks that hit.
+    log_trial : int
+        Offset (within this call) of the trial whose events are logged; -1 for none. Logging
+        is a predictable branch per event, free when off.
+    events : int64[max_events, N_EV_FIELDS]; n_events : int64[1]
+        Written: the logged trial's events (as many as fit) and how many there were.
+    """
+    n_comb = side.shape[0]
+    impairment = options[OPT_IMPAIRMENT] != 0
+    stunned_rule = options[OPT_STUNNED] != 0
+    dying_can_act = options[OPT_DYING_CAN_ACT] != 0
+    dying_penalty = options[OPT_DYING_PENALTY]
+    has_ties = options[OPT_HAS_TIES] != 0
+    switch2 = options[OPT_SWITCH2] != 0
+    init_dice = options[OPT_INIT_DICE]
+    wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
+    recovery_slot = options[OPT_RECOVERY_SLOT]
+    max_events = events.shape[0]
+    n_events[0] = 0
+    n_rolls = roll_table.shape[0]
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    nd6_start = nd6_offsets[TABLE_DICE]
+    nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
+
+    # per-combatant state of the current trial
+    hits = np.empty(n_comb, np.int64)
+    stun = np.empty(n_comb, np.int64)
+    dead = np.zeros(n_comb, np.bool_)
+    lose = np.zeros(n_comb, np.bool_)  # F22: stunned, loses its next action
+    is_out = np.zeros(n_comb, np.bool_)
+    target = np.empty(n_comb, np.int64)
+    # cached combat values, refreshed when the combatant's state changes
+    att_base = np.empty(n_comb, np.int64)  # REF + skill + WA - min STR shortfall
+    dv_ranged = np.empty(n_comb, np.int64)  # DEX + Ranged Evade
+    dv_melee = np.empty(n_comb, np.int64)  # DEX + best melee defence skill
+    n_dice = np.empty(n_comb, np.int64)
+    penalty = np.empty(n_comb, np.int64)  # the penalty those values were computed with
+    att_ref = np.empty(n_comb, np.int64)  # current REF (F9 switch2 rolls on it)
+    # per-trial counters, written out at the end of the trial
+    c_out = np.empty(n_comb, np.int64)
+    c_death = np.empty(n_comb, np.int64)
+    c_dealt = np.empty(n_comb, np.int64)
+    c_taken = np.empty(n_comb, np.int64)
+    c_attacks = np.empty(n_comb, np.int64)
+    c_landed = np.empty(n_comb, np.int64)
+    standing = np.empty(n_sides, np.int64)
+    order = np.empty(n_comb, np.int64)
+    tiebreak = np.empty(n_comb, np.float64)
+    init_key = np.empty(n_comb, np.float64)
+    fresh = np.empty((n_comb, 4), np.int64)  # combat values of an unhurt combatant
+    for c in range(n_comb):
+        order[c] = base_order[c]
+        fresh[c, 0], fresh[c, 1], fresh[c, 2], fresh[c, 3] = combat_values(
+            ref[c], dex[c], strength[c], 0, att_skill[c], w_acc[c], w_min_str[c], w_dc[c],
+            w_melee[c], def_ranged[c], def_melee[c],
+        )  # fmt: skip
+
+    for j in range(n_trials):
+        log = j == log_trial
+        ne = 0
+        s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
+        for s in range(n_sides):
+            standing[s] = 0
+        for c in range(n_comb):
+            hits[c] = hits_max[c]
+            stun[c] = stun_max[c]
+            dead[c] = False
+            lose[c] = False
+            is_out[c] = False
+            target[c] = -1
+            standing[side[c]] += 1
+            att_base[c] = fresh[c, 0]
+            dv_ranged[c] = fresh[c, 1]
+            dv_melee[c] = fresh[c, 2]
+            n_dice[c] = fresh[c, 3]
+            penalty[c] = 0
+            att_ref[c] = ref[c]
+            c_out[c] = 0
+            c_death[c] = 0
+            c_dealt[c] = 0
+            c_taken[c] = 0
+            c_attacks[c] = 0
+            c_landed[c] = 0
+        sides_left = 0
+        for s in range(n_sides):
+            if standing[s] > 0:
+                sides_left += 1
+        if has_ties:  # F9 switch1: ties broken once per fight by a die roll
+            for c in range(n_comb):
+                s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
+                order[c] = base_order[c]
+            for i in range(1, n_comb):  # insertion sort on (REF desc, die roll desc)
+                c = order[i]
+                k = i - 1
+                while k >= 0 and (
+                    ref[order[k]] < ref[c]
+                    or (ref[order[k]] == ref[c] and tiebreak[order[k]] < tiebreak[c])
+                ):
+                    order[k + 1] = order[k]
+                    k -= 1
+                order[k + 1] = c
+
+        result = UNRESOLVED
+        finish = (max_slots - 1) // slots_per_unit + 1
+        slot = start_slot - 1  # slot within the round (no modulo in the loop: slow)
+        rounds_done = 0
+        now = 1  # reported time unit, 1-based, and the slot within it
+        sub = -1
+        for _ in range(max_slots):
+            slot += 1
+            if slot == slots_per_round:
+                slot = 0
+            sub += 1
+            if sub == slots_per_unit:
+                sub = 0
+                now += 1
+            opening = now == 1
+            if switch2 and sub == 0:
+                # F9 switch2: every phase (speed chart: segment) each rolls the action die +
+                # current REF; ties broken by another die (the fraction below)
+                for c in range(n_comb):
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    if init_dice == 10:
+                        roll = np.int64(u * 10.0) + 1
+                    else:
+                        roll = np.int64(nd6_table[nd6_offsets[3] + int(u * 216.0)])
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    init_key[c] = att_ref[c] + roll + u
+                for i in range(n_comb):
+                    order[i] = i
+                for i in range(1, n_comb):  # insertion sort, highest first
+                    c = order[i]
+                    k = i - 1
+                    while k >= 0 and init_key[order[k]] < init_key[c]:
+                        order[k + 1] = order[k]
+                        k -= 1
+                    order[k + 1] = c
+            for k in range(n_comb):
+                a = order[k]
+                if is_out[a] or acts[a * slots_per_round + slot] == 0:
+                    continue
+                if surprised[a] and opening:  # F11: no action in the opening phase/segment
+                    if log and ne < max_events:
+                        events[ne, EV_TIME] = now
+                        events[ne, EV_KIND] = EVENT_SURPRISED
+                        events[ne, EV_ACTOR] = a
+                        events[ne, EV_TARGET] = -1
+                    ne += log
+                    continue
+                if lose[a]:  # F22: the stunned combatant's lost action; the -5 ends with it
+                    lose[a] = False
+                    pen = wound_penalty(hits[a], hits_max[a], impairment, dying_penalty)
+                    penalty[a] = pen
+                    att_base[a], dv_ranged[a], dv_melee[a], n_dice[a] = combat_values(
+                        ref[a], dex[a], strength[a], pen, att_skill[a], w_acc[a], w_min_str[a],
+                        w_dc[a], w_melee[a], def_ranged[a], def_melee[a],
+                    )  # fmt: skip
+                    att_ref[a] = effective(ref[a], pen)
+                    if log and ne < max_events:
+                        events[ne, EV_TIME] = now
+                        events[ne, EV_KIND] = EVENT_LOST_ACTION
+                        events[ne, EV_ACTOR] = a
+                        events[ne, EV_TARGET] = -1
+                    ne += log
+                    continue
+                # target: the first enemy still standing, in listed order (kept until it falls)
+                tgt = target[a]
+                if tgt < 0 or is_out[tgt]:
+                    tgt = -1
+                    for c in range(n_comb):
+                        if side[c] != side[a] and not is_out[c]:
+                            tgt = c
+                            break
+                    target[a] = tgt
+                    if tgt < 0:
+                        continue
+                mod = pair_mod[a * n_comb + tgt]
+                if mod == NO_REACH:  # a melee weapon out of reach; movement comes with tactics
+                    if log and ne < max_events:
+                        events[ne, EV_TIME] = now
+                        events[ne, EV_KIND] = EVENT_OUT_OF_REACH
+                        events[ne, EV_ACTOR] = a
+                        events[ne, EV_TARGET] = tgt
+                    ne += log
+                    continue
+                if surprised[tgt] and opening:
+                    mod += 5  # F11: attacking a surprised target
+                dv_base = dv_melee[tgt] if w_melee[a] else dv_ranged[tgt]
+                c_attacks[a] += 1
+                # No branch on the dice from here to the state update (a miss is damage x 0).
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                roll = np.int64(roll_table[int(u * n_rolls)])
+                hit = np.int64(roll >= dv_base - att_base[a] - mod)
+                # F19: n d6 as groups of five from the 5d6 table, then the rest
+                dice_left = n_dice[a]
+                raw = np.int64(0)
+                while dice_left >= TABLE_DICE:
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    raw += nd6_table[nd6_start + int(u * nd6_size)]
+                    dice_left -= TABLE_DICE
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                lo = nd6_offsets[dice_left]
+                raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                hits_lost, stun_dmg, through = hit_result(
+                    w_dmg[a], raw, pair_armour[a * n_comb + tgt], sd[tgt]
+                )
+                hits_lost *= hit
+                through *= hit
+                if w_dmg[a] == KILLING:  # collateral Stun, never below 0 (F21)
+                    stun_lost = min(hits_lost, max(stun[tgt], 0))
+                else:
+                    stun_lost = stun_dmg * hit
+                c_landed[a] += hit
+                c_dealt[a] += through
+                c_taken[tgt] += through
+                hits[tgt] -= hits_lost
+                stun[tgt] -= stun_lost
+                if hits[tgt] <= -2 * body[tgt] and not dead[tgt]:
+                    dead[tgt] = True
+                    c_death[tgt] = now
+                if stunned_rule and 2 * stun_lost > stun_max[tgt]:
+                    lose[tgt] = True
+                pen = wound_penalty(hits[tgt], hits_max[tgt], impairment, dying_penalty)
+                if lose[tgt]:
+                    pen += 5
+                if pen != penalty[tgt]:
+                    penalty[tgt] = pen
+                    att_base[tgt], dv_ranged[tgt], dv_melee[tgt], n_dice[tgt] = combat_values(
+                        ref[tgt], dex[tgt], strength[tgt], pen, att_skill[tgt], w_acc[tgt],
+                        w_min_str[tgt], w_dc[tgt], w_melee[tgt], def_ranged[tgt], def_melee[tgt],
+                    )  # fmt: skip
+                    att_ref[tgt] = effective(ref[tgt], pen)
+                went_out = False
+                if not is_out[tgt] and _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act):
+                    went_out = True
+                    is_out[tgt] = True
+                    if c_out[tgt] == 0:
+                        c_out[tgt] = now
+                    standing[side[tgt]] -= 1
+                    if standing[side[tgt]] == 0:
+                        sides_left -= 1
+                if log and ne < max_events:
+                    events[ne, EV_TIME] = now
+                    events[ne, EV_KIND] = EVENT_ATTACK
+                    events[ne, EV_ACTOR] = a
+                    events[ne, EV_TARGET] = tgt
+                    events[ne, EV_ROLL] = roll
+                    events[ne, EV_AV] = att_base[a] + mod
+                    events[ne, EV_DV] = dv_base
+                    events[ne, EV_RAW] = raw
+                    events[ne, EV_THROUGH] = through
+                    events[ne, EV_HITS] = hits[tgt]
+                    events[ne, EV_STUN] = stun[tgt]
+                    events[ne, EV_FLAGS] = (
+                        hit * FLAG_HIT
+                        + FLAG_STUNNED * (hit and lose[tgt])
+                        + FLAG_OUT * went_out
+                        + FLAG_DEAD * dead[tgt]
+                        + FLAG_DYING * (hits[tgt] <= 0)
+                    )
+                ne += log
+                if went_out and sides_left <= 1:
+                    break
+            if sides_left <= 1:
+                result = DRAW
+                for s in range(n_sides):
+                    if standing[s] > 0:
+                        result = s
+                finish = now
+                break
+            # end of the slot: the free Recovery after segment 12 (speed chart), waking (F23)
+            # at the end of each phase, and bleeding (F25) at the end of each round
+            end_of_round = slot == slots_per_round - 1
+            if end_of_round:
+                rounds_done += 1
+            minute = end_of_round and rounds_done % 5 == 0
+            end_of_unit = sub == slots_per_unit - 1
+            free_recovery = slot == recovery_slot
+            down = free_recovery
+            for c in range(n_comb):
+                if not dead[c] and (stun[c] <= 0 or hits[c] <= 0):
+                    down = True
+            if not down:
+                continue
+            for c in range(n_comb):
+                if dead[c]:
+                    continue
+                changed = False
+                woke = False
+                if hits[c] > 0 and stun[c] < stun_max[c]:
+                    phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
+                    if free_recovery or (
+                        stun[c] <= 0
+                        and (
+                            (stun[c] >= -10 and phase_end)
+                            or (end_of_round and (stun[c] >= -20 or (stun[c] >= -30 and minute)))
+                        )
+                    ):
+                        stun[c] = min(stun[c] + rec[c], stun_max[c])
+                        changed = True
+                        woke = True
+                if end_of_round and hits[c] <= 0:
+                    hits[c] -= 1
+                    changed = True
+                    if hits[c] <= -2 * body[c]:
+                        dead[c] = True
+                        c_death[c] = now
+                    if log and ne < max_events:
+                        events[ne, EV_TIME] = now
+                        events[ne, EV_KIND] = EVENT_BLEED
+                        events[ne, EV_ACTOR] = c
+                        events[ne, EV_TARGET] = -1
+                        events[ne, EV_HITS] = hits[c]
+                        events[ne, EV_STUN] = stun[c]
+                        events[ne, EV_FLAGS] = FLAG_DEAD * dead[c]
+                    ne += log
+                if not changed:
+                    continue
+                pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
+                if lose[c]:
+                    pen += 5
+                penalty[c] = pen
+                att_base[c], dv_ranged[c], dv_melee[c], n_dice[c] = combat_values(
+                    ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c],
+                    w_dc[c], w_melee[c], def_ranged[c], def_melee[c],
+                )  # fmt: skip
+                att_ref[c] = effective(ref[c], pen)
+                now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
+                if woke and log and ne < max_events:
+                    events[ne, EV_TIME] = now
+                    events[ne, EV_KIND] = EVENT_WAKE
+                    events[ne, EV_ACTOR] = c
+                    events[ne, EV_TARGET] = -1
+                    events[ne, EV_HITS] = hits[c]
+                    events[ne, EV_STUN] = stun[c]
+                    events[ne, EV_FLAGS] = FLAG_OUT * now_out
+                ne += log and woke
+                if now_out != is_out[c]:
+                    is_out[c] = now_out
+                    s = side[c]
+                    if now_out:
+                        if c_out[c] == 0:
+                            c_out[c] = now
+                        standing[s] -= 1
+                        if standing[s] == 0:
+                            sides_left -= 1
+                    else:
+                        if standing[s] == 0:
+                            sides_left += 1
+                        standing[s] += 1
+            if sides_left <= 1:
+                result = DRAW
+                for s in range(n_sides):
+                    if standing[s] > 0:
+                        result = s
+                finish = now
+                break
+        if log:
+            if ne < max_events:
+                events[ne, EV_TIME] = finish
+                events[ne, EV_KIND] = EVENT_END
+                events[ne, EV_ACTOR] = result
+                events[ne, EV_TARGET] = -1
+            n_events[0] = ne + 1
+        winner[j] = result
+        end_slot[j] = finish
+        for c in range(n_comb):
+            out_slot[j, c] = c_out[c]
+            death_slot[j, c] = c_death[c]
+            dealt[j, c] = c_dealt[c]
+            taken[j, c] = c_taken[c]
+            attacks[j, c] = c_attacks[c]
+            landed[j, c] = c_landed[c]

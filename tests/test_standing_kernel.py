@@ -1,0 +1,70 @@
+"""The standing-fight kernel against the general kernel: the same fights, bit for bit.
+
+Scenarios in which nobody needs to move or choose run on ``kernel_standing``; the general
+kernel runs them too (``compile_scenario(standing=False)``) and must give identical per-trial
+outcomes on the same seed, trial by trial.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import SCENARIOS
+
+from fuzion_sim.engine.rng import chunk_key
+from fuzion_sim.scenario import load_scenario
+from fuzion_sim.systems import fuzion
+from fuzion_sim.systems.fuzion.compile import Plan, StandingPlan
+
+VARIANTS = {
+    "benchmark": ("benchmark-duel.yaml", []),
+    "flagship": ("marshal-vs-outlaw.yaml", []),
+    "interlock": ("marshal-vs-outlaw.yaml", [("rules.dice", "interlock")]),
+    "switch2": ("marshal-vs-outlaw.yaml", [("rules.initiative", "switch2")]),
+    "speed chart": (
+        "marshal-vs-outlaw.yaml",
+        [("rules.timing", "speed_chart"), ("sides.red[0].spd", 6), ("sides.blue[0].spd", 3)],
+    ),
+    "extra actions": (
+        "marshal-vs-outlaw.yaml",
+        [("rules.timing", "extra_actions"), ("sides.red[0].spd", 7)],
+    ),
+    "surprise and cover": (
+        "marshal-vs-outlaw.yaml",
+        [
+            ("sides.blue[0].surprised", True),
+            ("sides.red[0].cover", "half_body"),
+            ("sides.blue[0].braced", True),
+            ("sides.red[0].modifiers", -1),
+        ],
+    ),
+    "stun and dying": (
+        "marshal-vs-outlaw.yaml",
+        [("rules.dying_can_act", True), ("sides.red[0].weapon.damage", "stun")],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_standing_kernel_equals_general_kernel(name):
+    path, overrides = VARIANTS[name]
+    sc = load_scenario(SCENARIOS / path, overrides=overrides)
+    fast = fuzion.compile_scenario(sc)
+    general = fuzion.compile_scenario(sc, standing=False)
+    assert isinstance(fast, StandingPlan) and isinstance(general, Plan)
+    key = chunk_key(5, 0)
+    a = fuzion.run_chunk(fast, key, 0, 20_000)
+    b = fuzion.run_chunk(general, key, 0, 20_000)
+    for x, y in zip(a.arrays(), b.arrays(), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_moving_fights_use_the_general_kernel():
+    sc = load_scenario(
+        SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("sides.blue[0].position", 80)]
+    )  # beyond the Magnum's 50 m: the Marshal closes in
+    assert isinstance(fuzion.compile_scenario(sc), Plan)
+    sc = load_scenario(
+        SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("sides.red[0].tactics", "sniper")]
+    )
+    assert isinstance(fuzion.compile_scenario(sc), Plan)
