@@ -39,6 +39,7 @@ __all__ = [
     "nd6",
     "nd6_tables",
     "roll_table",
+    "task_table",
     "sample_nd6",
     "sample_roll_difference",
 ]
@@ -373,6 +374,19 @@ def roll_table(dice: str = "hero", criticals: str = "both") -> np.ndarray:
     lo, counts = _difference_counts(dice, criticals)
     values = np.arange(lo, lo + len(counts), dtype=np.int8)
     return np.repeat(values, np.asarray(counts, dtype=np.int64))
+
+
+def task_table(dice: str = "hero", criticals: str = "both") -> np.ndarray:
+    """The acting roll alone (an unopposed task, F4), over equally likely outcomes, sorted.
+
+    HERO: 3d6 and the two critical d6 (7776 outcomes); Interlock: 1d10 and its critical d10
+    (100). Criticals apply unless ``criticals`` is ``"none"``. A draw is
+    ``table[int(u * len(table))]``.
+    """
+    pmf = hero_roll(criticals != "none") if dice == "hero" else interlock_roll(criticals != "none")
+    total = 6**5 if dice == "hero" else 10**2
+    counts = np.rint(pmf.probs * total).astype(np.int64)
+    return np.repeat(pmf.values.astype(np.int8), counts)
 
 
 #: Largest number of dice with its own equally-likely-outcomes table (6**5 = 7776 entries).

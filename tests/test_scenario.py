@@ -137,6 +137,7 @@ def test_flagship_loads_as_written():
         "dying_can_act": False,
         "dying_penalty": 6,
         "ap_factor": 0.5,
+        "obscured_dv": 14,
         "dodge_bonus": 3,
         "block_bonus": 3,
     }

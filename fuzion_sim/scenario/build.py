@@ -17,6 +17,7 @@ from fuzion_sim.errors import ScenarioError, did_you_mean
 
 from . import catalogue
 from .model import (
+    ABORTS,
     COVERS,
     DERIVED,
     NO_ARMOR,
@@ -50,7 +51,7 @@ TOP_KEYS = ("name", "description", "system", "trials", "seed", "max_rounds", "ru
 COMBATANT_KEYS = (
     "name", "stats", "skills", "weapon", "armor", "position", *DERIVED, "tactics",
     "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
-    "size", "modifiers", "defence_modifiers",
+    "size", "modifiers", "defence_modifiers", "drawn", "abort",
 )  # fmt: skip
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
@@ -65,7 +66,7 @@ _DERIVED_BOUNDS = {"hits": (1, None), "stun": (1, None), "spd": (1, 12)}
 ARMOR_KEYS = ("name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost")
 
 #: Bounds on numeric rule switches (inclusive; None: unbounded).
-_RULE_BOUNDS = {"dying_penalty": (0, None), "ap_factor": (0, 1)}
+_RULE_BOUNDS = {"dying_penalty": (0, None), "ap_factor": (0, 1), "obscured_dv": (0, None)}
 
 #: Full names of the primaries, offered as did-you-mean (never accepted silently).
 _STAT_NAMES = {
@@ -466,6 +467,8 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     cover = opt("cover", lambda p, v: _choice(ctx, p, v, COVERS, "cover"), "none")
     size = opt("size", lambda p, v: _choice(ctx, p, v, SIZES, "size"), "normal")
     modifiers = opt("modifiers", lambda p, v: _int(ctx, p, v), 0)
+    drawn = opt("drawn", lambda p, v: _bool(ctx, p, v), True)
+    abort = opt("abort", lambda p, v: _choice(ctx, p, v, ABORTS, "abort"), "none")
     defence_modifiers = opt("defence_modifiers", lambda p, v: _int(ctx, p, v), 0)
     return Combatant(
         name=name,
@@ -482,6 +485,8 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         size=size,
         modifiers=modifiers,
         defence_modifiers=defence_modifiers,
+        drawn=drawn,
+        abort=abort,
         **flags,
     )
 

@@ -12,6 +12,7 @@ from typing import Any
 
 __all__ = [
     "COVERS",
+    "ABORTS",
     "DEFAULT_TACTICS",
     "DERIVED",
     "PRIMARIES",
@@ -55,6 +56,7 @@ RULE_SWITCHES: dict[str, tuple[Any, Any, str]] = {
     "dying_can_act": (bool, False, "F25"),
     "dying_penalty": (int, 6, "F25"),
     "ap_factor": (float, 0.5, "F20"),
+    "obscured_dv": (int, 14, "F11"),
     "dodge_bonus": (int, 3, "F32"),
     "block_bonus": (int, 3, "F32"),
 }
@@ -65,6 +67,8 @@ COVERS = ("none", "half_body", "head_and_shoulders", "head_only", "behind_someon
 
 #: Target sizes (F11).
 SIZES = ("tiny", "small", "normal", "large", "very_large")
+#: Defences a combatant aborts its unused action to when attacked (F32; Abort).
+ABORTS = ("none", "dodge", "block", "dive")
 
 #: The tactic of a combatant without ``tactics:``: attack; close to range when out of range.
 #: Canonical rules (see ``fuzion_sim.systems.fuzion.tactics``): ``when`` (None: always), ``do``
@@ -149,6 +153,8 @@ class Combatant:
     size: str = "normal"
     modifiers: int = 0
     defence_modifiers: int = 0
+    drawn: bool = True
+    abort: str = "none"
 
     @property
     def xy(self) -> tuple[float, float]:

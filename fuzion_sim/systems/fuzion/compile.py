@@ -49,6 +49,11 @@ class Plan(NamedTuple):
     surprised: np.ndarray
     pos_x0: np.ndarray
     pos_y0: np.ndarray
+    int_: np.ndarray
+    perception: np.ndarray
+    obscured: np.ndarray
+    holstered0: np.ndarray
+    abort_kind: np.ndarray
     w_melee: np.ndarray
     w_dmg: np.ndarray
     w_dc: np.ndarray
@@ -81,6 +86,7 @@ class Plan(NamedTuple):
     options: np.ndarray
     ap_factor: float
     roll_table: np.ndarray
+    task_table: np.ndarray
     nd6_offsets: np.ndarray
     nd6_table: np.ndarray
 
@@ -94,6 +100,8 @@ COVER_RANGED = {"none": 0, "half_body": -2, "head_and_shoulders": -3, "head_only
                 "behind_someone": -4}  # fmt: skip
 COVER_MELEE = {"none": 0, "half_body": -1, "head_and_shoulders": -1, "head_only": -2,
                "behind_someone": -2}  # fmt: skip
+ABORT_CODES = {"none": kernel.ABORT_NONE, "dodge": kernel.ABORT_DODGE,
+               "block": kernel.ABORT_BLOCK, "dive": kernel.ABORT_DIVE}  # fmt: skip
 #: F11 target size (ranged situation table).
 SIZE = {"tiny": -6, "small": -4, "normal": 0, "large": 2, "very_large": 4}
 
@@ -173,6 +181,9 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[kernel.OPT_RECOVERY_SLOT] = timing.recovery_slot
     options[kernel.OPT_DODGE_BONUS] = int(rules.values.get("dodge_bonus", 3))
     options[kernel.OPT_BLOCK_BONUS] = int(rules.values.get("block_bonus", 3))
+    # F4: unopposed DVs are for 3d6; under Interlock subtract 5
+    dv = int(rules.values.get("obscured_dv", 14))
+    options[kernel.OPT_PERCEPTION_DV] = dv - 5 if rules.dice == "interlock" else dv
 
     mods_t = [target_modifiers(c) for c in fighters]
     mods_a = [attacker_modifiers(c) for c in fighters]
@@ -207,6 +218,11 @@ def compile_scenario(scenario: Scenario) -> Plan:
         surprised=_ints([bool(c.surprised) for c in fighters]),
         pos_x0=_floats([c.xy[0] for c in fighters]),
         pos_y0=_floats([c.xy[1] for c in fighters]),
+        int_=_ints([c.stats["INT"] for c in fighters]),
+        perception=_ints([c.skill("Perception") for c in fighters]),
+        obscured=_ints([c.obscured for c in fighters]),
+        holstered0=_ints([not c.drawn for c in fighters]),
+        abort_kind=_ints([ABORT_CODES[c.abort] for c in fighters]),
         w_melee=_ints([w.kind == "melee" for w in weapons]),
         w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
         w_dc=_ints([w.dc for w in weapons]),
@@ -239,6 +255,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         options=options,
         ap_factor=float(rules.ap_factor),
         roll_table=dice.roll_table(rules.dice, rules.criticals),
+        task_table=dice.task_table(rules.dice, rules.criticals),
         nd6_offsets=nd6_offsets,
         nd6_table=nd6_table,
     )
@@ -290,6 +307,8 @@ def standing_plan(plan: Plan) -> StandingPlan | None:
     weapon's reach (ranged: within the listed range), so nobody ever moves or reloads."""
     n = plan.n_combatants
     if not plan.tac_default.all() or (plan.w_shots >= 0).any():
+        return None
+    if plan.obscured.any() or plan.holstered0.any() or plan.abort_kind.any():
         return None
     pair_mod = np.zeros(n * n, np.int64)
     pair_armour = np.zeros(n * n, np.int64)

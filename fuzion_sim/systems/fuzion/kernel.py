@@ -63,7 +63,14 @@ OPT_WAKE_OWN_PHASE = 7  # speed chart: waking "every phase" means on the sleeper
 OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: none)
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
-N_OPTIONS = 11
+OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
+N_OPTIONS = 12
+
+# abort (F32: a combatant attacked before its turn uses its coming action to defend)
+ABORT_NONE = 0
+ABORT_DODGE = 1
+ABORT_BLOCK = 2
+ABORT_DIVE = 3
 
 # presence attack effects (Plan.presence_effect[:, 0])
 PA_NONE = 0
@@ -118,6 +125,8 @@ EVENT_IDLE = 16  # no rule matched, or the action could not be taken
 EVENT_HELD = 17  # cannot act: held (escape attempt follows)
 EVENT_CHOKE = 18  # choke damage (EV_THROUGH) at the holder's action
 EVENT_DISARM = 19  # FLAG_HIT: the weapon is knocked away
+EVENT_DRAW = 20  # draws its weapon (the action)
+EVENT_PERCEPTION = 21  # obscured: EV_ROLL the task roll, EV_RAW the penalty this phase
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4
@@ -142,7 +151,7 @@ def run_chunk(
     # combatants
     side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, run_m, sprint_m,
     att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res, base_order, targeting,
-    surprised, pos_x0, pos_y0,
+    surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, abort_kind,
     # weapons (one per combatant) and armour
     w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
     a_pd, a_ekd,
@@ -155,7 +164,7 @@ def run_chunk(
     # time
     acts, slots_per_round, start_slot, slots_per_unit, max_slots,
     # rules and dice
-    options, ap_factor, roll_table, nd6_offsets, nd6_table,
+    options, ap_factor, roll_table, task_table, nd6_offsets, nd6_table,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
     # event log of one trial (log_trial < 0: none)
@@ -172,7 +181,8 @@ def run_chunk(
     side ... pos_y0 : int64[C] or float64[C]
         Per-combatant plan arrays (see ``compile.Plan``): sheet values, the skills each attack
         form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
-        starting position in metres.
+        starting position in metres, INT and Perception, obscured, weapon holstered at the start
+        (``drawn: false``), abort (``ABORT_*``).
     w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
         (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload. ``a_pd``,
         ``a_ekd``: armour.
@@ -190,7 +200,8 @@ def run_chunk(
     options : int64[N_OPTIONS]
         Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor.
     roll_table : int8[N]
-        Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``).
+        Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``);
+        ``task_table`` the acting roll alone (``dice.task_table``, unopposed tasks).
     nd6_offsets, nd6_table
         Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
     winner : int8[n_trials]; end_slot : int32[n_trials]
@@ -216,6 +227,12 @@ def run_chunk(
     recovery_slot = options[OPT_RECOVERY_SLOT]
     dodge_bonus = options[OPT_DODGE_BONUS]
     block_bonus = options[OPT_BLOCK_BONUS]
+    perception_dv = options[OPT_PERCEPTION_DV]
+    n_task = task_table.shape[0]
+    any_obscured = False
+    for c in range(n_comb):
+        if obscured[c]:
+            any_obscured = True
     max_events = events.shape[0]
     n_events[0] = 0
     n_rolls = roll_table.shape[0]
@@ -256,6 +273,10 @@ def run_chunk(
     recovering = np.zeros(n_comb, np.bool_)
     damaged = np.zeros(n_comb, np.bool_)  # took damage this time unit
     waiting = np.empty(n_comb, np.int64)  # WAIT_* or -1
+    holstered = np.zeros(n_comb, np.bool_)
+    obs_pen = np.zeros(n_comb, np.int64)  # obscured: -2 / -4 to attack and defence this phase
+    acted_t = np.zeros(n_comb, np.int64)  # slot (1-based, since the start) of its last turn
+    aborted_t = np.zeros(n_comb, np.int64)  # slot whose turn it gave up to defend
     # per-trial counters, written out at the end of the trial
     c_out = np.empty(n_comb, np.int64)
     c_death = np.empty(n_comb, np.int64)
@@ -310,6 +331,10 @@ def run_chunk(
             recovering[c] = False
             damaged[c] = False
             waiting[c] = -1
+            holstered[c] = holstered0[c] != 0
+            obs_pen[c] = 0
+            acted_t[c] = 0
+            aborted_t[c] = 0
             c_out[c] = 0
             c_death[c] = 0
             c_dealt[c] = 0
@@ -342,7 +367,7 @@ def run_chunk(
         rounds_done = 0
         now = 1  # reported time unit, 1-based, and the slot within it
         sub = -1
-        for _ in range(max_slots):
+        for t_abs in range(1, max_slots + 1):
             slot += 1
             if slot == slots_per_round:
                 slot = 0
@@ -353,6 +378,22 @@ def run_chunk(
                 for c in range(n_comb):
                     damaged[c] = False
             opening = now == 1
+            if any_obscured and sub == 0:
+                # F11 obscured: a Perception roll each phase (INT + Perception + the task die
+                # against the GM's DV): success -2, failure -4, to attack and defence
+                for c in range(n_comb):
+                    if obscured[c] and not is_out[c]:
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        troll = np.int64(task_table[int(u * n_task)])
+                        obs_pen[c] = 2 if int_[c] + perception[c] + troll >= perception_dv else 4
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_PERCEPTION
+                            events[ne, EV_ACTOR] = c
+                            events[ne, EV_TARGET] = -1
+                            events[ne, EV_ROLL] = troll
+                            events[ne, EV_RAW] = obs_pen[c]
+                        ne += log
             if switch2 and sub == 0:
                 # F9 switch2: every phase (speed chart: segment) each rolls the action die +
                 # current REF; ties broken by another die (the fraction below)
@@ -379,6 +420,9 @@ def run_chunk(
                 a0 = order[k]
                 if is_out[a0] or acts[a0 * slots_per_round + slot] == 0:
                     continue
+                if aborted_t[a0] == t_abs:
+                    continue  # this turn went into the defence it aborted to (F32)
+                acted_t[a0] = t_abs
                 # the defence of a dodge, block or move ends when its maker acts again (F32)
                 dodge[a0] = 0
                 block[a0] = 0
@@ -883,6 +927,21 @@ def run_chunk(
                     # ---- an attack: form, attack value, defence, damage ----------------
                     if held_by[a] >= 0:
                         continue  # held: cannot attack (F33)
+                    fast_draw = False
+                    if holstered[a] and not disarmed[a] and (
+                        action == tx.A_ATTACK or action == tx.A_DRAW_ATTACK
+                        or action == tx.A_HAYMAKER or action == tx.A_ENTANGLE
+                    ):  # fmt: skip
+                        holstered[a] = False
+                        if action != tx.A_DRAW_ATTACK:  # drawing takes the action
+                            if log and ne < max_events:
+                                events[ne, EV_TIME] = now
+                                events[ne, EV_KIND] = EVENT_DRAW
+                                events[ne, EV_ACTOR] = a
+                                events[ne, EV_TARGET] = -1
+                            ne += log
+                            continue
+                        fast_draw = True  # draw & attack: one action at -3
                     form = F_WEAPON
                     if (
                         disarmed[a]
@@ -956,7 +1015,41 @@ def run_chunk(
                             dv_base = e_dex[tgt] + def_ranged[tgt] + dodge[tgt]
                             if moved[tgt] >= 10.0:  # moving target: -1 per 10 m it moved
                                 av -= np.int64(moved[tgt] // 10.0)
-                        dv_base -= dv_pen[tgt]
+                        if (
+                            abort_kind[tgt] != ABORT_NONE
+                            and acts[tgt * slots_per_round + slot] != 0
+                            and acted_t[tgt] != t_abs
+                            and aborted_t[tgt] != t_abs
+                            and held_by[tgt] < 0
+                        ):
+                            # F32 abort: the target spends its coming turn on the defence now
+                            aborted_t[tgt] = t_abs
+                            kind = abort_kind[tgt]
+                            bonus = dodge_bonus
+                            if kind == ABORT_DODGE:
+                                dodge[tgt] = dodge_bonus
+                                dv_base += dodge_bonus
+                            elif kind == ABORT_BLOCK:
+                                block[tgt] = block_bonus
+                                bonus = block_bonus
+                                if melee:
+                                    dv_base += block_bonus
+                            else:
+                                diving[tgt] = True
+                                bonus = 0
+                            if log and ne < max_events:
+                                events[ne, EV_TIME] = now
+                                events[ne, EV_KIND] = EVENT_DEFEND
+                                events[ne, EV_ACTOR] = tgt
+                                events[ne, EV_TARGET] = a
+                                events[ne, EV_ACTION] = (
+                                    tx.A_DODGE if kind == ABORT_DODGE
+                                    else tx.A_BLOCK if kind == ABORT_BLOCK else tx.A_DIVE
+                                )  # fmt: skip
+                                events[ne, EV_RAW] = bonus
+                            ne += log
+                        dv_base -= dv_pen[tgt] + obs_pen[tgt]
+                        av -= obs_pen[a]
                         if recovering[tgt]:
                             dv_base -= 5  # recovering: -5 DEX that phase (F23)
                         if surprised[tgt] and opening:
@@ -966,7 +1059,7 @@ def run_chunk(
                         if action == tx.A_HAYMAKER:
                             av -= 3  # +3 dice, -3 to hit
                             n_dice += 3
-                        elif action == tx.A_DRAW_ATTACK:
+                        elif fast_draw:
                             av -= 3
                         elif action == tx.A_MOVE_BY:  # half STR +1 die a 10 m, -2 REF/DEX
                             av -= 2

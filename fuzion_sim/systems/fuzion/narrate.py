@@ -1,14 +1,21 @@
-"""Turn a recorded event log (``kernel`` EV_* fields) into a readable play-by-play."""
+"""Turn a recorded event log (``kernel`` EV_* fields) into a readable play-by-play.
+
+:func:`event_dicts` gives every event as a plain JSON-ready dict (names instead of indices,
+action names from ``tactics.ACTION_NAMES``, metres instead of centimetres); :func:`narrate`
+gives one line per event.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import kernel as k
+from .tactics import ACTION_NAMES
 
-__all__ = ["event_dicts", "narrate"]
+__all__ = ["KIND_NAMES", "event_dicts", "narrate"]
 
-_KINDS = {
+#: Event kind code -> name (the ``kind`` of :func:`event_dicts`).
+KIND_NAMES = {
     k.EVENT_ATTACK: "attack",
     k.EVENT_LOST_ACTION: "lost_action",
     k.EVENT_SURPRISED: "surprised",
@@ -16,34 +23,224 @@ _KINDS = {
     k.EVENT_WAKE: "wake",
     k.EVENT_BLEED: "bleed",
     k.EVENT_END: "end",
+    k.EVENT_MOVE: "move",
+    k.EVENT_AIM: "aim",
+    k.EVENT_DEFEND: "defend",
+    k.EVENT_RECOVER: "recover",
+    k.EVENT_ESCAPE: "escape",
+    k.EVENT_RELOAD: "reload",
+    k.EVENT_PRESENCE: "presence",
+    k.EVENT_WAIT: "wait",
+    k.EVENT_INTERRUPT: "interrupt",
+    k.EVENT_IDLE: "idle",
+    k.EVENT_HELD: "held",
+    k.EVENT_CHOKE: "choke",
+    k.EVENT_DISARM: "disarm",
+}
+_KINDS = KIND_NAMES  # the old private name
+
+#: Presence attack effect code (``kernel.PA_*``) -> name.
+PRESENCE_EFFECTS = {
+    k.PA_NONE: "none",
+    k.PA_PENALTY: "penalty",
+    k.PA_LOSE_ACTION: "lose_action",
+    k.PA_SURRENDER: "surrender",
+}
+
+#: How an attack event reads for each attacking action ("X <verb> Y (...)").
+_ATTACK_VERBS = {
+    "attack": "attacks",
+    "punch": "punches",
+    "kick": "kicks",
+    "haymaker": "throws a haymaker at",
+    "draw_attack": "draws and attacks",
+    "sweep": "sweeps at",
+    "disarm": "grabs for the weapon of",
+    "choke": "goes for a choke hold on",
+    "entangle": "tries to entangle",
+    "move_by": "strikes in passing (move by) at",
+    "move_thru": "slams into (move thru)",
+}
+
+_MOVE_VERBS = {
+    "run": "runs",
+    "sprint": "sprints",
+    "move": "moves",
+    "move_by": "moves by",
+    "move_thru": "charges",
 }
 
 
+def _action(code: int) -> str:
+    return ACTION_NAMES[code] if 0 <= code < len(ACTION_NAMES) else f"action {code}"
+
+
+def _metres(cm: int) -> float:
+    return round(cm / 100.0, 2)
+
+
+def _presence_penalty(margin: int) -> int:
+    """The penalty a presence attack of ``margin`` over RES gives (data/presence.yaml)."""
+    from .compile import _presence_table
+
+    margins, effects = _presence_table()
+    value = 0
+    for i in range(len(margins)):
+        if margin >= margins[i] and effects[i, 0] == k.PA_PENALTY:
+            value = int(effects[i, 1])
+    return value
+
+
 def event_dicts(events: np.ndarray, names: list[str]) -> list[dict]:
-    """The events as plain dicts (for JSON): kind, time, actor and target names, numbers."""
-    out = []
+    """The events as plain dicts (for JSON): kind, time, actor and target names, numbers.
+
+    Every dict has ``time`` and ``kind`` (a name of :data:`KIND_NAMES`), ``actor`` (the
+    winning side index as ``winner`` for ``end``) and, when there is one, ``target``. By kind:
+
+    - ``attack``: ``action`` (attack, punch, kick, haymaker, draw_attack, sweep, disarm, choke,
+      entangle, move_by, move_thru), ``roll_difference``, ``av``, ``dv_base``, ``hit``,
+      ``damage_rolled``, ``damage_through``, ``stunned``, ``out``, ``dead``, ``hits_after``,
+      ``stun_after``, the attacker's position ``x``, ``y`` (metres) and ``held_choke`` (True
+      for the damage of a choke already held, which is not a new attack);
+    - ``move``: ``action`` (run, sprint, move, move_by, move_thru), ``metres`` moved, the new
+      position ``x``, ``y`` (metres); ``target`` is the combatant moved toward or away from;
+    - ``aim``: ``aim`` (the bonus now, at most 3); ``defend``: ``action`` (dodge, block, dive)
+      and ``bonus``; ``recover``: ``stun_recovered`` and ``stun_after``;
+    - ``escape``: ``roll_difference`` and ``freed`` (``target`` is the holder);
+    - ``reload``: ``shots`` after; ``presence``: ``total`` (the dice), ``res`` (the target's),
+      ``margin``, ``effect`` (none, penalty, lose_action, surrender) and ``penalty``;
+    - ``wait``, ``idle``, ``held``, ``interrupt`` (``target``: the combatant interrupted);
+    - ``choke``: ``damage`` (2D6 killing, no armour); ``disarm``: ``roll_difference`` and
+      ``disarmed``; ``out_of_reach``: ``action``;
+    - ``wake``, ``bleed``: ``hits_after``, ``stun_after`` (``bleed``: ``dead``).
+    """
+    out: list[dict] = []
+    choke_pending: tuple | None = None  # (time, actor, target) of the last choke event
     for row in events.tolist():
-        kind = _KINDS[row[k.EV_KIND]]
-        ev = {"time": row[k.EV_TIME], "kind": kind}
+        code = row[k.EV_KIND]
+        kind = KIND_NAMES.get(code, f"kind {code}")
+        ev: dict = {"time": row[k.EV_TIME], "kind": kind}
         if kind == "end":
             ev["winner"] = row[k.EV_ACTOR]
         else:
             ev["actor"] = names[row[k.EV_ACTOR]]
         if row[k.EV_TARGET] >= 0:
             ev["target"] = names[row[k.EV_TARGET]]
+        flags = row[k.EV_FLAGS]
         if kind == "attack":
-            flags = row[k.EV_FLAGS]
+            action = _action(row[k.EV_ACTION])
+            held = choke_pending == (row[k.EV_TIME], row[k.EV_ACTOR], row[k.EV_TARGET])
             ev.update(
+                action=action,
                 roll_difference=row[k.EV_ROLL], av=row[k.EV_AV], dv_base=row[k.EV_DV],
                 hit=bool(flags & k.FLAG_HIT), damage_rolled=row[k.EV_RAW],
                 damage_through=row[k.EV_THROUGH], stunned=bool(flags & k.FLAG_STUNNED),
                 out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
+                x=_metres(row[k.EV_X]), y=_metres(row[k.EV_Y]),
+                held_choke=bool(held and action == "choke"),
             )  # fmt: skip
+        elif kind == "move":
+            ev.update(
+                action=_action(row[k.EV_ACTION]),
+                metres=_metres(row[k.EV_RAW]),
+                x=_metres(row[k.EV_X]),
+                y=_metres(row[k.EV_Y]),
+            )
+        elif kind == "aim":
+            ev["aim"] = row[k.EV_RAW]
+        elif kind == "defend":
+            ev.update(action=_action(row[k.EV_ACTION]), bonus=row[k.EV_RAW])
+        elif kind == "recover":
+            ev.update(stun_recovered=row[k.EV_RAW], stun_after=row[k.EV_STUN])
+        elif kind == "escape":
+            ev.update(roll_difference=row[k.EV_ROLL], freed=bool(flags & k.FLAG_HIT))
+        elif kind == "reload":
+            ev["shots"] = row[k.EV_RAW]
+        elif kind == "presence":
+            total, res, effect = row[k.EV_RAW], row[k.EV_DV], row[k.EV_ROLL]
+            ev.update(
+                total=total,
+                res=res,
+                margin=total - res,
+                effect=PRESENCE_EFFECTS.get(effect, f"effect {effect}"),
+                penalty=_presence_penalty(total - res) if effect == k.PA_PENALTY else 0,
+            )
+        elif kind == "choke":
+            ev["damage"] = row[k.EV_THROUGH]
+        elif kind == "disarm":
+            ev.update(roll_difference=row[k.EV_ROLL], disarmed=bool(flags & k.FLAG_HIT))
+        elif kind in ("out_of_reach", "wait", "idle"):
+            ev["action"] = _action(row[k.EV_ACTION])
         if kind in ("attack", "wake", "bleed"):
             ev["hits_after"] = row[k.EV_HITS]
             ev["stun_after"] = row[k.EV_STUN]
+        if kind == "bleed":
+            ev["dead"] = bool(flags & k.FLAG_DEAD)
+        choke_pending = (
+            (row[k.EV_TIME], row[k.EV_ACTOR], row[k.EV_TARGET]) if kind == "choke" else None
+        )
         out.append(ev)
     return out
+
+
+def _attack_line(ev: dict, dice: str) -> str:
+    if ev["held_choke"]:
+        text = f"{ev['actor']}'s choke holds: {ev['target']} at {ev['hits_after']} Hits, "
+        text += f"{ev['stun_after']} Stun"
+        return text + _consequences(ev)
+    need = ev["dv_base"] - ev["av"]
+    if dice == "hero":
+        rolled = ev["roll_difference"] + 10
+        roll = f"3d6 roll {rolled} -> AT {ev['av'] + rolled}"
+        versus = f"DV {ev['dv_base'] + 10}"
+    else:
+        roll = f"d10 against d10: difference {ev['roll_difference']:+d}"
+        versus = f"needs {need:+d}"
+    verb = _ATTACK_VERBS.get(ev["action"], f"attacks ({ev['action']})")
+    text = f"{ev['actor']} {verb} {ev['target']} (AV {ev['av']}; {roll} vs {versus}): "
+    if not ev["hit"]:
+        return text + "miss"
+    action = ev["action"]
+    if action == "sweep":
+        text += f"hit, {ev['target']} goes down (prone: -2 to its next attack, +2 to the next of "
+        text += f"{ev['actor']})"
+    elif action in ("choke", "entangle"):
+        hold = "in a choke hold" if action == "choke" else "entangled"
+        text += f"hit, {ev['target']} is held {hold}"
+    elif action == "disarm":
+        text += "hit (the contest for the weapon is above)"
+    else:
+        text += (
+            f"hit, {ev['damage_rolled']} damage rolled, {ev['damage_through']} through; "
+            f"{ev['target']} at {ev['hits_after']} Hits, {ev['stun_after']} Stun"
+        )
+    return text + _consequences(ev)
+
+
+def _consequences(ev: dict) -> str:
+    text = ""
+    if ev["stunned"]:
+        text += "; stunned"
+    if ev["dead"]:
+        text += "; DEAD"
+    elif ev["out"]:
+        text += "; out of the fight"
+    return text
+
+
+def _presence_line(ev: dict) -> str:
+    text = (
+        f"{ev['actor']}'s presence attack on {ev['target']}: {ev['total']} vs RES {ev['res']} "
+        f"({ev['margin']:+d}): "
+    )
+    effect = ev["effect"]
+    if effect == "penalty":
+        return text + f"impressed, -{ev['penalty']} to its next action"
+    if effect == "lose_action":
+        return text + "awed, loses its next action"
+    if effect == "surrender":
+        return text + "cowed, gives up; out of the fight"
+    return text + "unmoved"
 
 
 def narrate(events: np.ndarray, names: list[str], sides: list[str], unit: str, dice: str):
@@ -64,41 +261,70 @@ def narrate(events: np.ndarray, names: list[str], sides: list[str], unit: str, d
     for ev in event_dicts(events, names):
         head = f"{unit_name} {ev['time']:>3}: "
         kind = ev["kind"]
+        actor = ev.get("actor")
         if kind == "attack":
-            need = ev["dv_base"] - ev["av"]
-            if dice == "hero":
-                rolled = ev["roll_difference"] + 10
-                roll = f"3d6 roll {rolled} -> AT {ev['av'] + rolled}"
-                versus = f"DV {ev['dv_base'] + 10}"
-            else:
-                roll = f"d10 against d10: difference {ev['roll_difference']:+d}"
-                versus = f"needs {need:+d}"
-            text = f"{ev['actor']} attacks {ev['target']} (AV {ev['av']}; {roll} vs {versus}): "
-            if ev["hit"]:
-                text += (
-                    f"hit, {ev['damage_rolled']} damage rolled, {ev['damage_through']} through; "
-                    f"{ev['target']} at {ev['hits_after']} Hits, {ev['stun_after']} Stun"
-                )
-                if ev["stunned"]:
-                    text += "; stunned"
-                if ev["dead"]:
-                    text += "; DEAD"
-                elif ev["out"]:
-                    text += "; out of the fight"
-            else:
-                text += "miss"
+            text = _attack_line(ev, dice)
         elif kind == "lost_action":
-            text = f"{ev['actor']} is stunned and loses this action"
+            text = f"{actor} is stunned and loses this action"
         elif kind == "surprised":
-            text = f"{ev['actor']} is surprised and does not act"
+            text = f"{actor} is surprised and does not act"
         elif kind == "out_of_reach":
-            text = f"{ev['actor']} cannot reach {ev['target']}"
+            text = f"{actor} cannot reach {ev['target']}"
+            if ev["action"] != "attack":
+                text += f" ({ev['action']})"
         elif kind == "wake":
-            text = f"{ev['actor']} recovers Stun: {ev['stun_after']} Stun"
+            text = f"{actor} recovers Stun: {ev['stun_after']} Stun"
             text += " (still out)" if ev["stun_after"] <= 0 else " and is back on their feet"
         elif kind == "bleed":
-            text = f"{ev['actor']} bleeds: {ev['hits_after']} Hits"
-        else:  # end
+            text = f"{actor} bleeds: {ev['hits_after']} Hits"
+            if ev["dead"]:
+                text += "; DEAD"
+        elif kind == "move":
+            verb = _MOVE_VERBS.get(ev["action"], ev["action"])
+            where = f"({ev['x']:.1f}, {ev['y']:.1f})"
+            goal = f" (on {ev['target']})" if "target" in ev else ""
+            if ev["metres"] > 0:
+                text = f"{actor} {verb} {ev['metres']:.1f} m{goal} to {where}"
+            else:
+                text = f"{actor} {verb} 0 m{goal}, staying at {where}"
+        elif kind == "aim":
+            text = f"{actor} aims at {ev['target']}: +{ev['aim']}"
+        elif kind == "defend":
+            if ev["action"] == "dodge":
+                text = f"{actor} dodges: +{ev['bonus']} DV until its next action"
+            elif ev["action"] == "block":
+                text = f"{actor} blocks: +{ev['bonus']} DV against melee until its next action"
+            else:
+                text = f"{actor} dives for cover"
+        elif kind == "recover":
+            text = f"{actor} recovers {ev['stun_recovered']} Stun: {ev['stun_after']} Stun"
+            if ev["stun_recovered"] == 0:
+                text += " (damaged this phase, or already at full Stun)"
+        elif kind == "escape":
+            text = f"{actor} struggles against {ev['target']} (contest difference "
+            text += f"{ev['roll_difference']:+d}): "
+            text += "breaks free" if ev["freed"] else "still held"
+        elif kind == "reload":
+            text = f"{actor} reloads: {ev['shots']} shots"
+            if ev["shots"] == 0:
+                text += " (still reloading)"
+        elif kind == "presence":
+            text = _presence_line(ev)
+        elif kind == "wait":
+            text = f"{actor} waits, holding the action"
+        elif kind == "interrupt":
+            text = f"{actor} interrupts {ev['target']} with the held action"
+        elif kind == "idle":
+            text = f"{actor} does nothing this action"
+        elif kind == "held":
+            text = f"{actor} is held and cannot act"
+        elif kind == "choke":
+            text = f"{actor} keeps the choke on {ev['target']}: {ev['damage']} killing damage"
+        elif kind == "disarm":
+            text = f"{actor} wrestles {ev['target']} for the weapon (STR + Hand to Hand, "
+            text += f"difference {ev['roll_difference']:+d}): "
+            text += "the weapon is knocked away" if ev["disarmed"] else f"{ev['target']} keeps it"
+        elif kind == "end":
             w = ev["winner"]
             if w >= 0:
                 text = f"the fight ends: {sides[w]} wins"
@@ -106,5 +332,7 @@ def narrate(events: np.ndarray, names: list[str], sides: list[str], unit: str, d
                 text = "the fight ends: a draw (every side down at once)"
             else:
                 text = "no decision within max_rounds"
+        else:
+            text = f"{actor}: {kind}"
         lines.append(head + text)
     return lines
