@@ -12,7 +12,14 @@ import yaml
 from ... import dice
 from ...scenario.model import Scenario
 from . import kernel, tactics
-from .rules import KILLING, STUN, armour_value, range_modifier
+from .rules import (
+    KILLING,
+    STUN,
+    armour_value,
+    attacker_modifiers,
+    range_modifier,
+    target_modifiers,
+)
 from .timing import build_timing
 
 __all__ = ["MELEE_DEFENCE_SKILLS", "Plan", "StandingPlan", "compile_scenario", "standing_plan"]
@@ -95,15 +102,8 @@ class Plan(NamedTuple):
         return int(self.side.shape[0])
 
 
-#: F11 cover against ranged and melee attacks (the seed's two tables).
-COVER_RANGED = {"none": 0, "half_body": -2, "head_and_shoulders": -3, "head_only": -4,
-                "behind_someone": -4}  # fmt: skip
-COVER_MELEE = {"none": 0, "half_body": -1, "head_and_shoulders": -1, "head_only": -2,
-               "behind_someone": -2}  # fmt: skip
 ABORT_CODES = {"none": kernel.ABORT_NONE, "dodge": kernel.ABORT_DODGE,
                "block": kernel.ABORT_BLOCK, "dive": kernel.ABORT_DIVE}  # fmt: skip
-#: F11 target size (ranged situation table).
-SIZE = {"tiny": -6, "small": -4, "normal": 0, "large": 2, "very_large": 4}
 
 
 @cache
@@ -115,19 +115,6 @@ def _presence_table() -> tuple[np.ndarray, np.ndarray]:
     margin = _ints([r["margin"] for r in rows])
     effect = np.ascontiguousarray([[codes[r["effect"]], r["value"]] for r in rows], np.int64)
     return margin, effect
-
-
-def target_modifiers(c) -> tuple[int, int]:
-    """Static modifiers to attacks against combatant ``c``: (ranged, melee) (F11)."""
-    ranged = COVER_RANGED[c.cover] + SIZE[c.size]
-    ranged += -2 * c.prone - 1 * c.crouched + 2 * c.silhouetted
-    return ranged, COVER_MELEE[c.cover]
-
-
-def attacker_modifiers(c) -> tuple[int, int]:
-    """Static modifiers to ``c``'s own attacks: (ranged, melee): braced +2 (ranged), and the
-    GM's flat ``modifiers``."""
-    return c.modifiers + 2 * c.braced, c.modifiers
 
 
 def _spd(c) -> int:
@@ -185,8 +172,10 @@ def compile_scenario(scenario: Scenario) -> Plan:
     dv = int(rules.values.get("obscured_dv", 14))
     options[kernel.OPT_PERCEPTION_DV] = dv - 5 if rules.dice == "interlock" else dv
 
-    mods_t = [target_modifiers(c) for c in fighters]
-    mods_a = [attacker_modifiers(c) for c in fighters]
+    mods_t = [
+        target_modifiers(c.cover, c.size, c.prone, c.crouched, c.silhouetted) for c in fighters
+    ]
+    mods_a = [attacker_modifiers(c.modifiers, c.braced) for c in fighters]
     packed = tactics.pack([tactics.program_of(c) for c in fighters])
     default = list(tactics.validate_tactics(None))
     margin, effect = _presence_table()

@@ -22,6 +22,7 @@ import numpy as np
 
 from fuzion_sim.dice import DICE, Pmf, _difference_counts, _nd6_counts
 
+from .rules import attacker_modifiers, range_modifier, target_modifiers
 from .tables import hit_locations as _location_table
 
 __all__ = [
@@ -859,3 +860,38 @@ def days_to_heal(hits_lost: int, rec: int) -> int:
     if hits_lost < 0:
         raise ValueError(f"hits_lost must be >= 0, got {hits_lost}")
     return -(-int(hits_lost) // int(rec))
+
+
+def attack_value(
+    ref: int,
+    skill: int,
+    accuracy: int = 0,
+    *,
+    distance: float = 0.0,
+    weapon_range: float = 50.0,
+    melee: bool = False,
+    aim: int = 0,
+    braced: bool = False,
+    cover: str = "none",
+    prone: bool = False,
+    crouched: bool = False,
+    silhouetted: bool = False,
+    size: str = "normal",
+    surprised: bool = False,
+    modifiers: int = 0,
+    target_moved: float = 0.0,
+) -> int:
+    """The attack value the kernel uses for one attack, from the sheet and the situation.
+
+    AV = REF + skill + WA + range band (F10; ranged) + the target's cover, posture, size and
+    silhouette (F11; the melee cover table for melee) + aim (at most +3) + braced (+2, ranged)
+    + surprise (+5) + the GM's flat modifiers - 1 per full 10 m the target moved (ranged).
+    Feed it to :func:`attack` as ``av`` to get the exact odds of that attack.
+    """
+    t_ranged, t_melee = target_modifiers(cover, size, prone, crouched, silhouetted)
+    a_ranged, a_melee = attacker_modifiers(modifiers, braced)
+    av = ref + skill + accuracy + (5 if surprised else 0)
+    if melee:
+        return av + t_melee + a_melee
+    av += range_modifier(float(distance), float(weapon_range)) + t_ranged + a_ranged
+    return av + min(max(aim, 0), 3) - int(target_moved // 10.0)

@@ -10,6 +10,28 @@ import numpy as np
 
 from ..._jit import jit
 
+#: F11 cover against ranged and melee attacks (the seed's two tables).
+COVER_RANGED = {"none": 0, "half_body": -2, "head_and_shoulders": -3, "head_only": -4,
+                "behind_someone": -4}  # fmt: skip
+COVER_MELEE = {"none": 0, "half_body": -1, "head_and_shoulders": -1, "head_only": -2,
+               "behind_someone": -2}  # fmt: skip
+#: F11 target size (ranged situation table).
+SIZE = {"tiny": -6, "small": -4, "normal": 0, "large": 2, "very_large": 4}
+
+
+def target_modifiers(cover="none", size="normal", prone=False, crouched=False, silhouetted=False):
+    """Static modifiers to attacks against a target: ``(ranged, melee)`` (F11 tables: cover,
+    prone -2 and crouched -1 against ranged attacks, silhouetted +2, size)."""
+    ranged = COVER_RANGED[cover] + SIZE[size] - 2 * prone - crouched + 2 * silhouetted
+    return ranged, COVER_MELEE[cover]
+
+
+def attacker_modifiers(modifiers=0, braced=False):
+    """Static modifiers to a combatant's own attacks: ``(ranged, melee)``: braced +2 (ranged)
+    and the GM's flat ``modifiers``."""
+    return modifiers + 2 * braced, modifiers
+
+
 KILLING = 0
 STUN = 1
 RANGED = 0
