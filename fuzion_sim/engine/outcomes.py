@@ -18,6 +18,8 @@ __all__ = ["TrialOutcomes", "Tally", "DRAW", "UNRESOLVED"]
 
 DRAW = -1
 UNRESOLVED = -2
+#: Hit locations counted per combatant (the Fuzion table's ten).
+N_LOCATIONS = 10
 
 
 @dataclass
@@ -27,7 +29,10 @@ class TrialOutcomes:
     ``winner`` int8[n]: side index, DRAW or UNRESOLVED. ``end_slot`` int32[n]: the 1-based time
     slot the fight ended. ``out_slot``/``death_slot`` int32[n, C]: slot a combatant first went
     out / died (0: never). ``dealt``/``taken`` int32[n, C]: damage after defences.
-    ``attacks``/``landed`` int32[n, C]: attacks made and attacks that hit.
+    ``attacks``/``landed`` int32[n, C]: attacks made and attacks that hit. ``knock``
+    int32[n, C]: knockback units the combatant took. ``location_hits`` int64[C, L]: hits each
+    combatant took by hit location, summed over the block (not per trial; zeros when the rule
+    system or the scenario has no hit locations).
     """
 
     winner: np.ndarray
@@ -38,21 +43,25 @@ class TrialOutcomes:
     taken: np.ndarray
     attacks: np.ndarray
     landed: np.ndarray
+    knock: np.ndarray
+    location_hits: np.ndarray
 
     @classmethod
-    def empty(cls, n: int, n_comb: int) -> TrialOutcomes:
+    def empty(cls, n: int, n_comb: int, n_locations: int = N_LOCATIONS) -> TrialOutcomes:
         per = lambda: np.empty((n, n_comb), np.int32)  # noqa: E731
         return cls(
-            np.empty(n, np.int8), np.empty(n, np.int32), per(), per(), per(), per(), per(), per()
-        )
+            np.empty(n, np.int8), np.empty(n, np.int32), per(), per(), per(), per(), per(), per(),
+            per(), np.zeros((n_comb, n_locations), np.int64),
+        )  # fmt: skip
 
     def arrays(self) -> list[np.ndarray]:
         return [getattr(self, f.name) for f in fields(self)]
 
     @classmethod
     def concatenate(cls, parts: list[TrialOutcomes]) -> TrialOutcomes:
-        names = [f.name for f in fields(cls)]
-        return cls(*[np.concatenate([getattr(p, k) for p in parts]) for k in names])
+        names = [f.name for f in fields(cls) if f.name != "location_hits"]
+        joined = {k: np.concatenate([getattr(p, k) for p in parts]) for k in names}
+        return cls(**joined, location_hits=sum(p.location_hits for p in parts))
 
     @property
     def n(self) -> int:
@@ -67,6 +76,7 @@ class Tally:
     (n_sides + 1). ``end_hist[k, t]``: trials with outcome k that ended in slot t.
     ``out_hist[c, t]`` / ``death_hist[c, t]``: slot combatant c first went out / died (t = 0:
     never). The ``*_sum`` and ``*_sq`` arrays are per-combatant sums and sums of squares.
+    ``location_hits[c, l]``: hits combatant c took in hit location l.
     """
 
     n_trials: int
@@ -80,14 +90,20 @@ class Tally:
     taken_sq: np.ndarray
     attacks_sum: np.ndarray
     landed_sum: np.ndarray
+    knock_sum: np.ndarray
+    knock_sq: np.ndarray
+    location_hits: np.ndarray
 
     @classmethod
-    def zeros(cls, n_sides: int, n_comb: int, max_slots: int) -> Tally:
+    def zeros(
+        cls, n_sides: int, n_comb: int, max_slots: int, n_locations: int = N_LOCATIONS
+    ) -> Tally:
         t = max_slots + 1
         z = lambda *shape: np.zeros(shape, np.int64)  # noqa: E731
         return cls(
             0, z(n_sides + 2), z(n_sides + 2, t), z(n_comb, t), z(n_comb, t),
             z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb),
+            z(n_comb), z(n_comb), z(n_comb, n_locations),
         )  # fmt: skip
 
     def merge(self, other: Tally) -> Tally:
@@ -100,14 +116,17 @@ class Tally:
     @classmethod
     def of(cls, out: TrialOutcomes, n_sides: int, max_slots: int) -> Tally:
         """The tally of a block of per-trial outcomes."""
-        tally = cls.zeros(n_sides, out.out_slot.shape[1], max_slots)
+        tally = cls.zeros(
+            n_sides, out.out_slot.shape[1], max_slots, out.location_hits.shape[1]
+        )
         tally.n_trials = out.n
         _tally(
             out.winner, out.end_slot, out.out_slot, out.death_slot, out.dealt, out.taken,
-            out.attacks, out.landed, n_sides, tally.outcome_counts, tally.end_hist,
+            out.attacks, out.landed, out.knock, n_sides, tally.outcome_counts, tally.end_hist,
             tally.out_hist, tally.death_hist, tally.dealt_sum, tally.dealt_sq, tally.taken_sum,
-            tally.taken_sq, tally.attacks_sum, tally.landed_sum,
+            tally.taken_sq, tally.attacks_sum, tally.landed_sum, tally.knock_sum, tally.knock_sq,
         )  # fmt: skip
+        tally.location_hits[...] = out.location_hits
         return tally
 
     def to_state(self) -> dict:
@@ -121,9 +140,9 @@ class Tally:
 
 @jit
 def _tally(
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, n_sides,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, n_sides,
     outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum, taken_sq,
-    attacks_sum, landed_sum,
+    attacks_sum, landed_sum, knock_sum, knock_sq,
 ):  # fmt: skip
     n, n_comb = out_slot.shape
     for j in range(n):
@@ -142,3 +161,6 @@ def _tally(
             taken_sq[c] += d * d
             attacks_sum[c] += attacks[j, c]
             landed_sum[c] += landed[j, c]
+            d = np.int64(knock[j, c])
+            knock_sum[c] += d
+            knock_sq[c] += d * d

@@ -20,6 +20,7 @@ from .rules import (
     range_modifier,
     target_modifiers,
 )
+from .tables import hit_locations
 from .timing import build_timing
 
 __all__ = ["MELEE_DEFENCE_SKILLS", "Plan", "StandingPlan", "compile_scenario", "standing_plan"]
@@ -61,6 +62,12 @@ class Plan(NamedTuple):
     obscured: np.ndarray
     holstered0: np.ndarray
     abort_kind: np.ndarray
+    tech: np.ndarray
+    physician: np.ndarray
+    scale: np.ndarray
+    knock_body: np.ndarray
+    called_loc: np.ndarray
+    called_mod: np.ndarray
     w_melee: np.ndarray
     w_dmg: np.ndarray
     w_dc: np.ndarray
@@ -71,8 +78,13 @@ class Plan(NamedTuple):
     w_energy: np.ndarray
     w_shots: np.ndarray
     w_reload: np.ndarray
+    w_kills: np.ndarray
+    w_blade: np.ndarray
     a_pd: np.ndarray
     a_ekd: np.ndarray
+    a_kills: np.ndarray
+    a_half_blades: np.ndarray
+    a_cover: np.ndarray
     tgt_mod_r: np.ndarray
     tgt_mod_m: np.ndarray
     att_mod_r: np.ndarray
@@ -92,10 +104,14 @@ class Plan(NamedTuple):
     max_slots: int
     options: np.ndarray
     ap_factor: float
+    knock_unit: float
     roll_table: np.ndarray
     task_table: np.ndarray
     nd6_offsets: np.ndarray
     nd6_table: np.ndarray
+    loc_by_roll: np.ndarray
+    loc_num: np.ndarray
+    loc_den: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -171,6 +187,11 @@ def compile_scenario(scenario: Scenario) -> Plan:
     # F4: unopposed DVs are for 3d6; under Interlock subtract 5
     dv = int(rules.values.get("obscured_dv", 14))
     options[kernel.OPT_PERCEPTION_DV] = dv - 5 if rules.dice == "interlock" else dv
+    options[kernel.OPT_HIT_LOCATIONS] = {"none": kernel.LOC_NONE, "random": kernel.LOC_RANDOM,
+                                         "called": kernel.LOC_CALLED}[
+        rules.values.get("hit_locations", "none")
+    ]  # fmt: skip
+    options[kernel.OPT_KNOCKBACK] = bool(rules.values.get("knockback", False))
 
     mods_t = [
         target_modifiers(c.cover, c.size, c.prone, c.crouched, c.silhouetted) for c in fighters
@@ -179,6 +200,29 @@ def compile_scenario(scenario: Scenario) -> Plan:
     packed = tactics.pack([tactics.program_of(c) for c in fighters])
     default = list(tactics.validate_tactics(None))
     margin, effect = _presence_table()
+    locations = hit_locations()
+    all_locations = (1 << len(locations.names)) - 1
+
+    def cover_mask(armor) -> int:
+        covers = getattr(armor, "covers", None)
+        if not covers:
+            return all_locations
+        return sum(1 << locations.index(name) for name in covers)
+
+    def scale_of(c) -> int:
+        if getattr(c, "kills", 0):
+            return kernel.SCALE_KILLS
+        return kernel.SCALE_OBJECT if getattr(c, "sdp", 0) else kernel.SCALE_PERSON
+
+    scales = [scale_of(c) for c in fighters]
+    # objects and Kill-rated structures: their SDP or Kills are the pool; no Stun to lose
+    # (a huge Stun never reaches 0) and "dead" (destroyed) at 0 (BODY 0 in the death rule)
+    hits_max = [
+        c.kills if s == kernel.SCALE_KILLS else c.sdp if s == kernel.SCALE_OBJECT else h
+        for c, s, h in zip(fighters, scales, derived["hits"], strict=True)
+    ]
+    stun_max = [st if s == 0 else 1 << 40 for s, st in zip(scales, derived["stun"], strict=True)]
+    called = [getattr(c, "called_shot", None) for c in fighters]
 
     return Plan(
         side=_ints([side_index[c.side] for c in fighters]),
@@ -186,10 +230,10 @@ def compile_scenario(scenario: Scenario) -> Plan:
         ref=ref,
         dex=stat["DEX"],
         strength=stat["STR"],
-        body=stat["BODY"],
-        hits_max=_ints(derived["hits"]),
-        stun_max=_ints(derived["stun"]),
-        sd=_ints(derived["sd"]),
+        body=_ints([b if s == 0 else 0 for b, s in zip(stat["BODY"], scales, strict=True)]),
+        hits_max=_ints(hits_max),
+        stun_max=_ints(stun_max),
+        sd=_ints([sd if s == 0 else 0 for sd, s in zip(derived["sd"], scales, strict=True)]),
         rec=_ints(derived["rec"]),
         run_m=_floats([c.derived["run"] for c in fighters]),
         sprint_m=_floats([c.derived["sprint"] for c in fighters]),
@@ -212,6 +256,19 @@ def compile_scenario(scenario: Scenario) -> Plan:
         obscured=_ints([c.obscured for c in fighters]),
         holstered0=_ints([not c.drawn for c in fighters]),
         abort_kind=_ints([ABORT_CODES[c.abort] for c in fighters]),
+        tech=_ints([c.stats["TECH"] for c in fighters]),
+        physician=_ints([c.skill("Physician") for c in fighters]),
+        scale=_ints(scales),
+        knock_body=_ints(
+            [
+                c.kills if s == kernel.SCALE_KILLS else c.stats["BODY"]
+                for c, s in zip(fighters, scales, strict=True)
+            ]
+        ),
+        called_loc=_ints([-1 if x is None else locations.index(x) for x in called]),
+        called_mod=_ints(
+            [0 if x is None else locations.called_modifiers[locations.index(x)] for x in called]
+        ),
         w_melee=_ints([w.kind == "melee" for w in weapons]),
         w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
         w_dc=_ints([w.dc for w in weapons]),
@@ -222,8 +279,13 @@ def compile_scenario(scenario: Scenario) -> Plan:
         w_energy=_ints([w.energy for w in weapons]),
         w_shots=_ints([-1 if w.shots is None else w.shots for w in weapons]),
         w_reload=_ints([w.reload_actions for w in weapons]),
+        w_kills=_ints([getattr(w, "kills", 0) for w in weapons]),
+        w_blade=_ints([getattr(w, "blade", False) for w in weapons]),
         a_pd=_ints([c.armor.pd for c in fighters]),
         a_ekd=_ints([c.armor.ekd for c in fighters]),
+        a_kills=_ints([getattr(c.armor, "kills", 0) for c in fighters]),
+        a_half_blades=_ints([c.armor.half_vs_blades for c in fighters]),
+        a_cover=_ints([cover_mask(c.armor) for c in fighters]),
         tgt_mod_r=_ints([m[0] for m in mods_t]),
         tgt_mod_m=_ints([m[1] for m in mods_t]),
         att_mod_r=_ints([m[0] for m in mods_a]),
@@ -243,10 +305,14 @@ def compile_scenario(scenario: Scenario) -> Plan:
         max_slots=int(scenario.max_rounds) * timing.slots_per_round,
         options=options,
         ap_factor=float(rules.ap_factor),
+        knock_unit=float(rules.values.get("knockback_unit", 1.0)),
         roll_table=dice.roll_table(rules.dice, rules.criticals),
         task_table=dice.task_table(rules.dice, rules.criticals),
         nd6_offsets=nd6_offsets,
         nd6_table=nd6_table,
+        loc_by_roll=_ints(np.maximum(locations.location_by_roll, 0)),
+        loc_num=_ints([m.numerator for m in locations.multipliers]),
+        loc_den=_ints([m.denominator for m in locations.multipliers]),
     )
 
 
@@ -298,6 +364,10 @@ def standing_plan(plan: Plan) -> StandingPlan | None:
     if not plan.tac_default.all() or (plan.w_shots >= 0).any():
         return None
     if plan.obscured.any() or plan.holstered0.any() or plan.abort_kind.any():
+        return None
+    if plan.options[kernel.OPT_HIT_LOCATIONS] or plan.options[kernel.OPT_KNOCKBACK]:
+        return None
+    if plan.scale.any() or plan.w_kills.any() or plan.a_half_blades.any():
         return None
     pair_mod = np.zeros(n * n, np.int64)
     pair_armour = np.zeros(n * n, np.int64)

@@ -64,7 +64,18 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 12
+N_OPTIONS = 14
+
+# scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
+SCALE_PERSON = 0
+SCALE_OBJECT = 1
+SCALE_KILLS = 2
+# hit locations (F27)
+LOC_NONE = 0
+LOC_RANDOM = 1
+LOC_CALLED = 2
+OPT_HIT_LOCATIONS = 12
+OPT_KNOCKBACK = 13
 
 # abort (F32: a combatant attacked before its turn uses its coming action to defend)
 ABORT_NONE = 0
@@ -104,7 +115,8 @@ EV_FLAGS = 11  # FLAG_* bits
 EV_ACTION = 12  # tactics action code (tactics.A_*)
 EV_X = 13  # actor's position after the event, centimetres
 EV_Y = 14
-N_EV_FIELDS = 15
+EV_LOCATION = 15  # hit location index (tables.hit_locations), -1 for none
+N_EV_FIELDS = 16
 EVENT_ATTACK = 0
 EVENT_LOST_ACTION = 1  # stunned: the action is lost
 EVENT_SURPRISED = 2  # surprised: no action in the opening phase/segment
@@ -127,6 +139,8 @@ EVENT_CHOKE = 18  # choke damage (EV_THROUGH) at the holder's action
 EVENT_DISARM = 19  # FLAG_HIT: the weapon is knocked away
 EVENT_DRAW = 20  # draws its weapon (the action)
 EVENT_PERCEPTION = 21  # obscured: EV_ROLL the task roll, EV_RAW the penalty this phase
+EVENT_KNOCKBACK = 22  # ACTOR knocked back: EV_RAW units, EV_X/EV_Y its new position (cm)
+EVENT_FIRST_AID = 23  # ACTOR treats TARGET: EV_ROLL task roll, EV_DV the DV, FLAG_HIT stable
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4
@@ -151,10 +165,11 @@ def run_chunk(
     # combatants
     side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, run_m, sprint_m,
     att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res, base_order, targeting,
-    surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, abort_kind,
+    surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, abort_kind, tech,
+    physician, scale, knock_body, called_loc, called_mod,
     # weapons (one per combatant) and armour
     w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
-    a_pd, a_ekd,
+    w_kills, w_blade, a_pd, a_ekd, a_kills, a_half_blades, a_cover,
     # static modifiers: against this target (ranged, melee), by this attacker (ranged, melee)
     tgt_mod_r, tgt_mod_m, att_mod_r, att_mod_m,
     # tactics (tactics.pack) and whether a combatant uses the default tactic
@@ -164,9 +179,10 @@ def run_chunk(
     # time
     acts, slots_per_round, start_slot, slots_per_unit, max_slots,
     # rules and dice
-    options, ap_factor, roll_table, task_table, nd6_offsets, nd6_table,
+    options, ap_factor, knock_unit, roll_table, task_table, nd6_offsets, nd6_table,
+    loc_by_roll, loc_num, loc_den,
     # outputs, one row per trial
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -182,10 +198,13 @@ def run_chunk(
         Per-combatant plan arrays (see ``compile.Plan``): sheet values, the skills each attack
         form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
         starting position in metres, INT and Perception, obscured, weapon holstered at the start
-        (``drawn: false``), abort (``ABORT_*``).
+        (``drawn: false``), abort (``ABORT_*``), TECH and Physician (first aid), scale
+        (``SCALE_*``), the BODY (Kills) knockback subtracts, a called shot's location (-1: none)
+        and its modifier.
     w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
-        (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload. ``a_pd``,
-        ``a_ekd``: armour.
+        (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
+        weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
+        hit locations it covers.
     tgt_mod_r, tgt_mod_m, att_mod_r, att_mod_m : int64[C]
         Static attack modifiers (cover, prone, size, silhouetted; braced and the GM's flat
         modifier) for ranged and melee attacks against / by each combatant.
@@ -198,17 +217,22 @@ def run_chunk(
         The slot of the round the fight starts in, slots per reported time unit, and the
         slots the fight may last (``timing.Timing``).
     options : int64[N_OPTIONS]
-        Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor.
+        Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor,
+        ``knock_unit`` metres per knockback unit.
     roll_table : int8[N]
         Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``);
         ``task_table`` the acting roll alone (``dice.task_table``, unopposed tasks).
     nd6_offsets, nd6_table
         Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
+    loc_by_roll, loc_num, loc_den : int64
+        Hit location of each 3d6 total, and each location's damage multiplier num / den.
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
         Written: per combatant the time unit it first went out (0: never) and died (0: never),
-        damage it dealt and took after defences, attacks made and attacks that hit.
+        damage it dealt and took after defences, attacks made and attacks that hit;
+        ``knock`` the knockback units it took. ``location_hits`` int64[C, L]: hits taken by
+        location, added to over the chunk.
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -228,6 +252,8 @@ def run_chunk(
     dodge_bonus = options[OPT_DODGE_BONUS]
     block_bonus = options[OPT_BLOCK_BONUS]
     perception_dv = options[OPT_PERCEPTION_DV]
+    loc_mode = options[OPT_HIT_LOCATIONS]
+    knockback = options[OPT_KNOCKBACK] != 0
     n_task = task_table.shape[0]
     any_obscured = False
     for c in range(n_comb):
@@ -277,6 +303,8 @@ def run_chunk(
     obs_pen = np.zeros(n_comb, np.int64)  # obscured: -2 / -4 to attack and defence this phase
     acted_t = np.zeros(n_comb, np.int64)  # slot (1-based, since the start) of its last turn
     aborted_t = np.zeros(n_comb, np.int64)  # slot whose turn it gave up to defend
+    stable = np.zeros(n_comb, np.bool_)  # stabilised by first aid: no more bleeding (F25)
+    c_knock = np.empty(n_comb, np.int64)
     # per-trial counters, written out at the end of the trial
     c_out = np.empty(n_comb, np.int64)
     c_death = np.empty(n_comb, np.int64)
@@ -335,6 +363,8 @@ def run_chunk(
             obs_pen[c] = 0
             acted_t[c] = 0
             aborted_t[c] = 0
+            stable[c] = False
+            c_knock[c] = 0
             c_out[c] = 0
             c_death[c] = 0
             c_dealt[c] = 0
@@ -438,7 +468,9 @@ def run_chunk(
                     continue
                 if lose[a0]:  # F22: the stunned combatant's lost action; the -5 ends with it
                     lose[a0] = False
-                    pen = wound_penalty(hits[a0], hits_max[a0], impairment, dying_penalty)
+                    pen = wound_penalty(
+                        hits[a0], hits_max[a0], impairment and scale[a0] == 0, dying_penalty
+                    )
                     penalty[a0] = pen
                     e_ref[a0] = effective(ref[a0], pen)
                     e_dex[a0] = effective(dex[a0], pen)
@@ -794,6 +826,58 @@ def run_chunk(
                             events[ne, EV_FLAGS] = FLAG_HIT * free
                         ne += log
                         continue
+                    if action == tx.A_FIRST_AID:  # F25: stabilise a dying ally, DV 2 x Hits < 0
+                        patient = -1
+                        best = 1e300
+                        for c in range(n_comb):
+                            if side[c] == side[a] and c != a and hits[c] <= 0 and not dead[c]:
+                                if not stable[c] and dist[a * n_comb + c] < best:
+                                    best = dist[a * n_comb + c]
+                                    patient = c
+                        if patient < 0:
+                            continue
+                        if best > MELEE_REACH:  # go to the patient first
+                            px[a], py[a], went = move_toward(
+                                px[a], py[a], px[patient], py[patient], run_m[a], 1.0
+                            )
+                            moved[a] = went
+                            geometry_dirty = True
+                            for i in range(n_comb):
+                                for t2 in range(n_comb):
+                                    ddx = px[t2] - px[i]
+                                    ddy = py[t2] - py[i]
+                                    d = np.sqrt(ddx * ddx + ddy * ddy)
+                                    dist[i * n_comb + t2] = d
+                                    rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                            geometry_dirty = False
+                            if log and ne < max_events:
+                                events[ne, EV_TIME] = now
+                                events[ne, EV_KIND] = EVENT_MOVE
+                                events[ne, EV_ACTOR] = a
+                                events[ne, EV_TARGET] = patient
+                                events[ne, EV_ACTION] = tx.A_RUN
+                                events[ne, EV_RAW] = np.int64(went * 100.0)
+                                events[ne, EV_X] = np.int64(px[a] * 100.0)
+                                events[ne, EV_Y] = np.int64(py[a] * 100.0)
+                            ne += log
+                            continue
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        troll = np.int64(task_table[int(u * n_task)])
+                        need = -2 * hits[patient]
+                        ok = tech[a] + physician[a] + troll >= need
+                        if ok:
+                            stable[patient] = True
+                        if log and ne < max_events:
+                            events[ne, EV_TIME] = now
+                            events[ne, EV_KIND] = EVENT_FIRST_AID
+                            events[ne, EV_ACTOR] = a
+                            events[ne, EV_TARGET] = patient
+                            events[ne, EV_ROLL] = troll
+                            events[ne, EV_AV] = tech[a] + physician[a]
+                            events[ne, EV_DV] = need
+                            events[ne, EV_FLAGS] = FLAG_HIT * ok
+                        ne += log
+                        continue
                     if action == tx.A_PRESENCE:  # 1d6 per PRE against each enemy's RES
                         total = np.int64(0)
                         dice_left = pre[a]
@@ -965,10 +1049,14 @@ def run_chunk(
                         if e_str[a] < w_min_str[a]:
                             av -= w_min_str[a] - e_str[a]  # F12: -1 per STR point short
                         n_dice = damage_dice(w_dc[a], e_str[a], w_min_str[a], melee)
+                        if w_kills[a] > 0:  # F29: a Kill-rated attack on a small target
+                            n_dice = 13 + w_kills[a]
                         dmg_type = w_dmg[a]
                         armour = armour_value(
                             a_pd[tgt], a_ekd[tgt], w_energy[a], w_ap[a], ap_factor
                         )
+                        if w_blade[a] and a_half_blades[tgt]:
+                            armour //= 2
                     else:  # F14 unarmed: punch DC = STR (Stun); kick +1 DC at -1
                         melee = True
                         reach_ok = d_at <= MELEE_REACH
@@ -998,6 +1086,7 @@ def run_chunk(
                         roll = np.int64(0)
                         raw = through
                         dv_base = 0
+                        loc = -1
                         if log and ne < max_events:
                             events[ne, EV_TIME] = now
                             events[ne, EV_KIND] = EVENT_CHOKE
@@ -1056,6 +1145,8 @@ def run_chunk(
                             av += 5  # F11: attacking a surprised target
                         av += next_mod[a]
                         next_mod[a] = 0
+                        if loc_mode == LOC_CALLED and called_loc[a] >= 0:
+                            av += called_mod[a]  # F27 called shot
                         if action == tx.A_HAYMAKER:
                             av -= 3  # +3 dice, -3 to hit
                             n_dice += 3
@@ -1096,13 +1187,77 @@ def run_chunk(
                         )  # fmt: skip
                         if is_special:
                             raw = 0  # these manoeuvres do no damage themselves
-                        hits_lost, stun_dmg, through = hit_result(dmg_type, raw, armour, sd[tgt])
-                        hits_lost *= hit
-                        through *= hit
-                        if dmg_type == KILLING:  # collateral Stun, never below 0 (F21)
-                            stun_lost = min(hits_lost, max(stun[tgt], 0))
+                        loc = -1
+                        att_kills = np.int64(0)
+                        if loc_mode != LOC_NONE and scale[tgt] != SCALE_KILLS:
+                            if loc_mode == LOC_CALLED and called_loc[a] >= 0:
+                                loc = called_loc[a]
+                            else:  # F27: 3d6 on the location table
+                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                loc = loc_by_roll[nd6_table[nd6_offsets[3] + int(u * 216.0)]]
+                            if (a_cover[tgt] >> loc) & 1 == 0:
+                                armour = 0  # the armour does not cover it
+                        if scale[tgt] == SCALE_KILLS:
+                            # F29: Kills against Kills; a small attacker's DC above 13 becomes
+                            # Kills (superdamage); armour in Kills
+                            att_kills = (
+                                w_kills[a]
+                                if (form == F_WEAPON and w_kills[a] > 0)
+                                else (n_dice - 13 if n_dice >= 14 else 0)
+                            )
+                            through = max(att_kills - a_kills[tgt], 0) * hit
+                            hits_lost = through
+                            stun_lost = 0
+                        elif scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
+                            through = max(raw - armour, 0) * hit
+                            if loc >= 0:
+                                through = through * loc_num[loc] // loc_den[loc]
+                            hits_lost = through
+                            stun_lost = 0
                         else:
-                            stun_lost = stun_dmg * hit
+                            hits_lost, stun_dmg, through = hit_result(
+                                dmg_type, raw, armour, sd[tgt]
+                            )
+                            if loc >= 0:  # F27: the multiplier after armour, rounded down
+                                through = through * loc_num[loc] // loc_den[loc]
+                                if dmg_type == KILLING:
+                                    hits_lost = through
+                                else:
+                                    hits_lost = through // 5
+                                    stun_dmg = through
+                            hits_lost *= hit
+                            through *= hit
+                            if dmg_type == KILLING:  # collateral Stun, never below 0 (F21)
+                                stun_lost = min(hits_lost, max(stun[tgt], 0))
+                            else:
+                                stun_lost = stun_dmg * hit
+                        if loc >= 0 and hit:
+                            location_hits[tgt, loc] += 1
+                        if knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
+                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                            kb_att = att_kills if scale[tgt] == SCALE_KILLS else n_dice
+                            units = max(kb_att + 1 + np.int64(u * 6.0) - knock_body[tgt], 0)
+                            if units > 0:
+                                c_knock[tgt] += units
+                                px[tgt], py[tgt], went = move_away(
+                                    px[tgt], py[tgt], px[a], py[a], units * knock_unit
+                                )
+                                for i in range(n_comb):
+                                    for t2 in range(n_comb):
+                                        ddx = px[t2] - px[i]
+                                        ddy = py[t2] - py[i]
+                                        d = np.sqrt(ddx * ddx + ddy * ddy)
+                                        dist[i * n_comb + t2] = d
+                                        rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                                if log and ne < max_events:
+                                    events[ne, EV_TIME] = now
+                                    events[ne, EV_KIND] = EVENT_KNOCKBACK
+                                    events[ne, EV_ACTOR] = tgt
+                                    events[ne, EV_TARGET] = a
+                                    events[ne, EV_RAW] = units
+                                    events[ne, EV_X] = np.int64(px[tgt] * 100.0)
+                                    events[ne, EV_Y] = np.int64(py[tgt] * 100.0)
+                                ne += log
                         c_landed[a] += hit
                         if hit and is_special:
                             if action == tx.A_SWEEP:  # prone: -2 to its next, +2 to ours
@@ -1147,7 +1302,9 @@ def run_chunk(
                         lose[tgt] = True
                     # refresh both combatants' effective values when their penalty changed
                     for c in (tgt, a):
-                        pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
+                        pen = wound_penalty(
+                            hits[c], hits_max[c], impairment and scale[c] == 0, dying_penalty
+                        )
                         if lose[c]:
                             pen += 5
                         if pen != penalty[c]:
@@ -1184,6 +1341,7 @@ def run_chunk(
                         events[ne, EV_ACTION] = action
                         events[ne, EV_X] = np.int64(px[a] * 100.0)
                         events[ne, EV_Y] = np.int64(py[a] * 100.0)
+                        events[ne, EV_LOCATION] = loc
                         events[ne, EV_FLAGS] = (
                             hit * FLAG_HIT
                             + FLAG_STUNNED * (hit and lose[tgt])
@@ -1245,7 +1403,7 @@ def run_chunk(
                         stun[c] = min(stun[c] + rec[c], stun_max[c])
                         changed = True
                         woke = True
-                if end_of_round and hits[c] <= 0:
+                if end_of_round and hits[c] <= 0 and not stable[c]:
                     hits[c] -= 1
                     changed = True
                     if hits[c] <= -2 * body[c]:
@@ -1262,7 +1420,9 @@ def run_chunk(
                     ne += log
                 if not changed:
                     continue
-                pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
+                pen = wound_penalty(
+                    hits[c], hits_max[c], impairment and scale[c] == 0, dying_penalty
+                )
                 if lose[c]:
                     pen += 5
                 penalty[c] = pen
@@ -1315,3 +1475,4 @@ def run_chunk(
             taken[j, c] = c_taken[c]
             attacks[j, c] = c_attacks[c]
             landed[j, c] = c_landed[c]
+            knock[j, c] = c_knock[c]

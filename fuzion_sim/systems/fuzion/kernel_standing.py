@@ -83,7 +83,7 @@ def run_chunk(
     # rules and dice
     options, roll_table, nd6_offsets, nd6_table,
     # outputs, one row per trial
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -491,3 +491,4 @@ def run_chunk(
             taken[j, c] = c_taken[c]
             attacks[j, c] = c_attacks[c]
             landed[j, c] = c_landed[c]
+            knock[j, c] = 0

@@ -91,8 +91,14 @@ def _presence_penalty(margin: int) -> int:
     return value
 
 
-def event_dicts(events: np.ndarray, names: list[str]) -> list[dict]:
+def event_dicts(
+    events: np.ndarray, names: list[str], positions: list[tuple[float, float]] | None = None
+) -> list[dict]:
     """The events as plain dicts (for JSON): kind, time, actor and target names, numbers.
+
+    ``positions`` (optional): every combatant's starting ``(x, y)`` in metres, in plan order
+    (``[c.xy for c in scenario.combatants]``); with it a ``move`` says whether it went
+    ``toward`` or ``away`` from its goal.
 
     Every dict has ``time`` and ``kind`` (a name of :data:`KIND_NAMES`), ``actor`` (the
     winning side index as ``winner`` for ``end``) and, when there is one, ``target``. By kind:
@@ -100,10 +106,11 @@ def event_dicts(events: np.ndarray, names: list[str]) -> list[dict]:
     - ``attack``: ``action`` (attack, punch, kick, haymaker, draw_attack, sweep, disarm, choke,
       entangle, move_by, move_thru), ``roll_difference``, ``av``, ``dv_base``, ``hit``,
       ``damage_rolled``, ``damage_through``, ``stunned``, ``out``, ``dead``, ``hits_after``,
-      ``stun_after``, the attacker's position ``x``, ``y`` (metres) and ``held_choke`` (True
-      for the damage of a choke already held, which is not a new attack);
+      ``stun_after`` and ``held_choke`` (True for the damage of a choke already held: not a new
+      attack, so the bulk run's ``attacks`` counter does not count it);
     - ``move``: ``action`` (run, sprint, move, move_by, move_thru), ``metres`` moved, the new
-      position ``x``, ``y`` (metres); ``target`` is the combatant moved toward or away from;
+      position ``x``, ``y`` (metres); ``target`` is the combatant moved toward or away from
+      (``direction``: ``toward`` or ``away`` when ``positions`` is given);
     - ``aim``: ``aim`` (the bonus now, at most 3); ``defend``: ``action`` (dodge, block, dive)
       and ``bonus``; ``recover``: ``stun_recovered`` and ``stun_after``;
     - ``escape``: ``roll_difference`` and ``freed`` (``target`` is the holder);
@@ -115,6 +122,7 @@ def event_dicts(events: np.ndarray, names: list[str]) -> list[dict]:
     - ``wake``, ``bleed``: ``hits_after``, ``stun_after`` (``bleed``: ``dead``).
     """
     out: list[dict] = []
+    where = None if positions is None else [(float(x), float(y)) for x, y in positions]
     choke_pending: tuple | None = None  # (time, actor, target) of the last choke event
     for row in events.tolist():
         code = row[k.EV_KIND]
@@ -136,7 +144,6 @@ def event_dicts(events: np.ndarray, names: list[str]) -> list[dict]:
                 hit=bool(flags & k.FLAG_HIT), damage_rolled=row[k.EV_RAW],
                 damage_through=row[k.EV_THROUGH], stunned=bool(flags & k.FLAG_STUNNED),
                 out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
-                x=_metres(row[k.EV_X]), y=_metres(row[k.EV_Y]),
                 held_choke=bool(held and action == "choke"),
             )  # fmt: skip
         elif kind == "move":
@@ -146,6 +153,14 @@ def event_dicts(events: np.ndarray, names: list[str]) -> list[dict]:
                 x=_metres(row[k.EV_X]),
                 y=_metres(row[k.EV_Y]),
             )
+            if where is not None:
+                a, goal = row[k.EV_ACTOR], row[k.EV_TARGET]
+                new = (row[k.EV_X] / 100.0, row[k.EV_Y] / 100.0)
+                if goal >= 0 and ev["metres"] > 0:
+                    before = np.hypot(where[goal][0] - where[a][0], where[goal][1] - where[a][1])
+                    after = np.hypot(where[goal][0] - new[0], where[goal][1] - new[1])
+                    ev["direction"] = "toward" if after < before else "away"
+                where[a] = new
         elif kind == "aim":
             ev["aim"] = row[k.EV_RAW]
         elif kind == "defend":
@@ -243,7 +258,14 @@ def _presence_line(ev: dict) -> str:
     return text + "unmoved"
 
 
-def narrate(events: np.ndarray, names: list[str], sides: list[str], unit: str, dice: str):
+def narrate(
+    events: np.ndarray,
+    names: list[str],
+    sides: list[str],
+    unit: str,
+    dice: str,
+    positions: list[tuple[float, float]] | None = None,
+):
     """Play-by-play lines, one per event.
 
     Parameters
@@ -255,10 +277,13 @@ def narrate(events: np.ndarray, names: list[str], sides: list[str], unit: str, d
     unit : {"phase", "segment"}
     dice : {"hero", "interlock"}
         How the defence value was made (a flat 10, or the defender's d10 inside the roll).
+    positions : list of (x, y), optional
+        Starting positions in metres (see :func:`event_dicts`): moves then read "toward" or
+        "away from" their goal.
     """
     lines = []
     unit_name = unit.capitalize()
-    for ev in event_dicts(events, names):
+    for ev in event_dicts(events, names, positions):
         head = f"{unit_name} {ev['time']:>3}: "
         kind = ev["kind"]
         actor = ev.get("actor")
@@ -282,7 +307,10 @@ def narrate(events: np.ndarray, names: list[str], sides: list[str], unit: str, d
         elif kind == "move":
             verb = _MOVE_VERBS.get(ev["action"], ev["action"])
             where = f"({ev['x']:.1f}, {ev['y']:.1f})"
-            goal = f" (on {ev['target']})" if "target" in ev else ""
+            goal = ""
+            if "target" in ev:
+                how = {"toward": "toward", "away": "away from"}.get(ev.get("direction"))
+                goal = f" {how} {ev['target']}" if how else f" (goal: {ev['target']})"
             if ev["metres"] > 0:
                 text = f"{actor} {verb} {ev['metres']:.1f} m{goal} to {where}"
             else:
