@@ -116,6 +116,8 @@ def replay(scenario: Scenario | str | Path, trial: int, seed: int | None = None)
     plan = system.compile_scenario(scenario)
     out, events = system.run_logged(plan, seed, int(trial))
     names = [c.name for c in scenario.combatants]
+    positions = [c.xy for c in scenario.combatants]
+    locations = scenario.rules.values.get("hit_locations", "none") != "none"
     unit = system.time_unit(plan)["unit"]
     w = int(out.winner[0])
     winner = scenario.side_names[w] if w >= 0 else ("draw" if w == -1 else "unresolved")
@@ -126,6 +128,8 @@ def replay(scenario: Scenario | str | Path, trial: int, seed: int | None = None)
         "winner": winner,
         "end_time": int(out.end_slot[0]),
         "unit": unit,
-        "events": narrate.event_dicts(events, names),
-        "lines": narrate.narrate(events, names, scenario.side_names, unit, scenario.rules.dice),
+        "events": narrate.event_dicts(events, names, positions, locations),
+        "lines": narrate.narrate(
+            events, names, scenario.side_names, unit, scenario.rules.dice, positions, locations
+        ),
     }

@@ -40,6 +40,7 @@ __all__ = [
     "nd6_tables",
     "roll_table",
     "task_table",
+    "defence_table",
     "sample_nd6",
     "sample_roll_difference",
 ]
@@ -386,6 +387,16 @@ def task_table(dice: str = "hero", criticals: str = "both") -> np.ndarray:
     pmf = hero_roll(criticals != "none") if dice == "hero" else interlock_roll(criticals != "none")
     total = 6**5 if dice == "hero" else 10**2
     counts = np.rint(pmf.probs * total).astype(np.int64)
+    return np.repeat(pmf.values.astype(np.int8), counts)
+
+
+def defence_table(dice: str = "hero", criticals: str = "both") -> np.ndarray:
+    """The defender's roll over equally likely outcomes: the flat 10 under HERO; under
+    Interlock 1d10 and its critical die (criticals only with ``criticals="both"``)."""
+    if dice == "hero":
+        return np.array([HERO_DEFENCE], dtype=np.int8)
+    pmf = interlock_roll(criticals == "both")
+    counts = np.rint(pmf.probs * 100).astype(np.int64)
     return np.repeat(pmf.values.astype(np.int8), counts)
 
 

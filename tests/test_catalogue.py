@@ -47,6 +47,19 @@ RANGED = [
     ("Assault Rifle (7.62mm)", 400, 9, 20),
     ("Machine Gun", 800, 10, 10),
 ]
+ARCHERY = [
+    # name, bow, range cap in metres (seed 000, "Archery Attacks": 20 m per STR up to STR 7, or
+    # 10 for compound bows and longbows)
+    ("Bow", "short", 140.0),
+    ("Longbow", "long", 200.0),
+    ("Compound Bow", "compound", 200.0),
+]
+#: The bladed weapons (for armour with half_vs_blades); the Polearm is the catalogue's call.
+BLADES = {
+    "Battle Axe", "Hand Axe", "Polearm", "Broadsword", "Short Sword", "Dagger", "Knife",
+    "Rapier", "Saber", "Katana", "Cyber Hand Blades", "Energy Saber", "Monoblade",
+}  # fmt: skip
+AUTOFIRE = {"Submachine Gun", "Assault Rifle (5.56mm)", "Assault Rifle (7.62mm)", "Machine Gun"}
 ARMOURS = [
     # name, category, pd, ekd (NA -> 0), description (seed 000, "GENERIC ARMOR LIST")
     ("Heavy Cloth", "fantasy", 2, 0, "Thief Gear"),
@@ -82,9 +95,9 @@ ARMOURS = [
 
 
 def test_every_seed_weapon_is_catalogued_and_nothing_else():
-    names = [row[0] for row in ARCHAIC + HIGH_TECH + RANGED]
+    names = [row[0] for row in ARCHAIC + HIGH_TECH + RANGED + ARCHERY]
     assert list(catalogue.weapons()) == names
-    assert len(names) == 32
+    assert len(names) == 35
     assert all(isinstance(w, Weapon) for w in catalogue.weapons().values())
 
 
@@ -130,6 +143,36 @@ def test_ranged_rows_match_the_seed(row):
         "Machine Gun",
     }
     assert weapon.autofire is autofire
+
+
+@pytest.mark.parametrize("row", ARCHERY)
+def test_archery_rows_follow_the_seed(row):
+    name, bow, cap = row
+    weapon = catalogue.weapons()[name]
+    assert (weapon.bow, weapon.dc, weapon.skill, weapon.kind) == (bow, 1, "Archery", "ranged")
+    assert weapon.range == cap  # the fight uses 20 m x min(STR, cap / 20)
+    assert (weapon.rof, weapon.autofire, weapon.burst, weapon.area) == (1, False, False, None)
+    entry = catalogue.weapon_entry(name)
+    assert "range" not in entry and entry["category"] == "archery"
+
+
+def test_blades_bursts_and_shotgun_areas():
+    from fuzion_sim.scenario.model import Area
+
+    weapons = catalogue.weapons()
+    assert {n for n, w in weapons.items() if w.blade} == BLADES
+    assert {n for n, w in weapons.items() if w.burst} == AUTOFIRE
+    assert {n for n, w in weapons.items() if w.autofire} == AUTOFIRE
+    for name, weapon in weapons.items():
+        if name.startswith("Shotgun"):
+            assert weapon.area == Area(per="barrel", radius=1.0) and weapon.barrels == 1
+            assert not weapon.explosive
+        else:
+            assert weapon.area is None and weapon.barrels == 1
+        assert (weapon.kills, weapon.power_points, weapon.explosive) == (0, 0, False)
+        assert weapon.bow == ("none" if name not in {r[0] for r in ARCHERY} else weapon.bow)
+    for armor in catalogue.armors().values():
+        assert (armor.kills, armor.covers) == (0, None)
 
 
 def test_sample_weapon_values():
@@ -241,7 +284,7 @@ def _duel(weapon, armor):
     }
 
 
-@pytest.mark.parametrize("index", range(32))
+@pytest.mark.parametrize("index", range(35))
 def test_every_weapon_entry_copied_inline_validates_to_the_same_weapon(index):
     entry = catalogue.weapon_entries()[index]
     scenario = scenario_from_dict(_duel(entry, None))

@@ -140,6 +140,13 @@ def test_flagship_loads_as_written():
         "obscured_dv": 14,
         "dodge_bonus": 3,
         "block_bonus": 3,
+        "hit_locations": "none",
+        "knockback": False,
+        "knockback_unit": 1.0,
+        "campaign": "heroic",
+        "autofire_ratio": 0,
+        "autofire_hits": "ceil_margin",
+        "chinks": False,
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

@@ -90,13 +90,20 @@ def _text(text: str) -> str:
 def test_action_codes_follow_the_listed_order():
     expected = (
         "attack aim run sprint move recover dodge block dive punch kick haymaker draw_attack "
-        "sweep disarm choke entangle escape presence wait reload move_by move_thru first_aid none"
+        "sweep disarm choke entangle escape presence wait reload move_by move_thru first_aid none "
+        "burst"
     ).split()
     assert list(T.ACTIONS) == expected
     assert list(T.ACTIONS.values()) == list(range(len(expected)))
     for name, code in T.ACTIONS.items():
         assert getattr(T, f"A_{name.upper()}") == code
     assert T.N_ACTIONS == len(expected)
+
+
+def test_burst_is_appended_and_older_codes_stay():
+    assert (T.A_NONE, T.A_FIRST_AID, T.A_BURST, T.N_ACTIONS) == (24, 23, 25, 26)
+    assert T.ACTION_NAMES[-1] == "burst" and T.ACTIONS["burst"] == 25
+    assert T.ACTION_PARAMS["burst"] == {}
 
 
 def test_targeting_direction_variable_and_op_codes():
@@ -309,6 +316,49 @@ def test_rule_parameters_compile_to_param_and_fire():
     starts, lengths = rows[:, 0], rows[:, 1]
     assert starts[0] == 0 and (starts[1:] == starts[:-1] + lengths[:-1]).all()
     assert lengths[-1] == 0 and starts[-1] + lengths[-1] == len(program.code)
+
+
+def test_burst_compiles_with_no_parameters():
+    rules = T.validate_tactics([{"when": "shots >= 3", "do": "burst"}, {"do": "attack"}])
+    assert rules[0] == {"when": "shots >= 3", "do": "burst"}
+    program = T.compile_tactics(rules)
+    assert program.rules[:, 2].tolist() == [T.A_BURST, T.A_ATTACK]
+    # a burst always fires 3: the fire column keeps 1 (every action but attack), param 0
+    assert program.rules[0, 3:].tolist() == [0, 1]
+    packed = T.pack([program])
+    assert packed.rules[0, 2] == T.A_BURST
+
+
+@pytest.mark.parametrize(
+    ("rule", "key_path", "problem", "suggestion"),
+    [
+        ({"do": "burst", "fire": 3}, "tactics[0].fire",
+         "'fire' does not apply to action 'burst' (only to attack)", None),
+        ({"do": "burst", "toward": "target"}, "tactics[0].toward", "does not apply", None),
+        ({"do": "brust"}, "tactics[0].do", "unknown action 'brust'", "burst"),
+    ],
+)  # fmt: skip
+def test_burst_rule_errors(rule, key_path, problem, suggestion):
+    with pytest.raises(ScenarioError) as info:
+        T.validate_tactics([rule], "tactics")
+    assert info.value.path == key_path
+    assert problem in str(info.value), str(info.value)
+    assert info.value.suggestion == suggestion
+
+
+BURST_GUN = "{name: Burst rifle, dc: 5, rof: 20, autofire: true, burst: true, skill: Rifle}"
+
+
+def test_loader_burst_needs_a_weapon_that_fires_bursts(tmp_path):
+    text = BASE.replace("{do: attack}", "{do: burst}")
+    err, path = _load_error(tmp_path, text)
+    _check(err, path, LINE_RULE[3] , "sides.red[0].tactics[3].do",
+           "action 'burst' needs a weapon that fires bursts, but Magnum Pistol has no "
+           "'burst: true'", "attack")  # fmt: skip
+    scenario = load_scenario(_write(tmp_path, text.replace("Magnum Pistol", BURST_GUN)))
+    marshal = scenario.combatants[0]
+    assert marshal.weapon.burst and marshal.tactics[3] == {"when": None, "do": "burst"}
+    assert T.program_of(marshal).rules[3, 2] == T.A_BURST
 
 
 def test_first_match_wins_and_no_match_means_nothing():

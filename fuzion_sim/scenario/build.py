@@ -18,12 +18,18 @@ from fuzion_sim.errors import ScenarioError, did_you_mean
 from . import catalogue
 from .model import (
     ABORTS,
+    AREA_BASES,
+    BOW_MAX_STR,
+    BOW_RANGE_PER_STR,
+    BOWS,
     COVERS,
     DERIVED,
     NO_ARMOR,
     PRIMARIES,
+    RANGE_PER_POWER_POINT,
     RULE_SWITCHES,
     SIZES,
+    Area,
     Armor,
     Combatant,
     Rules,
@@ -51,22 +57,38 @@ TOP_KEYS = ("name", "description", "system", "trials", "seed", "max_rounds", "ru
 COMBATANT_KEYS = (
     "name", "stats", "skills", "weapon", "armor", "position", *DERIVED, "tactics",
     "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
-    "size", "modifiers", "defence_modifiers", "drawn", "abort",
+    "size", "modifiers", "defence_modifiers", "drawn", "abort", "sdp", "kills", "called_shot",
 )  # fmt: skip
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
     "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area", "reload_actions",
+    "kills", "blade", "bow", "power_points", "burst", "barrels", "explosive",
 )  # fmt: skip
+#: Keys of a weapon's ``area:`` mapping (F17).
+AREA_KEYS = ("per", "radius")
+#: A burst fires this many shots (F16).
+BURST_SHOTS = 3
 
 #: Combatant flags (true/false, default false).
 _COMBATANT_FLAGS = ("surprised", "prone", "crouched", "obscured", "braced", "silhouetted")
 
 #: Bounds on derived-value overrides (inclusive; None: unbounded); the default minimum is 0.
 _DERIVED_BOUNDS = {"hits": (1, None), "stun": (1, None), "spd": (1, 12)}
-ARMOR_KEYS = ("name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost")
+ARMOR_KEYS = (
+    "name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost", "kills",
+    "covers",
+)  # fmt: skip
 
 #: Bounds on numeric rule switches (inclusive; None: unbounded).
-_RULE_BOUNDS = {"dying_penalty": (0, None), "ap_factor": (0, 1), "obscured_dv": (0, None)}
+_RULE_BOUNDS = {
+    "dying_penalty": (0, None), "ap_factor": (0, 1), "obscured_dv": (0, None),
+    "autofire_ratio": (1, None),
+}  # fmt: skip
+#: Numeric rule switches that must be greater than 0.
+_RULE_POSITIVE = ("knockback_unit",)
+#: Rule switches where null means "unset" (stored as the RULE_SWITCHES default): the autofire
+#: ratio, unset (0) meaning the campaign's ratio (campaigns.yaml).
+_RULE_NULLABLE = ("autofire_ratio",)
 
 #: Full names of the primaries, offered as did-you-mean (never accepted silently).
 _STAT_NAMES = {
@@ -229,8 +251,11 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
     Parameters
     ----------
     entry : dict
-        Keys of :data:`WEAPON_KEYS`; ``name``, ``dc`` and ``skill`` are required. An explicit
-        null on an optional key means the default.
+        Keys of :data:`WEAPON_KEYS`; ``name``, ``dc`` and ``skill`` are required, except that
+        a Kill-rated weapon (``kills`` > 0) takes no ``dc`` (it gets 13 + kills, F29) and a bow
+        defaults to ``dc`` 1. An explicit null on an optional key means the default. ``area``
+        is a mapping ``{per: barrel | die | kill, radius: metres}`` or the name of an effect
+        of ``area_effects.yaml`` (``grenade``).
     ctx : Context
         Source and line map for error messages.
     parts : sequence of str or int
@@ -246,7 +271,7 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
         On an unknown key, a missing required key, a wrong type or an out-of-range value.
     """
     parts = list(parts)
-    _mapping(ctx, parts, entry, WEAPON_KEYS, required=("name", "dc", "skill"))
+    _mapping(ctx, parts, entry, WEAPON_KEYS, required=("name", "skill"))
 
     def at(key):
         return [*parts, key]
@@ -255,14 +280,59 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
         value = _get(entry, key)
         return default if value is _MISSING else check(at(key), value)
 
+    def given(key) -> bool:
+        return _get(entry, key) is not _MISSING
+
     name = _str(ctx, at("name"), entry["name"])
-    dc = _int(ctx, at("dc"), entry["dc"], minimum=0)
     skill = _skill_name(ctx, at("skill"), entry["skill"])
+    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    bow = opt("bow", lambda p, v: _choice(ctx, p, v, BOWS, "bow"), "none")
+    if kills > 0:
+        # F29: a Kill-rated weapon does 14 DC for the first Kill, +1 per further Kill against
+        # small targets; that is its dc
+        if given("dc"):
+            raise ctx.fail(
+                at("dc"),
+                f"a Kill-rated weapon (kills: {kills}) takes no dc: against small targets it "
+                f"does 14 DC for the first Kill and +1 per further Kill (F29), here "
+                f"{13 + kills}",
+            )
+        dc = 13 + kills
+    elif bow != "none" and not given("dc"):
+        dc = 1  # "Bows do 1D6 of damage"
+    elif not given("dc"):
+        raise ctx.fail(parts, "missing key 'dc'")
+    else:
+        dc = _int(ctx, at("dc"), entry["dc"], minimum=0)
     kind = opt("kind", lambda p, v: _choice(ctx, p, v, ("ranged", "melee"), "kind"), "ranged")
     damage = opt(
         "damage", lambda p, v: _choice(ctx, p, v, ("killing", "stun"), "damage"), "killing"
     )
-    default_range = 50.0 if kind == "ranged" else 4.0
+    power_points = opt("power_points", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    for key, active, what in (
+        ("bow", bow != "none", f"a bow (bow: {bow})"),
+        ("power_points", power_points > 0, "an energy blast (power_points)"),
+    ):
+        if active and kind != "ranged":
+            raise ctx.fail(at(key), f"{what} is a ranged weapon, but kind is '{kind}'")
+        if active and given("range"):
+            rule = (
+                "20 m per point of the archer's STR, computed in the fight"
+                if key == "bow"
+                else f"{RANGE_PER_POWER_POINT} m per power point"
+            )
+            raise ctx.fail(
+                at("range"), f"{what} takes no range: its range is {rule}; leave out range"
+            )
+    if bow != "none" and power_points > 0:
+        raise ctx.fail(at("power_points"), "a bow has no power points")
+    if bow != "none":
+        # the range at the bow's STR cap; the kernel uses 20 m x min(STR, cap)
+        default_range = float(BOW_RANGE_PER_STR * BOW_MAX_STR[bow])
+    elif power_points > 0:
+        default_range = float(RANGE_PER_POWER_POINT * power_points)
+    else:
+        default_range = 50.0 if kind == "ranged" else 4.0
     rng = opt("range", lambda p, v: _number(ctx, p, v, positive=True), default_range)
     rof = opt("rof", lambda p, v: _int(ctx, p, v, minimum=1), 1)
     accuracy = opt("accuracy", lambda p, v: _int(ctx, p, v), 0)
@@ -272,6 +342,15 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
     ap = opt("ap", lambda p, v: _bool(ctx, p, v), False)
     autofire = opt("autofire", lambda p, v: _bool(ctx, p, v), False)
     energy = opt("energy", lambda p, v: _bool(ctx, p, v), False)
+    blade = opt("blade", lambda p, v: _bool(ctx, p, v), False)
+    burst = opt("burst", lambda p, v: _bool(ctx, p, v), False)
+    if burst and rof < BURST_SHOTS:
+        raise ctx.fail(at("burst"), f"a burst fires {BURST_SHOTS} shots (F16), but rof is {rof}")
+    if burst and shots is not None and shots < BURST_SHOTS:
+        raise ctx.fail(
+            at("burst"),
+            f"a burst fires {BURST_SHOTS} shots (F16), but the magazine holds {shots}",
+        )
 
     def hands_check(p, v):
         if not _is_int(v) or v not in (1, 2):
@@ -282,13 +361,26 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
     notes = opt("notes", lambda p, v: v if isinstance(v, str) else _str(ctx, p, v), "")
     opt("category", lambda p, v: _str(ctx, p, v), None)
     opt("cost", lambda p, v: _number(ctx, p, v, minimum=0), None)
-
-    def area_check(p, v):
-        if not isinstance(v, dict | str):
-            raise ctx.fail(p, f"expected a mapping or a string, got {_describe(v)}")
-        return v
-
-    opt("area", area_check, None)
+    area = opt("area", lambda p, v: _area(ctx, p, v), None)
+    if area is not None and area.per == "kill" and kills == 0:
+        raise ctx.fail(
+            [*parts, "area", "per"] if isinstance(entry.get("area"), dict) else at("area"),
+            "an area per Kill needs a Kill-rated weapon (kills: 1 or more)",
+        )
+    barrels = opt("barrels", lambda p, v: _int(ctx, p, v, minimum=1), 1)
+    if barrels > 1 and (area is None or area.per != "barrel"):
+        raise ctx.fail(
+            at("barrels"),
+            f"barrels: {barrels} only counts for an area per barrel "
+            "(e.g. area: {per: barrel, radius: 1})",
+        )
+    explosive = opt("explosive", lambda p, v: _bool(ctx, p, v), False)
+    if explosive and area is None:
+        raise ctx.fail(
+            at("explosive"),
+            "an explosive needs an area (e.g. area: {per: die, radius: 1}): its damage falls "
+            "2 points per metre from the centre (F17)",
+        )
     return Weapon(
         name=name,
         skill=skill,
@@ -306,7 +398,44 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
         hands=hands,
         notes=notes,
         reload_actions=reload_actions,
+        kills=kills,
+        blade=blade,
+        bow=bow,
+        power_points=power_points,
+        burst=burst,
+        area=area,
+        barrels=barrels,
+        explosive=explosive,
     )
+
+
+def _area(ctx: Context, parts, value) -> Area:
+    """An area effect: ``{per: barrel | die | kill, radius: metres per unit}``, or the name of
+    a typical effect of ``area_effects.yaml`` (``grenade``, ``shotgun``, ...)."""
+    parts = list(parts)
+    if isinstance(value, str):
+        from fuzion_sim.systems.fuzion import tables
+
+        effects = tables.area_effects()
+        if value not in effects:
+            raise ctx.fail(
+                parts,
+                f"unknown area effect '{value}' (expected a mapping {{per: ..., radius: ...}} "
+                f"or one of {', '.join(effects)})",
+                did_you_mean(value, effects),
+            )
+        per, radius = effects[value]
+        return Area(per=per, radius=float(radius))
+    if not isinstance(value, dict):
+        raise ctx.fail(
+            parts,
+            f"expected a mapping {{per: barrel | die | kill, radius: metres}}, "
+            f"got {_describe(value)}",
+        )
+    _mapping(ctx, parts, value, AREA_KEYS, required=AREA_KEYS)
+    per = _choice(ctx, [*parts, "per"], value["per"], AREA_BASES, "area base")
+    radius = _number(ctx, [*parts, "radius"], value["radius"], positive=True)
+    return Area(per=per, radius=radius)
 
 
 def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
@@ -350,11 +479,61 @@ def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
     pd = opt("pd", lambda p, v: _int(ctx, p, v, minimum=0), 0)
     ekd = opt("ekd", lambda p, v: _int(ctx, p, v, minimum=0), 0)
     half = opt("half_vs_blades", lambda p, v: _bool(ctx, p, v), False)
+    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    if kills > 0:
+        for key, value in (("pd", pd), ("ekd", ekd)):
+            if value:
+                raise ctx.fail(
+                    at(key),
+                    f"Kill-rated armour (kills: {kills}) takes no {key}: give kills or pd/ekd, "
+                    "not both (F29)",
+                )
+    covers = opt("covers", lambda p, v: _covers(ctx, p, v), None)
     description = opt("description", text, "")
     notes = opt("notes", text, "")
     opt("category", lambda p, v: _str(ctx, p, v), None)
     opt("cost", lambda p, v: _number(ctx, p, v, minimum=0), None)
-    return Armor(name=name, pd=pd, ekd=ekd, half_vs_blades=half, notes=notes or description)
+    return Armor(
+        name=name,
+        pd=pd,
+        ekd=ekd,
+        half_vs_blades=half,
+        notes=notes or description,
+        kills=kills,
+        covers=covers,
+    )
+
+
+def _hit_location_names() -> tuple[str, ...]:
+    from fuzion_sim.systems.fuzion import tables
+
+    return tables.hit_locations().names
+
+
+def _covers(ctx: Context, parts, value) -> tuple[str, ...]:
+    """The hit locations an armour covers (F27): a non-empty list of location names."""
+    parts = list(parts)
+    names = _hit_location_names()
+    if isinstance(value, str):
+        hint = value if value in names else did_you_mean(value, names)
+        raise ctx.fail(
+            parts,
+            f"expected a list of hit locations, got {_describe(value)}",
+            f"[{hint}]" if hint else None,
+        )
+    if not isinstance(value, list):
+        raise ctx.fail(parts, f"expected a list of hit locations, got {_describe(value)}")
+    if not value:
+        raise ctx.fail(
+            parts, "an armour that covers no location stops nothing (leave out covers for all)"
+        )
+    out: list[str] = []
+    for index, raw in enumerate(value):
+        name = _choice(ctx, [*parts, index], raw, names, "hit location")
+        if name in out:
+            raise ctx.fail([*parts, index], f"hit location '{name}' is listed twice")
+        out.append(name)
+    return tuple(out)
 
 
 def _weapon(ctx: Context, parts, value) -> Weapon:
@@ -470,6 +649,34 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     drawn = opt("drawn", lambda p, v: _bool(ctx, p, v), True)
     abort = opt("abort", lambda p, v: _choice(ctx, p, v, ABORTS, "abort"), "none")
     defence_modifiers = opt("defence_modifiers", lambda p, v: _int(ctx, p, v), 0)
+    sdp = opt("sdp", lambda p, v: _int(ctx, p, v, minimum=1, label="sdp"), 0)
+    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=1, label="kills"), 0)
+    if sdp and kills:
+        raise ctx.fail(
+            at("kills"),
+            "give sdp (an object with Structural Damage Points) or kills (a Kill-rated target), "
+            "not both",
+        )
+    if sdp or kills:
+        what = f"sdp: {sdp}" if sdp else f"kills: {kills}"
+        for key in ("hits", "stun"):
+            if _get(value, key) is not _MISSING:
+                raise ctx.fail(
+                    at(key),
+                    f"an object ({what}) has no {key}: its structure is its "
+                    f"{'SDP' if sdp else 'Kills'} (leave out {key})",
+                )
+    if armor.kills and not kills:
+        ctx.warnings.append(
+            f"{name} wears Kill-rated armour ({armor.name}, kills: {armor.kills}) but is not a "
+            "Kill-rated target (kills:)"
+        )
+    called_shot = opt(
+        "called_shot",
+        lambda p, v: _choice(ctx, p, v, _hit_location_names(), "hit location"),
+        None,
+    )
+    _check_burst_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
     return Combatant(
         name=name,
         side=side,
@@ -487,8 +694,26 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         defence_modifiers=defence_modifiers,
         drawn=drawn,
         abort=abort,
+        sdp=sdp,
+        kills=kills,
+        called_shot=called_shot,
         **flags,
     )
+
+
+def _check_burst_tactics(ctx: Context, parts, raw, rules, weapon: Weapon) -> None:
+    """A tactic that bursts needs a weapon that may fire bursts (``burst: true``, F16)."""
+    if weapon.burst:
+        return
+    for index, rule in enumerate(rules):
+        if rule["do"] == "burst":
+            where = [*parts, index, "do"] if isinstance(raw, list) else list(parts)
+            raise ctx.fail(
+                where,
+                f"action 'burst' needs a weapon that fires bursts, but {weapon.name} has no "
+                "'burst: true'",
+                "attack",
+            )
 
 
 def _position(ctx: Context, parts, value) -> float | tuple[float, float]:
@@ -516,7 +741,15 @@ def _rules(ctx: Context, parts, value) -> Rules:
         kp = [*parts, key]
         allowed = RULE_SWITCHES[key][0]
         low, high = _RULE_BOUNDS.get(key, (None, None))
-        if isinstance(allowed, tuple):
+        if raw is None and key in _RULE_NULLABLE:
+            values[key] = RULE_SWITCHES[key][1]
+        elif key == "autofire_ratio" and _is_int(raw) and raw < 1:
+            raise ctx.fail(
+                kp,
+                f"autofire_ratio must be at least 1, got {raw} (leave it out, or null, for "
+                "the campaign's ratio)",
+            )
+        elif isinstance(allowed, tuple):
             values[key] = _choice(ctx, kp, raw, allowed)
         elif allowed is bool:
             values[key] = _bool(ctx, kp, raw)
@@ -525,7 +758,9 @@ def _rules(ctx: Context, parts, value) -> Rules:
             if high is not None and raw > high:
                 raise ctx.fail(kp, f"{key} must be at most {high}, got {raw}")
         elif allowed is float:
-            values[key] = _number(ctx, kp, raw, minimum=low, maximum=high)
+            values[key] = _number(
+                ctx, kp, raw, minimum=low, maximum=high, positive=key in _RULE_POSITIVE
+            )
         else:  # pragma: no cover - RULE_SWITCHES only uses the kinds above
             raise TypeError(f"rule switch {key!r} has an unsupported kind {allowed!r}")
     return Rules(values=values)
@@ -617,6 +852,13 @@ def scenario_from_dict(
             first_seen[combatant.name] = format_path([*sp, index])
             built.append(combatant)
         sides[side] = tuple(built)
+    if rules.hit_locations != "called":
+        for combatant in (c for members in sides.values() for c in members):
+            if combatant.called_shot is not None:
+                ctx.warnings.append(
+                    f"{combatant.name} calls shots at the {combatant.called_shot}, but "
+                    f"rules.hit_locations is '{rules.hit_locations}': the call is ignored"
+                )
 
     return Scenario(
         name=name,

@@ -11,12 +11,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "AREA_BASES",
+    "BOWS",
+    "BOW_MAX_STR",
+    "BOW_RANGE_PER_STR",
+    "CAMPAIGNS",
     "COVERS",
     "ABORTS",
     "DEFAULT_TACTICS",
     "DERIVED",
     "PRIMARIES",
+    "RANGE_PER_POWER_POINT",
     "RULE_SWITCHES",
+    "Area",
     "Armor",
     "Combatant",
     "Rules",
@@ -59,7 +66,36 @@ RULE_SWITCHES: dict[str, tuple[Any, Any, str]] = {
     "obscured_dv": (int, 14, "F11"),
     "dodge_bonus": (int, 3, "F32"),
     "block_bonus": (int, 3, "F32"),
+    "hit_locations": (("none", "random", "called"), "none", "F27"),
+    "knockback": (bool, False, "F28"),
+    # metres per knockback unit (a campaign setting, F28), > 0
+    "knockback_unit": (float, 1.0, "F28"),
+    "campaign": (
+        ("heroic", "everyday", "competent", "incredible", "legendary", "superheroic"),
+        "heroic",
+        "F15",
+    ),
+    # 0 means "from campaign" (campaigns.yaml); a scenario may only give 1 or more
+    "autofire_ratio": (int, 0, "F15"),
+    "autofire_hits": (("ceil_margin", "one_plus_floor"), "ceil_margin", "F15"),
+    # chinks in the armour: a margin of 10 or more ignores armour, per autofire hit too
+    "chinks": (bool, False, "F30"),
 }
+
+#: Campaign styles (F15), in the seed's order (everyday ... superheroic); ``campaigns.yaml``
+#: gives each one's autofire ratio.
+CAMPAIGNS = ("everyday", "competent", "heroic", "incredible", "legendary", "superheroic")
+
+#: Bows (seed "Archery Attacks"): ``none`` for any other weapon; the STR cap on range per bow.
+BOWS = ("none", "short", "long", "compound")
+BOW_MAX_STR = {"short": 7, "long": 10, "compound": 10}
+#: Metres of bow range per point of the archer's STR (up to the bow's STR cap).
+BOW_RANGE_PER_STR = 20
+#: Metres of energy-blast range per power point.
+RANGE_PER_POWER_POINT = 10
+
+#: What an area effect's radius is counted per (F17; as ``tables.AREA_BASES``).
+AREA_BASES = ("barrel", "die", "kill")
 
 
 #: Cover a combatant may stand behind (F11; ``none``: in the open).
@@ -80,12 +116,29 @@ DEFAULT_TACTICS: tuple[dict[str, Any], ...] = (
 
 
 @dataclass(frozen=True)
+class Area:
+    """An area effect (F17): the radius is ``radius`` metres per barrel, die (DC) or Kill."""
+
+    per: str  # barrel | die | kill
+    radius: float
+
+
+@dataclass(frozen=True)
 class Weapon:
     """A weapon as the kernel needs it (catalogue entry or inline definition).
 
     ``range`` is the listed range in metres for ranged weapons and the reach (4, or 6 for
     polearms) for melee weapons. ``shots`` is the magazine (None: unlimited) and
     ``reload_actions`` the actions a reload takes.
+
+    ``kills`` > 0 makes a Kill-rated weapon of that many Kills (F29); its ``dc`` is then the
+    F29 DC against small targets, 13 + kills (14 DC for the first Kill, +1 per further Kill).
+    ``blade``: a bladed weapon (armour with ``half_vs_blades``). ``bow`` (none, short, long,
+    compound): archery; the kernel computes the range, 20 m per point of the archer's STR up to
+    STR 7 (short) or 10 (long, compound); ``range`` holds that cap (140 or 200 m).
+    ``power_points`` > 0: an energy blast whose ``range`` is 10 m per point. ``burst``: may fire
+    3-round bursts (F16). ``area``: an area effect (F17), None for none; ``barrels`` counts for
+    an area per barrel. ``explosive``: damage falls 2 points per metre from the centre (F17).
     """
 
     name: str
@@ -104,17 +157,31 @@ class Weapon:
     hands: int | None = None
     notes: str = ""
     reload_actions: int = 1
+    kills: int = 0
+    blade: bool = False
+    bow: str = "none"
+    power_points: int = 0
+    burst: bool = False
+    area: Area | None = None
+    barrels: int = 1
+    explosive: bool = False
 
 
 @dataclass(frozen=True)
 class Armor:
-    """Worn armour: PD against physical attacks, EKD against energy attacks."""
+    """Worn armour: PD against physical attacks, EKD against energy attacks.
+
+    ``kills`` > 0: Kill-rated armour of that many Kills (F29; then ``pd`` and ``ekd`` are 0).
+    ``covers``: the hit locations it protects (names of the F27 table); None covers all.
+    """
 
     name: str
     pd: int = 0
     ekd: int = 0
     half_vs_blades: bool = False
     notes: str = ""
+    kills: int = 0
+    covers: tuple[str, ...] | None = None
 
 
 NO_ARMOR = Armor(name="none")
@@ -129,6 +196,11 @@ class Combatant:
     default tactic when the scenario gives none); ``fuzion_sim.systems.fuzion.tactics.program_of``
     compiles them. ``modifiers`` is a GM's flat modifier to this combatant's attacks,
     ``defence_modifiers`` to its defence.
+
+    ``sdp`` > 0: an object of that many Structural Damage Points and no Stun; ``kills`` > 0: a
+    Kill-rated target of that many Kills (F29); at most one of the two is set. ``called_shot``
+    is the hit location this combatant calls when ``rules.hit_locations`` is ``called`` (None:
+    its hits roll a random location).
     """
 
     name: str
@@ -155,6 +227,9 @@ class Combatant:
     defence_modifiers: int = 0
     drawn: bool = True
     abort: str = "none"
+    sdp: int = 0
+    kills: int = 0
+    called_shot: str | None = None
 
     @property
     def xy(self) -> tuple[float, float]:

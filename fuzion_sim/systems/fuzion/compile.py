@@ -10,7 +10,7 @@ import numpy as np
 import yaml
 
 from ... import dice
-from ...scenario.model import Scenario
+from ...scenario.model import BOW_MAX_STR, BOW_RANGE_PER_STR, Scenario
 from . import kernel, tactics
 from .rules import (
     KILLING,
@@ -20,7 +20,7 @@ from .rules import (
     range_modifier,
     target_modifiers,
 )
-from .tables import hit_locations
+from .tables import autofire_ratio, hit_locations
 from .timing import build_timing
 
 __all__ = ["MELEE_DEFENCE_SKILLS", "Plan", "StandingPlan", "compile_scenario", "standing_plan"]
@@ -80,6 +80,10 @@ class Plan(NamedTuple):
     w_reload: np.ndarray
     w_kills: np.ndarray
     w_blade: np.ndarray
+    w_autofire: np.ndarray
+    w_rof: np.ndarray
+    w_area: np.ndarray
+    w_explosive: np.ndarray
     a_pd: np.ndarray
     a_ekd: np.ndarray
     a_kills: np.ndarray
@@ -87,6 +91,8 @@ class Plan(NamedTuple):
     a_cover: np.ndarray
     tgt_mod_r: np.ndarray
     tgt_mod_m: np.ndarray
+    cover_r: np.ndarray
+    cover_m: np.ndarray
     att_mod_r: np.ndarray
     att_mod_m: np.ndarray
     tac_default: np.ndarray
@@ -107,6 +113,7 @@ class Plan(NamedTuple):
     knock_unit: float
     roll_table: np.ndarray
     task_table: np.ndarray
+    def_table: np.ndarray
     nd6_offsets: np.ndarray
     nd6_table: np.ndarray
     loc_by_roll: np.ndarray
@@ -131,6 +138,29 @@ def _presence_table() -> tuple[np.ndarray, np.ndarray]:
     margin = _ints([r["margin"] for r in rows])
     effect = np.ascontiguousarray([[codes[r["effect"]], r["value"]] for r in rows], np.int64)
     return margin, effect
+
+
+def weapon_range(c) -> float:
+    """A combatant's weapon range: the listed range, or for a bow 20 m per STR point up to the
+    bow's STR cap (seed "Archery Attacks")."""
+    w = c.weapon
+    if w.bow == "none":
+        return float(w.range)
+    return float(BOW_RANGE_PER_STR * min(c.stats["STR"], BOW_MAX_STR[w.bow]))
+
+
+def area_radius(w) -> float:
+    """F17: an area weapon's radius in metres (per barrel, die of damage, or Kill); 0: none."""
+    if w.area is None:
+        return 0.0
+    count = {"barrel": w.barrels, "die": w.dc, "kill": w.kills}[w.area.per]
+    return float(w.area.radius * max(count, 1))
+
+
+def autofire_ratio_of(rules) -> int:
+    """F15: ``rules.autofire_ratio`` when set (> 0), else the campaign style's ratio."""
+    ratio = int(rules.values.get("autofire_ratio", 0) or 0)
+    return ratio if ratio > 0 else autofire_ratio(rules.values.get("campaign", "heroic"))
 
 
 def _spd(c) -> int:
@@ -192,10 +222,13 @@ def compile_scenario(scenario: Scenario) -> Plan:
         rules.values.get("hit_locations", "none")
     ]  # fmt: skip
     options[kernel.OPT_KNOCKBACK] = bool(rules.values.get("knockback", False))
+    options[kernel.OPT_AUTOFIRE_RATIO] = autofire_ratio_of(rules)
+    options[kernel.OPT_AUTOFIRE_ONE_PLUS] = rules.values.get("autofire_hits") == "one_plus_floor"
+    options[kernel.OPT_CHINKS] = bool(rules.values.get("chinks", False))
 
-    mods_t = [
-        target_modifiers(c.cover, c.size, c.prone, c.crouched, c.silhouetted) for c in fighters
-    ]
+    # size and silhouette stay with a combatant; cover and posture it leaves when it moves
+    mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
+    covers = [target_modifiers(c.cover, "normal", c.prone, c.crouched, False) for c in fighters]
     mods_a = [attacker_modifiers(c.modifiers, c.braced) for c in fighters]
     packed = tactics.pack([tactics.program_of(c) for c in fighters])
     default = list(tactics.validate_tactics(None))
@@ -274,13 +307,17 @@ def compile_scenario(scenario: Scenario) -> Plan:
         w_dc=_ints([w.dc for w in weapons]),
         w_acc=_ints([w.accuracy for w in weapons]),
         w_min_str=_ints([w.min_str for w in weapons]),
-        w_range=_floats([w.range for w in weapons]),
+        w_range=_floats([weapon_range(c) for c in fighters]),
         w_ap=_ints([w.ap for w in weapons]),
         w_energy=_ints([w.energy for w in weapons]),
         w_shots=_ints([-1 if w.shots is None else w.shots for w in weapons]),
         w_reload=_ints([w.reload_actions for w in weapons]),
         w_kills=_ints([getattr(w, "kills", 0) for w in weapons]),
         w_blade=_ints([getattr(w, "blade", False) for w in weapons]),
+        w_autofire=_ints([w.autofire for w in weapons]),
+        w_rof=_ints([w.rof for w in weapons]),
+        w_area=_floats([area_radius(w) for w in weapons]),
+        w_explosive=_ints([w.explosive for w in weapons]),
         a_pd=_ints([c.armor.pd for c in fighters]),
         a_ekd=_ints([c.armor.ekd for c in fighters]),
         a_kills=_ints([getattr(c.armor, "kills", 0) for c in fighters]),
@@ -288,6 +325,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
         a_cover=_ints([cover_mask(c.armor) for c in fighters]),
         tgt_mod_r=_ints([m[0] for m in mods_t]),
         tgt_mod_m=_ints([m[1] for m in mods_t]),
+        cover_r=_ints([m[0] for m in covers]),
+        cover_m=_ints([m[1] for m in covers]),
         att_mod_r=_ints([m[0] for m in mods_a]),
         att_mod_m=_ints([m[1] for m in mods_a]),
         tac_default=_ints([list(c.tactics) == default for c in fighters]),
@@ -308,6 +347,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         knock_unit=float(rules.values.get("knockback_unit", 1.0)),
         roll_table=dice.roll_table(rules.dice, rules.criticals),
         task_table=dice.task_table(rules.dice, rules.criticals),
+        def_table=dice.defence_table(rules.dice, rules.criticals),
         nd6_offsets=nd6_offsets,
         nd6_table=nd6_table,
         loc_by_roll=_ints(np.maximum(locations.location_by_roll, 0)),
@@ -369,6 +409,8 @@ def standing_plan(plan: Plan) -> StandingPlan | None:
         return None
     if plan.scale.any() or plan.w_kills.any() or plan.a_half_blades.any():
         return None
+    if plan.w_autofire.any() or plan.w_area.any():  # several shots or targets an attack
+        return None
     pair_mod = np.zeros(n * n, np.int64)
     pair_armour = np.zeros(n * n, np.int64)
     for a in range(n):
@@ -379,10 +421,13 @@ def standing_plan(plan: Plan) -> StandingPlan | None:
             if d > plan.w_range[a]:
                 return None
             if plan.w_melee[a]:
-                pair_mod[a * n + t] = plan.tgt_mod_m[t] + plan.att_mod_m[a]
+                pair_mod[a * n + t] = plan.tgt_mod_m[t] + plan.cover_m[t] + plan.att_mod_m[a]
             else:
                 pair_mod[a * n + t] = (
-                    range_modifier(d, plan.w_range[a]) + plan.tgt_mod_r[t] + plan.att_mod_r[a]
+                    range_modifier(d, plan.w_range[a])
+                    + plan.tgt_mod_r[t]
+                    + plan.cover_r[t]
+                    + plan.att_mod_r[a]
                 )
             pair_armour[a * n + t] = armour_value(
                 plan.a_pd[t], plan.a_ekd[t], plan.w_energy[a], plan.w_ap[a], plan.ap_factor

@@ -64,7 +64,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 14
+N_OPTIONS = 17
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -76,6 +76,9 @@ LOC_RANDOM = 1
 LOC_CALLED = 2
 OPT_HIT_LOCATIONS = 12
 OPT_KNOCKBACK = 13
+OPT_AUTOFIRE_RATIO = 14  # F15
+OPT_AUTOFIRE_ONE_PLUS = 15  # F15 autofire_hits: one_plus_floor
+OPT_CHINKS = 16  # F30
 
 # abort (F32: a combatant attacked before its turn uses its coming action to defend)
 ABORT_NONE = 0
@@ -116,7 +119,8 @@ EV_ACTION = 12  # tactics action code (tactics.A_*)
 EV_X = 13  # actor's position after the event, centimetres
 EV_Y = 14
 EV_LOCATION = 15  # hit location index (tables.hit_locations), -1 for none
-N_EV_FIELDS = 16
+EV_SHOTS = 16  # 1000 x hits + shots fired (autofire and bursts)
+N_EV_FIELDS = 17
 EVENT_ATTACK = 0
 EVENT_LOST_ACTION = 1  # stunned: the action is lost
 EVENT_SURPRISED = 2  # surprised: no action in the opening phase/segment
@@ -135,12 +139,13 @@ EVENT_WAIT = 14  # starts waiting
 EVENT_INTERRUPT = 15  # a waiting combatant interrupts (the attack follows as its own event)
 EVENT_IDLE = 16  # no rule matched, or the action could not be taken
 EVENT_HELD = 17  # cannot act: held (escape attempt follows)
-EVENT_CHOKE = 18  # choke damage (EV_THROUGH) at the holder's action
+EVENT_CHOKE = 18  # (unused: a held choke is logged as an attack with EV_ACTION choke)
 EVENT_DISARM = 19  # FLAG_HIT: the weapon is knocked away
 EVENT_DRAW = 20  # draws its weapon (the action)
 EVENT_PERCEPTION = 21  # obscured: EV_ROLL the task roll, EV_RAW the penalty this phase
 EVENT_KNOCKBACK = 22  # ACTOR knocked back: EV_RAW units, EV_X/EV_Y its new position (cm)
 EVENT_FIRST_AID = 23  # ACTOR treats TARGET: EV_ROLL task roll, EV_DV the DV, FLAG_HIT stable
+EVENT_AREA = 24  # ACTOR caught in TARGET's area attack: EV_RAW damage there, EV_THROUGH taken
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4
@@ -169,9 +174,10 @@ def run_chunk(
     physician, scale, knock_body, called_loc, called_mod,
     # weapons (one per combatant) and armour
     w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
-    w_kills, w_blade, a_pd, a_ekd, a_kills, a_half_blades, a_cover,
+    w_kills, w_blade, w_autofire, w_rof, w_area, w_explosive,
+    a_pd, a_ekd, a_kills, a_half_blades, a_cover,
     # static modifiers: against this target (ranged, melee), by this attacker (ranged, melee)
-    tgt_mod_r, tgt_mod_m, att_mod_r, att_mod_m,
+    tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m,
     # tactics (tactics.pack) and whether a combatant uses the default tactic
     tac_default, rule_start, rule_count, rules, code, consts,
     # presence attack effects by margin over RES: thresholds and (effect, value)
@@ -179,7 +185,7 @@ def run_chunk(
     # time
     acts, slots_per_round, start_slot, slots_per_unit, max_slots,
     # rules and dice
-    options, ap_factor, knock_unit, roll_table, task_table, nd6_offsets, nd6_table,
+    options, ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets, nd6_table,
     loc_by_roll, loc_num, loc_den,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
@@ -205,9 +211,10 @@ def run_chunk(
         (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
         weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
         hit locations it covers.
-    tgt_mod_r, tgt_mod_m, att_mod_r, att_mod_m : int64[C]
-        Static attack modifiers (cover, prone, size, silhouetted; braced and the GM's flat
-        modifier) for ranged and melee attacks against / by each combatant.
+    tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m : int64[C]
+        Attack modifiers for ranged and melee attacks against each combatant (size,
+        silhouetted), for its cover and posture (which it leaves when it moves), and by it
+        (braced and the GM's flat modifier).
     tac_default, rule_start, rule_count, rules, code, consts
         The tactics programs (``tactics.pack``); ``tac_default[c]`` 1 skips the interpreter
         for the default tactic (close to range, attack).
@@ -254,6 +261,9 @@ def run_chunk(
     perception_dv = options[OPT_PERCEPTION_DV]
     loc_mode = options[OPT_HIT_LOCATIONS]
     knockback = options[OPT_KNOCKBACK] != 0
+    autofire_ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
+    autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
+    chinks = options[OPT_CHINKS] != 0
     n_task = task_table.shape[0]
     any_obscured = False
     for c in range(n_comb):
@@ -285,6 +295,8 @@ def run_chunk(
     dist = np.empty(n_comb * n_comb, np.float64)
     rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
     aim = np.zeros(n_comb, np.int64)
+    aim_tgt = np.zeros(n_comb, np.int64)  # whom the aim is on
+    in_cover = np.zeros(n_comb, np.bool_)  # still behind its cover and in its posture
     prone = np.zeros(n_comb, np.bool_)
     next_mod = np.zeros(n_comb, np.int64)  # to its next attack (sweep: -2 / +2; presence)
     dodge = np.zeros(n_comb, np.int64)  # defence bonus against every attack until it acts
@@ -305,6 +317,11 @@ def run_chunk(
     aborted_t = np.zeros(n_comb, np.int64)  # slot whose turn it gave up to defend
     stable = np.zeros(n_comb, np.bool_)  # stabilised by first aid: no more bleeding (F25)
     c_knock = np.empty(n_comb, np.int64)
+    # the combatants an attack damaged (one, or everyone in an area) and what each lost
+    v_c = np.empty(n_comb, np.int64)
+    v_hits = np.empty(n_comb, np.int64)
+    v_stun = np.empty(n_comb, np.int64)
+    v_through = np.empty(n_comb, np.int64)
     # per-trial counters, written out at the end of the trial
     c_out = np.empty(n_comb, np.int64)
     c_death = np.empty(n_comb, np.int64)
@@ -317,7 +334,8 @@ def run_chunk(
     tiebreak = np.empty(n_comb, np.float64)
     init_key = np.empty(n_comb, np.float64)
     stack = np.empty(tx.MAX_STACK, np.float64)
-    queue = np.empty(2, np.int64)  # actor; an interrupting waiter goes first
+    queue = np.empty(4, np.int64)  # actors of this turn: an interrupting waiter goes first
+    qforced = np.zeros(4, np.bool_)  # a waiter's interrupt: attack the one it waited for
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -345,6 +363,8 @@ def run_chunk(
             py[c] = pos_y0[c]
             moved[c] = 0.0
             aim[c] = 0
+            aim_tgt[c] = -1
+            in_cover[c] = True
             prone[c] = False
             next_mod[c] = 0
             dodge[c] = 0
@@ -458,6 +478,7 @@ def run_chunk(
                 block[a0] = 0
                 diving[a0] = False
                 dv_pen[a0] = 0
+                prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
                 if surprised[a0] and opening:  # F11: no action in the opening phase/segment
                     if log and ne < max_events:
                         events[ne, EV_TIME] = now
@@ -495,11 +516,14 @@ def run_chunk(
                 # ---- choose the action: held -> escape; else the tactics ------------------
                 n_queue = 1
                 queue[0] = a0
+                qforced[0] = False
                 q = 0
                 while q < n_queue:
                     a = queue[q]
+                    interrupting = qforced[q]
                     q += 1
-                    interrupting = q < n_queue  # a waiter acting before a0
+                    if is_out[a]:
+                        continue
                     # target under the targeting rule (kept until it falls, unless dynamic)
                     tgt = target[a]
                     mode = targeting[a]
@@ -508,8 +532,9 @@ def run_chunk(
                         or is_out[tgt]
                         or mode == tx.T_WEAKEST
                         or mode == tx.T_NEAREST
-                        or (mode == tx.T_STRONGEST)
-                    ):
+                        or mode == tx.T_STRONGEST
+                        or mode == tx.T_FOCUS
+                    ) and not interrupting:
                         tgt = -1
                         best = 0.0
                         if mode == tx.T_FOCUS:  # the side's shared target: its first member's
@@ -555,6 +580,7 @@ def run_chunk(
 
                     action = tx.A_ATTACK
                     param = 0
+                    fire = np.int64(1)
                     if interrupting:
                         action = tx.A_ATTACK
                     elif held_by[a] >= 0:
@@ -689,6 +715,7 @@ def run_chunk(
                             if ok:
                                 action = rules[r, 2]
                                 param = rules[r, 3]
+                                fire = rules[r, 4]
                                 break
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
@@ -707,6 +734,7 @@ def run_chunk(
                         waiting[a] = -1
                         n_waiting -= 1
                     # an enemy waiting "until an enemy attacks / moves" interrupts this action
+                    requeued = False
                     if n_waiting > 0 and not interrupting:
                         moving = (
                             action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
@@ -717,6 +745,7 @@ def run_chunk(
                             or action == tx.A_HAYMAKER or action == tx.A_DRAW_ATTACK
                             or action == tx.A_SWEEP or action == tx.A_DISARM
                             or action == tx.A_CHOKE or action == tx.A_ENTANGLE
+                            or action == tx.A_BURST
                         )  # fmt: skip
                         for w in range(n_comb):
                             if waiting[w] < 0 or is_out[w] or side[w] == side[a]:
@@ -727,10 +756,15 @@ def run_chunk(
                                 waiting[w] = -1
                                 n_waiting -= 1
                                 target[w] = a
+                                if acted_t[w] != t_abs and acts[w * slots_per_round + slot]:
+                                    aborted_t[w] = t_abs  # the held action is its turn now
                                 queue[0] = w
+                                qforced[0] = True
                                 queue[1] = a
+                                qforced[1] = False
                                 n_queue = 2
                                 q = 0
+                                requeued = True
                                 if log and ne < max_events:
                                     events[ne, EV_TIME] = now
                                     events[ne, EV_KIND] = EVENT_INTERRUPT
@@ -738,7 +772,7 @@ def run_chunk(
                                     events[ne, EV_TARGET] = a
                                 ne += log
                                 break
-                        if n_queue == 2 and q == 0:
+                        if requeued:
                             continue  # the waiter goes first; a0 chooses again after it
 
                     # ---- actions that do not attack ------------------------------------
@@ -758,10 +792,14 @@ def run_chunk(
                         continue
                     if action == tx.A_AIM:  # +1 an action, at most +3, ranged only (F11)
                         if not w_melee[a] and not disarmed[a]:
+                            if aim_tgt[a] != tgt:
+                                aim[a] = 0  # aiming at someone else starts again
+                                aim_tgt[a] = tgt
                             aim[a] = min(aim[a] + 1, 3)
                         if log and ne < max_events:
                             events[ne, EV_TIME] = now
                             events[ne, EV_KIND] = EVENT_AIM
+                            events[ne, EV_ACTION] = tx.A_AIM
                             events[ne, EV_ACTOR] = a
                             events[ne, EV_TARGET] = tgt
                             events[ne, EV_RAW] = aim[a]
@@ -789,9 +827,11 @@ def run_chunk(
                     if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
                         recovering[a] = True
                         continue
-                    if action == tx.A_RELOAD or (
-                        action == tx.A_ATTACK and ammo[a] == 0 and not w_melee[a]
-                    ):
+                    firing = not w_melee[a] and not disarmed[a] and (
+                        action == tx.A_ATTACK or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
+                        or action == tx.A_MOVE or action == tx.A_HAYMAKER
+                    )  # fmt: skip
+                    if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
                         action = tx.A_RELOAD
                         reloading[a] += 1
                         if reloading[a] >= w_reload[a]:
@@ -800,6 +840,7 @@ def run_chunk(
                         if log and ne < max_events:
                             events[ne, EV_TIME] = now
                             events[ne, EV_KIND] = EVENT_RELOAD
+                            events[ne, EV_ACTION] = tx.A_RELOAD
                             events[ne, EV_ACTOR] = a
                             events[ne, EV_TARGET] = -1
                             events[ne, EV_RAW] = ammo[a]
@@ -820,6 +861,7 @@ def run_chunk(
                         if log and ne < max_events:
                             events[ne, EV_TIME] = now
                             events[ne, EV_KIND] = EVENT_ESCAPE
+                            events[ne, EV_ACTION] = tx.A_ESCAPE
                             events[ne, EV_ACTOR] = a
                             events[ne, EV_TARGET] = holder
                             events[ne, EV_ROLL] = roll
@@ -870,6 +912,7 @@ def run_chunk(
                         if log and ne < max_events:
                             events[ne, EV_TIME] = now
                             events[ne, EV_KIND] = EVENT_FIRST_AID
+                            events[ne, EV_ACTION] = tx.A_FIRST_AID
                             events[ne, EV_ACTOR] = a
                             events[ne, EV_TARGET] = patient
                             events[ne, EV_ROLL] = troll
@@ -912,6 +955,7 @@ def run_chunk(
                             if log and ne < max_events:
                                 events[ne, EV_TIME] = now
                                 events[ne, EV_KIND] = EVENT_PRESENCE
+                                events[ne, EV_ACTION] = tx.A_PRESENCE
                                 events[ne, EV_ACTOR] = a
                                 events[ne, EV_TARGET] = c
                                 events[ne, EV_RAW] = total
@@ -949,21 +993,21 @@ def run_chunk(
                         if param == tx.M_AWAY:
                             px[a], py[a], went = move_away(px[a], py[a], px[goal], py[goal], step)
                         else:
-                            reach = MELEE_REACH
-                            if attack_after and action == tx.A_MOVE and not disarmed[a]:
-                                reach = w_range[a]
-                            elif action == tx.A_RUN or action == tx.A_SPRINT:
-                                reach = MELEE_REACH if disarmed[a] else w_range[a]
-                                if not w_melee[a] and not disarmed[a]:
-                                    reach = min(w_range[a], 50.0)  # close to the weapon's range
+                            # how close to get: into reach (melee, fists); for a gun, to its
+                            # listed range under the default tactic, right up under a rule
+                            reach = MELEE_REACH if disarmed[a] else w_range[a]
+                            if not w_melee[a] and not disarmed[a] and not tac_default[a]:
+                                reach = 1.0
                             if action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU:
                                 reach = 1.0  # right up to the target
+                            reach = max(reach - 0.01, 0.0)  # end inside it, not on its edge
                             px[a], py[a], went = move_toward(
                                 px[a], py[a], px[goal], py[goal], step, reach
                             )
                         moved[a] = went
                         if went > 0.0:
                             aim[a] = 0  # aiming is lost when the aimer moves
+                            in_cover[a] = False  # and it leaves its cover and posture
                             geometry_dirty = True
                             for i in range(n_comb):
                                 for t2 in range(n_comb):
@@ -989,13 +1033,15 @@ def run_chunk(
                             for w in range(n_comb):
                                 if waiting[w] != WAIT_IN_RANGE or is_out[w] or side[w] == side[a]:
                                     continue
-                                if dist[w * n_comb + a] <= w_range[w]:
+                                if dist[w * n_comb + a] <= w_range[w] and n_queue < 4:
                                     waiting[w] = -1
                                     n_waiting -= 1
                                     target[w] = a
-                                    queue[q - 1] = w  # this slot: the waiter's attack
-                                    n_queue = q
-                                    q -= 1
+                                    if acted_t[w] != t_abs and acts[w * slots_per_round + slot]:
+                                        aborted_t[w] = t_abs  # the held action is its turn now
+                                    queue[n_queue] = w  # fires as soon as this action ends
+                                    qforced[n_queue] = True
+                                    n_queue += 1
                                     if log and ne < max_events:
                                         events[ne, EV_TIME] = now
                                         events[ne, EV_KIND] = EVENT_INTERRUPT
@@ -1005,8 +1051,6 @@ def run_chunk(
                                     break
                         if not attack_after:
                             continue
-                        if q < n_queue and queue[q] != a:
-                            continue  # (an in-range waiter fires first; nothing more here)
 
                     # ---- an attack: form, attack value, defence, damage ----------------
                     if held_by[a] >= 0:
@@ -1015,6 +1059,7 @@ def run_chunk(
                     if holstered[a] and not disarmed[a] and (
                         action == tx.A_ATTACK or action == tx.A_DRAW_ATTACK
                         or action == tx.A_HAYMAKER or action == tx.A_ENTANGLE
+                        or action == tx.A_BURST
                     ):  # fmt: skip
                         holstered[a] = False
                         if action != tx.A_DRAW_ATTACK:  # drawing takes the action
@@ -1076,6 +1121,7 @@ def run_chunk(
                             events[ne, EV_ACTION] = action
                         ne += log
                         continue
+                    n_victims = 0
                     if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
                         # the choke held: 2D6 killing (armour does not cover the throat)
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -1087,21 +1133,24 @@ def run_chunk(
                         raw = through
                         dv_base = 0
                         loc = -1
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_CHOKE
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = tgt
-                            events[ne, EV_THROUGH] = through
-                        ne += log
+                        c_attacks[a] += 1
+                        c_landed[a] += 1
                     else:
                         # modifiers: range, target's cover and posture, attacker's, aiming
                         if melee:
                             av += tgt_mod_m[tgt] + att_mod_m[a]
+                            if in_cover[tgt]:
+                                av += cover_m[tgt]
                             dv_base = e_dex[tgt] + def_melee[tgt] + dodge[tgt] + block[tgt]
                         else:
-                            av += rmod[pair] + tgt_mod_r[tgt] + att_mod_r[a] + aim[a]
+                            av += rmod[pair] + tgt_mod_r[tgt] + att_mod_r[a]
+                            if aim_tgt[a] == tgt:
+                                av += aim[a]
+                            if in_cover[tgt]:
+                                av += cover_r[tgt]
                             dv_base = e_dex[tgt] + def_ranged[tgt] + dodge[tgt]
+                            if prone[tgt]:
+                                av -= 2  # knocked prone by a sweep (F11: target prone)
                             if moved[tgt] >= 10.0:  # moving target: -1 per 10 m it moved
                                 av -= np.int64(moved[tgt] // 10.0)
                         if (
@@ -1166,142 +1215,304 @@ def run_chunk(
                             aim[a] = 0  # the shot spends the aim
                             if ammo[a] > 0:
                                 ammo[a] -= 1
-                        c_attacks[a] += 1
-                        # No branch on the dice from here to the damage (a miss is damage x 0).
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        roll = np.int64(roll_table[int(u * n_rolls)])
-                        hit = np.int64(roll >= dv_base - av)
-                        # F19: n d6 as groups of five from the 5d6 table, then the rest
-                        dice_left = n_dice
-                        raw = np.int64(0)
-                        while dice_left >= TABLE_DICE:
+                        if form == F_WEAPON and w_area[a] > 0.0:
+                            # F17 area effects: every combatant in the area (friends too)
+                            # defends against one attack total
+                            c_attacks[a] += 1
+                            shots = np.int64(1)
+                            n_hits = np.int64(1)
+                            loc = -1
+                            margin = np.int64(0)
                             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            raw += nd6_table[nd6_start + int(u * nd6_size)]
-                            dice_left -= TABLE_DICE
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        lo = nd6_offsets[dice_left]
-                        raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
-                        is_special = (
-                            action == tx.A_SWEEP or action == tx.A_DISARM
-                            or action == tx.A_CHOKE or action == tx.A_ENTANGLE
-                        )  # fmt: skip
-                        if is_special:
-                            raw = 0  # these manoeuvres do no damage themselves
-                        loc = -1
-                        att_kills = np.int64(0)
-                        if loc_mode != LOC_NONE and scale[tgt] != SCALE_KILLS:
-                            if loc_mode == LOC_CALLED and called_loc[a] >= 0:
-                                loc = called_loc[a]
-                            else:  # F27: 3d6 on the location table
-                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                loc = loc_by_roll[nd6_table[nd6_offsets[3] + int(u * 216.0)]]
-                            if (a_cover[tgt] >> loc) & 1 == 0:
-                                armour = 0  # the armour does not cover it
-                        if scale[tgt] == SCALE_KILLS:
-                            # F29: Kills against Kills; a small attacker's DC above 13 becomes
-                            # Kills (superdamage); armour in Kills
-                            att_kills = (
-                                w_kills[a]
-                                if (form == F_WEAPON and w_kills[a] > 0)
-                                else (n_dice - 13 if n_dice >= 14 else 0)
-                            )
-                            through = max(att_kills - a_kills[tgt], 0) * hit
-                            hits_lost = through
-                            stun_lost = 0
-                        elif scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
-                            through = max(raw - armour, 0) * hit
-                            if loc >= 0:
-                                through = through * loc_num[loc] // loc_den[loc]
-                            hits_lost = through
-                            stun_lost = 0
-                        else:
-                            hits_lost, stun_dmg, through = hit_result(
-                                dmg_type, raw, armour, sd[tgt]
-                            )
-                            if loc >= 0:  # F27: the multiplier after armour, rounded down
-                                through = through * loc_num[loc] // loc_den[loc]
-                                if dmg_type == KILLING:
-                                    hits_lost = through
+                            roll = np.int64(task_table[int(u * n_task)])
+                            cx = px[tgt]
+                            cy = py[tgt]
+                            radius = w_area[a]
+                            if w_explosive[a]:
+                                # against a point: the DV by range (F4); a miss scatters
+                                # min(miss, range / 2) metres in a 1d6 direction
+                                if d_at <= 4.0:
+                                    dv_base = 4
+                                elif d_at <= 10.0:
+                                    dv_base = 8
+                                elif d_at <= 50.0:
+                                    dv_base = 12
+                                elif d_at <= w_range[a]:
+                                    dv_base = 16
                                 else:
-                                    hits_lost = through // 5
-                                    stun_dmg = through
-                            hits_lost *= hit
-                            through *= hit
-                            if dmg_type == KILLING:  # collateral Stun, never below 0 (F21)
-                                stun_lost = min(hits_lost, max(stun[tgt], 0))
-                            else:
-                                stun_lost = stun_dmg * hit
-                        if loc >= 0 and hit:
-                            location_hits[tgt, loc] += 1
-                        if knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
-                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            kb_att = att_kills if scale[tgt] == SCALE_KILLS else n_dice
-                            units = max(kb_att + 1 + np.int64(u * 6.0) - knock_body[tgt], 0)
-                            if units > 0:
-                                c_knock[tgt] += units
-                                px[tgt], py[tgt], went = move_away(
-                                    px[tgt], py[tgt], px[a], py[a], units * knock_unit
-                                )
-                                for i in range(n_comb):
-                                    for t2 in range(n_comb):
-                                        ddx = px[t2] - px[i]
-                                        ddy = py[t2] - py[i]
-                                        d = np.sqrt(ddx * ddx + ddy * ddy)
-                                        dist[i * n_comb + t2] = d
-                                        rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
-                                if log and ne < max_events:
-                                    events[ne, EV_TIME] = now
-                                    events[ne, EV_KIND] = EVENT_KNOCKBACK
-                                    events[ne, EV_ACTOR] = tgt
-                                    events[ne, EV_TARGET] = a
-                                    events[ne, EV_RAW] = units
-                                    events[ne, EV_X] = np.int64(px[tgt] * 100.0)
-                                    events[ne, EV_Y] = np.int64(py[tgt] * 100.0)
-                                ne += log
-                        c_landed[a] += hit
-                        if hit and is_special:
-                            if action == tx.A_SWEEP:  # prone: -2 to its next, +2 to ours
-                                prone[tgt] = True
-                                next_mod[tgt] -= 2
-                                next_mod[a] += 2
-                            elif action == tx.A_CHOKE or action == tx.A_ENTANGLE:
-                                held_by[tgt] = a
-                                hold[tgt] = HOLD_CHOKE if action == tx.A_CHOKE else HOLD_ENTANGLE
-                            else:  # disarm: STR + Hand to Hand against the same
+                                    dv_base = 16 + 2 * np.int64((d_at - w_range[a]) // 100.0)
+                                av = (
+                                    e_ref[a] + att_skill[a] + w_acc[a] + aim[a] + att_mod_r[a]
+                                    - obs_pen[a]
+                                )  # fmt: skip
+                                miss = dv_base - (av + roll)
                                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                r2 = np.int64(roll_table[int(u * n_rolls)])
-                                if r2 >= (e_str[tgt] + h2h_skill[tgt]) - (e_str[a] + h2h_skill[a]):
-                                    disarmed[tgt] = True
+                                if miss > 0:
+                                    off = min(float(miss), d_at / 2.0)
+                                    angle = np.int64(u * 6.0) * (np.pi / 3.0)
+                                    cx += off * np.cos(angle)
+                                    cy += off * np.sin(angle)
+                            # one damage roll for the blast or the spread
+                            dice_left = n_dice
+                            raw = np.int64(0)
+                            while dice_left >= TABLE_DICE:
+                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                raw += nd6_table[nd6_start + int(u * nd6_size)]
+                                dice_left -= TABLE_DICE
+                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                            lo = nd6_offsets[dice_left]
+                            raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                            hit = np.int64(0)
+                            hits_lost = np.int64(0)
+                            stun_lost = np.int64(0)
+                            through = np.int64(0)
+                            for c in range(n_comb):
+                                if is_out[c] and dead[c]:
+                                    continue
+                                ddx = px[c] - cx
+                                ddy = py[c] - cy
+                                dc_m = np.sqrt(ddx * ddx + ddy * ddy)
+                                if dc_m > radius:
+                                    continue
+                                dmg = raw
+                                if w_explosive[a]:
+                                    dmg = max(raw - 2 * np.int64(dc_m), 0)  # 2 less a metre
+                                    caught = True
+                                    if diving[c]:  # dive for cover: DV 8, +1 a metre past 1
+                                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                        out_m = np.int64(np.ceil(radius - dc_m))
+                                        dive_dv = 8 + max(out_m - 1, 0)
+                                        caught = (
+                                            e_dex[c] + escape_skill[c]
+                                            + np.int64(task_table[int(u * n_task)]) < dive_dv
+                                        )  # fmt: skip
+                                else:  # each defends against the one attack total
+                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                    droll = np.int64(def_table[int(u * def_table.shape[0])])
+                                    dv_c = (
+                                        e_dex[c] + def_ranged[c] + dodge[c] - dv_pen[c]
+                                        - obs_pen[c] + droll
+                                    )  # fmt: skip
+                                    caught = av + roll >= dv_c
+                                if not caught:
+                                    continue
+                                arm = armour_value(
+                                    a_pd[c], a_ekd[c], w_energy[a], w_ap[a], ap_factor
+                                )
+                                if scale[c] != SCALE_PERSON:
+                                    lost_c = max(dmg - arm, 0)
+                                    stun_c = np.int64(0)
+                                    thr_c = lost_c
+                                else:
+                                    lost_c, stun_c, thr_c = hit_result(dmg_type, dmg, arm, sd[c])
+                                    if dmg_type == KILLING:
+                                        stun_c = min(lost_c, max(stun[c], 0))
+                                v_c[n_victims] = c
+                                v_hits[n_victims] = lost_c
+                                v_stun[n_victims] = stun_c
+                                v_through[n_victims] = thr_c
+                                n_victims += 1
+                                if c == tgt:
+                                    hit = np.int64(1)
+                                    through = thr_c
                                 if log and ne < max_events:
                                     events[ne, EV_TIME] = now
-                                    events[ne, EV_KIND] = EVENT_DISARM
-                                    events[ne, EV_ACTOR] = a
-                                    events[ne, EV_TARGET] = tgt
-                                    events[ne, EV_ROLL] = r2
-                                    events[ne, EV_FLAGS] = FLAG_HIT * disarmed[tgt]
+                                    events[ne, EV_KIND] = EVENT_AREA
+                                    events[ne, EV_ACTOR] = c
+                                    events[ne, EV_TARGET] = a
+                                    events[ne, EV_RAW] = dmg
+                                    events[ne, EV_THROUGH] = thr_c
+                                    events[ne, EV_X] = np.int64(cx * 100.0)
+                                    events[ne, EV_Y] = np.int64(cy * 100.0)
                                 ne += log
-                        # the mover takes a share of a move by (1/3) or move thru (1/2)
-                        if hit and (action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU):
-                            share = raw // 3 if action == tx.A_MOVE_BY else raw // 2
-                            own = max(share - max(a_pd[a], sd[a]), 0)
-                            stun[a] -= own
-                            hits[a] -= own // 5
-                            c_taken[a] += own
-                            damaged[a] = True
-                    c_dealt[a] += through
-                    c_taken[tgt] += through
-                    if through > 0:
-                        damaged[tgt] = True
-                        aim[tgt] = 0  # aiming is lost when the aimer is hit
-                    hits[tgt] -= hits_lost
-                    stun[tgt] -= stun_lost
-                    if hits[tgt] <= -2 * body[tgt] and not dead[tgt]:
-                        dead[tgt] = True
-                        c_death[tgt] = now
-                    if stunned_rule and 2 * stun_lost > stun_max[tgt]:
-                        lose[tgt] = True
-                    # refresh both combatants' effective values when their penalty changed
-                    for c in (tgt, a):
+                            c_landed[a] += hit
+                        else:
+                            # F15 autofire: the shots the rule chooses (0: all), up to ROF and the
+                            # magazine, -1 per full 10; F16 burst: 3 shots, no penalty
+                            shots = np.int64(1)
+                            if form == F_WEAPON and action == tx.A_BURST:
+                                shots = 3
+                            elif form == F_WEAPON and w_autofire[a] and action == tx.A_ATTACK:
+                                shots = w_rof[a] if fire <= 0 else min(fire, w_rof[a])
+                                av -= shots // 10
+                            if form == F_WEAPON and ammo[a] >= 0:
+                                shots = min(shots, ammo[a] + 1)  # one round was taken above
+                                ammo[a] -= shots - 1
+                            c_attacks[a] += 1
+                            # No branch on the dice from here to the damage (a miss is damage x 0).
+                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                            roll = np.int64(roll_table[int(u * n_rolls)])
+                            margin = roll - (dv_base - av)
+                            hit = np.int64(margin >= 0)
+                            n_hits = hit
+                            if hit and shots > 1:
+                                if action == tx.A_BURST:  # ceil(1d6 / 2) bullets
+                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                    n_hits = (np.int64(u * 6.0) + 2) // 2
+                                elif autofire_one_plus:  # 1 + floor(margin / ratio)
+                                    n_hits = min(shots, 1 + margin // autofire_ratio)
+                                else:  # max(1, ceil(margin / ratio))
+                                    n_hits = min(shots, max(1, -(-margin // autofire_ratio)))
+                            is_special = (
+                                action == tx.A_SWEEP or action == tx.A_DISARM
+                                or action == tx.A_CHOKE or action == tx.A_ENTANGLE
+                            )  # fmt: skip
+                            loc = -1
+                            att_kills = np.int64(0)
+                            raw = np.int64(0)
+                            hits_lost = np.int64(0)
+                            stun_lost = np.int64(0)
+                            through = np.int64(0)
+                            for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
+                                # F19: n d6 as groups of five from the 5d6 table, then the rest
+                                dice_left = n_dice
+                                raw_h = np.int64(0)
+                                while dice_left >= TABLE_DICE:
+                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                    raw_h += nd6_table[nd6_start + int(u * nd6_size)]
+                                    dice_left -= TABLE_DICE
+                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                lo = nd6_offsets[dice_left]
+                                raw_h += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                                if is_special:
+                                    raw_h = 0  # these manoeuvres do no damage themselves
+                                raw += raw_h
+                                armour_h = armour
+                                if chinks and margin - h * autofire_ratio >= 10:
+                                    armour_h = 0  # F30 chinks: beat the DV by 10 or more
+                                if loc_mode != LOC_NONE and scale[tgt] != SCALE_KILLS:
+                                    if loc_mode == LOC_CALLED and called_loc[a] >= 0:
+                                        loc = called_loc[a]
+                                    else:  # F27: 3d6 on the location table
+                                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                        loc = loc_by_roll[
+                                            nd6_table[nd6_offsets[3] + int(u * 216.0)]
+                                        ]
+                                    if (a_cover[tgt] >> loc) & 1 == 0:
+                                        armour_h = 0  # the armour does not cover it
+                                    if hit:
+                                        location_hits[tgt, loc] += 1
+                                if scale[tgt] == SCALE_KILLS:
+                                    # F29: Kills against Kills; a small attacker's DC above 13
+                                    # becomes Kills (superdamage); armour in Kills
+                                    att_kills = (
+                                        w_kills[a]
+                                        if (form == F_WEAPON and w_kills[a] > 0)
+                                        else (n_dice - 13 if n_dice >= 14 else 0)
+                                    )
+                                    through_h = max(att_kills - a_kills[tgt], 0) * hit
+                                    hits_lost += through_h
+                                    through += through_h
+                                elif scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
+                                    through_h = max(raw_h - armour_h, 0) * hit
+                                    if loc >= 0:
+                                        through_h = through_h * loc_num[loc] // loc_den[loc]
+                                    hits_lost += through_h
+                                    through += through_h
+                                else:
+                                    lost_h, stun_h, through_h = hit_result(
+                                        dmg_type, raw_h, armour_h, sd[tgt]
+                                    )
+                                    if loc >= 0:  # F27: the multiplier after armour, rounded down
+                                        through_h = through_h * loc_num[loc] // loc_den[loc]
+                                        if dmg_type == KILLING:
+                                            lost_h = through_h
+                                        else:
+                                            lost_h = through_h // 5
+                                            stun_h = through_h
+                                    lost_h *= hit
+                                    through_h *= hit
+                                    if dmg_type == KILLING:  # collateral Stun, never below 0 (F21)
+                                        stun_h = min(lost_h, max(stun[tgt] - stun_lost, 0))
+                                    else:
+                                        stun_h *= hit
+                                    hits_lost += lost_h
+                                    stun_lost += stun_h
+                                    through += through_h
+                            if knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
+                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                kb_att = att_kills if scale[tgt] == SCALE_KILLS else n_dice
+                                units = max(kb_att + 1 + np.int64(u * 6.0) - knock_body[tgt], 0)
+                                if units > 0:
+                                    c_knock[tgt] += units
+                                    px[tgt], py[tgt], went = move_away(
+                                        px[tgt], py[tgt], px[a], py[a], units * knock_unit
+                                    )
+                                    for i in range(n_comb):
+                                        for t2 in range(n_comb):
+                                            ddx = px[t2] - px[i]
+                                            ddy = py[t2] - py[i]
+                                            d = np.sqrt(ddx * ddx + ddy * ddy)
+                                            dist[i * n_comb + t2] = d
+                                            rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                                    if log and ne < max_events:
+                                        events[ne, EV_TIME] = now
+                                        events[ne, EV_KIND] = EVENT_KNOCKBACK
+                                        events[ne, EV_ACTOR] = tgt
+                                        events[ne, EV_TARGET] = a
+                                        events[ne, EV_RAW] = units
+                                        events[ne, EV_X] = np.int64(px[tgt] * 100.0)
+                                        events[ne, EV_Y] = np.int64(py[tgt] * 100.0)
+                                    ne += log
+                            c_landed[a] += hit
+                            if hit and is_special:
+                                if action == tx.A_SWEEP:  # prone: -2 to its next, +2 to ours
+                                    prone[tgt] = True
+                                    next_mod[tgt] -= 2
+                                    next_mod[a] += 2
+                                elif action == tx.A_CHOKE or action == tx.A_ENTANGLE:
+                                    held_by[tgt] = a
+                                    hold[tgt] = (
+                                        HOLD_CHOKE if action == tx.A_CHOKE else HOLD_ENTANGLE
+                                    )
+                                else:  # disarm: STR + Hand to Hand against the same
+                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                    r2 = np.int64(roll_table[int(u * n_rolls)])
+                                    if r2 >= (e_str[tgt] + h2h_skill[tgt]) - (
+                                        e_str[a] + h2h_skill[a]
+                                    ):
+                                        disarmed[tgt] = True
+                                    if log and ne < max_events:
+                                        events[ne, EV_TIME] = now
+                                        events[ne, EV_KIND] = EVENT_DISARM
+                                        events[ne, EV_ACTION] = tx.A_DISARM
+                                        events[ne, EV_ACTOR] = a
+                                        events[ne, EV_TARGET] = tgt
+                                        events[ne, EV_ROLL] = r2
+                                        events[ne, EV_FLAGS] = FLAG_HIT * disarmed[tgt]
+                                    ne += log
+                            # the mover takes a share of a move by (1/3) or move thru (1/2)
+                            if hit and (action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU):
+                                share = raw // 3 if action == tx.A_MOVE_BY else raw // 2
+                                own = max(share - max(a_pd[a], sd[a]), 0)
+                                stun[a] -= own
+                                hits[a] -= own // 5
+                                c_taken[a] += own
+                                damaged[a] = True
+                    if n_victims == 0:  # a single target
+                        n_victims = 1
+                        v_c[0] = tgt
+                        v_hits[0] = hits_lost
+                        v_stun[0] = stun_lost
+                        v_through[0] = through
+                    for vi in range(n_victims):
+                        c = v_c[vi]
+                        c_dealt[a] += v_through[vi]
+                        c_taken[c] += v_through[vi]
+                        if v_through[vi] > 0:
+                            damaged[c] = True
+                            aim[c] = 0  # aiming is lost when the aimer is hit
+                        hits[c] -= v_hits[vi]
+                        stun[c] -= v_stun[vi]
+                        if hits[c] <= -2 * body[c] and not dead[c]:
+                            dead[c] = True
+                            c_death[c] = now
+                        if stunned_rule and 2 * v_stun[vi] > stun_max[c]:
+                            lose[c] = True
+                    # refresh effective values whose penalty changed; then who went out
+                    went_out = False
+                    for vi in range(n_victims + 1):
+                        c = v_c[vi] if vi < n_victims else a
                         pen = wound_penalty(
                             hits[c], hits_max[c], impairment and scale[c] == 0, dying_penalty
                         )
@@ -1312,10 +1523,9 @@ def run_chunk(
                             e_ref[c] = effective(ref[c], pen)
                             e_dex[c] = effective(dex[c], pen)
                             e_str[c] = effective(strength[c], pen)
-                    went_out = False
-                    for c in (tgt, a):
-                        if not is_out[c] and _out(hits[c], stun[c], dead[c], gave_up[c],
-                                                  dying_can_act):  # fmt: skip
+                        if not is_out[c] and _out(
+                            hits[c], stun[c], dead[c], gave_up[c], dying_can_act
+                        ):
                             is_out[c] = True
                             went_out = went_out or c == tgt
                             if c_out[c] == 0:
@@ -1342,6 +1552,7 @@ def run_chunk(
                         events[ne, EV_X] = np.int64(px[a] * 100.0)
                         events[ne, EV_Y] = np.int64(py[a] * 100.0)
                         events[ne, EV_LOCATION] = loc
+                        events[ne, EV_SHOTS] = n_hits * 1000 + shots
                         events[ne, EV_FLAGS] = (
                             hit * FLAG_HIT
                             + FLAG_STUNNED * (hit and lose[tgt])
@@ -1386,6 +1597,7 @@ def run_chunk(
                     if log and ne < max_events:
                         events[ne, EV_TIME] = now
                         events[ne, EV_KIND] = EVENT_RECOVER
+                        events[ne, EV_ACTION] = tx.A_RECOVER
                         events[ne, EV_ACTOR] = c
                         events[ne, EV_TARGET] = -1
                         events[ne, EV_RAW] = gain

@@ -27,6 +27,7 @@ from .kernel import (
     EV_FLAGS,
     EV_HITS,
     EV_KIND,
+    EV_LOCATION,
     EV_RAW,
     EV_ROLL,
     EV_STUN,
@@ -371,6 +372,7 @@ def run_chunk(
                     events[ne, EV_THROUGH] = through
                     events[ne, EV_HITS] = hits[tgt]
                     events[ne, EV_STUN] = stun[tgt]
+                    events[ne, EV_LOCATION] = -1
                     events[ne, EV_FLAGS] = (
                         hit * FLAG_HIT
                         + FLAG_STUNNED * (hit and lose[tgt])

@@ -36,6 +36,11 @@ KIND_NAMES = {
     k.EVENT_HELD: "held",
     k.EVENT_CHOKE: "choke",
     k.EVENT_DISARM: "disarm",
+    k.EVENT_DRAW: "draw",
+    k.EVENT_PERCEPTION: "perception",
+    k.EVENT_KNOCKBACK: "knockback",
+    k.EVENT_FIRST_AID: "first_aid",
+    k.EVENT_AREA: "area",
 }
 _KINDS = KIND_NAMES  # the old private name
 
@@ -60,7 +65,10 @@ _ATTACK_VERBS = {
     "entangle": "tries to entangle",
     "move_by": "strikes in passing (move by) at",
     "move_thru": "slams into (move thru)",
+    "burst": "fires a burst at",
 }
+
+_EV_SHOTS = getattr(k, "EV_SHOTS", None)  # autofire: 1000 x hits + shots fired
 
 _MOVE_VERBS = {
     "run": "runs",
@@ -91,23 +99,35 @@ def _presence_penalty(margin: int) -> int:
     return value
 
 
+def _location_names() -> tuple[str, ...]:
+    from .tables import hit_locations
+
+    return tuple(hit_locations().names)
+
+
 def event_dicts(
-    events: np.ndarray, names: list[str], positions: list[tuple[float, float]] | None = None
+    events: np.ndarray,
+    names: list[str],
+    positions: list[tuple[float, float]] | None = None,
+    locations: bool = False,
 ) -> list[dict]:
     """The events as plain dicts (for JSON): kind, time, actor and target names, numbers.
 
     ``positions`` (optional): every combatant's starting ``(x, y)`` in metres, in plan order
     (``[c.xy for c in scenario.combatants]``); with it a ``move`` says whether it went
-    ``toward`` or ``away`` from its goal.
+    ``toward`` or ``away`` from its goal. ``locations``: the fight rolls hit locations (then a
+    hit attack has ``location``, a name of ``tables.hit_locations``; the standing-fight kernel
+    leaves the field unset, so it is read only when asked).
 
     Every dict has ``time`` and ``kind`` (a name of :data:`KIND_NAMES`), ``actor`` (the
     winning side index as ``winner`` for ``end``) and, when there is one, ``target``. By kind:
 
     - ``attack``: ``action`` (attack, punch, kick, haymaker, draw_attack, sweep, disarm, choke,
-      entangle, move_by, move_thru), ``roll_difference``, ``av``, ``dv_base``, ``hit``,
+      entangle, move_by, move_thru, burst), ``roll_difference``, ``av``, ``dv_base``, ``hit``,
       ``damage_rolled``, ``damage_through``, ``stunned``, ``out``, ``dead``, ``hits_after``,
-      ``stun_after`` and ``held_choke`` (True for the damage of a choke already held: not a new
-      attack, so the bulk run's ``attacks`` counter does not count it);
+      ``stun_after``, ``shots_fired`` and ``rounds_hit`` (autofire and bursts), ``location``
+      (see ``locations``) and ``held_choke`` (True for the 2D6 of a choke already held, which
+      rolls no attack);
     - ``move``: ``action`` (run, sprint, move, move_by, move_thru), ``metres`` moved, the new
       position ``x``, ``y`` (metres); ``target`` is the combatant moved toward or away from
       (``direction``: ``toward`` or ``away`` when ``positions`` is given);
@@ -119,8 +139,15 @@ def event_dicts(
     - ``wait``, ``idle``, ``held``, ``interrupt`` (``target``: the combatant interrupted);
     - ``choke``: ``damage`` (2D6 killing, no armour); ``disarm``: ``roll_difference`` and
       ``disarmed``; ``out_of_reach``: ``action``;
-    - ``wake``, ``bleed``: ``hits_after``, ``stun_after`` (``bleed``: ``dead``).
+    - ``wake``, ``bleed``: ``hits_after``, ``stun_after`` (``wake``: ``was_out``, False for
+      the free Recovery after segment 12; ``bleed``: ``dead``);
+    - ``draw`` (the weapon drawn, taking the action); ``perception`` (obscured):
+      ``roll_difference`` and ``penalty`` this phase; ``knockback``: the ``actor`` is knocked
+      back by ``target``, ``units``, new ``x``, ``y``; ``first_aid``: ``roll_difference``,
+      ``skill`` (TECH + Physician), ``dv``, ``stabilised``.
     """
+    location_names = _location_names() if locations else ()
+    down: set[int] = set()  # combatants known to be out (for the wake lines)
     out: list[dict] = []
     where = None if positions is None else [(float(x), float(y)) for x, y in positions]
     choke_pending: tuple | None = None  # (time, actor, target) of the last choke event
@@ -137,7 +164,11 @@ def event_dicts(
         flags = row[k.EV_FLAGS]
         if kind == "attack":
             action = _action(row[k.EV_ACTION])
-            held = choke_pending == (row[k.EV_TIME], row[k.EV_ACTOR], row[k.EV_TARGET])
+            # a choke already held: announced by a choke event (older logs), or logged as a
+            # choke "attack" with no roll against a defence base of 0 (the kernel's marker)
+            held = choke_pending == (row[k.EV_TIME], row[k.EV_ACTOR], row[k.EV_TARGET]) or (
+                row[k.EV_DV] == 0 and row[k.EV_ROLL] == 0 and bool(flags & k.FLAG_HIT)
+            )
             ev.update(
                 action=action,
                 roll_difference=row[k.EV_ROLL], av=row[k.EV_AV], dv_base=row[k.EV_DV],
@@ -146,6 +177,12 @@ def event_dicts(
                 out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
                 held_choke=bool(held and action == "choke"),
             )  # fmt: skip
+            shots = row[_EV_SHOTS] if _EV_SHOTS is not None and _EV_SHOTS < len(row) else 0
+            if shots > 0:  # autofire and bursts: 1000 x hits + shots fired
+                ev.update(shots_fired=shots % 1000, rounds_hit=shots // 1000)
+            loc = row[k.EV_LOCATION]
+            if locations and ev["hit"] and 0 <= loc < len(location_names):
+                ev["location"] = location_names[loc]
         elif kind == "move":
             ev.update(
                 action=_action(row[k.EV_ACTION]),
@@ -184,8 +221,35 @@ def event_dicts(
             ev["damage"] = row[k.EV_THROUGH]
         elif kind == "disarm":
             ev.update(roll_difference=row[k.EV_ROLL], disarmed=bool(flags & k.FLAG_HIT))
+        elif kind == "perception":
+            ev.update(roll_difference=row[k.EV_ROLL], penalty=row[k.EV_RAW])
+        elif kind == "knockback":
+            ev.update(units=row[k.EV_RAW], x=_metres(row[k.EV_X]), y=_metres(row[k.EV_Y]))
+            if where is not None:
+                where[row[k.EV_ACTOR]] = (row[k.EV_X] / 100.0, row[k.EV_Y] / 100.0)
+        elif kind == "area":
+            ev.update(
+                damage_there=row[k.EV_RAW],
+                damage_through=row[k.EV_THROUGH],
+                centre=(row[k.EV_X] / 100.0, row[k.EV_Y] / 100.0),
+            )
+        elif kind == "first_aid":
+            ev.update(
+                roll_difference=row[k.EV_ROLL],
+                skill=row[k.EV_AV],
+                dv=row[k.EV_DV],
+                stabilised=bool(flags & k.FLAG_HIT),
+            )
         elif kind in ("out_of_reach", "wait", "idle"):
             ev["action"] = _action(row[k.EV_ACTION])
+        if kind == "attack" and flags & k.FLAG_OUT:
+            down.add(row[k.EV_TARGET])
+        elif kind == "presence" and ev["effect"] == "surrender":
+            down.add(row[k.EV_TARGET])
+        elif kind == "wake":
+            ev["was_out"] = row[k.EV_ACTOR] in down
+            if row[k.EV_STUN] > 0:
+                down.discard(row[k.EV_ACTOR])
         if kind in ("attack", "wake", "bleed"):
             ev["hits_after"] = row[k.EV_HITS]
             ev["stun_after"] = row[k.EV_STUN]
@@ -225,8 +289,11 @@ def _attack_line(ev: dict, dice: str) -> str:
     elif action == "disarm":
         text += "hit (the contest for the weapon is above)"
     else:
+        where = f" ({ev['location']})" if "location" in ev else ""
+        if ev.get("shots_fired", 0) > 1:
+            where += f" ({ev['rounds_hit']} of {ev['shots_fired']} rounds)"
         text += (
-            f"hit, {ev['damage_rolled']} damage rolled, {ev['damage_through']} through; "
+            f"hit{where}, {ev['damage_rolled']} damage rolled, {ev['damage_through']} through; "
             f"{ev['target']} at {ev['hits_after']} Hits, {ev['stun_after']} Stun"
         )
     return text + _consequences(ev)
@@ -265,6 +332,7 @@ def narrate(
     unit: str,
     dice: str,
     positions: list[tuple[float, float]] | None = None,
+    locations: bool = False,
 ):
     """Play-by-play lines, one per event.
 
@@ -280,10 +348,12 @@ def narrate(
     positions : list of (x, y), optional
         Starting positions in metres (see :func:`event_dicts`): moves then read "toward" or
         "away from" their goal.
+    locations : bool
+        The fight rolls hit locations: a hit names where it landed.
     """
     lines = []
     unit_name = unit.capitalize()
-    for ev in event_dicts(events, names, positions):
+    for ev in event_dicts(events, names, positions, locations):
         head = f"{unit_name} {ev['time']:>3}: "
         kind = ev["kind"]
         actor = ev.get("actor")
@@ -299,7 +369,12 @@ def narrate(
                 text += f" ({ev['action']})"
         elif kind == "wake":
             text = f"{actor} recovers Stun: {ev['stun_after']} Stun"
-            text += " (still out)" if ev["stun_after"] <= 0 else " and is back on their feet"
+            if ev["stun_after"] <= 0:
+                text += " (still out)"
+            elif ev["was_out"]:
+                text += " and is back on their feet"
+            else:
+                text += " (the free Recovery after segment 12)"
         elif kind == "bleed":
             text = f"{actor} bleeds: {ev['hits_after']} Hits"
             if ev["dead"]:
@@ -352,6 +427,25 @@ def narrate(
             text = f"{actor} wrestles {ev['target']} for the weapon (STR + Hand to Hand, "
             text += f"difference {ev['roll_difference']:+d}): "
             text += "the weapon is knocked away" if ev["disarmed"] else f"{ev['target']} keeps it"
+        elif kind == "draw":
+            text = f"{actor} draws a weapon"
+        elif kind == "perception":
+            text = f"{actor} is obscured: Perception roll {ev['roll_difference']:+d}, "
+            text += f"-{ev['penalty']} to attack and defence this phase"
+        elif kind == "knockback":
+            text = f"{actor} is knocked back {ev['units']} by {ev['target']}, "
+            text += f"to ({ev['x']:.1f}, {ev['y']:.1f})"
+        elif kind == "area":
+            cx, cy = ev["centre"]
+            text = (
+                f"{actor} is caught in {ev['target']}'s blast or spread centred at "
+                f"({cx:.1f}, {cy:.1f}): {ev['damage_there']} damage there, "
+                f"{ev['damage_through']} through"
+            )
+        elif kind == "first_aid":
+            text = f"{actor} gives first aid to {ev['target']} (TECH + Physician {ev['skill']}, "
+            text += f"roll {ev['roll_difference']:+d} vs {ev['dv']}): "
+            text += "stabilised" if ev["stabilised"] else "fails"
         elif kind == "end":
             w = ev["winner"]
             if w >= 0:

@@ -86,7 +86,7 @@ __all__ = [
 ACTION_NAMES = (
     "attack", "aim", "run", "sprint", "move", "recover", "dodge", "block", "dive", "punch",
     "kick", "haymaker", "draw_attack", "sweep", "disarm", "choke", "entangle", "escape",
-    "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none",
+    "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none", "burst",
 )  # fmt: skip
 ACTIONS: dict[str, int] = {name: code for code, name in enumerate(ACTION_NAMES)}
 A_ATTACK = 0
@@ -114,7 +114,10 @@ A_MOVE_BY = 21
 A_MOVE_THRU = 22
 A_FIRST_AID = 23
 A_NONE = 24
-N_ACTIONS = 25
+#: A 3-round burst (F16): 3 shots, no autofire penalty, ceil(1d6 / 2) hits; needs a weapon
+#: with ``burst: true``; it takes no ``fire:`` (a burst always fires 3).
+A_BURST = 25
+N_ACTIONS = 26
 
 #: Targeting rule name -> code (``targeting:``; default ``first``). ``focus``: the side's
 #: shared target.
