@@ -626,3 +626,17 @@ def test_set_path_into_unknown_catalogue_name():
         set_path(data, "sides.red[0].weapon.dc", 3)
     assert "unknown weapon 'Magnum Pistl'" in str(info.value)
     assert info.value.suggestion == "Magnum Pistol"
+
+
+def test_a_side_may_be_surprised_as_a_whole():
+    data = yaml.safe_load(FLAGSHIP_TEXT)
+    data["sides"]["blue"] = {"surprised": True, "members": data["sides"]["blue"]}
+    sc = scenario_from_dict(data)
+    assert [c.surprised for c in sc.sides["blue"]] == [True]
+    assert [c.surprised for c in sc.sides["red"]] == [False]
+    data["sides"]["blue"]["members"][0]["surprised"] = False  # a member's own key wins
+    assert not scenario_from_dict(data).sides["blue"][0].surprised
+    data["sides"]["blue"]["surprized"] = True
+    with pytest.raises(ScenarioError, match="surprized") as err:
+        scenario_from_dict(data)
+    assert err.value.suggestion == "surprised"

@@ -9,6 +9,7 @@ become :attr:`Scenario.warnings`.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,8 @@ __all__ = [
 #: Rule systems a scenario may name.
 SYSTEMS = ("fuzion",)
 
+#: Keys of a side given as a mapping (side-wide settings and its members).
+SIDE_KEYS = ("members", "surprised")
 TOP_KEYS = ("name", "description", "system", "trials", "seed", "max_rounds", "rules", "sides")
 COMBATANT_KEYS = (
     "name", "stats", "skills", "weapon", "armor", "position", *DERIVED, "tactics",
@@ -836,6 +839,13 @@ def scenario_from_dict(
         sp = ["sides", side]
         if not isinstance(side, str) or not side.strip():
             raise ctx.fail(sp, f"a side name must be a non-empty string, got {_describe(side)}")
+        side_surprised = False
+        if isinstance(members, dict):  # {surprised: true, members: [...]}: side-wide keys
+            _mapping(ctx, sp, members, SIDE_KEYS, required=("members",))
+            if "surprised" in members:
+                side_surprised = _bool(ctx, [*sp, "surprised"], members["surprised"])
+            sp = [*sp, "members"]
+            members = members["members"]
         if not members:
             raise ctx.fail(sp, f"side '{side}' has no combatants")
         if not isinstance(members, list):
@@ -843,6 +853,8 @@ def scenario_from_dict(
         built = []
         for index, member in enumerate(members):
             combatant = _combatant(ctx, [*sp, index], member, side)
+            if side_surprised and "surprised" not in member:
+                combatant = dataclasses.replace(combatant, surprised=True)
             if combatant.name in first_seen:
                 raise ctx.fail(
                     [*sp, index, "name"],
