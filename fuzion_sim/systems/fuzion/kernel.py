@@ -1164,14 +1164,14 @@ def run_chunk(
                             aborted_t[tgt] = t_abs
                             kind = abort_kind[tgt]
                             bonus = dodge_bonus
-                            if kind == ABORT_DODGE:
+                            if kind == ABORT_DODGE:  # replaces any dodge still running
+                                dv_base += dodge_bonus - dodge[tgt]
                                 dodge[tgt] = dodge_bonus
-                                dv_base += dodge_bonus
                             elif kind == ABORT_BLOCK:
+                                if melee:
+                                    dv_base += block_bonus - block[tgt]
                                 block[tgt] = block_bonus
                                 bonus = block_bonus
-                                if melee:
-                                    dv_base += block_bonus
                             else:
                                 diving[tgt] = True
                                 bonus = 0
