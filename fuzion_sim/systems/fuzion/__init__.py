@@ -13,7 +13,7 @@ from .kernel import N_EV_FIELDS
 
 #: Most events recorded for a replayed trial.
 MAX_EVENTS = 100_000
-_NO_LOG = np.zeros((0, N_EV_FIELDS), np.int64)
+_NO_LOG = np.zeros((1, N_EV_FIELDS), np.int64)
 
 __all__ = [
     "NAME",
@@ -57,7 +57,7 @@ def run_logged(
     bulk run recorded. Returns its outcome row and the events (int64[n, N_EV_FIELDS]).
     """
     out = TrialOutcomes.empty(1, plan.n_combatants)
-    events = np.zeros((MAX_EVENTS, N_EV_FIELDS), np.int64)
+    events = np.zeros((MAX_EVENTS + 1, N_EV_FIELDS), np.int64)  # + a scratch row
     count = np.zeros(1, np.int64)
     key = chunk_key(seed, trial // CHUNK)
     _kernel_of(plan)(key, trial % CHUNK, 1, *plan, *out.arrays(), 0, events, count)

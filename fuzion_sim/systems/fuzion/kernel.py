@@ -158,6 +158,34 @@ F_PUNCH = 1
 F_KICK = 2
 
 
+@jit
+def _event(events, ne, time, kind, actor, target):
+    """Start event ``ne`` of the log (its common fields) and return its row. The last row of
+    ``events`` is scratch: events past the end are written there and only counted."""
+    row = min(ne, events.shape[0] - 1)
+    for f in range(N_EV_FIELDS):
+        events[row, f] = 0
+    events[row, EV_TIME] = time
+    events[row, EV_KIND] = kind
+    events[row, EV_ACTOR] = actor
+    events[row, EV_TARGET] = target
+    events[row, EV_LOCATION] = -1
+    return row
+
+
+@jit
+def _geometry(px, py, w_range, dist, rmod):
+    """Distances and range bands (F10) between every pair after someone moved."""
+    n = px.shape[0]
+    for i in range(n):
+        for t in range(n):
+            dx = px[t] - px[i]
+            dy = py[t] - py[i]
+            d = np.sqrt(dx * dx + dy * dy)
+            dist[i * n + t] = d
+            rmod[i * n + t] = range_modifier(d, w_range[i])
+
+
 @jit(inline="always")
 def _out(hits, stun, dead, gave_up, dying_can_act):
     """F26: knocked out (Stun <= 0), dead, or dying (Hits <= 0) unless dying_can_act."""
@@ -243,8 +271,9 @@ def run_chunk(
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
-    events : int64[max_events, N_EV_FIELDS]; n_events : int64[1]
-        Written: the logged trial's events (as many as fit) and how many there were.
+    events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
+        Written: the logged trial's events (as many as fit; the last row is scratch) and how
+        many there were.
     """
     n_comb = side.shape[0]
     impairment = options[OPT_IMPAIRMENT] != 0
@@ -269,7 +298,6 @@ def run_chunk(
     for c in range(n_comb):
         if obscured[c]:
             any_obscured = True
-    max_events = events.shape[0]
     n_events[0] = 0
     n_rolls = roll_table.shape[0]
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
@@ -436,14 +464,11 @@ def run_chunk(
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                         troll = np.int64(task_table[int(u * n_task)])
                         obs_pen[c] = 2 if int_[c] + perception[c] + troll >= perception_dv else 4
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_PERCEPTION
-                            events[ne, EV_ACTOR] = c
-                            events[ne, EV_TARGET] = -1
-                            events[ne, EV_ROLL] = troll
-                            events[ne, EV_RAW] = obs_pen[c]
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_PERCEPTION, c, -1)
+                            events[row, EV_ROLL] = troll
+                            events[row, EV_RAW] = obs_pen[c]
+                            ne += 1
             if switch2 and sub == 0:
                 # F9 switch2: every phase (speed chart: segment) each rolls the action die +
                 # current REF; ties broken by another die (the fraction below)
@@ -480,12 +505,9 @@ def run_chunk(
                 dv_pen[a0] = 0
                 prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
                 if surprised[a0] and opening:  # F11: no action in the opening phase/segment
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_SURPRISED
-                        events[ne, EV_ACTOR] = a0
-                        events[ne, EV_TARGET] = -1
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_SURPRISED, a0, -1)
+                        ne += 1
                     continue
                 if lose[a0]:  # F22: the stunned combatant's lost action; the -5 ends with it
                     lose[a0] = False
@@ -496,21 +518,12 @@ def run_chunk(
                     e_ref[a0] = effective(ref[a0], pen)
                     e_dex[a0] = effective(dex[a0], pen)
                     e_str[a0] = effective(strength[a0], pen)
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_LOST_ACTION
-                        events[ne, EV_ACTOR] = a0
-                        events[ne, EV_TARGET] = -1
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
+                        ne += 1
                     continue
                 if geometry_dirty:  # distances and range bands after movement
-                    for i in range(n_comb):
-                        for t2 in range(n_comb):
-                            ddx = px[t2] - px[i]
-                            ddy = py[t2] - py[i]
-                            d = np.sqrt(ddx * ddx + ddy * ddy)
-                            dist[i * n_comb + t2] = d
-                            rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                    _geometry(px, py, w_range, dist, rmod)
                     geometry_dirty = False
 
                 # ---- choose the action: held -> escape; else the tactics ------------------
@@ -722,13 +735,10 @@ def run_chunk(
                     if action == tx.A_WAIT:
                         waiting[a] = param
                         n_waiting += 1
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_WAIT
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = -1
-                            events[ne, EV_ACTION] = action
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_WAIT, a, -1)
+                            events[row, EV_ACTION] = action
+                            ne += 1
                         continue
                     if waiting[a] >= 0:  # acting again ends a wait that never triggered
                         waiting[a] = -1
@@ -765,12 +775,9 @@ def run_chunk(
                                 n_queue = 2
                                 q = 0
                                 requeued = True
-                                if log and ne < max_events:
-                                    events[ne, EV_TIME] = now
-                                    events[ne, EV_KIND] = EVENT_INTERRUPT
-                                    events[ne, EV_ACTOR] = w
-                                    events[ne, EV_TARGET] = a
-                                ne += log
+                                if log:
+                                    row = _event(events, ne, now, EVENT_INTERRUPT, w, a)
+                                    ne += 1
                                 break
                         if requeued:
                             continue  # the waiter goes first; a0 chooses again after it
@@ -782,13 +789,10 @@ def run_chunk(
                     ):  # fmt: skip
                         moved[a] = 0.0  # "moving target" counts its last action's movement
                     if action == tx.A_NONE:
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_IDLE
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = -1
-                            events[ne, EV_ACTION] = action
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_IDLE, a, -1)
+                            events[row, EV_ACTION] = action
+                            ne += 1
                         continue
                     if action == tx.A_AIM:  # +1 an action, at most +3, ranged only (F11)
                         if not w_melee[a] and not disarmed[a]:
@@ -796,14 +800,11 @@ def run_chunk(
                                 aim[a] = 0  # aiming at someone else starts again
                                 aim_tgt[a] = tgt
                             aim[a] = min(aim[a] + 1, 3)
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_AIM
-                            events[ne, EV_ACTION] = tx.A_AIM
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = tgt
-                            events[ne, EV_RAW] = aim[a]
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_AIM, a, tgt)
+                            events[row, EV_ACTION] = tx.A_AIM
+                            events[row, EV_RAW] = aim[a]
+                            ne += 1
                         continue
                     if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
                         bonus = 0
@@ -815,14 +816,11 @@ def run_chunk(
                             bonus = block_bonus
                         else:
                             diving[a] = True
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_DEFEND
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = -1
-                            events[ne, EV_ACTION] = action
-                            events[ne, EV_RAW] = bonus
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_DEFEND, a, -1)
+                            events[row, EV_ACTION] = action
+                            events[row, EV_RAW] = bonus
+                            ne += 1
                         continue
                     if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
                         recovering[a] = True
@@ -837,14 +835,11 @@ def run_chunk(
                         if reloading[a] >= w_reload[a]:
                             reloading[a] = 0
                             ammo[a] = w_shots[a]
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_RELOAD
-                            events[ne, EV_ACTION] = tx.A_RELOAD
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = -1
-                            events[ne, EV_RAW] = ammo[a]
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_RELOAD, a, -1)
+                            events[row, EV_ACTION] = tx.A_RELOAD
+                            events[row, EV_RAW] = ammo[a]
+                            ne += 1
                         continue
                     if action == tx.A_ESCAPE:  # F33: STR + Athletics against the holder's
                         holder = held_by[a]
@@ -858,15 +853,12 @@ def run_chunk(
                         if free:
                             held_by[a] = -1
                             hold[a] = HOLD_NONE
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_ESCAPE
-                            events[ne, EV_ACTION] = tx.A_ESCAPE
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = holder
-                            events[ne, EV_ROLL] = roll
-                            events[ne, EV_FLAGS] = FLAG_HIT * free
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_ESCAPE, a, holder)
+                            events[row, EV_ACTION] = tx.A_ESCAPE
+                            events[row, EV_ROLL] = roll
+                            events[row, EV_FLAGS] = FLAG_HIT * free
+                            ne += 1
                         continue
                     if action == tx.A_FIRST_AID:  # F25: stabilise a dying ally, DV 2 x Hits < 0
                         patient = -1
@@ -884,24 +876,15 @@ def run_chunk(
                             )
                             moved[a] = went
                             geometry_dirty = True
-                            for i in range(n_comb):
-                                for t2 in range(n_comb):
-                                    ddx = px[t2] - px[i]
-                                    ddy = py[t2] - py[i]
-                                    d = np.sqrt(ddx * ddx + ddy * ddy)
-                                    dist[i * n_comb + t2] = d
-                                    rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                            _geometry(px, py, w_range, dist, rmod)
                             geometry_dirty = False
-                            if log and ne < max_events:
-                                events[ne, EV_TIME] = now
-                                events[ne, EV_KIND] = EVENT_MOVE
-                                events[ne, EV_ACTOR] = a
-                                events[ne, EV_TARGET] = patient
-                                events[ne, EV_ACTION] = tx.A_RUN
-                                events[ne, EV_RAW] = np.int64(went * 100.0)
-                                events[ne, EV_X] = np.int64(px[a] * 100.0)
-                                events[ne, EV_Y] = np.int64(py[a] * 100.0)
-                            ne += log
+                            if log:
+                                row = _event(events, ne, now, EVENT_MOVE, a, patient)
+                                events[row, EV_ACTION] = tx.A_RUN
+                                events[row, EV_RAW] = np.int64(went * 100.0)
+                                events[row, EV_X] = np.int64(px[a] * 100.0)
+                                events[row, EV_Y] = np.int64(py[a] * 100.0)
+                                ne += 1
                             continue
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                         troll = np.int64(task_table[int(u * n_task)])
@@ -909,17 +892,14 @@ def run_chunk(
                         ok = tech[a] + physician[a] + troll >= need
                         if ok:
                             stable[patient] = True
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_FIRST_AID
-                            events[ne, EV_ACTION] = tx.A_FIRST_AID
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = patient
-                            events[ne, EV_ROLL] = troll
-                            events[ne, EV_AV] = tech[a] + physician[a]
-                            events[ne, EV_DV] = need
-                            events[ne, EV_FLAGS] = FLAG_HIT * ok
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_FIRST_AID, a, patient)
+                            events[row, EV_ACTION] = tx.A_FIRST_AID
+                            events[row, EV_ROLL] = troll
+                            events[row, EV_AV] = tech[a] + physician[a]
+                            events[row, EV_DV] = need
+                            events[row, EV_FLAGS] = FLAG_HIT * ok
+                            ne += 1
                         continue
                     if action == tx.A_PRESENCE:  # 1d6 per PRE against each enemy's RES
                         total = np.int64(0)
@@ -952,16 +932,13 @@ def run_chunk(
                                 standing[side[c]] -= 1
                                 if standing[side[c]] == 0:
                                     sides_left -= 1
-                            if log and ne < max_events:
-                                events[ne, EV_TIME] = now
-                                events[ne, EV_KIND] = EVENT_PRESENCE
-                                events[ne, EV_ACTION] = tx.A_PRESENCE
-                                events[ne, EV_ACTOR] = a
-                                events[ne, EV_TARGET] = c
-                                events[ne, EV_RAW] = total
-                                events[ne, EV_DV] = res[c]
-                                events[ne, EV_ROLL] = effect
-                            ne += log
+                            if log:
+                                row = _event(events, ne, now, EVENT_PRESENCE, a, c)
+                                events[row, EV_ACTION] = tx.A_PRESENCE
+                                events[row, EV_RAW] = total
+                                events[row, EV_DV] = res[c]
+                                events[row, EV_ROLL] = effect
+                                ne += 1
                         continue
 
                     # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
@@ -1009,25 +986,16 @@ def run_chunk(
                             aim[a] = 0  # aiming is lost when the aimer moves
                             in_cover[a] = False  # and it leaves its cover and posture
                             geometry_dirty = True
-                            for i in range(n_comb):
-                                for t2 in range(n_comb):
-                                    ddx = px[t2] - px[i]
-                                    ddy = py[t2] - py[i]
-                                    d = np.sqrt(ddx * ddx + ddy * ddy)
-                                    dist[i * n_comb + t2] = d
-                                    rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
+                            _geometry(px, py, w_range, dist, rmod)
                             geometry_dirty = False
                             d_at = dist[pair]
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_MOVE
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = goal
-                            events[ne, EV_ACTION] = action
-                            events[ne, EV_RAW] = np.int64(went * 100.0)
-                            events[ne, EV_X] = np.int64(px[a] * 100.0)
-                            events[ne, EV_Y] = np.int64(py[a] * 100.0)
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_MOVE, a, goal)
+                            events[row, EV_ACTION] = action
+                            events[row, EV_RAW] = np.int64(went * 100.0)
+                            events[row, EV_X] = np.int64(px[a] * 100.0)
+                            events[row, EV_Y] = np.int64(py[a] * 100.0)
+                            ne += 1
                         # waiting enemies with "until in range" get their shot now
                         if n_waiting > 0:
                             for w in range(n_comb):
@@ -1042,12 +1010,9 @@ def run_chunk(
                                     queue[n_queue] = w  # fires as soon as this action ends
                                     qforced[n_queue] = True
                                     n_queue += 1
-                                    if log and ne < max_events:
-                                        events[ne, EV_TIME] = now
-                                        events[ne, EV_KIND] = EVENT_INTERRUPT
-                                        events[ne, EV_ACTOR] = w
-                                        events[ne, EV_TARGET] = a
-                                    ne += log
+                                    if log:
+                                        row = _event(events, ne, now, EVENT_INTERRUPT, w, a)
+                                        ne += 1
                                     break
                         if not attack_after:
                             continue
@@ -1063,12 +1028,9 @@ def run_chunk(
                     ):  # fmt: skip
                         holstered[a] = False
                         if action != tx.A_DRAW_ATTACK:  # drawing takes the action
-                            if log and ne < max_events:
-                                events[ne, EV_TIME] = now
-                                events[ne, EV_KIND] = EVENT_DRAW
-                                events[ne, EV_ACTOR] = a
-                                events[ne, EV_TARGET] = -1
-                            ne += log
+                            if log:
+                                row = _event(events, ne, now, EVENT_DRAW, a, -1)
+                                ne += 1
                             continue
                         fast_draw = True  # draw & attack: one action at -3
                     form = F_WEAPON
@@ -1113,13 +1075,10 @@ def run_chunk(
                         dmg_type = STUN
                         armour = a_pd[tgt]
                     if not reach_ok:
-                        if log and ne < max_events:
-                            events[ne, EV_TIME] = now
-                            events[ne, EV_KIND] = EVENT_OUT_OF_REACH
-                            events[ne, EV_ACTOR] = a
-                            events[ne, EV_TARGET] = tgt
-                            events[ne, EV_ACTION] = action
-                        ne += log
+                        if log:
+                            row = _event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
+                            events[row, EV_ACTION] = action
+                            ne += 1
                         continue
                     n_victims = 0
                     if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
@@ -1175,17 +1134,14 @@ def run_chunk(
                             else:
                                 diving[tgt] = True
                                 bonus = 0
-                            if log and ne < max_events:
-                                events[ne, EV_TIME] = now
-                                events[ne, EV_KIND] = EVENT_DEFEND
-                                events[ne, EV_ACTOR] = tgt
-                                events[ne, EV_TARGET] = a
-                                events[ne, EV_ACTION] = (
+                            if log:
+                                row = _event(events, ne, now, EVENT_DEFEND, tgt, a)
+                                events[row, EV_ACTION] = (
                                     tx.A_DODGE if kind == ABORT_DODGE
                                     else tx.A_BLOCK if kind == ABORT_BLOCK else tx.A_DIVE
                                 )  # fmt: skip
-                                events[ne, EV_RAW] = bonus
-                            ne += log
+                                events[row, EV_RAW] = bonus
+                                ne += 1
                         dv_base -= dv_pen[tgt] + obs_pen[tgt]
                         av -= obs_pen[a]
                         if recovering[tgt]:
@@ -1315,16 +1271,13 @@ def run_chunk(
                                 if c == tgt:
                                     hit = np.int64(1)
                                     through = thr_c
-                                if log and ne < max_events:
-                                    events[ne, EV_TIME] = now
-                                    events[ne, EV_KIND] = EVENT_AREA
-                                    events[ne, EV_ACTOR] = c
-                                    events[ne, EV_TARGET] = a
-                                    events[ne, EV_RAW] = dmg
-                                    events[ne, EV_THROUGH] = thr_c
-                                    events[ne, EV_X] = np.int64(cx * 100.0)
-                                    events[ne, EV_Y] = np.int64(cy * 100.0)
-                                ne += log
+                                if log:
+                                    row = _event(events, ne, now, EVENT_AREA, c, a)
+                                    events[row, EV_RAW] = dmg
+                                    events[row, EV_THROUGH] = thr_c
+                                    events[row, EV_X] = np.int64(cx * 100.0)
+                                    events[row, EV_Y] = np.int64(cy * 100.0)
+                                    ne += 1
                             c_landed[a] += hit
                         else:
                             # F15 autofire: the shots the rule chooses (0: all), up to ROF and the
@@ -1438,22 +1391,13 @@ def run_chunk(
                                     px[tgt], py[tgt], went = move_away(
                                         px[tgt], py[tgt], px[a], py[a], units * knock_unit
                                     )
-                                    for i in range(n_comb):
-                                        for t2 in range(n_comb):
-                                            ddx = px[t2] - px[i]
-                                            ddy = py[t2] - py[i]
-                                            d = np.sqrt(ddx * ddx + ddy * ddy)
-                                            dist[i * n_comb + t2] = d
-                                            rmod[i * n_comb + t2] = range_modifier(d, w_range[i])
-                                    if log and ne < max_events:
-                                        events[ne, EV_TIME] = now
-                                        events[ne, EV_KIND] = EVENT_KNOCKBACK
-                                        events[ne, EV_ACTOR] = tgt
-                                        events[ne, EV_TARGET] = a
-                                        events[ne, EV_RAW] = units
-                                        events[ne, EV_X] = np.int64(px[tgt] * 100.0)
-                                        events[ne, EV_Y] = np.int64(py[tgt] * 100.0)
-                                    ne += log
+                                    _geometry(px, py, w_range, dist, rmod)
+                                    if log:
+                                        row = _event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
+                                        events[row, EV_RAW] = units
+                                        events[row, EV_X] = np.int64(px[tgt] * 100.0)
+                                        events[row, EV_Y] = np.int64(py[tgt] * 100.0)
+                                        ne += 1
                             c_landed[a] += hit
                             if hit and is_special:
                                 if action == tx.A_SWEEP:  # prone: -2 to its next, +2 to ours
@@ -1472,15 +1416,12 @@ def run_chunk(
                                         e_str[a] + h2h_skill[a]
                                     ):
                                         disarmed[tgt] = True
-                                    if log and ne < max_events:
-                                        events[ne, EV_TIME] = now
-                                        events[ne, EV_KIND] = EVENT_DISARM
-                                        events[ne, EV_ACTION] = tx.A_DISARM
-                                        events[ne, EV_ACTOR] = a
-                                        events[ne, EV_TARGET] = tgt
-                                        events[ne, EV_ROLL] = r2
-                                        events[ne, EV_FLAGS] = FLAG_HIT * disarmed[tgt]
-                                    ne += log
+                                    if log:
+                                        row = _event(events, ne, now, EVENT_DISARM, a, tgt)
+                                        events[row, EV_ACTION] = tx.A_DISARM
+                                        events[row, EV_ROLL] = r2
+                                        events[row, EV_FLAGS] = FLAG_HIT * disarmed[tgt]
+                                        ne += 1
                             # the mover takes a share of a move by (1/3) or move thru (1/2)
                             if hit and (action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU):
                                 share = raw // 3 if action == tx.A_MOVE_BY else raw // 2
@@ -1536,31 +1477,28 @@ def run_chunk(
                             if held_by[c] >= 0 or hold[c] != HOLD_NONE:
                                 held_by[c] = -1
                                 hold[c] = HOLD_NONE
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_ATTACK
-                        events[ne, EV_ACTOR] = a
-                        events[ne, EV_TARGET] = tgt
-                        events[ne, EV_ROLL] = roll
-                        events[ne, EV_AV] = av
-                        events[ne, EV_DV] = dv_base
-                        events[ne, EV_RAW] = raw
-                        events[ne, EV_THROUGH] = through
-                        events[ne, EV_HITS] = hits[tgt]
-                        events[ne, EV_STUN] = stun[tgt]
-                        events[ne, EV_ACTION] = action
-                        events[ne, EV_X] = np.int64(px[a] * 100.0)
-                        events[ne, EV_Y] = np.int64(py[a] * 100.0)
-                        events[ne, EV_LOCATION] = loc
-                        events[ne, EV_SHOTS] = n_hits * 1000 + shots
-                        events[ne, EV_FLAGS] = (
+                    if log:
+                        row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                        events[row, EV_ROLL] = roll
+                        events[row, EV_AV] = av
+                        events[row, EV_DV] = dv_base
+                        events[row, EV_RAW] = raw
+                        events[row, EV_THROUGH] = through
+                        events[row, EV_HITS] = hits[tgt]
+                        events[row, EV_STUN] = stun[tgt]
+                        events[row, EV_ACTION] = action
+                        events[row, EV_X] = np.int64(px[a] * 100.0)
+                        events[row, EV_Y] = np.int64(py[a] * 100.0)
+                        events[row, EV_LOCATION] = loc
+                        events[row, EV_SHOTS] = n_hits * 1000 + shots
+                        events[row, EV_FLAGS] = (
                             hit * FLAG_HIT
                             + FLAG_STUNNED * (hit and lose[tgt])
                             + FLAG_OUT * went_out
                             + FLAG_DEAD * dead[tgt]
                             + FLAG_DYING * (hits[tgt] <= 0)
                         )
-                    ne += log
+                        ne += 1
                     if sides_left <= 1:
                         break
             if sides_left <= 1:
@@ -1594,15 +1532,12 @@ def run_chunk(
                     gain = 0 if damaged[c] else min(rec[c], max(stun_max[c] - stun[c], 0))
                     stun[c] += gain
                     changed = gain > 0
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_RECOVER
-                        events[ne, EV_ACTION] = tx.A_RECOVER
-                        events[ne, EV_ACTOR] = c
-                        events[ne, EV_TARGET] = -1
-                        events[ne, EV_RAW] = gain
-                        events[ne, EV_STUN] = stun[c]
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_RECOVER, c, -1)
+                        events[row, EV_ACTION] = tx.A_RECOVER
+                        events[row, EV_RAW] = gain
+                        events[row, EV_STUN] = stun[c]
+                        ne += 1
                 if hits[c] > 0 and stun[c] < stun_max[c]:
                     phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
                     if free_recovery or (
@@ -1621,15 +1556,12 @@ def run_chunk(
                     if hits[c] <= -2 * body[c]:
                         dead[c] = True
                         c_death[c] = now
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_BLEED
-                        events[ne, EV_ACTOR] = c
-                        events[ne, EV_TARGET] = -1
-                        events[ne, EV_HITS] = hits[c]
-                        events[ne, EV_STUN] = stun[c]
-                        events[ne, EV_FLAGS] = FLAG_DEAD * dead[c]
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_BLEED, c, -1)
+                        events[row, EV_HITS] = hits[c]
+                        events[row, EV_STUN] = stun[c]
+                        events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
+                        ne += 1
                 if not changed:
                     continue
                 pen = wound_penalty(
@@ -1642,15 +1574,12 @@ def run_chunk(
                 e_dex[c] = effective(dex[c], pen)
                 e_str[c] = effective(strength[c], pen)
                 now_out = _out(hits[c], stun[c], dead[c], gave_up[c], dying_can_act)
-                if woke and log and ne < max_events:
-                    events[ne, EV_TIME] = now
-                    events[ne, EV_KIND] = EVENT_WAKE
-                    events[ne, EV_ACTOR] = c
-                    events[ne, EV_TARGET] = -1
-                    events[ne, EV_HITS] = hits[c]
-                    events[ne, EV_STUN] = stun[c]
-                    events[ne, EV_FLAGS] = FLAG_OUT * now_out
-                ne += log and woke
+                if woke and log:
+                    row = _event(events, ne, now, EVENT_WAKE, c, -1)
+                    events[row, EV_HITS] = hits[c]
+                    events[row, EV_STUN] = stun[c]
+                    events[row, EV_FLAGS] = FLAG_OUT * now_out
+                    ne += 1
                 if now_out != is_out[c]:
                     is_out[c] = now_out
                     s = side[c]
@@ -1672,11 +1601,7 @@ def run_chunk(
                 finish = now
                 break
         if log:
-            if ne < max_events:
-                events[ne, EV_TIME] = finish
-                events[ne, EV_KIND] = EVENT_END
-                events[ne, EV_ACTOR] = result
-                events[ne, EV_TARGET] = -1
+            _event(events, ne, finish, EVENT_END, result, -1)
             n_events[0] = ne + 1
         winner[j] = result
         end_slot[j] = finish

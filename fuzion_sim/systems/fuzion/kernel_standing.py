@@ -21,19 +21,14 @@ from ...dice import TABLE_DICE
 from ...engine.rng import trial_seed, xoshiro
 from .kernel import (
     DRAW,
-    EV_ACTOR,
     EV_AV,
     EV_DV,
     EV_FLAGS,
     EV_HITS,
-    EV_KIND,
-    EV_LOCATION,
     EV_RAW,
     EV_ROLL,
     EV_STUN,
-    EV_TARGET,
     EV_THROUGH,
-    EV_TIME,
     EVENT_ATTACK,
     EVENT_BLEED,
     EVENT_END,
@@ -56,6 +51,7 @@ from .kernel import (
     OPT_SWITCH2,
     OPT_WAKE_OWN_PHASE,
     UNRESOLVED,
+    _event,
 )
 from .rules import KILLING, combat_values, effective, hit_result, wound_penalty
 
@@ -123,8 +119,9 @@ def run_chunk(
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
-    events : int64[max_events, N_EV_FIELDS]; n_events : int64[1]
-        Written: the logged trial's events (as many as fit) and how many there were.
+    events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
+        Written: the logged trial's events (as many as fit; the last row is scratch) and how
+        many there were.
     """
     n_comb = side.shape[0]
     impairment = options[OPT_IMPAIRMENT] != 0
@@ -136,7 +133,6 @@ def run_chunk(
     init_dice = options[OPT_INIT_DICE]
     wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
     recovery_slot = options[OPT_RECOVERY_SLOT]
-    max_events = events.shape[0]
     n_events[0] = 0
     n_rolls = roll_table.shape[0]
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
@@ -261,12 +257,9 @@ def run_chunk(
                 if is_out[a] or acts[a * slots_per_round + slot] == 0:
                     continue
                 if surprised[a] and opening:  # F11: no action in the opening phase/segment
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_SURPRISED
-                        events[ne, EV_ACTOR] = a
-                        events[ne, EV_TARGET] = -1
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_SURPRISED, a, -1)
+                        ne += 1
                     continue
                 if lose[a]:  # F22: the stunned combatant's lost action; the -5 ends with it
                     lose[a] = False
@@ -277,12 +270,9 @@ def run_chunk(
                         w_dc[a], w_melee[a], def_ranged[a], def_melee[a],
                     )  # fmt: skip
                     att_ref[a] = effective(ref[a], pen)
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_LOST_ACTION
-                        events[ne, EV_ACTOR] = a
-                        events[ne, EV_TARGET] = -1
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_LOST_ACTION, a, -1)
+                        ne += 1
                     continue
                 # target: the first enemy still standing, in listed order (kept until it falls)
                 tgt = target[a]
@@ -297,12 +287,9 @@ def run_chunk(
                         continue
                 mod = pair_mod[a * n_comb + tgt]
                 if mod == NO_REACH:  # a melee weapon out of reach; movement comes with tactics
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_OUT_OF_REACH
-                        events[ne, EV_ACTOR] = a
-                        events[ne, EV_TARGET] = tgt
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
+                        ne += 1
                     continue
                 if surprised[tgt] and opening:
                     mod += 5  # F11: attacking a surprised target
@@ -360,27 +347,23 @@ def run_chunk(
                     standing[side[tgt]] -= 1
                     if standing[side[tgt]] == 0:
                         sides_left -= 1
-                if log and ne < max_events:
-                    events[ne, EV_TIME] = now
-                    events[ne, EV_KIND] = EVENT_ATTACK
-                    events[ne, EV_ACTOR] = a
-                    events[ne, EV_TARGET] = tgt
-                    events[ne, EV_ROLL] = roll
-                    events[ne, EV_AV] = att_base[a] + mod
-                    events[ne, EV_DV] = dv_base
-                    events[ne, EV_RAW] = raw
-                    events[ne, EV_THROUGH] = through
-                    events[ne, EV_HITS] = hits[tgt]
-                    events[ne, EV_STUN] = stun[tgt]
-                    events[ne, EV_LOCATION] = -1
-                    events[ne, EV_FLAGS] = (
+                if log:
+                    row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                    events[row, EV_ROLL] = roll
+                    events[row, EV_AV] = att_base[a] + mod
+                    events[row, EV_DV] = dv_base
+                    events[row, EV_RAW] = raw
+                    events[row, EV_THROUGH] = through
+                    events[row, EV_HITS] = hits[tgt]
+                    events[row, EV_STUN] = stun[tgt]
+                    events[row, EV_FLAGS] = (
                         hit * FLAG_HIT
                         + FLAG_STUNNED * (hit and lose[tgt])
                         + FLAG_OUT * went_out
                         + FLAG_DEAD * dead[tgt]
                         + FLAG_DYING * (hits[tgt] <= 0)
                     )
-                ne += log
+                    ne += 1
                 if went_out and sides_left <= 1:
                     break
             if sides_left <= 1:
@@ -427,15 +410,12 @@ def run_chunk(
                     if hits[c] <= -2 * body[c]:
                         dead[c] = True
                         c_death[c] = now
-                    if log and ne < max_events:
-                        events[ne, EV_TIME] = now
-                        events[ne, EV_KIND] = EVENT_BLEED
-                        events[ne, EV_ACTOR] = c
-                        events[ne, EV_TARGET] = -1
-                        events[ne, EV_HITS] = hits[c]
-                        events[ne, EV_STUN] = stun[c]
-                        events[ne, EV_FLAGS] = FLAG_DEAD * dead[c]
-                    ne += log
+                    if log:
+                        row = _event(events, ne, now, EVENT_BLEED, c, -1)
+                        events[row, EV_HITS] = hits[c]
+                        events[row, EV_STUN] = stun[c]
+                        events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
+                        ne += 1
                 if not changed:
                     continue
                 pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
@@ -448,15 +428,12 @@ def run_chunk(
                 )  # fmt: skip
                 att_ref[c] = effective(ref[c], pen)
                 now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
-                if woke and log and ne < max_events:
-                    events[ne, EV_TIME] = now
-                    events[ne, EV_KIND] = EVENT_WAKE
-                    events[ne, EV_ACTOR] = c
-                    events[ne, EV_TARGET] = -1
-                    events[ne, EV_HITS] = hits[c]
-                    events[ne, EV_STUN] = stun[c]
-                    events[ne, EV_FLAGS] = FLAG_OUT * now_out
-                ne += log and woke
+                if woke and log:
+                    row = _event(events, ne, now, EVENT_WAKE, c, -1)
+                    events[row, EV_HITS] = hits[c]
+                    events[row, EV_STUN] = stun[c]
+                    events[row, EV_FLAGS] = FLAG_OUT * now_out
+                    ne += 1
                 if now_out != is_out[c]:
                     is_out[c] = now_out
                     s = side[c]
@@ -478,11 +455,7 @@ def run_chunk(
                 finish = now
                 break
         if log:
-            if ne < max_events:
-                events[ne, EV_TIME] = finish
-                events[ne, EV_KIND] = EVENT_END
-                events[ne, EV_ACTOR] = result
-                events[ne, EV_TARGET] = -1
+            _event(events, ne, finish, EVENT_END, result, -1)
             n_events[0] = ne + 1
         winner[j] = result
         end_slot[j] = finish
