@@ -87,7 +87,11 @@ def simulate(
         tally=run.tally,
         time_unit=system.time_unit(plan),
         outcomes=run.trials,
-        provenance={"version": __version__, "scenario_hash": scenario_hash(scenario)},
+        provenance={
+            "version": __version__,
+            "scenario_hash": scenario_hash(scenario),
+            "location_names": system.location_names(),
+        },
         elapsed=run.elapsed,
         threads=run.threads,
         backend=run.backend,

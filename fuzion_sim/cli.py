@@ -384,13 +384,24 @@ def validate(scenario):
     )
     for side, members in sc.sides.items():
         for c in members:
-            armour = f", {c.armor.name} (PD {c.armor.pd})" if c.armor.pd or c.armor.ekd else ""
+            if c.armor.kills:
+                armour = f", {c.armor.name} ({c.armor.kills} Kills)"
+            elif c.armor.pd or c.armor.ekd:
+                armour = f", {c.armor.name} (PD {c.armor.pd})"
+            else:
+                armour = ""
             x, y = c.xy
             where = f"({x:g}, {y:g})" if isinstance(c.position, tuple) else f"{x:g}"
+            if c.kills:
+                pools = f"{c.kills} Kills of structure"
+            elif c.sdp:
+                pools = f"SDP {c.sdp}"
+            else:
+                pools = f"Hits {c.derived['hits']}, Stun {c.derived['stun']}"
+            dmg = f"{c.weapon.kills} Kills" if c.weapon.kills else f"DC {c.weapon.dc}"
             click.echo(
-                f"  {side}: {c.name}: {c.weapon.name} (DC {c.weapon.dc}, {c.weapon.skill}"
-                f" {c.skill(c.weapon.skill)}){armour}, Hits {c.derived['hits']},"
-                f" Stun {c.derived['stun']}, at {where} m"
+                f"  {side}: {c.name}: {c.weapon.name} ({dmg}, {c.weapon.skill}"
+                f" {c.skill(c.weapon.skill)}){armour}, {pools}, at {where} m"
             )
 
 

@@ -20,7 +20,9 @@ def _runner():
     return module
 
 
-@pytest.mark.parametrize("name", ["hero-vs-interlock.ipynb", "weapon-armour-tuning.ipynb"])
+@pytest.mark.parametrize(
+    "name", ["hero-vs-interlock.ipynb", "weapon-armour-tuning.ipynb", "autofire-ratios.ipynb"]
+)
 def test_notebook_executes(name, monkeypatch):
     monkeypatch.setenv("FUZION_NB_TRIALS", "4000")
     # The kernel must be this interpreter (the venv): put it first on PATH for kernel lookup.

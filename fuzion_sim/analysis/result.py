@@ -141,9 +141,23 @@ class Result:
                     "damage_taken_mean": tl.taken_sum[i] / self.trials,
                     "attacks_mean": attacks / self.trials,
                     "hit_rate": tl.landed_sum[i] / attacks if attacks else None,
+                    "knockback_mean": tl.knock_sum[i] / self.trials,
                 }
             )
         return rows
+
+    def hits_by_location(self) -> dict[str, dict[str, int]]:
+        """Hits each combatant took by hit location (empty when no location was rolled);
+        location names from the rule system (``location_names`` in the provenance)."""
+        names = self.provenance.get("location_names") or [
+            f"location {k}" for k in range(self.tally.location_hits.shape[1])
+        ]
+        out = {}
+        for i, (name, _side) in enumerate(self.combatants):
+            row = self.tally.location_hits[i]
+            if row.any():
+                out[name] = {loc: int(n) for loc, n in zip(names, row, strict=True) if n}
+        return out
 
     # -- time units ----------------------------------------------------------------------
     def unit_factor(self, unit: str | None = None) -> float:
@@ -426,6 +440,7 @@ class Result:
             "unresolved_probability": float(self.unresolved_probability),
             "kill_time": kt,
             "combatants": combatants,
+            "hits_by_location": self.hits_by_location(),
             "elapsed_s": self.elapsed,
             "trials_per_second": trials_per_second,
             "threads": self.threads,

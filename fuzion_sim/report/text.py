@@ -72,6 +72,22 @@ def render_result(result) -> None:
             _pct(row["p_out"]), _pct(row["p_dead"]),
         )  # fmt: skip
     con.print(table)
+    if any(row["knockback_mean"] for row in per):
+        con.print(
+            "Knockback taken (units per fight): "
+            + ", ".join(f"{r['combatant']} {r['knockback_mean']:.2f}" for r in per)
+        )
+    locations = result.hits_by_location()
+    if locations:
+        names = result.provenance.get("location_names") or list(next(iter(locations.values())))
+        table = Table(title="Hits taken by location (% of hits)", title_justify="left")
+        table.add_column("combatant")
+        for name in names:
+            table.add_column(name, justify="right")
+        for who, counts in locations.items():
+            total = sum(counts.values())
+            table.add_row(who, *[f"{100 * counts.get(n, 0) / total:.0f}" for n in names])
+        con.print(table)
     con.print(
         f"[dim]{result.trials / result.elapsed:,.0f} trials/s on {result.threads} threads[/dim]"
     )

@@ -18,6 +18,7 @@ _NO_LOG = np.zeros((1, N_EV_FIELDS), np.int64)
 __all__ = [
     "NAME",
     "compile_scenario",
+    "location_names",
     "max_slots",
     "n_sides",
     "run_chunk",
@@ -62,6 +63,13 @@ def run_logged(
     key = chunk_key(seed, trial // CHUNK)
     _kernel_of(plan)(key, trial % CHUNK, 1, *plan, *out.arrays(), 0, events, count)
     return out, events[: min(int(count[0]), MAX_EVENTS)].copy()
+
+
+def location_names() -> list[str]:
+    """Names of the hit locations counted in ``Tally.location_hits`` (F27 table order)."""
+    from .tables import hit_locations
+
+    return list(hit_locations().names)
 
 
 def n_sides(plan: Plan) -> int:

@@ -1234,6 +1234,21 @@ def run_chunk(
                                 if w_explosive[a]:
                                     dmg = max(raw - 2 * np.int64(dc_m), 0)  # 2 less a metre
                                     caught = True
+                                    if (
+                                        abort_kind[c] == ABORT_DIVE
+                                        and not diving[c]
+                                        and acts[c * slots_per_round + slot] != 0
+                                        and acted_t[c] != t_abs
+                                        and aborted_t[c] != t_abs
+                                        and held_by[c] < 0
+                                        and not is_out[c]
+                                    ):  # F32: a bystander aborts its coming turn to dive
+                                        diving[c] = True
+                                        aborted_t[c] = t_abs
+                                        if log:
+                                            row = _event(events, ne, now, EVENT_DEFEND, c, a)
+                                            events[row, EV_ACTION] = tx.A_DIVE
+                                            ne += 1
                                     if diving[c]:  # dive for cover: DV 8, +1 a metre past 1
                                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                                         out_m = np.int64(np.ceil(radius - dc_m))
@@ -1255,7 +1270,12 @@ def run_chunk(
                                 arm = armour_value(
                                     a_pd[c], a_ekd[c], w_energy[a], w_ap[a], ap_factor
                                 )
-                                if scale[c] != SCALE_PERSON:
+                                if scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
+                                    kills_in = w_kills[a] if w_kills[a] > 0 else max(n_dice - 13, 0)
+                                    lost_c = max(kills_in - a_kills[c], 0)
+                                    stun_c = np.int64(0)
+                                    thr_c = lost_c
+                                elif scale[c] == SCALE_OBJECT:
                                     lost_c = max(dmg - arm, 0)
                                     stun_c = np.int64(0)
                                     thr_c = lost_c
@@ -1287,10 +1307,11 @@ def run_chunk(
                                 shots = 3
                             elif form == F_WEAPON and w_autofire[a] and action == tx.A_ATTACK:
                                 shots = w_rof[a] if fire <= 0 else min(fire, w_rof[a])
-                                av -= shots // 10
                             if form == F_WEAPON and ammo[a] >= 0:
                                 shots = min(shots, ammo[a] + 1)  # one round was taken above
                                 ammo[a] -= shots - 1
+                            if action == tx.A_ATTACK:
+                                av -= shots // 10  # F15: -1 per full 10 shots fired
                             c_attacks[a] += 1
                             # No branch on the dice from here to the damage (a miss is damage x 0).
                             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -1301,7 +1322,7 @@ def run_chunk(
                             if hit and shots > 1:
                                 if action == tx.A_BURST:  # ceil(1d6 / 2) bullets
                                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                    n_hits = (np.int64(u * 6.0) + 2) // 2
+                                    n_hits = min((np.int64(u * 6.0) + 2) // 2, shots)
                                 elif autofire_one_plus:  # 1 + floor(margin / ratio)
                                     n_hits = min(shots, 1 + margin // autofire_ratio)
                                 else:  # max(1, ceil(margin / ratio))

@@ -264,8 +264,7 @@ def event_dicts(
 
 def _attack_line(ev: dict, dice: str) -> str:
     if ev["held_choke"]:
-        text = f"{ev['actor']}'s choke holds: {ev['target']} at {ev['hits_after']} Hits, "
-        text += f"{ev['stun_after']} Stun"
+        text = f"{ev['actor']}'s choke holds: {ev['target']} at {_pools(ev)}"
         return text + _consequences(ev)
     need = ev["dv_base"] - ev["av"]
     if dice == "hero":
@@ -294,9 +293,20 @@ def _attack_line(ev: dict, dice: str) -> str:
             where += f" ({ev['rounds_hit']} of {ev['shots_fired']} rounds)"
         text += (
             f"hit{where}, {ev['damage_rolled']} damage rolled, {ev['damage_through']} through; "
-            f"{ev['target']} at {ev['hits_after']} Hits, {ev['stun_after']} Stun"
+            f"{ev['target']} at {_pools(ev)}"
         )
     return text + _consequences(ev)
+
+
+#: Stun of an object or a Kill-rated structure (compile gives them a Stun no attack reaches).
+_NO_STUN = 1 << 39
+
+
+def _pools(ev: dict) -> str:
+    """What is left of the target: Hits and Stun, or only the structure of an object."""
+    if ev["stun_after"] >= _NO_STUN:
+        return f"{ev['hits_after']} left (structure)"
+    return f"{ev['hits_after']} Hits, {ev['stun_after']} Stun"
 
 
 def _consequences(ev: dict) -> str:
