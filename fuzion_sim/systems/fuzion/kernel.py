@@ -151,6 +151,7 @@ FLAG_STUNNED = 2
 FLAG_OUT = 4
 FLAG_DEAD = 8
 FLAG_DYING = 16
+FLAG_UNOPPOSED = 32  # an explosion's throw at a point: EV_ROLL is the plain die, EV_DV the DV
 
 # attack forms
 F_WEAPON = 0
@@ -1114,6 +1115,7 @@ def run_chunk(
                                 av -= np.int64(moved[tgt] // 10.0)
                         if (
                             abort_kind[tgt] != ABORT_NONE
+                            and not (abort_kind[tgt] == ABORT_DIVE and w_area[a] == 0.0)
                             and acts[tgt * slots_per_round + slot] != 0
                             and acted_t[tgt] != t_abs
                             and aborted_t[tgt] != t_abs
@@ -1518,6 +1520,7 @@ def run_chunk(
                             + FLAG_OUT * went_out
                             + FLAG_DEAD * dead[tgt]
                             + FLAG_DYING * (hits[tgt] <= 0)
+                            + FLAG_UNOPPOSED * (w_area[a] > 0.0 and w_explosive[a] != 0)
                         )
                         ne += 1
                     if sides_left <= 1:

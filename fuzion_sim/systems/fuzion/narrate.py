@@ -175,6 +175,7 @@ def event_dicts(
                 hit=bool(flags & k.FLAG_HIT), damage_rolled=row[k.EV_RAW],
                 damage_through=row[k.EV_THROUGH], stunned=bool(flags & k.FLAG_STUNNED),
                 out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
+                at_a_point=bool(flags & k.FLAG_UNOPPOSED),
                 held_choke=bool(held and action == "choke"),
             )  # fmt: skip
             shots = row[_EV_SHOTS] if _EV_SHOTS is not None and _EV_SHOTS < len(row) else 0
@@ -267,6 +268,18 @@ def _attack_line(ev: dict, dice: str) -> str:
         text = f"{ev['actor']}'s choke holds: {ev['target']} at {_pools(ev)}"
         return text + _consequences(ev)
     need = ev["dv_base"] - ev["av"]
+    if ev.get("at_a_point"):  # an explosion thrown at a point: the plain die against its DV
+        text = (
+            f"{ev['actor']} throws at {ev['target']}'s position (AV {ev['av']}; roll "
+            f"{ev['roll_difference']} -> AT {ev['av'] + ev['roll_difference']} vs DV "
+            f"{ev['dv_base']}): "
+        )
+        if not ev["hit"]:
+            return text + f"{ev['target']} is not caught" + _consequences(ev)
+        return text + (
+            f"{ev['damage_rolled']} damage at the centre, {ev['damage_through']} through; "
+            f"{ev['target']} at {_pools(ev)}" + _consequences(ev)
+        )
     if dice == "hero":
         rolled = ev["roll_difference"] + 10
         roll = f"3d6 roll {rolled} -> AT {ev['av'] + rolled}"
