@@ -159,6 +159,13 @@ F_PUNCH = 1
 F_KICK = 2
 
 
+#: target.hits, .stun, .hits_pct, .stun_pct, .prone, .held, .stunned read as the own variable
+_TARGET_AS_OWN = np.array(
+    [tx.V_HITS, tx.V_STUN, tx.V_HITS_PCT, tx.V_STUN_PCT, tx.V_PRONE, tx.V_HELD, tx.V_STUNNED],
+    dtype=np.int64,
+)
+
+
 @jit
 def _event(events, ne, time, kind, actor, target):
     """Start event ``ne`` of the log (its common fields) and return its row. The last row of
@@ -621,28 +628,32 @@ def run_chunk(
                                         stack[top] = consts[arg]
                                         top += 1
                                     elif op == tx.OP_VAR:
+                                        who = a  # target.* variables read the target
+                                        if tx.V_TARGET_HITS <= arg <= tx.V_TARGET_STUNNED:
+                                            who = tgt
+                                            arg = _TARGET_AS_OWN[arg - tx.V_TARGET_HITS]
                                         if arg == tx.V_HITS:
-                                            v = hits[a]
+                                            v = hits[who]
                                         elif arg == tx.V_STUN:
-                                            v = stun[a]
+                                            v = stun[who]
                                         elif arg == tx.V_HITS_MAX:
-                                            v = hits_max[a]
+                                            v = hits_max[who]
                                         elif arg == tx.V_STUN_MAX:
-                                            v = stun_max[a]
+                                            v = stun_max[who]
                                         elif arg == tx.V_HITS_PCT:
-                                            v = 100.0 * hits[a] / hits_max[a]
+                                            v = 100.0 * hits[who] / hits_max[who]
                                         elif arg == tx.V_STUN_PCT:
-                                            v = 100.0 * stun[a] / stun_max[a]
+                                            v = 100.0 * stun[who] / stun_max[who]
                                         elif arg == tx.V_AIM:
                                             v = aim[a]
                                         elif arg == tx.V_SHOTS:
                                             v = ammo[a] if ammo[a] >= 0 else tx.UNLIMITED_SHOTS
                                         elif arg == tx.V_PRONE:
-                                            v = prone[a]
+                                            v = prone[who]
                                         elif arg == tx.V_HELD:
-                                            v = held_by[a] >= 0
+                                            v = held_by[who] >= 0
                                         elif arg == tx.V_STUNNED:
-                                            v = lose[a]
+                                            v = lose[who]
                                         elif arg == tx.V_THREATENED:
                                             v = 0.0
                                             for c in range(n_comb):
@@ -668,20 +679,6 @@ def run_chunk(
                                             v = now
                                         elif arg == tx.V_DODGING:
                                             v = dodge[a] > 0 or block[a] > 0
-                                        elif arg == tx.V_TARGET_HITS:
-                                            v = hits[tgt]
-                                        elif arg == tx.V_TARGET_STUN:
-                                            v = stun[tgt]
-                                        elif arg == tx.V_TARGET_HITS_PCT:
-                                            v = 100.0 * hits[tgt] / hits_max[tgt]
-                                        elif arg == tx.V_TARGET_STUN_PCT:
-                                            v = 100.0 * stun[tgt] / stun_max[tgt]
-                                        elif arg == tx.V_TARGET_PRONE:
-                                            v = prone[tgt]
-                                        elif arg == tx.V_TARGET_HELD:
-                                            v = held_by[tgt] >= 0
-                                        elif arg == tx.V_TARGET_STUNNED:
-                                            v = lose[tgt]
                                         elif arg == tx.V_RANGE:
                                             v = d_at
                                         elif arg == tx.V_WEAPON_RANGE:
