@@ -10,7 +10,7 @@ from .analysis.balance import balance
 from .analysis.compare import compare
 from .analysis.result import Result
 from .analysis.sweep import sweep
-from .api import simulate
+from .api import replay, simulate
 from .errors import FuzionSimError, ScenarioError
 from .report.build import build_report
 from .scenario import load_scenario
@@ -28,6 +28,7 @@ __all__ = [
     "compare",
     "exact",
     "load_scenario",
+    "replay",
     "simulate",
     "sweep",
 ]
