@@ -21,7 +21,7 @@ from functools import cache
 import numpy as np
 import pytest
 from fight_log import HARMLESS, IDLE, dummy, fighter, logged, scenario
-from scipy import stats
+from oracles import agrees, chi2_p
 
 from fuzion_sim import simulate
 from fuzion_sim.dice import hero_roll
@@ -34,26 +34,6 @@ from fuzion_sim.systems.fuzion.exact import (
     burst,
     burst_hits,
 )
-
-
-def agrees(estimate: float, exact: float, se: float, n_se: float = 4.0) -> bool:
-    return abs(estimate - exact) <= n_se * se
-
-
-def chi2_p(counts: np.ndarray, probs: np.ndarray, min_expected: float = 5.0) -> float:
-    """Chi-square p-value of observed counts against probabilities (cells merged to >= 5)."""
-    n = counts.sum()
-    obs, exp, o, e = [], [], 0.0, 0.0
-    for c, p in zip(counts, probs, strict=True):
-        o, e = o + c, e + p * n
-        if e >= min_expected:
-            obs.append(o)
-            exp.append(e)
-            o = e = 0.0
-    obs[-1] += o
-    exp[-1] += e
-    exp = np.array(exp) * n / np.sum(exp)
-    return float(stats.chisquare(obs, exp).pvalue)
 
 
 def pmf_array(pmf, size: int) -> np.ndarray:

@@ -20,7 +20,7 @@ from functools import cache
 import numpy as np
 import pytest
 from fight_log import HARMLESS, IDLE, KINDS
-from test_kernel import agrees, chi2_p
+from oracles import agrees, chi2_p
 
 from fuzion_sim import simulate
 from fuzion_sim.dice import task_table

@@ -11,6 +11,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from oracles import brute_rolls
 
 from fuzion_sim import dice
 from fuzion_sim.systems.fuzion.exact import Fighter, attack, duel
@@ -21,36 +22,6 @@ COMBOS = [(d, c) for d in ("hero", "interlock") for c in ("both", "attacker", "n
 # --------------------------------------------------------------------------------------------
 # Brute force over the physical dice
 # --------------------------------------------------------------------------------------------
-
-
-def _hero(t, crit):
-    s = t[0] + t[1] + t[2]
-    if crit and s == 18:
-        return s + t[3] + t[4]
-    if crit and s == 3:
-        return s - t[3] - t[4]
-    return s
-
-
-def _d10(first, extra, crit):
-    if crit and first == 10:
-        return first + extra
-    if crit and first == 1:
-        return first - extra
-    return first
-
-
-@cache
-def brute_rolls(dice_name, criticals):
-    """(attacker roll, defender roll) counts over every elementary outcome."""
-    if dice_name == "hero":
-        return Counter(
-            (_hero(t, criticals != "none"), 10) for t in itertools.product(range(1, 7), repeat=5)
-        )
-    return Counter(
-        (_d10(a, x, criticals != "none"), _d10(d, y, criticals == "both"))
-        for a, x, d, y in itertools.product(range(1, 11), repeat=4)
-    )
 
 
 @cache

@@ -13,11 +13,11 @@ import json
 import math
 from collections import Counter
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from oracles import brute_rolls
 from scipy import stats
 
 from fuzion_sim import dice
@@ -41,34 +41,6 @@ D6 = range(1, 7)
 # --------------------------------------------------------------------------------------------
 # Brute force over the physical dice
 # --------------------------------------------------------------------------------------------
-
-
-def _hero(t, crit):
-    s = t[0] + t[1] + t[2]
-    if crit and s == 18:
-        return s + t[3] + t[4]
-    if crit and s == 3:
-        return s - t[3] - t[4]
-    return s
-
-
-def _d10(first, extra, crit):
-    if crit and first == 10:
-        return first + extra
-    if crit and first == 1:
-        return first - extra
-    return first
-
-
-@cache
-def brute_rolls(dice_name, criticals):
-    """Counter of (attacker roll, defender roll) over every elementary outcome."""
-    if dice_name == "hero":
-        return Counter((_hero(t, criticals != "none"), 10) for t in itertools.product(D6, repeat=5))
-    return Counter(
-        (_d10(a, x, criticals != "none"), _d10(d, y, criticals == "both"))
-        for a, x, d, y in itertools.product(range(1, 11), repeat=4)
-    )
 
 
 def brute_autofire_hits(av, dv_base, shots, ratio, dice_name, criticals, rule) -> Counter:

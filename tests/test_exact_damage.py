@@ -17,6 +17,8 @@ from functools import cache
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from oracles import d10_natural as _d10
+from oracles import hero_natural as _hero
 
 from fuzion_sim.cli import cli
 from fuzion_sim.scenario.model import DERIVED
@@ -58,23 +60,6 @@ def seed_location(roll: int) -> tuple[str, Fraction]:
 # --------------------------------------------------------------------------------------------
 # Brute force over the physical dice
 # --------------------------------------------------------------------------------------------
-
-
-def _hero(t, crit):
-    s = t[0] + t[1] + t[2]
-    if crit and s == 18:
-        return s + t[3] + t[4]
-    if crit and s == 3:
-        return s - t[3] - t[4]
-    return s
-
-
-def _d10(first, extra, crit):
-    if crit and first == 10:
-        return first + extra
-    if crit and first == 1:
-        return first - extra
-    return first
 
 
 @cache

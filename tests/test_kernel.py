@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
+from oracles import agrees, chi2_p
 
 from fuzion_sim import simulate
 from fuzion_sim.scenario import scenario_from_dict
@@ -19,26 +19,6 @@ from fuzion_sim.systems.fuzion.exact import Fighter, attack, duel
 BENCH_A = Fighter(av=11, dv_base=9, dc=4, pd=6, hits=30)
 BENCH_B = Fighter(av=11, dv_base=9, dc=4, pd=6, hits=30)
 DUEL_TRIALS = 150_000  # three chunks, the last one partial
-
-
-def agrees(estimate: float, exact: float, se: float, k: float = 4.0) -> bool:
-    return abs(estimate - exact) <= k * se
-
-
-def chi2_p(counts: np.ndarray, probs: np.ndarray, min_expected: float = 5.0) -> float:
-    """Chi-square p-value of observed counts against probabilities (cells merged to >= 5)."""
-    n = counts.sum()
-    obs, exp, o, e = [], [], 0.0, 0.0
-    for c, p in zip(counts, probs, strict=True):
-        o, e = o + c, e + p * n
-        if e >= min_expected:
-            obs.append(o)
-            exp.append(e)
-            o = e = 0.0
-    obs[-1] += o
-    exp[-1] += e
-    exp = np.array(exp) * n / np.sum(exp)
-    return float(stats.chisquare(obs, exp).pvalue)
 
 
 def run_duel(data, dice="hero", criticals="both", trials=DUEL_TRIALS, seed=11):
