@@ -145,6 +145,7 @@ class Context:
 
 
 def _describe(value: Any) -> str:
+    """A value as a message names it: 'text', true, a mapping, a list, nothing (null)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:

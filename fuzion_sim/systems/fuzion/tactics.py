@@ -260,17 +260,9 @@ def _parts(path) -> list:
 
 
 def _describe(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, str):
-        return f"'{value}'"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return str(value)
+    from fuzion_sim.scenario.build import _describe as describe  # (the package imports this)
+
+    return describe(value)
 
 
 # --- condition language: lexer and parser ---------------------------------------------------
