@@ -68,3 +68,30 @@ def test_moving_fights_use_the_general_kernel():
         SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("sides.red[0].tactics", "sniper")]
     )
     assert isinstance(fuzion.compile_scenario(sc), Plan)
+
+
+DUELS = ["benchmark", "flagship", "interlock", "switch2", "stun and dying"]
+
+
+@pytest.mark.parametrize("name", DUELS)
+def test_duel_kernel_equals_standing_kernel(name):
+    """One against one: the scalar duel kernel gives the standing kernel's trials bit for bit,
+    both written per trial and added straight into a tally."""
+    from fuzion_sim.engine.outcomes import Tally, TrialOutcomes
+    from fuzion_sim.systems.fuzion import kernel_standing
+
+    path, overrides = VARIANTS[name]
+    sc = load_scenario(SCENARIOS / path, overrides=overrides)
+    plan = fuzion.compile_scenario(sc)
+    assert fuzion.is_duel(plan)
+    key = chunk_key(9, 0)
+    duel = fuzion.run_chunk(plan, key, 0, 20_000)  # the duel kernel
+    standing = TrialOutcomes.empty(20_000, 2)
+    log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
+    kernel_standing.run_chunk(key, 0, 20_000, *plan, *standing.arrays(), -1, log, count)
+    for x, y in zip(duel.arrays(), standing.arrays(), strict=True):
+        np.testing.assert_array_equal(x, y)
+    streamed = fuzion.tally_chunk(plan, key, 0, 20_000, 2, fuzion.max_slots(plan))
+    expected = Tally.of(standing, 2, fuzion.max_slots(plan))
+    for field, value in expected.to_state().items():
+        np.testing.assert_array_equal(getattr(streamed, field), value, err_msg=field)

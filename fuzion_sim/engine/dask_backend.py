@@ -32,11 +32,11 @@ from .progress import Progress
 from .runner import (
     KEEP_TRIALS_MAX,
     RunOutput,
+    chunk_result,
     collect_in_order,
     default_threads,
     in_order,
     iter_spans,
-    run_chunk,
 )
 
 __all__ = ["close_clients", "get_client", "run_plan_dask"]
@@ -138,8 +138,9 @@ def _system(ref):
 
 def _warm(system_ref, plan_blob: bytes, n_sides: int, max_slots: int) -> str:
     """Load (or compile) the kernels on a worker; its fuzion_sim version."""
-    system = _system(system_ref)
-    Tally.of(run_chunk(system, pickle.loads(plan_blob), 0, 0, 1), n_sides, max_slots)
+    system, plan = _system(system_ref), pickle.loads(plan_blob)
+    chunk_result(system, plan, 0, 0, 1, n_sides, max_slots, keep=True)
+    chunk_result(system, plan, 0, 0, 1, n_sides, max_slots, keep=False)
     return __version__
 
 
@@ -148,8 +149,10 @@ def _chunk_task(
     keep: bool,
 ) -> tuple[dict, TrialOutcomes | None]:  # fmt: skip
     """Run one chunk: its tally state, and its per-trial outcomes if kept."""
-    out = run_chunk(_system(system_ref), pickle.loads(plan_blob), seed, chunk, n)
-    return Tally.of(out, n_sides, max_slots).to_state(), (out if keep else None)
+    tally, out = chunk_result(
+        _system(system_ref), pickle.loads(plan_blob), seed, chunk, n, n_sides, max_slots, keep
+    )
+    return tally.to_state(), out
 
 
 # ------------------------------------------------------------------------------------------

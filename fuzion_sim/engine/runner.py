@@ -35,6 +35,7 @@ __all__ = [
     "default_threads",
     "in_order",
     "iter_spans",
+    "chunk_result",
     "run_chunk",
     "run_plan",
 ]
@@ -96,6 +97,16 @@ class RunOutput:
 def run_chunk(system, plan, seed: int, chunk: int, n: int) -> TrialOutcomes:
     """Run one chunk (the unit of work of every backend)."""
     return system.run_chunk(plan, chunk_key(seed, chunk), 0, n)
+
+
+def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep):
+    """One chunk's :class:`Tally`, and its per-trial outcomes when ``keep``. A system with a
+    ``tally_chunk`` adds trials straight into the tally when they are not kept (the same
+    numbers, without writing and re-reading the per-trial arrays)."""
+    if not keep and hasattr(system, "tally_chunk"):
+        return system.tally_chunk(plan, chunk_key(seed, chunk), 0, n, n_sides, max_slots), None
+    out = run_chunk(system, plan, seed, chunk, n)
+    return Tally.of(out, n_sides, max_slots), (out if keep else None)
 
 
 def in_order(submit: Callable, spans: Iterable, window: int) -> Iterator:
@@ -225,13 +236,13 @@ def run_plan(
     n_sides, max_slots = system.n_sides(plan), system.max_slots(plan)
     tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
     # Load (or compile) the jitted code before the clock starts: elapsed is simulation time.
-    Tally.of(run_chunk(system, plan, seed, 0, 1), n_sides, max_slots)
+    chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=True)
+    chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=False)
     start = time.perf_counter()
 
     def work(span):
         chunk, n = span
-        out = run_chunk(system, plan, seed, chunk, n)
-        return Tally.of(out, n_sides, max_slots), (out if keep else None)
+        return chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep)
 
     spans = iter_spans(trials)
     with Progress(trials, enabled=progress) as bar:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine.outcomes import TrialOutcomes
+from ...engine.outcomes import Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
-from . import kernel, kernel_standing
+from . import kernel, kernel_duel, kernel_standing
 from .compile import Plan, StandingPlan, standing_plan
 from .compile import compile_scenario as _compile
 from .kernel import N_EV_FIELDS
@@ -23,6 +23,7 @@ __all__ = [
     "n_sides",
     "run_chunk",
     "run_logged",
+    "tally_chunk",
     "time_unit",
 ]
 
@@ -38,15 +39,65 @@ def compile_scenario(scenario, standing: bool = True) -> Plan | StandingPlan:
     return plan if fast is None else fast
 
 
+def is_duel(plan) -> bool:
+    """A standing fight of one against one under ``timing: phases``, nobody surprised: the
+    duel kernel's case (``kernel_duel``)."""
+    return (
+        isinstance(plan, StandingPlan)
+        and plan.n_combatants == 2
+        and plan.n_sides == 2
+        and plan.slots_per_round == 4
+        and plan.slots_per_unit == 1
+        and plan.start_slot == 0
+        and plan.options[kernel.OPT_RECOVERY_SLOT] < 0
+        and not plan.surprised.any()
+    )
+
+
 def _kernel_of(plan):
     return kernel_standing.run_chunk if isinstance(plan, StandingPlan) else kernel.run_chunk
+
+
+def _tally_args(tally: Tally | None) -> list:
+    """The duel kernel's last arguments: accumulate into ``tally``, or not at all (None)."""
+    if tally is None:
+        return [False, *_NO_TALLY]
+    return [True, *[getattr(tally, f) for f in _TALLY_FIELDS]]
+
+
+#: The Tally arrays the duel kernel adds into (in its argument order).
+_TALLY_FIELDS = (
+    "outcome_counts", "end_hist", "out_hist", "death_hist", "dealt_sum", "dealt_sq",
+    "taken_sum", "taken_sq", "attacks_sum", "landed_sum",
+)  # fmt: skip
+_NO_TALLY = [np.zeros((1, 1), np.int64) if f.endswith("hist") else np.zeros(1, np.int64)
+             for f in _TALLY_FIELDS]  # fmt: skip
 
 
 def run_chunk(plan: Plan | StandingPlan, key, first: int, n: int) -> TrialOutcomes:
     """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
     out = TrialOutcomes.empty(n, plan.n_combatants)
-    _kernel_of(plan)(key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64))
+    args = (key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64))
+    if is_duel(plan):
+        kernel_duel.run_chunk(*args, *_tally_args(None))
+    else:
+        _kernel_of(plan)(*args)
     return out
+
+
+def tally_chunk(plan: Plan | StandingPlan, key, first: int, n: int, n_sides: int, max_slots: int):
+    """The :class:`~fuzion_sim.engine.outcomes.Tally` of trials ``first .. first + n - 1``
+    without keeping them: a duel adds them straight into the tally (``kernel_duel``)."""
+    if not is_duel(plan):
+        return Tally.of(run_chunk(plan, key, first, n), n_sides, max_slots)
+    tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
+    tally.n_trials = n
+    out = TrialOutcomes.empty(0, plan.n_combatants)
+    kernel_duel.run_chunk(
+        key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64),
+        *_tally_args(tally),
+    )  # fmt: skip
+    return tally
 
 
 def run_logged(
