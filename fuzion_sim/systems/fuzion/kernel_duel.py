@@ -56,6 +56,23 @@ def _damage(dmg_type, raw, armour, sd_t, hit, stun_t):
     return hits_lost, stun_lost, through
 
 
+@jit(inline="always")
+def _take(h, st, dead, death, lose, hits_lost, stun_lost, t, body, hmax, smax, stunned_rule,
+          impairment, dying_penalty, dying_can_act):  # fmt: skip
+    """A combatant takes an attack (F21-F25): (Hits, Stun, dead, slot of death, stunned, its
+    penalty now, out of the fight)."""
+    h -= hits_lost
+    st -= stun_lost
+    if h <= -2 * body and not dead:
+        dead = True
+        death = t
+    if stunned_rule and 2 * stun_lost > smax:
+        lose = True
+    pen = wound_penalty(h, hmax, impairment, dying_penalty) + 5 * lose
+    out = dead or st <= 0 or (h <= 0 and not dying_can_act)
+    return h, st, dead, death, lose, pen, out
+
+
 @jit
 def run_chunk(
     key, first, n_trials,
@@ -204,20 +221,16 @@ def run_chunk(
                     natt0 += 1
                     land0 += hit
                     dealt0 += through
-                    h1 -= hits_lost
-                    st1 -= stun_lost
-                    if h1 <= -2 * body1 and not dead1:
-                        dead1 = True
-                        death1 = t
-                    if stunned_rule and 2 * stun_lost > smax1:
-                        lose1 = True
-                    pen = wound_penalty(h1, hmax1, impairment, dying_penalty) + 5 * lose1
+                    h1, st1, dead1, death1, lose1, pen, gone = _take(
+                        h1, st1, dead1, death1, lose1, hits_lost, stun_lost, t, body1, hmax1,
+                        smax1, stunned_rule, impairment, dying_penalty, dying_can_act,
+                    )  # fmt: skip
                     if pen != pen1:
                         pen1 = pen
                         att1, dv1, nd1, eref1 = _values(
                             ref1, dex1, str1, pen1, sk1, acc1, ms1, dc1, me1, dr1, dm1, me0
                         )
-                    if dead1 or st1 <= 0 or (h1 <= 0 and not dying_can_act):
+                    if gone:
                         out1 = t
                         result = side0
                         finish = t
@@ -226,20 +239,16 @@ def run_chunk(
                     natt1 += 1
                     land1 += hit
                     dealt1 += through
-                    h0 -= hits_lost
-                    st0 -= stun_lost
-                    if h0 <= -2 * body0 and not dead0:
-                        dead0 = True
-                        death0 = t
-                    if stunned_rule and 2 * stun_lost > smax0:
-                        lose0 = True
-                    pen = wound_penalty(h0, hmax0, impairment, dying_penalty) + 5 * lose0
+                    h0, st0, dead0, death0, lose0, pen, gone = _take(
+                        h0, st0, dead0, death0, lose0, hits_lost, stun_lost, t, body0, hmax0,
+                        smax0, stunned_rule, impairment, dying_penalty, dying_can_act,
+                    )  # fmt: skip
                     if pen != pen0:
                         pen0 = pen
                         att0, dv0, nd0, eref0 = _values(
                             ref0, dex0, str0, pen0, sk0, acc0, ms0, dc0, me0, dr0, dm0, me1
                         )
-                    if dead0 or st0 <= 0 or (h0 <= 0 and not dying_can_act):
+                    if gone:
                         out0 = t
                         result = side1
                         finish = t
