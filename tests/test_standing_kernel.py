@@ -42,6 +42,21 @@ VARIANTS = {
         "marshal-vs-outlaw.yaml",
         [("rules.dying_can_act", True), ("sides.red[0].weapon.damage", "stun")],
     ),
+    # STR dice over a melee weapon's minimum (8 dice: a full table group and 3), a DC 12 rifle
+    # (two groups and 2), a dying penalty that is not the impairment's
+    "melee and heavy dice": (
+        "marshal-vs-outlaw.yaml",
+        [
+            (
+                "sides.red[0].weapon",
+                {"name": "Maul", "kind": "melee", "dc": 5, "min_str": 2, "skill": "Handgun"},
+            ),
+            ("sides.blue[0].position", 1),
+            ("sides.blue[0].weapon.dc", 12),
+            ("rules.dying_can_act", True),
+            ("rules.dying_penalty", 3),
+        ],
+    ),
 }
 
 
@@ -70,7 +85,7 @@ def test_moving_fights_use_the_general_kernel():
     assert isinstance(fuzion.compile_scenario(sc), Plan)
 
 
-DUELS = ["benchmark", "flagship", "interlock", "switch2", "stun and dying"]
+DUELS = ["benchmark", "flagship", "interlock", "switch2", "stun and dying", "melee and heavy dice"]
 
 
 @pytest.mark.parametrize("name", DUELS)

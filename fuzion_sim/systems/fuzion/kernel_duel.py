@@ -31,46 +31,53 @@ from .kernel import (
     OPT_SWITCH2,
     UNRESOLVED,
 )
-from .rules import KILLING, combat_values, effective, hit_result, wound_penalty
+from .rules import KILLING, combat_values, effective, wound_penalty
 
 
 @jit(inline="always")
-def _values(ref, dex, strength, pen, skill, acc, min_str, dc, melee, def_r, def_m, att_melee):
-    """(attack base, the DV its opponent's weapon meets, damage dice, current REF)."""
+def _values(ref, dex, strength, pen, skill, acc, min_str, dc, melee, def_r, def_m, att_melee,
+            nd6_offsets):  # fmt: skip
+    """A combatant's cached values under penalty ``pen``: (attack base, the DV its opponent's
+    weapon meets, current REF, and its damage dice as full groups of ``TABLE_DICE`` plus the
+    offset and size of the rest's table)."""
     att, dv_r, dv_m, nd = combat_values(
         ref, dex, strength, pen, skill, acc, min_str, dc, melee, def_r, def_m
     )
-    return att, dv_m if att_melee else dv_r, nd, effective(ref, pen)
+    groups = nd // TABLE_DICE
+    rest = nd - TABLE_DICE * groups
+    lo = nd6_offsets[rest]
+    size = np.float64(nd6_offsets[rest + 1] - lo)
+    return att, dv_m if att_melee else dv_r, effective(ref, pen), groups, lo, size
 
 
 @jit(inline="always")
-def _damage(dmg_type, raw, armour, sd_t, hit, stun_t):
-    """(Hits lost, Stun lost, damage through) of one attack (F19-F21)."""
-    hits_lost, stun_dmg, through = hit_result(dmg_type, raw, armour, sd_t)
-    hits_lost *= hit
-    through *= hit
-    if dmg_type == KILLING:
-        stun_lost = min(hits_lost, max(stun_t, 0))
-    else:
-        stun_lost = stun_dmg * hit
-    return hits_lost, stun_lost, through
+def _watch(h, hmax, body, impairment):
+    """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
+    impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead)."""
+    if impairment and hmax // 2 < h:
+        return hmax // 2
+    if impairment and hmax // 4 < h:
+        return hmax // 4
+    if h > 0:
+        return np.int64(0)
+    if h > -2 * body:
+        return -2 * body
+    return np.int64(-(1 << 62))
 
 
 @jit(inline="always")
-def _take(h, st, dead, death, lose, hits_lost, stun_lost, t, body, hmax, smax, stunned_rule,
-          impairment, dying_penalty, dying_can_act):  # fmt: skip
-    """A combatant takes an attack (F21-F25): (Hits, Stun, dead, slot of death, stunned, its
-    penalty now, out of the fight)."""
-    h -= hits_lost
-    st -= stun_lost
+def _take(h, dead, death, lose, st, stun_lost, t, body, hmax, stun_limit, impairment,
+          dying_penalty, dying_can_act):  # fmt: skip
+    """What a wound that crossed a watch line does (F21-F25), after Hits and Stun are taken:
+    (dead, slot of death, stunned, the penalty now, out of the fight)."""
     if h <= -2 * body and not dead:
         dead = True
         death = t
-    if stunned_rule and 2 * stun_lost > smax:
+    if stun_lost > stun_limit:
         lose = True
     pen = wound_penalty(h, hmax, impairment, dying_penalty) + 5 * lose
     out = dead or st <= 0 or (h <= 0 and not dying_can_act)
-    return h, st, dead, death, lose, pen, out
+    return dead, death, lose, pen, out
 
 
 @jit
@@ -93,51 +100,57 @@ def run_chunk(
 
     With ``accumulate`` the trials are added straight into those tally arrays and the per-trial
     outputs are left alone: a run that streams its results skips writing them and reading them
-    back (PERFORMANCE-NOTES: 40 of 120 ns a duel). The numbers are the same either way.
+    back. The numbers are the same either way.
+
+    The hot path of an attack touches only Hits, Stun and counters: anything else a wound can
+    change (penalties, stunned, dying, death, out) is worked out only when the target's Hits
+    reach its watch line (``_watch``), its Stun reaches 0 or the Stun lost passes the stunned
+    limit. Per-combatant constants stay in the plan's arrays and are read there on those rare
+    paths, which keeps the hot loop's state in registers.
     """
     impairment = options[OPT_IMPAIRMENT] != 0
-    stunned_rule = options[OPT_STUNNED] != 0
     dying_can_act = options[OPT_DYING_CAN_ACT] != 0
     dying_penalty = options[OPT_DYING_PENALTY]
     has_ties = options[OPT_HAS_TIES] != 0
     switch2 = options[OPT_SWITCH2] != 0
     init_dice = options[OPT_INIT_DICE]
-    n_rolls = roll_table.shape[0]
+    n_rolls = np.float64(roll_table.shape[0])
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     nd6_start = nd6_offsets[TABLE_DICE]
-    nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
+    nd6_size = np.float64(nd6_offsets[TABLE_DICE + 1] - nd6_start)
+    init_lo = nd6_offsets[3]
     n_events[0] = 0
-    # per-combatant constants (suffix 0 and 1)
-    ref0, ref1 = ref[0], ref[1]
-    dex0, dex1 = dex[0], dex[1]
-    str0, str1 = strength[0], strength[1]
-    body0, body1 = body[0], body[1]
-    hmax0, hmax1 = hits_max[0], hits_max[1]
-    smax0, smax1 = stun_max[0], stun_max[1]
-    sd0, sd1 = sd[0], sd[1]
-    sk0, sk1 = att_skill[0], att_skill[1]
-    dr0, dr1 = def_ranged[0], def_ranged[1]
-    dm0, dm1 = def_melee[0], def_melee[1]
     me0, me1 = w_melee[0] != 0, w_melee[1] != 0
-    dt0, dt1 = w_dmg[0], w_dmg[1]
-    dc0, dc1 = w_dc[0], w_dc[1]
-    acc0, acc1 = w_acc[0], w_acc[1]
-    ms0, ms1 = w_min_str[0], w_min_str[1]
     mod0, mod1 = pair_mod[1], pair_mod[2]  # 0 attacking 1, 1 attacking 0
-    arm0, arm1 = pair_armour[1], pair_armour[2]
-    side0, side1 = side[0], side[1]
-    fresh0 = _values(ref0, dex0, str0, 0, sk0, acc0, ms0, dc0, me0, dr0, dm0, me1)
-    fresh1 = _values(ref1, dex1, str1, 0, sk1, acc1, ms1, dc1, me1, dr1, dm1, me0)
+    kill0, kill1 = w_dmg[0] == KILLING, w_dmg[1] == KILLING
+    # what stops 0's attacks on 1 and 1's on 0: armour, for Stun damage SD if higher (F20)
+    stop0 = pair_armour[1] if kill0 or pair_armour[1] > sd[1] else sd[1]
+    stop1 = pair_armour[2] if kill1 or pair_armour[2] > sd[0] else sd[0]
+    # F22: stunned when a blow takes more than half the Stun (2 x lost > max)
+    never = np.int64(1 << 62)
+    stun_limit0 = stun_max[0] // 2 if options[OPT_STUNNED] != 0 else never
+    stun_limit1 = stun_max[1] // 2 if options[OPT_STUNNED] != 0 else never
+    fresh0 = _values(
+        ref[0], dex[0], strength[0], 0, att_skill[0], w_acc[0], w_min_str[0], w_dc[0], me0,
+        def_ranged[0], def_melee[0], me1, nd6_offsets,
+    )  # fmt: skip
+    fresh1 = _values(
+        ref[1], dex[1], strength[1], 0, att_skill[1], w_acc[1], w_min_str[1], w_dc[1], me1,
+        def_ranged[1], def_melee[1], me0, nd6_offsets,
+    )  # fmt: skip
+    watch_fresh0 = _watch(hits_max[0], hits_max[0], body[0], impairment)
+    watch_fresh1 = _watch(hits_max[1], hits_max[1], body[1], impairment)
 
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
-        h0, h1 = hmax0, hmax1
-        st0, st1 = smax0, smax1
+        h0, h1 = hits_max[0], hits_max[1]
+        st0, st1 = stun_max[0], stun_max[1]
+        watch0, watch1 = watch_fresh0, watch_fresh1
         dead0 = dead1 = False
         lose0 = lose1 = False
         pen0 = pen1 = np.int64(0)
-        att0, dv0, nd0, eref0 = fresh0
-        att1, dv1, nd1, eref1 = fresh1
+        att0, dv0, eref0, grp0, lo0, size0 = fresh0
+        att1, dv1, eref1, grp1, lo1, size1 = fresh1
         out0 = out1 = np.int64(0)
         death0 = death1 = np.int64(0)
         dealt0 = dealt1 = np.int64(0)
@@ -156,14 +169,14 @@ def run_chunk(
                 if init_dice == 10:
                     r = np.int64(u * 10.0) + 1
                 else:
-                    r = np.int64(nd6_table[nd6_offsets[3] + int(u * 216.0)])
+                    r = np.int64(nd6_table[np.uint64(init_lo + int(u * 216.0))])
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 key0 = eref0 + r + u
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 if init_dice == 10:
                     r = np.int64(u * 10.0) + 1
                 else:
-                    r = np.int64(nd6_table[nd6_offsets[3] + int(u * 216.0)])
+                    r = np.int64(nd6_table[np.uint64(init_lo + int(u * 216.0))])
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 key1 = eref1 + r + u
                 first_c = 0 if key0 >= key1 else 1
@@ -175,116 +188,141 @@ def run_chunk(
                         continue
                     if lose0:
                         lose0 = False
-                        pen0 = wound_penalty(h0, hmax0, impairment, dying_penalty)
-                        att0, dv0, nd0, eref0 = _values(
-                            ref0, dex0, str0, pen0, sk0, acc0, ms0, dc0, me0, dr0, dm0, me1
-                        )
+                        pen0 = wound_penalty(h0, hits_max[0], impairment, dying_penalty)
+                        att0, dv0, eref0, grp0, lo0, size0 = _values(
+                            ref[0], dex[0], strength[0], pen0, att_skill[0], w_acc[0],
+                            w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
+                            nd6_offsets,
+                        )  # fmt: skip
                         continue
                     av = att0 + mod0
                     dv_base = dv1
-                    n_dice = nd0
-                    dmg_type = dt0
-                    armour = arm0
-                    sd_t = sd1
+                    groups, lo, size = grp0, lo0, size0
+                    killing = kill0
+                    stop = stop0
                     stun_t = st1
                 else:
                     if out1:
                         continue
                     if lose1:
                         lose1 = False
-                        pen1 = wound_penalty(h1, hmax1, impairment, dying_penalty)
-                        att1, dv1, nd1, eref1 = _values(
-                            ref1, dex1, str1, pen1, sk1, acc1, ms1, dc1, me1, dr1, dm1, me0
-                        )
+                        pen1 = wound_penalty(h1, hits_max[1], impairment, dying_penalty)
+                        att1, dv1, eref1, grp1, lo1, size1 = _values(
+                            ref[1], dex[1], strength[1], pen1, att_skill[1], w_acc[1],
+                            w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
+                            nd6_offsets,
+                        )  # fmt: skip
                         continue
                     av = att1 + mod1
                     dv_base = dv0
-                    n_dice = nd1
-                    dmg_type = dt1
-                    armour = arm1
-                    sd_t = sd0
+                    groups, lo, size = grp1, lo1, size1
+                    killing = kill1
+                    stop = stop1
                     stun_t = st0
                 # the attack: one uniform for the roll, one for every five dice and the rest
+                # (table indices are unsigned: no negative-index wraparound in the hot loop)
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                hit = np.int64(roll_table[int(u * n_rolls)] >= dv_base - av)
-                dice_left = n_dice
+                hit = np.int64(roll_table[np.uint64(int(u * n_rolls))] >= dv_base - av)
                 raw = np.int64(0)
-                while dice_left >= TABLE_DICE:
+                for _ in range(groups):
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    raw += nd6_table[nd6_start + int(u * nd6_size)]
-                    dice_left -= TABLE_DICE
+                    raw += nd6_table[np.uint64(nd6_start + int(u * nd6_size))]
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                lo = nd6_offsets[dice_left]
-                raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
-                hits_lost, stun_lost, through = _damage(dmg_type, raw, armour, sd_t, hit, stun_t)
+                raw += nd6_table[np.uint64(lo + int(u * size))]
+                # F20-F21: armour (and SD against Stun damage) stops; Killing damage costs as
+                # much Stun (never below 0), Stun damage 1 Hit per full 5
+                through = max(raw - stop, 0) * hit
+                if killing:
+                    hits_lost = through
+                    stun_lost = min(through, max(stun_t, 0))
+                else:
+                    hits_lost = through // 5
+                    stun_lost = through
                 if a == 0:
                     natt0 += 1
                     land0 += hit
                     dealt0 += through
-                    h1, st1, dead1, death1, lose1, pen, gone = _take(
-                        h1, st1, dead1, death1, lose1, hits_lost, stun_lost, t, body1, hmax1,
-                        smax1, stunned_rule, impairment, dying_penalty, dying_can_act,
-                    )  # fmt: skip
-                    if pen != pen1:
-                        pen1 = pen
-                        att1, dv1, nd1, eref1 = _values(
-                            ref1, dex1, str1, pen1, sk1, acc1, ms1, dc1, me1, dr1, dm1, me0
-                        )
-                    if gone:
-                        out1 = t
-                        result = side0
-                        finish = t
-                        break
+                    h1 -= hits_lost
+                    st1 -= stun_lost
+                    if h1 <= watch1 or st1 <= 0 or stun_lost > stun_limit1:
+                        dead1, death1, lose1, pen, gone = _take(
+                            h1, dead1, death1, lose1, st1, stun_lost, t, body[1], hits_max[1],
+                            stun_limit1, impairment, dying_penalty, dying_can_act,
+                        )  # fmt: skip
+                        watch1 = _watch(h1, hits_max[1], body[1], impairment)
+                        if pen != pen1:
+                            pen1 = pen
+                            att1, dv1, eref1, grp1, lo1, size1 = _values(
+                                ref[1], dex[1], strength[1], pen1, att_skill[1], w_acc[1],
+                                w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
+                                nd6_offsets,
+                            )  # fmt: skip
+                        if gone:
+                            out1 = t
+                            result = side[0]
+                            finish = t
+                            break
                 else:
                     natt1 += 1
                     land1 += hit
                     dealt1 += through
-                    h0, st0, dead0, death0, lose0, pen, gone = _take(
-                        h0, st0, dead0, death0, lose0, hits_lost, stun_lost, t, body0, hmax0,
-                        smax0, stunned_rule, impairment, dying_penalty, dying_can_act,
-                    )  # fmt: skip
-                    if pen != pen0:
-                        pen0 = pen
-                        att0, dv0, nd0, eref0 = _values(
-                            ref0, dex0, str0, pen0, sk0, acc0, ms0, dc0, me0, dr0, dm0, me1
-                        )
-                    if gone:
-                        out0 = t
-                        result = side1
-                        finish = t
-                        break
+                    h0 -= hits_lost
+                    st0 -= stun_lost
+                    if h0 <= watch0 or st0 <= 0 or stun_lost > stun_limit0:
+                        dead0, death0, lose0, pen, gone = _take(
+                            h0, dead0, death0, lose0, st0, stun_lost, t, body[0], hits_max[0],
+                            stun_limit0, impairment, dying_penalty, dying_can_act,
+                        )  # fmt: skip
+                        watch0 = _watch(h0, hits_max[0], body[0], impairment)
+                        if pen != pen0:
+                            pen0 = pen
+                            att0, dv0, eref0, grp0, lo0, size0 = _values(
+                                ref[0], dex[0], strength[0], pen0, att_skill[0], w_acc[0],
+                                w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
+                                nd6_offsets,
+                            )  # fmt: skip
+                        if gone:
+                            out0 = t
+                            result = side[1]
+                            finish = t
+                            break
             if result != UNRESOLVED:
                 break
             # end of a round: the dying bleed 1 Hit and die at -2 x BODY (F25); only a dying
             # combatant that fights on (dying_can_act) is still in a duel to bleed
             if dying_can_act and (t & 3) == 0 and (h0 <= 0 or h1 <= 0):
-                for c in range(2):
-                    if c == 0 and h0 <= 0 and not dead0:
-                        h0 -= 1
-                        if h0 <= -2 * body0:
-                            dead0 = True
-                            death0 = t
-                            out0 = t
-                        pen0 = wound_penalty(h0, hmax0, impairment, dying_penalty) + 5 * lose0
-                        att0, dv0, nd0, eref0 = _values(
-                            ref0, dex0, str0, pen0, sk0, acc0, ms0, dc0, me0, dr0, dm0, me1
-                        )
-                    elif c == 1 and h1 <= 0 and not dead1:
-                        h1 -= 1
-                        if h1 <= -2 * body1:
-                            dead1 = True
-                            death1 = t
-                            out1 = t
-                        pen1 = wound_penalty(h1, hmax1, impairment, dying_penalty) + 5 * lose1
-                        att1, dv1, nd1, eref1 = _values(
-                            ref1, dex1, str1, pen1, sk1, acc1, ms1, dc1, me1, dr1, dm1, me0
-                        )
+                if h0 <= 0 and not dead0:
+                    h0 -= 1
+                    if h0 <= -2 * body[0]:
+                        dead0 = True
+                        death0 = t
+                        out0 = t
+                    watch0 = _watch(h0, hits_max[0], body[0], impairment)
+                    pen0 = wound_penalty(h0, hits_max[0], impairment, dying_penalty) + 5 * lose0
+                    att0, dv0, eref0, grp0, lo0, size0 = _values(
+                        ref[0], dex[0], strength[0], pen0, att_skill[0], w_acc[0],
+                        w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
+                        nd6_offsets,
+                    )  # fmt: skip
+                if h1 <= 0 and not dead1:
+                    h1 -= 1
+                    if h1 <= -2 * body[1]:
+                        dead1 = True
+                        death1 = t
+                        out1 = t
+                    watch1 = _watch(h1, hits_max[1], body[1], impairment)
+                    pen1 = wound_penalty(h1, hits_max[1], impairment, dying_penalty) + 5 * lose1
+                    att1, dv1, eref1, grp1, lo1, size1 = _values(
+                        ref[1], dex[1], strength[1], pen1, att_skill[1], w_acc[1],
+                        w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
+                        nd6_offsets,
+                    )  # fmt: skip
                 if out0 and out1:
                     result = DRAW
                 elif out0:
-                    result = side1
+                    result = side[1]
                 elif out1:
-                    result = side0
+                    result = side[0]
                 if result != UNRESOLVED:
                     finish = t
                     break
