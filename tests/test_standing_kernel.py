@@ -57,6 +57,21 @@ VARIANTS = {
             ("rules.dying_penalty", 3),
         ],
     ),
+    # four against four: targets falling and re-chosen, sides thinning out
+    "squad": ("bench-squad-4v4.yaml", []),
+    # ... with Stun weapons knocking fighters out to wake again, the dying fighting on and
+    # bleeding, on the speed chart with its free Recovery after segment 12
+    "squad, stun and waking": (
+        "bench-squad-4v4.yaml",
+        [
+            ("sides.red[1].weapon.damage", "stun"),
+            ("sides.blue[0].weapon.damage", "stun"),
+            ("sides.blue[3].weapon.damage", "stun"),
+            ("rules.dying_can_act", True),
+            ("rules.timing", "speed_chart"),
+            ("sides.red[2].spd", 5),
+        ],
+    ),
 }
 
 

@@ -53,7 +53,7 @@ from .kernel import (
     UNRESOLVED,
     _event,
 )
-from .rules import KILLING, combat_values, effective, hit_result, wound_penalty
+from .rules import KILLING, combat_values, effective, wound_penalty
 
 #: ``pair_mod`` value for a target out of the attacker's reach (melee).
 NO_REACH = -(1 << 30)
@@ -63,6 +63,38 @@ NO_REACH = -(1 << 30)
 def _out(hits, stun, dead, dying_can_act):
     """F26: knocked out (Stun <= 0), dead, or dying (Hits <= 0) unless dying_can_act."""
     return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
+
+
+@jit(inline="always")
+def _values(c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
+            def_melee, nd6_offsets):  # fmt: skip
+    """Combatant ``c``'s cached values under penalty ``pen`` (F1, F6, F12): attack base, DV
+    against ranged and melee attacks, current REF, and its damage dice as full groups of
+    ``TABLE_DICE`` plus the offset and size of the rest's table."""
+    att, dv_r, dv_m, nd = combat_values(
+        ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c], w_dc[c],
+        w_melee[c], def_ranged[c], def_melee[c],
+    )  # fmt: skip
+    groups = nd // TABLE_DICE
+    rest = nd - TABLE_DICE * groups
+    lo = nd6_offsets[rest]
+    return att, dv_r, dv_m, effective(ref[c], pen), groups, lo, nd6_offsets[rest + 1] - lo
+
+
+@jit(inline="always")
+def _watch(h, hmax, body, impairment):
+    """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
+    impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead). An attack that leaves
+    its target above this line (with Stun above 0, not stunned) needs no further work."""
+    if impairment and hmax // 2 < h:
+        return hmax // 2
+    if impairment and hmax // 4 < h:
+        return hmax // 4
+    if h > 0:
+        return np.int64(0)
+    if h > -2 * body:
+        return -2 * body
+    return np.int64(-(1 << 62))
 
 
 @jit
@@ -134,10 +166,13 @@ def run_chunk(
     wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
     recovery_slot = options[OPT_RECOVERY_SLOT]
     n_events[0] = 0
-    n_rolls = roll_table.shape[0]
+    n_rolls = np.float64(roll_table.shape[0])
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     nd6_start = nd6_offsets[TABLE_DICE]
-    nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
+    nd6_size = np.float64(nd6_offsets[TABLE_DICE + 1] - nd6_start)
+    init_lo = nd6_offsets[3]
+    u_comb = np.uint64(n_comb)
+    u_spr = np.uint64(slots_per_round)
 
     # per-combatant state of the current trial
     hits = np.empty(n_comb, np.int64)
@@ -150,7 +185,10 @@ def run_chunk(
     att_base = np.empty(n_comb, np.int64)  # REF + skill + WA - min STR shortfall
     dv_ranged = np.empty(n_comb, np.int64)  # DEX + Ranged Evade
     dv_melee = np.empty(n_comb, np.int64)  # DEX + best melee defence skill
-    n_dice = np.empty(n_comb, np.int64)
+    groups = np.empty(n_comb, np.int64)  # damage dice: full groups of TABLE_DICE,
+    dice_lo = np.empty(n_comb, np.int64)  # then the rest's table offset
+    dice_size = np.empty(n_comb, np.float64)  # and size
+    watch = np.empty(n_comb, np.int64)  # the Hits at which a wound needs work (_watch)
     penalty = np.empty(n_comb, np.int64)  # the penalty those values were computed with
     att_ref = np.empty(n_comb, np.int64)  # current REF (F9 switch2 rolls on it)
     # per-trial counters, written out at the end of the trial
@@ -164,13 +202,25 @@ def run_chunk(
     order = np.empty(n_comb, np.int64)
     tiebreak = np.empty(n_comb, np.float64)
     init_key = np.empty(n_comb, np.float64)
-    fresh = np.empty((n_comb, 4), np.int64)  # combat values of an unhurt combatant
+    fresh = np.empty((n_comb, 8), np.int64)  # cached values of an unhurt combatant
+    # per attacker and target: what stops the attack, armour and for Stun damage SD if higher
+    # (F20); per target: F22's stunned limit (stunned when 2 x Stun lost > maximum Stun)
+    stop = np.empty(n_comb * n_comb, np.int64)
+    killing = np.empty(n_comb, np.bool_)
+    stun_limit = np.empty(n_comb, np.int64)
     for c in range(n_comb):
         order[c] = base_order[c]
-        fresh[c, 0], fresh[c, 1], fresh[c, 2], fresh[c, 3] = combat_values(
-            ref[c], dex[c], strength[c], 0, att_skill[c], w_acc[c], w_min_str[c], w_dc[c],
-            w_melee[c], def_ranged[c], def_melee[c],
+        (fresh[c, 0], fresh[c, 1], fresh[c, 2], fresh[c, 3], fresh[c, 4], fresh[c, 5],
+         fresh[c, 6]) = _values(
+            c, 0, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
+            def_melee, nd6_offsets,
         )  # fmt: skip
+        fresh[c, 7] = _watch(hits_max[c], hits_max[c], body[c], impairment)
+        killing[c] = w_dmg[c] == KILLING
+        stun_limit[c] = stun_max[c] // 2 if stunned_rule else np.int64(1 << 62)
+        for t in range(n_comb):
+            armour = pair_armour[c * n_comb + t]
+            stop[c * n_comb + t] = armour if killing[c] or armour > sd[t] else sd[t]
 
     for j in range(n_trials):
         log = j == log_trial
@@ -189,9 +239,12 @@ def run_chunk(
             att_base[c] = fresh[c, 0]
             dv_ranged[c] = fresh[c, 1]
             dv_melee[c] = fresh[c, 2]
-            n_dice[c] = fresh[c, 3]
+            att_ref[c] = fresh[c, 3]
+            groups[c] = fresh[c, 4]
+            dice_lo[c] = fresh[c, 5]
+            dice_size[c] = fresh[c, 6]
+            watch[c] = fresh[c, 7]
             penalty[c] = 0
-            att_ref[c] = ref[c]
             c_out[c] = 0
             c_death[c] = 0
             c_dealt[c] = 0
@@ -240,7 +293,7 @@ def run_chunk(
                     if init_dice == 10:
                         roll = np.int64(u * 10.0) + 1
                     else:
-                        roll = np.int64(nd6_table[nd6_offsets[3] + int(u * 216.0)])
+                        roll = np.int64(nd6_table[np.uint64(init_lo + int(u * 216.0))])
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                     init_key[c] = att_ref[c] + roll + u
                 for i in range(n_comb):
@@ -254,114 +307,118 @@ def run_chunk(
                     order[k + 1] = c
             for k in range(n_comb):
                 a = order[k]
-                if is_out[a] or acts[a * slots_per_round + slot] == 0:
+                ua = np.uint64(a)  # unsigned indices: no negative-index wraparound
+                if is_out[ua] or acts[ua * u_spr + np.uint64(slot)] == 0:
                     continue
-                if surprised[a] and opening:  # F11: no action in the opening phase/segment
+                if surprised[ua] and opening:  # F11: no action in the opening phase/segment
                     if log:
                         row = _event(events, ne, now, EVENT_SURPRISED, a, -1)
                         ne += 1
                     continue
-                if lose[a]:  # F22: the stunned combatant's lost action; the -5 ends with it
-                    lose[a] = False
-                    pen = wound_penalty(hits[a], hits_max[a], impairment, dying_penalty)
-                    penalty[a] = pen
-                    att_base[a], dv_ranged[a], dv_melee[a], n_dice[a] = combat_values(
-                        ref[a], dex[a], strength[a], pen, att_skill[a], w_acc[a], w_min_str[a],
-                        w_dc[a], w_melee[a], def_ranged[a], def_melee[a],
+                if lose[ua]:  # F22: the stunned combatant's lost action; the -5 ends with it
+                    lose[ua] = False
+                    pen = wound_penalty(hits[ua], hits_max[ua], impairment, dying_penalty)
+                    penalty[ua] = pen
+                    (att_base[ua], dv_ranged[ua], dv_melee[ua], att_ref[ua], groups[ua],
+                     dice_lo[ua], dice_size[ua]) = _values(
+                        a, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                        def_ranged, def_melee, nd6_offsets,
                     )  # fmt: skip
-                    att_ref[a] = effective(ref[a], pen)
                     if log:
                         row = _event(events, ne, now, EVENT_LOST_ACTION, a, -1)
                         ne += 1
                     continue
                 # target: the first enemy still standing, in listed order (kept until it falls)
-                tgt = target[a]
-                if tgt < 0 or is_out[tgt]:
+                tgt = target[ua]
+                if tgt < 0 or is_out[np.uint64(tgt)]:
                     tgt = -1
                     for c in range(n_comb):
-                        if side[c] != side[a] and not is_out[c]:
+                        if side[c] != side[ua] and not is_out[c]:
                             tgt = c
                             break
-                    target[a] = tgt
+                    target[ua] = tgt
                     if tgt < 0:
                         continue
-                mod = pair_mod[a * n_comb + tgt]
+                ut = np.uint64(tgt)
+                mod = pair_mod[ua * u_comb + ut]
                 if mod == NO_REACH:  # a melee weapon out of reach; movement comes with tactics
                     if log:
                         row = _event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
                         ne += 1
                     continue
-                if surprised[tgt] and opening:
+                if surprised[ut] and opening:
                     mod += 5  # F11: attacking a surprised target
-                dv_base = dv_melee[tgt] if w_melee[a] else dv_ranged[tgt]
-                c_attacks[a] += 1
-                # No branch on the dice from here to the state update (a miss is damage x 0).
+                dv_base = dv_melee[ut] if w_melee[ua] else dv_ranged[ut]
+                c_attacks[ua] += 1
+                # No branch on the dice from here to the state update (a miss is damage x 0);
+                # table indices are unsigned (no negative-index wraparound in the hot loop)
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                roll = np.int64(roll_table[int(u * n_rolls)])
-                hit = np.int64(roll >= dv_base - att_base[a] - mod)
+                roll = np.int64(roll_table[np.uint64(int(u * n_rolls))])
+                hit = np.int64(roll >= dv_base - att_base[ua] - mod)
                 # F19: n d6 as groups of five from the 5d6 table, then the rest
-                dice_left = n_dice[a]
                 raw = np.int64(0)
-                while dice_left >= TABLE_DICE:
+                for _ in range(groups[ua]):
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    raw += nd6_table[nd6_start + int(u * nd6_size)]
-                    dice_left -= TABLE_DICE
+                    raw += nd6_table[np.uint64(nd6_start + int(u * nd6_size))]
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                lo = nd6_offsets[dice_left]
-                raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
-                hits_lost, stun_dmg, through = hit_result(
-                    w_dmg[a], raw, pair_armour[a * n_comb + tgt], sd[tgt]
-                )
-                hits_lost *= hit
-                through *= hit
-                if w_dmg[a] == KILLING:  # collateral Stun, never below 0 (F21)
-                    stun_lost = min(hits_lost, max(stun[tgt], 0))
+                raw += nd6_table[np.uint64(dice_lo[ua] + int(u * dice_size[ua]))]
+                # F20-F21: Killing damage costs as much Stun (never below 0), Stun damage 1 Hit
+                # per full 5 through
+                through = max(raw - stop[ua * u_comb + ut], 0) * hit
+                if killing[ua]:
+                    hits_lost = through
+                    stun_lost = min(through, max(stun[ut], 0))
                 else:
-                    stun_lost = stun_dmg * hit
-                c_landed[a] += hit
-                c_dealt[a] += through
-                c_taken[tgt] += through
-                hits[tgt] -= hits_lost
-                stun[tgt] -= stun_lost
-                if hits[tgt] <= -2 * body[tgt] and not dead[tgt]:
-                    dead[tgt] = True
-                    c_death[tgt] = now
-                if stunned_rule and 2 * stun_lost > stun_max[tgt]:
-                    lose[tgt] = True
-                pen = wound_penalty(hits[tgt], hits_max[tgt], impairment, dying_penalty)
-                if lose[tgt]:
-                    pen += 5
-                if pen != penalty[tgt]:
-                    penalty[tgt] = pen
-                    att_base[tgt], dv_ranged[tgt], dv_melee[tgt], n_dice[tgt] = combat_values(
-                        ref[tgt], dex[tgt], strength[tgt], pen, att_skill[tgt], w_acc[tgt],
-                        w_min_str[tgt], w_dc[tgt], w_melee[tgt], def_ranged[tgt], def_melee[tgt],
-                    )  # fmt: skip
-                    att_ref[tgt] = effective(ref[tgt], pen)
+                    hits_lost = through // 5
+                    stun_lost = through
+                c_landed[ua] += hit
+                c_dealt[ua] += through
+                c_taken[ut] += through
+                hits[ut] -= hits_lost
+                stun[ut] -= stun_lost
                 went_out = False
-                if not is_out[tgt] and _out(hits[tgt], stun[tgt], dead[tgt], dying_can_act):
-                    went_out = True
-                    is_out[tgt] = True
-                    if c_out[tgt] == 0:
-                        c_out[tgt] = now
-                    standing[side[tgt]] -= 1
-                    if standing[side[tgt]] == 0:
-                        sides_left -= 1
+                # the rest only when the wound crosses the target's watch line, knocks its Stun
+                # to 0 or stuns it (or the trial is logged)
+                if hits[ut] <= watch[ut] or stun[ut] <= 0 or stun_lost > stun_limit[ut] or log:
+                    if hits[ut] <= -2 * body[ut] and not dead[ut]:
+                        dead[ut] = True
+                        c_death[ut] = now
+                    if stun_lost > stun_limit[ut]:
+                        lose[ut] = True
+                    watch[ut] = _watch(hits[ut], hits_max[ut], body[ut], impairment)
+                    pen = wound_penalty(hits[ut], hits_max[ut], impairment, dying_penalty)
+                    if lose[ut]:
+                        pen += 5
+                    if pen != penalty[ut]:
+                        penalty[ut] = pen
+                        (att_base[ut], dv_ranged[ut], dv_melee[ut], att_ref[ut], groups[ut],
+                         dice_lo[ut], dice_size[ut]) = _values(
+                            tgt, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc,
+                            w_melee, def_ranged, def_melee, nd6_offsets,
+                        )  # fmt: skip
+                    if _out(hits[ut], stun[ut], dead[ut], dying_can_act):
+                        went_out = True
+                        is_out[ut] = True
+                        if c_out[ut] == 0:
+                            c_out[ut] = now
+                        standing[side[ut]] -= 1
+                        if standing[side[ut]] == 0:
+                            sides_left -= 1
                 if log:
                     row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
                     events[row, EV_ROLL] = roll
-                    events[row, EV_AV] = att_base[a] + mod
+                    events[row, EV_AV] = att_base[ua] + mod
                     events[row, EV_DV] = dv_base
                     events[row, EV_RAW] = raw
                     events[row, EV_THROUGH] = through
-                    events[row, EV_HITS] = hits[tgt]
-                    events[row, EV_STUN] = stun[tgt]
+                    events[row, EV_HITS] = hits[ut]
+                    events[row, EV_STUN] = stun[ut]
                     events[row, EV_FLAGS] = (
                         hit * FLAG_HIT
-                        + FLAG_STUNNED * (hit and lose[tgt])
+                        + FLAG_STUNNED * (hit and lose[ut])
                         + FLAG_OUT * went_out
-                        + FLAG_DEAD * dead[tgt]
-                        + FLAG_DYING * (hits[tgt] <= 0)
+                        + FLAG_DEAD * dead[ut]
+                        + FLAG_DYING * (hits[ut] <= 0)
                     )
                     ne += 1
                 if went_out and sides_left <= 1:
@@ -381,11 +438,14 @@ def run_chunk(
             minute = end_of_round and rounds_done % 5 == 0
             end_of_unit = sub == slots_per_unit - 1
             free_recovery = slot == recovery_slot
-            down = free_recovery
+            # only the knocked out (Hits > 0, Stun <= 0) can wake, only the dying bleed
+            work = free_recovery
             for c in range(n_comb):
-                if not dead[c] and (stun[c] <= 0 or hits[c] <= 0):
-                    down = True
-            if not down:
+                if not dead[c] and (
+                    (hits[c] > 0 and stun[c] <= 0) or (end_of_round and hits[c] <= 0)
+                ):
+                    work = True
+            if not work:
                 continue
             for c in range(n_comb):
                 if dead[c]:
@@ -422,11 +482,12 @@ def run_chunk(
                 if lose[c]:
                     pen += 5
                 penalty[c] = pen
-                att_base[c], dv_ranged[c], dv_melee[c], n_dice[c] = combat_values(
-                    ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c],
-                    w_dc[c], w_melee[c], def_ranged[c], def_melee[c],
+                (att_base[c], dv_ranged[c], dv_melee[c], att_ref[c], groups[c], dice_lo[c],
+                 dice_size[c]) = _values(
+                    c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                    def_ranged, def_melee, nd6_offsets,
                 )  # fmt: skip
-                att_ref[c] = effective(ref[c], pen)
+                watch[c] = _watch(hits[c], hits_max[c], body[c], impairment)
                 now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
                 if woke and log:
                     row = _event(events, ne, now, EVENT_WAKE, c, -1)
