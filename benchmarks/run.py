@@ -156,9 +156,11 @@ def bench_engine(reps: int, quick: bool, threads_list=(1, 2)) -> list[dict]:
                 return res.elapsed, res
 
             secs, res = best_of(reps, once)
+            attacks = int(res.tally.attacks_sum.sum())
             rows.append({
                 "impl": "fuzion_sim", "scenario": "benchmark duel", "dice": dice,
                 "threads": threads, "trials": n, "elapsed_s": secs, "duels_per_s": n / secs,
+                "attacks": attacks, "attacks_per_s": attacks / secs,
                 "check": check(res.win_probability("a"), n, dice),
             })  # fmt: skip
     return rows
@@ -298,6 +300,36 @@ def machine() -> dict:
     }
 
 
+def targets(record: dict) -> list[dict]:
+    """Issue 7's bars, measured: duel rate and scaling, squad attack rate, memory growth."""
+
+    def rate(scenario, threads, key="duels_per_s"):
+        return next((r[key] for r in record["throughput"] if r["impl"] == "fuzion_sim"
+                     and r["scenario"] == scenario and r["dice"] == "hero"
+                     and r["threads"] == threads), None)  # fmt: skip
+
+    rows = []
+    duel1, duel2 = rate("benchmark duel", 1), rate("benchmark duel", 2)
+    if duel2:
+        rows.append({"target": "benchmark duel, 2 threads (duels/s)", "bar": 20e6,
+                     "measured": duel2, "met": duel2 >= 20e6})  # fmt: skip
+    if duel1 and duel2:
+        rows.append({"target": "2-thread scaling of the duel", "bar": 1.8,
+                     "measured": duel2 / duel1, "met": duel2 / duel1 >= 1.8})  # fmt: skip
+    squad = rate("squad 4v4", 2, "attacks_per_s")
+    duel_attacks = rate("benchmark duel", 2, "attacks_per_s")
+    if squad and duel_attacks:
+        ratio = squad / duel_attacks
+        rows.append({"target": "squad 4v4 attacks/s over the duel's (2 threads)", "bar": 0.5,
+                     "measured": ratio, "met": ratio >= 0.5})  # fmt: skip
+    peak = {r["trials"]: r["peak_rss_mb"] for r in record["memory"]}
+    if 10**7 in peak and 10**8 in peak:
+        ratio = peak[10**8] / peak[10**7]
+        rows.append({"target": "peak memory, 10^8 over 10^7 trials", "bar": 1.5,
+                     "measured": ratio, "met": ratio <= 1.5})  # fmt: skip
+    return rows
+
+
 def render(record: dict) -> None:
     py = {r["dice"]: r["duels_per_s"] for r in record["throughput"]
           if r["impl"] == "python baseline"}  # fmt: skip
@@ -332,6 +364,13 @@ def render(record: dict) -> None:
         t.add_row(f"{r['trials']:.0e}", "kept" if r["per_trial_outcomes_kept"] else "streamed",
                   f"{r['peak_rss_mb']:.0f}", f"{r['wall_s']:.1f}", si(r["duels_per_s"]),
                   f"{chk['p_a']:.6f} {'ok' if chk['agrees'] else 'FAIL'}")  # fmt: skip
+    console.print(t)
+    t = Table(title="Issue 7 targets")
+    for col in ("target", "bar", "measured", "met"):
+        t.add_column(col, justify="left" if col == "target" else "right")
+    for r in record["targets"]:
+        fmt = si if r["bar"] >= 1000 else (lambda x: f"{x:.2f}")
+        t.add_row(r["target"], fmt(r["bar"]), fmt(r["measured"]), "yes" if r["met"] else "NO")
     console.print(t)
     m = record["machine"]
     console.print(f"{m['cpu']}, {m['cores']} cores; Python {m['python']}, numpy {m['numpy']}, "
@@ -369,6 +408,7 @@ def main(argv=None) -> int:
         record["startup"] = bench_startup(args.quick)
     with console.status("peak memory (fresh processes)"):
         record["memory"] = bench_memory(args.quick)
+    record["targets"] = targets(record)
     record["total_s"] = time.perf_counter() - t0
 
     args.out.mkdir(parents=True, exist_ok=True)

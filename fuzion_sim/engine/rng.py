@@ -27,6 +27,7 @@ __all__ = [
     "chunk_key",
     "next_double",
     "seed_trial",
+    "split",
     "trial_seed",
     "trial_state",
     "xoshiro",
@@ -89,6 +90,21 @@ def xoshiro(s0, s1, s2, s3):
     s2 ^= t
     s3 = (s3 << _S45) | (s3 >> _S19)
     return s0, s1, s2, s3, np.float64(result >> _S11) * _TO_DOUBLE
+
+
+@jit(inline="always")
+def split(u, n):
+    """One uniform as two draws: ``(i, v)`` with ``i = int(u * n)`` uniform on ``0 .. n - 1``
+    and ``v`` the fraction left over, uniform on [0, 1) and independent of ``i``.
+
+    ``u`` carries 53 random bits; the index takes ``log2(n)`` of them and leaves ``v`` the
+    rest (40 bits for the 7776 outcomes of a HERO roll), so ``int(v * m)`` for a damage table
+    of ``m <= 7776`` outcomes is uniform to within one part in 10^8. An attack's roll and its
+    first damage group share one generator step this way (``n`` a float64).
+    """
+    x = u * n
+    i = int(x)
+    return i, x - i
 
 
 @jit(inline="always")

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..._jit import jit
 from ...dice import TABLE_DICE
-from ...engine.rng import trial_seed, xoshiro
+from ...engine.rng import split, trial_seed, xoshiro
 from . import tactics as tx
 from .rules import (
     KILLING,
@@ -1313,8 +1313,10 @@ def run_chunk(
                                 av -= shots // 10  # F15: -1 per full 10 shots fired
                             c_attacks[a] += 1
                             # No branch on the dice from here to the damage (a miss is damage x 0).
+                            # One uniform for the roll and the first group of damage dice.
                             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            roll = np.int64(roll_table[int(u * n_rolls)])
+                            ri, u_dice = split(u, np.float64(n_rolls))
+                            roll = np.int64(roll_table[ri])
                             margin = roll - (dv_base - av)
                             hit = np.int64(margin >= 0)
                             n_hits = hit
@@ -1337,14 +1339,18 @@ def run_chunk(
                             stun_lost = np.int64(0)
                             through = np.int64(0)
                             for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
-                                # F19: n d6 as groups of five from the 5d6 table, then the rest
+                                # F19: n d6 as groups of five from the 5d6 table, then the rest;
+                                # the first hit's first group from the roll's uniform
+                                if h == 0:
+                                    u = u_dice
+                                else:
+                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                                 dice_left = n_dice
                                 raw_h = np.int64(0)
                                 while dice_left >= TABLE_DICE:
-                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                                     raw_h += nd6_table[nd6_start + int(u * nd6_size)]
+                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                                     dice_left -= TABLE_DICE
-                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                                 lo = nd6_offsets[dice_left]
                                 raw_h += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
                                 if is_special:

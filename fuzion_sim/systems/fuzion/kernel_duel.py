@@ -19,7 +19,7 @@ import numpy as np
 
 from ..._jit import jit
 from ...dice import TABLE_DICE
-from ...engine.rng import trial_seed, xoshiro
+from ...engine.rng import split, trial_seed, xoshiro
 from .kernel import (
     DRAW,
     OPT_DYING_CAN_ACT,
@@ -141,6 +141,8 @@ def run_chunk(
     watch_fresh0 = _watch(hits_max[0], hits_max[0], body[0], impairment)
     watch_fresh1 = _watch(hits_max[1], hits_max[1], body[1], impairment)
 
+    sum_dealt0 = sum_dealt1 = sq_dealt0 = sq_dealt1 = np.int64(0)
+    sum_att0 = sum_att1 = sum_land0 = sum_land1 = np.int64(0)
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
         h0, h1 = hits_max[0], hits_max[1]
@@ -151,6 +153,8 @@ def run_chunk(
         pen0 = pen1 = np.int64(0)
         att0, dv0, eref0, grp0, lo0, size0 = fresh0
         att1, dv1, eref1, grp1, lo1, size1 = fresh1
+        # what each must roll to hit: the other's DV less its attack base and modifier
+        need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
         out0 = out1 = np.int64(0)
         death0 = death1 = np.int64(0)
         dealt0 = dealt1 = np.int64(0)
@@ -194,9 +198,9 @@ def run_chunk(
                             w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
                             nd6_offsets,
                         )  # fmt: skip
+                        need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         continue
-                    av = att0 + mod0
-                    dv_base = dv1
+                    need = need0
                     groups, lo, size = grp0, lo0, size0
                     killing = kill0
                     stop = stop0
@@ -212,22 +216,23 @@ def run_chunk(
                             w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
                             nd6_offsets,
                         )  # fmt: skip
+                        need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         continue
-                    av = att1 + mod1
-                    dv_base = dv0
+                    need = need1
                     groups, lo, size = grp1, lo1, size1
                     killing = kill1
                     stop = stop1
                     stun_t = st0
-                # the attack: one uniform for the roll, one for every five dice and the rest
-                # (table indices are unsigned: no negative-index wraparound in the hot loop)
+                # the attack: one uniform for the roll and the first group of damage dice
+                # (split), one more for every further group (table indices are unsigned: no
+                # negative-index wraparound in the hot loop)
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                hit = np.int64(roll_table[np.uint64(int(u * n_rolls))] >= dv_base - av)
+                ri, u = split(u, n_rolls)
+                hit = np.int64(roll_table[np.uint64(ri)] >= need)
                 raw = np.int64(0)
                 for _ in range(groups):
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                     raw += nd6_table[np.uint64(nd6_start + int(u * nd6_size))]
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 raw += nd6_table[np.uint64(lo + int(u * size))]
                 # F20-F21: armour (and SD against Stun damage) stops; Killing damage costs as
                 # much Stun (never below 0), Stun damage 1 Hit per full 5
@@ -257,6 +262,7 @@ def run_chunk(
                                 w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
                                 nd6_offsets,
                             )  # fmt: skip
+                            need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         if gone:
                             out1 = t
                             result = side[0]
@@ -281,6 +287,7 @@ def run_chunk(
                                 w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
                                 nd6_offsets,
                             )  # fmt: skip
+                            need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         if gone:
                             out0 = t
                             result = side[1]
@@ -304,6 +311,7 @@ def run_chunk(
                         w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
                         nd6_offsets,
                     )  # fmt: skip
+                    need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                 if h1 <= 0 and not dead1:
                     h1 -= 1
                     if h1 <= -2 * body[1]:
@@ -317,6 +325,7 @@ def run_chunk(
                         w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
                         nd6_offsets,
                     )  # fmt: skip
+                    need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                 if out0 and out1:
                     result = DRAW
                 elif out0:
@@ -326,7 +335,7 @@ def run_chunk(
                 if result != UNRESOLVED:
                     finish = t
                     break
-        if accumulate:
+        if accumulate:  # the histograms here, the sums in scalars until the chunk ends
             k = result if result >= 0 else (n_sides if result == DRAW else n_sides + 1)
             outcome_counts[k] += 1
             end_hist[k, finish] += 1
@@ -334,18 +343,14 @@ def run_chunk(
             out_hist[1, out1] += 1
             death_hist[0, death0] += 1
             death_hist[1, death1] += 1
-            dealt_sum[0] += dealt0
-            dealt_sum[1] += dealt1
-            dealt_sq[0] += dealt0 * dealt0
-            dealt_sq[1] += dealt1 * dealt1
-            taken_sum[0] += dealt1
-            taken_sum[1] += dealt0
-            taken_sq[0] += dealt1 * dealt1
-            taken_sq[1] += dealt0 * dealt0
-            attacks_sum[0] += natt0
-            attacks_sum[1] += natt1
-            landed_sum[0] += land0
-            landed_sum[1] += land1
+            sum_dealt0 += dealt0
+            sum_dealt1 += dealt1
+            sq_dealt0 += dealt0 * dealt0
+            sq_dealt1 += dealt1 * dealt1
+            sum_att0 += natt0
+            sum_att1 += natt1
+            sum_land0 += land0
+            sum_land1 += land1
             continue
         winner[j] = result
         end_slot[j] = finish
@@ -363,3 +368,16 @@ def run_chunk(
         landed[j, 1] = land1
         knock[j, 0] = 0
         knock[j, 1] = 0
+    if accumulate:
+        dealt_sum[0] += sum_dealt0
+        dealt_sum[1] += sum_dealt1
+        dealt_sq[0] += sq_dealt0
+        dealt_sq[1] += sq_dealt1
+        taken_sum[0] += sum_dealt1
+        taken_sum[1] += sum_dealt0
+        taken_sq[0] += sq_dealt1
+        taken_sq[1] += sq_dealt0
+        attacks_sum[0] += sum_att0
+        attacks_sum[1] += sum_att1
+        landed_sum[0] += sum_land0
+        landed_sum[1] += sum_land1

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..._jit import jit
 from ...dice import TABLE_DICE
-from ...engine.rng import trial_seed, xoshiro
+from ...engine.rng import split, trial_seed, xoshiro
 from .kernel import (
     DRAW,
     EV_AV,
@@ -352,15 +352,16 @@ def run_chunk(
                 c_attacks[ua] += 1
                 # No branch on the dice from here to the state update (a miss is damage x 0);
                 # table indices are unsigned (no negative-index wraparound in the hot loop)
+                # One uniform for the roll and the first group of damage dice (split).
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                roll = np.int64(roll_table[np.uint64(int(u * n_rolls))])
+                ri, u = split(u, n_rolls)
+                roll = np.int64(roll_table[np.uint64(ri)])
                 hit = np.int64(roll >= dv_base - att_base[ua] - mod)
                 # F19: n d6 as groups of five from the 5d6 table, then the rest
                 raw = np.int64(0)
                 for _ in range(groups[ua]):
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                     raw += nd6_table[np.uint64(nd6_start + int(u * nd6_size))]
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 raw += nd6_table[np.uint64(dice_lo[ua] + int(u * dice_size[ua]))]
                 # F20-F21: Killing damage costs as much Stun (never below 0), Stun damage 1 Hit
                 # per full 5 through
