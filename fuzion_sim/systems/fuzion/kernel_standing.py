@@ -208,6 +208,25 @@ def run_chunk(
     stop = np.empty(n_comb * n_comb, np.int64)
     killing = np.empty(n_comb, np.bool_)
     stun_limit = np.empty(n_comb, np.int64)
+    # F9 ties: per combatant the first place of its REF in the order, its rivals (same REF)
+    first_place = np.zeros(n_comb, np.int64)
+    base_pos = np.empty(n_comb, np.int64)
+    rivals_at = np.zeros(n_comb + 1, np.int64)
+    rivals = np.empty(n_comb * n_comb, np.int64)
+    tied = np.empty(n_comb, np.int64)
+    n_tied = 0
+    for c in range(n_comb):
+        base_pos[base_order[c]] = c
+        rivals_at[c + 1] = rivals_at[c]
+        for d in range(n_comb):
+            if ref[d] > ref[c]:
+                first_place[c] += 1
+            elif ref[d] == ref[c] and d != c:
+                rivals[rivals_at[c + 1]] = d
+                rivals_at[c + 1] += 1
+        if rivals_at[c + 1] > rivals_at[c]:
+            tied[n_tied] = c
+            n_tied += 1
     for c in range(n_comb):
         order[c] = base_order[c]
         (fresh[c, 0], fresh[c, 1], fresh[c, 2], fresh[c, 3], fresh[c, 4], fresh[c, 5],
@@ -259,16 +278,17 @@ def run_chunk(
             for c in range(n_comb):
                 s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
                 order[c] = base_order[c]
-            for i in range(1, n_comb):  # insertion sort on (REF desc, die roll desc)
-                c = order[i]
-                k = i - 1
-                while k >= 0 and (
-                    ref[order[k]] < ref[c]
-                    or (ref[order[k]] == ref[c] and tiebreak[order[k]] < tiebreak[c])
-                ):
-                    order[k + 1] = order[k]
-                    k -= 1
-                order[k + 1] = c
+            # the order sorted on (REF desc, die roll desc), stable: a tied combatant's place
+            # is its REF's first place plus the rivals ahead of it (no branches on the dice)
+            for i in range(n_tied):
+                c = tied[i]
+                place = first_place[c]
+                for p in range(rivals_at[c], rivals_at[c + 1]):
+                    d = rivals[p]
+                    place += (tiebreak[d] > tiebreak[c]) | (
+                        (tiebreak[d] == tiebreak[c]) & (base_pos[d] < base_pos[c])
+                    )
+                order[place] = c
 
         result = UNRESOLVED
         finish = (max_slots - 1) // slots_per_unit + 1
@@ -482,12 +502,13 @@ def run_chunk(
                 pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
                 if lose[c]:
                     pen += 5
-                penalty[c] = pen
-                (att_base[c], dv_ranged[c], dv_melee[c], att_ref[c], groups[c], dice_lo[c],
-                 dice_size[c]) = _values(
-                    c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
-                    def_ranged, def_melee, nd6_offsets,
-                )  # fmt: skip
+                if pen != penalty[c]:  # the cached values are those of penalty[c]
+                    penalty[c] = pen
+                    (att_base[c], dv_ranged[c], dv_melee[c], att_ref[c], groups[c], dice_lo[c],
+                     dice_size[c]) = _values(
+                        c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                        def_ranged, def_melee, nd6_offsets,
+                    )  # fmt: skip
                 watch[c] = _watch(hits[c], hits_max[c], body[c], impairment)
                 now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
                 if woke and log:
