@@ -103,7 +103,7 @@ def split(u, n):
     first damage group share one generator step this way (``n`` a float64).
     """
     x = u * n
-    i = int(x)
+    i = np.int64(x)  # a cast: int() on a float is an out-of-line call in numba
     return i, x - i
 
 

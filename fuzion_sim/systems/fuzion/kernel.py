@@ -470,7 +470,7 @@ def run_chunk(
                 for c in range(n_comb):
                     if obscured[c] and not is_out[c]:
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        troll = np.int64(task_table[int(u * n_task)])
+                        troll = np.int64(task_table[np.int64(u * n_task)])
                         obs_pen[c] = 2 if int_[c] + perception[c] + troll >= perception_dv else 4
                         if log:
                             row = _event(events, ne, now, EVENT_PERCEPTION, c, -1)
@@ -485,7 +485,7 @@ def run_chunk(
                     if init_dice == 10:
                         roll = np.int64(u * 10.0) + 1
                     else:
-                        roll = np.int64(nd6_table[nd6_offsets[3] + int(u * 216.0)])
+                        roll = np.int64(nd6_table[nd6_offsets[3] + np.int64(u * 216.0)])
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                     init_key[c] = e_ref[c] + roll + u
                 for i in range(n_comb):
@@ -844,7 +844,7 @@ def run_chunk(
                         if holder < 0:
                             continue
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        roll = np.int64(roll_table[int(u * n_rolls)])
+                        roll = np.int64(roll_table[np.int64(u * n_rolls)])
                         free = roll >= (e_str[holder] + escape_skill[holder]) - (
                             e_str[a] + escape_skill[a]
                         )
@@ -885,7 +885,7 @@ def run_chunk(
                                 ne += 1
                             continue
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        troll = np.int64(task_table[int(u * n_task)])
+                        troll = np.int64(task_table[np.int64(u * n_task)])
                         need = -2 * hits[patient]
                         ok = tech[a] + physician[a] + troll >= need
                         if ok:
@@ -904,11 +904,11 @@ def run_chunk(
                         dice_left = pre[a]
                         while dice_left >= TABLE_DICE:
                             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            total += nd6_table[nd6_start + int(u * nd6_size)]
+                            total += nd6_table[nd6_start + np.int64(u * nd6_size)]
                             dice_left -= TABLE_DICE
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                         lo = nd6_offsets[dice_left]
-                        total += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                        total += nd6_table[lo + np.int64(u * (nd6_offsets[dice_left + 1] - lo))]
                         for c in range(n_comb):
                             if side[c] == side[a] or is_out[c]:
                                 continue
@@ -1082,7 +1082,7 @@ def run_chunk(
                     if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
                         # the choke held: 2D6 killing (armour does not cover the throat)
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        through = np.int64(nd6_table[nd6_offsets[2] + int(u * 36.0)])
+                        through = np.int64(nd6_table[nd6_offsets[2] + np.int64(u * 36.0)])
                         hits_lost = through
                         stun_lost = min(through, max(stun[tgt], 0))
                         hit = np.int64(1)
@@ -1179,7 +1179,7 @@ def run_chunk(
                             loc = -1
                             margin = np.int64(0)
                             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            roll = np.int64(task_table[int(u * n_task)])
+                            roll = np.int64(task_table[np.int64(u * n_task)])
                             cx = px[tgt]
                             cy = py[tgt]
                             radius = w_area[a]
@@ -1212,11 +1212,11 @@ def run_chunk(
                             raw = np.int64(0)
                             while dice_left >= TABLE_DICE:
                                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                raw += nd6_table[nd6_start + int(u * nd6_size)]
+                                raw += nd6_table[nd6_start + np.int64(u * nd6_size)]
                                 dice_left -= TABLE_DICE
                             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                             lo = nd6_offsets[dice_left]
-                            raw += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                            raw += nd6_table[lo + np.int64(u * (nd6_offsets[dice_left + 1] - lo))]
                             hit = np.int64(0)
                             hits_lost = np.int64(0)
                             stun_lost = np.int64(0)
@@ -1254,11 +1254,11 @@ def run_chunk(
                                         dive_dv = 8 + max(out_m - 1, 0)
                                         caught = (
                                             e_dex[c] + escape_skill[c]
-                                            + np.int64(task_table[int(u * n_task)]) < dive_dv
+                                            + np.int64(task_table[np.int64(u * n_task)]) < dive_dv
                                         )  # fmt: skip
                                 else:  # each defends against the one attack total
                                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                    droll = np.int64(def_table[int(u * def_table.shape[0])])
+                                    droll = np.int64(def_table[np.int64(u * def_table.shape[0])])
                                     dv_c = (
                                         e_dex[c] + def_ranged[c] + dodge[c] - dv_pen[c]
                                         - obs_pen[c] + droll
@@ -1348,11 +1348,12 @@ def run_chunk(
                                 dice_left = n_dice
                                 raw_h = np.int64(0)
                                 while dice_left >= TABLE_DICE:
-                                    raw_h += nd6_table[nd6_start + int(u * nd6_size)]
+                                    raw_h += nd6_table[nd6_start + np.int64(u * nd6_size)]
                                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                                     dice_left -= TABLE_DICE
                                 lo = nd6_offsets[dice_left]
-                                raw_h += nd6_table[lo + int(u * (nd6_offsets[dice_left + 1] - lo))]
+                                size = nd6_offsets[dice_left + 1] - lo
+                                raw_h += nd6_table[lo + np.int64(u * size)]
                                 if is_special:
                                     raw_h = 0  # these manoeuvres do no damage themselves
                                 raw += raw_h
@@ -1365,7 +1366,7 @@ def run_chunk(
                                     else:  # F27: 3d6 on the location table
                                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                                         loc = loc_by_roll[
-                                            nd6_table[nd6_offsets[3] + int(u * 216.0)]
+                                            nd6_table[nd6_offsets[3] + np.int64(u * 216.0)]
                                         ]
                                     if (a_cover[tgt] >> loc) & 1 == 0:
                                         armour_h = 0  # the armour does not cover it
@@ -1437,7 +1438,7 @@ def run_chunk(
                                     )
                                 else:  # disarm: STR + Hand to Hand against the same
                                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                    r2 = np.int64(roll_table[int(u * n_rolls)])
+                                    r2 = np.int64(roll_table[np.int64(u * n_rolls)])
                                     if r2 >= (e_str[tgt] + h2h_skill[tgt]) - (
                                         e_str[a] + h2h_skill[a]
                                     ):

@@ -173,14 +173,14 @@ def run_chunk(
                 if init_dice == 10:
                     r = np.int64(u * 10.0) + 1
                 else:
-                    r = np.int64(nd6_table[np.uint64(init_lo + int(u * 216.0))])
+                    r = np.int64(nd6_table[np.uint64(init_lo + np.int64(u * 216.0))])
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 key0 = eref0 + r + u
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 if init_dice == 10:
                     r = np.int64(u * 10.0) + 1
                 else:
-                    r = np.int64(nd6_table[np.uint64(init_lo + int(u * 216.0))])
+                    r = np.int64(nd6_table[np.uint64(init_lo + np.int64(u * 216.0))])
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 key1 = eref1 + r + u
                 first_c = 0 if key0 >= key1 else 1
@@ -231,15 +231,17 @@ def run_chunk(
                 hit = np.int64(roll_table[np.uint64(ri)] >= need)
                 raw = np.int64(0)
                 for _ in range(groups):
-                    raw += nd6_table[np.uint64(nd6_start + int(u * nd6_size))]
+                    raw += nd6_table[np.uint64(nd6_start + np.int64(u * nd6_size))]
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                raw += nd6_table[np.uint64(lo + int(u * size))]
+                raw += nd6_table[np.uint64(lo + np.int64(u * size))]
                 # F20-F21: armour (and SD against Stun damage) stops; Killing damage costs as
                 # much Stun (never below 0), Stun damage 1 Hit per full 5
-                through = max(raw - stop, 0) * hit
+                through = raw - stop
+                through = (through if through > 0 else 0) * hit
                 if killing:
                     hits_lost = through
-                    stun_lost = min(through, max(stun_t, 0))
+                    left = stun_t if stun_t > 0 else 0
+                    stun_lost = through if through < left else left
                 else:
                     hits_lost = through // 5
                     stun_lost = through

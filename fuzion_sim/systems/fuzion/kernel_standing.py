@@ -313,7 +313,7 @@ def run_chunk(
                     if init_dice == 10:
                         roll = np.int64(u * 10.0) + 1
                     else:
-                        roll = np.int64(nd6_table[np.uint64(init_lo + int(u * 216.0))])
+                        roll = np.int64(nd6_table[np.uint64(init_lo + np.int64(u * 216.0))])
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                     init_key[c] = att_ref[c] + roll + u
                 for i in range(n_comb):
@@ -380,15 +380,17 @@ def run_chunk(
                 # F19: n d6 as groups of five from the 5d6 table, then the rest
                 raw = np.int64(0)
                 for _ in range(groups[ua]):
-                    raw += nd6_table[np.uint64(nd6_start + int(u * nd6_size))]
+                    raw += nd6_table[np.uint64(nd6_start + np.int64(u * nd6_size))]
                     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                raw += nd6_table[np.uint64(dice_lo[ua] + int(u * dice_size[ua]))]
+                raw += nd6_table[np.uint64(dice_lo[ua] + np.int64(u * dice_size[ua]))]
                 # F20-F21: Killing damage costs as much Stun (never below 0), Stun damage 1 Hit
                 # per full 5 through
-                through = max(raw - stop[ua * u_comb + ut], 0) * hit
+                through = raw - stop[ua * u_comb + ut]
+                through = (through if through > 0 else 0) * hit
                 if killing[ua]:
                     hits_lost = through
-                    stun_lost = min(through, max(stun[ut], 0))
+                    left = stun[ut] if stun[ut] > 0 else 0
+                    stun_lost = through if through < left else left
                 else:
                     hits_lost = through // 5
                     stun_lost = through
