@@ -144,7 +144,7 @@ def bench_baselines(reps: int, quick: bool) -> list[dict]:
 
 def bench_engine(reps: int, quick: bool, threads_list=(1, 2)) -> list[dict]:
     rows = []
-    n = 1_000_000 if quick else 4_000_000
+    n = 4_000_000  # also --quick: fewer trials measure thread start-up, not the kernel
     for dice, overrides in DICE.items():
         scenario = load_scenario(DUEL, overrides=overrides)
         simulate(scenario, trials=1_000, progress=False)  # load the kernels
@@ -198,7 +198,7 @@ def bench_dask(reps: int, quick: bool) -> list[dict]:
 
 def bench_squad(reps: int, quick: bool) -> list[dict]:
     rows = []
-    n = 250_000 if quick else 1_000_000
+    n = 500_000 if quick else 1_000_000
     scenario = load_scenario(SQUAD)
     simulate(scenario, trials=1_000, progress=False)
     for threads in (1, 2):

@@ -82,6 +82,30 @@ def _values(c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_mel
 
 
 @jit(inline="always")
+def _refresh(c, row, table, att_base, dv_ranged, dv_melee, att_ref, groups, dice_lo, dice_size):
+    """Combatant ``c``'s cached values from row ``row`` of ``table`` (``_values`` per
+    combatant and penalty, worked out once per chunk)."""
+    att_base[c] = table[row, 0]
+    dv_ranged[c] = table[row, 1]
+    dv_melee[c] = table[row, 2]
+    att_ref[c] = table[row, 3]
+    groups[c] = table[row, 4]
+    dice_lo[c] = table[row, 5]
+    dice_size[c] = table[row, 6]
+
+
+@jit(inline="always")
+def _down(hits, stun, dead):
+    """What the end of a slot may do for a combatant: 0 nothing, 1 wake it (knocked out: Stun
+    <= 0, Hits > 0), 2 bleed it (dying: Hits <= 0); nothing for the dead either."""
+    if dead:
+        return 0
+    if hits <= 0:
+        return 2
+    return 1 if stun <= 0 else 0
+
+
+@jit(inline="always")
 def _watch(h, hmax, body, impairment):
     """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
     impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead). An attack that leaves
@@ -189,6 +213,7 @@ def run_chunk(
     dice_lo = np.empty(n_comb, np.int64)  # then the rest's table offset
     dice_size = np.empty(n_comb, np.float64)  # and size
     watch = np.empty(n_comb, np.int64)  # the Hits at which a wound needs work (_watch)
+    down = np.empty(n_comb, np.int64)  # _down, kept with the counts n_ko and n_dying
     penalty = np.empty(n_comb, np.int64)  # the penalty those values were computed with
     att_ref = np.empty(n_comb, np.int64)  # current REF (F9 switch2 rolls on it)
     # per-trial counters, written out at the end of the trial
@@ -202,7 +227,12 @@ def run_chunk(
     order = np.empty(n_comb, np.int64)
     tiebreak = np.empty(n_comb, np.float64)
     init_key = np.empty(n_comb, np.float64)
-    fresh = np.empty((n_comb, 8), np.int64)  # cached values of an unhurt combatant
+    # _values per combatant and penalty (row c * n_pen + penalty; a penalty is the wound
+    # penalty, 0, 2, 4 or the dying penalty, plus 5 while stunned)
+    n_pen = max(4, dying_penalty) + 6
+    u_pen = np.uint64(n_pen)
+    table = np.empty((n_comb * n_pen, 7), np.int64)
+    fresh_watch = np.empty(n_comb, np.int64)
     # per attacker and target: what stops the attack, armour and for Stun damage SD if higher
     # (F20); per target: F22's stunned limit (stunned when 2 x Stun lost > maximum Stun)
     stop = np.empty(n_comb * n_comb, np.int64)
@@ -229,12 +259,14 @@ def run_chunk(
             n_tied += 1
     for c in range(n_comb):
         order[c] = base_order[c]
-        (fresh[c, 0], fresh[c, 1], fresh[c, 2], fresh[c, 3], fresh[c, 4], fresh[c, 5],
-         fresh[c, 6]) = _values(
-            c, 0, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
-            def_melee, nd6_offsets,
-        )  # fmt: skip
-        fresh[c, 7] = _watch(hits_max[c], hits_max[c], body[c], impairment)
+        for pen in range(n_pen):
+            (table[c * n_pen + pen, 0], table[c * n_pen + pen, 1], table[c * n_pen + pen, 2],
+             table[c * n_pen + pen, 3], table[c * n_pen + pen, 4], table[c * n_pen + pen, 5],
+             table[c * n_pen + pen, 6]) = _values(
+                c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                def_ranged, def_melee, nd6_offsets,
+            )  # fmt: skip
+        fresh_watch[c] = _watch(hits_max[c], hits_max[c], body[c], impairment)
         killing[c] = w_dmg[c] == KILLING
         stun_limit[c] = stun_max[c] // 2 if stunned_rule else np.int64(1 << 62)
         for t in range(n_comb):
@@ -247,7 +279,11 @@ def run_chunk(
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
         for s in range(n_sides):
             standing[s] = 0
+        n_ko = n_dying = 0
         for c in range(n_comb):
+            down[c] = _down(hits_max[c], stun_max[c], False)
+            n_ko += down[c] == 1
+            n_dying += down[c] == 2
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
             dead[c] = False
@@ -255,14 +291,9 @@ def run_chunk(
             is_out[c] = False
             target[c] = -1
             standing[side[c]] += 1
-            att_base[c] = fresh[c, 0]
-            dv_ranged[c] = fresh[c, 1]
-            dv_melee[c] = fresh[c, 2]
-            att_ref[c] = fresh[c, 3]
-            groups[c] = fresh[c, 4]
-            dice_lo[c] = fresh[c, 5]
-            dice_size[c] = fresh[c, 6]
-            watch[c] = fresh[c, 7]
+            _refresh(c, c * n_pen, table, att_base, dv_ranged, dv_melee, att_ref, groups,
+                     dice_lo, dice_size)  # fmt: skip
+            watch[c] = fresh_watch[c]
             penalty[c] = 0
             c_out[c] = 0
             c_death[c] = 0
@@ -339,11 +370,8 @@ def run_chunk(
                     lose[ua] = False
                     pen = wound_penalty(hits[ua], hits_max[ua], impairment, dying_penalty)
                     penalty[ua] = pen
-                    (att_base[ua], dv_ranged[ua], dv_melee[ua], att_ref[ua], groups[ua],
-                     dice_lo[ua], dice_size[ua]) = _values(
-                        a, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
-                        def_ranged, def_melee, nd6_offsets,
-                    )  # fmt: skip
+                    _refresh(ua, ua * u_pen + np.uint64(pen), table, att_base, dv_ranged,
+                             dv_melee, att_ref, groups, dice_lo, dice_size)  # fmt: skip
                     if log:
                         row = _event(events, ne, now, EVENT_LOST_ACTION, a, -1)
                         ne += 1
@@ -406,6 +434,10 @@ def run_chunk(
                     if hits[ut] <= -2 * body[ut] and not dead[ut]:
                         dead[ut] = True
                         c_death[ut] = now
+                    now_down = _down(hits[ut], stun[ut], dead[ut])
+                    n_ko += (now_down == 1) - (down[ut] == 1)
+                    n_dying += (now_down == 2) - (down[ut] == 2)
+                    down[ut] = now_down
                     if stun_lost > stun_limit[ut]:
                         lose[ut] = True
                     watch[ut] = _watch(hits[ut], hits_max[ut], body[ut], impairment)
@@ -414,11 +446,8 @@ def run_chunk(
                         pen += 5
                     if pen != penalty[ut]:
                         penalty[ut] = pen
-                        (att_base[ut], dv_ranged[ut], dv_melee[ut], att_ref[ut], groups[ut],
-                         dice_lo[ut], dice_size[ut]) = _values(
-                            tgt, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc,
-                            w_melee, def_ranged, def_melee, nd6_offsets,
-                        )  # fmt: skip
+                        _refresh(ut, ut * u_pen + np.uint64(pen), table, att_base, dv_ranged,
+                                 dv_melee, att_ref, groups, dice_lo, dice_size)  # fmt: skip
                     if _out(hits[ut], stun[ut], dead[ut], dying_can_act):
                         went_out = True
                         is_out[ut] = True
@@ -462,13 +491,7 @@ def run_chunk(
             end_of_unit = sub == slots_per_unit - 1
             free_recovery = slot == recovery_slot
             # only the knocked out (Hits > 0, Stun <= 0) can wake, only the dying bleed
-            work = free_recovery
-            for c in range(n_comb):
-                if not dead[c] and (
-                    (hits[c] > 0 and stun[c] <= 0) or (end_of_round and hits[c] <= 0)
-                ):
-                    work = True
-            if not work:
+            if not (free_recovery or n_ko > 0 or (end_of_round and n_dying > 0)):
                 continue
             for c in range(n_comb):
                 if dead[c]:
@@ -506,12 +529,13 @@ def run_chunk(
                     pen += 5
                 if pen != penalty[c]:  # the cached values are those of penalty[c]
                     penalty[c] = pen
-                    (att_base[c], dv_ranged[c], dv_melee[c], att_ref[c], groups[c], dice_lo[c],
-                     dice_size[c]) = _values(
-                        c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
-                        def_ranged, def_melee, nd6_offsets,
-                    )  # fmt: skip
+                    _refresh(c, c * n_pen + pen, table, att_base, dv_ranged, dv_melee, att_ref,
+                             groups, dice_lo, dice_size)  # fmt: skip
                 watch[c] = _watch(hits[c], hits_max[c], body[c], impairment)
+                now_down = _down(hits[c], stun[c], dead[c])
+                n_ko += (now_down == 1) - (down[c] == 1)
+                n_dying += (now_down == 2) - (down[c] == 2)
+                down[c] = now_down
                 now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
                 if woke and log:
                     row = _event(events, ne, now, EVENT_WAKE, c, -1)
