@@ -361,7 +361,7 @@ def run_chunk(
                 ua = np.uint64(a)  # unsigned indices: no negative-index wraparound
                 if is_out[ua] or acts[ua * u_spr + np.uint64(slot)] == 0:
                     continue
-                if surprised[ua] and opening:  # F11: no action in the opening phase/segment
+                if opening and surprised[ua]:  # F11: no action in the opening phase/segment
                     if log:
                         row = _event(events, ne, now, EVENT_SURPRISED, a, -1)
                         ne += 1
@@ -394,7 +394,7 @@ def run_chunk(
                         row = _event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
                         ne += 1
                     continue
-                if surprised[ut] and opening:
+                if opening and surprised[ut]:
                     mod += 5  # F11: attacking a surprised target
                 dv_base = dv_melee[ut] if w_melee[ua] else dv_ranged[ut]
                 c_attacks[ua] += 1
