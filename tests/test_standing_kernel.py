@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import SCENARIOS
 
+from fuzion_sim.engine.outcomes import Tally
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
@@ -87,6 +88,11 @@ def test_standing_kernel_equals_general_kernel(name):
     b = fuzion.run_chunk(general, key, 0, 20_000)
     for x, y in zip(a.arrays(), b.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
+    # streamed: the standing (or duel) kernel adds the trials straight into a tally
+    n_sides, slots = fuzion.n_sides(fast), fuzion.max_slots(fast)
+    streamed = fuzion.tally_chunk(fast, key, 0, 20_000, n_sides, slots)
+    for field, value in Tally.of(b, n_sides, slots).to_state().items():
+        np.testing.assert_array_equal(getattr(streamed, field), value, err_msg=field)
 
 
 def test_moving_fights_use_the_general_kernel():
@@ -107,7 +113,7 @@ DUELS = ["benchmark", "flagship", "interlock", "switch2", "stun and dying", "mel
 def test_duel_kernel_equals_standing_kernel(name):
     """One against one: the scalar duel kernel gives the standing kernel's trials bit for bit,
     both written per trial and added straight into a tally."""
-    from fuzion_sim.engine.outcomes import Tally, TrialOutcomes
+    from fuzion_sim.engine.outcomes import TrialOutcomes
     from fuzion_sim.systems.fuzion import kernel_standing
 
     path, overrides = VARIANTS[name]
@@ -118,7 +124,8 @@ def test_duel_kernel_equals_standing_kernel(name):
     duel = fuzion.run_chunk(plan, key, 0, 20_000)  # the duel kernel
     standing = TrialOutcomes.empty(20_000, 2)
     log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
-    kernel_standing.run_chunk(key, 0, 20_000, *plan, *standing.arrays(), -1, log, count)
+    no_tally = fuzion._tally_args(None)
+    kernel_standing.run_chunk(key, 0, 20_000, *plan, *standing.arrays(), -1, log, count, *no_tally)
     for x, y in zip(duel.arrays(), standing.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
     streamed = fuzion.tally_chunk(plan, key, 0, 20_000, 2, fuzion.max_slots(plan))

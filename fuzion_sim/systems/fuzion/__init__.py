@@ -54,18 +54,29 @@ def is_duel(plan) -> bool:
     )
 
 
-def _kernel_of(plan):
-    return kernel_standing.run_chunk if isinstance(plan, StandingPlan) else kernel.run_chunk
-
-
 def _tally_args(tally: Tally | None) -> list:
-    """The duel kernel's last arguments: accumulate into ``tally``, or not at all (None)."""
+    """The standing and duel kernels' last arguments: accumulate into ``tally``, or not at
+    all (None)."""
     if tally is None:
         return [False, *_NO_TALLY]
     return [True, *[getattr(tally, f) for f in _TALLY_FIELDS]]
 
 
-#: The Tally arrays the duel kernel adds into (in its argument order).
+def _run(plan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1, events=None,
+         count=None, tally: Tally | None = None) -> None:  # fmt: skip
+    """Run the plan's kernel: the duel, standing or general one."""
+    args = (key, first, n, *plan, *out.arrays(), log_trial,
+            _NO_LOG if events is None else events,
+            np.zeros(1, np.int64) if count is None else count)  # fmt: skip
+    if not isinstance(plan, StandingPlan):
+        kernel.run_chunk(*args)
+    elif is_duel(plan) and log_trial < 0:  # the duel kernel keeps no event log
+        kernel_duel.run_chunk(*args, *_tally_args(tally))
+    else:
+        kernel_standing.run_chunk(*args, *_tally_args(tally))
+
+
+#: The Tally arrays the standing and duel kernels add into (in their argument order).
 _TALLY_FIELDS = (
     "outcome_counts", "end_hist", "out_hist", "death_hist", "dealt_sum", "dealt_sq",
     "taken_sum", "taken_sq", "attacks_sum", "landed_sum",
@@ -77,26 +88,18 @@ _NO_TALLY = [np.zeros((1, 1), np.int64) if f.endswith("hist") else np.zeros(1, n
 def run_chunk(plan: Plan | StandingPlan, key, first: int, n: int) -> TrialOutcomes:
     """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
     out = TrialOutcomes.empty(n, plan.n_combatants)
-    args = (key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64))
-    if is_duel(plan):
-        kernel_duel.run_chunk(*args, *_tally_args(None))
-    else:
-        _kernel_of(plan)(*args)
+    _run(plan, key, first, n, out)
     return out
 
 
 def tally_chunk(plan: Plan | StandingPlan, key, first: int, n: int, n_sides: int, max_slots: int):
     """The :class:`~fuzion_sim.engine.outcomes.Tally` of trials ``first .. first + n - 1``
-    without keeping them: a duel adds them straight into the tally (``kernel_duel``)."""
-    if not is_duel(plan):
+    without keeping them: the standing and duel kernels add them straight into the tally."""
+    if not isinstance(plan, StandingPlan):
         return Tally.of(run_chunk(plan, key, first, n), n_sides, max_slots)
     tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
     tally.n_trials = n
-    out = TrialOutcomes.empty(0, plan.n_combatants)
-    kernel_duel.run_chunk(
-        key, first, n, *plan, *out.arrays(), -1, _NO_LOG, np.zeros(1, np.int64),
-        *_tally_args(tally),
-    )  # fmt: skip
+    _run(plan, key, first, n, TrialOutcomes.empty(0, plan.n_combatants), tally=tally)
     return tally
 
 
@@ -112,7 +115,7 @@ def run_logged(
     events = np.zeros((MAX_EVENTS + 1, N_EV_FIELDS), np.int64)  # + a scratch row
     count = np.zeros(1, np.int64)
     key = chunk_key(seed, trial // CHUNK)
-    _kernel_of(plan)(key, trial % CHUNK, 1, *plan, *out.arrays(), 0, events, count)
+    _run(plan, key, trial % CHUNK, 1, out, 0, events, count)
     return out, events[: min(int(count[0]), MAX_EVENTS)].copy()
 
 

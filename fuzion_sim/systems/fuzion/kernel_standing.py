@@ -139,6 +139,9 @@ def run_chunk(
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
+    # streaming: add each trial to these Tally arrays instead of writing its row
+    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+    taken_sq, attacks_sum, landed_sum,
 ):  # fmt: skip
     """Run trials ``first .. first + n_trials - 1`` of the chunk with key ``key``.
 
@@ -178,6 +181,10 @@ def run_chunk(
     events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
         Written: the logged trial's events (as many as fit; the last row is scratch) and how
         many there were.
+    accumulate : bool
+        Add every trial straight into the following arrays of a
+        :class:`~fuzion_sim.engine.outcomes.Tally` and leave the per-trial outputs alone (a run
+        that streams its results then skips writing rows and reading them back).
     """
     n_comb = side.shape[0]
     impairment = options[OPT_IMPAIRMENT] != 0
@@ -566,6 +573,20 @@ def run_chunk(
         if log:
             _event(events, ne, finish, EVENT_END, result, -1)
             n_events[0] = ne + 1
+        if accumulate:
+            k = result if result >= 0 else (n_sides if result == DRAW else n_sides + 1)
+            outcome_counts[k] += 1
+            end_hist[k, finish] += 1
+            for c in range(n_comb):
+                out_hist[c, c_out[c]] += 1
+                death_hist[c, c_death[c]] += 1
+                dealt_sum[c] += c_dealt[c]
+                dealt_sq[c] += c_dealt[c] * c_dealt[c]
+                taken_sum[c] += c_taken[c]
+                taken_sq[c] += c_taken[c] * c_taken[c]
+                attacks_sum[c] += c_attacks[c]
+                landed_sum[c] += c_landed[c]
+            continue
         winner[j] = result
         end_slot[j] = finish
         for c in range(n_comb):
