@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo reports notebooks test lint bench clean
+.PHONY: demo reports notebooks test lint bench profile clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,11 @@ lint: $(DEVSTAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+
+# where a scenario's kernel spends its time (needs perf and objdump): make profile SCENARIO=...
+SCENARIO ?= scenarios/bench-squad-4v4.yaml
+profile: $(STAMP)
+	$(BIN)/python benchmarks/profile_kernel.py $(SCENARIO)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
