@@ -31,38 +31,16 @@ from .kernel import (
     OPT_SWITCH2,
     UNRESOLVED,
 )
-from .rules import KILLING, combat_values, effective, wound_penalty
+from .kernel_standing import values_table, watch_line
+from .rules import KILLING, wound_penalty
 
 
 @jit(inline="always")
-def _values(ref, dex, strength, pen, skill, acc, min_str, dc, melee, def_r, def_m, att_melee,
-            nd6_offsets):  # fmt: skip
-    """A combatant's cached values under penalty ``pen``: (attack base, the DV its opponent's
-    weapon meets, current REF, and its damage dice as full groups of ``TABLE_DICE`` plus the
-    offset and size of the rest's table)."""
-    att, dv_r, dv_m, nd = combat_values(
-        ref, dex, strength, pen, skill, acc, min_str, dc, melee, def_r, def_m
-    )
-    groups = nd // TABLE_DICE
-    rest = nd - TABLE_DICE * groups
-    lo = nd6_offsets[rest]
-    size = np.float64(nd6_offsets[rest + 1] - lo)
-    return att, dv_m if att_melee else dv_r, effective(ref, pen), groups, lo, size
-
-
-@jit(inline="always")
-def _watch(h, hmax, body, impairment):
-    """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
-    impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead)."""
-    if impairment and hmax // 2 < h:
-        return hmax // 2
-    if impairment and hmax // 4 < h:
-        return hmax // 4
-    if h > 0:
-        return np.int64(0)
-    if h > -2 * body:
-        return -2 * body
-    return np.int64(-(1 << 62))
+def _row(table, row, opponent_melee):
+    """A combatant's cached values from its ``values_table`` row: (attack base, the DV its
+    opponent's weapon meets, current REF, dice groups, offset and size of the rest's table)."""
+    dv = table[row, 2] if opponent_melee else table[row, 1]
+    return table[row, 0], dv, table[row, 3], table[row, 4], table[row, 5], np.float64(table[row, 6])
 
 
 @jit(inline="always")
@@ -104,7 +82,7 @@ def run_chunk(
 
     The hot path of an attack touches only Hits, Stun and counters: anything else a wound can
     change (penalties, stunned, dying, death, out) is worked out only when the target's Hits
-    reach its watch line (``_watch``), its Stun reaches 0 or the Stun lost passes the stunned
+    reach its watch line (``watch_line``), its Stun reaches 0 or the Stun lost passes the stunned
     limit. Per-combatant constants stay in the plan's arrays and are read there on those rare
     paths, which keeps the hot loop's state in registers.
     """
@@ -121,6 +99,11 @@ def run_chunk(
     init_lo = nd6_offsets[3]
     n_events[0] = 0
     me0, me1 = w_melee[0] != 0, w_melee[1] != 0
+    n_pen = max(4, dying_penalty) + 6  # penalties 0 .. the dying penalty + 5
+    table = values_table(
+        n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
+        def_melee, nd6_offsets,
+    )  # fmt: skip
     mod0, mod1 = pair_mod[1], pair_mod[2]  # 0 attacking 1, 1 attacking 0
     kill0, kill1 = w_dmg[0] == KILLING, w_dmg[1] == KILLING
     # what stops 0's attacks on 1 and 1's on 0: armour, for Stun damage SD if higher (F20)
@@ -130,16 +113,10 @@ def run_chunk(
     never = np.int64(1 << 62)
     stun_limit0 = stun_max[0] // 2 if options[OPT_STUNNED] != 0 else never
     stun_limit1 = stun_max[1] // 2 if options[OPT_STUNNED] != 0 else never
-    fresh0 = _values(
-        ref[0], dex[0], strength[0], 0, att_skill[0], w_acc[0], w_min_str[0], w_dc[0], me0,
-        def_ranged[0], def_melee[0], me1, nd6_offsets,
-    )  # fmt: skip
-    fresh1 = _values(
-        ref[1], dex[1], strength[1], 0, att_skill[1], w_acc[1], w_min_str[1], w_dc[1], me1,
-        def_ranged[1], def_melee[1], me0, nd6_offsets,
-    )  # fmt: skip
-    watch_fresh0 = _watch(hits_max[0], hits_max[0], body[0], impairment)
-    watch_fresh1 = _watch(hits_max[1], hits_max[1], body[1], impairment)
+    fresh0 = _row(table, 0, me1)
+    fresh1 = _row(table, n_pen, me0)
+    watch_fresh0 = watch_line(hits_max[0], hits_max[0], body[0], impairment)
+    watch_fresh1 = watch_line(hits_max[1], hits_max[1], body[1], impairment)
 
     sum_dealt0 = sum_dealt1 = sq_dealt0 = sq_dealt1 = np.int64(0)
     sum_att0 = sum_att1 = sum_land0 = sum_land1 = np.int64(0)
@@ -193,11 +170,7 @@ def run_chunk(
                     if lose0:
                         lose0 = False
                         pen0 = wound_penalty(h0, hits_max[0], impairment, dying_penalty)
-                        att0, dv0, eref0, grp0, lo0, size0 = _values(
-                            ref[0], dex[0], strength[0], pen0, att_skill[0], w_acc[0],
-                            w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
-                            nd6_offsets,
-                        )  # fmt: skip
+                        att0, dv0, eref0, grp0, lo0, size0 = _row(table, pen0, me1)
                         need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         continue
                     need = need0
@@ -211,11 +184,7 @@ def run_chunk(
                     if lose1:
                         lose1 = False
                         pen1 = wound_penalty(h1, hits_max[1], impairment, dying_penalty)
-                        att1, dv1, eref1, grp1, lo1, size1 = _values(
-                            ref[1], dex[1], strength[1], pen1, att_skill[1], w_acc[1],
-                            w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
-                            nd6_offsets,
-                        )  # fmt: skip
+                        att1, dv1, eref1, grp1, lo1, size1 = _row(table, n_pen + pen1, me0)
                         need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         continue
                     need = need1
@@ -256,14 +225,10 @@ def run_chunk(
                             h1, dead1, death1, lose1, st1, stun_lost, t, body[1], hits_max[1],
                             stun_limit1, impairment, dying_penalty, dying_can_act,
                         )  # fmt: skip
-                        watch1 = _watch(h1, hits_max[1], body[1], impairment)
+                        watch1 = watch_line(h1, hits_max[1], body[1], impairment)
                         if pen != pen1:
                             pen1 = pen
-                            att1, dv1, eref1, grp1, lo1, size1 = _values(
-                                ref[1], dex[1], strength[1], pen1, att_skill[1], w_acc[1],
-                                w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
-                                nd6_offsets,
-                            )  # fmt: skip
+                            att1, dv1, eref1, grp1, lo1, size1 = _row(table, n_pen + pen1, me0)
                             need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         if gone:
                             out1 = t
@@ -281,14 +246,10 @@ def run_chunk(
                             h0, dead0, death0, lose0, st0, stun_lost, t, body[0], hits_max[0],
                             stun_limit0, impairment, dying_penalty, dying_can_act,
                         )  # fmt: skip
-                        watch0 = _watch(h0, hits_max[0], body[0], impairment)
+                        watch0 = watch_line(h0, hits_max[0], body[0], impairment)
                         if pen != pen0:
                             pen0 = pen
-                            att0, dv0, eref0, grp0, lo0, size0 = _values(
-                                ref[0], dex[0], strength[0], pen0, att_skill[0], w_acc[0],
-                                w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
-                                nd6_offsets,
-                            )  # fmt: skip
+                            att0, dv0, eref0, grp0, lo0, size0 = _row(table, pen0, me1)
                             need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                         if gone:
                             out0 = t
@@ -306,13 +267,9 @@ def run_chunk(
                         dead0 = True
                         death0 = t
                         out0 = t
-                    watch0 = _watch(h0, hits_max[0], body[0], impairment)
+                    watch0 = watch_line(h0, hits_max[0], body[0], impairment)
                     pen0 = wound_penalty(h0, hits_max[0], impairment, dying_penalty) + 5 * lose0
-                    att0, dv0, eref0, grp0, lo0, size0 = _values(
-                        ref[0], dex[0], strength[0], pen0, att_skill[0], w_acc[0],
-                        w_min_str[0], w_dc[0], me0, def_ranged[0], def_melee[0], me1,
-                        nd6_offsets,
-                    )  # fmt: skip
+                    att0, dv0, eref0, grp0, lo0, size0 = _row(table, pen0, me1)
                     need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                 if h1 <= 0 and not dead1:
                     h1 -= 1
@@ -320,13 +277,9 @@ def run_chunk(
                         dead1 = True
                         death1 = t
                         out1 = t
-                    watch1 = _watch(h1, hits_max[1], body[1], impairment)
+                    watch1 = watch_line(h1, hits_max[1], body[1], impairment)
                     pen1 = wound_penalty(h1, hits_max[1], impairment, dying_penalty) + 5 * lose1
-                    att1, dv1, eref1, grp1, lo1, size1 = _values(
-                        ref[1], dex[1], strength[1], pen1, att_skill[1], w_acc[1],
-                        w_min_str[1], w_dc[1], me1, def_ranged[1], def_melee[1], me0,
-                        nd6_offsets,
-                    )  # fmt: skip
+                    att1, dv1, eref1, grp1, lo1, size1 = _row(table, n_pen + pen1, me0)
                     need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                 if out0 and out1:
                     result = DRAW

@@ -82,6 +82,25 @@ def _values(c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_mel
 
 
 @jit(inline="always")
+def values_table(n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                 def_ranged, def_melee, nd6_offsets):  # fmt: skip
+    """``_values`` of every combatant under every penalty below ``n_pen``, worked out once per
+    chunk: row ``c * n_pen + penalty``. A penalty is the wound penalty (0, 2, 4 or the dying
+    penalty) plus 5 while stunned."""
+    n_comb = ref.shape[0]
+    table = np.empty((n_comb * n_pen, 7), np.int64)
+    for c in range(n_comb):
+        for pen in range(n_pen):
+            row = c * n_pen + pen
+            (table[row, 0], table[row, 1], table[row, 2], table[row, 3], table[row, 4],
+             table[row, 5], table[row, 6]) = _values(
+                c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                def_ranged, def_melee, nd6_offsets,
+            )  # fmt: skip
+    return table
+
+
+@jit(inline="always")
 def _refresh(c, row, table, att_base, dv_ranged, dv_melee, att_ref, groups, dice_lo, dice_size):
     """Combatant ``c``'s cached values from row ``row`` of ``table`` (``_values`` per
     combatant and penalty, worked out once per chunk)."""
@@ -106,7 +125,7 @@ def _down(hits, stun, dead):
 
 
 @jit(inline="always")
-def _watch(h, hmax, body, impairment):
+def watch_line(h, hmax, body, impairment):
     """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
     impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead). An attack that leaves
     its target above this line (with Stun above 0, not stunned) needs no further work."""
@@ -219,7 +238,7 @@ def run_chunk(
     groups = np.empty(n_comb, np.int64)  # damage dice: full groups of TABLE_DICE,
     dice_lo = np.empty(n_comb, np.int64)  # then the rest's table offset
     dice_size = np.empty(n_comb, np.float64)  # and size
-    watch = np.empty(n_comb, np.int64)  # the Hits at which a wound needs work (_watch)
+    watch = np.empty(n_comb, np.int64)  # the Hits at which a wound needs work (watch_line)
     down = np.empty(n_comb, np.int64)  # _down, kept with the counts n_ko and n_dying
     penalty = np.empty(n_comb, np.int64)  # the penalty those values were computed with
     att_ref = np.empty(n_comb, np.int64)  # current REF (F9 switch2 rolls on it)
@@ -234,11 +253,12 @@ def run_chunk(
     order = np.empty(n_comb, np.int64)
     tiebreak = np.empty(n_comb, np.float64)
     init_key = np.empty(n_comb, np.float64)
-    # _values per combatant and penalty (row c * n_pen + penalty; a penalty is the wound
-    # penalty, 0, 2, 4 or the dying penalty, plus 5 while stunned)
-    n_pen = max(4, dying_penalty) + 6
+    n_pen = max(4, dying_penalty) + 6  # penalties 0 .. the dying penalty + 5
     u_pen = np.uint64(n_pen)
-    table = np.empty((n_comb * n_pen, 7), np.int64)
+    table = values_table(
+        n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
+        def_melee, nd6_offsets,
+    )  # fmt: skip
     fresh_watch = np.empty(n_comb, np.int64)
     # per attacker and target: what stops the attack, armour and for Stun damage SD if higher
     # (F20); per target: F22's stunned limit (stunned when 2 x Stun lost > maximum Stun)
@@ -266,14 +286,7 @@ def run_chunk(
             n_tied += 1
     for c in range(n_comb):
         order[c] = base_order[c]
-        for pen in range(n_pen):
-            (table[c * n_pen + pen, 0], table[c * n_pen + pen, 1], table[c * n_pen + pen, 2],
-             table[c * n_pen + pen, 3], table[c * n_pen + pen, 4], table[c * n_pen + pen, 5],
-             table[c * n_pen + pen, 6]) = _values(
-                c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
-                def_ranged, def_melee, nd6_offsets,
-            )  # fmt: skip
-        fresh_watch[c] = _watch(hits_max[c], hits_max[c], body[c], impairment)
+        fresh_watch[c] = watch_line(hits_max[c], hits_max[c], body[c], impairment)
         killing[c] = w_dmg[c] == KILLING
         stun_limit[c] = stun_max[c] // 2 if stunned_rule else np.int64(1 << 62)
         for t in range(n_comb):
@@ -447,7 +460,7 @@ def run_chunk(
                     down[ut] = now_down
                     if stun_lost > stun_limit[ut]:
                         lose[ut] = True
-                    watch[ut] = _watch(hits[ut], hits_max[ut], body[ut], impairment)
+                    watch[ut] = watch_line(hits[ut], hits_max[ut], body[ut], impairment)
                     pen = wound_penalty(hits[ut], hits_max[ut], impairment, dying_penalty)
                     if lose[ut]:
                         pen += 5
@@ -538,7 +551,7 @@ def run_chunk(
                     penalty[c] = pen
                     _refresh(c, c * n_pen + pen, table, att_base, dv_ranged, dv_melee, att_ref,
                              groups, dice_lo, dice_size)  # fmt: skip
-                watch[c] = _watch(hits[c], hits_max[c], body[c], impairment)
+                watch[c] = watch_line(hits[c], hits_max[c], body[c], impairment)
                 now_down = _down(hits[c], stun[c], dead[c])
                 n_ko += (now_down == 1) - (down[c] == 1)
                 n_dying += (now_down == 2) - (down[c] == 2)
