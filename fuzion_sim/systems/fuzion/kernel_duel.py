@@ -3,7 +3,7 @@
 A standing fight (``kernel_standing``) of one against one under ``timing: phases`` with nobody
 surprised needs no per-combatant arrays at all: both combatants' Hits, Stun, penalties and
 cached attack and defence values live in local scalars, which the compiler keeps in registers.
-That is the benchmark duel of PERFORMANCE-NOTES.md, and it runs about three times faster here.
+That is the benchmark duel of PERFORMANCE-NOTES.md, and it runs about twice as fast here.
 Every rule the standing kernel applies to such a fight is here too (criticals, range, armour,
 killing and Stun damage, collateral Stun, stunned, impairment, dying and ``dying_can_act`` with
 bleeding and death, initiative switch1 and switch2); waking never happens in a duel (a knocked

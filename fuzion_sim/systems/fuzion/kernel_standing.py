@@ -3,8 +3,12 @@
 When every combatant uses the default tactic, has no magazine to empty, and stands within its
 weapon's reach of every enemy (ranged weapons: within their listed range), the general
 kernel's default tactic always attacks and nobody ever moves. This kernel runs exactly that
-fight with a fraction of the state: per-pair range bands, static modifiers and armour are
-tables, and each combatant's attack and defence values are cached. ``compile`` picks it by data
+fight with a fraction of the state: per-pair range bands, static modifiers, armour and what
+stops each attack are tables; each combatant's attack and defence values under every penalty
+are a table worked out once per chunk (``values_table``); a wound is worked through (penalty,
+stunned, dying, death, out) only when it crosses the target's watch line (``watch_line``);
+the end of a slot does work only while somebody is knocked out or dying; and a streamed run
+adds each trial straight into the tally. ``compile`` picks it by data
 (:func:`~.compile.standing_plan`); the tests hold it to the general kernel bit for bit, trial by
 trial, on the same seeds (they draw the same random numbers in the same order).
 
