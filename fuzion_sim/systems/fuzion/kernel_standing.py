@@ -288,6 +288,15 @@ def run_chunk(
         if rivals_at[c + 1] > rivals_at[c]:
             tied[n_tied] = c
             n_tied += 1
+    # a fresh trial: the sides' sizes, who is down at the start (_down), the last time unit
+    side_size = np.zeros(n_sides, np.int64)
+    fresh_down = np.empty(n_comb, np.int64)
+    for c in range(n_comb):
+        side_size[side[c]] += 1
+        fresh_down[c] = _down(hits_max[c], stun_max[c], False)
+    fresh_sides_left = np.sum(side_size > 0)
+    fresh_ko, fresh_dying = np.sum(fresh_down == 1), np.sum(fresh_down == 2)
+    last_unit = (max_slots - 1) // slots_per_unit + 1
     for c in range(n_comb):
         order[c] = base_order[c]
         fresh_watch[c] = watch_line(hits_max[c], hits_max[c], body[c], impairment)
@@ -302,19 +311,17 @@ def run_chunk(
         ne = 0
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
         for s in range(n_sides):
-            standing[s] = 0
-        n_ko = n_dying = 0
+            standing[s] = side_size[s]
+        sides_left = fresh_sides_left
+        n_ko, n_dying = fresh_ko, fresh_dying
         for c in range(n_comb):
-            down[c] = _down(hits_max[c], stun_max[c], False)
-            n_ko += down[c] == 1
-            n_dying += down[c] == 2
+            down[c] = fresh_down[c]
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
             dead[c] = False
             lose[c] = False
             is_out[c] = False
             target[c] = -1
-            standing[side[c]] += 1
             _refresh(c, c * n_pen, table, att_base, dv_ranged, dv_melee, att_ref, groups,
                      dice_lo, dice_size)  # fmt: skip
             watch[c] = fresh_watch[c]
@@ -325,10 +332,6 @@ def run_chunk(
             c_taken[c] = 0
             c_attacks[c] = 0
             c_landed[c] = 0
-        sides_left = 0
-        for s in range(n_sides):
-            if standing[s] > 0:
-                sides_left += 1
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             for c in range(n_comb):
                 s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
@@ -346,7 +349,7 @@ def run_chunk(
                 order[place] = c
 
         result = UNRESOLVED
-        finish = (max_slots - 1) // slots_per_unit + 1
+        finish = last_unit
         slot = start_slot - 1  # slot within the round (no modulo in the loop: slow)
         rounds_done = 0
         now = 1  # reported time unit, 1-based, and the slot within it
