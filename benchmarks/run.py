@@ -153,6 +153,8 @@ def bench_engine(reps: int, quick: bool, threads_list=(1, 2)) -> list[dict]:
         scenario = load_scenario(DUEL, overrides=overrides)
         simulate(scenario, trials=1_000, progress=False)  # load the kernels
         for threads in threads_list:
+            # wake every core first: on a VM an idle vCPU can take a while to get up to speed
+            simulate(scenario, trials=n // 2, threads=threads, keep_trials=False, progress=False)
 
             def once(scenario=scenario, threads=threads):
                 res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
@@ -212,6 +214,7 @@ def squad_rows(label: str, scenario, n: int, reps: int) -> list[dict]:
     rows = []
     simulate(scenario, trials=1_000, progress=False)
     for threads in (1, 2):
+        simulate(scenario, trials=n // 4, threads=threads, keep_trials=False, progress=False)
 
         def once(threads=threads):
             res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
