@@ -34,10 +34,7 @@ CODE_BYTES = 200_000  # more than any kernel's machine code
 
 def run_kernel(scenario: str, chunks: int, code_out: Path) -> None:
     """Child process: run ``chunks`` chunks of the scenario's kernel, then save its code."""
-    import numpy as np
-
     from fuzion_sim import load_scenario
-    from fuzion_sim.engine.outcomes import Tally, TrialOutcomes
     from fuzion_sim.engine.rng import CHUNK, chunk_key
     from fuzion_sim.systems import fuzion
     from fuzion_sim.systems.fuzion import kernel, kernel_duel, kernel_standing
@@ -48,18 +45,12 @@ def run_kernel(scenario: str, chunks: int, code_out: Path) -> None:
         module = kernel
     else:
         module = kernel_duel if fuzion.is_duel(plan) else kernel_standing
-    slots = fuzion.max_slots(plan)
-    for c in range(chunks):
-        if module is kernel:
-            fuzion.run_chunk(plan, chunk_key(1, c), 0, CHUNK)
-        else:
-            tally = Tally.zeros(plan.n_sides, plan.n_combatants, slots)
-            fuzion._run(plan, chunk_key(1, c), 0, CHUNK, TrialOutcomes.empty(0, 1), tally=tally)
+    for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
+        fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK, plan.n_sides, fuzion.max_slots(plan))
     overload = next(iter(module.run_chunk.overloads.values()))
     address = overload.library.get_pointer_to_function(overload.fndesc.llvm_func_name)
     code_out.write_bytes(ctypes.string_at(address, CODE_BYTES))
     print(f"{module.__name__} {address}")
-    del np
 
 
 def out_of_line(code_lines, share, base) -> dict[int, float]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._jit import jit
 
-__all__ = ["TrialOutcomes", "Tally", "DRAW", "UNRESOLVED"]
+__all__ = ["TrialOutcomes", "Tally", "DRAW", "UNRESOLVED", "outcome_index"]
 
 DRAW = -1
 UNRESOLVED = -2
@@ -138,6 +138,13 @@ class Tally:
         return cls(**state)
 
 
+@jit(inline="always")
+def outcome_index(result, n_sides):
+    """The row of a trial's result in ``Tally.outcome_counts`` and ``end_hist``: a side, then
+    draws (``n_sides``), then unresolved fights (``n_sides + 1``)."""
+    return result if result >= 0 else (n_sides if result == DRAW else n_sides + 1)
+
+
 @jit
 def _tally(
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, n_sides,
@@ -146,8 +153,7 @@ def _tally(
 ):  # fmt: skip
     n, n_comb = out_slot.shape
     for j in range(n):
-        w = winner[j]
-        k = w if w >= 0 else (n_sides if w == DRAW else n_sides + 1)
+        k = outcome_index(winner[j], n_sides)
         outcome_counts[k] += 1
         end_hist[k, end_slot[j]] += 1
         for c in range(n_comb):

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..._jit import jit
 from ...dice import TABLE_DICE
+from ...engine.outcomes import outcome_index
 from ...engine.rng import split, trial_seed, xoshiro
 from .kernel import (
     DRAW,
@@ -291,7 +292,7 @@ def run_chunk(
                     finish = t
                     break
         if accumulate:  # the histograms here, the sums in scalars until the chunk ends
-            k = result if result >= 0 else (n_sides if result == DRAW else n_sides + 1)
+            k = outcome_index(result, n_sides)
             outcome_counts[k] += 1
             end_hist[k, finish] += 1
             out_hist[0, out0] += 1

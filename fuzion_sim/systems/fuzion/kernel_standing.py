@@ -22,6 +22,7 @@ import numpy as np
 
 from ..._jit import jit
 from ...dice import TABLE_DICE
+from ...engine.outcomes import outcome_index
 from ...engine.rng import split, trial_seed, xoshiro
 from .kernel import (
     DRAW,
@@ -594,7 +595,7 @@ def run_chunk(
             _event(events, ne, finish, EVENT_END, result, -1)
             n_events[0] = ne + 1
         if accumulate:
-            k = result if result >= 0 else (n_sides if result == DRAW else n_sides + 1)
+            k = outcome_index(result, n_sides)
             outcome_counts[k] += 1
             end_hist[k, finish] += 1
             for c in range(n_comb):
