@@ -17,6 +17,13 @@ from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion.compile import Plan, StandingPlan
 
+GREEN = {
+    "name": "Green",
+    "stats": {"REF": 9, "DEX": 5, "BODY": 6},
+    "skills": {"Handgun": 5},
+    "weapon": "Medium Pistol",
+    "position": 10,
+}
 VARIANTS = {
     "benchmark": ("benchmark-duel.yaml", []),
     "flagship": ("marshal-vs-outlaw.yaml", []),
@@ -60,6 +67,35 @@ VARIANTS = {
     ),
     # four against four: targets falling and re-chosen, sides thinning out
     "squad": ("bench-squad-4v4.yaml", []),
+    "squad, the duel's fighters": ("bench-squad-4v4-duelists.yaml", []),
+    # ... with Stun weapons knocking fighters out to wake again and the dying fighting on and
+    # bleeding, in phases (the squad kernel) ...
+    "squad, stun and waking in phases": (
+        "bench-squad-4v4.yaml",
+        [
+            ("sides.red[1].weapon.damage", "stun"),
+            ("sides.blue[0].weapon.damage", "stun"),
+            ("sides.blue[3].weapon.damage", "stun"),
+            ("rules.dying_can_act", True),
+            ("rules.dying_penalty", 3),
+        ],
+    ),
+    # ... with a third side, a maul among the guns and every REF different (no ties) ...
+    "squad, three sides and a maul": (
+        "bench-squad-4v4.yaml",
+        [
+            ("sides.green", [GREEN]),
+            ("sides.red[0].position", 10),
+            (
+                "sides.red[0].weapon",
+                {"name": "Maul", "kind": "melee", "dc": 5, "min_str": 2, "skill": "Handgun"},
+            ),
+            ("sides.blue[0].stats.REF", 10),
+            ("sides.blue[1].stats.REF", 11),
+            ("sides.blue[2].stats.REF", 12),
+            ("sides.blue[3].stats.REF", 13),
+        ],
+    ),
     # ... with Stun weapons knocking fighters out to wake again, the dying fighting on and
     # bleeding, on the speed chart with its free Recovery after segment 12
     "squad, stun and waking": (
@@ -107,28 +143,81 @@ def test_moving_fights_use_the_general_kernel():
 
 
 DUELS = ["benchmark", "flagship", "interlock", "switch2", "stun and dying", "melee and heavy dice"]
+SQUADS = [
+    "squad", "squad, the duel's fighters", "squad, stun and waking in phases",
+    "squad, three sides and a maul",
+]  # fmt: skip
+
+
+def _standing_kernel(plan, key, n):
+    """The standing kernel's trials of ``plan``, whichever kernel ``run_chunk`` would pick."""
+    from fuzion_sim.engine.outcomes import TrialOutcomes
+    from fuzion_sim.systems.fuzion import kernel_standing
+
+    out = TrialOutcomes.empty(n, plan.n_combatants)
+    log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
+    no_tally = fuzion._tally_args(None)
+    kernel_standing.run_chunk(key, 0, n, *plan, *out.arrays(), -1, log, count, *no_tally)
+    return out
 
 
 @pytest.mark.parametrize("name", DUELS)
 def test_duel_kernel_equals_standing_kernel(name):
     """One against one: the scalar duel kernel gives the standing kernel's trials bit for bit,
     both written per trial and added straight into a tally."""
-    from fuzion_sim.engine.outcomes import TrialOutcomes
-    from fuzion_sim.systems.fuzion import kernel_standing
-
     path, overrides = VARIANTS[name]
     sc = load_scenario(SCENARIOS / path, overrides=overrides)
     plan = fuzion.compile_scenario(sc)
     assert fuzion.is_duel(plan)
     key = chunk_key(9, 0)
     duel = fuzion.run_chunk(plan, key, 0, 20_000)  # the duel kernel
-    standing = TrialOutcomes.empty(20_000, 2)
-    log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
-    no_tally = fuzion._tally_args(None)
-    kernel_standing.run_chunk(key, 0, 20_000, *plan, *standing.arrays(), -1, log, count, *no_tally)
+    standing = _standing_kernel(plan, key, 20_000)
     for x, y in zip(duel.arrays(), standing.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
     streamed = fuzion.tally_chunk(plan, key, 0, 20_000, 2, fuzion.max_slots(plan))
     expected = Tally.of(standing, 2, fuzion.max_slots(plan))
     for field, value in expected.to_state().items():
         np.testing.assert_array_equal(getattr(streamed, field), value, err_msg=field)
+
+
+@pytest.mark.parametrize("name", SQUADS + [d for d in DUELS if d != "switch2"])
+def test_squad_kernel_equals_standing_kernel(name):
+    """In phases without switch2 the squad kernel gives the standing kernel's trials bit for
+    bit (one against one too, which ``run_chunk`` gives the duel kernel), both written per
+    trial and added straight into a tally."""
+    from fuzion_sim.engine.outcomes import TrialOutcomes
+    from fuzion_sim.systems.fuzion import kernel_squad
+
+    path, overrides = VARIANTS[name]
+    plan = fuzion.compile_scenario(load_scenario(SCENARIOS / path, overrides=overrides))
+    assert fuzion.is_squad(plan)
+    key, n, slots = chunk_key(11, 0), 20_000, fuzion.max_slots(plan)
+    squad = TrialOutcomes.empty(n, plan.n_combatants)
+    log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
+    args = (key, 0, n, *plan, *squad.arrays(), -1, log, count)
+    kernel_squad.run_chunk(*args, *fuzion._tally_args(None))
+    standing = _standing_kernel(plan, key, n)
+    for x, y in zip(squad.arrays(), standing.arrays(), strict=True):
+        np.testing.assert_array_equal(x, y)
+    streamed = Tally.zeros(plan.n_sides, plan.n_combatants, slots)
+    kernel_squad.run_chunk(*args, *fuzion._tally_args(streamed))
+    for field, value in Tally.of(standing, plan.n_sides, slots).to_state().items():
+        if field != "n_trials":
+            np.testing.assert_array_equal(getattr(streamed, field), value, err_msg=field)
+
+
+def test_kernel_choice():
+    """Which kernel runs a standing fight: the duel's, the squad's, or the standing one for the
+    speed chart, switch2 and surprise."""
+    def plan(path, overrides=()):
+        return fuzion.compile_scenario(load_scenario(SCENARIOS / path, overrides=overrides))
+
+    assert fuzion.is_duel(plan("benchmark-duel.yaml"))
+    squad = plan("bench-squad-4v4.yaml")
+    assert fuzion.is_squad(squad) and not fuzion.is_duel(squad)
+    for overrides in (
+        [("rules.timing", "speed_chart")],
+        [("rules.initiative", "switch2")],
+        [("sides.red[0].surprised", True)],
+    ):
+        assert not fuzion.is_squad(plan("bench-squad-4v4.yaml", overrides))

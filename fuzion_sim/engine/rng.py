@@ -79,8 +79,9 @@ def trial_seed(k0, k1, k2, k3, offset):
 
 
 @jit(inline="always")
-def xoshiro(s0, s1, s2, s3):
-    """One xoshiro256+ step: ``(s0, s1, s2, s3, u)`` with ``u`` uniform on [0, 1)."""
+def xoshiro_bits(s0, s1, s2, s3):
+    """One xoshiro256+ step: ``(s0, s1, s2, s3, x)`` with ``x`` the 64-bit output, of which
+    ``xoshiro`` uses the top 53 bits."""
     result = s0 + s3
     t = s1 << _S17
     s2 ^= s0
@@ -89,7 +90,14 @@ def xoshiro(s0, s1, s2, s3):
     s0 ^= s3
     s2 ^= t
     s3 = (s3 << _S45) | (s3 >> _S19)
-    return s0, s1, s2, s3, np.float64(result >> _S11) * _TO_DOUBLE
+    return s0, s1, s2, s3, result
+
+
+@jit(inline="always")
+def xoshiro(s0, s1, s2, s3):
+    """One xoshiro256+ step: ``(s0, s1, s2, s3, u)`` with ``u`` uniform on [0, 1)."""
+    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+    return s0, s1, s2, s3, np.float64(x >> _S11) * _TO_DOUBLE
 
 
 @jit(inline="always")

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...engine.outcomes import Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
-from . import kernel, kernel_duel, kernel_standing
+from . import kernel, kernel_duel, kernel_squad, kernel_standing
 from .compile import Plan, StandingPlan, standing_plan
 from .compile import compile_scenario as _compile
 from .kernel import N_EV_FIELDS
@@ -39,19 +39,29 @@ def compile_scenario(scenario, standing: bool = True) -> Plan | StandingPlan:
     return plan if fast is None else fast
 
 
-def is_duel(plan) -> bool:
-    """A standing fight of one against one under ``timing: phases``, nobody surprised: the
-    duel kernel's case (``kernel_duel``)."""
+def _in_phases(plan) -> bool:
+    """A standing fight under ``timing: phases`` (everyone acts once a phase), nobody
+    surprised."""
     return (
         isinstance(plan, StandingPlan)
-        and plan.n_combatants == 2
-        and plan.n_sides == 2
         and plan.slots_per_round == 4
         and plan.slots_per_unit == 1
         and plan.start_slot == 0
         and plan.options[kernel.OPT_RECOVERY_SLOT] < 0
         and not plan.surprised.any()
     )
+
+
+def is_duel(plan) -> bool:
+    """A standing fight of one against one in phases, nobody surprised: the duel kernel's case
+    (``kernel_duel``)."""
+    return _in_phases(plan) and plan.n_combatants == 2 and plan.n_sides == 2
+
+
+def is_squad(plan) -> bool:
+    """A standing fight in phases, nobody surprised, initiative not rolled each phase (F9
+    switch2): the squad kernel's case (``kernel_squad``)."""
+    return _in_phases(plan) and not plan.options[kernel.OPT_SWITCH2]
 
 
 def _tally_args(tally: Tally | None) -> list:
@@ -70,8 +80,10 @@ def _run(plan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1, events
             np.zeros(1, np.int64) if count is None else count)  # fmt: skip
     if not isinstance(plan, StandingPlan):
         kernel.run_chunk(*args)
-    elif is_duel(plan) and log_trial < 0:  # the duel kernel keeps no event log
+    elif is_duel(plan) and log_trial < 0:  # the duel and squad kernels keep no event log
         kernel_duel.run_chunk(*args, *_tally_args(tally))
+    elif is_squad(plan) and log_trial < 0:
+        kernel_squad.run_chunk(*args, *_tally_args(tally))
     else:
         kernel_standing.run_chunk(*args, *_tally_args(tally))
 

@@ -23,7 +23,7 @@ import numpy as np
 from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
-from ...engine.rng import split, trial_seed, xoshiro
+from ...engine.rng import split, trial_seed, xoshiro, xoshiro_bits
 from .kernel import (
     DRAW,
     EV_AV,
@@ -38,7 +38,6 @@ from .kernel import (
     EVENT_BLEED,
     EVENT_END,
     EVENT_LOST_ACTION,
-    EVENT_OUT_OF_REACH,
     EVENT_SURPRISED,
     EVENT_WAKE,
     FLAG_DEAD,
@@ -60,8 +59,8 @@ from .kernel import (
 )
 from .rules import KILLING, combat_values, effective, wound_penalty
 
-#: ``pair_mod`` value for a target out of the attacker's reach (melee).
-NO_REACH = -(1 << 30)
+_TIE_LOW = 2047  # tie keys: the die's 53 bits over 11 bits of sheet order
+_DIE_BITS = np.uint64(~_TIE_LOW & (1 << 64) - 1)
 
 
 @jit(inline="always")
@@ -145,6 +144,67 @@ def watch_line(h, hmax, body, impairment):
     return np.int64(-(1 << 62))
 
 
+@jit(inline="always")
+def stop_table(pair_armour, w_dmg, sd):
+    """What stops attacker ``a``'s damage on target ``t`` (at ``a * C + t``): the armour, and
+    against Stun damage the target's SD if that is higher (F20)."""
+    n_comb = sd.shape[0]
+    stop = np.empty(n_comb * n_comb, np.int64)
+    for a in range(n_comb):
+        for t in range(n_comb):
+            armour = pair_armour[a * n_comb + t]
+            stop[a * n_comb + t] = armour if w_dmg[a] == KILLING or armour > sd[t] else sd[t]
+    return stop
+
+
+@jit(inline="always")
+def tie_tables(ref, base_order):
+    """F9 switch1, ties broken once per fight by a die roll: per combatant the first place of
+    its REF in the order (``first_place``), its rivals (the others of the same REF, at
+    ``rivals[rivals_at[c]:rivals_at[c + 1]]``), the combatants with rivals (``tied[:n_tied]``)
+    and the low bits of its tie key (``tie_low``: earlier in ``base_order`` wins a tied die)."""
+    n_comb = ref.shape[0]
+    first_place = np.zeros(n_comb, np.int64)
+    base_pos = np.empty(n_comb, np.int64)
+    rivals_at = np.zeros(n_comb + 1, np.int64)
+    rivals = np.empty(n_comb * n_comb, np.int64)
+    tied = np.empty(n_comb, np.int64)
+    n_tied = 0
+    for c in range(n_comb):
+        base_pos[base_order[c]] = c
+    for c in range(n_comb):
+        rivals_at[c + 1] = rivals_at[c]
+        for d in range(n_comb):
+            if ref[d] > ref[c]:
+                first_place[c] += 1
+            elif ref[d] == ref[c] and d != c:
+                rivals[rivals_at[c + 1]] = d
+                rivals_at[c + 1] += 1
+        if rivals_at[c + 1] > rivals_at[c]:
+            tied[n_tied] = c
+            n_tied += 1
+    tie_low = np.uint64(_TIE_LOW) - base_pos.astype(np.uint64)  # (< 2048 combatants)
+    return first_place, rivals_at, rivals, tied[:n_tied], tie_low
+
+
+@jit(inline="always")
+def break_ties(s0, s1, s2, s3, order, key, first_place, rivals_at, rivals, tied, tie_low):
+    """Roll every combatant's tie die and put the tied ones in ``order`` (the others' places
+    are fixed): sorted on (REF desc, die desc, place in ``base_order``). A tied combatant's
+    place is its REF's first place plus the rivals ahead of it, counted without a branch on the
+    dice. The die is xoshiro's 53-bit uniform, kept as an integer key above ``tie_low``.
+    Returns the generator state."""
+    for c in range(key.shape[0]):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        key[c] = (x & _DIE_BITS) | tie_low[c]
+    for c in tied:
+        place = first_place[c]
+        for p in range(rivals_at[c], rivals_at[c + 1]):
+            place += key[rivals[p]] > key[c]
+        order[place] = c
+    return s0, s1, s2, s3
+
+
 @jit
 def run_chunk(
     key, first, n_trials,
@@ -179,8 +239,8 @@ def run_chunk(
         Per-combatant plan arrays (see ``compile.Plan``); ``base_order`` is the initiative
         order by sheet REF.
     pair_mod, pair_armour : int64[C * C]
-        For attacker ``a`` and target ``t`` at ``a * C + t``: the range modifier (F10; NO_REACH
-        when a melee weapon cannot reach) and the armour that stops that weapon (F20).
+        For attacker ``a`` and target ``t`` at ``a * C + t``: the range modifier (F10) and
+        the armour that stops that weapon (F20).
     acts : int8[C * slots_per_round]
         1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
     start_slot, slots_per_unit, max_slots : int
@@ -256,7 +316,7 @@ def run_chunk(
     c_landed = np.empty(n_comb, np.int64)
     standing = np.empty(n_sides, np.int64)
     order = np.empty(n_comb, np.int64)
-    tiebreak = np.empty(n_comb, np.float64)
+    tie_key = np.empty(n_comb, np.uint64)
     init_key = np.empty(n_comb, np.float64)
     n_pen = max(4, dying_penalty) + 6  # penalties 0 .. the dying penalty + 5
     u_pen = np.uint64(n_pen)
@@ -265,30 +325,12 @@ def run_chunk(
         def_melee, nd6_offsets,
     )  # fmt: skip
     fresh_watch = np.empty(n_comb, np.int64)
-    # per attacker and target: what stops the attack, armour and for Stun damage SD if higher
-    # (F20); per target: F22's stunned limit (stunned when 2 x Stun lost > maximum Stun)
-    stop = np.empty(n_comb * n_comb, np.int64)
+    # per attacker and target: what stops the attack (F20); per target: F22's stunned limit
+    # (stunned when 2 x Stun lost > maximum Stun)
+    stop = stop_table(pair_armour, w_dmg, sd)
     killing = np.empty(n_comb, np.bool_)
     stun_limit = np.empty(n_comb, np.int64)
-    # F9 ties: per combatant the first place of its REF in the order, its rivals (same REF)
-    first_place = np.zeros(n_comb, np.int64)
-    base_pos = np.empty(n_comb, np.int64)
-    rivals_at = np.zeros(n_comb + 1, np.int64)
-    rivals = np.empty(n_comb * n_comb, np.int64)
-    tied = np.empty(n_comb, np.int64)
-    n_tied = 0
-    for c in range(n_comb):
-        base_pos[base_order[c]] = c
-        rivals_at[c + 1] = rivals_at[c]
-        for d in range(n_comb):
-            if ref[d] > ref[c]:
-                first_place[c] += 1
-            elif ref[d] == ref[c] and d != c:
-                rivals[rivals_at[c + 1]] = d
-                rivals_at[c + 1] += 1
-        if rivals_at[c + 1] > rivals_at[c]:
-            tied[n_tied] = c
-            n_tied += 1
+    first_place, rivals_at, rivals, tied, tie_low = tie_tables(ref, base_order)
     # a fresh trial: the sides' sizes, who is down at the start (_down), the last time unit
     side_size = np.zeros(n_sides, np.int64)
     fresh_down = np.empty(n_comb, np.int64)
@@ -303,9 +345,6 @@ def run_chunk(
         fresh_watch[c] = watch_line(hits_max[c], hits_max[c], body[c], impairment)
         killing[c] = w_dmg[c] == KILLING
         stun_limit[c] = stun_max[c] // 2 if stunned_rule else np.int64(1 << 62)
-        for t in range(n_comb):
-            armour = pair_armour[c * n_comb + t]
-            stop[c * n_comb + t] = armour if killing[c] or armour > sd[t] else sd[t]
 
     for j in range(n_trials):
         log = j == log_trial
@@ -335,19 +374,10 @@ def run_chunk(
             c_landed[c] = 0
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             for c in range(n_comb):
-                s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
                 order[c] = base_order[c]
-            # the order sorted on (REF desc, die roll desc), stable: a tied combatant's place
-            # is its REF's first place plus the rivals ahead of it (no branches on the dice)
-            for i in range(n_tied):
-                c = tied[i]
-                place = first_place[c]
-                for p in range(rivals_at[c], rivals_at[c + 1]):
-                    d = rivals[p]
-                    place += (tiebreak[d] > tiebreak[c]) | (
-                        (tiebreak[d] == tiebreak[c]) & (base_pos[d] < base_pos[c])
-                    )
-                order[place] = c
+            s0, s1, s2, s3 = break_ties(
+                s0, s1, s2, s3, order, tie_key, first_place, rivals_at, rivals, tied, tie_low
+            )
 
         result = UNRESOLVED
         finish = last_unit
@@ -417,11 +447,6 @@ def run_chunk(
                         continue
                 ut = np.uint64(tgt)
                 mod = pair_mod[ua * u_comb + ut]
-                if mod == NO_REACH:  # a melee weapon out of reach; movement comes with tactics
-                    if log:
-                        row = _event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
-                        ne += 1
-                    continue
                 if opening and surprised[ut]:
                     mod += 5  # F11: attacking a surprised target
                 dv_base = dv_melee[ut] if w_melee[ua] else dv_ranged[ut]
