@@ -54,6 +54,7 @@ from .rules import KILLING, wound_penalty
     LVL0, LVL_LAST, DEADLINE, DEAD, DOWN,  # level-table rows, -2 x BODY, dead, _down
     C_ATT, C_LAND, C_DEALT, C_TAKEN, C_OUT, C_DEATH,  # this trial's counters
 ) = (np.uint64(i) for i in range(28))  # fmt: skip
+SQ_DEALT, SQ_TAKEN = HITS, STUN  # columns of the chunk's sums of squares
 ROW = 32  # int64 to a row: 256 bytes
 WIDTH = np.uint64(ROW)
 
@@ -214,6 +215,7 @@ def run_chunk(
     fresh_n_down = fresh_downs.shape[0]
     downs = np.empty(n_comb, np.int64)
     st = np.empty(n_comb * ROW, np.int64)
+    sums = np.zeros(n_comb * ROW, np.int64)  # a streamed run's per-combatant sums
     standing = np.empty(n_sides, np.int64)
     first_up = np.empty(n_sides, np.int64)  # per side: everyone listed before it is out
     order = base_order.copy()
@@ -416,16 +418,14 @@ def run_chunk(
             k = outcome_index(result, n_sides)
             outcome_counts[k] += 1
             end_hist[k, finish] += 1
-            for c in range(n_comb):
+            for c in range(n_comb):  # the sums into rows like the state's until the end
                 rc = np.uint64(c) * WIDTH
                 out_hist[c, st[rc + C_OUT]] += 1
                 death_hist[c, st[rc + C_DEATH]] += 1
-                dealt_sum[c] += st[rc + C_DEALT]
-                dealt_sq[c] += st[rc + C_DEALT] * st[rc + C_DEALT]
-                taken_sum[c] += st[rc + C_TAKEN]
-                taken_sq[c] += st[rc + C_TAKEN] * st[rc + C_TAKEN]
-                attacks_sum[c] += st[rc + C_ATT]
-                landed_sum[c] += st[rc + C_LAND]
+                for f in range(C_ATT, C_TAKEN + 1):
+                    sums[rc + f] += st[rc + f]
+                sums[rc + SQ_DEALT] += st[rc + C_DEALT] * st[rc + C_DEALT]
+                sums[rc + SQ_TAKEN] += st[rc + C_TAKEN] * st[rc + C_TAKEN]
             continue
         winner[j] = result
         end_slot[j] = finish
@@ -438,3 +438,12 @@ def run_chunk(
             attacks[j, c] = st[rc + C_ATT]
             landed[j, c] = st[rc + C_LAND]
             knock[j, c] = 0
+    if accumulate:
+        for c in range(n_comb):
+            rc = np.uint64(c) * WIDTH
+            attacks_sum[c] += sums[rc + C_ATT]
+            landed_sum[c] += sums[rc + C_LAND]
+            dealt_sum[c] += sums[rc + C_DEALT]
+            taken_sum[c] += sums[rc + C_TAKEN]
+            dealt_sq[c] += sums[rc + SQ_DEALT]
+            taken_sq[c] += sums[rc + SQ_TAKEN]
