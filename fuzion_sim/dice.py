@@ -6,8 +6,9 @@ no overflow however many dice), and each probability is one correctly rounded di
 
 * :func:`roll_table` lists the attack-roll difference ``D`` of every equally likely
   elementary outcome, sorted, so ``table[int(u * len(table))]`` is an exact draw;
-* :func:`nd6_tables` does the same for the sum of up to five d6 (:func:`draw_nd6`); the kernel
-  draws more dice in groups of five, one uniform a group.
+* :func:`nd6_tables` does the same for the sum of up to five d6 (:func:`draw_nd6`); the kernels
+  draw more dice in groups of five, one generator step a group, and index the tables with 32
+  random bits (``engine.rng.split_bits`` and ``index32``).
 
 Table look-ups rather than alias or inverse-CDF searches keep the kernel free of
 data-dependent branches, which cost more than the random numbers (PERFORMANCE-NOTES).

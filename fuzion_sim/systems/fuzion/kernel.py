@@ -32,7 +32,7 @@ import numpy as np
 
 from ..._jit import jit
 from ...dice import TABLE_DICE
-from ...engine.rng import split, trial_seed, xoshiro
+from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .rules import (
     KILLING,
@@ -311,6 +311,7 @@ def run_chunk(
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     nd6_start = nd6_offsets[TABLE_DICE]
     nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
+    u_nd6_size = np.uint64(nd6_size)
     n_presence = presence_margin.shape[0]
 
     # per-combatant state of the current trial
@@ -1313,9 +1314,10 @@ def run_chunk(
                                 av -= shots // 10  # F15: -1 per full 10 shots fired
                             c_attacks[a] += 1
                             # No branch on the dice from here to the damage (a miss is damage x 0).
-                            # One uniform for the roll and the first group of damage dice.
-                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            ri, u_dice = split(u, np.float64(n_rolls))
+                            # One generator step for the roll and the first group of damage
+                            # dice (split_bits).
+                            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                            ri, dice_bits = split_bits(x, np.uint64(n_rolls))
                             roll = np.int64(roll_table[ri])
                             margin = roll - (dv_base - av)
                             hit = np.int64(margin >= 0)
@@ -1340,20 +1342,23 @@ def run_chunk(
                             through = np.int64(0)
                             for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
                                 # F19: n d6 as groups of five from the 5d6 table, then the rest;
-                                # the first hit's first group from the roll's uniform
+                                # the first hit's first group from the roll's generator step
                                 if h == 0:
-                                    u = u_dice
+                                    bits = dice_bits
                                 else:
-                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                                    bits = high_bits(x)
                                 dice_left = n_dice
                                 raw_h = np.int64(0)
                                 while dice_left >= TABLE_DICE:
-                                    raw_h += nd6_table[nd6_start + np.int64(u * nd6_size)]
-                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                    group = index32(bits, u_nd6_size)
+                                    raw_h += nd6_table[nd6_start + np.int64(group)]
+                                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                                    bits = high_bits(x)
                                     dice_left -= TABLE_DICE
                                 lo = nd6_offsets[dice_left]
                                 size = nd6_offsets[dice_left + 1] - lo
-                                raw_h += nd6_table[lo + np.int64(u * size)]
+                                raw_h += nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
                                 if is_special:
                                     raw_h = 0  # these manoeuvres do no damage themselves
                                 raw += raw_h

@@ -20,7 +20,7 @@ import numpy as np
 from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
-from ...engine.rng import split, trial_seed, xoshiro
+from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from .kernel import (
     DRAW,
     OPT_DYING_CAN_ACT,
@@ -41,7 +41,8 @@ def _row(table, row, opponent_melee):
     """A combatant's cached values from its ``values_table`` row: (attack base, the DV its
     opponent's weapon meets, current REF, dice groups, offset and size of the rest's table)."""
     dv = table[row, 2] if opponent_melee else table[row, 1]
-    return table[row, 0], dv, table[row, 3], table[row, 4], table[row, 5], np.float64(table[row, 6])
+    lo, size = np.uint64(table[row, 5]), np.uint64(table[row, 6])
+    return table[row, 0], dv, table[row, 3], table[row, 4], lo, size
 
 
 @jit(inline="always")
@@ -93,10 +94,10 @@ def run_chunk(
     has_ties = options[OPT_HAS_TIES] != 0
     switch2 = options[OPT_SWITCH2] != 0
     init_dice = options[OPT_INIT_DICE]
-    n_rolls = np.float64(roll_table.shape[0])
+    n_rolls = np.uint64(roll_table.shape[0])
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    nd6_start = nd6_offsets[TABLE_DICE]
-    nd6_size = np.float64(nd6_offsets[TABLE_DICE + 1] - nd6_start)
+    nd6_start = np.uint64(nd6_offsets[TABLE_DICE])  # the 5d6 table
+    nd6_size = np.uint64(nd6_offsets[TABLE_DICE + 1]) - nd6_start
     init_lo = nd6_offsets[3]
     n_events[0] = 0
     me0, me1 = w_melee[0] != 0, w_melee[1] != 0
@@ -193,17 +194,18 @@ def run_chunk(
                     killing = kill1
                     stop = stop1
                     stun_t = st0
-                # the attack: one uniform for the roll and the first group of damage dice
-                # (split), one more for every further group (table indices are unsigned: no
-                # negative-index wraparound in the hot loop)
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                ri, u = split(u, n_rolls)
-                hit = np.int64(roll_table[np.uint64(ri)] >= need)
+                # the attack: one generator step for the roll and the first group of damage
+                # dice (split_bits), one more for every further group (table indices are
+                # unsigned: no negative-index wraparound in the hot loop)
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                ri, bits = split_bits(x, n_rolls)
+                hit = np.int64(roll_table[ri] >= need)
                 raw = np.int64(0)
                 for _ in range(groups):
-                    raw += nd6_table[np.uint64(nd6_start + np.int64(u * nd6_size))]
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                raw += nd6_table[np.uint64(lo + np.int64(u * size))]
+                    raw += nd6_table[nd6_start + index32(bits, nd6_size)]
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    bits = high_bits(x)
+                raw += nd6_table[lo + index32(bits, size)]
                 # F20-F21: armour (and SD against Stun damage) stops; Killing damage costs as
                 # much Stun (never below 0), Stun damage 1 Hit per full 5
                 through = raw - stop

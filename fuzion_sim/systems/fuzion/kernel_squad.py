@@ -24,7 +24,7 @@ import numpy as np
 from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
-from ...engine.rng import split, trial_seed, xoshiro
+from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
 from .kernel import (
     DRAW,
     OPT_DYING_CAN_ACT,
@@ -162,10 +162,10 @@ def run_chunk(
     dying_penalty = options[OPT_DYING_PENALTY]
     has_ties = options[OPT_HAS_TIES] != 0
     n_events[0] = 0
-    n_rolls = np.float64(roll_table.shape[0])
+    n_rolls = np.uint64(roll_table.shape[0])
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    nd6_start = nd6_offsets[TABLE_DICE]
-    nd6_size = np.float64(nd6_offsets[TABLE_DICE + 1] - nd6_start)
+    nd6_start = np.uint64(nd6_offsets[TABLE_DICE])  # the 5d6 table
+    nd6_size = np.uint64(nd6_offsets[TABLE_DICE + 1]) - nd6_start
     n_pen = max(4, dying_penalty) + 6  # penalties 0 .. the dying penalty + 5
     u_pen = np.uint64(n_pen)
     table = values_table(
@@ -272,17 +272,19 @@ def run_chunk(
                 ut = np.uint64(tgt)
                 rt = ut * WIDTH
                 need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + ATT] - st[ra + MOD]
-                # one uniform for the roll and the first group of damage dice (split), one
-                # more for every further group; no branch on the dice to the state update
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                ri, u = split(u, n_rolls)
-                hit = np.int64(roll_table[np.uint64(ri)] >= need)
+                # one generator step for the roll and the first group of damage dice
+                # (split_bits), one more for every further group; no branch on the dice to the
+                # state update
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                ri, bits = split_bits(x, n_rolls)
+                hit = np.int64(roll_table[ri] >= need)
                 raw = np.int64(0)
                 for _ in range(st[ra + GROUPS]):
-                    raw += nd6_table[np.uint64(nd6_start + np.int64(u * nd6_size))]
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                size = np.float64(st[ra + SIZE])
-                raw += nd6_table[np.uint64(st[ra + LO] + np.int64(u * size))]
+                    raw += nd6_table[nd6_start + index32(bits, nd6_size)]
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    bits = high_bits(x)
+                lo, size = np.uint64(st[ra + LO]), np.uint64(st[ra + SIZE])
+                raw += nd6_table[lo + index32(bits, size)]
                 # F20-F21: Killing damage costs as much Stun (never below 0), Stun damage 1 Hit
                 # per full 5 through
                 through = raw - st[ra + STOP]

@@ -23,7 +23,7 @@ import numpy as np
 from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
-from ...engine.rng import split, trial_seed, xoshiro, xoshiro_bits
+from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from .kernel import (
     DRAW,
     EV_AV,
@@ -281,10 +281,10 @@ def run_chunk(
     wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
     recovery_slot = options[OPT_RECOVERY_SLOT]
     n_events[0] = 0
-    n_rolls = np.float64(roll_table.shape[0])
+    n_rolls = np.uint64(roll_table.shape[0])
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    nd6_start = nd6_offsets[TABLE_DICE]
-    nd6_size = np.float64(nd6_offsets[TABLE_DICE + 1] - nd6_start)
+    nd6_start = np.uint64(nd6_offsets[TABLE_DICE])  # the 5d6 table
+    nd6_size = np.uint64(nd6_offsets[TABLE_DICE + 1]) - nd6_start
     init_lo = nd6_offsets[3]
     u_comb = np.uint64(n_comb)
     u_spr = np.uint64(slots_per_round)
@@ -301,8 +301,8 @@ def run_chunk(
     dv_ranged = np.empty(n_comb, np.int64)  # DEX + Ranged Evade
     dv_melee = np.empty(n_comb, np.int64)  # DEX + best melee defence skill
     groups = np.empty(n_comb, np.int64)  # damage dice: full groups of TABLE_DICE,
-    dice_lo = np.empty(n_comb, np.int64)  # then the rest's table offset
-    dice_size = np.empty(n_comb, np.float64)  # and size
+    dice_lo = np.empty(n_comb, np.uint64)  # then the rest's table offset
+    dice_size = np.empty(n_comb, np.uint64)  # and size
     watch = np.empty(n_comb, np.int64)  # the Hits at which a wound needs work (watch_line)
     down = np.empty(n_comb, np.int64)  # _down, kept with the counts n_ko and n_dying
     penalty = np.empty(n_comb, np.int64)  # the penalty those values were computed with
@@ -453,17 +453,19 @@ def run_chunk(
                 c_attacks[ua] += 1
                 # No branch on the dice from here to the state update (a miss is damage x 0);
                 # table indices are unsigned (no negative-index wraparound in the hot loop)
-                # One uniform for the roll and the first group of damage dice (split).
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                ri, u = split(u, n_rolls)
-                roll = np.int64(roll_table[np.uint64(ri)])
+                # One generator step for the roll and the first group of damage dice
+                # (split_bits).
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                ri, bits = split_bits(x, n_rolls)
+                roll = np.int64(roll_table[ri])
                 hit = np.int64(roll >= dv_base - att_base[ua] - mod)
                 # F19: n d6 as groups of five from the 5d6 table, then the rest
                 raw = np.int64(0)
                 for _ in range(groups[ua]):
-                    raw += nd6_table[np.uint64(nd6_start + np.int64(u * nd6_size))]
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                raw += nd6_table[np.uint64(dice_lo[ua] + np.int64(u * dice_size[ua]))]
+                    raw += nd6_table[nd6_start + index32(bits, nd6_size)]
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    bits = high_bits(x)
+                raw += nd6_table[dice_lo[ua] + index32(bits, dice_size[ua])]
                 # F20-F21: Killing damage costs as much Stun (never below 0), Stun damage 1 Hit
                 # per full 5 through
                 through = raw - stop[ua * u_comb + ut]
