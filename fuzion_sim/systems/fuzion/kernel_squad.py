@@ -221,7 +221,7 @@ def run_chunk(
     order = base_order.copy()
     act = np.empty(n_comb, np.int64)
     tie_key = np.empty(n_comb, np.uint64)
-    first_place, rivals_at, rivals, tied, tie_low = tie_tables(ref, base_order)
+    first_place, same_ref, tie_low = tie_tables(ref, base_order)
 
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
@@ -237,7 +237,7 @@ def run_chunk(
             downs[i] = fresh_downs[i]
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             s0, s1, s2, s3 = break_ties(
-                s0, s1, s2, s3, order, tie_key, first_place, rivals_at, rivals, tied, tie_low
+                s0, s1, s2, s3, order, tie_key, first_place, same_ref, tie_low
             )
         n_act = n_comb  # act[:n_act]: the order without those out
         for i in range(n_comb):

@@ -160,47 +160,36 @@ def stop_table(pair_armour, w_dmg, sd):
 @jit(inline="always")
 def tie_tables(ref, base_order):
     """F9 switch1, ties broken once per fight by a die roll: per combatant the first place of
-    its REF in the order (``first_place``), its rivals (the others of the same REF, at
-    ``rivals[rivals_at[c]:rivals_at[c + 1]]``), the combatants with rivals (``tied[:n_tied]``)
-    and the low bits of its tie key (``tie_low``: earlier in ``base_order`` wins a tied die)."""
+    its REF in the order (``first_place``), 1 at ``same[c * C + d]`` where ``d`` is another
+    combatant of ``c``'s REF, and the low bits of its tie key (``tie_low``: earlier in
+    ``base_order`` wins a tied die)."""
     n_comb = ref.shape[0]
     first_place = np.zeros(n_comb, np.int64)
+    same = np.zeros(n_comb * n_comb, np.int64)
     base_pos = np.empty(n_comb, np.int64)
-    rivals_at = np.zeros(n_comb + 1, np.int64)
-    rivals = np.empty(n_comb * n_comb, np.int64)
-    tied = np.empty(n_comb, np.int64)
-    n_tied = 0
     for c in range(n_comb):
         base_pos[base_order[c]] = c
-    for c in range(n_comb):
-        rivals_at[c + 1] = rivals_at[c]
         for d in range(n_comb):
-            if ref[d] > ref[c]:
-                first_place[c] += 1
-            elif ref[d] == ref[c] and d != c:
-                rivals[rivals_at[c + 1]] = d
-                rivals_at[c + 1] += 1
-        if rivals_at[c + 1] > rivals_at[c]:
-            tied[n_tied] = c
-            n_tied += 1
+            first_place[c] += ref[d] > ref[c]
+            same[c * n_comb + d] = ref[d] == ref[c] and d != c
     tie_low = np.uint64(_TIE_LOW) - base_pos.astype(np.uint64)  # (< 2048 combatants)
-    return first_place, rivals_at, rivals, tied[:n_tied], tie_low
+    return first_place, same, tie_low
 
 
 @jit(inline="always")
-def break_ties(s0, s1, s2, s3, order, key, first_place, rivals_at, rivals, tied, tie_low):
-    """Roll every combatant's tie die and put the tied ones in ``order`` (the others' places
-    are fixed): sorted on (REF desc, die desc, place in ``base_order``). A tied combatant's
-    place is its REF's first place plus the rivals ahead of it, counted without a branch on the
-    dice. The die is xoshiro's 53-bit uniform, kept as an integer key above ``tie_low``.
-    Returns the generator state."""
-    for c in range(key.shape[0]):
+def break_ties(s0, s1, s2, s3, order, key, first_place, same, tie_low):
+    """Roll every combatant's tie die and write the fight's ``order``: sorted on (REF desc,
+    die desc, place in ``base_order``). A combatant's place is its REF's first place plus the
+    others of its REF ahead of it, counted without a branch on the dice. The die is xoshiro's
+    53-bit uniform, kept as an integer key above ``tie_low``. Returns the generator state."""
+    n_comb = key.shape[0]
+    for c in range(n_comb):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
         key[c] = (x & _DIE_BITS) | tie_low[c]
-    for c in tied:
+    for c in range(n_comb):
         place = first_place[c]
-        for p in range(rivals_at[c], rivals_at[c + 1]):
-            place += key[rivals[p]] > key[c]
+        for d in range(n_comb):
+            place += same[c * n_comb + d] & np.int64(key[d] > key[c])
         order[place] = c
     return s0, s1, s2, s3
 
@@ -330,7 +319,7 @@ def run_chunk(
     stop = stop_table(pair_armour, w_dmg, sd)
     killing = np.empty(n_comb, np.bool_)
     stun_limit = np.empty(n_comb, np.int64)
-    first_place, rivals_at, rivals, tied, tie_low = tie_tables(ref, base_order)
+    first_place, same_ref, tie_low = tie_tables(ref, base_order)
     # a fresh trial: the sides' sizes, who is down at the start (_down), the last time unit
     side_size = np.zeros(n_sides, np.int64)
     fresh_down = np.empty(n_comb, np.int64)
@@ -373,10 +362,8 @@ def run_chunk(
             c_attacks[c] = 0
             c_landed[c] = 0
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
-            for c in range(n_comb):
-                order[c] = base_order[c]
             s0, s1, s2, s3 = break_ties(
-                s0, s1, s2, s3, order, tie_key, first_place, rivals_at, rivals, tied, tie_low
+                s0, s1, s2, s3, order, tie_key, first_place, same_ref, tie_low
             )
 
         result = UNRESOLVED
