@@ -51,10 +51,13 @@ from .rules import KILLING, wound_penalty
     HITS, STUN, WATCH, LIMIT, OUT, LOSE,  # Hits, Stun, watch line, stunned limit, out, stunned
     TARGET, MOD, DVCOL, STOP,  # its target, modifier and DV column against it, what stops it
     KILL, ATT, DVR, DVM, GROUPS, LO, SIZE,  # Killing weapon; values under its penalty
+    AV,  # its attack value against its target (ATT + MOD)
     LVL0, LVL_LAST, DEADLINE, DEAD, DOWN,  # level-table rows, -2 x BODY, dead, _down
-    C_ATT, C_LAND, C_DEALT, C_TAKEN, C_OUT, C_DEATH,  # this trial's counters
+    C_ATT, C_DEALT, C_TAKEN, C_OUT, C_DEATH,  # this trial's counters (C_ATT: see HIT)
 ) = (np.uint64(i) for i in range(28))  # fmt: skip
-SQ_DEALT, SQ_TAKEN = HITS, STUN  # columns of the chunk's sums of squares
+HIT = np.int64(1 << 32)  # C_ATT counts attacks + HIT x hits: one add an attack
+LOW32 = np.int64(HIT - 1)
+SQ_DEALT, SQ_TAKEN, C_LAND = HITS, STUN, WATCH  # more columns of the chunk's sums
 ROW = 32  # int64 to a row: 256 bytes
 WIDTH = np.uint64(ROW)
 
@@ -86,6 +89,7 @@ def _aim(a, t, st, w_melee, pair_mod, stop):
     ra = np.uint64(a) * WIDTH
     st[ra + TARGET] = t
     st[ra + MOD] = pair_mod[a * n_comb + t]
+    st[ra + AV] = st[ra + ATT] + st[ra + MOD]
     st[ra + DVCOL] = DVM if w_melee[a] else DVR
     st[ra + STOP] = stop[a * n_comb + t]
 
@@ -103,6 +107,7 @@ def _set_values(rc, row, st, table):
     """The values of the combatant of row ``rc`` under its penalty: row ``row`` of
     ``values_table``."""
     st[rc + ATT] = table[row, 0]
+    st[rc + AV] = table[row, 0] + st[rc + MOD]
     st[rc + DVR] = table[row, 1]
     st[rc + DVM] = table[row, 2]
     st[rc + GROUPS] = table[row, 4]
@@ -271,7 +276,7 @@ def run_chunk(
                     _aim(ua, tgt, st, w_melee, pair_mod, stop)
                 ut = np.uint64(tgt)
                 rt = ut * WIDTH
-                need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + ATT] - st[ra + MOD]
+                need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + AV]
                 # one generator step for the roll and the first group of damage dice
                 # (split_bits), one more for every further group; no branch on the dice to the
                 # state update
@@ -297,8 +302,7 @@ def run_chunk(
                 else:
                     hits_lost = through // 5
                     stun_lost = through
-                st[ra + C_ATT] += 1
-                st[ra + C_LAND] += hit
+                st[ra + C_ATT] += 1 + HIT * hit
                 st[ra + C_DEALT] += through
                 st[rt + C_TAKEN] += through
                 h = st[rt + HITS] - hits_lost
@@ -424,8 +428,10 @@ def run_chunk(
                 rc = np.uint64(c) * WIDTH
                 out_hist[c, st[rc + C_OUT]] += 1
                 death_hist[c, st[rc + C_DEATH]] += 1
-                for f in range(C_ATT, C_TAKEN + 1):
-                    sums[rc + f] += st[rc + f]
+                sums[rc + C_ATT] += st[rc + C_ATT] & LOW32
+                sums[rc + C_LAND] += st[rc + C_ATT] >> 32
+                sums[rc + C_DEALT] += st[rc + C_DEALT]
+                sums[rc + C_TAKEN] += st[rc + C_TAKEN]
                 sums[rc + SQ_DEALT] += st[rc + C_DEALT] * st[rc + C_DEALT]
                 sums[rc + SQ_TAKEN] += st[rc + C_TAKEN] * st[rc + C_TAKEN]
             continue
@@ -437,8 +443,8 @@ def run_chunk(
             death_slot[j, c] = st[rc + C_DEATH]
             dealt[j, c] = st[rc + C_DEALT]
             taken[j, c] = st[rc + C_TAKEN]
-            attacks[j, c] = st[rc + C_ATT]
-            landed[j, c] = st[rc + C_LAND]
+            attacks[j, c] = st[rc + C_ATT] & LOW32
+            landed[j, c] = st[rc + C_ATT] >> 32
             knock[j, c] = 0
     if accumulate:
         for c in range(n_comb):
