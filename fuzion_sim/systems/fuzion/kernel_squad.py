@@ -312,6 +312,13 @@ def run_chunk(
                 # the rest only when the wound crosses the target's watch line, knocks its Stun
                 # to 0 or stuns it
                 if h <= st[rt + WATCH] or sn <= 0 or stun_lost > st[rt + LIMIT]:
+                    lvl = _level(rt, h, st)
+                    st[rt + WATCH] = watch_at[lvl]
+                    if h > 0 and sn > 0 and stun_lost <= st[rt + LIMIT]:
+                        # an impairment line only (F24): the values under the new penalty
+                        pen = pen_at[lvl] + 5 * st[rt + LOSE]
+                        _set_values(rt, ut * u_pen + np.uint64(pen), st, table)
+                        continue
                     dead = st[rt + DEAD] != 0
                     if h <= st[rt + DEADLINE] and not dead:
                         dead = True
@@ -326,8 +333,6 @@ def run_chunk(
                         n_down = _track_down(tgt, was_down, now_down, downs, n_down)
                     if stun_lost > st[rt + LIMIT]:
                         st[rt + LOSE] = 1
-                    lvl = _level(rt, h, st)
-                    st[rt + WATCH] = watch_at[lvl]
                     pen = pen_at[lvl] + 5 * st[rt + LOSE]
                     _set_values(rt, ut * u_pen + np.uint64(pen), st, table)
                     if _out(h, sn, dead, dying_can_act):
