@@ -68,6 +68,8 @@ VARIANTS = {
     # four against four: targets falling and re-chosen, sides thinning out
     "squad": ("bench-squad-4v4.yaml", []),
     "squad, the duel's fighters": ("bench-squad-4v4-duelists.yaml", []),
+    # ... cut short after two rounds, most fights unresolved with the dying still bleeding
+    "squad, two rounds": ("bench-squad-4v4.yaml", [("max_rounds", 2)]),
     # ... with Stun weapons knocking fighters out to wake again and the dying fighting on and
     # bleeding, in phases (the squad kernel) ...
     "squad, stun and waking in phases": (
@@ -144,7 +146,7 @@ def test_moving_fights_use_the_general_kernel():
 
 DUELS = ["benchmark", "flagship", "interlock", "switch2", "stun and dying", "melee and heavy dice"]
 SQUADS = [
-    "squad", "squad, the duel's fighters", "squad, stun and waking in phases",
+    "squad", "squad, the duel's fighters", "squad, two rounds", "squad, stun and waking in phases",
     "squad, three sides and a maul",
 ]  # fmt: skip
 

@@ -56,7 +56,8 @@ from .rules import KILLING, wound_penalty
     AV,  # its attack value against its target (ATT + MOD)
     LVL0, LVL_LAST, DEADLINE, DEAD, DOWN,  # level-table rows, -2 x BODY, dead, _down
     C_ATT, C_DEALT, C_TAKEN, C_OUT, C_DEATH,  # this trial's counters (C_ATT: see HIT)
-) = (np.uint64(i) for i in range(28))  # fmt: skip
+    DUE,  # dying and out for good: the time it bleeds to death (F25)
+) = (np.uint64(i) for i in range(29))  # fmt: skip
 HIT = np.int64(1 << 32)  # C_ATT counts attacks + HIT x hits: one add an attack
 LOW32 = np.int64(HIT - 1)
 SQ_DEALT, SQ_TAKEN, C_LAND = HITS, STUN, WATCH  # more columns of the chunk's sums
@@ -329,10 +330,17 @@ def run_chunk(
                     was_down = st[rt + DOWN]
                     now_down = _down(h, sn, dead)
                     if now_down != was_down:
-                        n_ko += (now_down == 1) - (was_down == 1)
-                        n_dying += (now_down == 2) - (was_down == 2)
                         st[rt + DOWN] = now_down
-                        n_down = _track_down(tgt, was_down, now_down, downs, n_down)
+                        if now_down == 2 and was_down == 0 and not dying_can_act:
+                            # dying and out for good: it loses a Hit at the end of every
+                            # round and dies at -2 x BODY (F25), which the trial's end
+                            # records if the fight lasts that long
+                            bleeds = h - st[rt + DEADLINE]
+                            st[rt + DUE] = 4 * ((now + 3) // 4 + bleeds - 1)
+                        else:
+                            n_ko += (now_down == 1) - (was_down == 1)
+                            n_dying += (now_down == 2) - (was_down == 2)
+                            n_down = _track_down(tgt, was_down, now_down, downs, n_down)
                     if stun_lost > st[rt + LIMIT]:
                         st[rt + LOSE] = 1
                     pen = pen_at[lvl] + 5 * st[rt + LOSE]
@@ -427,6 +435,13 @@ def run_chunk(
                 result = _result(standing)
                 finish = now
                 break
+        # the bleeding of those dying out of the fight: a fight decided in a phase ends before
+        # that phase's end (dying_can_act off: only an attack can decide it)
+        last_bleed = max_slots if result == UNRESOLVED else finish - 1
+        for c in range(n_comb):
+            rc = np.uint64(c) * WIDTH
+            if st[rc + DUE] and st[rc + DUE] <= last_bleed:
+                st[rc + C_DEATH] = st[rc + DUE]
         if accumulate:
             k = outcome_index(result, n_sides)
             outcome_counts[k] += 1
