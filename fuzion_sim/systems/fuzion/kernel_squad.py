@@ -66,22 +66,24 @@ WIDTH = np.uint64(ROW)
 
 
 @jit(inline="always")
-def _first_enemy(own, first_up, side, st):
-    """The first combatant in listed order, not out, of a side other than ``own``; -1 if there
-    is none. ``first_up`` holds per side a combatant with everyone of that side listed before
-    it out; it is moved on past those out."""
-    n_comb = side.shape[0]
+def _first_enemy(own, first_up, n_comb):
+    """The first combatant in listed order, not out, of a side other than ``own``, given each
+    side's first combatant not out (``first_up``; ``n_comb``: none); -1 if there is none."""
     tgt = n_comb
     for s in range(first_up.shape[0]):
-        if s == own:
-            continue
-        d = first_up[s]
-        while d < n_comb and (side[d] != s or st[np.uint64(d) * WIDTH + OUT]):
-            d += 1
-        first_up[s] = d
-        if d < tgt:
-            tgt = d
+        if s != own and first_up[s] < tgt:
+            tgt = first_up[s]
     return tgt if tgt < n_comb else -1
+
+
+@jit(inline="always")
+def _next_up(c, side, st):
+    """The first combatant listed after ``c`` on its side and not out (``n_comb``: none)."""
+    n_comb = side.shape[0]
+    d = c + 1
+    while d < n_comb and (side[d] != side[c] or st[np.uint64(d) * WIDTH + OUT]):
+        d += 1
+    return d
 
 
 @jit(inline="always")
@@ -215,7 +217,7 @@ def run_chunk(
         fresh_ko += fresh[rc + DOWN] == 1
         fresh_dying += fresh[rc + DOWN] == 2
         _set_values(rc, c * n_pen, fresh, table)
-        fresh[rc + TARGET] = _first_enemy(side[c], first_in.copy(), side, fresh)
+        fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb)
         if fresh[rc + TARGET] >= 0:
             _aim(c, fresh[rc + TARGET], fresh, w_melee, pair_mod, stop)
     fresh_sides_left = np.sum(side_size > 0)
@@ -225,7 +227,7 @@ def run_chunk(
     st = np.empty(n_comb * ROW, np.int64)
     sums = np.zeros(n_comb * ROW, np.int64)  # a streamed run's per-combatant sums
     standing = np.empty(n_sides, np.int64)
-    first_up = np.empty(n_sides, np.int64)  # per side: everyone listed before it is out
+    first_up = np.empty(n_sides, np.int64)  # per side its first combatant not out
     order = base_order.copy()
     act = np.empty(n_comb, np.int64)
     tie_key = np.empty(n_comb, np.uint64)
@@ -272,7 +274,7 @@ def run_chunk(
                 # target: the first enemy still standing, in listed order (kept until it falls)
                 tgt = st[ra + TARGET]
                 if tgt < 0 or st[np.uint64(tgt) * WIDTH + OUT]:
-                    tgt = _first_enemy(side[ua], first_up, side, st)
+                    tgt = _first_enemy(side[ua], first_up, n_comb)
                     st[ra + TARGET] = tgt
                     if tgt < 0:
                         continue
@@ -355,6 +357,8 @@ def run_chunk(
                             sides_left -= 1
                             if sides_left <= 1:
                                 break
+                        if first_up[s] == tgt:
+                            first_up[s] = _next_up(tgt, side, st)
                         n_act -= 1  # out of the order, and the place in it kept
                         p = 0
                         while act[p] != tgt:
@@ -419,6 +423,8 @@ def run_chunk(
                         standing[s] -= 1
                         if standing[s] == 0:
                             sides_left -= 1
+                        if first_up[s] == c:
+                            first_up[s] = _next_up(c, side, st)
                     else:
                         if standing[s] == 0:
                             sides_left += 1
