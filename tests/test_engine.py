@@ -247,3 +247,22 @@ def test_unknown_backend(duel):
 def test_scheduler_needs_dask(duel):
     with pytest.raises(FuzionSimError, match="backend='dask'"):
         simulate(duel, trials=10, scheduler="tcp://127.0.0.1:8786")
+
+
+@pytest.mark.parametrize("n", [1, 6, 216, 7776, 10000])
+def test_index32_splits_the_bits_into_near_equal_runs(n):
+    """``index32`` maps 32 random bits onto ``0 .. n - 1`` in runs that start exactly at
+    ``ceil(i * 2^32 / n)``, so every index gets ``floor`` or ``ceil`` of ``2^32 / n`` patterns;
+    ``split_bits`` reads the low half for the first index and hands on the high half."""
+    from fuzion_sim.engine.rng import index32, split_bits
+
+    rng = np.random.default_rng(3)
+    for i in sorted({0, 1, n - 1, *rng.integers(0, n, 50).tolist()}):
+        start = -(-(i << 32) // n)  # the first bit pattern of index i
+        assert index32(np.uint64(start), np.uint64(n)) == i
+        if i:
+            assert index32(np.uint64(start - 1), np.uint64(n)) == i - 1
+    assert index32(np.uint64(2**32 - 1), np.uint64(n)) == n - 1
+    x = np.uint64(0x89ABCDEF_01234567)
+    first, rest = split_bits(x, np.uint64(n))
+    assert first == index32(np.uint64(0x01234567), np.uint64(n)) and rest == 0x89ABCDEF

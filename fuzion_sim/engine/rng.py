@@ -25,9 +25,9 @@ from .._jit import jit
 __all__ = [
     "CHUNK",
     "chunk_key",
-    "next_double",
     "high_bits",
     "index32",
+    "next_double",
     "seed_trial",
     "split_bits",
     "trial_seed",

@@ -10,7 +10,10 @@ stunned, dying, death, out) only when it crosses the target's watch line (``watc
 the end of a slot does work only while somebody is knocked out or dying; and a streamed run
 adds each trial straight into the tally. ``compile`` picks it by data
 (:func:`~.compile.standing_plan`); the tests hold it to the general kernel bit for bit, trial by
-trial, on the same seeds (they draw the same random numbers in the same order).
+trial, on the same seeds (they draw the same random numbers in the same order). Two
+specialised copies, held to it the same way, take the commonest standing fights: one against
+one (``kernel_duel``) and a squad fight in phases (``kernel_squad``); this kernel keeps the
+rest, and every replay's event log.
 
 Semantics are the general kernel's (``kernel.py``): RULINGS F8-F9, F21-F26, speed chart, extra
 actions, switch2, surprise, the free post-segment-12 Recovery, the event log.
