@@ -13,9 +13,11 @@ Measures, on this machine:
   process.
 
 Engine throughput is trials divided by the run's own elapsed time (``Result.elapsed``, which
-excludes compilation), best of ``--reps`` repetitions. Every estimate of P(A wins) is checked
-against the exact answer within 4 standard errors. Prints rich tables and writes
-``benchmarks/results/latest.json`` plus a timestamped copy.
+excludes compilation), best of ``--reps`` repetitions taken round-robin over the cases that
+are compared with each other (on a shared VM a neighbour's load comes and goes; it then slows
+the cases alike). Every estimate of P(A wins) is checked against the exact answer within 4
+standard errors. Prints rich tables and writes ``benchmarks/results/latest.json`` plus a
+timestamped copy.
 
 Usage: ``python benchmarks/run.py [--quick] [--reps N] [--no-dask] [--out DIR]``.
 ``--quick`` skips the cold start and the 10^8-trial memory run and gives the baselines and
