@@ -166,6 +166,17 @@ _TARGET_AS_OWN = np.array(
 )
 
 
+@jit(inline="always")
+def fight_result(standing):
+    """The fight's result once at most one side has anyone standing (``standing``: how many
+    per side): that side, or DRAW."""
+    result = DRAW
+    for s in range(standing.shape[0]):
+        if standing[s] > 0:
+            result = s
+    return result
+
+
 @jit
 def _event(events, ne, time, kind, actor, target):
     """Start event ``ne`` of the log (its common fields) and return its row. The last row of
@@ -1535,10 +1546,7 @@ def run_chunk(
                     if sides_left <= 1:
                         break
             if sides_left <= 1:
-                result = DRAW
-                for s in range(n_sides):
-                    if standing[s] > 0:
-                        result = s
+                result = fight_result(standing)
                 finish = now
                 break
             # end of the slot: recovering, the free Recovery after segment 12 (speed chart),
@@ -1627,10 +1635,7 @@ def run_chunk(
                             sides_left += 1
                         standing[s] += 1
             if sides_left <= 1:
-                result = DRAW
-                for s in range(n_sides):
-                    if standing[s] > 0:
-                        result = s
+                result = fight_result(standing)
                 finish = now
                 break
         if log:

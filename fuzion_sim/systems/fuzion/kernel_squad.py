@@ -28,13 +28,13 @@ from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
 from .kernel import (
-    DRAW,
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
     OPT_HAS_TIES,
     OPT_IMPAIRMENT,
     OPT_STUNNED,
     UNRESOLVED,
+    fight_result,
 )
 from .kernel_standing import (
     _down,
@@ -133,16 +133,6 @@ def _track_down(c, was_down, now_down, downs, n_down):
                 downs[i] = downs[n_down - 1]
         return n_down - 1
     return n_down
-
-
-@jit(inline="always")
-def _result(standing):
-    """The fight's result once at most one side stands: that side, or DRAW."""
-    result = DRAW
-    for s in range(standing.shape[0]):
-        if standing[s] > 0:
-            result = s
-    return result
 
 
 @jit
@@ -367,7 +357,7 @@ def run_chunk(
                         for i in range(p, n_act):
                             act[i] = act[i + 1]
             if sides_left <= 1:
-                result = _result(standing)
+                result = fight_result(standing)
                 finish = now
                 break
             # end of the phase: waking (F23) and, at the end of each round, bleeding (F25);
@@ -438,7 +428,7 @@ def run_chunk(
                         act[n_act] = order[i]
                         n_act += 1
             if sides_left <= 1:
-                result = _result(standing)
+                result = fight_result(standing)
                 finish = now
                 break
         # the bleeding of those dying out of the fight: a fight decided in a phase ends before

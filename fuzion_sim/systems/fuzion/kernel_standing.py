@@ -28,7 +28,6 @@ from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from .kernel import (
-    DRAW,
     EV_AV,
     EV_DV,
     EV_FLAGS,
@@ -59,6 +58,7 @@ from .kernel import (
     OPT_WAKE_OWN_PHASE,
     UNRESOLVED,
     _event,
+    fight_result,
 )
 from .rules import KILLING, combat_values, effective, wound_penalty
 
@@ -521,10 +521,7 @@ def run_chunk(
                 if went_out and sides_left <= 1:
                     break
             if sides_left <= 1:
-                result = DRAW
-                for s in range(n_sides):
-                    if standing[s] > 0:
-                        result = s
+                result = fight_result(standing)
                 finish = now
                 break
             # end of the slot: the free Recovery after segment 12 (speed chart), waking (F23)
@@ -602,10 +599,7 @@ def run_chunk(
                             sides_left += 1
                         standing[s] += 1
             if sides_left <= 1:
-                result = DRAW
-                for s in range(n_sides):
-                    if standing[s] > 0:
-                        result = s
+                result = fight_result(standing)
                 finish = now
                 break
         if log:
