@@ -148,26 +148,32 @@ def bench_baselines(reps: int, quick: bool) -> list[dict]:
     return rows
 
 
-def bench_engine(reps: int, quick: bool, threads_list=(1, 2)) -> list[dict]:
-    """The benchmark duel under both dice options on 1 and 2 threads, measured round-robin
-    (every repetition runs every case once, best of ``reps`` kept): a noisy neighbour on a
-    shared machine then slows the cases alike, and the 2-thread scaling compares like with
-    like."""
-    n = 8_000_000  # also --quick: fewer trials measure thread start-up, not the kernel
-    cases = [(dice, load_scenario(DUEL, overrides=overrides), threads)
-             for dice, overrides in DICE.items() for threads in threads_list]  # fmt: skip
-    for _, scenario, threads in cases:
-        # compile, and wake every core: on a VM an idle vCPU can take a while to get up to speed
-        simulate(scenario, trials=n // 2, threads=threads, keep_trials=False, progress=False)
+def fastest(cases: list, n: int, reps: int, warm: int) -> list:
+    """The fastest of ``reps`` runs of ``n`` trials of every ``(scenario, threads)`` case,
+    taken round-robin (every repetition runs every case once): a neighbour's load on a shared
+    machine then slows the cases compared alike. Each case first runs ``warm`` trials, which
+    compiles it and wakes every core (an idle vCPU can take a while to get up to speed)."""
+    for scenario, threads in cases:
+        simulate(scenario, trials=warm, threads=threads, keep_trials=False, progress=False)
     best = [None] * len(cases)
     for _ in range(reps):
-        for i, (_, scenario, threads) in enumerate(cases):
+        for i, (scenario, threads) in enumerate(cases):
             res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
                            progress=False)  # fmt: skip
             if best[i] is None or res.elapsed < best[i].elapsed:
                 best[i] = res
+    return best
+
+
+def bench_engine(reps: int, quick: bool, threads_list=(1, 2)) -> list[dict]:
+    """The benchmark duel under both dice options on 1 and 2 threads, round-robin
+    (``fastest``), so the 2-thread scaling compares like with like."""
+    n = 8_000_000  # also --quick: fewer trials measure thread start-up, not the kernel
+    keys = [(dice, threads) for dice in DICE for threads in threads_list]
+    scenarios = {dice: load_scenario(DUEL, overrides=overrides) for dice, overrides in DICE.items()}
+    best = fastest([(scenarios[dice], threads) for dice, threads in keys], n, reps, n // 2)
     rows = []
-    for (dice, _, threads), res in zip(cases, best, strict=True):
+    for (dice, threads), res in zip(keys, best, strict=True):
         attacks = int(res.tally.attacks_sum.sum())
         rows.append({
             "impl": "fuzion_sim", "scenario": "benchmark duel", "dice": dice,
@@ -210,9 +216,8 @@ def bench_dask(reps: int, quick: bool) -> list[dict]:
 
 
 def bench_squad(reps: int, quick: bool) -> list[dict]:
-    """Squad fights against duels, attacks per second, each thread count measured round-robin
-    (every repetition runs every fight once, best of ``reps`` kept): on a shared machine the
-    ratios then compare fights measured under the same load.
+    """Squad fights against duels, attacks per second, each thread count round-robin
+    (``fastest``), so the ratios compare fights measured under the same load.
 
     - the squad under the default rules (``bench-squad-4v4.yaml``);
     - the benchmark duel's fighters four a side under its rules (``bench-squad-4v4-duelists``);
@@ -236,21 +241,12 @@ def bench_squad(reps: int, quick: bool) -> list[dict]:
     }
     rows = []
     for threads in (1, 2):
-        for scenarios in fights.values():
-            for scenario in scenarios:  # compile, and wake every core
-                simulate(scenario, trials=n // 4, threads=threads, keep_trials=False,
-                         progress=False)  # fmt: skip
-        best = {label: [None] * len(scenarios) for label, scenarios in fights.items()}
-        for _ in range(reps):
-            for label, scenarios in fights.items():
-                for i, scenario in enumerate(scenarios):
-                    res = simulate(scenario, trials=n, seed=1, threads=threads,
-                                   keep_trials=False, progress=False)  # fmt: skip
-                    if best[label][i] is None or res.elapsed < best[label][i].elapsed:
-                        best[label][i] = res
-        for label, results in best.items():
-            if threads == 1 and len(results) > 1:
-                continue  # the pairings on 2 threads only
+        labels = [label for label, scenarios in fights.items()
+                  if threads == 2 or len(scenarios) == 1]  # the pairings on 2 threads only
+        cases = [(scenario, threads) for label in labels for scenario in fights[label]]
+        best = iter(fastest(cases, n, reps, n // 4))
+        for label in labels:
+            results = [next(best) for _ in fights[label]]
             secs = sum(r.elapsed for r in results)
             attacks = sum(int(r.tally.attacks_sum.sum()) for r in results)
             rows.append({
