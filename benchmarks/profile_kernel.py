@@ -38,15 +38,10 @@ def run_kernel(scenario: str, chunks: int, code_out: Path) -> None:
     from fuzion_sim.engine.rng import CHUNK, chunk_key
     from fuzion_sim.systems import fuzion
     from fuzion_sim.systems.fuzion import kernel, kernel_duel, kernel_squad, kernel_standing
-    from fuzion_sim.systems.fuzion.compile import StandingPlan
 
     plan = fuzion.compile_scenario(load_scenario(scenario))
-    if not isinstance(plan, StandingPlan):
-        module = kernel
-    elif fuzion.is_duel(plan):
-        module = kernel_duel
-    else:
-        module = kernel_squad if fuzion.is_squad(plan) else kernel_standing
+    module = {"general": kernel, "standing": kernel_standing, "squad": kernel_squad,
+              "duel": kernel_duel}[plan.kernel]  # fmt: skip
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
         fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK, plan.n_sides, fuzion.max_slots(plan))
     overload = next(iter(module.run_chunk.overloads.values()))

@@ -378,31 +378,17 @@ def attack(av, dv_base, dc, pd, sd, damage, dice, criticals, hit_locations, cove
 @click.argument("scenario")
 def validate(scenario):
     """Check SCENARIO and print what it resolves to."""
+    from .systems.fuzion import compile as fuzion_compile
+    from .systems.fuzion.describe import describe_kernel, describe_member
+
     sc = _load(scenario)
     click.echo(
         f"{scenario}: ok: {sc.name!r}, system {sc.system}, {sc.trials} trials, seed {sc.seed}"
     )
     for side, members in sc.sides.items():
         for c in members:
-            if c.armor.kills:
-                armour = f", {c.armor.name} ({c.armor.kills} Kills)"
-            elif c.armor.pd or c.armor.ekd:
-                armour = f", {c.armor.name} (PD {c.armor.pd})"
-            else:
-                armour = ""
-            x, y = c.xy
-            where = f"({x:g}, {y:g})" if isinstance(c.position, tuple) else f"{x:g}"
-            if c.kills:
-                pools = f"{c.kills} Kills of structure"
-            elif c.sdp:
-                pools = f"SDP {c.sdp}"
-            else:
-                pools = f"Hits {c.derived['hits']}, Stun {c.derived['stun']}"
-            dmg = f"{c.weapon.kills} Kills" if c.weapon.kills else f"DC {c.weapon.dc}"
-            click.echo(
-                f"  {side}: {c.name}: {c.weapon.name} ({dmg}, {c.weapon.skill}"
-                f" {c.skill(c.weapon.skill)}){armour}, {pools}, at {where} m"
-            )
+            click.echo(f"  {side}: {describe_member(c)}")
+    click.echo(f"  {describe_kernel(fuzion_compile.compile_scenario(sc))}")
 
 
 @cli.command()

@@ -266,3 +266,21 @@ def test_index32_splits_the_bits_into_near_equal_runs(n):
     x = np.uint64(0x89ABCDEF_01234567)
     first, rest = split_bits(x, np.uint64(n))
     assert first == index32(np.uint64(0x01234567), np.uint64(n)) and rest == 0x89ABCDEF
+
+
+def test_jit_cache_stamp_covers_every_module_a_kernel_draws_on(tmp_path):
+    """A kernel's numba cache is stamped with its whole folder and the shared jitted rooms, so
+    editing a helper in another module of the folder invalidates it (numba alone would stamp
+    only the kernel's own file and load stale machine code)."""
+    from fuzion_sim import _jit
+
+    (tmp_path / "kernel.py").write_text("x = 1\n")
+    (tmp_path / "rules.py").write_text("y = 1\n")
+    before = _jit._stamp(tmp_path)
+    _jit._stamp.cache_clear()
+    (tmp_path / "rules.py").write_text("y = 2\n")
+    assert _jit._stamp(tmp_path) != before
+    _jit._stamp.cache_clear()
+    from numba.core import caching
+
+    assert caching.CacheImpl._locator_classes[:2] == [_jit._UserDirLocator, _jit._InTreeLocator]

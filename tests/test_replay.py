@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 from click.testing import CliRunner
@@ -50,3 +51,50 @@ def test_replay_cli_text_and_json():
     res = CliRunner().invoke(cli, ["replay", str(FLAGSHIP), "--trial", "7", "--json"])
     out = json.loads(res.stdout)
     assert out["trial"] == 7 and out["events"][0]["kind"] in ("attack", "surprised")
+
+
+def _first_trial(sc, wanted, seed=1, trials=400):
+    """The replay of the first trial whose events satisfy ``wanted(events)``."""
+    for trial in range(trials):
+        rep = replay(sc, trial, seed=seed)
+        if wanted(rep["events"]):
+            return rep
+    raise AssertionError("no such trial")
+
+
+def test_replays_are_in_causal_order():
+    """An attack's line comes before what it causes: its knockback, the blast of a grenade
+    thrown at a point and the dives it provokes, the contest for a disarmed weapon."""
+    kinds = lambda evs: [e["kind"] for e in evs]  # noqa: E731
+    # knockback: the hit, then the target flies
+    sc = load_scenario(
+        SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("rules.knockback", True)]
+    )
+    rep = _first_trial(sc, lambda evs: "knockback" in kinds(evs))
+    i = kinds(rep["events"]).index("knockback")
+    before = rep["events"][i - 1]
+    assert before["kind"] == "attack" and before["hit"]
+    assert before["target"] == rep["events"][i]["actor"]
+    # a grenade into a room: the throw, then who dives and who is caught
+    sc = load_scenario(SCENARIOS / "grenade-into-a-room.yaml")
+    rep = _first_trial(sc, lambda evs: "area" in kinds(evs) and "defend" in kinds(evs))
+    evs = rep["events"]
+    for i, e in enumerate(evs):
+        if e["kind"] != "area":
+            continue
+        j = i - 1  # back over the blast's other victims and dives to the throw itself
+        while evs[j]["kind"] in ("area", "defend"):
+            j -= 1
+        assert evs[j]["kind"] == "attack" and evs[j]["actor"] == e["target"], (evs[j], e)
+    # the lines read in that order too
+    lines = rep["lines"]
+    throw = next(n for n, line in enumerate(lines) if " throws at " in line)
+    assert all(n > throw for n, line in enumerate(lines) if "is caught in" in line)
+
+
+def test_reload_lines_say_how_many_rounds():
+    sc = load_scenario(SCENARIOS / "brawler-vs-gunman.yaml")
+    rep = _first_trial(sc, lambda evs: any(e["kind"] == "reload" and e["rounds_loaded"] > 0
+                                           for e in evs))  # fmt: skip
+    line = next(line for line in rep["lines"] if " rounds: " in line)
+    assert re.search(r"reloads \d+ rounds: \d+ shots", line), line

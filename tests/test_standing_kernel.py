@@ -1,8 +1,8 @@
 """The standing-fight kernel against the general kernel: the same fights, bit for bit.
 
-Scenarios in which nobody needs to move or choose run on ``kernel_standing``; the general
-kernel runs them too (``compile_scenario(standing=False)``) and must give identical per-trial
-outcomes on the same seed, trial by trial.
+Scenarios in which nobody needs to move or choose run on ``kernel_standing`` (or its duel and
+squad copies); the general kernel runs them too (``compile_scenario(kernel="general")``) and
+must give identical per-trial outcomes on the same seed, trial by trial.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from fuzion_sim.engine.outcomes import Tally
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
-from fuzion_sim.systems.fuzion.compile import Plan, StandingPlan
 
 GREEN = {
     "name": "Green",
@@ -119,8 +118,8 @@ def test_standing_kernel_equals_general_kernel(name):
     path, overrides = VARIANTS[name]
     sc = load_scenario(SCENARIOS / path, overrides=overrides)
     fast = fuzion.compile_scenario(sc)
-    general = fuzion.compile_scenario(sc, standing=False)
-    assert isinstance(fast, StandingPlan) and isinstance(general, Plan)
+    general = fuzion.compile_scenario(sc, kernel="general")
+    assert fast.kernel != "general" and general.kernel == "general"
     key = chunk_key(5, 0)
     a = fuzion.run_chunk(fast, key, 0, 20_000)
     b = fuzion.run_chunk(general, key, 0, 20_000)
@@ -137,11 +136,11 @@ def test_moving_fights_use_the_general_kernel():
     sc = load_scenario(
         SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("sides.blue[0].position", 80)]
     )  # beyond the Magnum's 50 m: the Marshal closes in
-    assert isinstance(fuzion.compile_scenario(sc), Plan)
+    assert fuzion.compile_scenario(sc).kernel == "general"
     sc = load_scenario(
         SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("sides.red[0].tactics", "sniper")]
     )
-    assert isinstance(fuzion.compile_scenario(sc), Plan)
+    assert fuzion.compile_scenario(sc).kernel == "general"
 
 
 DUELS = ["benchmark", "flagship", "interlock", "switch2", "stun and dying", "melee and heavy dice"]
@@ -159,7 +158,7 @@ def _standing_kernel(plan, key, n):
     out = TrialOutcomes.empty(n, plan.n_combatants)
     log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
     no_tally = fuzion._tally_args(None)
-    kernel_standing.run_chunk(key, 0, n, *plan, *out.arrays(), -1, log, count, *no_tally)
+    kernel_standing.run_chunk(key, 0, n, *plan.arrays, *out.arrays(), -1, log, count, *no_tally)
     return out
 
 
@@ -170,7 +169,7 @@ def test_duel_kernel_equals_standing_kernel(name):
     path, overrides = VARIANTS[name]
     sc = load_scenario(SCENARIOS / path, overrides=overrides)
     plan = fuzion.compile_scenario(sc)
-    assert fuzion.is_duel(plan)
+    assert plan.kernel == "duel"
     key = chunk_key(9, 0)
     duel = fuzion.run_chunk(plan, key, 0, 20_000)  # the duel kernel
     standing = _standing_kernel(plan, key, 20_000)
@@ -191,12 +190,13 @@ def test_squad_kernel_equals_standing_kernel(name):
     from fuzion_sim.systems.fuzion import kernel_squad
 
     path, overrides = VARIANTS[name]
-    plan = fuzion.compile_scenario(load_scenario(SCENARIOS / path, overrides=overrides))
-    assert fuzion.is_squad(plan)
+    plan = fuzion.compile_scenario(
+        load_scenario(SCENARIOS / path, overrides=overrides), kernel="squad"
+    )
     key, n, slots = chunk_key(11, 0), 20_000, fuzion.max_slots(plan)
     squad = TrialOutcomes.empty(n, plan.n_combatants)
     log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
-    args = (key, 0, n, *plan, *squad.arrays(), -1, log, count)
+    args = (key, 0, n, *plan.arrays, *squad.arrays(), -1, log, count)
     kernel_squad.run_chunk(*args, *fuzion._tally_args(None))
     standing = _standing_kernel(plan, key, n)
     for x, y in zip(squad.arrays(), standing.arrays(), strict=True):
@@ -214,12 +214,13 @@ def test_kernel_choice():
     def plan(path, overrides=()):
         return fuzion.compile_scenario(load_scenario(SCENARIOS / path, overrides=overrides))
 
-    assert fuzion.is_duel(plan("benchmark-duel.yaml"))
-    squad = plan("bench-squad-4v4.yaml")
-    assert fuzion.is_squad(squad) and not fuzion.is_duel(squad)
+    assert plan("benchmark-duel.yaml").kernel == "duel"
+    assert plan("bench-squad-4v4.yaml").kernel == "squad"
     for overrides in (
         [("rules.timing", "speed_chart")],
         [("rules.initiative", "switch2")],
         [("sides.red[0].surprised", True)],
+        [("sides.red[0].targeting", "nearest")],
+        [("rules.chinks", True)],
     ):
-        assert not fuzion.is_squad(plan("bench-squad-4v4.yaml", overrides))
+        assert plan("bench-squad-4v4.yaml", overrides).kernel == "standing"

@@ -30,6 +30,8 @@ from .model import (
     RANGE_PER_POWER_POINT,
     RULE_SWITCHES,
     SIZES,
+    UNARMED,
+    UNARMED_NAMES,
     Area,
     Armor,
     Combatant,
@@ -541,13 +543,15 @@ def _covers(ctx: Context, parts, value) -> tuple[str, ...]:
 
 
 def _weapon(ctx: Context, parts, value) -> Weapon:
+    if value is None or (isinstance(value, str) and value.strip().casefold() in UNARMED_NAMES):
+        return UNARMED
     if isinstance(value, str):
         weapon = catalogue.find_weapon(value)
         if weapon is None:
             raise ctx.fail(
                 parts,
-                f"unknown weapon '{value}'",
-                did_you_mean(value, catalogue.weapons()),
+                f"unknown weapon '{value}' (a catalogue name, a mapping, or unarmed)",
+                did_you_mean(value, [*catalogue.weapons(), "unarmed"]),
             )
         return weapon
     if isinstance(value, dict):
@@ -610,7 +614,7 @@ def _skills(ctx: Context, parts, value) -> dict[str, int]:
 
 
 def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
-    _mapping(ctx, parts, value, COMBATANT_KEYS, required=("name", "weapon"))
+    _mapping(ctx, parts, value, COMBATANT_KEYS, required=("name",))
 
     def at(key):
         return [*parts, key]
@@ -618,7 +622,7 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     name = _str(ctx, at("name"), value["name"])
     stats = _stats(ctx, at("stats"), value.get("stats"))
     skills = _skills(ctx, at("skills"), value.get("skills"))
-    weapon = _weapon(ctx, at("weapon"), value["weapon"])
+    weapon = _weapon(ctx, at("weapon"), value.get("weapon"))
     armor_value = value.get("armor")
     armor = NO_ARMOR if armor_value is None else _armor(ctx, at("armor"), armor_value)
     position = _position(ctx, at("position"), value.get("position"))
@@ -631,6 +635,10 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
                 raise ctx.fail(at(key), f"{key} must be at most {high}, got {derived[key]}")
     if weapon.skill not in skills:
         ctx.warnings.append(f"{name} has no {weapon.skill} skill; it counts 0")
+    if "end" in value:
+        ctx.warnings.append(
+            f"{name}: end (Endurance) is recorded on the sheet only; no rule of the fight uses it"
+        )
 
     def opt(key, check, default):
         got = _get(value, key)
@@ -681,6 +689,7 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         None,
     )
     _check_burst_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
+    _check_damage(ctx, name, weapon, stats)
     return Combatant(
         name=name,
         side=side,
@@ -703,6 +712,20 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         called_shot=called_shot,
         **flags,
     )
+
+
+def _check_damage(ctx: Context, name: str, weapon: Weapon, stats: dict[str, int]) -> None:
+    """Warn when a combatant's weapon can never do damage: no dice at full health (DC 0 and no
+    STR bonus, or a minimum STR far above its own, F12-F13)."""
+    from fuzion_sim.systems.fuzion.rules import weapon_dice
+
+    if weapon.unarmed or weapon.kills or weapon_dice(weapon, stats["STR"]) > 0:
+        return
+    why = (
+        f"DC {weapon.dc}" if weapon.min_str <= stats["STR"]
+        else f"DC {weapon.dc}, STR {stats['STR']} against a minimum of {weapon.min_str}"
+    )  # fmt: skip
+    ctx.warnings.append(f"{name}'s {weapon.name} can never do damage ({why}: no damage dice)")
 
 
 def _check_burst_tactics(ctx: Context, parts, raw, rules, weapon: Weapon) -> None:

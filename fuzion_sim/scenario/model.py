@@ -29,6 +29,8 @@ __all__ = [
     "Rules",
     "SIZES",
     "Scenario",
+    "UNARMED",
+    "UNARMED_NAMES",
     "Weapon",
 ]
 
@@ -165,6 +167,17 @@ class Weapon:
     area: Area | None = None
     barrels: int = 1
     explosive: bool = False
+    unarmed: bool = False
+
+
+#: The fists of a combatant without a weapon (F14): an attack is a punch, STR dice of Stun
+#: (``rules.punch_dice``), a haymaker STR + 3 dice; ``weapon: unarmed`` in a scenario.
+UNARMED = Weapon(
+    name="Fists", skill="Hand to Hand", kind="melee", damage="stun", dc=0, range=4.0,
+    unarmed=True, notes="F14 punch: STR dice of Stun",
+)  # fmt: skip
+#: Names a scenario may give for no weapon.
+UNARMED_NAMES = ("unarmed", "fists", "none")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from ... import dice
 from ...scenario.model import BOW_MAX_STR, BOW_RANGE_PER_STR, Scenario
 from . import kernel, tactics
 from .rules import (
+    FISTS_DC,
     KILLING,
     STUN,
     armour_value,
@@ -61,6 +62,7 @@ class Plan(NamedTuple):
     perception: np.ndarray
     obscured: np.ndarray
     holstered0: np.ndarray
+    unarmed0: np.ndarray
     abort_kind: np.ndarray
     tech: np.ndarray
     physician: np.ndarray
@@ -288,6 +290,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         perception=_ints([c.skill("Perception") for c in fighters]),
         obscured=_ints([c.obscured for c in fighters]),
         holstered0=_ints([not c.drawn for c in fighters]),
+        unarmed0=_ints([w.unarmed for w in weapons]),
         abort_kind=_ints([ABORT_CODES[c.abort] for c in fighters]),
         tech=_ints([c.stats["TECH"] for c in fighters]),
         physician=_ints([c.skill("Physician") for c in fighters]),
@@ -304,7 +307,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         ),
         w_melee=_ints([w.kind == "melee" for w in weapons]),
         w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
-        w_dc=_ints([w.dc for w in weapons]),
+        w_dc=_ints([FISTS_DC if w.unarmed else w.dc for w in weapons]),
         w_acc=_ints([w.accuracy for w in weapons]),
         w_min_str=_ints([w.min_str for w in weapons]),
         w_range=_floats([weapon_range(c) for c in fighters]),
@@ -357,7 +360,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
 
 
 class StandingPlan(NamedTuple):
-    """The plan of a standing fight (``kernel_standing.run_chunk``'s argument order)."""
+    """The plan of a standing fight (``kernel_standing.run_chunk``'s argument order; the duel
+    and squad kernels take the same)."""
 
     side: np.ndarray
     n_sides: int
@@ -373,6 +377,7 @@ class StandingPlan(NamedTuple):
     def_ranged: np.ndarray
     def_melee: np.ndarray
     base_order: np.ndarray
+    targeting: np.ndarray
     w_melee: np.ndarray
     w_dmg: np.ndarray
     w_dc: np.ndarray
@@ -380,6 +385,7 @@ class StandingPlan(NamedTuple):
     w_min_str: np.ndarray
     pair_mod: np.ndarray
     pair_armour: np.ndarray
+    pair_dist: np.ndarray
     acts: np.ndarray
     slots_per_round: int
     start_slot: int
@@ -396,41 +402,43 @@ class StandingPlan(NamedTuple):
         return int(self.side.shape[0])
 
 
-def standing_plan(plan: Plan) -> StandingPlan | None:
-    """The standing-fight plan of ``plan`` when its fight needs no movement or choices, else
-    None: every combatant on the default tactic with no magazine, and every enemy within its
-    weapon's reach (ranged: within the listed range), so nobody ever moves or reloads."""
+def pair_distances(plan: Plan) -> np.ndarray:
+    """Metres from each combatant to each other at the start, at ``a * C + t`` (float64[C * C]),
+    computed as the general kernel computes them (``kernel._geometry``), bit for bit."""
+    dx = plan.pos_x0[None, :] - plan.pos_x0[:, None]
+    dy = plan.pos_y0[None, :] - plan.pos_y0[:, None]
+    return np.ascontiguousarray(np.sqrt(dx * dx + dy * dy).ravel())
+
+
+def standing_plan(plan: Plan) -> StandingPlan:
+    """The plan of ``plan``'s fight for the standing kernels: per attacker and target the
+    static modifier to the attack, the armour that stops it and the distance.
+
+    Only for a fight in which nobody moves or chooses (``dispatch.kernel_for`` decides): the
+    pair tables are those of the starting positions.
+    """
     n = plan.n_combatants
-    if not plan.tac_default.all() or (plan.w_shots >= 0).any():
-        return None
-    if plan.obscured.any() or plan.holstered0.any() or plan.abort_kind.any():
-        return None
-    if plan.options[kernel.OPT_HIT_LOCATIONS] or plan.options[kernel.OPT_KNOCKBACK]:
-        return None
-    if plan.scale.any() or plan.w_kills.any() or plan.a_half_blades.any():
-        return None
-    if plan.w_autofire.any() or plan.w_area.any():  # several shots or targets an attack
-        return None
+    dist = pair_distances(plan)
     pair_mod = np.zeros(n * n, np.int64)
     pair_armour = np.zeros(n * n, np.int64)
     for a in range(n):
         for t in range(n):
             if plan.side[a] == plan.side[t]:
                 continue
-            d = float(np.hypot(plan.pos_x0[t] - plan.pos_x0[a], plan.pos_y0[t] - plan.pos_y0[a]))
-            if d > plan.w_range[a]:
-                return None
             if plan.w_melee[a]:
                 pair_mod[a * n + t] = plan.tgt_mod_m[t] + plan.cover_m[t] + plan.att_mod_m[a]
             else:
                 pair_mod[a * n + t] = (
-                    range_modifier(d, plan.w_range[a])
+                    range_modifier(dist[a * n + t], plan.w_range[a])
                     + plan.tgt_mod_r[t]
                     + plan.cover_r[t]
                     + plan.att_mod_r[a]
                 )
-            pair_armour[a * n + t] = armour_value(
+            armour = armour_value(
                 plan.a_pd[t], plan.a_ekd[t], plan.w_energy[a], plan.w_ap[a], plan.ap_factor
             )
+            if plan.w_blade[a] and plan.a_half_blades[t]:
+                armour //= 2  # armour good for half against blades
+            pair_armour[a * n + t] = armour
     fields = {k: getattr(plan, k) for k in StandingPlan._fields if k in Plan._fields}
-    return StandingPlan(**fields, pair_mod=pair_mod, pair_armour=pair_armour)
+    return StandingPlan(**fields, pair_mod=pair_mod, pair_armour=pair_armour, pair_dist=dist)

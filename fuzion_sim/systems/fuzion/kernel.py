@@ -133,7 +133,7 @@ EVENT_AIM = 8  # EV_RAW: aim bonus now
 EVENT_DEFEND = 9  # dodge / block / dive (EV_ACTION), EV_RAW: the bonus
 EVENT_RECOVER = 10  # EV_RAW: Stun recovered (0 when damaged that phase)
 EVENT_ESCAPE = 11  # FLAG_HIT: freed
-EVENT_RELOAD = 12  # EV_RAW: shots after
+EVENT_RELOAD = 12  # EV_RAW: shots after, EV_THROUGH rounds loaded, EV_ROLL of EV_DV actions
 EVENT_PRESENCE = 13  # EV_RAW: dice total, EV_DV: the target's RES, EV_ROLL: effect code
 EVENT_WAIT = 14  # starts waiting
 EVENT_INTERRUPT = 15  # a waiting combatant interrupts (the attack follows as its own event)
@@ -217,7 +217,7 @@ def run_chunk(
     # combatants
     side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, run_m, sprint_m,
     att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res, base_order, targeting,
-    surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, abort_kind, tech,
+    surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, unarmed0, abort_kind, tech,
     physician, scale, knock_body, called_loc, called_mod,
     # weapons (one per combatant) and armour
     w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
@@ -251,9 +251,9 @@ def run_chunk(
         Per-combatant plan arrays (see ``compile.Plan``): sheet values, the skills each attack
         form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
         starting position in metres, INT and Perception, obscured, weapon holstered at the start
-        (``drawn: false``), abort (``ABORT_*``), TECH and Physician (first aid), scale
-        (``SCALE_*``), the BODY (Kills) knockback subtracts, a called shot's location (-1: none)
-        and its modifier.
+        (``drawn: false``), no weapon (the fists: every attack a punch), abort (``ABORT_*``),
+        TECH and Physician (first aid), scale (``SCALE_*``), the BODY (Kills) knockback
+        subtracts, a called shot's location (-1: none) and its modifier.
     w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
         (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
         weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
@@ -421,7 +421,7 @@ def run_chunk(
             dv_pen[c] = 0
             held_by[c] = -1
             hold[c] = HOLD_NONE
-            disarmed[c] = False
+            disarmed[c] = unarmed0[c] != 0  # the fists: every attack a punch (F14)
             ammo[c] = w_shots[c]
             reloading[c] = 0
             recovering[c] = False
@@ -582,8 +582,10 @@ def run_chunk(
                                 if side[c] != side[a] and not is_out[c]:
                                     n_e += 1
                             if n_e > 0:
-                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                pick = np.int64(u * n_e)
+                                pick = np.int64(0)  # one enemy standing: no die to roll
+                                if n_e > 1:
+                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                                    pick = np.int64(u * n_e)
                                 for c in range(n_comb):
                                     if side[c] != side[a] and not is_out[c]:
                                         if pick == 0:
@@ -841,14 +843,19 @@ def run_chunk(
                     )  # fmt: skip
                     if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
                         action = tx.A_RELOAD
+                        before = ammo[a]
                         reloading[a] += 1
+                        spent = reloading[a]
                         if reloading[a] >= w_reload[a]:
                             reloading[a] = 0
                             ammo[a] = w_shots[a]
-                        if log:
+                        if log:  # the rounds loaded (0 until the last action of the reload)
                             row = _event(events, ne, now, EVENT_RELOAD, a, -1)
                             events[row, EV_ACTION] = tx.A_RELOAD
                             events[row, EV_RAW] = ammo[a]
+                            events[row, EV_THROUGH] = ammo[a] - before
+                            events[row, EV_ROLL] = spent
+                            events[row, EV_DV] = w_reload[a]
                             ne += 1
                         continue
                     if action == tx.A_ESCAPE:  # F33: STR + Athletics against the holder's
@@ -1044,15 +1051,15 @@ def run_chunk(
                             continue
                         fast_draw = True  # draw & attack: one action at -3
                     form = F_WEAPON
-                    if (
+                    if action == tx.A_KICK:  # a kick needs no weapon: disarmed too
+                        form = F_KICK
+                    elif (
                         disarmed[a]
                         or action == tx.A_PUNCH
                         or action == tx.A_SWEEP
                         or (action == tx.A_DISARM or action == tx.A_CHOKE)
                     ):
                         form = F_PUNCH
-                    elif action == tx.A_KICK:
-                        form = F_KICK
                     elif (
                         action == tx.A_HAYMAKER
                         or action == tx.A_MOVE_BY
@@ -1091,6 +1098,7 @@ def run_chunk(
                             ne += 1
                         continue
                     n_victims = 0
+                    att_row = -1  # the attack's event row, once reserved
                     if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
                         # the choke held: 2D6 killing (armour does not cover the throat)
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -1182,6 +1190,10 @@ def run_chunk(
                             aim[a] = 0  # the shot spends the aim
                             if ammo[a] > 0:
                                 ammo[a] -= 1
+                        if log:  # the attack's line before what it causes (blast, dives,
+                            # knockback, the contest for a weapon); filled in once resolved
+                            att_row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                            ne += 1
                         if form == F_WEAPON and w_area[a] > 0.0:
                             # F17 area effects: every combatant in the area (friends too)
                             # defends against one attack total
@@ -1521,7 +1533,10 @@ def run_chunk(
                                 held_by[c] = -1
                                 hold[c] = HOLD_NONE
                     if log:
-                        row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                        row = att_row
+                        if row < 0:
+                            row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                            ne += 1
                         events[row, EV_ROLL] = roll
                         events[row, EV_AV] = av
                         events[row, EV_DV] = dv_base
@@ -1542,7 +1557,6 @@ def run_chunk(
                             + FLAG_DYING * (hits[tgt] <= 0)
                             + FLAG_UNOPPOSED * (w_area[a] > 0.0 and w_explosive[a] != 0)
                         )
-                        ne += 1
                     if sides_left <= 1:
                         break
             if sides_left <= 1:

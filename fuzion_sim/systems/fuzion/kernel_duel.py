@@ -64,9 +64,9 @@ def _take(h, dead, death, lose, st, stun_lost, t, body, hmax, stun_limit, impair
 def run_chunk(
     key, first, n_trials,
     side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    att_skill, def_ranged, def_melee, base_order,
+    att_skill, def_ranged, def_melee, base_order, targeting,
     w_melee, w_dmg, w_dc, w_acc, w_min_str,
-    pair_mod, pair_armour,
+    pair_mod, pair_armour, pair_dist,
     acts, slots_per_round, start_slot, slots_per_unit, max_slots, surprised,
     options, roll_table, nd6_offsets, nd6_table,
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,

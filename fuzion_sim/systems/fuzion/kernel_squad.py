@@ -3,7 +3,7 @@
 The standing kernel's fight (``kernel_standing``) for the common case of a squad fight under
 ``timing: phases`` with nobody surprised, no initiative rolled each phase (F9 switch2) and no
 event log: every combatant still standing acts once a phase in the fight's initiative order.
-``compile`` data picks it (:func:`~fuzion_sim.systems.fuzion.is_squad`); the tests hold it to
+``dispatch.kernel_for`` picks it by data (``dispatch.HONOURS``); the tests hold it to
 the standing kernel bit for bit, trial by trial.
 
 What it does differently from the standing kernel, which together takes an attack 0.73 to 0.8
@@ -139,9 +139,9 @@ def _track_down(c, was_down, now_down, downs, n_down):
 def run_chunk(
     key, first, n_trials,
     side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    att_skill, def_ranged, def_melee, base_order,
+    att_skill, def_ranged, def_melee, base_order, targeting,
     w_melee, w_dmg, w_dc, w_acc, w_min_str,
-    pair_mod, pair_armour,
+    pair_mod, pair_armour, pair_dist,
     acts, slots_per_round, start_slot, slots_per_unit, max_slots, surprised,
     options, roll_table, nd6_offsets, nd6_table,
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,

@@ -1,22 +1,23 @@
 """The standing-fight kernel: the general kernel's fight when nobody needs to move or choose.
 
-When every combatant uses the default tactic, has no magazine to empty, and stands within its
-weapon's reach of every enemy (ranged weapons: within their listed range), the general
-kernel's default tactic always attacks and nobody ever moves. This kernel runs exactly that
-fight with a fraction of the state: per-pair range bands, static modifiers, armour and what
-stops each attack are tables; each combatant's attack and defence values under every penalty
-are a table worked out once per chunk (``values_table``); a wound is worked through (penalty,
-stunned, dying, death, out) only when it crosses the target's watch line (``watch_line``);
-the end of a slot does work only while somebody is knocked out or dying; and a streamed run
-adds each trial straight into the tally. ``compile`` picks it by data
-(:func:`~.compile.standing_plan`); the tests hold it to the general kernel bit for bit, trial by
-trial, on the same seeds (they draw the same random numbers in the same order). Two
-specialised copies, held to it the same way, take the commonest standing fights: one against
-one (``kernel_duel``) and a squad fight in phases (``kernel_squad``); this kernel keeps the
-rest, and every replay's event log.
+When every combatant's tactic is static (the default tactic, or an unconditional attack), has
+no magazine to empty, and stands within its weapon's reach of every enemy it would close in
+on, nobody ever moves and every action is an attack. This kernel runs exactly that fight with
+a fraction of the state: per-pair range bands, static modifiers, armour and what stops each
+attack are tables; each combatant's attack and defence values under every penalty are a table
+worked out once per chunk (``values_table``); a wound is worked through (penalty, stunned,
+dying, death, out) only when it crosses the target's watch line (``watch_line``); the end of a
+slot does work only while somebody is knocked out or dying; and a streamed run adds each trial
+straight into the tally. ``dispatch.kernel_for`` picks it by data (``dispatch.HONOURS``: what
+every kernel honours); the tests hold it to the general kernel bit for bit, trial by trial, on
+the same seeds (they draw the same random numbers in the same order). Two specialised copies,
+held to it the same way, take the commonest standing fights: one against one (``kernel_duel``)
+and a squad fight in phases (``kernel_squad``); this kernel keeps the rest, and every replay's
+event log.
 
 Semantics are the general kernel's (``kernel.py``): RULINGS F8-F9, F21-F26, speed chart, extra
-actions, switch2, surprise, the free post-segment-12 Recovery, the event log.
+actions, switch2, surprise, the free post-segment-12 Recovery, every targeting rule, chinks in
+the armour (F30), the event log. What each kernel honours is stated in ``dispatch.py``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
+from . import tactics as tx
 from .kernel import (
     EV_AV,
     EV_DV,
@@ -47,6 +49,7 @@ from .kernel import (
     FLAG_HIT,
     FLAG_OUT,
     FLAG_STUNNED,
+    OPT_CHINKS,
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
     OPT_HAS_TIES,
@@ -161,6 +164,58 @@ def stop_table(pair_armour, w_dmg, sd):
 
 
 @jit(inline="always")
+def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, s2, s3):
+    """Combatant ``a``'s target under its targeting rule (``tactics.T_*``), exactly as the
+    general kernel chooses it: ``focus`` the target of the side's first standing member that
+    has one (if still standing); ``random`` one of the enemies standing (a die only when
+    there are two or more); else the best enemy standing by the rule's score (``first``: the
+    first listed, ``nearest`` by ``pair_dist``, ``weakest`` / ``strongest`` by Hits, then
+    Stun), the first listed among equals. Returns the target (-1: none) and the generator
+    state."""
+    n_comb = side.shape[0]
+    tgt = -1
+    if mode == tx.T_FOCUS:
+        for c in range(n_comb):
+            if side[c] == side[a] and not is_out[c] and target[c] >= 0:
+                if not is_out[target[c]]:
+                    tgt = target[c]
+                break
+    if tgt < 0 and mode == tx.T_RANDOM:
+        n_e = 0
+        for c in range(n_comb):
+            if side[c] != side[a] and not is_out[c]:
+                n_e += 1
+        if n_e > 0:
+            pick = np.int64(0)
+            if n_e > 1:
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                pick = np.int64(u * n_e)
+            for c in range(n_comb):
+                if side[c] != side[a] and not is_out[c]:
+                    if pick == 0:
+                        tgt = c
+                        break
+                    pick -= 1
+    if tgt < 0:
+        best = 0.0
+        for c in range(n_comb):
+            if side[c] == side[a] or is_out[c]:
+                continue
+            if mode == tx.T_WEAKEST:
+                score = -(hits[c] + stun[c] * 0.001)
+            elif mode == tx.T_STRONGEST:
+                score = hits[c] + stun[c] * 0.001
+            elif mode == tx.T_NEAREST:
+                score = -pair_dist[a * n_comb + c]
+            else:
+                score = 0.0
+            if tgt < 0 or score > best:
+                tgt = c
+                best = score
+    return tgt, s0, s1, s2, s3
+
+
+@jit(inline="always")
 def tie_tables(ref, base_order):
     """F9 switch1, ties broken once per fight by a die roll: per combatant the first place of
     its REF in the order (``first_place``), 1 at ``same[c * C + d]`` where ``d`` is another
@@ -202,11 +257,11 @@ def run_chunk(
     key, first, n_trials,
     # combatants
     side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    att_skill, def_ranged, def_melee, base_order,
+    att_skill, def_ranged, def_melee, base_order, targeting,
     # weapons (one per combatant)
     w_melee, w_dmg, w_dc, w_acc, w_min_str,
     # pairs (attacker * C + target)
-    pair_mod, pair_armour,
+    pair_mod, pair_armour, pair_dist,
     # time
     acts, slots_per_round, start_slot, slots_per_unit, max_slots, surprised,
     # rules and dice
@@ -229,10 +284,12 @@ def run_chunk(
         Offset of the first trial within the chunk, and how many trials to run.
     side ... w_min_str : int64[C]
         Per-combatant plan arrays (see ``compile.Plan``); ``base_order`` is the initiative
-        order by sheet REF.
-    pair_mod, pair_armour : int64[C * C]
-        For attacker ``a`` and target ``t`` at ``a * C + t``: the range modifier (F10) and
-        the armour that stops that weapon (F20).
+        order by sheet REF, ``targeting`` each one's targeting rule (``tactics.T_*``).
+    pair_mod, pair_armour : int64[C * C]; pair_dist : float64[C * C]
+        For attacker ``a`` and target ``t`` at ``a * C + t``: the modifier to the attack
+        (range band F10, the target's cover, size and posture, the attacker's own), the armour
+        that stops that weapon (F20; halved for a blade against ``half_vs_blades``) and the
+        distance in metres (``targeting: nearest``).
     acts : int8[C * slots_per_round]
         1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
     start_slot, slots_per_unit, max_slots : int
@@ -272,6 +329,7 @@ def run_chunk(
     init_dice = options[OPT_INIT_DICE]
     wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
     recovery_slot = options[OPT_RECOVERY_SLOT]
+    chinks = options[OPT_CHINKS] != 0
     n_events[0] = 0
     n_rolls = np.uint64(roll_table.shape[0])
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
@@ -320,7 +378,12 @@ def run_chunk(
     # per attacker and target: what stops the attack (F20); per target: F22's stunned limit
     # (stunned when 2 x Stun lost > maximum Stun)
     stop = stop_table(pair_armour, w_dmg, sd)
+    # F30 chinks: a hit that beats the DV by 10 or more meets no armour (only SD, for Stun)
+    chink_stop = stop_table(np.zeros(n_comb * n_comb, np.int64), w_dmg, sd)
     killing = np.empty(n_comb, np.bool_)
+    # targeting rules that choose again at every action (the others keep a target until it
+    # falls)
+    dynamic = np.empty(n_comb, np.bool_)
     stun_limit = np.empty(n_comb, np.int64)
     first_place, same_ref, tie_low = tie_tables(ref, base_order)
     # a fresh trial: the sides' sizes, who is down at the start (_down), the last time unit
@@ -336,6 +399,11 @@ def run_chunk(
         order[c] = base_order[c]
         fresh_watch[c] = watch_line(hits_max[c], hits_max[c], body[c], impairment)
         killing[c] = w_dmg[c] == KILLING
+        mode = targeting[c]
+        dynamic[c] = (
+            mode == tx.T_WEAKEST or mode == tx.T_NEAREST or mode == tx.T_STRONGEST
+            or mode == tx.T_FOCUS
+        )  # fmt: skip
         stun_limit[c] = stun_max[c] // 2 if stunned_rule else np.int64(1 << 62)
 
     for j in range(n_trials):
@@ -424,14 +492,13 @@ def run_chunk(
                         row = _event(events, ne, now, EVENT_LOST_ACTION, a, -1)
                         ne += 1
                     continue
-                # target: the first enemy still standing, in listed order (kept until it falls)
+                # target under the targeting rule (kept until it falls, unless dynamic)
                 tgt = target[ua]
-                if tgt < 0 or is_out[np.uint64(tgt)]:
-                    tgt = -1
-                    for c in range(n_comb):
-                        if side[c] != side[ua] and not is_out[c]:
-                            tgt = c
-                            break
+                if tgt < 0 or is_out[np.uint64(tgt)] or dynamic[ua]:
+                    tgt, s0, s1, s2, s3 = choose_target(
+                        a, side, is_out, target, targeting[ua], hits, stun, pair_dist, s0, s1,
+                        s2, s3,
+                    )  # fmt: skip
                     target[ua] = tgt
                     if tgt < 0:
                         continue
@@ -448,7 +515,8 @@ def run_chunk(
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 ri, bits = split_bits(x, n_rolls)
                 roll = np.int64(roll_table[ri])
-                hit = np.int64(roll >= dv_base - att_base[ua] - mod)
+                need = dv_base - att_base[ua] - mod
+                hit = np.int64(roll >= need)
                 # F19: n d6 as groups of five from the 5d6 table, then the rest
                 raw = np.int64(0)
                 for _ in range(groups[ua]):
@@ -458,7 +526,10 @@ def run_chunk(
                 raw += nd6_table[dice_lo[ua] + index32(bits, dice_size[ua])]
                 # F20-F21: Killing damage costs as much Stun (never below 0), Stun damage 1 Hit
                 # per full 5 through
-                through = raw - stop[ua * u_comb + ut]
+                if chinks and roll - need >= 10:
+                    through = raw - chink_stop[ua * u_comb + ut]
+                else:
+                    through = raw - stop[ua * u_comb + ut]
                 through = (through if through > 0 else 0) * hit
                 if killing[ua]:
                     hits_lost = through

@@ -134,7 +134,8 @@ def event_dicts(
     - ``aim``: ``aim`` (the bonus now, at most 3); ``defend``: ``action`` (dodge, block, dive)
       and ``bonus``; ``recover``: ``stun_recovered`` and ``stun_after``;
     - ``escape``: ``roll_difference`` and ``freed`` (``target`` is the holder);
-    - ``reload``: ``shots`` after; ``presence``: ``total`` (the dice), ``res`` (the target's),
+    - ``reload``: ``shots`` after, ``rounds_loaded`` (0 until its last action), ``action_of``
+      (the reload's action k of n); ``presence``: ``total`` (the dice), ``res`` (the target's),
       ``margin``, ``effect`` (none, penalty, lose_action, surrender) and ``penalty``;
     - ``wait``, ``idle``, ``held``, ``interrupt`` (``target``: the combatant interrupted);
     - ``choke``: ``damage`` (2D6 killing, no armour); ``disarm``: ``roll_difference`` and
@@ -208,7 +209,8 @@ def event_dicts(
         elif kind == "escape":
             ev.update(roll_difference=row[k.EV_ROLL], freed=bool(flags & k.FLAG_HIT))
         elif kind == "reload":
-            ev["shots"] = row[k.EV_RAW]
+            ev.update(shots=row[k.EV_RAW], rounds_loaded=row[k.EV_THROUGH],
+                      action_of=(row[k.EV_ROLL], row[k.EV_DV]))  # fmt: skip
         elif kind == "presence":
             total, res, effect = row[k.EV_RAW], row[k.EV_DV], row[k.EV_ROLL]
             ev.update(
@@ -299,7 +301,7 @@ def _attack_line(ev: dict, dice: str) -> str:
         hold = "in a choke hold" if action == "choke" else "entangled"
         text += f"hit, {ev['target']} is held {hold}"
     elif action == "disarm":
-        text += "hit (the contest for the weapon is above)"
+        text += "hit (the contest for the weapon follows)"
     else:
         where = f" ({ev['location']})" if "location" in ev else ""
         if ev.get("shots_fired", 0) > 1:
@@ -431,9 +433,13 @@ def narrate(
             text += f"{ev['roll_difference']:+d}): "
             text += "breaks free" if ev["freed"] else "still held"
         elif kind == "reload":
-            text = f"{actor} reloads: {ev['shots']} shots"
-            if ev["shots"] == 0:
-                text += " (still reloading)"
+            done, of = ev["action_of"]
+            if ev["rounds_loaded"] > 0:
+                text = f"{actor} reloads {ev['rounds_loaded']} rounds: {ev['shots']} shots"
+            elif done < of:
+                text = f"{actor} reloads ({done} of {of} actions): {ev['shots']} shots"
+            else:
+                text = f"{actor} reloads: the magazine was full ({ev['shots']} shots)"
         elif kind == "presence":
             text = _presence_line(ev)
         elif kind == "wait":

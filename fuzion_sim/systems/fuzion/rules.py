@@ -80,10 +80,17 @@ def wound_penalty(hits, hits_max, impairment, dying_penalty):
     return 0
 
 
+#: The DC of the fists in the plan (``Plan.w_dc``): ``damage_dice`` rolls STR dice (F14).
+FISTS_DC = -1
+
+
 @jit
 def damage_dice(dc, strength, min_str, str_based):
     """Dice rolled by an attack: the weapon DC, -1 die per STR point under the minimum (F12),
-    and for STR-powered (melee) weapons +1 die per STR point over it, at most 2 x DC (F13)."""
+    and for STR-powered (melee) weapons +1 die per STR point over it, at most 2 x DC (F13);
+    the fists (``FISTS_DC``) STR dice (F14)."""
+    if dc == FISTS_DC:
+        return strength
     n = dc
     if strength < min_str:
         n -= min_str - strength
@@ -91,6 +98,16 @@ def damage_dice(dc, strength, min_str, str_based):
         extra = strength - min_str
         n += extra if extra < dc else dc
     return n if n > 0 else 0
+
+
+def weapon_dice(weapon, strength: int) -> int:
+    """Damage dice of a combatant's weapon at full health with STR ``strength`` (F12-F14): the
+    fists STR, a Kill-rated weapon its F29 DC, else ``damage_dice``."""
+    if weapon.unarmed:
+        return int(strength)
+    if weapon.kills:
+        return int(weapon.dc)
+    return int(damage_dice(weapon.dc, strength, weapon.min_str, weapon.kind == "melee"))
 
 
 @jit

@@ -1,0 +1,62 @@
+"""What ``fuzion-sim validate`` says of a Fuzion fight: each member in a line, and its kernel."""
+
+from __future__ import annotations
+
+from . import dispatch
+from .rules import weapon_dice
+
+__all__ = ["attack_dice", "describe_kernel", "describe_member"]
+
+
+def attack_dice(c) -> str:
+    """The member's damage per attack at full health, as a reader checks it: the dice with how
+    they come about (F12-F14, F29), e.g. ``5d6 killing (DC 4 +1 for STR)``."""
+    w = c.weapon
+    strength = c.stats["STR"]
+    n = weapon_dice(w, strength)
+    kind = "Stun" if w.damage == "stun" else "killing"
+    if w.unarmed:
+        return f"{n}d6 Stun (a punch at STR {strength})"
+    if w.kills:
+        return f"{w.kills} Kills ({n} DC against small targets)"
+    parts = [f"DC {w.dc}"]
+    if strength < w.min_str:
+        short = w.min_str - strength
+        parts.append(f"-{short} and -{short} to hit: STR {strength} under the minimum {w.min_str}")
+    elif w.kind == "melee" and n > w.dc:
+        parts.append(f"+{n - w.dc} for STR")
+    how = parts[0] if len(parts) == 1 else f"{parts[0]} {parts[1]}"
+    return f"{n}d6 {kind} ({how})"
+
+
+def describe_member(c) -> str:
+    """One line: weapon, its dice, skill, armour, Hits and Stun (or structure), position."""
+    if c.armor.kills:
+        armour = f"; {c.armor.name} ({c.armor.kills} Kills)"
+    elif c.armor.pd or c.armor.ekd:
+        ekd = f", EKD {c.armor.ekd}" if c.armor.ekd else ""
+        armour = f"; {c.armor.name} (PD {c.armor.pd}{ekd})"
+    else:
+        armour = ""
+    x, y = c.xy
+    where = f"({x:g}, {y:g})" if isinstance(c.position, tuple) else f"{x:g}"
+    if c.kills:
+        pools = f"{c.kills} Kills of structure"
+    elif c.sdp:
+        pools = f"SDP {c.sdp}"
+    else:
+        pools = f"Hits {c.derived['hits']}, Stun {c.derived['stun']}"
+    w = c.weapon
+    return (
+        f"{c.name}: {w.name}, {attack_dice(c)}, {w.skill} {c.skill(w.skill)}{armour}; {pools}; "
+        f"at {where} m"
+    )
+
+
+def describe_kernel(plan) -> str:
+    """Which kernel runs the fight and, for the general kernel, what keeps it from the standing
+    kernel (``dispatch.blocking_reasons``)."""
+    name = dispatch.kernel_for(plan)
+    if name != "general":
+        return f"runs on the {name} kernel"
+    return f"runs on the general kernel ({'; '.join(dispatch.blocking_reasons(plan, 'standing'))})"
