@@ -58,7 +58,8 @@ def test_report_renders_with_valid_images(report):
     assert n >= 5  # comparison (2), kill time, survival, sweep heatmap
     _check_md(report / "index.md")
     html = (report / "index.html").read_text()
-    for needle in ("Assumptions", "impairment", "Who wins", "95% interval", "Scenario", "Interlock"):
+    for needle in ("Assumptions", "impairment", "Who wins", "95% interval", "Scenario",
+                   "Interlock"):  # fmt: skip
         assert needle in html
     for csv in ("wins.csv", "kill_time_summary.csv", "kill_time_pmf.csv", "survival.csv",
                 "combatants.csv", "comparison.csv", "differences.csv", "assumptions.csv",

@@ -120,16 +120,14 @@ class BalanceResult:
         if self.bracket:
             below, above = self.bracket
             lines.append(
-                f"The target lies between {self.param} = {below['value']:g} "
-                f"({self.format_estimate(below['estimate'], below['ci95'])}) and "
-                f"{above['value']:g} ({self.format_estimate(above['estimate'], above['ci95'])})."
+                f"The target lies between {self.param} = {below['value']:g}, at "
+                f"{self.format_estimate(below['estimate'], below['ci95'])}, and "
+                f"{above['value']:g}, at {self.format_estimate(above['estimate'], above['ci95'])}"
+                f": [bold]{above['value']:g}[/bold] is the smallest value that reaches it."
             )
-        if self.meets:
-            m = self.meets
-            lines.append(
-                f"The smallest value that reaches the target is [bold]{m['value']:g}[/bold] "
-                f"({self.format_estimate(m['estimate'], m['ci95'])})."
-            )
+        elif self.meets:
+            lines.append(f"The low end of the range, {self.meets['value']:g}, already reaches "
+                         "the target.")  # fmt: skip
         return lines
 
     def to_json_dict(self) -> dict:

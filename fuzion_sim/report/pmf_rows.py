@@ -1,9 +1,10 @@
 """The rows of a long exact distribution that a terminal table shows.
 
 An autofire attack's total damage has hundreds of outcomes, most of them below one in a million;
-a table shows at most ``rows`` of them: the first outcome (a miss, 0), the run of consecutive
-outcomes holding the most probability, and the rest merged into an "N or more" row (and, when
-the mass sits far from 0, an "A to B" row before the run).
+a table shows at most ``rows`` of them: the first outcome (a miss, 0), the next outcomes in
+order, and the rest merged into an "N or more" row. When that row would hold most of the
+probability (the mass sits far from 0, as for DC 200), the rows show instead the run of
+consecutive outcomes holding the most probability, with an "A to B" row before it.
 """
 
 from __future__ import annotations
@@ -73,12 +74,15 @@ def pmf_rows(pmf: dict, rows: int = DEFAULT_ROWS) -> list[PmfRow]:
     k_plain = rows - 2  # first row + window + "or more"
     start, length, low = 1, k_plain, False
     k_low = rows - 3  # first row + "A to B" + window + "or more"
-    if k_low >= 1 and n - 1 > k_plain:
+    beyond_first = float(cum[-1] - cum[1])
+    # Only when the plain rows would leave most of the probability in "or more" (the mass sits
+    # far from the first outcome) does the window move, with an "A to B" row before it.
+    if k_low >= 1 and float(cum[-1] - cum[1 + k_plain]) > 0.5 * beyond_first:
         starts = np.arange(2, n - k_low)
         if starts.size:
             masses = cum[starts + k_low] - cum[starts]
             best = int(starts[int(np.argmax(masses))])
-            if window_mass(best, k_low) > window_mass(1, k_plain) + 1e-12:
+            if window_mass(best, k_low) > window_mass(1, k_plain):
                 start, length, low = best, k_low, True
     out = [PmfRow(str(values[0]), float(probs[0]), float(tail[0]))]
     if low:
