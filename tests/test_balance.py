@@ -73,9 +73,8 @@ def test_bracketing_pair_and_smallest_value_that_meets_the_target():
         r = simulate(DUEL, trials=4_000, seed=5, overrides={"sides.blue[0].armor.pd": v})
         assert bool(r.win_probability("blue") >= 0.9) == expect
     lines = " ".join(res.headline())
-    assert f"{pd} is the smallest value that reaches it" in lines.replace("[bold]", "").replace(
-        "[/bold]", ""
-    )
+    assert f"{pd} is the smallest value that reaches it" in lines
+    assert "[bold]" in " ".join(res.headline(markup=True))
     out = res.to_json_dict()
     keys = {"param", "value", "trials", "ci95", "metric", "estimate", "bracket", "meets"}
     assert keys <= set(out)
@@ -99,7 +98,8 @@ def test_p_dead_falls_with_armour():
 def test_kill_time_metrics(name, target):
     res = balance(DUEL, "sides.blue[0].armor.pd", target=target, metric=name, trials=3_000,
                   seed=5)  # fmt: skip
-    assert res.unit == "phase" and "phases" in res.label
+    assert res.unit == "phase" and res.label.endswith("kill time")
+    assert " phases" in res.format_estimate(res.estimate)
     below, above = res.bracket
     assert below["estimate"] < target <= above["estimate"]
     assert res.ci95[0] <= res.estimate <= res.ci95[1]

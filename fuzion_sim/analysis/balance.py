@@ -103,17 +103,23 @@ class BalanceResult:
             return f"{fmt.num_interval(estimate, *ci95)}{unit}"
         return f"{fmt.num(estimate)}{unit}"
 
-    def headline(self) -> list[str]:
-        """The answer in a few lines (rich markup): the value, the bracketing pair, the
-        smallest value that meets the target.
+    def headline(self, markup: bool = False) -> list[str]:
+        """The answer in a few lines: the value, the bracketing pair, the smallest value that
+        reaches the target.
+
+        Parameters
+        ----------
+        markup : bool
+            Bold the values with rich markup (what the terminal prints).
 
         Returns
         -------
         list of str
         """
+        b0, b1 = ("[bold]", "[/bold]") if markup else ("", "")
         target = self.format_estimate(self.target)
         lines = [
-            f"[bold]{self.param} = {self.value:g}[/bold] gives {self.label} = "
+            f"{b0}{self.param} = {self.value:g}{b1} gives {self.label} = "
             f"{self.format_estimate(self.estimate, self.ci95)}, closest to the target "
             f"{target} ({self.trials:,} trials per step, seed {self.seed})"
         ]
@@ -123,7 +129,7 @@ class BalanceResult:
                 f"The target lies between {self.param} = {below['value']:g}, at "
                 f"{self.format_estimate(below['estimate'], below['ci95'])}, and "
                 f"{above['value']:g}, at {self.format_estimate(above['estimate'], above['ci95'])}"
-                f": [bold]{above['value']:g}[/bold] is the smallest value that reaches it."
+                f": {b0}{above['value']:g}{b1} is the smallest value that reaches it."
             )
         elif self.meets:
             lines.append(f"The low end of the range, {self.meets['value']:g}, already reaches "

@@ -62,8 +62,8 @@ class Metric:
 
     @property
     def label(self) -> str:
-        """How the metric reads in a table or a headline, e.g. ``"P(Knight dead)"``."""
-        units = f"{self.unit}s" if self.unit else ""
+        """How the metric reads in a table or a headline, e.g. ``"P(Knight dead)"``,
+        ``"median kill time"`` (a time's unit goes with its value)."""
         if self.name == "win_probability":
             return f"P({self.side} wins)"
         if self.name == "p_out":
@@ -71,10 +71,10 @@ class Metric:
         if self.name == "p_dead":
             return f"P({self.combatant} dead)"
         if self.name == "kill_time_mean":
-            return f"mean kill time ({units})"
+            return "mean kill time"
         q = round(100 * self.quantile)
         what = "median" if q == 50 else f"{q}th percentile"
-        return f"{what} kill time ({units})"
+        return f"{what} kill time"
 
     def estimate(self, result) -> tuple[float | None, tuple[float | None, float | None]]:
         """The metric's estimate on ``result`` and its 95% interval.

@@ -236,7 +236,7 @@ def render_sweep(table, keys: list[str], out_dir) -> None:
 def render_balance(res) -> None:
     """The value found, the metric's estimate there, the bracketing pair and the search."""
     con = _console()
-    for line in res.headline():
+    for line in res.headline(markup=True):
         con.print(line)
     if not res.bracketed:
         con.print(
