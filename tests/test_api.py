@@ -14,6 +14,8 @@ from click.testing import CliRunner
 import fuzion_sim as fz
 from fuzion_sim.analysis.balance import BalanceResult
 from fuzion_sim.analysis.compare import Comparison
+from fuzion_sim.analysis.metrics import Metric
+from fuzion_sim.analysis.variants import Base
 from fuzion_sim.cli import cli
 from fuzion_sim.errors import FuzionSimError, UnknownNameError
 
@@ -119,7 +121,7 @@ def _public_methods(cls):
             yield name, member
 
 
-@pytest.mark.parametrize("cls", [fz.Result, Comparison, BalanceResult])
+@pytest.mark.parametrize("cls", [fz.Result, Comparison, BalanceResult, Base, Metric])
 def test_every_public_method_has_a_numpy_docstring(cls):
     missing = []
     for name, member in _public_methods(cls):

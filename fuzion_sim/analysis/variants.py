@@ -42,7 +42,22 @@ class Base:
     scenario: Scenario | None = field(default=None, repr=False)
 
     def build(self, overrides=()) -> Scenario:
-        """Validate the base with ``overrides`` (``[(key_path, value), ...]``) applied."""
+        """Validate the base with ``overrides`` applied.
+
+        Parameters
+        ----------
+        overrides : iterable of (str, object)
+            ``[(key_path, value), ...]``, applied in order.
+
+        Returns
+        -------
+        Scenario
+
+        Raises
+        ------
+        ScenarioError
+            A bad key path or value, naming the file and the override.
+        """
         overrides = list(overrides)
         if not overrides and self.scenario is not None:
             return self.scenario
@@ -62,7 +77,16 @@ class Base:
 
 
 def as_base(scenario) -> Base:
-    """A :class:`Base` from a path, a :class:`Scenario` or a ``Base``."""
+    """A :class:`Base` from a path, a :class:`Scenario` or a ``Base``.
+
+    Parameters
+    ----------
+    scenario : str, os.PathLike, Scenario or Base
+
+    Returns
+    -------
+    Base
+    """
     if isinstance(scenario, Base):
         return scenario
     if isinstance(scenario, Scenario):
@@ -130,7 +154,22 @@ def parse_values(text) -> list:
 
 
 def parse_assignment(text: str) -> tuple[str, list]:
-    """``"rules.dice=hero,interlock"`` -> ``("rules.dice", ["hero", "interlock"])``."""
+    """``"rules.dice=hero,interlock"`` -> ``("rules.dice", ["hero", "interlock"])``.
+
+    Parameters
+    ----------
+    text : str
+        ``KEY=VALUES``, the values as :func:`parse_values` reads them.
+
+    Returns
+    -------
+    (str, list)
+
+    Raises
+    ------
+    FuzionSimError
+        No ``=``, no key, or bad values.
+    """
     if "=" not in text:
         raise FuzionSimError(f"expected KEY=VALUES, got '{text}'")
     key, _, values = text.partition("=")
@@ -243,6 +282,17 @@ def engine_kwargs(backend: str | None = None, scheduler: str | None = None) -> d
     """Keyword arguments for :func:`fuzion_sim.api.simulate` selecting the backend.
 
     Only non-default choices are passed, so this works with engines that predate them.
+
+    Parameters
+    ----------
+    backend : str, optional
+        ``"threads"`` (the default, passed as nothing) or ``"dask"``.
+    scheduler : str, optional
+        A Dask scheduler address.
+
+    Returns
+    -------
+    dict
     """
     from .. import api
 
@@ -259,7 +309,17 @@ def engine_kwargs(backend: str | None = None, scheduler: str | None = None) -> d
 
 
 def label_of(values: dict) -> str:
-    """A short readable label of a variant: ``Interlock`` or ``pd=8, dice=interlock``."""
+    """A short readable label of a variant: ``Interlock`` or ``pd=8, dice=interlock``.
+
+    Parameters
+    ----------
+    values : dict
+        The variant's ``{key_path: value}``.
+
+    Returns
+    -------
+    str
+    """
     if not values:
         return "baseline"
     if len(values) == 1:
