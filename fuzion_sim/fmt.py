@@ -16,6 +16,7 @@ __all__ = [
     "pts_interval",
     "num",
     "num_interval",
+    "num_range",
     "signed",
     "signed_interval",
     "p_value",
@@ -128,13 +129,37 @@ def num(x, digits: int = 2) -> str:
 
 
 def num_interval(x, lo, hi, digits: int = 2) -> str:
-    """A number with its interval: ``"4.47 (4.46-4.48)"``, ``"-0.33 (-0.40 to -0.27)"``."""
+    """A number with its interval: ``"4.47 (4.46-4.48)"``, ``"-0.33 (-0.40 to -0.27)"``.
+
+    Parameters
+    ----------
+    x, lo, hi : float
+        The estimate and its interval's ends.
+    digits : int
+        Decimals; more (up to 4) when the interval would otherwise read as one number
+        (``"13.40 (13.37-13.44)"``, not ``"13.4 (13.4-13.4)"``).
+
+    Returns
+    -------
+    str
+    """
     if not _finite(x):
         return _DASH
     if not (_finite(lo) and _finite(hi)):
         return num(x, digits)
+    while lo != hi and digits < 4 and num(lo, digits) == num(hi, digits):
+        digits += 1
     sep = " to " if min(lo, hi, x) < 0 else "-"
     return f"{num(x, digits)} ({num(lo, digits)}{sep}{num(hi, digits)})"
+
+
+def num_range(lo, hi, digits: int = 2) -> str:
+    """Two numbers in one format: ``"2 to 8"``, ``"0.50 to 2.00"``."""
+    if not (_finite(lo) and _finite(hi)):
+        return _DASH
+    if float(lo).is_integer() and float(hi).is_integer():
+        return f"{num(lo)} to {num(hi)}"
+    return f"{lo:,.{digits}f} to {hi:,.{digits}f}"
 
 
 def _signed(x, digits: int) -> str:

@@ -23,6 +23,10 @@ def test_points_and_signed_differences():
     assert fmt.signed_interval(-0.4, -0.27, "phase") == "-0.40 to -0.27 phases"
     assert fmt.num_interval(4.47, 4.46, 4.48) == "4.47 (4.46-4.48)"
     assert fmt.num_interval(-0.33, -0.40, -0.27) == "-0.33 (-0.40 to -0.27)"
+    # A narrow interval gets the decimals it needs to read as an interval.
+    assert fmt.num_interval(13.404, 13.372, 13.436, digits=1) == "13.40 (13.37-13.44)"
+    assert fmt.num_interval(4.0, 4.0, 4.0) == "4 (4-4)"
+    assert fmt.num_range(2, 8) == "2 to 8" and fmt.num_range(0.5, 2.0) == "0.50 to 2.00"
 
 
 def test_pairs_never_read_the_same_when_they_differ():

@@ -89,10 +89,7 @@ def kill_time_frame(result):
                 "median (95% interval)": fmt.num_interval(
                     q["0.5"]["value"], *q["0.5"]["ci95"], digits=digits
                 ),
-                "5th-95th percentile": (
-                    f"{fmt.num(q['0.05']['value'], digits)} to "
-                    f"{fmt.num(q['0.95']['value'], digits)}"
-                ),
+                "5th-95th percentile": fmt.num_range(q["0.05"]["value"], q["0.95"]["value"]),
                 "decisive fights": fmt.count(s["n"]),
             }
         )
