@@ -2,13 +2,13 @@
 
 Usage: python reports/check_render.py [--shots DIR] reports/NAME/index.html [...]
 
-For each page and each width (1280 and 600 px) a probe script measures, after the page has
-loaded, whether any table runs past the page or any cell past its table (``scrollWidth >
-clientWidth``), whether the page scrolls sideways, and whether every image decoded
-(``naturalWidth > 0``). ``--shots DIR`` also saves a screenshot of the first screen at each width
-(``DIR/<report>-<width>.png``). Exits 1 when a page fails, 2 when Chromium is missing
-(``apt-get install -y chromium``; ``make test`` installs it). ``tests/test_report.py`` runs the
-same check.
+Every page is loaded at each width (1280 and 600 px), each in an iframe of that width, all in
+one Chromium; a probe script measures, once everything has loaded, whether any table runs past
+the page or any cell past its table (``scrollWidth > clientWidth``), whether the page scrolls
+sideways, and whether every image decoded (``naturalWidth > 0``). ``--shots DIR`` also saves a
+screenshot of the first screen at each width (``DIR/<report>-<width>.png``). Exits 1 when a
+page fails, 2 when Chromium is missing (``apt-get install -y chromium``; ``make test`` installs
+it). ``tests/test_report.py`` runs the same check.
 """
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--hide-scrollbars", "--virtual-time-budget=5000",
 ]  # fmt: skip
-PROBE = """<script>window.addEventListener('load', () => {
-  const root = document.documentElement, vw = root.clientWidth, slack = 1;
+#: Measures one document laid out in its own viewport (an iframe of the width asked for).
+MEASURE = """function measure(doc) {
+  const root = doc.documentElement, vw = root.clientWidth, slack = 1;
   const out = {width: vw, page_overflow: root.scrollWidth > vw + slack, tables: [], images: []};
-  document.querySelectorAll('table').forEach((t, i) => {
+  doc.querySelectorAll('table').forEach((t, i) => {
     const r = t.getBoundingClientRect();
     const cells = [...t.querySelectorAll('td, th')]
       .filter(c => c.scrollWidth > c.clientWidth + slack).length;
@@ -41,12 +42,20 @@ PROBE = """<script>window.addEventListener('load', () => {
       overflow: r.left < -slack || r.right > vw + slack || t.scrollWidth > t.clientWidth + slack
         || cells > 0, cells_overflowing: cells});
   });
-  [...document.images].forEach((im, i) => out.images.push({index: i, alt: im.alt,
+  [...doc.images].forEach((im, i) => out.images.push({index: i, alt: im.alt,
     ok: im.complete && im.naturalWidth > 0, shown: im.getBoundingClientRect().width,
     overflow: im.getBoundingClientRect().right > vw + slack}));
+  return out;
+}"""
+#: The wrapper page: every (page, width) in an iframe of that width, measured once all loaded.
+WRAPPER = """<!DOCTYPE html><html><body>{frames}<script>{measure}
+window.addEventListener('load', () => {{
+  const out = [...document.querySelectorAll('iframe')].map(f => {{
+    try {{ return measure(f.contentDocument); }} catch (e) {{ return {{error: String(e)}}; }}
+  }});
   const pre = document.createElement('pre'); pre.id = 'fz-probe';
   pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
-});</script>"""
+}});</script></body></html>"""
 
 
 def find_browser() -> str | None:
@@ -66,40 +75,48 @@ def _chromium(browser: str, args: list[str], timeout: int = 60) -> subprocess.Co
         )  # fmt: skip
 
 
-def probe(html: Path, width: int, browser: str, height: int = HEIGHT) -> dict:
-    """Load ``html`` at ``width`` x ``height`` and measure its tables and images.
+def probe_many(pages: list[tuple[Path, int]], browser: str, height: int = HEIGHT) -> list[dict]:
+    """Load every page at its width in one Chromium and measure its tables and images.
 
     Parameters
     ----------
-    html : pathlib.Path
-        The page (a copy with the probe script is written beside it, so relative links and
-        images resolve as in the original, and removed afterwards).
-    width, height : int
-        The window size in CSS pixels.
+    pages : list of (pathlib.Path, int)
+        The pages and the width (CSS pixels) to lay each out at: each goes in an iframe of
+        that width, whose media queries and layout are the page's at that window width.
     browser : str
         The Chromium executable.
+    height : int
+        The iframes' height.
 
     Returns
     -------
-    dict
-        ``width`` (the page's client width), ``page_overflow``, ``tables`` (each with
-        ``overflow``), ``images`` (each with ``ok``).
+    list of dict
+        Per page, in order: ``width`` (its client width), ``page_overflow``, ``tables`` (each
+        with ``overflow``), ``images`` (each with ``ok``).
     """
-    html = Path(html)
-    text = html.read_text()
-    text = text.replace("</body>", PROBE + "</body>", 1) if "</body>" in text else text + PROBE
-    with tempfile.NamedTemporaryFile("w", suffix=".html", dir=html.parent, delete=False) as tmp:
-        tmp.write(text)
-    page = Path(tmp.name)
-    try:
-        dom = _chromium(browser, [f"--window-size={width},{height}", "--dump-dom",
-                                  page.resolve().as_uri()]).stdout  # fmt: skip
-    finally:
-        page.unlink()
+    frames = "".join(
+        f'<iframe src="{Path(p).resolve().as_uri()}" style="display:block;border:0;'
+        f'width:{w}px;height:{height}px"></iframe>'
+        for p, w in pages
+    )
+    with tempfile.TemporaryDirectory(prefix="fz-probe-") as tmp:
+        wrapper = Path(tmp) / "probe.html"
+        wrapper.write_text(WRAPPER.format(frames=frames, measure=MEASURE))
+        dom = _chromium(browser, ["--allow-file-access-from-files", "--window-size=1400,900",
+                                  "--dump-dom", wrapper.as_uri()]).stdout  # fmt: skip
     m = re.search(r'<pre id="fz-probe">(.*?)</pre>', dom, re.S)
     if not m:
-        raise RuntimeError(f"{html}: the probe did not run (Chromium printed {dom[:200]!r})")
-    return json.loads(unescape(m.group(1)))
+        raise RuntimeError(f"the probe did not run (Chromium printed {dom[:200]!r})")
+    results = json.loads(unescape(m.group(1)))
+    for (page, _w), res in zip(pages, results, strict=True):
+        if "error" in res:
+            raise RuntimeError(f"{page}: cannot measure it: {res['error']}")
+    return results
+
+
+def probe(html: Path, width: int, browser: str, height: int = HEIGHT) -> dict:
+    """:func:`probe_many` for one page at one width."""
+    return probe_many([(html, width)], browser, height)[0]
 
 
 def problems(result: dict, width: int) -> list[str]:
@@ -117,7 +134,7 @@ def problems(result: dict, width: int) -> list[str]:
     list of str
     """
     out = []
-    if abs(result["width"] - width) > 20:
+    if abs(result["width"] - width) > 20:  # a vertical scrollbar takes up to 20 px
         out.append(f"laid out {result['width']} px wide, not {width}")
     if result["page_overflow"]:
         out.append("the page scrolls sideways")
@@ -152,15 +169,14 @@ def main(argv: list[str]) -> int:
     if browser is None:
         print("chromium not found (apt-get install -y chromium)", file=sys.stderr)
         return 2
+    pages = [(Path(name), width) for name in argv for width in WIDTHS]
     failed = False
-    for name in argv:
-        html = Path(name)
-        for width in WIDTHS:
-            found = problems(probe(html, width, browser), width)
-            print(f"{html} at {width} px: {'; '.join(found) if found else 'ok'}")
-            failed = failed or bool(found)
-            if shots is not None:
-                screenshot(html, width, shots / f"{html.parent.name}-{width}.png", browser)
+    for (html, width), result in zip(pages, probe_many(pages, browser), strict=True):
+        found = problems(result, width)
+        print(f"{html} at {width} px: {'; '.join(found) if found else 'ok'}")
+        failed = failed or bool(found)
+        if shots is not None:
+            screenshot(html, width, shots / f"{html.parent.name}-{width}.png", browser)
     return 1 if failed else 0
 
 

@@ -162,13 +162,12 @@ def _pages(report):
     return pages
 
 
-@pytest.mark.parametrize("width", [1280, 600])
-def test_reports_fit_the_page_in_chromium(report, chromium, width):
+def test_reports_fit_the_page_in_chromium(report, chromium):
     module, browser = chromium
-    for page in _pages(report):
-        result = module.probe(page, width, browser)
+    pages = [(page, width) for page in _pages(report) for width in (1280, 600)]
+    for (page, width), result in zip(pages, module.probe_many(pages, browser), strict=True):
         assert result["tables"] and result["images"]
-        assert module.problems(result, width) == [], page
+        assert module.problems(result, width) == [], (page, width)
 
 
 def test_chromium_check_catches_overflow_and_broken_images(tmp_path, chromium):
