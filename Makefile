@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo reports notebooks test lint bench profile clean
+.PHONY: demo reports check-reports chromium notebooks test lint bench profile clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,10 +27,24 @@ reports: $(STAMP)
 	$(BIN)/fuzion-sim report scenarios/squad-4v4.yaml --compare 'rules.dice=hero,interlock' \
 		--title 'Squad gunfight: HERO vs Interlock' -o reports/squad-hero-vs-interlock
 
+# the reports' tables fit the page at 1280 and 600 px and their images load (headless Chromium);
+# screenshots of each report's first screen go to /tmp/report-shots
+check-reports: $(STAMP) chromium
+	$(BIN)/python reports/check_render.py --shots /tmp/report-shots reports/*/index.html
+
+# Debian's Chromium for the browser check of the reports (tests/test_report.py), when missing
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo -n)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+		echo "installing chromium (apt-get) for the report check"; \
+		{ $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			$(SUDO) apt-get install -y -qq chromium; } >/dev/null 2>&1 \
+		|| echo "warning: could not install chromium: the report check is skipped (CI fails)"; }
+
 notebooks: $(DEVSTAMP)
 	$(BIN)/python notebooks/run.py --inplace
 
-test: $(DEVSTAMP)
+test: $(DEVSTAMP) chromium
 	$(BIN)/ruff check fuzion_sim tests $(wildcard benchmarks)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 

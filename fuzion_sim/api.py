@@ -18,13 +18,31 @@ __all__ = ["as_scenario", "replay", "scenario_hash", "simulate"]
 
 
 def scenario_hash(scenario: Scenario) -> str:
-    """SHA-256 (first 16 hex digits) of the scenario's canonical JSON."""
+    """SHA-256 (first 16 hex digits) of the scenario's canonical JSON.
+
+    Parameters
+    ----------
+    scenario : Scenario
+
+    Returns
+    -------
+    str
+    """
     text = json.dumps(scenario.data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def as_scenario(scenario: Scenario | str | Path) -> Scenario:
-    """A Scenario, loading it first if given a path."""
+    """A Scenario, loading it first if given a path.
+
+    Parameters
+    ----------
+    scenario : Scenario, str or pathlib.Path
+
+    Returns
+    -------
+    Scenario
+    """
     if isinstance(scenario, Scenario):
         return scenario
     return load_scenario(scenario)
@@ -40,6 +58,7 @@ def simulate(
     stop=None,
     backend: str = "threads",
     scheduler=None,
+    overrides=None,
 ) -> Result:
     """Run a scenario and return its :class:`~fuzion_sim.analysis.result.Result`.
 
@@ -64,7 +83,24 @@ def simulate(
     scheduler : str or distributed.Client, optional
         Dask only: a scheduler address such as ``"tcp://host:8786"`` (default: a local
         cluster, started on first use and reused for the rest of the process).
+    overrides : dict, list of (key_path, value), or list of str, optional
+        Changes to the scenario before it runs, as the CLI's key paths:
+        ``{"rules.dice": "interlock", "sides.blue[0].armor.pd": 10}``, the same as pairs, or
+        ``["rules.dice=interlock"]`` text. A bad path or value raises ``ScenarioError``.
+
+    Returns
+    -------
+    Result
+
+    Raises
+    ------
+    FuzionSimError
+        Bad input: the scenario, an override, or the trial count.
     """
+    if overrides:
+        from .analysis.variants import as_base, overrides_of
+
+        scenario = as_base(scenario).build(overrides_of(overrides))
     scenario = as_scenario(scenario)
     trials = scenario.trials if trials is None else int(trials)
     seed = scenario.seed if seed is None else int(seed)
@@ -103,6 +139,15 @@ def replay(scenario: Scenario | str | Path, trial: int, seed: int | None = None)
 
     The trial is re-run alone from its own random stream, so its outcome is exactly what the
     bulk run with the same seed recorded for it (whatever the trial count or thread count).
+
+    Parameters
+    ----------
+    scenario : Scenario or path
+        A validated scenario, or a YAML file to load.
+    trial : int
+        The trial, 0-based.
+    seed : int, optional
+        The run's seed (default: the scenario's).
 
     Returns
     -------

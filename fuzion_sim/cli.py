@@ -96,7 +96,7 @@ def cli():
 @click.option(
     "--precision",
     type=float,
-    help="Run whole chunks until every side's 95%% win-probability half-width is at most this.",
+    help="Run whole chunks until every side's 95% win-probability half-width is at most this.",
 )
 @click.option(
     "--max-trials",
@@ -223,17 +223,35 @@ def sweep(scenario, grids, out_dir, trials, seed, threads, backend, scheduler, a
 @cli.command()
 @click.argument("scenario")
 @click.option("--param", required=True, help="Key path of a number, e.g. sides.blue[0].armor.pd.")
+@click.option(
+    "--metric",
+    default="win_probability",
+    show_default=True,
+    metavar="NAME",
+    help="What to bring to the target: win_probability (with --side), p_out or p_dead (with "
+    "--combatant), kill_time_mean, kill_time_q50, kill_time_q90 (any kill_time_qNN).",
+)
 @click.option("--side", help="Whose win probability (default: the first side listed).")
-@click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--combatant", help="Whose P(out) or P(dead) (with --metric p_out / p_dead).")
+@click.option(
+    "--target",
+    type=float,
+    help="A probability (default 0.5), or for a kill-time metric a time in the system's unit "
+    "(phases; required).",
+)
 @click.option("--range", "span", metavar="LO:HI", help="Search range (default 0 to max(2x, 20)).")
 @click.option("--trials", type=click.IntRange(min=1), help="Trials per evaluation.")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of every evaluation.")
 @click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def balance(scenario, param, side, target, span, trials, seed, threads, backend, scheduler,
-            as_json):  # fmt: skip
-    """Find the PARAM value that brings SIDE's win probability to TARGET."""
+def balance(scenario, param, metric, side, combatant, target, span, trials, seed, threads,
+            backend, scheduler, as_json):  # fmt: skip
+    """Find the PARAM value that brings a METRIC of the fight to TARGET.
+
+    For an integer PARAM it also gives the bracketing pair (the neighbouring values either
+    side of the target) and the smallest value that reaches the target.
+    """
     from .analysis.balance import balance as run_balance
 
     lo, hi = _range(span)
@@ -241,7 +259,8 @@ def balance(scenario, param, side, target, span, trials, seed, threads, backend,
     _load_warnings(base)
     res = run_balance(
         base, param, target=target, side=side, low=lo, high=hi, trials=trials, seed=seed,
-        threads=threads, backend=backend, scheduler=scheduler,
+        threads=threads, backend=backend, scheduler=scheduler, metric=metric,
+        combatant=combatant,
     )  # fmt: skip
     if as_json:
         _dump(res.to_json_dict())
@@ -319,9 +338,16 @@ def _load_warnings(base) -> None:
     help="Autofire hits reading (default ceil_margin).",
 )
 @click.option("--burst", is_flag=True, help="A 3-shot burst: ceil(1d6/2) bullets hit (F16).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.option(
+    "--rows",
+    type=click.IntRange(min=2),
+    default=30,
+    show_default=True,
+    help="Most rows per distribution table; the outcomes past them are merged.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout (every outcome).")
 def attack(av, dv_base, dc, pd, sd, damage, dice, criticals, hit_locations, covers,
-           knockback_body, shots, ratio, campaign, rule, burst, as_json):  # fmt: skip
+           knockback_body, shots, ratio, campaign, rule, burst, rows, as_json):  # fmt: skip
     """Exact odds and damage distribution of one attack (or one autofire attack or burst)."""
     from .systems.fuzion import exact
     from .systems.fuzion.tables import autofire_ratio
@@ -371,7 +397,7 @@ def attack(av, dv_base, dc, pd, sd, damage, dice, criticals, hit_locations, cove
     else:
         from .report.text import render_attack
 
-        render_attack(res, damage, knockback=kb)
+        render_attack(res, damage, knockback=kb, rows=rows)
 
 
 @cli.command()

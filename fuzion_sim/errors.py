@@ -9,11 +9,42 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["FuzionSimError", "ScenarioError", "did_you_mean"]
+__all__ = ["FuzionSimError", "ScenarioError", "UnknownNameError", "did_you_mean", "unknown_name"]
 
 
 class FuzionSimError(Exception):
     """Base class of every error caused by user input."""
+
+
+class UnknownNameError(FuzionSimError, ValueError):
+    """A name (a side, a combatant, a metric, a time unit) that is not one of the valid choices.
+
+    Also a :class:`ValueError`, which the Python API raised for these before; the message
+    names every valid choice and the closest one.
+    """
+
+
+def unknown_name(what: str, name, choices: Iterable[str]) -> UnknownNameError:
+    """The error for ``name`` not among ``choices``: ``no side 'green'; sides are red, blue``.
+
+    Parameters
+    ----------
+    what : str
+        What was looked up (``"side"``, ``"combatant"``).
+    name : object
+        The name given.
+    choices : iterable of str
+        The valid names.
+
+    Returns
+    -------
+    UnknownNameError
+        To raise.
+    """
+    choices = [str(c) for c in choices]
+    hint = did_you_mean(str(name), choices)
+    text = f"no {what} {str(name)!r}; {what}s are {', '.join(choices)}"
+    return UnknownNameError(text + (f"; did you mean {hint!r}?" if hint else ""))
 
 
 class ScenarioError(FuzionSimError):

@@ -80,7 +80,11 @@ def test_attack_json():
 
 def test_validate_and_catalog():
     assert "ok" in invoke("validate", FLAGSHIP).stdout
-    assert "Magnum Pistol" in invoke("catalog", "weapons").stdout
+    # At 80 columns the names wrap at spaces (nothing is cut); wider, they fit on one line.
+    narrow = invoke("catalog", "weapons").stdout
+    assert "Magnum" in narrow and "Pistol" in narrow and "…" not in narrow
+    wide = CliRunner(env={"COLUMNS": "140"}).invoke(cli, ["catalog", "weapons"]).stdout
+    assert "Magnum Pistol" in wide
     armour = json.loads(invoke("catalog", "armor", "--json").stdout)["armor"]
     assert any(a["name"] == "Light Kevlar" for a in armour)
 

@@ -89,3 +89,63 @@ def test_flagship_verdict_wording():
 def test_needs_two_variants():
     with pytest.raises(FuzionSimError):
         compare(DUEL, {"rules.dice": ["hero"]}, trials=100)
+
+
+class _Run:
+    """A stand-in Result: only what a verdict reads (sides, win probabilities, intervals)."""
+
+    def __init__(self, **p):
+        self.sides = list(p)
+        self.p = p
+
+    def win_probability(self, side):
+        return self.p[side]
+
+    def win_interval(self, side):
+        return (self.p[side] - 0.005, self.p[side] + 0.005)
+
+
+def _wins(diff_ci: tuple[float, float], *sides):
+    return {s: {"diff": sum(diff_ci) / 2, "ci95": list(diff_ci)} for s in sides}
+
+
+def test_verdict_says_when_the_favourite_changes():
+    from fuzion_sim.analysis.compare import _favourite
+
+    ra, rb = _Run(lawmen=0.489, raiders=0.511), _Run(lawmen=0.539, raiders=0.461)
+    text = _favourite(ra, rb, "HERO", "Interlock", _wins((-0.055, -0.045), "lawmen", "raiders"))
+    assert text.startswith("the favourite changes from raiders (51% with HERO) to lawmen (54%")
+    assert "edge shrinks" not in text
+    # A favourite that slips to level (intervals overlap) loses its edge, no new favourite.
+    rb = _Run(lawmen=0.501, raiders=0.499)
+    text = _favourite(ra, rb, "HERO", "Interlock", _wins((-0.016, -0.008), "lawmen", "raiders"))
+    assert "loses its edge" in text and "level with lawmen" in text
+
+
+def test_verdict_never_reads_from_100_to_100():
+    from fuzion_sim.analysis.compare import _favourite
+
+    ra, rb = _Run(red=0.9991, blue=0.0009), _Run(red=0.9999, blue=0.0001)
+    text = _favourite(ra, rb, "a", "b", _wins((0.0004, 0.0012), "red", "blue"))
+    assert text == "the favourite's (red) edge grows from 99.91% to 99.99%"
+    assert "100%" not in text
+    text = _favourite(ra, ra, "a", "b", _wins((-0.0001, 0.0001), "red", "blue"))
+    assert text == "the favourite's (red) chance is unchanged within the noise (99.9% vs 99.9%)"
+
+
+def test_real_comparison_names_the_new_favourite():
+    cmp = compare("scenarios/squad-4v4.yaml", ["rules.dice=hero,interlock"], trials=20_000)
+    (verdict,) = cmp.verdicts()
+    assert "the favourite changes from raiders" in verdict and "to lawmen" in verdict
+
+
+def test_p_value_at_the_floor_reads_p_below(paired):
+    from fuzion_sim.report.tables import differences_frame
+
+    t = paired.differences[0]["kill_time_test"]
+    assert t["p_value_floor"] == pytest.approx(0.001)
+    frame = differences_frame(paired)
+    cell = frame.loc[frame["quantity"].str.startswith("kill-time"), "95% interval"].item()
+    at_floor = t["p_value"] <= t["p_value_floor"]
+    assert cell == ("p < 0.001" if at_floor else f"p = {t['p_value']:.2g}")
+    assert "p=0.001" not in cell

@@ -108,7 +108,7 @@ def test_kill_time_in_segments_from_the_opening_segment_12(spd, expect):
     assert kt["unit"] == "segment"
     assert res.win_probability("a") > 0.99
     # only a natural 3 (1 in 216) misses
-    assert kt["pmf"][str(expect)] > 0.98
+    assert kt["pmf"][expect] > 0.98
     assert kt["mean_seconds"] == pytest.approx(kt["mean"])
     assert kt["mean_rounds"] == pytest.approx(kt["mean"] / 12)
 

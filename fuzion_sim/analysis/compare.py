@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import FuzionSimError
 from .intervals import z_value
-from .variants import as_base, engine_kwargs, expand_grid, label_of
+from .variants import as_base, axes_of, engine_kwargs, expand_grid, label_of
 
 __all__ = ["Comparison", "compare", "paired_difference", "N_BOOT", "N_PERM"]
 
@@ -161,7 +161,8 @@ def paired_difference(ra, rb, paired: bool = True, seed: int = 0, confidence: fl
     stat = float(_ks(obs_a, obs_b)[0])
     perm = _ks(np.asarray(ha, float), np.asarray(hb, float))
     p_value = (1 + int((perm >= stat - 1e-12).sum())) / (N_PERM + 1)
-    out["kill_time_test"] = {"name": test_name, "statistic": stat, "p_value": float(p_value)}
+    out["kill_time_test"] = {"name": test_name, "statistic": stat, "p_value": float(p_value),
+                             "p_value_floor": 1 / (N_PERM + 1)}  # fmt: skip
     return out
 
 
@@ -186,14 +187,72 @@ class Comparison:
 
     @property
     def labels(self) -> list[str]:
+        """Each variant's short label (``"Interlock"``, ``"pd=8"``), in order."""
         return [label_of(v) for v in self.values]
 
     def verdicts(self) -> list[str]:
-        """One plain-language sentence per difference."""
+        """One plain-language sentence per difference.
+
+        Returns
+        -------
+        list of str
+            How each variant changes the fight's length and the baseline favourite's chance
+            (or that the favourite changes), with 95% intervals.
+        """
         return [_verdict(self, d) for d in self.differences]
 
+    def __repr__(self) -> str:
+        """The variants and the verdicts in a few lines (the results are not printed)."""
+        from ..report.notebook import comparison_repr
+
+        return comparison_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the variants table, the differences and the verdicts."""
+        from ..report.notebook import comparison_html
+
+        return comparison_html(self)
+
+    def plot(self, kind: str = "win", path=None):
+        """A figure of the comparison.
+
+        Parameters
+        ----------
+        kind : {'win', 'kill_time'}
+            ``'win'``: win probabilities per variant with 95% intervals; ``'kill_time'``: the
+            variants' kill-time pmfs and CDFs overlaid.
+        path : str or os.PathLike, optional
+            Also save the figure there as a PNG.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+
+        Raises
+        ------
+        UnknownNameError
+            An unknown ``kind``.
+        """
+        from ..errors import unknown_name
+        from ..report import plots
+
+        kinds = ["win", "kill_time"]
+        if kind not in kinds:
+            raise unknown_name("plot kind", kind, kinds)
+        fig = plots.comparison_figures(self)[kinds.index(kind)]
+        if path is not None:
+            plots.save(fig, path)
+        return fig
+
     def to_json_dict(self) -> dict:
-        """``{"variants": [...], "differences": [...]}`` (differences: b minus a)."""
+        """What ``fuzion-sim compare --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``common_random_numbers``, ``variants`` (values, label, trials, seed, sides, kill
+            time, draw probability), ``differences`` (b minus a) and ``verdicts``.
+        """
         variants = []
         for values, res in zip(self.values, self.results, strict=True):
             full = res.to_json_dict()
@@ -210,7 +269,14 @@ class Comparison:
         }
 
     def to_frame(self):
-        """One row per variant: its values, win probabilities with intervals, kill time."""
+        """One row per variant: its values, win probabilities with intervals, kill time.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Raw numbers (what ``comparison.csv`` holds); ``fuzion_sim.report.tables`` formats
+            them for reading.
+        """
         import pandas as pd
 
         rows = []
@@ -230,7 +296,13 @@ class Comparison:
         return pd.DataFrame(rows)
 
     def differences_frame(self):
-        """One row per (difference, quantity) with the estimate, interval and p-value."""
+        """One row per (difference, quantity) with the estimate, interval and p-value.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Raw numbers (what ``differences.csv`` holds).
+        """
         import pandas as pd
 
         rows = []
@@ -275,22 +347,39 @@ def _verdict(cmp: Comparison, d: dict) -> str:
             f"{lb} does not measurably change the fight's length compared with {la} "
             f"({km['diff']:+.2f} {unit}s, {km['ci95'][0]:+.2f} to {km['ci95'][1]:+.2f})"
         )
+    parts.append(_favourite(ra, rb, la, lb, d["win_probability"]))
+    return "; ".join(parts) + "."
+
+
+def _favourite(ra, rb, la: str, lb: str, wins: dict) -> str:
+    """What happens to the baseline's favourite: unchanged, its chance moves, or it changes."""
+    from ..fmt import pct_pair
+
     fav = max(ra.sides, key=ra.win_probability)
     pa, pb = ra.win_probability(fav), rb.win_probability(fav)
-    w = d["win_probability"][fav]
-    if _excludes_zero(w["ci95"]):
-        edge = pa > 0.5
-        if edge:
+    ta, tb = pct_pair(pa, pb)
+    if not _excludes_zero(wins[fav]["ci95"]):
+        return f"the favourite's ({fav}) chance is unchanged within the noise ({ta} vs {tb})"
+    new = max(rb.sides, key=rb.win_probability)
+    if new == fav:
+        if pa > 0.5:
             verb = "shrinks" if pb < pa else "grows"
-            parts.append(f"the favourite's ({fav}) edge {verb} from {pa:.0%} to {pb:.0%}")
-        else:
-            verb = "falls" if pb < pa else "rises"
-            parts.append(f"the favourite's ({fav}) chance {verb} from {pa:.0%} to {pb:.0%}")
-    else:
-        parts.append(
-            f"the favourite's ({fav}) chance is unchanged within the noise ({pa:.1%} vs {pb:.1%})"
+            return f"the favourite's ({fav}) edge {verb} from {ta} to {tb}"
+        verb = "falls" if pb < pa else "rises"
+        return f"the favourite's ({fav}) chance {verb} from {ta} to {tb}"
+    pn = rb.win_probability(new)
+    tn, tb = pct_pair(pn, pb)
+    lo_new, _ = rb.win_interval(new)
+    _, hi_old = rb.win_interval(fav)
+    if lo_new > hi_old:
+        return (
+            f"the favourite changes from {fav} ({ta} with {la}) to {new} ({tn} with {lb}, "
+            f"{fav} {tb})"
         )
-    return "; ".join(parts) + "."
+    return (
+        f"the favourite ({fav}) loses its edge ({ta} with {la}, {tb} with {lb}) and is level "
+        f"with {new} ({tn}) within the noise"
+    )
 
 
 def compare(
@@ -310,9 +399,11 @@ def compare(
     ----------
     scenario : path, Scenario or Base
         The base scenario.
-    vary : dict or list of (key_path, list of values)
+    vary : dict, list of (key_path, values), list of str, or str
         The axes; their cross product gives the variants, in order (the first is the baseline).
-        E.g. ``{"rules.dice": ["hero", "interlock"]}``.
+        E.g. ``{"rules.dice": ["hero", "interlock"]}``, or as the CLI's ``--vary`` takes them,
+        ``["rules.dice=hero,interlock"]`` (values may also be ``"hero,interlock"`` or
+        ``"START:STOP:STEP"`` text).
     trials, seed : int, optional
         Override the scenario's trial count and seed (every variant uses the same ones).
     threads : int, optional
@@ -332,7 +423,7 @@ def compare(
     from ..api import simulate
 
     base = as_base(scenario)
-    points = expand_grid(vary)
+    points = expand_grid(axes_of(vary))
     if len(points) < 2:
         raise FuzionSimError("a comparison needs at least two variants (give two values)")
     engine = engine_kwargs(backend, scheduler)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine.outcomes import Tally, TrialOutcomes
+from ..errors import unknown_name
 from .intervals import quantile_interval_ranks, wilson, z_value
 
 __all__ = ["Result", "QUANTILES", "UNITS"]
@@ -73,33 +74,140 @@ class Result:
     threads: int = 1
     backend: str = "threads"
 
+    # -- names ---------------------------------------------------------------------------
+    def side_index(self, side: str) -> int:
+        """Position of ``side`` in :attr:`sides`.
+
+        Parameters
+        ----------
+        side : str
+            A side name.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        UnknownNameError
+            ``side`` is not a side of the scenario (the message names the sides).
+        """
+        try:
+            return self.sides.index(side)
+        except ValueError:
+            raise unknown_name("side", side, self.sides) from None
+
+    def combatant_index(self, name: str) -> int:
+        """Position of the combatant ``name`` in :attr:`combatants`.
+
+        Parameters
+        ----------
+        name : str
+            A combatant's name.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        UnknownNameError
+            No combatant has that name (the message names them).
+        """
+        names = [n for n, _side in self.combatants]
+        try:
+            return names.index(name)
+        except ValueError:
+            raise unknown_name("combatant", name, names) from None
+
     # -- win probabilities ---------------------------------------------------------------
     def win_probability(self, side: str) -> float:
-        return self.tally.outcome_counts[self.sides.index(side)] / self.trials
+        """The fraction of trials ``side`` won.
+
+        Parameters
+        ----------
+        side : str
+            One of :attr:`sides`.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        UnknownNameError
+            ``side`` is not a side of the scenario.
+        """
+        return self.tally.outcome_counts[self.side_index(side)] / self.trials
 
     def win_interval(self, side: str, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson score interval of ``side``'s win probability.
+
+        Parameters
+        ----------
+        side : str
+            One of :attr:`sides`.
+        confidence : float
+            Coverage, 0.95 by default.
+
+        Returns
+        -------
+        (low, high) : tuple of float
+
+        Raises
+        ------
+        UnknownNameError
+            ``side`` is not a side of the scenario.
+        """
         return wilson(
-            int(self.tally.outcome_counts[self.sides.index(side)]), self.trials, confidence
+            int(self.tally.outcome_counts[self.side_index(side)]), self.trials, confidence
         )
 
     @property
     def draw_probability(self) -> float:
+        """The fraction of trials that ended with nobody standing on any side."""
         return self.tally.outcome_counts[len(self.sides)] / self.trials
 
     @property
     def unresolved_probability(self) -> float:
+        """The fraction of trials still undecided at ``max_rounds``."""
         return self.tally.outcome_counts[len(self.sides) + 1] / self.trials
 
     # -- kill time -----------------------------------------------------------------------
     def kill_time_counts(self, side: str | None = None) -> np.ndarray:
-        """Histogram over slots (index t = slot t) of decisive trials (won by ``side``)."""
+        """Histogram of the decisive trials' end slots.
+
+        Parameters
+        ----------
+        side : str, optional
+            Only the trials ``side`` won (default: every decisive trial).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``counts[t]``: trials that ended in slot ``t`` (the system's unit, 1-based).
+        """
         n = len(self.sides)
         if side is None:
             return self.tally.end_hist[:n].sum(axis=0)
-        return self.tally.end_hist[self.sides.index(side)].copy()
+        return self.tally.end_hist[self.side_index(side)].copy()
 
     def kill_time(self, side: str | None = None) -> dict:
-        """Kill-time distribution over decisive trials: mean, sd, quantiles, pmf (in slots)."""
+        """Kill-time distribution over decisive trials, in the system's unit (phases).
+
+        Parameters
+        ----------
+        side : str, optional
+            Only the trials ``side`` won (default: every decisive trial).
+
+        Returns
+        -------
+        dict
+            ``unit``, ``n`` (decisive trials), ``mean``, ``sd``, ``se``, ``quantiles``
+            (``{"0.5": 4, ...}``), ``pmf`` (``{2: 0.11, 3: 0.20, ...}``, keyed by whole
+            time units as ints, like :meth:`kill_time_pmf`'s index), ``mean_seconds`` and
+            ``mean_rounds``. :meth:`to_json_dict` writes the pmf's keys as strings.
+        """
         counts = self.kill_time_counts(side)
         total = int(counts.sum())
         out = {"unit": self.time_unit["unit"], "n": total}
@@ -112,7 +220,7 @@ class Result:
         out["sd"] = var**0.5
         out["se"] = (var / total) ** 0.5
         out["quantiles"] = {f"{q:g}": _hist_quantile(counts, q) for q in QUANTILES}
-        out["pmf"] = {str(int(i)): float(counts[i] / total) for i in np.flatnonzero(counts)}
+        out["pmf"] = {int(i): float(counts[i] / total) for i in np.flatnonzero(counts)}
         secs = self.time_unit["seconds"]
         out["mean_seconds"] = mean * secs
         out["mean_rounds"] = mean * secs / 12.0
@@ -120,13 +228,26 @@ class Result:
 
     # -- per combatant -------------------------------------------------------------------
     def combatant_table(self):
-        """:meth:`combatant_stats` as a pandas DataFrame."""
+        """:meth:`combatant_stats` as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
         import pandas as pd
 
         return pd.DataFrame(self.combatant_stats())
 
     def combatant_stats(self) -> list[dict]:
-        """Per combatant: P(out), P(dead), mean damage dealt and taken, attacks, hit rate."""
+        """Per combatant: P(out), P(dead), mean damage dealt and taken, attacks, hit rate.
+
+        Returns
+        -------
+        list of dict
+            ``combatant``, ``side``, ``p_out``, ``p_dead``, ``damage_dealt_mean``,
+            ``damage_taken_mean``, ``attacks_mean``, ``hit_rate`` (None without attacks),
+            ``knockback_mean``.
+        """
         tl = self.tally
         rows = []
         for i, (name, side) in enumerate(self.combatants):
@@ -147,8 +268,14 @@ class Result:
         return rows
 
     def hits_by_location(self) -> dict[str, dict[str, int]]:
-        """Hits each combatant took by hit location (empty when no location was rolled);
-        location names from the rule system (``location_names`` in the provenance)."""
+        """Hits each combatant took by hit location.
+
+        Returns
+        -------
+        dict
+            ``{combatant: {location: hits}}``, empty when no location was rolled; location
+            names from the rule system (``location_names`` in the provenance).
+        """
         names = self.provenance.get("location_names") or [
             f"location {k}" for k in range(self.tally.location_hits.shape[1])
         ]
@@ -167,6 +294,15 @@ class Result:
         ----------
         unit : {'slot', 'phase', 'round', 'second'}, optional
             ``None``, ``'slot'`` or the system's own unit (``'phase'``) give 1.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        UnknownNameError
+            An unknown unit (the message names the units).
         """
         if unit is None or unit in ("slot", self.time_unit["unit"]):
             return 1.0
@@ -175,26 +311,69 @@ class Result:
             return secs
         if unit in ("round", "rounds"):
             return 1.0 / float(self.time_unit.get("per_round", 1) or 1)
-        from ..errors import FuzionSimError
+        raise unknown_name("time unit", unit, UNITS)
 
-        raise FuzionSimError(f"unknown time unit {unit!r}; use one of {', '.join(UNITS)}")
+    def in_unit(self, slots, unit: str | None = None):
+        """Slot numbers converted to ``unit``: ints when the unit is a whole number of slots
+        (phases, segments, seconds of a phase), floats otherwise (rounds).
+
+        Parameters
+        ----------
+        slots : int or array of int
+            Times in slots.
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Default: the system's own unit.
+
+        Returns
+        -------
+        int, float or numpy.ndarray
+        """
+        f = self.unit_factor(unit)
+        if float(f).is_integer():
+            f = int(f)
+            return np.asarray(slots, dtype=np.int64) * f if np.ndim(slots) else int(slots) * f
+        return np.asarray(slots, dtype=np.float64) * f if np.ndim(slots) else float(slots) * f
 
     # -- kill-time distribution ----------------------------------------------------------
     def kill_time_pmf(self, side: str | None = None, unit: str | None = None):
-        """Kill-time pmf over decisive trials as a pandas Series indexed by time in ``unit``."""
+        """Kill-time pmf over decisive trials.
+
+        Parameters
+        ----------
+        side : str, optional
+            Only the trials ``side`` won (default: every decisive trial).
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Time unit of the index (default: the system's, phases).
+
+        Returns
+        -------
+        pandas.Series
+            Probabilities named ``pmf``, indexed by the time a fight ended: ints for whole
+            units (the same keys as ``kill_time()["pmf"]``), floats for rounds.
+        """
         import pandas as pd
 
         counts = self.kill_time_counts(side)
         total = counts.sum()
         idx = np.flatnonzero(counts)
         probs = counts[idx] / total if total else counts[idx].astype(float)
-        return pd.Series(probs, index=idx * self.unit_factor(unit), name="pmf")
+        return pd.Series(probs, index=self.in_unit(idx, unit), name="pmf")
 
     def kill_time_cdf(self, side: str | None = None, unit: str | None = None):
-        """Kill-time CDF over decisive trials with pointwise 95% Wilson bands (DataFrame).
+        """Kill-time CDF over decisive trials with pointwise 95% Wilson bands.
 
-        Columns ``time``, ``cdf``, ``ci95_low``, ``ci95_high``, one row per slot from the first
-        to the last slot any decisive fight ended in.
+        Parameters
+        ----------
+        side : str, optional
+            Only the trials ``side`` won (default: every decisive trial).
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Time unit of the ``time`` column (default: the system's).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``time`` (ints for whole units), ``cdf``, ``ci95_low``, ``ci95_high``, one
+            row per slot from the first to the last slot any decisive fight ended in.
         """
         import pandas as pd
 
@@ -208,7 +387,7 @@ class Result:
         bands = [wilson(int(c), total) for c in cum]
         return pd.DataFrame(
             {
-                "time": slots * self.unit_factor(unit),
+                "time": self.in_unit(slots, unit),
                 "cdf": cum / total,
                 "ci95_low": [b[0] for b in bands],
                 "ci95_high": [b[1] for b in bands],
@@ -220,28 +399,52 @@ class Result:
     ) -> dict:
         """Quantiles of the kill time with distribution-free (order-statistic) intervals.
 
+        Parameters
+        ----------
+        side : str, optional
+            Only the trials ``side`` won (default: every decisive trial).
+        quantiles : sequence of float
+            Default 0.05, 0.25, 0.5, 0.75, 0.95.
+        confidence : float
+            Interval coverage.
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Default: the system's unit.
+
         Returns
         -------
         dict
-            ``{"0.5": {"value": 4, "ci95": [4, 5]}, ...}`` in ``unit`` (slots by default).
+            ``{"0.5": {"value": 4, "ci95": [4, 5]}, ...}`` in ``unit`` (ints for whole units).
         """
         counts = self.kill_time_counts(side)
         total = int(counts.sum())
-        f = self.unit_factor(unit)
         out = {}
         for q in quantiles:
             if total == 0:
                 out[f"{q:g}"] = {"value": None, "ci95": [None, None]}
                 continue
             lo_rank, hi_rank = quantile_interval_ranks(total, q, confidence)
-            value = _hist_quantile(counts, q) * f
-            lo = _rank_value(counts, lo_rank) * f
-            hi = _rank_value(counts, hi_rank) * f
+            value = self.in_unit(_hist_quantile(counts, q), unit)
+            lo = self.in_unit(_rank_value(counts, lo_rank), unit)
+            hi = self.in_unit(_rank_value(counts, hi_rank), unit)
             out[f"{q:g}"] = {"value": value, "ci95": [lo, hi]}
         return out
 
     def kill_time_summary(self, side: str | None = None, unit: str | None = None) -> dict:
-        """Mean with standard error and 95% interval, sd, and quantiles with intervals."""
+        """Mean with standard error and 95% interval, sd, and quantiles with intervals.
+
+        Parameters
+        ----------
+        side : str, optional
+            Only the trials ``side`` won (default: every decisive trial).
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Default: the system's unit.
+
+        Returns
+        -------
+        dict
+            ``unit``, ``n``, ``mean``, ``se``, ``ci95``, ``sd`` and ``quantiles`` (see
+            :meth:`kill_time_quantiles`); ``mean`` is None when no fight was decisive.
+        """
         kt = self.kill_time(side)
         f = self.unit_factor(unit)
         out = {"unit": unit or self.time_unit["unit"], "n": kt["n"]}
@@ -255,11 +458,19 @@ class Result:
 
     # -- survival ------------------------------------------------------------------------
     def survival(self, unit: str | None = None):
-        """Fraction still standing against time, per combatant and per side (DataFrame).
+        """Fraction still standing against time, per combatant and per side.
 
-        Column ``time`` (slot 0 .. last slot, in ``unit``), one column per combatant
-        (P(not yet out at the end of that slot)) and one ``side:<name>`` column per side (the
-        expected fraction of that side's combatants still standing).
+        Parameters
+        ----------
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Time unit of the ``time`` column (default: the system's).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Column ``time`` (slot 0 .. last slot, in ``unit``), one column per combatant
+            (P(not yet out at the end of that slot)) and one ``side:<name>`` column per side
+            (the expected fraction of that side's combatants still standing).
         """
         import pandas as pd
 
@@ -268,7 +479,7 @@ class Result:
         last = int(max((np.flatnonzero(hist[:, 1:].sum(axis=0)) + 1).max(initial=1), 1))
         last = min(last + 1, n_slots - 1)
         went_out = np.cumsum(hist[:, 1:], axis=1)  # [c, t-1]: out by the end of slot t
-        frame = {"time": np.arange(0, last + 1) * self.unit_factor(unit)}
+        frame = {"time": self.in_unit(np.arange(0, last + 1), unit)}
         per = {}
         for i, (name, _side) in enumerate(self.combatants):
             alive = np.concatenate([[1.0], 1.0 - went_out[i, :last] / self.trials])
@@ -280,7 +491,20 @@ class Result:
         return pd.DataFrame(frame)
 
     def down_times(self, unit: str | None = None) -> list[dict]:
-        """Per combatant: P(ever out / dead) and mean and median slot of going out / dying."""
+        """Per combatant: P(ever out / dead) and mean and median time of going out / dying.
+
+        Parameters
+        ----------
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Time unit (default: the system's).
+
+        Returns
+        -------
+        list of dict
+            ``combatant``, ``side``, ``p_down``, ``time_to_down_mean``,
+            ``time_to_down_median``, ``p_death``, ``time_to_death_mean``,
+            ``time_to_death_median`` (times None when it never happened).
+        """
         f = self.unit_factor(unit)
         rows = []
         for i, (name, side) in enumerate(self.combatants):
@@ -295,7 +519,9 @@ class Result:
                 if n:
                     t = np.arange(1, hist.size)
                     row[f"time_to_{label}_mean"] = float((t * ever).sum() / n) * f
-                    row[f"time_to_{label}_median"] = _hist_quantile(hist[1:], 0.5) * f + f
+                    row[f"time_to_{label}_median"] = self.in_unit(
+                        _hist_quantile(hist[1:], 0.5) + 1, unit
+                    )
                 else:
                     row[f"time_to_{label}_mean"] = None
                     row[f"time_to_{label}_median"] = None
@@ -303,8 +529,18 @@ class Result:
         return rows
 
     def first_down(self, unit: str | None = None) -> dict | None:
-        """Time the first combatant (any side) went out: mean and median over trials where
-        someone did. Needs per-trial outcomes (None when the run streamed)."""
+        """Time the first combatant (any side) went out, over the trials where someone did.
+
+        Parameters
+        ----------
+        unit : {'slot', 'phase', 'round', 'second'}, optional
+            Time unit (default: the system's).
+
+        Returns
+        -------
+        dict or None
+            ``n``, ``mean``, ``se``, ``median``; None when the run kept no per-trial outcomes.
+        """
         if self.outcomes is None:
             return None
         slots = self.outcomes.out_slot.astype(np.float64)
@@ -322,7 +558,14 @@ class Result:
         }
 
     def damage_table(self):
-        """Per combatant: mean damage dealt and taken with standard errors (DataFrame)."""
+        """Per combatant: mean damage dealt and taken with standard errors.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``combatant``, ``side``, ``damage_dealt_mean``, ``damage_dealt_se``,
+            ``damage_taken_mean``, ``damage_taken_se``.
+        """
         import pandas as pd
 
         tl, n = self.tally, self.trials
@@ -341,7 +584,19 @@ class Result:
         return pd.DataFrame(rows)
 
     def win_table(self, confidence: float = 0.95):
-        """Win (and draw / unresolved) probabilities with Wilson intervals (DataFrame)."""
+        """Win (and draw / unresolved) probabilities with Wilson intervals.
+
+        Parameters
+        ----------
+        confidence : float
+            Interval coverage.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``outcome``, ``count``, ``probability``, ``ci95_low``, ``ci95_high``; one row per
+            side, then ``draw`` and ``unresolved``.
+        """
         import pandas as pd
 
         rows = []
@@ -356,7 +611,14 @@ class Result:
         return pd.DataFrame(rows)
 
     def provenance_dict(self) -> dict:
-        """Everything that identifies the run: version, seed, trials, scenario hash, rules."""
+        """Everything that identifies the run.
+
+        Returns
+        -------
+        dict
+            ``version``, ``scenario``, ``scenario_hash``, ``system``, ``seed``, ``trials``,
+            ``rules`` and the rest of the provenance.
+        """
         return {
             "version": self.provenance.get("version"),
             "scenario": self.scenario,
@@ -379,6 +641,10 @@ class Result:
             ``out_slot.<name>``, ``death_slot.<name>``, ``dealt.<name>``, ``taken.<name>``
             (slot 0: never). False (or no kept outcomes): aggregated, one row per
             (outcome, end slot) with the trial ``count``. Default: per trial when possible.
+
+        Returns
+        -------
+        pandas.DataFrame
         """
         import pandas as pd
 
@@ -414,14 +680,65 @@ class Result:
                 )
         return pd.DataFrame(rows, columns=["outcome", "end_slot", "count"])
 
+    # -- display -------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        """A one-paragraph summary (the tally's arrays are not printed)."""
+        from ..report.notebook import result_repr
+
+        return result_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the win table, the kill-time summary and a small kill-time plot."""
+        from ..report.notebook import result_html
+
+        return result_html(self)
+
+    def plot(self, kind: str = "kill_time", path=None):
+        """One of the standard figures of the report.
+
+        Parameters
+        ----------
+        kind : {'kill_time', 'survival'}
+            ``'kill_time'``: the kill-time pmf and CDF with 95% bands; ``'survival'``: the
+            fraction standing against time, per side and per combatant.
+        path : str or os.PathLike, optional
+            Also save the figure there as a PNG.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+            Jupyter shows it inline.
+
+        Raises
+        ------
+        UnknownNameError
+            An unknown ``kind`` (the message names the kinds).
+        """
+        from ..report import plots
+
+        figures = {"kill_time": plots.kill_time_figure, "survival": plots.survival_figure}
+        if kind not in figures:
+            raise unknown_name("plot kind", kind, list(figures))
+        fig = figures[kind](self)
+        if path is not None:
+            plots.save(fig, path)
+        return fig
+
     # -- output --------------------------------------------------------------------------
     def to_json_dict(self) -> dict:
-        """The CLI's JSON contract (see the README)."""
+        """The CLI's JSON contract (see the README).
+
+        Returns
+        -------
+        dict
+            What ``fuzion-sim run --json`` prints (pmf keys as strings, as in JSON).
+        """
         sides = {}
         for s in self.sides:
             lo, hi = self.win_interval(s)
             sides[s] = {"win_probability": float(self.win_probability(s)), "ci95": [lo, hi]}
         kt = self.kill_time()
+        kt["pmf"] = {str(t): p for t, p in kt["pmf"].items()}
         combatants = {
             row["combatant"]: {k: v for k, v in row.items() if k != "combatant"}
             for row in self.combatant_stats()

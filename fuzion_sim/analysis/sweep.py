@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import FuzionSimError
-from .variants import as_base, engine_kwargs, expand_grid, parse_values
+from .variants import as_base, axes_of, engine_kwargs, expand_grid, parse_values
 
 __all__ = ["sweep", "sweep_row", "point_key", "grid_from_block", "POINTS_DIR"]
 
@@ -50,6 +50,7 @@ def sweep_row(point: dict, result) -> dict:
     row["trials"] = int(result.trials)
     row["seed"] = int(result.seed)
     row["scenario_hash"] = result.provenance.get("scenario_hash")
+    row["kill_time_unit"] = result.time_unit["unit"]
     return row
 
 
@@ -91,8 +92,9 @@ def sweep(
     scenario : path, Scenario or Base
         The base scenario; a ``sweep:`` block in its file supplies the grid (and optionally
         ``trials`` and ``seed``) when ``grid`` is not given.
-    grid : dict or list of (key_path, values), optional
-        Axes; values may be lists or ``"START:STOP:STEP"`` text (STOP included).
+    grid : dict, list of (key_path, values), list of str, or str, optional
+        Axes; values may be lists or ``"START:STOP:STEP"`` text (STOP included); the CLI's
+        ``--grid`` text works too: ``["sides.blue[0].armor.pd=0:20:2", "rules.dice=hero,x"]``.
     out_dir : path, optional
         Results folder: ``points/`` (one Parquet file per finished point, reused on re-runs),
         ``results.csv``, ``results.parquet`` and heatmaps. None: nothing is written.
@@ -120,7 +122,7 @@ def sweep(
     if grid is None or (not isinstance(grid, dict) and not list(grid)):
         axes = grid_from_block(block)
     else:
-        axes = [(k, parse_values(v)) for k, v in (grid.items() if isinstance(grid, dict) else grid)]
+        axes = axes_of(grid)
     if not axes:
         raise FuzionSimError("no grid: give --grid KEY=VALUES or a sweep: block with grid:")
     trials = trials if trials is not None else block.get("trials")

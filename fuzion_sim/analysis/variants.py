@@ -23,6 +23,8 @@ __all__ = [
     "as_base",
     "parse_values",
     "parse_assignment",
+    "axes_of",
+    "overrides_of",
     "expand_grid",
     "engine_kwargs",
     "label_of",
@@ -40,7 +42,22 @@ class Base:
     scenario: Scenario | None = field(default=None, repr=False)
 
     def build(self, overrides=()) -> Scenario:
-        """Validate the base with ``overrides`` (``[(key_path, value), ...]``) applied."""
+        """Validate the base with ``overrides`` applied.
+
+        Parameters
+        ----------
+        overrides : iterable of (str, object)
+            ``[(key_path, value), ...]``, applied in order.
+
+        Returns
+        -------
+        Scenario
+
+        Raises
+        ------
+        ScenarioError
+            A bad key path or value, naming the file and the override.
+        """
         overrides = list(overrides)
         if not overrides and self.scenario is not None:
             return self.scenario
@@ -60,7 +77,16 @@ class Base:
 
 
 def as_base(scenario) -> Base:
-    """A :class:`Base` from a path, a :class:`Scenario` or a ``Base``."""
+    """A :class:`Base` from a path, a :class:`Scenario` or a ``Base``.
+
+    Parameters
+    ----------
+    scenario : str, os.PathLike, Scenario or Base
+
+    Returns
+    -------
+    Base
+    """
     if isinstance(scenario, Base):
         return scenario
     if isinstance(scenario, Scenario):
@@ -83,6 +109,11 @@ def _number(text: str):
     return value
 
 
+def _is_number(text: str) -> bool:
+    value = parse_value(text.strip()) if text.strip() else None
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def parse_values(text) -> list:
     """Values of a grid axis.
 
@@ -101,6 +132,13 @@ def parse_values(text) -> list:
     if not isinstance(text, str):
         return [text]
     text = text.strip()
+    if ":" in text and text.count(":") != 2 and "{" not in text:
+        parts = text.split(":")
+        if all(_is_number(p) for p in parts):
+            raise FuzionSimError(
+                f"'{text}' is not a range: a range is START:STOP:STEP with STOP included, "
+                f"e.g. '{parts[0].strip()}:{parts[-1].strip()}:1'"
+            )
     if text.count(":") == 2 and "{" not in text:
         start, stop, step = (_number(p) for p in text.split(":"))
         if step == 0 or (stop - start) * step < 0:
@@ -116,7 +154,22 @@ def parse_values(text) -> list:
 
 
 def parse_assignment(text: str) -> tuple[str, list]:
-    """``"rules.dice=hero,interlock"`` -> ``("rules.dice", ["hero", "interlock"])``."""
+    """``"rules.dice=hero,interlock"`` -> ``("rules.dice", ["hero", "interlock"])``.
+
+    Parameters
+    ----------
+    text : str
+        ``KEY=VALUES``, the values as :func:`parse_values` reads them.
+
+    Returns
+    -------
+    (str, list)
+
+    Raises
+    ------
+    FuzionSimError
+        No ``=``, no key, or bad values.
+    """
     if "=" not in text:
         raise FuzionSimError(f"expected KEY=VALUES, got '{text}'")
     key, _, values = text.partition("=")
@@ -126,9 +179,95 @@ def parse_assignment(text: str) -> tuple[str, list]:
     return key, parse_values(values)
 
 
+def axes_of(axes) -> list[tuple[str, list]]:
+    """Axes given any way the API accepts them, as ``[(key_path, [values]), ...]``.
+
+    Parameters
+    ----------
+    axes : dict, list of (key_path, values), list of str, or str
+        ``{"rules.dice": ["hero", "interlock"]}``, ``[("rules.dice", "hero,interlock")]``,
+        or the CLI's text: ``["rules.dice=hero,interlock", "sides.blue[0].armor.pd=0:20:2"]``
+        (one string: one axis). Values given as text are parsed as the CLI parses them
+        (``"a,b"`` lists, ``"START:STOP:STEP"`` ranges).
+
+    Returns
+    -------
+    list of (str, list)
+
+    Raises
+    ------
+    FuzionSimError
+        An item that is neither ``"KEY=VALUES"`` text nor a ``(key, values)`` pair.
+    """
+    if axes is None:
+        return []
+    if isinstance(axes, str):
+        axes = [axes]
+    items = list(axes.items()) if isinstance(axes, dict) else list(axes)
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            out.append(parse_assignment(item))
+        elif isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[0], str):
+            out.append((item[0].strip(), parse_values(item[1])))
+        else:
+            raise FuzionSimError(
+                f"an axis is 'KEY=VALUES' text or a (key, values) pair, got {item!r}"
+            )
+    return out
+
+
+def overrides_of(overrides) -> list[tuple[str, object]]:
+    """Overrides given any way the API accepts them, as ``[(key_path, value), ...]``.
+
+    Parameters
+    ----------
+    overrides : dict, list of (key_path, value), list of str, str or None
+        ``{"rules.dice": "interlock"}``, ``[("sides.blue[0].armor.pd", 10)]`` (Python values,
+        applied as given), or ``"KEY=VALUE"`` text (``["rules.dice=interlock"]``, the value
+        parsed as the CLI parses it).
+
+    Returns
+    -------
+    list of (str, object)
+
+    Raises
+    ------
+    FuzionSimError
+        An item that is neither ``"KEY=VALUE"`` text nor a ``(key, value)`` pair.
+    """
+    if overrides is None:
+        return []
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    items = list(overrides.items()) if isinstance(overrides, dict) else list(overrides)
+    out = []
+    for item in items:
+        if isinstance(item, str) and "=" in item:
+            key, _, value = item.partition("=")
+            out.append((key.strip(), parse_value(value.strip())))
+        elif isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[0], str):
+            out.append((item[0].strip(), item[1]))
+        else:
+            raise FuzionSimError(
+                f"an override is 'KEY=VALUE' text or a (key, value) pair, got {item!r}"
+            )
+    return out
+
+
 def expand_grid(axes) -> list[dict]:
-    """The cross product of ``[(key, [values]), ...]`` as a list of ``{key: value}`` points."""
-    axes = list(axes.items()) if isinstance(axes, dict) else list(axes)
+    """The cross product of the axes as a list of ``{key: value}`` points.
+
+    Parameters
+    ----------
+    axes : dict, list of (key_path, values), list of str, or str
+        As :func:`axes_of` takes them.
+
+    Returns
+    -------
+    list of dict
+    """
+    axes = axes_of(axes)
     if not axes:
         return [{}]
     keys = [k for k, _ in axes]
@@ -143,6 +282,17 @@ def engine_kwargs(backend: str | None = None, scheduler: str | None = None) -> d
     """Keyword arguments for :func:`fuzion_sim.api.simulate` selecting the backend.
 
     Only non-default choices are passed, so this works with engines that predate them.
+
+    Parameters
+    ----------
+    backend : str, optional
+        ``"threads"`` (the default, passed as nothing) or ``"dask"``.
+    scheduler : str, optional
+        A Dask scheduler address.
+
+    Returns
+    -------
+    dict
     """
     from .. import api
 
@@ -159,7 +309,17 @@ def engine_kwargs(backend: str | None = None, scheduler: str | None = None) -> d
 
 
 def label_of(values: dict) -> str:
-    """A short readable label of a variant: ``Interlock`` or ``pd=8, dice=interlock``."""
+    """A short readable label of a variant: ``Interlock`` or ``pd=8, dice=interlock``.
+
+    Parameters
+    ----------
+    values : dict
+        The variant's ``{key_path: value}``.
+
+    Returns
+    -------
+    str
+    """
     if not values:
         return "baseline"
     if len(values) == 1:

@@ -14,35 +14,35 @@ from pathlib import Path
 
 import yaml
 
+from . import alt_text, tables
+from .html import STYLE, html_table
+
 __all__ = ["build_report", "md_table"]
 
 
-def _fmt(v) -> str:
-    if v is None:
+def _cell(v) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
-    if isinstance(v, float):
-        if math.isnan(v):
-            return ""
-        return f"{v:.4g}" if abs(v) < 1e4 else f"{v:,.0f}"
     return str(v)
 
 
 def md_table(frame) -> str:
-    """A DataFrame as a GitHub Markdown table."""
-    cols = [str(c) for c in frame.columns]
+    """A DataFrame of display strings as a GitHub Markdown table.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Cells as they should read (see :mod:`fuzion_sim.report.tables`).
+
+    Returns
+    -------
+    str
+    """
+    cols = [str(c).replace("|", "\\|") for c in frame.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v).replace("|", "\\|") for v in row) + " |")
+        lines.append("| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |")
     return "\n".join(lines)
-
-
-def _html_table(frame) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
-        for row in frame.itertuples(index=False)
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 class _Doc:
@@ -69,42 +69,110 @@ class _Doc:
         self.md.append(f"```{lang}\n{text.rstrip()}\n```\n")
         self.html.append(f"<pre><code>{html.escape(text)}</code></pre>")
 
-    def table(self, frame, csv_name: str | None = None):
-        self.md.append(md_table(frame) + "\n")
-        self.html.append(f'<div class="scroll">{_html_table(frame)}</div>')
+    def table(self, display, data=None, csv_name: str | None = None):
+        """A table as it reads (``display``), and ``data`` (raw numbers) saved as CSV."""
+        self.md.append(md_table(display) + "\n")
+        self.html.append(html_table(display))
         if csv_name:
-            frame.to_csv(self.folder / csv_name, index=False)
-            self.md.append(f"Data: [{csv_name}]({csv_name})\n")
-            self.html.append(f'<p class="data">Data: <a href="{csv_name}">{csv_name}</a></p>')
+            (display if data is None else data).to_csv(self.folder / csv_name, index=False)
+            self.data([csv_name])
 
-    def image(self, path: Path, alt: str):
+    def data(self, names: list[str]):
+        """A line of links to data files in the report folder."""
+        self.md.append("Data: " + ", ".join(f"[{n}]({n})" for n in names) + "\n")
+        links = ", ".join(f'<a href="{html.escape(n)}">{html.escape(n)}</a>' for n in names)
+        self.html.append(f'<p class="data">Data: {links}</p>')
+
+    def image(self, path: Path, caption: str, alt: str):
         rel = path.relative_to(self.folder).as_posix()
-        self.md.append(f"![{alt}]({rel})\n")
+        md_alt = alt.replace("[", "\\[").replace("]", "\\]")
+        self.md.append(f"![{md_alt}]({rel})\n\n*{caption}*\n")
         data = base64.b64encode(path.read_bytes()).decode()
         self.html.append(
             f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{html.escape(alt)}</figcaption></figure>"
+            f'<figcaption>{html.escape(caption)} (<a href="{html.escape(rel)}">PNG</a>)'
+            "</figcaption></figure>"
         )
 
     def write(self, title: str):
         (self.folder / "index.md").write_text("\n".join(self.md))
-        style = (
-            "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
-            "color:#222}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
-            "padding:2px 8px;text-align:right}th{background:#f3f3f3}pre{background:#f7f7f7;"
-            "padding:.8em;overflow:auto}img{max-width:100%}figure{margin:1em 0}"
-            "figcaption{color:#666;font-size:90%}.data{font-size:90%}"
-        )
         doc = (
             f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{html.escape(title)}</title><style>{style}</style></head><body>\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>\n"
             + "\n".join(self.html)
             + "\n</body></html>\n"
         )
         (self.folder / "index.html").write_text(doc)
 
 
-def _assumptions(result) -> list[dict]:
+def _result_sections(doc: _Doc, result, prefix: str = ""):
+    import pandas as pd
+
+    from .plots import kill_time_plot, survival_plot
+
+    unit = result.time_unit["unit"]
+    doc.h(2, "Who wins")
+    raw = result.win_table()
+    raw = raw[(raw["count"] > 0) | raw["outcome"].isin(result.sides)]
+    doc.table(tables.wins_frame(result), raw, f"{prefix}wins.csv")
+    doc.h(2, "How long it takes")
+    doc.p(
+        f"Kill time is the {unit} in which a decisive fight ended (a {unit} is "
+        f"{result.time_unit['seconds']:g} s; {result.time_unit.get('per_round')} {unit}s to a "
+        "round). Mean: normal interval from the standard error; quantiles: distribution-free "
+        "order-statistic intervals."
+    )
+    doc.table(tables.kill_time_frame(result), pd.DataFrame(_kill_time_rows(result)),
+              f"{prefix}kill_time_summary.csv")  # fmt: skip
+    pmf = result.kill_time_pmf().rename_axis(unit).reset_index()
+    pmf.to_csv(doc.folder / f"{prefix}kill_time_pmf.csv", index=False)
+    result.kill_time_cdf().to_csv(doc.folder / f"{prefix}kill_time_cdf.csv", index=False)
+    png = kill_time_plot(result, doc.folder / f"{prefix}kill_time.png")
+    doc.image(png, "Kill-time distribution and CDF (95% bands)", alt_text.kill_time_alt(result))
+    doc.data([f"{prefix}kill_time_pmf.csv", f"{prefix}kill_time_cdf.csv"])
+    doc.h(2, "Who stays standing")
+    result.survival().to_csv(doc.folder / f"{prefix}survival.csv", index=False)
+    png = survival_plot(result, doc.folder / f"{prefix}survival.png")
+    doc.image(png, "Survival curves per side and per combatant", alt_text.survival_alt(result))
+    doc.data([f"{prefix}survival.csv"])
+    doc.h(2, "Per combatant")
+    stats = pd.DataFrame(result.combatant_stats())
+    raw = (
+        stats[["combatant", "side", "hit_rate", "attacks_mean"]]
+        .merge(result.damage_table(), on=["combatant", "side"])
+        .merge(pd.DataFrame(result.down_times()), on=["combatant", "side"])
+    )
+    doc.p(f"Means per fight; damage with 95% intervals; times in {unit}s.")
+    doc.table(tables.combatants_frame(result), raw, f"{prefix}combatants.csv")
+    first = result.first_down()
+    if first and first["n"]:
+        doc.p(
+            f"First combatant down (any side): mean {first['mean']:.2f} {unit}s, "
+            f"median {first['median']:g} ({first['n']:,} fights with someone down)."
+        )
+
+
+def _kill_time_rows(result) -> list[dict]:
+    """The kill-time summary's raw numbers (``kill_time_summary.csv``), one row per unit."""
+    rows = []
+    for u in (result.time_unit["unit"], "round", "second"):
+        s = result.kill_time_summary(unit=u)
+        if s["mean"] is None:
+            continue
+        q = s["quantiles"]
+        rows.append(
+            {"unit": u, "mean": s["mean"], "se": s["se"], "mean_ci95_low": s["ci95"][0],
+             "mean_ci95_high": s["ci95"][1], "sd": s["sd"], "median": q["0.5"]["value"],
+             "median_ci95_low": q["0.5"]["ci95"][0], "median_ci95_high": q["0.5"]["ci95"][1],
+             "q05": q["0.05"]["value"], "q95": q["0.95"]["value"], "decisive_fights": s["n"]}
+        )  # fmt: skip
+    return rows
+
+
+def _assumptions(result):
+    import pandas as pd
+
     from ..scenario.model import RULE_SWITCHES
 
     rows = []
@@ -114,71 +182,7 @@ def _assumptions(result) -> list[dict]:
             {"switch": key, "value": value, "default": None if spec is None else spec[1],
              "ruling": None if spec is None else spec[2]}
         )  # fmt: skip
-    return rows
-
-
-def _result_sections(doc: _Doc, result, scenario, prefix: str = ""):
-    import pandas as pd
-
-    from .plots import kill_time_plot, survival_plot
-
-    unit = result.time_unit["unit"]
-    doc.h(2, "Who wins")
-    wins = result.win_table()
-    wins = wins[(wins["count"] > 0) | wins["outcome"].isin(result.sides)]
-    doc.table(wins, f"{prefix}wins.csv")
-    doc.h(2, "How long it takes")
-    rows = []
-    for u in (unit, "round", "second"):
-        s = result.kill_time_summary(unit=u)
-        if s["mean"] is None:
-            continue
-        q = s["quantiles"]
-        rows.append(
-            {"unit": u, "mean": s["mean"], "se": s["se"], "mean ci95": _ci(s["ci95"]),
-             "sd": s["sd"], "median": q["0.5"]["value"], "median ci95": _ci(q["0.5"]["ci95"]),
-             "5%": q["0.05"]["value"], "95%": q["0.95"]["value"], "decisive fights": s["n"]}
-        )  # fmt: skip
-    doc.p(
-        f"Kill time is the {unit} in which a decisive fight ended (a {unit} is "
-        f"{result.time_unit['seconds']:g} s; {result.time_unit.get('per_round')} {unit}s to a "
-        "round). Mean: normal interval from the standard error; quantiles: distribution-free "
-        "order-statistic intervals."
-    )
-    doc.table(pd.DataFrame(rows), f"{prefix}kill_time_summary.csv")
-    pmf = result.kill_time_pmf().rename_axis(unit).reset_index()
-    pmf.to_csv(doc.folder / f"{prefix}kill_time_pmf.csv", index=False)
-    result.kill_time_cdf().to_csv(doc.folder / f"{prefix}kill_time_cdf.csv", index=False)
-    doc.image(kill_time_plot(result, doc.folder / f"{prefix}kill_time.png"),
-              "Kill-time histogram and CDF (95% bands)")  # fmt: skip
-    doc.p(f"Data: {prefix}kill_time_pmf.csv, {prefix}kill_time_cdf.csv")
-    doc.h(2, "Who stays standing")
-    surv = result.survival()
-    surv.to_csv(doc.folder / f"{prefix}survival.csv", index=False)
-    doc.image(survival_plot(result, doc.folder / f"{prefix}survival.png"),
-              "Survival curves per side and per combatant")  # fmt: skip
-    doc.h(2, "Per combatant")
-    stats = pd.DataFrame(result.combatant_stats())
-    dmg = result.damage_table()
-    downs = pd.DataFrame(result.down_times())
-    table = (
-        stats[["combatant", "side", "hit_rate", "attacks_mean"]]
-        .merge(dmg, on=["combatant", "side"])
-        .merge(downs, on=["combatant", "side"])
-    )
-    doc.table(table, f"{prefix}combatants.csv")
-    first = result.first_down()
-    if first and first["n"]:
-        doc.p(
-            f"First combatant down (any side): mean {first['mean']:.2f} {unit}s, "
-            f"median {first['median']:g} ({first['n']:,} fights with someone down)."
-        )
-
-
-def _ci(ci) -> str:
-    if ci[0] is None:
-        return ""
-    return f"{_fmt(float(ci[0]))} - {_fmt(float(ci[1]))}"
+    return pd.DataFrame(rows)
 
 
 def build_report(
@@ -201,10 +205,11 @@ def build_report(
     scenario : path, Scenario or Base
     out_dir : path
         The report folder (created): ``index.md``, ``index.html``, PNGs and CSVs.
-    vary : list of (key_path, values), optional
-        Variants to compare (cross product, first is the baseline), as for ``compare``.
-    grid : list of (key_path, values), optional
-        A sweep to include (results in ``sweep/``).
+    vary : dict, list of (key_path, values) or list of str, optional
+        Variants to compare (cross product, first is the baseline), as for ``compare``
+        (``["rules.dice=hero,interlock"]`` works too).
+    grid : dict, list of (key_path, values) or list of str, optional
+        A sweep to include (results in ``sweep/``), as for ``sweep``.
     trials, seed, threads, backend, scheduler :
         Run options.
     title : str, optional
@@ -222,6 +227,7 @@ def build_report(
     from ..analysis.variants import as_base, engine_kwargs
     from ..api import simulate
     from .plots import comparison_plots
+    from .tables import assumptions_frame, comparison_frame, differences_frame, sweep_frame
 
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -240,37 +246,42 @@ def build_report(
          f"source: {base.source or '(in memory)'}"]
         + ([f"regenerate: {command}"] if command else [])
     )  # fmt: skip
-    import pandas as pd
-
     if vary:
         cmp = compare(base, vary, trials=trials, seed=seed, threads=threads,
                       backend=backend, scheduler=scheduler)  # fmt: skip
         doc.h(2, "Comparison")
+        varied = ", ".join(sorted({k for v in cmp.values for k in v}))
         doc.p(
-            "Variants run on common random numbers (the same seed: trial k of every variant "
-            "starts from the same random stream); differences are variant minus the first "
-            "(baseline), with paired 95% intervals."
+            f"Varied: {varied}. Variants run on common random numbers (the same seed: trial k "
+            "of every variant starts from the same random stream); differences are each "
+            "variant minus the first (the baseline), with paired 95% intervals."
         )
         doc.items(cmp.verdicts())
-        doc.table(cmp.to_frame(), "comparison.csv")
-        doc.table(cmp.differences_frame(), "differences.csv")
-        for path, alt in zip(
+        doc.table(comparison_frame(cmp), cmp.to_frame(), "comparison.csv")
+        doc.table(differences_frame(cmp), cmp.differences_frame(), "differences.csv")
+        if tables.ks_note(cmp):
+            doc.p(tables.ks_note(cmp))
+        for path, caption, alt in zip(
             comparison_plots(cmp, folder),
-            ["Win probability by variant", "Kill time by variant"],
+            ["Win probability by variant (95% intervals)", "Kill time by variant"],
+            alt_text.comparison_alt(cmp),
             strict=True,
         ):
-            doc.image(path, alt)
-    _result_sections(doc, result, sc)
+            doc.image(path, caption, alt)
+    _result_sections(doc, result)
     if grid:
         table = sweep(base, grid, out_dir=folder / "sweep", trials=trials, seed=seed,
                       threads=threads, backend=backend, scheduler=scheduler)  # fmt: skip
+        keys = table.attrs["axes"]
         doc.h(2, "Sweep")
-        doc.table(table, "sweep.csv")
+        doc.p(f"Every point of the grid over {', '.join(keys)}, on common random numbers.")
+        doc.table(sweep_frame(table, keys), table, "sweep.csv")
         for png in sorted((folder / "sweep").glob("*.png")):
-            doc.image(png, f"Sweep: {png.stem}")
+            caption = f"Sweep over {', '.join(keys)}"
+            doc.image(png, caption, alt_text.sweep_alt(table, keys, png.name))
     doc.h(2, "Assumptions")
     doc.p(f"Every effective rule switch (rulings from RULINGS.md); max rounds {sc.max_rounds}.")
-    doc.table(pd.DataFrame(_assumptions(result)), "assumptions.csv")
+    doc.table(assumptions_frame(result), _assumptions(result), "assumptions.csv")
     doc.h(2, "Scenario")
     doc.code(yaml.safe_dump(sc.data, sort_keys=False, allow_unicode=True), "yaml")
     doc.write(title)

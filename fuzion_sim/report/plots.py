@@ -1,4 +1,10 @@
-"""Plots as PNG files (matplotlib, Agg backend): kill time, survival, comparisons, sweeps."""
+"""Plots (matplotlib, no pyplot): kill time, survival, comparisons and sweeps.
+
+Each ``*_figure`` function returns a :class:`matplotlib.figure.Figure` (what
+:meth:`Result.plot <fuzion_sim.analysis.result.Result.plot>` gives a notebook); each ``*_plot``
+function saves one as a PNG for a report. Every axis names its quantity and unit; times in the
+system's unit (phases or segments) get whole-number ticks and a second axis in seconds.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +13,18 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
-    "kill_time_plot",
-    "survival_plot",
+    "comparison_figures",
     "comparison_plots",
+    "distinct_colours",
+    "kill_time_figure",
+    "kill_time_plot",
+    "save",
+    "survival_figure",
+    "survival_plot",
     "sweep_plots",
 ]
+
+BLUE = "#4c72b0"
 
 
 def _figure(nrows: int = 1, ncols: int = 1, figsize=(10, 3.6), **kw):
@@ -19,65 +32,160 @@ def _figure(nrows: int = 1, ncols: int = 1, figsize=(10, 3.6), **kw):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=figsize)
+    fig = Figure(figsize=figsize, layout="constrained")
     FigureCanvasAgg(fig)
     return fig, fig.subplots(nrows, ncols, **kw)
 
 
-def _save(fig, path: Path) -> Path:
+def save(fig, path, dpi: int = 100) -> Path:
+    """Write ``fig`` as a PNG (the folder is created).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    path : str or os.PathLike
+    dpi : int
+
+    Returns
+    -------
+    pathlib.Path
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100, bbox_inches="tight")
+    fig.savefig(path, dpi=dpi)
     return path
 
 
-def kill_time_plot(result, path, label: str | None = None) -> Path:
-    """Kill-time histogram (pmf) and CDF with 95% bands, side by side, in the system's unit."""
+def units(unit: str) -> str:
+    """Plural of a time unit for an axis label (``"phase"`` -> ``"phases"``)."""
+    return unit if unit.endswith("s") else f"{unit}s"
+
+
+def distinct_colours(n: int) -> list:
+    """``n`` colours that differ from each other (tab10, then tab20, then an even hue wheel).
+
+    Parameters
+    ----------
+    n : int
+
+    Returns
+    -------
+    list of RGBA tuples
+    """
+    from matplotlib import colormaps
+
+    if n <= 10:
+        return [colormaps["tab10"](i) for i in range(n)]
+    if n <= 20:
+        return [colormaps["tab20"](i) for i in range(n)]
+    return [colormaps["hsv"](i / n) for i in range(n)]
+
+
+def _time_axis(ax, result, what: str = "kill time") -> None:
+    """Label ``ax``'s x axis in the system's unit with whole ticks, and add seconds on top."""
+    from matplotlib.ticker import MaxNLocator
+
     unit = result.time_unit["unit"]
-    fig, (ax1, ax2) = _figure(1, 2, figsize=(10, 3.6))
+    secs = float(result.time_unit.get("seconds", 1.0))
+    ax.set_xlabel(f"{what} ({units(unit)})")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    top = ax.secondary_xaxis("top", functions=(lambda t: t * secs, lambda s: s / secs))
+    top.set_xlabel("seconds", fontsize=8, loc="right")
+    top.tick_params(labelsize=8)
+
+
+def kill_time_figure(result, label: str | None = None):
+    """Kill-time pmf (bars) and CDF with 95% bands, side by side, in the system's unit.
+
+    Parameters
+    ----------
+    result : Result
+    label : str, optional
+        Legend label of the CDF.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (ax1, ax2) = _figure(1, 2, figsize=(10, 3.8))
     pmf = result.kill_time_pmf()
-    ax1.bar(pmf.index, pmf.values, width=0.8, color="#4c72b0")
+    ax1.bar(pmf.index, pmf.values, width=0.8, color=BLUE)
     kt = result.kill_time_summary()
+    unit = units(result.time_unit["unit"])
     if kt["mean"] is not None:
-        ax1.axvline(kt["mean"], color="k", ls="--", lw=1, label=f"mean {kt['mean']:.2f}")
+        ax1.axvline(kt["mean"], color="k", ls="--", lw=1, label=f"mean {kt['mean']:.2f} {unit}")
         ax1.legend()
-    ax1.set_xlabel(f"kill time ({unit}s)")
-    ax1.set_ylabel("probability")
+    _time_axis(ax1, result)
+    ax1.set_ylabel("P(fight ends then)")
     ax1.set_title("Kill-time distribution (decisive fights)")
     cdf = result.kill_time_cdf()
     if len(cdf):
-        ax2.step(cdf["time"], cdf["cdf"], where="post", color="#4c72b0", label=label)
+        ax2.step(cdf["time"], cdf["cdf"], where="post", color=BLUE, label=label)
         ax2.fill_between(cdf["time"], cdf["ci95_low"], cdf["ci95_high"], step="post",
-                         alpha=0.3, color="#4c72b0")  # fmt: skip
-    ax2.set_xlabel(f"kill time ({unit}s)")
+                         alpha=0.3, color=BLUE)  # fmt: skip
+    _time_axis(ax2, result)
     ax2.set_ylabel("P(fight over by then)")
     ax2.set_title("Kill-time CDF with 95% bands")
     ax2.set_ylim(0, 1.02)
-    return _save(fig, path)
+    return fig
+
+
+def kill_time_plot(result, path, label: str | None = None) -> Path:
+    """:func:`kill_time_figure` saved as a PNG at ``path`` (returned)."""
+    return save(kill_time_figure(result, label), path)
+
+
+def survival_figure(result):
+    """Fraction still standing against time: per side (thick) and per combatant (thin).
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Every combatant's line has its own colour, however many there are.
+    """
+    surv = result.survival()
+    many = len(result.combatants) > 6
+    fig, (ax1, ax2) = _figure(1, 2, figsize=(10, 4.2 if many else 3.8), sharey=True)
+    for side, colour in zip(result.sides, distinct_colours(len(result.sides)), strict=True):
+        ax1.step(surv["time"], surv[f"side:{side}"], where="post", lw=2, label=side,
+                 color=colour)  # fmt: skip
+    ax1.set_title("Per side: expected fraction standing")
+    colours = distinct_colours(len(result.combatants))
+    for (name, side), colour in zip(result.combatants, colours, strict=True):
+        ax2.step(surv["time"], surv[name], where="post", lw=1, label=f"{name} ({side})",
+                 color=colour)  # fmt: skip
+    ax2.set_title("Per combatant: P(still standing)")
+    for ax in (ax1, ax2):
+        _time_axis(ax, result, "time")
+        ax.set_ylim(0, 1.02)
+    ax1.legend(fontsize=9)
+    ax2.legend(fontsize=7 if many else 9, ncols=2 if len(result.combatants) > 8 else 1,
+               loc="upper right")  # fmt: skip
+    ax1.set_ylabel("fraction standing")
+    return fig
 
 
 def survival_plot(result, path) -> Path:
-    """Fraction still standing against time: per side (thick) and per combatant (thin)."""
-    unit = result.time_unit["unit"]
-    surv = result.survival()
-    fig, (ax1, ax2) = _figure(1, 2, figsize=(10, 3.6), sharey=True)
-    for side in result.sides:
-        ax1.step(surv["time"], surv[f"side:{side}"], where="post", lw=2, label=side)
-    ax1.set_title("Per side: expected fraction standing")
-    for name, side in result.combatants:
-        ax2.step(surv["time"], surv[name], where="post", lw=1, label=f"{name} ({side})")
-    ax2.set_title("Per combatant: P(still standing)")
-    for ax in (ax1, ax2):
-        ax.set_xlabel(f"time ({unit}s)")
-        ax.set_ylim(0, 1.02)
-        ax.legend(fontsize=7 if len(result.combatants) > 4 else 9)
-    ax1.set_ylabel("standing")
-    return _save(fig, path)
+    """:func:`survival_figure` saved as a PNG at ``path`` (returned)."""
+    return save(survival_figure(result), path)
 
 
-def comparison_plots(comparison, folder) -> list[Path]:
-    """Win probabilities with 95% intervals per variant, and overlaid kill-time CDFs."""
-    folder = Path(folder)
+def comparison_figures(comparison) -> list:
+    """Win probabilities with 95% intervals per variant, and overlaid kill-time pmfs and CDFs.
+
+    Parameters
+    ----------
+    comparison : Comparison
+
+    Returns
+    -------
+    list of matplotlib.figure.Figure
+        ``[win probabilities, kill time]``.
+    """
     labels = comparison.labels
     results = comparison.results
     sides = results[0].sides
@@ -90,14 +198,14 @@ def comparison_plots(comparison, folder) -> list[Path]:
         ax.bar(x + k * width, p, width, label=side,
                yerr=[p - ci[:, 0], ci[:, 1] - p], capsize=3)  # fmt: skip
     ax.set_xticks(x + width * (len(sides) - 1) / 2, labels, rotation=15)
+    ax.set_xlabel("variant")
     ax.set_ylabel("win probability")
     ax.set_ylim(0, 1)
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
     ax.legend()
     ax.set_title("Win probability by variant (95% intervals)")
-    paths = [_save(fig, folder / "compare_win.png")]
-    fig, (ax1, ax2) = _figure(1, 2, figsize=(10, 3.6))
-    unit = results[0].time_unit["unit"]
+    figs = [fig]
+    fig, (ax1, ax2) = _figure(1, 2, figsize=(10, 3.8))
     for lab, r in zip(labels, results, strict=True):
         pmf = r.kill_time_pmf()
         ax1.plot(pmf.index, pmf.values, marker="o", ms=3, label=lab)
@@ -107,59 +215,28 @@ def comparison_plots(comparison, folder) -> list[Path]:
             ax2.fill_between(cdf["time"], cdf["ci95_low"], cdf["ci95_high"], step="post",
                              alpha=0.2)  # fmt: skip
     ax1.set_title("Kill-time pmf by variant")
-    ax2.set_title("Kill-time CDF by variant")
+    ax1.set_ylabel("P(fight ends then)")
+    ax2.set_title("Kill-time CDF by variant (95% bands)")
+    ax2.set_ylabel("P(fight over by then)")
+    ax2.set_ylim(0, 1.02)
     for ax in (ax1, ax2):
-        ax.set_xlabel(f"kill time ({unit}s)")
+        _time_axis(ax, results[0])
         ax.legend()
-    paths.append(_save(fig, folder / "compare_kill_time.png"))
-    return paths
+    figs.append(fig)
+    return figs
+
+
+def comparison_plots(comparison, folder) -> list[Path]:
+    """:func:`comparison_figures` saved as ``compare_win.png`` and ``compare_kill_time.png``."""
+    folder = Path(folder)
+    names = ("compare_win.png", "compare_kill_time.png")
+    return [save(f, folder / n) for f, n in zip(comparison_figures(comparison), names,
+                                                 strict=True)]  # fmt: skip
 
 
 def sweep_plots(table, keys: list[str], sides: list[str], folder) -> list[Path]:
-    """Heatmaps of the first side's win probability and of the mean kill time over the first
-    two grid keys (one pair of panels per value of any further keys); a line plot for one key."""
+    """The sweep's figures (see :mod:`.sweep_plots`) saved as PNGs in ``folder``."""
+    from .sweep_plots import sweep_figures
+
     folder = Path(folder)
-    paths = []
-    side = sides[0]
-    col = f"win_probability.{side}"
-    if len(keys) == 1:
-        (key,) = keys
-        fig, (ax1, ax2) = _figure(1, 2, figsize=(10, 3.6))
-        xs = [str(v) for v in table[key]]
-        for s in sides:
-            ax1.plot(xs, table[f"win_probability.{s}"], marker="o", label=s)
-            ax1.fill_between(xs, table[f"win_ci95_low.{s}"], table[f"win_ci95_high.{s}"],
-                             alpha=0.2)  # fmt: skip
-        ax1.set_ylabel("win probability")
-        ax1.legend()
-        ax2.plot(xs, table["kill_time_mean"], marker="o")
-        ax2.set_ylabel("mean kill time")
-        for ax in (ax1, ax2):
-            ax.set_xlabel(key)
-        paths.append(_save(fig, folder / "sweep.png"))
-        return paths
-    kx, ky, rest = keys[0], keys[1], keys[2:]
-    groups = table.groupby(rest, sort=False) if rest else [((), table)]
-    for gi, (gval, sub) in enumerate(groups):
-        fig, axes = _figure(1, 2, figsize=(11, 4))
-        for ax, c, title, cmap in (
-            (axes[0], col, f"P({side} wins)", "RdBu_r"),
-            (axes[1], "kill_time_mean", "mean kill time", "viridis"),
-        ):
-            piv = sub.pivot_table(index=ky, columns=kx, values=c, sort=False, aggfunc="first")
-            kw = {"vmin": 0, "vmax": 1} if c == col else {}
-            im = ax.imshow(piv.values.astype(float), aspect="auto", origin="lower", cmap=cmap, **kw)
-            ax.set_xticks(range(piv.shape[1]), [str(v) for v in piv.columns], rotation=45)
-            ax.set_yticks(range(piv.shape[0]), [str(v) for v in piv.index])
-            ax.set_xlabel(kx)
-            ax.set_ylabel(ky)
-            ax.set_title(title)
-            for (i, j), v in np.ndenumerate(piv.values.astype(float)):
-                if np.isfinite(v) and piv.size <= 150:
-                    ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
-            fig.colorbar(im, ax=ax)
-        if rest:
-            gv = gval if isinstance(gval, tuple) else (gval,)
-            fig.suptitle(", ".join(f"{k}={v}" for k, v in zip(rest, gv, strict=True)))
-        paths.append(_save(fig, folder / f"heatmap_{gi}.png"))
-    return paths
+    return [save(fig, folder / name) for name, fig in sweep_figures(table, keys, sides)]

@@ -1,9 +1,21 @@
-"""Readable terminal output for the CLI (rich tables; plain text when not a terminal)."""
+"""Readable terminal output for the CLI (rich tables; plain text when not a terminal).
+
+Tables wrap instead of cutting: every column folds a word too long for it onto the next line
+(no "…"), and titles are printed as their own lines, wrapped at the terminal's width rather
+than the table's. The width is the terminal's, or ``COLUMNS`` (80 when piped).
+"""
 
 from __future__ import annotations
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
+
+from .. import fmt
+from . import tables
+from .pmf_rows import DEFAULT_ROWS, pmf_rows
+from .tables import comparison_frame, differences_frame, sweep_frame, wins_frame
 
 __all__ = [
     "render_result",
@@ -19,8 +31,59 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
+def _table(columns, right=()) -> Table:
+    """A rich table whose columns fold long words (nothing is ever cut with an ellipsis)."""
+    table = Table(title=None)
+    for col in columns:
+        table.add_column(col, justify="right" if col in right else "left", overflow="fold")
+    return table
+
+
+#: A table stacks when its words need this much more than the width, or its columns would get
+#: fewer than ``_MIN_COLUMN`` characters each.
+_SQUEEZE = 1.25
+_MIN_COLUMN = 4
+
+
+def _too_narrow(con: Console, table: Table) -> bool:
+    need = Measurement.get(con, con.options.update_width(10**4), table).minimum
+    cols = len(table.columns)
+    return need > _SQUEEZE * con.width or con.width < 1 + cols * (3 + _MIN_COLUMN)
+
+
+def _stacked(con: Console, table: Table) -> None:
+    """The table as one block of "header: value" lines per row (for very narrow terminals)."""
+    headers = [str(c.header) for c in table.columns]
+    columns = [[str(cell) for cell in c.cells] for c in table.columns]
+    for r in range(table.row_count):
+        con.print("-" * min(con.width, 20), style="dim")
+        for header, cells in zip(headers, columns, strict=True):
+            line = Text(f"{header or '#'}: ", style="bold")
+            line.append(cells[r])
+            con.print(line, overflow="fold")
+
+
+def _show(con: Console, title: str, table: Table) -> None:
+    con.print(Text(title, style="bold"), overflow="fold")
+    if _too_narrow(con, table):
+        _stacked(con, table)
+    else:
+        con.print(table)
+
+
+def _numeric(cells) -> bool:
+    filled = [c for c in cells if c and c != "-"]
+    return bool(filled) and all(c[0].isdigit() or c[0] in "+-<" for c in filled)
+
+
+def _frame_table(frame) -> Table:
+    """A table of display strings (see :mod:`.tables`); numeric columns right-aligned."""
+    cols = [str(c) for c in frame.columns]
+    right = [c for c in cols if _numeric([str(v) for v in frame[c]])]
+    table = _table(cols, right)
+    for row in frame.itertuples(index=False):
+        table.add_row(*[str(v) for v in row])
+    return table
 
 
 def render_result(result) -> None:
@@ -30,48 +93,32 @@ def render_result(result) -> None:
         f"[bold]{result.scenario}[/bold]  ({result.system}, {result.trials:,} trials, "
         f"seed {result.seed}, dice {result.rules.get('dice')})"
     )
-    wins = Table(title="Who wins", title_justify="left")
-    wins.add_column("side")
-    wins.add_column("win probability", justify="right")
-    wins.add_column("95% interval", justify="right")
-    for side in result.sides:
-        lo, hi = result.win_interval(side)
-        wins.add_row(side, _pct(result.win_probability(side)), f"{_pct(lo)} - {_pct(hi)}")
-    if result.draw_probability:
-        wins.add_row("draw", _pct(result.draw_probability), "")
-    if result.unresolved_probability:
-        wins.add_row("unresolved", _pct(result.unresolved_probability), "")
-    con.print(wins)
+    _show(con, "Who wins", _frame_table(wins_frame(result)))
     kt = result.kill_time()
     if kt["n"]:
-        unit = kt["unit"]
+        unit = fmt.plural(kt["unit"])
         secs = result.time_unit["seconds"]
-        table = Table(
-            title=f"How long it takes (decisive fights, in {unit}s)", title_justify="left"
-        )
-        table.add_column("")
-        table.add_column(f"{unit}s", justify="right")
-        table.add_column("seconds", justify="right")
-        table.add_row(
-            "mean", f"{kt['mean']:.2f} ± {1.96 * kt['se']:.2f}", f"{kt['mean'] * secs:.1f}"
-        )
-        table.add_row("sd", f"{kt['sd']:.2f}", f"{kt['sd'] * secs:.1f}")
+        s = result.kill_time_summary()
+        table = _table(["", unit, "seconds"], right=(unit, "seconds"))
+        table.add_row("mean (95% interval)", fmt.num_interval(s["mean"], *s["ci95"]),
+                      fmt.num_interval(s["mean"] * secs, s["ci95"][0] * secs,
+                                       s["ci95"][1] * secs, 1))  # fmt: skip
+        table.add_row("sd", fmt.num(kt["sd"]), fmt.num(kt["sd"] * secs, 1))
         for q, v in kt["quantiles"].items():
             label = "median" if q == "0.5" else f"{float(q) * 100:g}th percentile"
-            table.add_row(label, str(v), f"{v * secs:g}")
-        con.print(table)
+            table.add_row(label, str(v), fmt.num(v * secs, 1))
+        _show(con, f"How long it takes (decisive fights, in {unit})", table)
     per = result.combatant_stats()
-    table = Table(title="Per combatant (means per fight)", title_justify="left")
-    for col in ("combatant", "side", "hit rate", "damage dealt", "damage taken", "out", "dead"):
-        table.add_column(col, justify="left" if col in ("combatant", "side") else "right")
+    cols = ["combatant", "side", "hit rate", "damage dealt", "damage taken", "out", "dead"]
+    table = _table(cols, right=cols[2:])
     for row in per:
-        rate = "-" if row["hit_rate"] is None else _pct(row["hit_rate"])
+        rate = "-" if row["hit_rate"] is None else fmt.pct(row["hit_rate"])
         table.add_row(
             row["combatant"], row["side"], rate,
             f"{row['damage_dealt_mean']:.1f}", f"{row['damage_taken_mean']:.1f}",
-            _pct(row["p_out"]), _pct(row["p_dead"]),
+            fmt.pct(row["p_out"]), fmt.pct(row["p_dead"]),
         )  # fmt: skip
-    con.print(table)
+    _show(con, "Per combatant (means per fight)", table)
     if any(row["knockback_mean"] for row in per):
         con.print(
             "Knockback taken (units per fight): "
@@ -80,37 +127,50 @@ def render_result(result) -> None:
     locations = result.hits_by_location()
     if locations:
         names = result.provenance.get("location_names") or list(next(iter(locations.values())))
-        table = Table(title="Hits taken by location (% of hits)", title_justify="left")
-        table.add_column("combatant")
-        for name in names:
-            table.add_column(name, justify="right")
+        table = _table(["combatant", *names], right=names)
         for who, counts in locations.items():
             total = sum(counts.values())
             table.add_row(who, *[f"{100 * counts.get(n, 0) / total:.0f}" for n in names])
-        con.print(table)
+        _show(con, "Hits taken by location (% of hits)", table)
     con.print(
         f"[dim]{result.trials / result.elapsed:,.0f} trials/s on {result.threads} threads[/dim]"
     )
 
 
-def _pmf_table(title: str, column: str, pmf: dict[str, float]) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column(column, justify="right")
-    table.add_column("probability", justify="right")
-    table.add_column("P(at least)", justify="right")
-    tail = 1.0
-    for value, p in pmf.items():
-        table.add_row(value, f"{p:.6f}", f"{max(0.0, tail):.6f}")
-        tail -= p
-    return table
+def _pmf_table(con: Console, title: str, column: str, pmf: dict, rows: int) -> None:
+    shown = pmf_rows(pmf, rows)
+    table = _table([column, "probability", "P(at least)"], right=[column, "probability",
+                                                                "P(at least)"])  # fmt: skip
+    for row in shown:
+        table.add_row(row.label, f"{row.probability:.6f}", f"{row.at_least:.6f}")
+    _show(con, title, table)
+    merged = [r for r in shown if r.merged > 1]
+    if merged:
+        held = "; ".join(
+            f"'{r.label}' holds {fmt.pct(r.probability)} of the probability ({r.merged} outcomes)"
+            for r in merged
+        )
+        con.print(
+            f"{len(pmf)} outcomes in {len(shown)} rows: {held}. --rows N shows more, --json all."
+        )
 
 
-def render_attack(res, damage: str, knockback=None) -> None:
+def render_attack(res, damage: str, knockback=None, rows: int = DEFAULT_ROWS) -> None:
     """P(hit) and the damage distribution of one attack.
 
-    ``res`` is an exact ``AttackResult`` or ``AutofireResult`` (which adds the distribution of
-    bullets that hit, and whose damage is the total over all hits); with hit locations each
-    location's probability is listed; ``knockback`` (a Pmf in units) adds its distribution.
+    Parameters
+    ----------
+    res : AttackResult or AutofireResult
+        An exact result (an autofire result adds the distribution of bullets that hit, and its
+        damage is the total over all hits); with hit locations each location's probability is
+        listed.
+    damage : str
+        ``"killing"`` or ``"stun"``, for the headline.
+    knockback : Pmf, optional
+        The knockback distribution in units, added as a table.
+    rows : int
+        The most rows of each distribution's table; outcomes past them are merged into one
+        "N or more" row and a line says how much probability it holds.
     """
     con = _console()
     hits = getattr(res, "hits", None)
@@ -121,20 +181,18 @@ def render_attack(res, damage: str, knockback=None) -> None:
     if hits is not None:
         penalty = f", attack penalty -{res.penalty}" if res.penalty else ""
         con.print(f"{res.shots} shots{penalty}; mean bullets that hit = {hits.mean:.4f}")
-        con.print(_pmf_table("Bullets that hit (a miss counts 0)", "hits", hits.to_dict()))
+        _pmf_table(con, "Bullets that hit (a miss counts 0)", "hits", hits.to_dict(), rows)
     title = "Total damage over all hits" if hits is not None else "Damage after defences"
-    con.print(_pmf_table(f"{title} (a miss counts 0)", "damage", res.damage.to_dict()))
+    _pmf_table(con, f"{title} (a miss counts 0)", "damage", res.damage.to_dict(), rows)
     locations = getattr(res, "locations", None)
     if locations:
-        table = Table(title="Hit location (per hit)", title_justify="left")
-        table.add_column("location")
-        table.add_column("probability", justify="right")
+        table = _table(["location", "probability"], right=["probability"])
         for name, p in locations.items():
             table.add_row(name, f"{p:.6f}")
-        con.print(table)
+        _show(con, "Hit location (per hit)", table)
     if knockback is not None:
         con.print(f"mean knockback = {knockback.mean:.4f} units")
-        con.print(_pmf_table("Knockback (a miss counts 0)", "units", knockback.to_dict()))
+        _pmf_table(con, "Knockback (a miss counts 0)", "units", knockback.to_dict(), rows)
 
 
 def render_catalog(kind: str, entries: list[dict]) -> None:
@@ -147,18 +205,10 @@ def render_catalog(kind: str, entries: list[dict]) -> None:
         "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
         "armor": ("name", "category", "pd", "ekd", "description"),
     }.get(kind, tuple(entries[0]))
-    table = Table(title=f"Catalogue: {kind}", title_justify="left")
-    for col in cols:
-        table.add_column(col, no_wrap=col == "name")
+    table = _table(cols)
     for e in entries:
         table.add_row(*["" if e.get(c) is None else str(e.get(c)) for c in cols])
-    con.print(table)
-
-
-def _ci_text(ci, scale: float = 1.0, fmt: str = "{:.2f}") -> str:
-    if ci is None or ci[0] is None:
-        return ""
-    return f"{fmt.format(ci[0] * scale)} to {fmt.format(ci[1] * scale)}"
+    _show(con, f"Catalogue: {kind}", table)
 
 
 def render_comparison(cmp) -> None:
@@ -167,75 +217,33 @@ def render_comparison(cmp) -> None:
     first = cmp.results[0]
     crn = "common random numbers" if cmp.common_random_numbers else "independent seeds"
     con.print(f"[bold]{first.scenario}[/bold]  ({first.trials:,} trials per variant, {crn})")
-    table = Table(title="Variants", title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("variant")
-    for side in first.sides:
-        table.add_column(f"P({side} wins), 95% interval", justify="right")
-    table.add_column(f"mean kill time ({first.time_unit['unit']}s)", justify="right")
-    table.add_column("median", justify="right")
-    for i, (label, res) in enumerate(zip(cmp.labels, cmp.results, strict=True)):
-        cells = []
-        for side in res.sides:
-            lo, hi = res.win_interval(side)
-            cells.append(f"{_pct(res.win_probability(side))} ({_pct(lo)}-{_pct(hi)})")
-        kt = res.kill_time_summary()
-        mean = "-" if kt["mean"] is None else f"{kt['mean']:.2f} ± {1.96 * kt['se']:.2f}"
-        med = "-" if kt["mean"] is None else f"{kt['quantiles']['0.5']['value']:g}"
-        table.add_row(str(i), label, *cells, mean, med)
-    con.print(table)
-    diff = Table(title="Differences (b minus a, 95% intervals)", title_justify="left")
-    for col in ("b - a", "quantity", "difference", "95% interval", "test / p"):
-        diff.add_column(col, justify="left" if col in ("b - a", "quantity") else "right")
-    for d in cmp.differences:
-        pair = f"{cmp.labels[d['b']]} - {cmp.labels[d['a']]}"
-        for side, w in d["win_probability"].items():
-            diff.add_row(pair, f"P({side} wins)", f"{100 * w['diff']:+.2f} pts",
-                         _ci_text(w["ci95"], 100, "{:+.2f}"), "")  # fmt: skip
-        for q, name in (("kill_time_mean", "mean kill time"), ("kill_time_median", "median")):
-            v = d[q]
-            if v["diff"] is not None:
-                diff.add_row(pair, name, f"{v['diff']:+.2f}", _ci_text(v["ci95"], 1, "{:+.2f}"), "")
-        t = d["kill_time_test"]
-        if t["p_value"] is not None:
-            diff.add_row(
-                pair, "kill-time distributions", "", "", f"{t['name']}: p={t['p_value']:.3g}"
-            )
-    con.print(diff)
+    _show(con, "Variants", _frame_table(comparison_frame(cmp)))
+    _show(con, "Differences from the baseline (95% intervals)",
+          _frame_table(differences_frame(cmp)))  # fmt: skip
+    note = tables.ks_note(cmp)
+    if note:
+        con.print(f"[dim]{note}[/dim]")
     for sentence in cmp.verdicts():
         con.print(f"[bold]Verdict:[/bold] {sentence}")
 
 
 def render_sweep(table, keys: list[str], out_dir) -> None:
-    """The sweep table (grid values, win probabilities, mean kill time)."""
+    """The sweep table: grid values, win probabilities and mean kill time with intervals."""
     con = _console()
-    cols = [*keys, *[c for c in table.columns if c.startswith("win_probability.")],
-            "kill_time_mean"]  # fmt: skip
-    t = Table(title=f"Sweep ({len(table)} points) -> {out_dir}", title_justify="left")
-    for c in cols:
-        t.add_column(c, justify="right")
-    for row in table[cols].itertuples(index=False):
-        t.add_row(*[f"{v:.3f}" if isinstance(v, float) else str(v) for v in row])
-    con.print(t)
+    _show(con, f"Sweep ({len(table)} points) -> {out_dir}", _frame_table(sweep_frame(table, keys)))
 
 
 def render_balance(res) -> None:
-    """The value found, its win probability and the search steps."""
+    """The value found, the metric's estimate there, the bracketing pair and the search."""
     con = _console()
-    lo, hi = res.ci95
-    con.print(
-        f"[bold]{res.param} = {res.value:g}[/bold] gives P({res.side} wins) = "
-        f"{_pct(res.win_probability)} ({_pct(lo)}-{_pct(hi)}), target {_pct(res.target)} "
-        f"({res.trials:,} trials per step, seed {res.seed})"
-    )
+    for line in res.headline(markup=True):
+        con.print(line)
     if not res.bracketed:
         con.print(
             f"[yellow]The target lies outside the range {res.low:g}:{res.high:g}; "
             "the closer end is reported.[/yellow]"
         )
-    t = Table(title="Search steps", title_justify="left")
-    t.add_column(res.param, justify="right")
-    t.add_column(f"P({res.side} wins)", justify="right")
-    for v, p in res.steps:
-        t.add_row(f"{v:g}", _pct(p))
-    con.print(t)
+    t = _table([res.param, res.label], right=[res.param, res.label])
+    for v, e in res.steps:
+        t.add_row(f"{v:g}", res.format_estimate(e))
+    _show(con, "Search steps", t)

@@ -1,0 +1,318 @@
+"""Tables as a reader sees them: human column headers and formatted cells (strings).
+
+The terminal, the Markdown / HTML report and the notebook view all build their tables here, so
+a number reads the same everywhere ("59.7% (59.1-60.2%)", "+0.05 pts", "p < 0.001"). The
+machine-readable data (raw columns, full precision) is what the CSV files next to a report
+hold; these frames are only for reading.
+"""
+
+from __future__ import annotations
+
+from .. import fmt
+
+__all__ = [
+    "assumptions_frame",
+    "combatants_frame",
+    "comparison_frame",
+    "differences_frame",
+    "ks_note",
+    "kill_time_frame",
+    "sweep_frame",
+    "wins_frame",
+    "win_header",
+]
+
+#: Units the kill-time table gives besides the system's own.
+TIME_UNITS = ("round", "second")
+
+
+def win_header(side: str) -> str:
+    """Header of a side's win-probability column: ``"P(red wins), 95% interval"``."""
+    return f"P({side} wins), 95% interval"
+
+
+def wins_frame(result):
+    """Who wins: one row per side (and draws / unresolved fights when there were any).
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``outcome``, ``probability (95% interval)``, ``fights``.
+    """
+    import pandas as pd
+
+    raw = result.win_table()
+    raw = raw[(raw["count"] > 0) | raw["outcome"].isin(result.sides)]
+    return pd.DataFrame(
+        {
+            "outcome": [o if o in result.sides else f"({o})" for o in raw["outcome"]],
+            "probability (95% interval)": [
+                fmt.pct_interval(*row)
+                for row in raw[["probability", "ci95_low", "ci95_high"]].itertuples(index=False)
+            ],
+            "fights": [fmt.count(c) for c in raw["count"]],
+        }
+    )
+
+
+def kill_time_frame(result):
+    """How long it takes, in the system's unit, rounds and seconds (one row each).
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``in``, ``mean (95% interval)``, ``sd``, ``median (95% interval)``, ``5th-95th
+        percentile``, ``decisive fights``; empty when no fight was decisive.
+    """
+    import pandas as pd
+
+    rows = []
+    for unit in (result.time_unit["unit"], *TIME_UNITS):
+        s = result.kill_time_summary(unit=unit)
+        if s["mean"] is None:
+            continue
+        q = s["quantiles"]
+        digits = 2 if unit != "second" else 1
+        rows.append(
+            {
+                "in": fmt.plural(unit),
+                "mean (95% interval)": fmt.num_interval(s["mean"], *s["ci95"], digits=digits),
+                "sd": fmt.num(s["sd"], digits),
+                "median (95% interval)": fmt.num_interval(
+                    q["0.5"]["value"], *q["0.5"]["ci95"], digits=digits
+                ),
+                "5th-95th percentile": fmt.num_range(q["0.05"]["value"], q["0.95"]["value"]),
+                "decisive fights": fmt.count(s["n"]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def combatants_frame(result):
+    """Per combatant: hit rate, attacks, damage with 95% intervals, P(down) and P(dead) with
+    the mean and median time it happened.
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    import pandas as pd
+
+    unit = fmt.plural(result.time_unit["unit"])
+    stats = result.combatant_stats()
+    dmg = result.damage_table().to_dict("records")
+    downs = result.down_times()
+    rows = []
+    for st, d, dn in zip(stats, dmg, downs, strict=True):
+        rows.append(
+            {
+                "combatant": st["combatant"],
+                "side": st["side"],
+                "hit rate": fmt.pct(st["hit_rate"]) if st["hit_rate"] is not None else "-",
+                "attacks per fight": fmt.num(st["attacks_mean"]),
+                "damage dealt (95%)": _mean_pm(d["damage_dealt_mean"], d["damage_dealt_se"]),
+                "damage taken (95%)": _mean_pm(d["damage_taken_mean"], d["damage_taken_se"]),
+                "P(down)": fmt.pct(dn["p_down"]),
+                f"down at, mean / median ({unit})": _times(dn["time_to_down_mean"],
+                                                           dn["time_to_down_median"]),
+                "P(dead)": fmt.pct(dn["p_death"]),
+                f"dead at, mean / median ({unit})": _times(dn["time_to_death_mean"],
+                                                           dn["time_to_death_median"]),
+            }
+        )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _mean_pm(mean, se) -> str:
+    from ..analysis.intervals import z_value
+
+    return f"{fmt.num(mean, 1)} ± {fmt.num(z_value(0.95) * se, 1)}"
+
+
+def _times(mean, median) -> str:
+    if mean is None:
+        return "-"
+    return f"{fmt.num(mean)} / {fmt.num(median)}"
+
+
+def comparison_frame(cmp):
+    """The variants side by side: win probabilities and kill time with 95% intervals.
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``variant``, one ``P(<side> wins), 95% interval`` column per side, ``mean kill time
+        (<unit>s, 95%)``, ``median``.
+    """
+    import pandas as pd
+
+    first = cmp.results[0]
+    unit = fmt.plural(first.time_unit["unit"])
+    rows = []
+    for label, res in zip(cmp.labels, cmp.results, strict=True):
+        row = {"variant": label}
+        for side in res.sides:
+            row[win_header(side)] = fmt.pct_interval(res.win_probability(side),
+                                                     *res.win_interval(side))  # fmt: skip
+        kt = res.kill_time_summary()
+        row[f"mean kill time ({unit}, 95%)"] = fmt.num_interval(kt["mean"], *kt["ci95"])
+        row[f"median ({unit})"] = (
+            "-" if kt["mean"] is None else fmt.num(kt["quantiles"]["0.5"]["value"])
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def differences_frame(cmp):
+    """Each variant against the baseline: paired differences with 95% intervals and the
+    kill-time distribution test.
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``change``, ``quantity``, ``difference``, ``95% interval``; the distribution test's
+        row gives the KS distance as the difference and its p-value as the interval.
+    """
+    import pandas as pd
+
+    unit = cmp.results[0].time_unit["unit"]
+    rows = []
+    for d in cmp.differences:
+        pair = f"{cmp.labels[d['b']]} vs {cmp.labels[d['a']]}"
+        for side, w in d["win_probability"].items():
+            rows.append({"change": pair, "quantity": f"P({side} wins)",
+                         "difference": fmt.pts(w["diff"]),
+                         "95% interval": fmt.pts_interval(*w["ci95"])})  # fmt: skip
+        for key, name in (("kill_time_mean", "mean kill time"),
+                          ("kill_time_median", "median kill time")):  # fmt: skip
+            v = d[key]
+            if v["diff"] is None:
+                continue
+            rows.append({"change": pair, "quantity": name,
+                         "difference": fmt.signed(v["diff"], unit),
+                         "95% interval": fmt.signed_interval(*v["ci95"], unit)})
+        t = d["kill_time_test"]
+        if t.get("p_value") is not None:
+            rows.append({"change": pair, "quantity": "kill-time distribution (KS distance)",
+                         "difference": f"{t['statistic']:.3f}",
+                         "95% interval": fmt.p_value(t["p_value"], t.get("p_value_floor"))})
+    return pd.DataFrame(rows, columns=["change", "quantity", "difference", "95% interval"])
+
+
+def ks_note(cmp) -> str:
+    """The sentence explaining the kill-time distribution row (empty when no test ran).
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    str
+    """
+    from ..analysis.compare import N_PERM
+
+    names = sorted({d["kill_time_test"]["name"] for d in cmp.differences
+                    if d["kill_time_test"].get("p_value") is not None})  # fmt: skip
+    if not names:
+        return ""
+    return (
+        "The KS distance is the largest gap between two variants' kill-time CDFs; its p-value "
+        f"comes from a {' / '.join(names)} ({N_PERM} permutations, so the smallest p-value it "
+        f"can give is {1 / (N_PERM + 1):g})."
+    )
+
+
+def assumptions_frame(result):
+    """Every effective rule switch with its default and ruling; switches off their default
+    are marked.
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``rule switch``, ``value``, ``default``, ``ruling``.
+    """
+    import pandas as pd
+
+    from ..scenario.model import RULE_SWITCHES
+
+    rows = []
+    for key, value in result.rules.items():
+        spec = RULE_SWITCHES.get(key)
+        default = None if spec is None else spec[1]
+        changed = spec is not None and value != default
+        rows.append({"rule switch": key, "value": _yaml(value) + (" (changed)" if changed else ""),
+                     "default": "" if spec is None else _yaml(default),
+                     "ruling": "" if spec is None else str(spec[2])})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _yaml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return fmt.num(value) if isinstance(value, float) else str(value)
+
+
+def sweep_frame(table, keys: list[str]):
+    """A sweep's points: the grid values, each side's win probability and the mean kill time,
+    with 95% intervals.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        What :func:`~fuzion_sim.analysis.sweep.sweep` returns.
+    keys : list of str
+        The grid keys.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    import pandas as pd
+
+    from ..analysis.intervals import z_value
+
+    sides = [c.split(".", 1)[1] for c in table.columns if c.startswith("win_probability.")]
+    units = table["kill_time_unit"] if "kill_time_unit" in table.columns else None
+    unit = "phases"
+    if units is not None and units.notna().any():
+        unit = fmt.plural(str(units.dropna().iloc[0]))
+    z = z_value(0.95)
+    rows = []
+    for rec in table.to_dict("records"):
+        row = {k: _yaml(rec[k]) for k in keys}
+        for s in sides:
+            row[win_header(s)] = fmt.pct_interval(rec[f"win_probability.{s}"],
+                                                  rec.get(f"win_ci95_low.{s}"),
+                                                  rec.get(f"win_ci95_high.{s}"))  # fmt: skip
+        mean, se = rec.get("kill_time_mean"), rec.get("kill_time_se")
+        ok = mean is not None and se is not None and se == se
+        row[f"mean kill time ({unit}, 95%)"] = (
+            fmt.num_interval(mean, mean - z * se, mean + z * se) if ok else fmt.num(mean)
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
