@@ -10,7 +10,7 @@ from __future__ import annotations
 from fuzion_sim import simulate
 from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
-from fuzion_sim.systems.fuzion import kernel as k
+from fuzion_sim.systems.fuzion import codes as k
 from fuzion_sim.systems.fuzion.tactics import ACTION_NAMES
 
 #: event kind code -> name ("attack", "move", "aim", ...), from the kernel's EVENT_* constants

@@ -26,7 +26,7 @@ from fuzion_sim import simulate
 from fuzion_sim.dice import task_table
 from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
-from fuzion_sim.systems.fuzion import kernel as k
+from fuzion_sim.systems.fuzion import codes as k
 from fuzion_sim.systems.fuzion.compile import compile_scenario
 from fuzion_sim.systems.fuzion.exact import (
     attack,

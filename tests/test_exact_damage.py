@@ -289,7 +289,8 @@ def test_stun_defence_c_fz_27():
     """CON 5 gives SD 10; 15 Stun in, 5 through (and 1 Hit per full 5 through, F21)."""
     sd = DERIVED["sd"]({"CON": 5})
     assert sd == 10
-    hits_lost, stun, through = rules.hit_result(rules.STUN, 15, 0, sd)
+    through = rules.penetration(rules.STUN, 15, 0, sd)
+    hits_lost, stun = rules.split_through(False, through, 30)
     assert (stun, through, hits_lost) == (5, 5, 1)
     # The exact oracle agrees: a sure Stun hit of exactly 15 is not a thing with dice, but
     # every Stun total s meets max(PD, SD): P(through = s - 10) = P(3d6 = s).

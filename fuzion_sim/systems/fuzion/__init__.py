@@ -11,7 +11,7 @@ from ...engine.rng import CHUNK, chunk_key
 from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
 from .compile import Plan, StandingPlan, standing_plan
 from .compile import compile_scenario as _compile
-from .kernel import N_EV_FIELDS
+from .codes import N_EV_FIELDS
 
 #: Most events recorded for a replayed trial.
 MAX_EVENTS = 100_000

@@ -11,7 +11,7 @@ import yaml
 
 from ... import dice
 from ...scenario.model import BOW_MAX_STR, BOW_RANGE_PER_STR, Scenario
-from . import kernel, tactics
+from . import codes, tactics
 from .rules import (
     FISTS_DC,
     KILLING,
@@ -127,18 +127,18 @@ class Plan(NamedTuple):
         return int(self.side.shape[0])
 
 
-ABORT_CODES = {"none": kernel.ABORT_NONE, "dodge": kernel.ABORT_DODGE,
-               "block": kernel.ABORT_BLOCK, "dive": kernel.ABORT_DIVE}  # fmt: skip
+ABORT_CODES = {"none": codes.ABORT_NONE, "dodge": codes.ABORT_DODGE,
+               "block": codes.ABORT_BLOCK, "dive": codes.ABORT_DIVE}  # fmt: skip
 
 
 @cache
 def _presence_table() -> tuple[np.ndarray, np.ndarray]:
     text = resources.files("fuzion_sim.data").joinpath("presence.yaml").read_text()
     rows = yaml.safe_load(text)["presence"]
-    codes = {"none": kernel.PA_NONE, "penalty": kernel.PA_PENALTY,
-             "lose_action": kernel.PA_LOSE_ACTION, "surrender": kernel.PA_SURRENDER}  # fmt: skip
+    effects = {"none": codes.PA_NONE, "penalty": codes.PA_PENALTY,
+               "lose_action": codes.PA_LOSE_ACTION, "surrender": codes.PA_SURRENDER}  # fmt: skip
     margin = _ints([r["margin"] for r in rows])
-    effect = np.ascontiguousarray([[codes[r["effect"]], r["value"]] for r in rows], np.int64)
+    effect = np.ascontiguousarray([[effects[r["effect"]], r["value"]] for r in rows], np.int64)
     return margin, effect
 
 
@@ -204,29 +204,29 @@ def compile_scenario(scenario: Scenario) -> Plan:
     weapons = [c.weapon for c in fighters]
     nd6_offsets, nd6_table = dice.nd6_tables()
 
-    options = np.zeros(kernel.N_OPTIONS, np.int64)
-    options[kernel.OPT_IMPAIRMENT] = bool(rules.impairment)
-    options[kernel.OPT_STUNNED] = bool(rules.stunned)
-    options[kernel.OPT_DYING_CAN_ACT] = bool(rules.dying_can_act)
-    options[kernel.OPT_DYING_PENALTY] = int(rules.dying_penalty)
-    options[kernel.OPT_HAS_TIES] = has_ties
-    options[kernel.OPT_SWITCH2] = switch2
-    options[kernel.OPT_INIT_DICE] = 10 if rules.dice == "interlock" else 3
-    options[kernel.OPT_WAKE_OWN_PHASE] = rules.timing == "speed_chart"
-    options[kernel.OPT_RECOVERY_SLOT] = timing.recovery_slot
-    options[kernel.OPT_DODGE_BONUS] = int(rules.values.get("dodge_bonus", 3))
-    options[kernel.OPT_BLOCK_BONUS] = int(rules.values.get("block_bonus", 3))
+    options = np.zeros(codes.N_OPTIONS, np.int64)
+    options[codes.OPT_IMPAIRMENT] = bool(rules.impairment)
+    options[codes.OPT_STUNNED] = bool(rules.stunned)
+    options[codes.OPT_DYING_CAN_ACT] = bool(rules.dying_can_act)
+    options[codes.OPT_DYING_PENALTY] = int(rules.dying_penalty)
+    options[codes.OPT_HAS_TIES] = has_ties
+    options[codes.OPT_SWITCH2] = switch2
+    options[codes.OPT_INIT_DICE] = 10 if rules.dice == "interlock" else 3
+    options[codes.OPT_WAKE_OWN_PHASE] = rules.timing == "speed_chart"
+    options[codes.OPT_RECOVERY_SLOT] = timing.recovery_slot
+    options[codes.OPT_DODGE_BONUS] = int(rules.values.get("dodge_bonus", 3))
+    options[codes.OPT_BLOCK_BONUS] = int(rules.values.get("block_bonus", 3))
     # F4: unopposed DVs are for 3d6; under Interlock subtract 5
     dv = int(rules.values.get("obscured_dv", 14))
-    options[kernel.OPT_PERCEPTION_DV] = dv - 5 if rules.dice == "interlock" else dv
-    options[kernel.OPT_HIT_LOCATIONS] = {"none": kernel.LOC_NONE, "random": kernel.LOC_RANDOM,
-                                         "called": kernel.LOC_CALLED}[
+    options[codes.OPT_PERCEPTION_DV] = dv - 5 if rules.dice == "interlock" else dv
+    options[codes.OPT_HIT_LOCATIONS] = {"none": codes.LOC_NONE, "random": codes.LOC_RANDOM,
+                                         "called": codes.LOC_CALLED}[
         rules.values.get("hit_locations", "none")
     ]  # fmt: skip
-    options[kernel.OPT_KNOCKBACK] = bool(rules.values.get("knockback", False))
-    options[kernel.OPT_AUTOFIRE_RATIO] = autofire_ratio_of(rules)
-    options[kernel.OPT_AUTOFIRE_ONE_PLUS] = rules.values.get("autofire_hits") == "one_plus_floor"
-    options[kernel.OPT_CHINKS] = bool(rules.values.get("chinks", False))
+    options[codes.OPT_KNOCKBACK] = bool(rules.values.get("knockback", False))
+    options[codes.OPT_AUTOFIRE_RATIO] = autofire_ratio_of(rules)
+    options[codes.OPT_AUTOFIRE_ONE_PLUS] = rules.values.get("autofire_hits") == "one_plus_floor"
+    options[codes.OPT_CHINKS] = bool(rules.values.get("chinks", False))
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
@@ -246,14 +246,14 @@ def compile_scenario(scenario: Scenario) -> Plan:
 
     def scale_of(c) -> int:
         if getattr(c, "kills", 0):
-            return kernel.SCALE_KILLS
-        return kernel.SCALE_OBJECT if getattr(c, "sdp", 0) else kernel.SCALE_PERSON
+            return codes.SCALE_KILLS
+        return codes.SCALE_OBJECT if getattr(c, "sdp", 0) else codes.SCALE_PERSON
 
     scales = [scale_of(c) for c in fighters]
     # objects and Kill-rated structures: their SDP or Kills are the pool; no Stun to lose
     # (a huge Stun never reaches 0) and "dead" (destroyed) at 0 (BODY 0 in the death rule)
     hits_max = [
-        c.kills if s == kernel.SCALE_KILLS else c.sdp if s == kernel.SCALE_OBJECT else h
+        c.kills if s == codes.SCALE_KILLS else c.sdp if s == codes.SCALE_OBJECT else h
         for c, s, h in zip(fighters, scales, derived["hits"], strict=True)
     ]
     stun_max = [st if s == 0 else 1 << 40 for s, st in zip(scales, derived["stun"], strict=True)]
@@ -297,7 +297,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         scale=_ints(scales),
         knock_body=_ints(
             [
-                c.kills if s == kernel.SCALE_KILLS else c.stats["BODY"]
+                c.kills if s == codes.SCALE_KILLS else c.stats["BODY"]
                 for c, s in zip(fighters, scales, strict=True)
             ]
         ),

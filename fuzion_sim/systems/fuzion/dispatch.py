@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import kernel
+from . import codes
 from . import tactics as tx
 from .compile import Plan, pair_distances
 
@@ -89,7 +89,7 @@ def in_phases(plan: Plan) -> bool:
         plan.slots_per_round == 4
         and plan.slots_per_unit == 1
         and plan.start_slot == 0
-        and plan.options[kernel.OPT_RECOVERY_SLOT] < 0
+        and plan.options[codes.OPT_RECOVERY_SLOT] < 0
     )
 
 
@@ -101,7 +101,7 @@ def nobody_surprised(plan: Plan) -> bool:
 @condition("initiative switch2")
 def switch1(plan: Plan) -> bool:
     """Initiative not rolled every phase (F9 switch1)."""
-    return not plan.options[kernel.OPT_SWITCH2]
+    return not plan.options[codes.OPT_SWITCH2]
 
 
 @condition("not one against one")
@@ -157,17 +157,17 @@ def no_areas(plan: Plan) -> bool:
 
 @condition("hit locations")
 def no_hit_locations(plan: Plan) -> bool:
-    return plan.options[kernel.OPT_HIT_LOCATIONS] == kernel.LOC_NONE
+    return plan.options[codes.OPT_HIT_LOCATIONS] == codes.LOC_NONE
 
 
 @condition("knockback")
 def no_knockback(plan: Plan) -> bool:
-    return not plan.options[kernel.OPT_KNOCKBACK]
+    return not plan.options[codes.OPT_KNOCKBACK]
 
 
 @condition("chinks in the armour")
 def no_chinks(plan: Plan) -> bool:
-    return not plan.options[kernel.OPT_CHINKS]
+    return not plan.options[codes.OPT_CHINKS]
 
 
 # --- the table ------------------------------------------------------------------------------

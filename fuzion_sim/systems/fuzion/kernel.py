@@ -34,162 +34,115 @@ from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from . import tactics as tx
+from .codes import (
+    ABORT_BLOCK,
+    ABORT_DIVE,
+    ABORT_DODGE,
+    ABORT_NONE,
+    EV_ACTION,
+    EV_AV,
+    EV_DV,
+    EV_FLAGS,
+    EV_HITS,
+    EV_LOCATION,
+    EV_RAW,
+    EV_ROLL,
+    EV_SHOTS,
+    EV_STUN,
+    EV_THROUGH,
+    EV_X,
+    EV_Y,
+    EVENT_AIM,
+    EVENT_AREA,
+    EVENT_ATTACK,
+    EVENT_BLEED,
+    EVENT_DEFEND,
+    EVENT_DISARM,
+    EVENT_DRAW,
+    EVENT_END,
+    EVENT_ESCAPE,
+    EVENT_FIRST_AID,
+    EVENT_IDLE,
+    EVENT_INTERRUPT,
+    EVENT_KNOCKBACK,
+    EVENT_LOST_ACTION,
+    EVENT_MOVE,
+    EVENT_OUT_OF_REACH,
+    EVENT_PERCEPTION,
+    EVENT_PRESENCE,
+    EVENT_RECOVER,
+    EVENT_RELOAD,
+    EVENT_SURPRISED,
+    EVENT_WAIT,
+    EVENT_WAKE,
+    F_KICK,
+    F_PUNCH,
+    F_WEAPON,
+    FLAG_DEAD,
+    FLAG_DYING,
+    FLAG_HIT,
+    FLAG_OUT,
+    FLAG_STUNNED,
+    FLAG_UNOPPOSED,
+    HOLD_CHOKE,
+    HOLD_ENTANGLE,
+    HOLD_NONE,
+    LOC_CALLED,
+    LOC_NONE,
+    MELEE_REACH,
+    OPT_AUTOFIRE_ONE_PLUS,
+    OPT_AUTOFIRE_RATIO,
+    OPT_BLOCK_BONUS,
+    OPT_CHINKS,
+    OPT_DODGE_BONUS,
+    OPT_DYING_CAN_ACT,
+    OPT_DYING_PENALTY,
+    OPT_HAS_TIES,
+    OPT_HIT_LOCATIONS,
+    OPT_IMPAIRMENT,
+    OPT_INIT_DICE,
+    OPT_KNOCKBACK,
+    OPT_PERCEPTION_DV,
+    OPT_RECOVERY_SLOT,
+    OPT_STUNNED,
+    OPT_SWITCH2,
+    OPT_WAKE_OWN_PHASE,
+    PA_LOSE_ACTION,
+    PA_NONE,
+    PA_PENALTY,
+    PA_SURRENDER,
+    SCALE_KILLS,
+    SCALE_OBJECT,
+    UNRESOLVED,
+    WAIT_ENEMY_ATTACKS,
+    WAIT_ENEMY_MOVES,
+    WAIT_IN_RANGE,
+)
+from .kernel_parts import choose_target, log_event, sort_by_key
 from .rules import (
     KILLING,
     STUN,
     armour_value,
+    bleed,
     damage_dice,
     effective,
-    hit_result,
+    fight_result,
+    initiative_key,
     move_away,
     move_toward,
+    out_of_fight,
+    penetration,
     range_modifier,
+    split_through,
+    wakes,
     wound_penalty,
 )
-
-DRAW = -1
-UNRESOLVED = -2
-MELEE_REACH = 4.0  # F10: melee and hand-to-hand reach (polearms: their weapon's range, 6 m)
-
-# option flags (Plan.options)
-OPT_IMPAIRMENT = 0
-OPT_STUNNED = 1
-OPT_DYING_CAN_ACT = 2
-OPT_DYING_PENALTY = 3
-OPT_HAS_TIES = 4
-OPT_SWITCH2 = 5  # F9 switch2: initiative rolled every phase (speed chart: every segment)
-OPT_INIT_DICE = 6  # the action die of switch2: 3 (3d6) or 10 (1d10)
-OPT_WAKE_OWN_PHASE = 7  # speed chart: waking "every phase" means on the sleeper's own phases
-OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: none)
-OPT_DODGE_BONUS = 9  # F32
-OPT_BLOCK_BONUS = 10  # F32
-OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 17
-
-# scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
-SCALE_PERSON = 0
-SCALE_OBJECT = 1
-SCALE_KILLS = 2
-# hit locations (F27)
-LOC_NONE = 0
-LOC_RANDOM = 1
-LOC_CALLED = 2
-OPT_HIT_LOCATIONS = 12
-OPT_KNOCKBACK = 13
-OPT_AUTOFIRE_RATIO = 14  # F15
-OPT_AUTOFIRE_ONE_PLUS = 15  # F15 autofire_hits: one_plus_floor
-OPT_CHINKS = 16  # F30
-
-# abort (F32: a combatant attacked before its turn uses its coming action to defend)
-ABORT_NONE = 0
-ABORT_DODGE = 1
-ABORT_BLOCK = 2
-ABORT_DIVE = 3
-
-# presence attack effects (Plan.presence_effect[:, 0])
-PA_NONE = 0
-PA_PENALTY = 1  # value: penalty to the target's next action
-PA_LOSE_ACTION = 2  # the target loses its next action
-PA_SURRENDER = 3  # the target gives up: out of the fight
-
-# holds (F33)
-HOLD_NONE = 0
-HOLD_CHOKE = 1
-HOLD_ENTANGLE = 2
-
-# what a waiting combatant waits for (rule param of `wait`)
-WAIT_IN_RANGE = 0
-WAIT_ENEMY_MOVES = 1
-WAIT_ENEMY_ATTACKS = 2
-
-# event log: one row per event of the logged trial (see narrate.py)
-EV_TIME = 0  # reported time unit (phase or segment), 1-based
-EV_KIND = 1  # EVENT_* below
-EV_ACTOR = 2
-EV_TARGET = 3
-EV_ROLL = 4  # attacker roll minus defender roll (D)
-EV_AV = 5  # attack value with every modifier
-EV_DV = 6  # defence base (the DV is this + 10 under HERO, + 1d10 under Interlock, in D)
-EV_RAW = 7  # damage rolled
-EV_THROUGH = 8  # damage through the defences
-EV_HITS = 9  # target's Hits after
-EV_STUN = 10  # target's Stun after
-EV_FLAGS = 11  # FLAG_* bits
-EV_ACTION = 12  # tactics action code (tactics.A_*)
-EV_X = 13  # actor's position after the event, centimetres
-EV_Y = 14
-EV_LOCATION = 15  # hit location index (tables.hit_locations), -1 for none
-EV_SHOTS = 16  # 1000 x hits + shots fired (autofire and bursts)
-N_EV_FIELDS = 17
-EVENT_ATTACK = 0
-EVENT_LOST_ACTION = 1  # stunned: the action is lost
-EVENT_SURPRISED = 2  # surprised: no action in the opening phase/segment
-EVENT_OUT_OF_REACH = 3
-EVENT_WAKE = 4  # Stun recovered while knocked out (or the free post-segment-12 Recovery)
-EVENT_BLEED = 5  # dying: 1 Hit lost at the end of the round
-EVENT_END = 6  # the fight ends (ACTOR: winning side, or DRAW / UNRESOLVED)
-EVENT_MOVE = 7  # EV_RAW: centimetres moved
-EVENT_AIM = 8  # EV_RAW: aim bonus now
-EVENT_DEFEND = 9  # dodge / block / dive (EV_ACTION), EV_RAW: the bonus
-EVENT_RECOVER = 10  # EV_RAW: Stun recovered (0 when damaged that phase)
-EVENT_ESCAPE = 11  # FLAG_HIT: freed
-EVENT_RELOAD = 12  # EV_RAW: shots after, EV_THROUGH rounds loaded, EV_ROLL of EV_DV actions
-EVENT_PRESENCE = 13  # EV_RAW: dice total, EV_DV: the target's RES, EV_ROLL: effect code
-EVENT_WAIT = 14  # starts waiting
-EVENT_INTERRUPT = 15  # a waiting combatant interrupts (the attack follows as its own event)
-EVENT_IDLE = 16  # no rule matched, or the action could not be taken
-EVENT_HELD = 17  # cannot act: held (escape attempt follows)
-EVENT_CHOKE = 18  # (unused: a held choke is logged as an attack with EV_ACTION choke)
-EVENT_DISARM = 19  # FLAG_HIT: the weapon is knocked away
-EVENT_DRAW = 20  # draws its weapon (the action)
-EVENT_PERCEPTION = 21  # obscured: EV_ROLL the task roll, EV_RAW the penalty this phase
-EVENT_KNOCKBACK = 22  # ACTOR knocked back: EV_RAW units, EV_X/EV_Y its new position (cm)
-EVENT_FIRST_AID = 23  # ACTOR treats TARGET: EV_ROLL task roll, EV_DV the DV, FLAG_HIT stable
-EVENT_AREA = 24  # ACTOR caught in TARGET's area attack: EV_RAW damage there, EV_THROUGH taken
-FLAG_HIT = 1
-FLAG_STUNNED = 2
-FLAG_OUT = 4
-FLAG_DEAD = 8
-FLAG_DYING = 16
-FLAG_UNOPPOSED = 32  # an explosion's throw at a point: EV_ROLL is the plain die, EV_DV the DV
-
-# attack forms
-F_WEAPON = 0
-F_PUNCH = 1
-F_KICK = 2
-
 
 #: target.hits, .stun, .hits_pct, .stun_pct, .prone, .held, .stunned read as the own variable
 _TARGET_AS_OWN = np.array(
     [tx.V_HITS, tx.V_STUN, tx.V_HITS_PCT, tx.V_STUN_PCT, tx.V_PRONE, tx.V_HELD, tx.V_STUNNED],
     dtype=np.int64,
 )
-
-
-@jit(inline="always")
-def fight_result(standing):
-    """The fight's result once at most one side has anyone standing (``standing``: how many
-    per side): that side, or DRAW."""
-    result = DRAW
-    for s in range(standing.shape[0]):
-        if standing[s] > 0:
-            result = s
-    return result
-
-
-@jit
-def _event(events, ne, time, kind, actor, target):
-    """Start event ``ne`` of the log (its common fields) and return its row. The last row of
-    ``events`` is scratch: events past the end are written there and only counted."""
-    row = min(ne, events.shape[0] - 1)
-    for f in range(N_EV_FIELDS):
-        events[row, f] = 0
-    events[row, EV_TIME] = time
-    events[row, EV_KIND] = kind
-    events[row, EV_ACTOR] = actor
-    events[row, EV_TARGET] = target
-    events[row, EV_LOCATION] = -1
-    return row
 
 
 @jit
@@ -203,12 +156,6 @@ def _geometry(px, py, w_range, dist, rmod):
             d = np.sqrt(dx * dx + dy * dy)
             dist[i * n + t] = d
             rmod[i * n + t] = range_modifier(d, w_range[i])
-
-
-@jit(inline="always")
-def _out(hits, stun, dead, gave_up, dying_can_act):
-    """F26: knocked out (Stun <= 0), dead, or dying (Hits <= 0) unless dying_can_act."""
-    return dead or gave_up or stun <= 0 or (hits <= 0 and not dying_can_act)
 
 
 @jit
@@ -485,7 +432,7 @@ def run_chunk(
                         troll = np.int64(task_table[np.int64(u * n_task)])
                         obs_pen[c] = 2 if int_[c] + perception[c] + troll >= perception_dv else 4
                         if log:
-                            row = _event(events, ne, now, EVENT_PERCEPTION, c, -1)
+                            row = log_event(events, ne, now, EVENT_PERCEPTION, c, -1)
                             events[row, EV_ROLL] = troll
                             events[row, EV_RAW] = obs_pen[c]
                             ne += 1
@@ -493,22 +440,10 @@ def run_chunk(
                 # F9 switch2: every phase (speed chart: segment) each rolls the action die +
                 # current REF; ties broken by another die (the fraction below)
                 for c in range(n_comb):
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    if init_dice == 10:
-                        roll = np.int64(u * 10.0) + 1
-                    else:
-                        roll = np.int64(nd6_table[nd6_offsets[3] + np.int64(u * 216.0)])
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    init_key[c] = e_ref[c] + roll + u
-                for i in range(n_comb):
-                    order[i] = i
-                for i in range(1, n_comb):  # insertion sort, highest first
-                    c = order[i]
-                    k = i - 1
-                    while k >= 0 and init_key[order[k]] < init_key[c]:
-                        order[k + 1] = order[k]
-                        k -= 1
-                    order[k + 1] = c
+                    s0, s1, s2, s3, init_key[c] = initiative_key(
+                        s0, s1, s2, s3, e_ref[c], init_dice, nd6_table, nd6_offsets[3]
+                    )
+                sort_by_key(order, init_key)
             for k in range(n_comb):
                 if sides_left <= 1:
                     break
@@ -526,7 +461,7 @@ def run_chunk(
                 prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
                 if surprised[a0] and opening:  # F11: no action in the opening phase/segment
                     if log:
-                        row = _event(events, ne, now, EVENT_SURPRISED, a0, -1)
+                        row = log_event(events, ne, now, EVENT_SURPRISED, a0, -1)
                         ne += 1
                     continue
                 if lose[a0]:  # F22: the stunned combatant's lost action; the -5 ends with it
@@ -539,7 +474,7 @@ def run_chunk(
                     e_dex[a0] = effective(dex[a0], pen)
                     e_str[a0] = effective(strength[a0], pen)
                     if log:
-                        row = _event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
+                        row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
                         ne += 1
                     continue
                 if geometry_dirty:  # distances and range bands after movement
@@ -568,45 +503,9 @@ def run_chunk(
                         or mode == tx.T_STRONGEST
                         or mode == tx.T_FOCUS
                     ) and not interrupting:
-                        tgt = -1
-                        best = 0.0
-                        if mode == tx.T_FOCUS:  # the side's shared target: its first member's
-                            for c in range(n_comb):
-                                if side[c] == side[a] and not is_out[c] and target[c] >= 0:
-                                    if not is_out[target[c]]:
-                                        tgt = target[c]
-                                    break
-                        if tgt < 0 and mode == tx.T_RANDOM:
-                            n_e = 0
-                            for c in range(n_comb):
-                                if side[c] != side[a] and not is_out[c]:
-                                    n_e += 1
-                            if n_e > 0:
-                                pick = np.int64(0)  # one enemy standing: no die to roll
-                                if n_e > 1:
-                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                    pick = np.int64(u * n_e)
-                                for c in range(n_comb):
-                                    if side[c] != side[a] and not is_out[c]:
-                                        if pick == 0:
-                                            tgt = c
-                                            break
-                                        pick -= 1
-                        if tgt < 0:
-                            for c in range(n_comb):
-                                if side[c] == side[a] or is_out[c]:
-                                    continue
-                                if mode == tx.T_WEAKEST:
-                                    score = -(hits[c] + stun[c] * 0.001)
-                                elif mode == tx.T_STRONGEST:
-                                    score = hits[c] + stun[c] * 0.001
-                                elif mode == tx.T_NEAREST:
-                                    score = -dist[a * n_comb + c]
-                                else:
-                                    score = 0.0
-                                if tgt < 0 or score > best:
-                                    tgt = c
-                                    best = score
+                        tgt, s0, s1, s2, s3 = choose_target(
+                            a, side, is_out, target, mode, hits, stun, dist, s0, s1, s2, s3
+                        )
                         target[a] = tgt
                     if tgt < 0:
                         continue
@@ -748,7 +647,7 @@ def run_chunk(
                         waiting[a] = param
                         n_waiting += 1
                         if log:
-                            row = _event(events, ne, now, EVENT_WAIT, a, -1)
+                            row = log_event(events, ne, now, EVENT_WAIT, a, -1)
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
@@ -788,7 +687,7 @@ def run_chunk(
                                 q = 0
                                 requeued = True
                                 if log:
-                                    row = _event(events, ne, now, EVENT_INTERRUPT, w, a)
+                                    row = log_event(events, ne, now, EVENT_INTERRUPT, w, a)
                                     ne += 1
                                 break
                         if requeued:
@@ -802,7 +701,7 @@ def run_chunk(
                         moved[a] = 0.0  # "moving target" counts its last action's movement
                     if action == tx.A_NONE:
                         if log:
-                            row = _event(events, ne, now, EVENT_IDLE, a, -1)
+                            row = log_event(events, ne, now, EVENT_IDLE, a, -1)
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
@@ -813,7 +712,7 @@ def run_chunk(
                                 aim_tgt[a] = tgt
                             aim[a] = min(aim[a] + 1, 3)
                         if log:
-                            row = _event(events, ne, now, EVENT_AIM, a, tgt)
+                            row = log_event(events, ne, now, EVENT_AIM, a, tgt)
                             events[row, EV_ACTION] = tx.A_AIM
                             events[row, EV_RAW] = aim[a]
                             ne += 1
@@ -829,7 +728,7 @@ def run_chunk(
                         else:
                             diving[a] = True
                         if log:
-                            row = _event(events, ne, now, EVENT_DEFEND, a, -1)
+                            row = log_event(events, ne, now, EVENT_DEFEND, a, -1)
                             events[row, EV_ACTION] = action
                             events[row, EV_RAW] = bonus
                             ne += 1
@@ -850,7 +749,7 @@ def run_chunk(
                             reloading[a] = 0
                             ammo[a] = w_shots[a]
                         if log:  # the rounds loaded (0 until the last action of the reload)
-                            row = _event(events, ne, now, EVENT_RELOAD, a, -1)
+                            row = log_event(events, ne, now, EVENT_RELOAD, a, -1)
                             events[row, EV_ACTION] = tx.A_RELOAD
                             events[row, EV_RAW] = ammo[a]
                             events[row, EV_THROUGH] = ammo[a] - before
@@ -871,7 +770,7 @@ def run_chunk(
                             held_by[a] = -1
                             hold[a] = HOLD_NONE
                         if log:
-                            row = _event(events, ne, now, EVENT_ESCAPE, a, holder)
+                            row = log_event(events, ne, now, EVENT_ESCAPE, a, holder)
                             events[row, EV_ACTION] = tx.A_ESCAPE
                             events[row, EV_ROLL] = roll
                             events[row, EV_FLAGS] = FLAG_HIT * free
@@ -896,7 +795,7 @@ def run_chunk(
                             _geometry(px, py, w_range, dist, rmod)
                             geometry_dirty = False
                             if log:
-                                row = _event(events, ne, now, EVENT_MOVE, a, patient)
+                                row = log_event(events, ne, now, EVENT_MOVE, a, patient)
                                 events[row, EV_ACTION] = tx.A_RUN
                                 events[row, EV_RAW] = np.int64(went * 100.0)
                                 events[row, EV_X] = np.int64(px[a] * 100.0)
@@ -910,7 +809,7 @@ def run_chunk(
                         if ok:
                             stable[patient] = True
                         if log:
-                            row = _event(events, ne, now, EVENT_FIRST_AID, a, patient)
+                            row = log_event(events, ne, now, EVENT_FIRST_AID, a, patient)
                             events[row, EV_ACTION] = tx.A_FIRST_AID
                             events[row, EV_ROLL] = troll
                             events[row, EV_AV] = tech[a] + physician[a]
@@ -950,7 +849,7 @@ def run_chunk(
                                 if standing[side[c]] == 0:
                                     sides_left -= 1
                             if log:
-                                row = _event(events, ne, now, EVENT_PRESENCE, a, c)
+                                row = log_event(events, ne, now, EVENT_PRESENCE, a, c)
                                 events[row, EV_ACTION] = tx.A_PRESENCE
                                 events[row, EV_RAW] = total
                                 events[row, EV_DV] = res[c]
@@ -1007,7 +906,7 @@ def run_chunk(
                             geometry_dirty = False
                             d_at = dist[pair]
                         if log:
-                            row = _event(events, ne, now, EVENT_MOVE, a, goal)
+                            row = log_event(events, ne, now, EVENT_MOVE, a, goal)
                             events[row, EV_ACTION] = action
                             events[row, EV_RAW] = np.int64(went * 100.0)
                             events[row, EV_X] = np.int64(px[a] * 100.0)
@@ -1028,7 +927,7 @@ def run_chunk(
                                     qforced[n_queue] = True
                                     n_queue += 1
                                     if log:
-                                        row = _event(events, ne, now, EVENT_INTERRUPT, w, a)
+                                        row = log_event(events, ne, now, EVENT_INTERRUPT, w, a)
                                         ne += 1
                                     break
                         if not attack_after:
@@ -1046,7 +945,7 @@ def run_chunk(
                         holstered[a] = False
                         if action != tx.A_DRAW_ATTACK:  # drawing takes the action
                             if log:
-                                row = _event(events, ne, now, EVENT_DRAW, a, -1)
+                                row = log_event(events, ne, now, EVENT_DRAW, a, -1)
                                 ne += 1
                             continue
                         fast_draw = True  # draw & attack: one action at -3
@@ -1093,7 +992,7 @@ def run_chunk(
                         armour = a_pd[tgt]
                     if not reach_ok:
                         if log:
-                            row = _event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
+                            row = log_event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
@@ -1154,7 +1053,7 @@ def run_chunk(
                                 diving[tgt] = True
                                 bonus = 0
                             if log:
-                                row = _event(events, ne, now, EVENT_DEFEND, tgt, a)
+                                row = log_event(events, ne, now, EVENT_DEFEND, tgt, a)
                                 events[row, EV_ACTION] = (
                                     tx.A_DODGE if kind == ABORT_DODGE
                                     else tx.A_BLOCK if kind == ABORT_BLOCK else tx.A_DIVE
@@ -1192,7 +1091,7 @@ def run_chunk(
                                 ammo[a] -= 1
                         if log:  # the attack's line before what it causes (blast, dives,
                             # knockback, the contest for a weapon); filled in once resolved
-                            att_row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                            att_row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
                             ne += 1
                         if form == F_WEAPON and w_area[a] > 0.0:
                             # F17 area effects: every combatant in the area (friends too)
@@ -1269,7 +1168,7 @@ def run_chunk(
                                         diving[c] = True
                                         aborted_t[c] = t_abs
                                         if log:
-                                            row = _event(events, ne, now, EVENT_DEFEND, c, a)
+                                            row = log_event(events, ne, now, EVENT_DEFEND, c, a)
                                             events[row, EV_ACTION] = tx.A_DIVE
                                             ne += 1
                                     if diving[c]:  # dive for cover: DV 8, +1 a metre past 1
@@ -1303,9 +1202,10 @@ def run_chunk(
                                     stun_c = np.int64(0)
                                     thr_c = lost_c
                                 else:
-                                    lost_c, stun_c, thr_c = hit_result(dmg_type, dmg, arm, sd[c])
-                                    if dmg_type == KILLING:
-                                        stun_c = min(lost_c, max(stun[c], 0))
+                                    thr_c = penetration(dmg_type, dmg, arm, sd[c])
+                                    lost_c, stun_c = split_through(
+                                        dmg_type == KILLING, thr_c, stun[c]
+                                    )
                                 v_c[n_victims] = c
                                 v_hits[n_victims] = lost_c
                                 v_stun[n_victims] = stun_c
@@ -1315,7 +1215,7 @@ def run_chunk(
                                     hit = np.int64(1)
                                     through = thr_c
                                 if log:
-                                    row = _event(events, ne, now, EVENT_AREA, c, a)
+                                    row = log_event(events, ne, now, EVENT_AREA, c, a)
                                     events[row, EV_RAW] = dmg
                                     events[row, EV_THROUGH] = thr_c
                                     events[row, EV_X] = np.int64(cx * 100.0)
@@ -1418,22 +1318,14 @@ def run_chunk(
                                     hits_lost += through_h
                                     through += through_h
                                 else:
-                                    lost_h, stun_h, through_h = hit_result(
-                                        dmg_type, raw_h, armour_h, sd[tgt]
-                                    )
+                                    through_h = penetration(dmg_type, raw_h, armour_h, sd[tgt])
                                     if loc >= 0:  # F27: the multiplier after armour, rounded down
                                         through_h = through_h * loc_num[loc] // loc_den[loc]
-                                        if dmg_type == KILLING:
-                                            lost_h = through_h
-                                        else:
-                                            lost_h = through_h // 5
-                                            stun_h = through_h
-                                    lost_h *= hit
                                     through_h *= hit
-                                    if dmg_type == KILLING:  # collateral Stun, never below 0 (F21)
-                                        stun_h = min(lost_h, max(stun[tgt] - stun_lost, 0))
-                                    else:
-                                        stun_h *= hit
+                                    # collateral Stun never below 0: of what earlier hits left
+                                    lost_h, stun_h = split_through(
+                                        dmg_type == KILLING, through_h, stun[tgt] - stun_lost
+                                    )
                                     hits_lost += lost_h
                                     stun_lost += stun_h
                                     through += through_h
@@ -1448,7 +1340,7 @@ def run_chunk(
                                     )
                                     _geometry(px, py, w_range, dist, rmod)
                                     if log:
-                                        row = _event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
+                                        row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
                                         events[row, EV_RAW] = units
                                         events[row, EV_X] = np.int64(px[tgt] * 100.0)
                                         events[row, EV_Y] = np.int64(py[tgt] * 100.0)
@@ -1472,7 +1364,7 @@ def run_chunk(
                                     ):
                                         disarmed[tgt] = True
                                     if log:
-                                        row = _event(events, ne, now, EVENT_DISARM, a, tgt)
+                                        row = log_event(events, ne, now, EVENT_DISARM, a, tgt)
                                         events[row, EV_ACTION] = tx.A_DISARM
                                         events[row, EV_ROLL] = r2
                                         events[row, EV_FLAGS] = FLAG_HIT * disarmed[tgt]
@@ -1519,8 +1411,8 @@ def run_chunk(
                             e_ref[c] = effective(ref[c], pen)
                             e_dex[c] = effective(dex[c], pen)
                             e_str[c] = effective(strength[c], pen)
-                        if not is_out[c] and _out(
-                            hits[c], stun[c], dead[c], gave_up[c], dying_can_act
+                        if not is_out[c] and (
+                            gave_up[c] or out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
                         ):
                             is_out[c] = True
                             went_out = went_out or c == tgt
@@ -1535,7 +1427,7 @@ def run_chunk(
                     if log:
                         row = att_row
                         if row < 0:
-                            row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                            row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
                             ne += 1
                         events[row, EV_ROLL] = roll
                         events[row, EV_AV] = av
@@ -1588,31 +1480,25 @@ def run_chunk(
                     stun[c] += gain
                     changed = gain > 0
                     if log:
-                        row = _event(events, ne, now, EVENT_RECOVER, c, -1)
+                        row = log_event(events, ne, now, EVENT_RECOVER, c, -1)
                         events[row, EV_ACTION] = tx.A_RECOVER
                         events[row, EV_RAW] = gain
                         events[row, EV_STUN] = stun[c]
                         ne += 1
                 if hits[c] > 0 and stun[c] < stun_max[c]:
                     phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
-                    if free_recovery or (
-                        stun[c] <= 0
-                        and (
-                            (stun[c] >= -10 and phase_end)
-                            or (end_of_round and (stun[c] >= -20 or (stun[c] >= -30 and minute)))
-                        )
-                    ):
+                    if free_recovery or wakes(stun[c], phase_end, end_of_round, minute):
                         stun[c] = min(stun[c] + rec[c], stun_max[c])
                         changed = True
                         woke = True
                 if end_of_round and hits[c] <= 0 and not stable[c]:
-                    hits[c] -= 1
+                    hits[c], died = bleed(hits[c], body[c])
                     changed = True
-                    if hits[c] <= -2 * body[c]:
+                    if died:
                         dead[c] = True
                         c_death[c] = now
                     if log:
-                        row = _event(events, ne, now, EVENT_BLEED, c, -1)
+                        row = log_event(events, ne, now, EVENT_BLEED, c, -1)
                         events[row, EV_HITS] = hits[c]
                         events[row, EV_STUN] = stun[c]
                         events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
@@ -1628,9 +1514,9 @@ def run_chunk(
                 e_ref[c] = effective(ref[c], pen)
                 e_dex[c] = effective(dex[c], pen)
                 e_str[c] = effective(strength[c], pen)
-                now_out = _out(hits[c], stun[c], dead[c], gave_up[c], dying_can_act)
+                now_out = gave_up[c] or out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
                 if woke and log:
-                    row = _event(events, ne, now, EVENT_WAKE, c, -1)
+                    row = log_event(events, ne, now, EVENT_WAKE, c, -1)
                     events[row, EV_HITS] = hits[c]
                     events[row, EV_STUN] = stun[c]
                     events[row, EV_FLAGS] = FLAG_OUT * now_out
@@ -1653,7 +1539,7 @@ def run_chunk(
                 finish = now
                 break
         if log:
-            _event(events, ne, finish, EVENT_END, result, -1)
+            log_event(events, ne, finish, EVENT_END, result, -1)
             n_events[0] = ne + 1
         winner[j] = result
         end_slot[j] = finish

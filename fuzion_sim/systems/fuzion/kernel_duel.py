@@ -21,7 +21,7 @@ from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
-from .kernel import (
+from .codes import (
     DRAW,
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
@@ -32,8 +32,8 @@ from .kernel import (
     OPT_SWITCH2,
     UNRESOLVED,
 )
-from .kernel_standing import values_table, watch_line
-from .rules import KILLING, wound_penalty
+from .kernel_parts import values_table
+from .rules import KILLING, bleed, initiative_key, split_through, watch_line, wound_penalty
 
 
 @jit(inline="always")
@@ -148,20 +148,12 @@ def run_chunk(
         finish = max_slots
         for t in range(1, max_slots + 1):
             if switch2:  # F9 switch2: action die + current REF each phase, ties by a die
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                if init_dice == 10:
-                    r = np.int64(u * 10.0) + 1
-                else:
-                    r = np.int64(nd6_table[np.uint64(init_lo + np.int64(u * 216.0))])
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                key0 = eref0 + r + u
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                if init_dice == 10:
-                    r = np.int64(u * 10.0) + 1
-                else:
-                    r = np.int64(nd6_table[np.uint64(init_lo + np.int64(u * 216.0))])
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                key1 = eref1 + r + u
+                s0, s1, s2, s3, key0 = initiative_key(
+                    s0, s1, s2, s3, eref0, init_dice, nd6_table, init_lo
+                )
+                s0, s1, s2, s3, key1 = initiative_key(
+                    s0, s1, s2, s3, eref1, init_dice, nd6_table, init_lo
+                )
                 first_c = 0 if key0 >= key1 else 1
             for k in range(2):
                 a = first_c if k == 0 else 1 - first_c
@@ -210,13 +202,7 @@ def run_chunk(
                 # much Stun (never below 0), Stun damage 1 Hit per full 5
                 through = raw - stop
                 through = (through if through > 0 else 0) * hit
-                if killing:
-                    hits_lost = through
-                    left = stun_t if stun_t > 0 else 0
-                    stun_lost = through if through < left else left
-                else:
-                    hits_lost = through // 5
-                    stun_lost = through
+                hits_lost, stun_lost = split_through(killing, through, stun_t)
                 if a == 0:
                     natt0 += 1
                     land0 += hit
@@ -265,8 +251,8 @@ def run_chunk(
             # combatant that fights on (dying_can_act) is still in a duel to bleed
             if dying_can_act and (t & 3) == 0 and (h0 <= 0 or h1 <= 0):
                 if h0 <= 0 and not dead0:
-                    h0 -= 1
-                    if h0 <= -2 * body[0]:
+                    h0, died = bleed(h0, body[0])
+                    if died:
                         dead0 = True
                         death0 = t
                         out0 = t
@@ -275,8 +261,8 @@ def run_chunk(
                     att0, dv0, eref0, grp0, lo0, size0 = _row(table, pen0, me1)
                     need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1
                 if h1 <= 0 and not dead1:
-                    h1 -= 1
-                    if h1 <= -2 * body[1]:
+                    h1, died = bleed(h1, body[1])
+                    if died:
                         dead1 = True
                         death1 = t
                         out1 = t

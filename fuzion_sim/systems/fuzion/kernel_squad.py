@@ -27,25 +27,25 @@ from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
-from .kernel import (
+from .codes import (
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
     OPT_HAS_TIES,
     OPT_IMPAIRMENT,
     OPT_STUNNED,
     UNRESOLVED,
+)
+from .kernel_parts import break_ties, stop_table, tie_tables, values_table
+from .rules import (
+    KILLING,
+    down_state,
     fight_result,
-)
-from .kernel_standing import (
-    _down,
-    _out,
-    break_ties,
-    stop_table,
-    tie_tables,
-    values_table,
+    out_of_fight,
+    split_through,
+    wakes,
     watch_line,
+    wound_penalty,
 )
-from .rules import KILLING, wound_penalty
 
 # The columns of a combatant's row of the state array. Row offsets and columns are unsigned:
 # no negative-index wraparound code on every access.
@@ -121,7 +121,7 @@ def _set_values(rc, row, st, table):
 
 
 @jit(inline="always")
-def _track_down(c, was_down, now_down, downs, n_down):
+def _trackdown_state(c, was_down, now_down, downs, n_down):
     """Keep ``downs[:n_down]``, the combatants knocked out or dying (``_down`` non-zero), as
     ``c``'s goes from ``was_down`` to ``now_down``; returns the new ``n_down``."""
     if was_down == 0:
@@ -203,7 +203,7 @@ def run_chunk(
         fresh[rc + LVL0] = level_at[c] + hits_max[c]
         fresh[rc + LVL_LAST] = level_at[c + 1] - 1
         fresh[rc + DEADLINE] = -2 * body[c]
-        fresh[rc + DOWN] = _down(hits_max[c], stun_max[c], False)
+        fresh[rc + DOWN] = down_state(hits_max[c], stun_max[c], False)
         fresh_ko += fresh[rc + DOWN] == 1
         fresh_dying += fresh[rc + DOWN] == 2
         _set_values(rc, c * n_pen, fresh, table)
@@ -290,13 +290,7 @@ def run_chunk(
                 through = raw - st[ra + STOP]
                 through = (through if through > 0 else 0) * hit
                 stun_t = st[rt + STUN]
-                if st[ra + KILL]:
-                    hits_lost = through
-                    left = stun_t if stun_t > 0 else 0
-                    stun_lost = through if through < left else left
-                else:
-                    hits_lost = through // 5
-                    stun_lost = through
+                hits_lost, stun_lost = split_through(st[ra + KILL], through, stun_t)
                 st[ra + C_ATT] += 1 + HIT * hit
                 st[ra + C_DEALT] += through
                 st[rt + C_TAKEN] += through
@@ -320,7 +314,7 @@ def run_chunk(
                         st[rt + DEAD] = 1
                         st[rt + C_DEATH] = now
                     was_down = st[rt + DOWN]
-                    now_down = _down(h, sn, dead)
+                    now_down = down_state(h, sn, dead)
                     if now_down != was_down:
                         st[rt + DOWN] = now_down
                         if now_down == 2 and was_down == 0 and not dying_can_act:
@@ -332,12 +326,12 @@ def run_chunk(
                         else:
                             n_ko += (now_down == 1) - (was_down == 1)
                             n_dying += (now_down == 2) - (was_down == 2)
-                            n_down = _track_down(tgt, was_down, now_down, downs, n_down)
+                            n_down = _trackdown_state(tgt, was_down, now_down, downs, n_down)
                     if stun_lost > st[rt + LIMIT]:
                         st[rt + LOSE] = 1
                     pen = pen_at[lvl] + 5 * st[rt + LOSE]
                     _set_values(rt, ut * u_pen + np.uint64(pen), st, table)
-                    if _out(h, sn, dead, dying_can_act):
+                    if out_of_fight(h, sn, dead, dying_can_act):
                         st[rt + OUT] = 1
                         if st[rt + C_OUT] == 0:
                             st[rt + C_OUT] = now
@@ -374,9 +368,7 @@ def run_chunk(
                 rc = np.uint64(c) * WIDTH
                 h, sn = st[rc + HITS], st[rc + STUN]
                 changed = False
-                if h > 0 and sn <= 0 and (
-                    sn >= -10 or (end_of_round and (sn >= -20 or (sn >= -30 and minute)))
-                ):
+                if h > 0 and wakes(sn, True, end_of_round, minute):
                     sn = sn + rec[c]
                     sn = sn if sn < stun_max[c] else stun_max[c]
                     st[rc + STUN] = sn
@@ -395,14 +387,14 @@ def run_chunk(
                 st[rc + WATCH] = watch_at[lvl]
                 _set_values(rc, c * n_pen + pen_at[lvl] + 5 * st[rc + LOSE], st, table)
                 was_down = st[rc + DOWN]
-                now_down = _down(h, sn, dead)
+                now_down = down_state(h, sn, dead)
                 n_ko += (now_down == 1) - (was_down == 1)
                 n_dying += (now_down == 2) - (was_down == 2)
                 st[rc + DOWN] = now_down
                 if now_down == 0:
                     n_down -= 1
                     downs[i] = downs[n_down]
-                now_out = _out(h, sn, dead, dying_can_act)
+                now_out = out_of_fight(h, sn, dead, dying_can_act)
                 if now_out != (st[rc + OUT] != 0):
                     st[rc + OUT] = now_out
                     reorder = True

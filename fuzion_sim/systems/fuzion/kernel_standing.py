@@ -27,9 +27,9 @@ import numpy as np
 from ..._jit import jit
 from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
-from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
+from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
 from . import tactics as tx
-from .kernel import (
+from .codes import (
     EV_AV,
     EV_DV,
     EV_FLAGS,
@@ -60,196 +60,29 @@ from .kernel import (
     OPT_SWITCH2,
     OPT_WAKE_OWN_PHASE,
     UNRESOLVED,
-    _event,
-    fight_result,
 )
-from .rules import KILLING, combat_values, effective, wound_penalty
-
-_TIE_LOW = 2047  # tie keys: the die's 53 bits over 11 bits of sheet order
-_DIE_BITS = np.uint64(~_TIE_LOW & (1 << 64) - 1)
-
-
-@jit(inline="always")
-def _out(hits, stun, dead, dying_can_act):
-    """F26: knocked out (Stun <= 0), dead, or dying (Hits <= 0) unless dying_can_act."""
-    return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
-
-
-@jit(inline="always")
-def _values(c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
-            def_melee, nd6_offsets):  # fmt: skip
-    """Combatant ``c``'s cached values under penalty ``pen`` (F1, F6, F12): attack base, DV
-    against ranged and melee attacks, current REF, and its damage dice as full groups of
-    ``TABLE_DICE`` plus the offset and size of the rest's table."""
-    att, dv_r, dv_m, nd = combat_values(
-        ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c], w_dc[c],
-        w_melee[c], def_ranged[c], def_melee[c],
-    )  # fmt: skip
-    groups = nd // TABLE_DICE
-    rest = nd - TABLE_DICE * groups
-    lo = nd6_offsets[rest]
-    return att, dv_r, dv_m, effective(ref[c], pen), groups, lo, nd6_offsets[rest + 1] - lo
-
-
-@jit(inline="always")
-def values_table(n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
-                 def_ranged, def_melee, nd6_offsets):  # fmt: skip
-    """``_values`` of every combatant under every penalty below ``n_pen``, worked out once per
-    chunk: row ``c * n_pen + penalty``. A penalty is the wound penalty (0, 2, 4 or the dying
-    penalty) plus 5 while stunned."""
-    n_comb = ref.shape[0]
-    table = np.empty((n_comb * n_pen, 7), np.int64)
-    for c in range(n_comb):
-        for pen in range(n_pen):
-            row = c * n_pen + pen
-            (table[row, 0], table[row, 1], table[row, 2], table[row, 3], table[row, 4],
-             table[row, 5], table[row, 6]) = _values(
-                c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
-                def_ranged, def_melee, nd6_offsets,
-            )  # fmt: skip
-    return table
-
-
-@jit(inline="always")
-def _refresh(c, row, table, att_base, dv_ranged, dv_melee, att_ref, groups, dice_lo, dice_size):
-    """Combatant ``c``'s cached values from row ``row`` of ``table`` (``_values`` per
-    combatant and penalty, worked out once per chunk)."""
-    att_base[c] = table[row, 0]
-    dv_ranged[c] = table[row, 1]
-    dv_melee[c] = table[row, 2]
-    att_ref[c] = table[row, 3]
-    groups[c] = table[row, 4]
-    dice_lo[c] = table[row, 5]
-    dice_size[c] = table[row, 6]
-
-
-@jit(inline="always")
-def _down(hits, stun, dead):
-    """What the end of a slot may do for a combatant: 0 nothing, 1 wake it (knocked out: Stun
-    <= 0, Hits > 0), 2 bleed it (dying: Hits <= 0); nothing for the dead either."""
-    if dead:
-        return 0
-    if hits <= 0:
-        return 2
-    return 1 if stun <= 0 else 0
-
-
-@jit(inline="always")
-def watch_line(h, hmax, body, impairment):
-    """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
-    impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead). An attack that leaves
-    its target above this line (with Stun above 0, not stunned) needs no further work."""
-    if impairment and hmax // 2 < h:
-        return hmax // 2
-    if impairment and hmax // 4 < h:
-        return hmax // 4
-    if h > 0:
-        return np.int64(0)
-    if h > -2 * body:
-        return -2 * body
-    return np.int64(-(1 << 62))
-
-
-@jit(inline="always")
-def stop_table(pair_armour, w_dmg, sd):
-    """What stops attacker ``a``'s damage on target ``t`` (at ``a * C + t``): the armour, and
-    against Stun damage the target's SD if that is higher (F20)."""
-    n_comb = sd.shape[0]
-    stop = np.empty(n_comb * n_comb, np.int64)
-    for a in range(n_comb):
-        for t in range(n_comb):
-            armour = pair_armour[a * n_comb + t]
-            stop[a * n_comb + t] = armour if w_dmg[a] == KILLING or armour > sd[t] else sd[t]
-    return stop
-
-
-@jit(inline="always")
-def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, s2, s3):
-    """Combatant ``a``'s target under its targeting rule (``tactics.T_*``), exactly as the
-    general kernel chooses it: ``focus`` the target of the side's first standing member that
-    has one (if still standing); ``random`` one of the enemies standing (a die only when
-    there are two or more); else the best enemy standing by the rule's score (``first``: the
-    first listed, ``nearest`` by ``pair_dist``, ``weakest`` / ``strongest`` by Hits, then
-    Stun), the first listed among equals. Returns the target (-1: none) and the generator
-    state."""
-    n_comb = side.shape[0]
-    tgt = -1
-    if mode == tx.T_FOCUS:
-        for c in range(n_comb):
-            if side[c] == side[a] and not is_out[c] and target[c] >= 0:
-                if not is_out[target[c]]:
-                    tgt = target[c]
-                break
-    if tgt < 0 and mode == tx.T_RANDOM:
-        n_e = 0
-        for c in range(n_comb):
-            if side[c] != side[a] and not is_out[c]:
-                n_e += 1
-        if n_e > 0:
-            pick = np.int64(0)
-            if n_e > 1:
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                pick = np.int64(u * n_e)
-            for c in range(n_comb):
-                if side[c] != side[a] and not is_out[c]:
-                    if pick == 0:
-                        tgt = c
-                        break
-                    pick -= 1
-    if tgt < 0:
-        best = 0.0
-        for c in range(n_comb):
-            if side[c] == side[a] or is_out[c]:
-                continue
-            if mode == tx.T_WEAKEST:
-                score = -(hits[c] + stun[c] * 0.001)
-            elif mode == tx.T_STRONGEST:
-                score = hits[c] + stun[c] * 0.001
-            elif mode == tx.T_NEAREST:
-                score = -pair_dist[a * n_comb + c]
-            else:
-                score = 0.0
-            if tgt < 0 or score > best:
-                tgt = c
-                best = score
-    return tgt, s0, s1, s2, s3
-
-
-@jit(inline="always")
-def tie_tables(ref, base_order):
-    """F9 switch1, ties broken once per fight by a die roll: per combatant the first place of
-    its REF in the order (``first_place``), 1 at ``same[c * C + d]`` where ``d`` is another
-    combatant of ``c``'s REF, and the low bits of its tie key (``tie_low``: earlier in
-    ``base_order`` wins a tied die)."""
-    n_comb = ref.shape[0]
-    first_place = np.zeros(n_comb, np.int64)
-    same = np.zeros(n_comb * n_comb, np.int64)
-    base_pos = np.empty(n_comb, np.int64)
-    for c in range(n_comb):
-        base_pos[base_order[c]] = c
-        for d in range(n_comb):
-            first_place[c] += ref[d] > ref[c]
-            same[c * n_comb + d] = ref[d] == ref[c] and d != c
-    tie_low = np.uint64(_TIE_LOW) - base_pos.astype(np.uint64)  # (< 2048 combatants)
-    return first_place, same, tie_low
-
-
-@jit(inline="always")
-def break_ties(s0, s1, s2, s3, order, key, first_place, same, tie_low):
-    """Roll every combatant's tie die and write the fight's ``order``: sorted on (REF desc,
-    die desc, place in ``base_order``). A combatant's place is its REF's first place plus the
-    others of its REF ahead of it, counted without a branch on the dice. The die is xoshiro's
-    53-bit uniform, kept as an integer key above ``tie_low``. Returns the generator state."""
-    n_comb = key.shape[0]
-    for c in range(n_comb):
-        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        key[c] = (x & _DIE_BITS) | tie_low[c]
-    for c in range(n_comb):
-        place = first_place[c]
-        for d in range(n_comb):
-            place += same[c * n_comb + d] & np.int64(key[d] > key[c])
-        order[place] = c
-    return s0, s1, s2, s3
+from .kernel_parts import (
+    break_ties,
+    choose_target,
+    log_event,
+    refresh_values,
+    sort_by_key,
+    stop_table,
+    tie_tables,
+    values_table,
+)
+from .rules import (
+    KILLING,
+    bleed,
+    down_state,
+    fight_result,
+    initiative_key,
+    out_of_fight,
+    split_through,
+    wakes,
+    watch_line,
+    wound_penalty,
+)
 
 
 @jit
@@ -391,7 +224,7 @@ def run_chunk(
     fresh_down = np.empty(n_comb, np.int64)
     for c in range(n_comb):
         side_size[side[c]] += 1
-        fresh_down[c] = _down(hits_max[c], stun_max[c], False)
+        fresh_down[c] = down_state(hits_max[c], stun_max[c], False)
     fresh_sides_left = np.sum(side_size > 0)
     fresh_ko, fresh_dying = np.sum(fresh_down == 1), np.sum(fresh_down == 2)
     last_unit = (max_slots - 1) // slots_per_unit + 1
@@ -422,7 +255,7 @@ def run_chunk(
             lose[c] = False
             is_out[c] = False
             target[c] = -1
-            _refresh(c, c * n_pen, table, att_base, dv_ranged, dv_melee, att_ref, groups,
+            refresh_values(c, c * n_pen, table, att_base, dv_ranged, dv_melee, att_ref, groups,
                      dice_lo, dice_size)  # fmt: skip
             watch[c] = fresh_watch[c]
             penalty[c] = 0
@@ -456,22 +289,10 @@ def run_chunk(
                 # F9 switch2: every phase (speed chart: segment) each rolls the action die +
                 # current REF; ties broken by another die (the fraction below)
                 for c in range(n_comb):
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    if init_dice == 10:
-                        roll = np.int64(u * 10.0) + 1
-                    else:
-                        roll = np.int64(nd6_table[np.uint64(init_lo + np.int64(u * 216.0))])
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    init_key[c] = att_ref[c] + roll + u
-                for i in range(n_comb):
-                    order[i] = i
-                for i in range(1, n_comb):  # insertion sort, highest first
-                    c = order[i]
-                    k = i - 1
-                    while k >= 0 and init_key[order[k]] < init_key[c]:
-                        order[k + 1] = order[k]
-                        k -= 1
-                    order[k + 1] = c
+                    s0, s1, s2, s3, init_key[c] = initiative_key(
+                        s0, s1, s2, s3, att_ref[c], init_dice, nd6_table, init_lo
+                    )
+                sort_by_key(order, init_key)
             for k in range(n_comb):
                 a = order[k]
                 ua = np.uint64(a)  # unsigned indices: no negative-index wraparound
@@ -479,17 +300,17 @@ def run_chunk(
                     continue
                 if opening and surprised[ua]:  # F11: no action in the opening phase/segment
                     if log:
-                        row = _event(events, ne, now, EVENT_SURPRISED, a, -1)
+                        row = log_event(events, ne, now, EVENT_SURPRISED, a, -1)
                         ne += 1
                     continue
                 if lose[ua]:  # F22: the stunned combatant's lost action; the -5 ends with it
                     lose[ua] = False
                     pen = wound_penalty(hits[ua], hits_max[ua], impairment, dying_penalty)
                     penalty[ua] = pen
-                    _refresh(ua, ua * u_pen + np.uint64(pen), table, att_base, dv_ranged,
+                    refresh_values(ua, ua * u_pen + np.uint64(pen), table, att_base, dv_ranged,
                              dv_melee, att_ref, groups, dice_lo, dice_size)  # fmt: skip
                     if log:
-                        row = _event(events, ne, now, EVENT_LOST_ACTION, a, -1)
+                        row = log_event(events, ne, now, EVENT_LOST_ACTION, a, -1)
                         ne += 1
                     continue
                 # target under the targeting rule (kept until it falls, unless dynamic)
@@ -531,13 +352,7 @@ def run_chunk(
                 else:
                     through = raw - stop[ua * u_comb + ut]
                 through = (through if through > 0 else 0) * hit
-                if killing[ua]:
-                    hits_lost = through
-                    left = stun[ut] if stun[ut] > 0 else 0
-                    stun_lost = through if through < left else left
-                else:
-                    hits_lost = through // 5
-                    stun_lost = through
+                hits_lost, stun_lost = split_through(killing[ua], through, stun[ut])
                 c_landed[ua] += hit
                 c_dealt[ua] += through
                 c_taken[ut] += through
@@ -550,7 +365,7 @@ def run_chunk(
                     if hits[ut] <= -2 * body[ut] and not dead[ut]:
                         dead[ut] = True
                         c_death[ut] = now
-                    now_down = _down(hits[ut], stun[ut], dead[ut])
+                    now_down = down_state(hits[ut], stun[ut], dead[ut])
                     n_ko += (now_down == 1) - (down[ut] == 1)
                     n_dying += (now_down == 2) - (down[ut] == 2)
                     down[ut] = now_down
@@ -562,9 +377,9 @@ def run_chunk(
                         pen += 5
                     if pen != penalty[ut]:
                         penalty[ut] = pen
-                        _refresh(ut, ut * u_pen + np.uint64(pen), table, att_base, dv_ranged,
+                        refresh_values(ut, ut * u_pen + np.uint64(pen), table, att_base, dv_ranged,
                                  dv_melee, att_ref, groups, dice_lo, dice_size)  # fmt: skip
-                    if _out(hits[ut], stun[ut], dead[ut], dying_can_act):
+                    if out_of_fight(hits[ut], stun[ut], dead[ut], dying_can_act):
                         went_out = True
                         is_out[ut] = True
                         if c_out[ut] == 0:
@@ -573,7 +388,7 @@ def run_chunk(
                         if standing[side[ut]] == 0:
                             sides_left -= 1
                 if log:
-                    row = _event(events, ne, now, EVENT_ATTACK, a, tgt)
+                    row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
                     events[row, EV_ROLL] = roll
                     events[row, EV_AV] = att_base[ua] + mod
                     events[row, EV_DV] = dv_base
@@ -613,24 +428,18 @@ def run_chunk(
                 woke = False
                 if hits[c] > 0 and stun[c] < stun_max[c]:
                     phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
-                    if free_recovery or (
-                        stun[c] <= 0
-                        and (
-                            (stun[c] >= -10 and phase_end)
-                            or (end_of_round and (stun[c] >= -20 or (stun[c] >= -30 and minute)))
-                        )
-                    ):
+                    if free_recovery or wakes(stun[c], phase_end, end_of_round, minute):
                         stun[c] = min(stun[c] + rec[c], stun_max[c])
                         changed = True
                         woke = True
                 if end_of_round and hits[c] <= 0:
-                    hits[c] -= 1
+                    hits[c], died = bleed(hits[c], body[c])
                     changed = True
-                    if hits[c] <= -2 * body[c]:
+                    if died:
                         dead[c] = True
                         c_death[c] = now
                     if log:
-                        row = _event(events, ne, now, EVENT_BLEED, c, -1)
+                        row = log_event(events, ne, now, EVENT_BLEED, c, -1)
                         events[row, EV_HITS] = hits[c]
                         events[row, EV_STUN] = stun[c]
                         events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
@@ -642,16 +451,16 @@ def run_chunk(
                     pen += 5
                 if pen != penalty[c]:  # the cached values are those of penalty[c]
                     penalty[c] = pen
-                    _refresh(c, c * n_pen + pen, table, att_base, dv_ranged, dv_melee, att_ref,
-                             groups, dice_lo, dice_size)  # fmt: skip
+                    refresh_values(c, c * n_pen + pen, table, att_base, dv_ranged, dv_melee,
+                                   att_ref, groups, dice_lo, dice_size)  # fmt: skip
                 watch[c] = watch_line(hits[c], hits_max[c], body[c], impairment)
-                now_down = _down(hits[c], stun[c], dead[c])
+                now_down = down_state(hits[c], stun[c], dead[c])
                 n_ko += (now_down == 1) - (down[c] == 1)
                 n_dying += (now_down == 2) - (down[c] == 2)
                 down[c] = now_down
-                now_out = _out(hits[c], stun[c], dead[c], dying_can_act)
+                now_out = out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
                 if woke and log:
-                    row = _event(events, ne, now, EVENT_WAKE, c, -1)
+                    row = log_event(events, ne, now, EVENT_WAKE, c, -1)
                     events[row, EV_HITS] = hits[c]
                     events[row, EV_STUN] = stun[c]
                     events[row, EV_FLAGS] = FLAG_OUT * now_out
@@ -674,7 +483,7 @@ def run_chunk(
                 finish = now
                 break
         if log:
-            _event(events, ne, finish, EVENT_END, result, -1)
+            log_event(events, ne, finish, EVENT_END, result, -1)
             n_events[0] = ne + 1
         if accumulate:
             k = outcome_index(result, n_sides)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernel as k
+from . import codes as k
 from .tactics import ACTION_NAMES
 
 __all__ = ["KIND_NAMES", "event_dicts", "narrate"]

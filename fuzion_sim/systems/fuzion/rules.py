@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
+from ...engine.outcomes import DRAW
+from ...engine.rng import xoshiro
 
 #: F11 cover against ranged and melee attacks (the seed's two tables).
 COVER_RANGED = {"none": 0, "half_body": -2, "head_and_shoulders": -3, "head_only": -4,
@@ -121,24 +123,13 @@ def armour_value(pd, ekd, energy, ap, ap_factor):
 
 
 @jit
-def hit_result(dmg_type, raw, armour, sd):
-    """Damage after defences (F20-F21) as ``(hits_lost, stun_damage, penetrating)``.
-
-    Killing damage: armour stops it; every Hit lost also costs 1 Stun (collateral, no SD, applied
-    by the caller so it never takes Stun below 0). Stun damage: the higher of armour and SD stops
-    it; each full 5 Stun that penetrate also cost 1 Hit (which is also the rollover rule once Stun
-    is at or below 0: Stun keeps falling, D-FZ-31 R1).
-    """
-    if dmg_type == KILLING:
-        pen = raw - armour
-        if pen < 0:
-            pen = 0
-        return pen, 0, pen
-    defence = armour if armour > sd else sd
-    pen = raw - defence
-    if pen < 0:
-        pen = 0
-    return pen // 5, pen, pen
+def penetration(dmg_type, raw, armour, sd):
+    """Damage through the defences (F20): Killing damage less the armour; Stun damage less the
+    higher of the armour and SD; never below 0. ``split_through`` says what it costs (F21;
+    Stun keeps falling below 0, D-FZ-31 R1)."""
+    stop = armour if dmg_type == KILLING or armour > sd else sd
+    pen = raw - stop
+    return pen if pen > 0 else 0
 
 
 @jit
@@ -183,3 +174,93 @@ def move_away(x, y, fx, fy, step):
     if dist == 0.0:
         return x + step, y, step
     return x + dx * step / dist, y + dy * step / dist, step
+
+
+# --- wounds, the fight's end, waking and bleeding (shared by every kernel) ----------------
+
+
+@jit(inline="always")
+def split_through(killing, through, stun):
+    """What damage through the defences costs (F20-F21): Killing damage as many Hits and as
+    much Stun, never taking Stun below 0 (``stun``: the target's Stun before it); Stun damage
+    that much Stun and 1 Hit per full 5. Returns ``(hits_lost, stun_lost)``."""
+    if killing:
+        left = stun if stun > 0 else 0
+        return through, (through if through < left else left)
+    return through // 5, through
+
+
+@jit(inline="always")
+def out_of_fight(hits, stun, dead, dying_can_act):
+    """F26: out of the fight when dead, knocked out (Stun <= 0) or dying (Hits <= 0) unless
+    ``dying_can_act``."""
+    return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
+
+
+@jit(inline="always")
+def down_state(hits, stun, dead):
+    """What the end of a slot may do for a combatant: 0 nothing, 1 wake it (knocked out: Stun
+    <= 0, Hits > 0), 2 bleed it (dying: Hits <= 0); nothing for the dead either."""
+    if dead:
+        return 0
+    if hits <= 0:
+        return 2
+    return 1 if stun <= 0 else 0
+
+
+@jit(inline="always")
+def watch_line(h, hmax, body, impairment):
+    """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
+    impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead). An attack that leaves
+    its target above this line (with Stun above 0, not stunned) needs no further work."""
+    if impairment and hmax // 2 < h:
+        return hmax // 2
+    if impairment and hmax // 4 < h:
+        return hmax // 4
+    if h > 0:
+        return np.int64(0)
+    if h > -2 * body:
+        return -2 * body
+    return np.int64(-(1 << 62))
+
+
+@jit(inline="always")
+def wakes(stun, phase_end, end_of_round, minute):
+    """F23: a knocked-out combatant (Stun <= 0) recovers REC Stun at the end of each of its
+    phases down to -10 Stun, of each round down to -20, of each minute down to -30."""
+    return stun <= 0 and (
+        (stun >= -10 and phase_end) or (end_of_round and (stun >= -20 or (stun >= -30 and minute)))
+    )
+
+
+@jit(inline="always")
+def bleed(hits, body):
+    """F25: the dying lose 1 Hit at the end of every round and die at -2 x BODY. Returns the
+    Hits after and whether that killed."""
+    hits -= 1
+    return hits, hits <= -2 * body
+
+
+@jit(inline="always")
+def fight_result(standing):
+    """The fight's result once at most one side has anyone standing (``standing``: how many
+    per side): that side, or DRAW."""
+    result = DRAW
+    for s in range(standing.shape[0]):
+        if standing[s] > 0:
+            result = s
+    return result
+
+
+@jit(inline="always")
+def initiative_key(s0, s1, s2, s3, ref, init_dice, nd6_table, init_lo):
+    """F9 switch2: a combatant's initiative this phase, its action die (1d10, or 3d6 from the
+    3d6 table at ``init_lo``) plus its current REF, with a second die's fraction to break ties.
+    Returns the generator state and the key (higher acts first)."""
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    if init_dice == 10:
+        roll = np.int64(u * 10.0) + 1
+    else:
+        roll = np.int64(nd6_table[np.uint64(init_lo + np.int64(u * 216.0))])
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    return s0, s1, s2, s3, ref + roll + u

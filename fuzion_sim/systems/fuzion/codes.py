@@ -1,0 +1,216 @@
+"""The Fuzion kernels' integer codes, in one place: option slots of ``Plan.options``, target
+scales, hit-location modes, aborts, presence effects, holds, waits, attack forms, and the event
+log's columns, kinds and flags (``narrate.py`` reads them back).
+
+Every kernel, ``compile.py`` and ``narrate.py`` import the codes from here; no kernel imports
+another kernel's names.
+"""
+
+from __future__ import annotations
+
+from ...engine.outcomes import DRAW, UNRESOLVED
+
+__all__ = [
+    "DRAW",
+    "UNRESOLVED",
+    "MELEE_REACH",
+    "OPT_IMPAIRMENT",
+    "OPT_STUNNED",
+    "OPT_DYING_CAN_ACT",
+    "OPT_DYING_PENALTY",
+    "OPT_HAS_TIES",
+    "OPT_SWITCH2",
+    "OPT_INIT_DICE",
+    "OPT_WAKE_OWN_PHASE",
+    "OPT_RECOVERY_SLOT",
+    "OPT_DODGE_BONUS",
+    "OPT_BLOCK_BONUS",
+    "OPT_PERCEPTION_DV",
+    "N_OPTIONS",
+    "SCALE_PERSON",
+    "SCALE_OBJECT",
+    "SCALE_KILLS",
+    "LOC_NONE",
+    "LOC_RANDOM",
+    "LOC_CALLED",
+    "OPT_HIT_LOCATIONS",
+    "OPT_KNOCKBACK",
+    "OPT_AUTOFIRE_RATIO",
+    "OPT_AUTOFIRE_ONE_PLUS",
+    "OPT_CHINKS",
+    "ABORT_NONE",
+    "ABORT_DODGE",
+    "ABORT_BLOCK",
+    "ABORT_DIVE",
+    "PA_NONE",
+    "PA_PENALTY",
+    "PA_LOSE_ACTION",
+    "PA_SURRENDER",
+    "HOLD_NONE",
+    "HOLD_CHOKE",
+    "HOLD_ENTANGLE",
+    "WAIT_IN_RANGE",
+    "WAIT_ENEMY_MOVES",
+    "WAIT_ENEMY_ATTACKS",
+    "EV_TIME",
+    "EV_KIND",
+    "EV_ACTOR",
+    "EV_TARGET",
+    "EV_ROLL",
+    "EV_AV",
+    "EV_DV",
+    "EV_RAW",
+    "EV_THROUGH",
+    "EV_HITS",
+    "EV_STUN",
+    "EV_FLAGS",
+    "EV_ACTION",
+    "EV_X",
+    "EV_Y",
+    "EV_LOCATION",
+    "EV_SHOTS",
+    "N_EV_FIELDS",
+    "EVENT_ATTACK",
+    "EVENT_LOST_ACTION",
+    "EVENT_SURPRISED",
+    "EVENT_OUT_OF_REACH",
+    "EVENT_WAKE",
+    "EVENT_BLEED",
+    "EVENT_END",
+    "EVENT_MOVE",
+    "EVENT_AIM",
+    "EVENT_DEFEND",
+    "EVENT_RECOVER",
+    "EVENT_ESCAPE",
+    "EVENT_RELOAD",
+    "EVENT_PRESENCE",
+    "EVENT_WAIT",
+    "EVENT_INTERRUPT",
+    "EVENT_IDLE",
+    "EVENT_HELD",
+    "EVENT_CHOKE",
+    "EVENT_DISARM",
+    "EVENT_DRAW",
+    "EVENT_PERCEPTION",
+    "EVENT_KNOCKBACK",
+    "EVENT_FIRST_AID",
+    "EVENT_AREA",
+    "FLAG_HIT",
+    "FLAG_STUNNED",
+    "FLAG_OUT",
+    "FLAG_DEAD",
+    "FLAG_DYING",
+    "FLAG_UNOPPOSED",
+    "F_WEAPON",
+    "F_PUNCH",
+    "F_KICK",
+]
+
+MELEE_REACH = 4.0  # F10: melee and hand-to-hand reach (polearms: their weapon's range, 6 m)
+
+# option flags (Plan.options)
+OPT_IMPAIRMENT = 0
+OPT_STUNNED = 1
+OPT_DYING_CAN_ACT = 2
+OPT_DYING_PENALTY = 3
+OPT_HAS_TIES = 4
+OPT_SWITCH2 = 5  # F9 switch2: initiative rolled every phase (speed chart: every segment)
+OPT_INIT_DICE = 6  # the action die of switch2: 3 (3d6) or 10 (1d10)
+OPT_WAKE_OWN_PHASE = 7  # speed chart: waking "every phase" means on the sleeper's own phases
+OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: none)
+OPT_DODGE_BONUS = 9  # F32
+OPT_BLOCK_BONUS = 10  # F32
+OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
+N_OPTIONS = 17
+
+# scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
+SCALE_PERSON = 0
+SCALE_OBJECT = 1
+SCALE_KILLS = 2
+# hit locations (F27)
+LOC_NONE = 0
+LOC_RANDOM = 1
+LOC_CALLED = 2
+OPT_HIT_LOCATIONS = 12
+OPT_KNOCKBACK = 13
+OPT_AUTOFIRE_RATIO = 14  # F15
+OPT_AUTOFIRE_ONE_PLUS = 15  # F15 autofire_hits: one_plus_floor
+OPT_CHINKS = 16  # F30
+
+# abort (F32: a combatant attacked before its turn uses its coming action to defend)
+ABORT_NONE = 0
+ABORT_DODGE = 1
+ABORT_BLOCK = 2
+ABORT_DIVE = 3
+
+# presence attack effects (Plan.presence_effect[:, 0])
+PA_NONE = 0
+PA_PENALTY = 1  # value: penalty to the target's next action
+PA_LOSE_ACTION = 2  # the target loses its next action
+PA_SURRENDER = 3  # the target gives up: out of the fight
+
+# holds (F33)
+HOLD_NONE = 0
+HOLD_CHOKE = 1
+HOLD_ENTANGLE = 2
+
+# what a waiting combatant waits for (rule param of `wait`)
+WAIT_IN_RANGE = 0
+WAIT_ENEMY_MOVES = 1
+WAIT_ENEMY_ATTACKS = 2
+
+# event log: one row per event of the logged trial (see narrate.py)
+EV_TIME = 0  # reported time unit (phase or segment), 1-based
+EV_KIND = 1  # EVENT_* below
+EV_ACTOR = 2
+EV_TARGET = 3
+EV_ROLL = 4  # attacker roll minus defender roll (D)
+EV_AV = 5  # attack value with every modifier
+EV_DV = 6  # defence base (the DV is this + 10 under HERO, + 1d10 under Interlock, in D)
+EV_RAW = 7  # damage rolled
+EV_THROUGH = 8  # damage through the defences
+EV_HITS = 9  # target's Hits after
+EV_STUN = 10  # target's Stun after
+EV_FLAGS = 11  # FLAG_* bits
+EV_ACTION = 12  # tactics action code (tactics.A_*)
+EV_X = 13  # actor's position after the event, centimetres
+EV_Y = 14
+EV_LOCATION = 15  # hit location index (tables.hit_locations), -1 for none
+EV_SHOTS = 16  # 1000 x hits + shots fired (autofire and bursts)
+N_EV_FIELDS = 17
+EVENT_ATTACK = 0
+EVENT_LOST_ACTION = 1  # stunned: the action is lost
+EVENT_SURPRISED = 2  # surprised: no action in the opening phase/segment
+EVENT_OUT_OF_REACH = 3
+EVENT_WAKE = 4  # Stun recovered while knocked out (or the free post-segment-12 Recovery)
+EVENT_BLEED = 5  # dying: 1 Hit lost at the end of the round
+EVENT_END = 6  # the fight ends (ACTOR: winning side, or DRAW / UNRESOLVED)
+EVENT_MOVE = 7  # EV_RAW: centimetres moved
+EVENT_AIM = 8  # EV_RAW: aim bonus now
+EVENT_DEFEND = 9  # dodge / block / dive (EV_ACTION), EV_RAW: the bonus
+EVENT_RECOVER = 10  # EV_RAW: Stun recovered (0 when damaged that phase)
+EVENT_ESCAPE = 11  # FLAG_HIT: freed
+EVENT_RELOAD = 12  # EV_RAW: shots after, EV_THROUGH rounds loaded, EV_ROLL of EV_DV actions
+EVENT_PRESENCE = 13  # EV_RAW: dice total, EV_DV: the target's RES, EV_ROLL: effect code
+EVENT_WAIT = 14  # starts waiting
+EVENT_INTERRUPT = 15  # a waiting combatant interrupts (the attack follows as its own event)
+EVENT_IDLE = 16  # no rule matched, or the action could not be taken
+EVENT_HELD = 17  # cannot act: held (escape attempt follows)
+EVENT_CHOKE = 18  # (unused: a held choke is logged as an attack with EV_ACTION choke)
+EVENT_DISARM = 19  # FLAG_HIT: the weapon is knocked away
+EVENT_DRAW = 20  # draws its weapon (the action)
+EVENT_PERCEPTION = 21  # obscured: EV_ROLL the task roll, EV_RAW the penalty this phase
+EVENT_KNOCKBACK = 22  # ACTOR knocked back: EV_RAW units, EV_X/EV_Y its new position (cm)
+EVENT_FIRST_AID = 23  # ACTOR treats TARGET: EV_ROLL task roll, EV_DV the DV, FLAG_HIT stable
+EVENT_AREA = 24  # ACTOR caught in TARGET's area attack: EV_RAW damage there, EV_THROUGH taken
+FLAG_HIT = 1
+FLAG_STUNNED = 2
+FLAG_OUT = 4
+FLAG_DEAD = 8
+FLAG_DYING = 16
+FLAG_UNOPPOSED = 32  # an explosion's throw at a point: EV_ROLL is the plain die, EV_DV the DV
+
+# attack forms
+F_WEAPON = 0
+F_PUNCH = 1
+F_KICK = 2

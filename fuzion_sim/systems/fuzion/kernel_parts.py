@@ -1,0 +1,209 @@
+"""Pieces the Fuzion kernels share that are not one mechanic each (those are in ``rules.py``):
+the event log's rows, the standing kernels' per-chunk tables (each combatant's values under
+every penalty, what stops each attack, the tie order of F9 switch1), target choice under a
+targeting rule, and the initiative order of the phase.
+
+Every function here is inlined into the kernels that call it (arrays passed to a helper that is
+not inlined bring reference counting into the hot loop).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+from ...dice import TABLE_DICE
+from ...engine.rng import xoshiro, xoshiro_bits
+from . import tactics as tx
+from .codes import EV_ACTOR, EV_KIND, EV_LOCATION, EV_TARGET, EV_TIME, N_EV_FIELDS
+from .rules import KILLING, combat_values, effective
+
+__all__ = [
+    "break_ties", "choose_target", "log_event", "refresh_values", "sort_by_key", "stop_table",
+    "tie_tables", "values_table",
+]  # fmt: skip
+
+_TIE_LOW = 2047  # tie keys: the die's 53 bits over 11 bits of sheet order
+_DIE_BITS = np.uint64(~_TIE_LOW & (1 << 64) - 1)
+
+
+@jit
+def log_event(events, ne, time, kind, actor, target):
+    """Start event ``ne`` of the log (its common fields) and return its row. The last row of
+    ``events`` is scratch: events past the end are written there and only counted."""
+    row = min(ne, events.shape[0] - 1)
+    for f in range(N_EV_FIELDS):
+        events[row, f] = 0
+    events[row, EV_TIME] = time
+    events[row, EV_KIND] = kind
+    events[row, EV_ACTOR] = actor
+    events[row, EV_TARGET] = target
+    events[row, EV_LOCATION] = -1
+    return row
+
+
+@jit(inline="always")
+def _values(c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
+            def_melee, nd6_offsets):  # fmt: skip
+    """Combatant ``c``'s cached values under penalty ``pen`` (F1, F6, F12): attack base, DV
+    against ranged and melee attacks, current REF, and its damage dice as full groups of
+    ``TABLE_DICE`` plus the offset and size of the rest's table."""
+    att, dv_r, dv_m, nd = combat_values(
+        ref[c], dex[c], strength[c], pen, att_skill[c], w_acc[c], w_min_str[c], w_dc[c],
+        w_melee[c], def_ranged[c], def_melee[c],
+    )  # fmt: skip
+    groups = nd // TABLE_DICE
+    rest = nd - TABLE_DICE * groups
+    lo = nd6_offsets[rest]
+    return att, dv_r, dv_m, effective(ref[c], pen), groups, lo, nd6_offsets[rest + 1] - lo
+
+
+@jit(inline="always")
+def values_table(n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                 def_ranged, def_melee, nd6_offsets):  # fmt: skip
+    """``_values`` of every combatant under every penalty below ``n_pen``, worked out once per
+    chunk: row ``c * n_pen + penalty``. A penalty is the wound penalty (0, 2, 4 or the dying
+    penalty) plus 5 while stunned."""
+    n_comb = ref.shape[0]
+    table = np.empty((n_comb * n_pen, 7), np.int64)
+    for c in range(n_comb):
+        for pen in range(n_pen):
+            row = c * n_pen + pen
+            (table[row, 0], table[row, 1], table[row, 2], table[row, 3], table[row, 4],
+             table[row, 5], table[row, 6]) = _values(
+                c, pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee,
+                def_ranged, def_melee, nd6_offsets,
+            )  # fmt: skip
+    return table
+
+
+@jit(inline="always")
+def refresh_values(c, row, table, att_base, dv_ranged, dv_melee, att_ref, groups, dice_lo,
+                   dice_size):  # fmt: skip
+    """Combatant ``c``'s cached values from row ``row`` of ``table`` (``_values`` per
+    combatant and penalty, worked out once per chunk)."""
+    att_base[c] = table[row, 0]
+    dv_ranged[c] = table[row, 1]
+    dv_melee[c] = table[row, 2]
+    att_ref[c] = table[row, 3]
+    groups[c] = table[row, 4]
+    dice_lo[c] = table[row, 5]
+    dice_size[c] = table[row, 6]
+
+
+@jit(inline="always")
+def stop_table(pair_armour, w_dmg, sd):
+    """What stops attacker ``a``'s damage on target ``t`` (at ``a * C + t``): the armour, and
+    against Stun damage the target's SD if that is higher (F20)."""
+    n_comb = sd.shape[0]
+    stop = np.empty(n_comb * n_comb, np.int64)
+    for a in range(n_comb):
+        for t in range(n_comb):
+            armour = pair_armour[a * n_comb + t]
+            stop[a * n_comb + t] = armour if w_dmg[a] == KILLING or armour > sd[t] else sd[t]
+    return stop
+
+
+@jit(inline="always")
+def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, s2, s3):
+    """Combatant ``a``'s target under its targeting rule (``tactics.T_*``), exactly as the
+    general kernel chooses it: ``focus`` the target of the side's first standing member that
+    has one (if still standing); ``random`` one of the enemies standing (a die only when
+    there are two or more); else the best enemy standing by the rule's score (``first``: the
+    first listed, ``nearest`` by ``pair_dist``, ``weakest`` / ``strongest`` by Hits, then
+    Stun), the first listed among equals. Returns the target (-1: none) and the generator
+    state."""
+    n_comb = side.shape[0]
+    tgt = -1
+    if mode == tx.T_FOCUS:
+        for c in range(n_comb):
+            if side[c] == side[a] and not is_out[c] and target[c] >= 0:
+                if not is_out[target[c]]:
+                    tgt = target[c]
+                break
+    if tgt < 0 and mode == tx.T_RANDOM:
+        n_e = 0
+        for c in range(n_comb):
+            if side[c] != side[a] and not is_out[c]:
+                n_e += 1
+        if n_e > 0:
+            pick = np.int64(0)
+            if n_e > 1:
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                pick = np.int64(u * n_e)
+            for c in range(n_comb):
+                if side[c] != side[a] and not is_out[c]:
+                    if pick == 0:
+                        tgt = c
+                        break
+                    pick -= 1
+    if tgt < 0:
+        best = 0.0
+        for c in range(n_comb):
+            if side[c] == side[a] or is_out[c]:
+                continue
+            if mode == tx.T_WEAKEST:
+                score = -(hits[c] + stun[c] * 0.001)
+            elif mode == tx.T_STRONGEST:
+                score = hits[c] + stun[c] * 0.001
+            elif mode == tx.T_NEAREST:
+                score = -pair_dist[a * n_comb + c]
+            else:
+                score = 0.0
+            if tgt < 0 or score > best:
+                tgt = c
+                best = score
+    return tgt, s0, s1, s2, s3
+
+
+@jit(inline="always")
+def tie_tables(ref, base_order):
+    """F9 switch1, ties broken once per fight by a die roll: per combatant the first place of
+    its REF in the order (``first_place``), 1 at ``same[c * C + d]`` where ``d`` is another
+    combatant of ``c``'s REF, and the low bits of its tie key (``tie_low``: earlier in
+    ``base_order`` wins a tied die)."""
+    n_comb = ref.shape[0]
+    first_place = np.zeros(n_comb, np.int64)
+    same = np.zeros(n_comb * n_comb, np.int64)
+    base_pos = np.empty(n_comb, np.int64)
+    for c in range(n_comb):
+        base_pos[base_order[c]] = c
+        for d in range(n_comb):
+            first_place[c] += ref[d] > ref[c]
+            same[c * n_comb + d] = ref[d] == ref[c] and d != c
+    tie_low = np.uint64(_TIE_LOW) - base_pos.astype(np.uint64)  # (< 2048 combatants)
+    return first_place, same, tie_low
+
+
+@jit(inline="always")
+def break_ties(s0, s1, s2, s3, order, key, first_place, same, tie_low):
+    """Roll every combatant's tie die and write the fight's ``order``: sorted on (REF desc,
+    die desc, place in ``base_order``). A combatant's place is its REF's first place plus the
+    others of its REF ahead of it, counted without a branch on the dice. The die is xoshiro's
+    53-bit uniform, kept as an integer key above ``tie_low``. Returns the generator state."""
+    n_comb = key.shape[0]
+    for c in range(n_comb):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        key[c] = (x & _DIE_BITS) | tie_low[c]
+    for c in range(n_comb):
+        place = first_place[c]
+        for d in range(n_comb):
+            place += same[c * n_comb + d] & np.int64(key[d] > key[c])
+        order[place] = c
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def sort_by_key(order, key):
+    """``order`` = every combatant, highest ``key`` first (an insertion sort; equal keys keep
+    index order). F9 switch2's order of the phase."""
+    n_comb = order.shape[0]
+    for i in range(n_comb):
+        order[i] = i
+    for i in range(1, n_comb):
+        c = order[i]
+        k = i - 1
+        while k >= 0 and key[order[k]] < key[c]:
+            order[k + 1] = order[k]
+            k -= 1
+        order[k + 1] = c
