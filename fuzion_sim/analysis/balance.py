@@ -110,10 +110,16 @@ def balance(
     -------
     BalanceResult
     """
-    from ..api import simulate
+    from ..api import check_run_args, simulate
+    from ..limits import check_number, check_probability
 
-    if not 0 <= target <= 1:
-        raise FuzionSimError(f"target must be a probability in [0, 1], got {target}")
+    check_run_args(trials, seed, threads)
+    target = check_probability("target", target)
+    for name, value in (("low", low), ("high", high)):
+        if value is not None:
+            check_number(name, value, -1e9, 1e9)
+    if tolerance is not None:
+        tolerance = check_number("tolerance", tolerance, positive=True, high=1e9)
     base = as_base(scenario)
     engine = engine_kwargs(backend, scheduler)
     sc0 = base.build()

@@ -329,8 +329,10 @@ def compare(
     -------
     Comparison
     """
-    from ..api import simulate
+    from ..api import check_run_args, simulate
+    from ..engine.runner import check_keep
 
+    check_run_args(trials, seed, threads)
     base = as_base(scenario)
     points = expand_grid(vary)
     if len(points) < 2:
@@ -338,6 +340,10 @@ def compare(
     engine = engine_kwargs(backend, scheduler)
     scenarios = [base.build(list(p.items())) for p in points]
     seed = scenarios[0].seed if seed is None else int(seed)
+    # every variant's per-trial outcomes are held at once for the paired differences
+    n = scenarios[0].trials if trials is None else int(trials)
+    check_keep(n * len(scenarios), max(len(sc.combatants) for sc in scenarios),
+               what=f"a comparison of {len(scenarios)} variants")  # fmt: skip
     results = []
     for i, sc in enumerate(scenarios):
         s = seed if common_random_numbers else seed + i * _INDEPENDENT_STRIDE

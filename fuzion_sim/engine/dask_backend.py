@@ -30,13 +30,13 @@ from ..errors import FuzionSimError
 from .outcomes import Tally, TrialOutcomes
 from .progress import Progress
 from .runner import (
-    KEEP_TRIALS_MAX,
     RunOutput,
     chunk_result,
     collect_in_order,
     default_threads,
     in_order,
     iter_spans,
+    resolve_keep,
 )
 
 __all__ = ["close_clients", "get_client", "run_plan_dask"]
@@ -205,7 +205,7 @@ def run_plan_dask(
         warming the workers up.
     """
     client = get_client(scheduler, workers)
-    keep = trials <= KEEP_TRIALS_MAX if keep_trials is None else bool(keep_trials)
+    keep = resolve_keep(trials, plan.n_combatants, keep_trials)
     n_sides, max_slots = system.n_sides(plan), system.max_slots(plan)
     system_ref = system.__name__ if isinstance(system, ModuleType) else system
     blob = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)

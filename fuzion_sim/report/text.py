@@ -207,9 +207,10 @@ def render_comparison(cmp) -> None:
 
 
 def render_sweep(table, keys: list[str], out_dir) -> None:
-    """The sweep table (grid values, win probabilities, mean kill time)."""
+    """The sweep table (grid values, win probabilities, unresolved share, mean kill time)."""
     con = _console()
     cols = [*keys, *[c for c in table.columns if c.startswith("win_probability.")],
+            *[c for c in ("unresolved_probability",) if c in table.columns],
             "kill_time_mean"]  # fmt: skip
     t = Table(title=f"Sweep ({len(table)} points) -> {out_dir}", title_justify="left")
     for c in cols:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine.outcomes import Tally, TrialOutcomes
+from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from . import kernel, kernel_duel, kernel_squad, kernel_standing
 from .compile import Plan, StandingPlan, standing_plan
@@ -106,8 +106,9 @@ def run_chunk(plan: Plan | StandingPlan, key, first: int, n: int) -> TrialOutcom
 
 def tally_chunk(plan: Plan | StandingPlan, key, first: int, n: int, n_sides: int, max_slots: int):
     """The :class:`~fuzion_sim.engine.outcomes.Tally` of trials ``first .. first + n - 1``
-    without keeping them: the standing and duel kernels add them straight into the tally."""
-    if not isinstance(plan, StandingPlan):
+    without keeping them: the standing and duel kernels add them straight into the tally
+    (not when a fight may outlast the tally's histograms, which they index by time)."""
+    if not isinstance(plan, StandingPlan) or max_slots > HIST_SLOTS:
         return Tally.of(run_chunk(plan, key, first, n), n_sides, max_slots)
     tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
     tally.n_trials = n
