@@ -59,8 +59,22 @@ KEEP_TRIALS_MAX = 2_000_000
 KEEP_CELLS_MAX = 16_000_000
 #: Target duration of one sub-chunk kernel call (the stop flag is checked between them).
 SUB_SECONDS = 0.1
-#: The first sub-chunk of a chunk, in trials (it measures the pace for the next ones).
-SUB_FIRST = 256
+#: The first sub-chunk of a chunk, in trials (it measures the pace for the next ones), and the
+#: fewest trials of any sub-chunk.
+SUB_FIRST = 64
+SUB_MIN = 16
+
+
+class TrialCounter:
+    """Trials finished by every worker, partial chunks included (thread-safe)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.value = 0
+
+    def add(self, n: int) -> None:
+        with self._lock:
+            self.value += n
 
 
 def default_keep(trials: int, n_comb: int) -> bool:
@@ -157,13 +171,14 @@ def _sub_result(system, plan, key, first, n, n_sides, max_slots, keep):
     return Tally.of(out, n_sides, max_slots), (out if keep else None)
 
 
-def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag=None):
+def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag=None,
+                 counter: TrialCounter | None = None):  # fmt: skip
     """One chunk's :class:`Tally`, and its per-trial outcomes when ``keep``.
 
     The chunk runs as sub-chunks of about :data:`SUB_SECONDS` each (the first of
     :data:`SUB_FIRST` trials sets the pace); their tallies and outcomes add up to exactly the
     chunk's. ``flag`` (a ``threading.Event``) is checked between sub-chunks: once set, the
-    chunk is abandoned with :class:`Stopped`.
+    chunk is abandoned with :class:`Stopped`. ``counter`` counts the trials finished.
     """
     key = chunk_key(seed, chunk)
     tally, outs = None, []
@@ -179,8 +194,10 @@ def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag=No
         if keep:
             outs.append(out)
         first += size
+        if counter is not None:
+            counter.add(size)
         rate = size / took if took > 0 else float("inf")
-        size = int(max(SUB_FIRST, min(n, rate * SUB_SECONDS)))
+        size = int(max(SUB_MIN, min(n, rate * SUB_SECONDS)))
     if tally is None:  # n == 0
         return Tally.zeros(n_sides, plan.n_combatants, max_slots), None
     if not keep:
@@ -335,11 +352,11 @@ def run_plan(
     except KeyboardInterrupt:
         raise Interrupted(0) from None
     start = time.perf_counter()
-    flag = threading.Event()
+    flag, counter = threading.Event(), TrialCounter()
 
     def work(span):
         chunk, n = span
-        return chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag)
+        return chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag, counter)
 
     spans = iter_spans(trials)
     try:
@@ -356,7 +373,7 @@ def run_plan(
                     pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         flag.set()
-        raise Interrupted(tally.n_trials) from None
+        raise Interrupted(max(tally.n_trials, counter.value)) from None
     elapsed = time.perf_counter() - start
     trials_out = TrialOutcomes.concatenate(kept) if keep and kept else None
     return RunOutput(tally=tally, trials=trials_out, elapsed=elapsed, threads=threads)
