@@ -7,6 +7,7 @@ trials`` and exits with status 130, leaving no partial file.
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 import sys
@@ -48,17 +49,47 @@ def _load(path: str, overrides=()):
 
 
 def _engine_options(func):
-    """``--backend`` and ``--scheduler``, passed to the engine only when not the default."""
-    func = click.option(
+    """``--backend``, ``--scheduler`` and the scheduler's TLS files, passed to the engine only
+    when not the default. With ``--tls-ca`` and ``--tls-cert`` the command connects to the
+    scheduler with that security and hands the engine the connected client."""
+
+    @functools.wraps(func)
+    def wrapper(*args, tls_ca=None, tls_cert=None, tls_key=None, **kwargs):
+        if tls_ca or tls_cert or tls_key:
+            kwargs["scheduler"] = _secure_client(
+                kwargs.get("backend"), kwargs.get("scheduler"), tls_ca, tls_cert, tls_key
+            )
+        return func(*args, **kwargs)
+
+    for name, what in (
+        ("--tls-key", "This client's private key (PEM), if not in --tls-cert."),
+        ("--tls-cert", "This client's certificate (PEM) for a TLS scheduler."),
+        ("--tls-ca", "CA certificate of a TLS scheduler (with --scheduler tls://...)."),
+    ):
+        wrapper = click.option(name, type=click.Path(dir_okay=False), help=what)(wrapper)
+    wrapper = click.option(
         "--scheduler", default=None, help="Dask scheduler address (with --backend dask)."
-    )(func)
+    )(wrapper)
     return click.option(
         "--backend",
         type=click.Choice(["threads", "dask"]),
         default="threads",
         show_default=True,
         help="Execution backend.",
-    )(func)
+    )(wrapper)
+
+
+def _secure_client(backend, scheduler, ca, cert, key):
+    """A client connected to ``scheduler`` with mutual TLS from the given files."""
+    if backend != "dask" or not scheduler:
+        raise FuzionSimError("--tls-ca, --tls-cert and --tls-key need --backend dask --scheduler")
+    if not ca or not cert:
+        raise FuzionSimError("give both --tls-ca and --tls-cert (and --tls-key unless the key "
+                             "is in the certificate file)")  # fmt: skip
+    from .engine import dask_backend
+    from .engine.dask_local import security_from_files
+
+    return dask_backend.get_client(scheduler, security=security_from_files(ca, cert, key))
 
 
 def _assignments(texts, option: str):

@@ -100,7 +100,7 @@ def get_client(scheduler=None, workers: int | None = None, security=None):
         return _CLIENTS[key][0]
     try:
         client = distributed.Client(str(scheduler), timeout="10s", security=security)
-    except (OSError, TimeoutError, ValueError) as err:
+    except (OSError, TimeoutError, ValueError, TypeError) as err:  # TypeError: TLS, no creds
         raise FuzionSimError(f"cannot reach the Dask scheduler at {key[0]!r}: {err}") from err
     _CLIENTS[key] = (client, None, None)
     return client
