@@ -196,8 +196,14 @@ def _allowed(minimum, maximum, positive=False) -> str:
     """The range a message names: `` (allowed: 0 to 100)``, `` (allowed: above 0, to 50)``."""
     if maximum is None:
         return ""
-    low = "above 0," if positive else ("" if minimum is None else f"{minimum:g}")
-    return f" (allowed: {low} to {maximum:g})" if low else f" (allowed: at most {maximum:g})"
+    low = "above 0," if positive else ("" if minimum is None else _num(minimum))
+    high = _num(maximum)
+    return f" (allowed: {low} to {high})" if low else f" (allowed: at most {high})"
+
+
+def _num(value) -> str:
+    """A bound as a message writes it: integers whole, floats short."""
+    return str(value) if _is_int(value) else f"{value:g}"
 
 
 def _int(ctx: Context, parts, value, minimum=None, label: str = "", maximum=None) -> int:
@@ -233,10 +239,10 @@ def _number(ctx: Context, parts, value, minimum=None, maximum=None, positive=Fal
         raise ctx.fail(parts, f"must be greater than 0, got {_show(value)}"
                        f"{_allowed(minimum, maximum, positive)}")  # fmt: skip
     if minimum is not None and number < minimum:
-        raise ctx.fail(parts, f"must be at least {minimum:g}, got {_show(value)}"
+        raise ctx.fail(parts, f"must be at least {_num(minimum)}, got {_show(value)}"
                        f"{_allowed(minimum, maximum)}")  # fmt: skip
     if maximum is not None and number > maximum:
-        raise ctx.fail(parts, f"must be at most {maximum:g}, got {_show(value)}"
+        raise ctx.fail(parts, f"must be at most {_num(maximum)}, got {_show(value)}"
                        f"{_allowed(minimum, maximum, positive)}")  # fmt: skip
     if not math.isfinite(number):
         raise ctx.fail(parts, f"must be a finite number, got {_show(value)}")
@@ -279,7 +285,9 @@ def _mapping(
     allowed = tuple(allowed)
     for key in value:
         if key not in allowed:
-            raise ctx.fail([*parts, key], f"unknown key '{key}'", did_you_mean(str(key), allowed))
+            raise ctx.fail(
+                [*parts, key], f"unknown key '{shorten(key)}'", did_you_mean(str(key), allowed)
+            )
     for key in required:
         if key not in value:
             raise ctx.fail(parts, f"missing key '{key}'")
