@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import FuzionSimError
+from ..errors import FuzionSimError, Interrupted
 from ..scenario import get_path
 from .variants import as_base, engine_kwargs
 
@@ -143,10 +143,14 @@ def balance(
 
     def evaluate(value):
         if value not in cache:
-            res = simulate(
-                base.build([(param, value)]), trials=trials, seed=seed, threads=threads,
-                keep_trials=False, progress=False, **engine,
-            )  # fmt: skip
+            try:
+                res = simulate(
+                    base.build([(param, value)]), trials=trials, seed=seed, threads=threads,
+                    keep_trials=False, progress=False, **engine,
+                )  # fmt: skip
+            except Interrupted as exc:  # count the evaluations already run too
+                done = sum(r.trials for r in cache.values())
+                raise Interrupted(done + exc.trials) from None
             cache[value] = res
             steps.append((value, float(res.win_probability(side))))
         return cache[value].win_probability(side) - target

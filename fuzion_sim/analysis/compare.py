@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import FuzionSimError
+from ..errors import FuzionSimError, Interrupted
 from .intervals import z_value
 from .variants import as_base, engine_kwargs, expand_grid, label_of
 
@@ -347,10 +347,13 @@ def compare(
     results = []
     for i, sc in enumerate(scenarios):
         s = seed if common_random_numbers else seed + i * _INDEPENDENT_STRIDE
-        results.append(
-            simulate(sc, trials=trials, seed=s, threads=threads, keep_trials=True,
-                     progress=progress, **engine)
-        )  # fmt: skip
+        try:
+            results.append(
+                simulate(sc, trials=trials, seed=s, threads=threads, keep_trials=True,
+                         progress=progress, **engine)
+            )  # fmt: skip
+        except Interrupted as exc:  # count the variants already run too
+            raise Interrupted(sum(r.trials for r in results) + exc.trials) from None
     cmp = Comparison(points, results, common_random_numbers=common_random_numbers)
     for i in range(1, len(results)):
         d = paired_difference(results[0], results[i], paired=common_random_numbers, seed=seed)
