@@ -20,11 +20,11 @@ $(DEVSTAMP): pyproject.toml | $(BIN)/python
 
 demo: $(STAMP)
 	$(BIN)/fuzion-sim run scenarios/marshal-vs-outlaw.yaml
-	$(BIN)/fuzion-sim report scenarios/marshal-vs-outlaw.yaml -o reports/marshal-vs-outlaw
+	$(BIN)/fuzion-sim report scenarios/marshal-vs-outlaw.yaml --force -o reports/marshal-vs-outlaw
 
 reports: $(STAMP)
-	$(BIN)/fuzion-sim report scenarios/marshal-vs-outlaw.yaml -o reports/marshal-vs-outlaw
-	$(BIN)/fuzion-sim report scenarios/squad-4v4.yaml --compare 'rules.dice=hero,interlock' \
+	$(BIN)/fuzion-sim report scenarios/marshal-vs-outlaw.yaml --force -o reports/marshal-vs-outlaw
+	$(BIN)/fuzion-sim report scenarios/squad-4v4.yaml --force --compare 'rules.dice=hero,interlock' \
 		--title 'Squad gunfight: HERO vs Interlock' -o reports/squad-hero-vs-interlock
 
 # the reports' tables fit the page at 1280 and 600 px and their images load (headless Chromium);

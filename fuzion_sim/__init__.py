@@ -3,19 +3,15 @@
 >>> import fuzion_sim as fz
 >>> result = fz.simulate("scenarios/marshal-vs-outlaw.yaml", trials=10_000)  # doctest: +SKIP
 >>> result.win_interval("red")  # doctest: +SKIP
+
+The public names load on first use (PEP 562), so ``import fuzion_sim`` is quick and a Ctrl-C
+while the command starts is handled by the command (:mod:`fuzion_sim.entry`).
 """
 
+from importlib import import_module
+
 from ._version import __version__
-from .analysis.balance import balance
-from .analysis.compare import compare
-from .analysis.result import Result
-from .analysis.sweep import sweep
-from .api import replay, simulate
 from .errors import FuzionSimError, ScenarioError
-from .report.build import build_report
-from .scenario import load_scenario
-from .scenario.model import Scenario
-from .systems.fuzion import exact
 
 __all__ = [
     "__version__",
@@ -32,3 +28,33 @@ __all__ = [
     "simulate",
     "sweep",
 ]
+
+#: Public name -> (module, attribute; None for the module itself).
+_LAZY = {
+    "Result": (".analysis.result", "Result"),
+    "Scenario": (".scenario.model", "Scenario"),
+    "balance": (".analysis.balance", "balance"),
+    "build_report": (".report.build", "build_report"),
+    "compare": (".analysis.compare", "compare"),
+    "exact": (".systems.fuzion.exact", None),
+    "load_scenario": (".scenario", "load_scenario"),
+    "replay": (".api", "replay"),
+    "simulate": (".api", "simulate"),
+    "sweep": (".analysis.sweep", "sweep"),
+}
+
+
+def __getattr__(name: str):
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'fuzion_sim' has no attribute {name!r}") from None
+    value = import_module(module, __name__)
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from ._version import __version__
 from .analysis.result import Result
 from .engine.runner import run_plan
-from .errors import FuzionSimError
-from .scenario import load_scenario
+from .errors import ArgumentError
+from .limits import MAX_SEED, MAX_TRIALS, check_choice, check_int
+from .scenario import load_scenario, scenario_from_dict
 from .scenario.model import Scenario
 from .systems import get_system
 
-__all__ = ["as_scenario", "replay", "scenario_hash", "simulate"]
+__all__ = ["MAX_THREADS", "as_scenario", "check_run_args", "replay", "scenario_hash", "simulate"]
+
+#: Most worker threads (or local Dask worker processes) a run may ask for.
+MAX_THREADS = 1024
 
 
 def scenario_hash(scenario: Scenario) -> str:
@@ -32,20 +37,56 @@ def scenario_hash(scenario: Scenario) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def as_scenario(scenario: Scenario | str | Path) -> Scenario:
-    """A Scenario, loading it first if given a path.
+def as_scenario(scenario: Scenario | str | Path | dict) -> Scenario:
+    """A Scenario: itself, loaded from a path, or validated from a mapping of scenario data.
 
     Parameters
     ----------
-    scenario : Scenario, str or pathlib.Path
+    scenario : Scenario, str, pathlib.Path or dict
 
     Returns
     -------
     Scenario
+
+    Raises
+    ------
+    ArgumentError
+        For anything else (None, a number, ...).
+    ScenarioError
+        If the file or the data is not a valid scenario.
     """
     if isinstance(scenario, Scenario):
         return scenario
-    return load_scenario(scenario)
+    if isinstance(scenario, dict):
+        return scenario_from_dict(scenario)
+    if isinstance(scenario, str | os.PathLike):
+        return load_scenario(scenario)
+    raise ArgumentError(
+        "scenario: expected a Scenario, a path to a YAML file or a mapping of scenario data, "
+        f"got {type(scenario).__name__}"
+    )
+
+
+def check_run_args(trials=None, seed=None, threads=None) -> None:
+    """Check the run options every entry point shares (None: not given).
+
+    Raises
+    ------
+    ArgumentError
+        Naming the argument and its range: ``trials`` 1 to 10^12, ``seed`` 0 to 2^63 - 1,
+        ``threads`` 1 to :data:`MAX_THREADS`.
+    """
+    if trials is not None:
+        check_int("trials", trials, 1, MAX_TRIALS)
+    if seed is not None:
+        check_int("seed", seed, 0, MAX_SEED)
+    if threads is not None:
+        check_int("threads", threads, 1, MAX_THREADS)
+
+
+def _check_flag(name: str, value) -> None:
+    if value is not None and not isinstance(value, bool):
+        raise ArgumentError(f"{name}: expected True, False or None, got {value!r}")
 
 
 def simulate(
@@ -64,12 +105,13 @@ def simulate(
 
     Parameters
     ----------
-    scenario : Scenario or path
-        A validated scenario, or a YAML file to load.
+    scenario : Scenario, path or dict
+        A validated scenario, a YAML file to load, or scenario data to validate.
     trials, seed : int, optional
-        Override the scenario's trial count and seed.
+        Override the scenario's trial count (1 to 10^12) and seed (0 to 2^63 - 1).
     threads : int, optional
-        Worker threads (default: all cores); the numbers do not depend on it.
+        Worker threads (default: all cores, at most :data:`MAX_THREADS`); the numbers do not
+        depend on it.
     keep_trials : bool, optional
         Keep per-trial outcomes for ``Result.outcomes`` (default: for runs up to 2 million).
     progress : bool, optional
@@ -94,9 +136,19 @@ def simulate(
 
     Raises
     ------
-    FuzionSimError
-        Bad input: the scenario, an override, or the trial count.
+    ArgumentError
+        A bad argument (also a ``ValueError``), naming it and the values it accepts.
+    ScenarioError
+        The scenario or an override is not valid.
+    fuzion_sim.errors.Interrupted
+        Ctrl-C: a ``KeyboardInterrupt`` carrying the trials finished.
     """
+    check_run_args(trials, seed, threads)
+    _check_flag("keep_trials", keep_trials)
+    _check_flag("progress", progress)
+    if stop is not None and not callable(stop):
+        raise ArgumentError(f"stop: expected a callable or None, got {type(stop).__name__}")
+    check_choice("backend", backend, ("threads", "dask"))
     if overrides:
         from .analysis.variants import as_base, overrides_of
 
@@ -104,8 +156,6 @@ def simulate(
     scenario = as_scenario(scenario)
     trials = scenario.trials if trials is None else int(trials)
     seed = scenario.seed if seed is None else int(seed)
-    if trials < 1:
-        raise FuzionSimError(f"trials must be at least 1, got {trials}")
     system = get_system(scenario.system)
     plan = system.compile_scenario(scenario)
     run = run_plan(
@@ -157,10 +207,10 @@ def replay(scenario: Scenario | str | Path, trial: int, seed: int | None = None)
     """
     from .systems.fuzion import narrate
 
+    check_int("trial", trial, 0, MAX_TRIALS - 1)
+    check_run_args(seed=seed)
     scenario = as_scenario(scenario)
     seed = scenario.seed if seed is None else int(seed)
-    if trial < 0:
-        raise FuzionSimError(f"trial must be 0 or more, got {trial}")
     system = get_system(scenario.system)
     plan = system.compile_scenario(scenario)
     out, events = system.run_logged(plan, seed, int(trial))

@@ -1,51 +1,95 @@
 """The ``fuzion-sim`` command: parse, call the public API, render. No rules here.
 
 Bad input prints one line, ``fuzion-sim: error: <file>:<line>: <key path>: <what is wrong>``,
-and exits with status 2; never a traceback.
+and exits with status 2; never a traceback. Ctrl-C prints ``fuzion-sim: interrupted after N
+trials`` and exits with status 130, leaving no partial file.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import shlex
 import sys
 
 import click
 
 from . import api
 from .analysis.variants import as_base, engine_kwargs, parse_assignment
-from .errors import FuzionSimError
+from .errors import FuzionSimError, Interrupted, one_line
+from .limits import MAX_SEED, MAX_TRIALS
 from .scenario import parse_value
 
 EXIT_BAD_INPUT = 2
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPTED = 130
+_TRIALS = click.IntRange(1, MAX_TRIALS)
+_SEED = click.IntRange(0, MAX_SEED)
+_THREADS = click.IntRange(1, api.MAX_THREADS)
 #: Default cap on trials for ``run --precision`` without --max-trials or --trials.
 PRECISION_MAX_TRIALS = 10_000_000
 
 
 def _fail(message: str) -> None:
-    click.echo(f"fuzion-sim: error: {message}", err=True)
+    click.echo(f"fuzion-sim: error: {one_line(message)}", err=True)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def _interrupted(trials: int) -> None:
+    click.echo(f"fuzion-sim: interrupted after {int(trials):,} trials", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def _load(path: str, overrides=()):
     # as_base strips a ``sweep:`` block, so every command accepts a sweep scenario file.
     scenario = as_base(path).build(list(overrides))
     for warning in scenario.warnings:
-        click.echo(f"fuzion-sim: warning: {warning}", err=True)
+        click.echo(f"fuzion-sim: warning: {one_line(warning)}", err=True)
     return scenario
 
 
 def _engine_options(func):
-    """``--backend`` and ``--scheduler``, passed to the engine only when not the default."""
-    func = click.option(
+    """``--backend``, ``--scheduler`` and the scheduler's TLS files, passed to the engine only
+    when not the default. With ``--tls-ca`` and ``--tls-cert`` the command connects to the
+    scheduler with that security and hands the engine the connected client."""
+
+    @functools.wraps(func)
+    def wrapper(*args, tls_ca=None, tls_cert=None, tls_key=None, **kwargs):
+        if tls_ca or tls_cert or tls_key:
+            kwargs["scheduler"] = _secure_client(
+                kwargs.get("backend"), kwargs.get("scheduler"), tls_ca, tls_cert, tls_key
+            )
+        return func(*args, **kwargs)
+
+    for name, what in (
+        ("--tls-key", "This client's private key (PEM), if not in --tls-cert."),
+        ("--tls-cert", "This client's certificate (PEM) for a TLS scheduler."),
+        ("--tls-ca", "CA certificate of a TLS scheduler (with --scheduler tls://...)."),
+    ):
+        wrapper = click.option(name, type=click.Path(dir_okay=False), help=what)(wrapper)
+    wrapper = click.option(
         "--scheduler", default=None, help="Dask scheduler address (with --backend dask)."
-    )(func)
+    )(wrapper)
     return click.option(
         "--backend",
         type=click.Choice(["threads", "dask"]),
         default="threads",
         show_default=True,
         help="Execution backend.",
-    )(func)
+    )(wrapper)
+
+
+def _secure_client(backend, scheduler, ca, cert, key):
+    """A client connected to ``scheduler`` with mutual TLS from the given files."""
+    if backend != "dask" or not scheduler:
+        raise FuzionSimError("--tls-ca, --tls-cert and --tls-key need --backend dask --scheduler")
+    if not ca or not cert:
+        raise FuzionSimError("give both --tls-ca and --tls-cert (and --tls-key unless the key "
+                             "is in the certificate file)")  # fmt: skip
+    from .engine import dask_backend
+    from .engine.dask_local import security_from_files
+
+    return dask_backend.get_client(scheduler, security=security_from_files(ca, cert, key))
 
 
 def _assignments(texts, option: str):
@@ -79,6 +123,10 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except FuzionSimError as err:
             _fail(str(err))
+        except Interrupted as err:
+            _interrupted(err.trials)
+        except KeyboardInterrupt:  # before any trial ran (loading, compiling, connecting)
+            _interrupted(0)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -89,10 +137,10 @@ def cli():
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--trials", type=click.IntRange(min=1), help="Override the scenario's trials.")
-@click.option("--seed", type=click.IntRange(min=0), help="Override the scenario's seed.")
+@click.option("--trials", type=_TRIALS, help="Override the scenario's trials.")
+@click.option("--seed", type=_SEED, help="Override the scenario's seed.")
 @click.option("--dice", type=click.Choice(["hero", "interlock"]), help="Override rules.dice.")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option("--threads", type=_THREADS, help="Worker threads (default: all cores).")
 @click.option(
     "--precision",
     type=float,
@@ -100,7 +148,7 @@ def cli():
 )
 @click.option(
     "--max-trials",
-    type=click.IntRange(min=1),
+    type=_TRIALS,
     help="Cap on trials with --precision (default: --trials if given, else 10,000,000).",
 )
 @_engine_options
@@ -150,9 +198,9 @@ def run(scenario, trials, seed, dice, threads, precision, max_trials, backend, s
     metavar="KEY=V1,V2|START:STOP:STEP",
     help="A key path and its values; repeat for the cross product.",
 )
-@click.option("--trials", type=click.IntRange(min=1), help="Trials per variant.")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed shared by every variant.")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@click.option("--trials", type=_TRIALS, help="Trials per variant.")
+@click.option("--seed", type=_SEED, help="Seed shared by every variant.")
+@click.option("--threads", type=_THREADS, help="Worker threads.")
 @click.option(
     "--independent", is_flag=True, help="Give each variant its own seed (no pairing; wider)."
 )
@@ -187,12 +235,13 @@ def compare(scenario, varies, trials, seed, threads, independent, backend, sched
     help="A grid axis (STOP included); repeat for more axes. Default: the file's sweep: block.",
 )
 @click.option("-o", "--out", "out_dir", required=True, help="Results folder (resumable).")
-@click.option("--trials", type=click.IntRange(min=1), help="Trials per point.")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed shared by every point.")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
+@click.option("--trials", type=_TRIALS, help="Trials per point.")
+@click.option("--seed", type=_SEED, help="Seed shared by every point.")
+@click.option("--threads", type=_THREADS, help="Worker threads.")
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="The table as JSON records on stdout.")
-def sweep(scenario, grids, out_dir, trials, seed, threads, backend, scheduler, as_json):
+def sweep(scenario, grids, out_dir, force, trials, seed, threads, backend, scheduler, as_json):
     """Run every grid point of SCENARIO; write results.csv, results.parquet and heatmaps.
 
     Finished points are kept in OUT/points/; re-running the same command resumes.
@@ -208,9 +257,13 @@ def sweep(scenario, grids, out_dir, trials, seed, threads, backend, scheduler, a
         values = ", ".join(f"{k}={v}" for k, v in point.items() if k != "_row")
         click.echo(f"[{i + 1}/{total}] {values}: {what}", err=True)
 
+    def warn(message):
+        click.echo(f"fuzion-sim: warning: {one_line(message)}", err=True)
+
     table = run_sweep(
         base, axes or None, out_dir=out_dir, trials=trials, seed=seed, threads=threads,
-        backend=backend, scheduler=scheduler, on_point=None if as_json else note,
+        backend=backend, scheduler=scheduler, on_point=None if as_json else note, force=force,
+        warn=warn,
     )  # fmt: skip
     if as_json:
         click.echo(table.to_json(orient="records"))
@@ -240,9 +293,9 @@ def sweep(scenario, grids, out_dir, trials, seed, threads, backend, scheduler, a
     "(phases; required).",
 )
 @click.option("--range", "span", metavar="LO:HI", help="Search range (default 0 to max(2x, 20)).")
-@click.option("--trials", type=click.IntRange(min=1), help="Trials per evaluation.")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed of every evaluation.")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@click.option("--trials", type=_TRIALS, help="Trials per evaluation.")
+@click.option("--seed", type=_SEED, help="Seed of every evaluation.")
+@click.option("--threads", type=_THREADS, help="Worker threads.")
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 def balance(scenario, param, metric, side, combatant, target, span, trials, seed, threads,
@@ -273,37 +326,45 @@ def balance(scenario, param, metric, side, combatant, target, span, trials, seed
 @cli.command()
 @click.argument("scenario")
 @click.option("-o", "--out", "out_dir", required=True, help="Report folder.")
+@click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
 @click.option("--compare", "varies", multiple=True, metavar="KEY=VALUES",
               help="Variants to compare (as compare --vary).")  # fmt: skip
 @click.option("--grid", "grids", multiple=True, metavar="KEY=VALUES",
               help="A sweep to include (as sweep --grid).")  # fmt: skip
-@click.option("--trials", type=click.IntRange(min=1), help="Trials per run.")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed.")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+@click.option("--trials", type=_TRIALS, help="Trials per run.")
+@click.option("--seed", type=_SEED, help="Seed.")
+@click.option("--threads", type=_THREADS, help="Worker threads.")
 @click.option("--title", help="Report title (default: the scenario's name).")
 @_engine_options
-def report(scenario, out_dir, varies, grids, trials, seed, threads, title, backend, scheduler):
+def report(scenario, out_dir, force, varies, grids, trials, seed, threads, title, backend,
+           scheduler):  # fmt: skip
     """Write a Markdown + HTML report of SCENARIO (plots, tables with intervals, CSV data)."""
     from .report.build import build_report
 
     base = as_base(scenario)
     _load_warnings(base)
-    command = "fuzion-sim report " + " ".join(
-        [scenario, *[f"--compare '{v}'" for v in varies], *[f"--grid '{g}'" for g in grids]]
-        + ([f"--trials {trials}"] if trials else []) + ([f"--seed {seed}"] if seed else [])
-        + ([f"--title '{title}'"] if title else []) + [f"-o {out_dir}"]
-    )  # fmt: skip
+    words = ["fuzion-sim", "report", scenario]
+    for v in varies:
+        words += ["--compare", v]
+    for g in grids:
+        words += ["--grid", g]
+    words += ["--trials", str(trials)] if trials else []
+    words += ["--seed", str(seed)] if seed is not None else []
+    words += ["--title", title] if title else []
+    words += ["-o", out_dir]
+    command = shlex.join(words)  # pasted into a shell, every word stays one word
     path = build_report(
         base, out_dir, vary=[parse_assignment(v) for v in varies] or None,
         grid=[parse_assignment(g) for g in grids] or None, trials=trials, seed=seed,
         threads=threads, title=title, command=command, backend=backend, scheduler=scheduler,
+        force=force,
     )  # fmt: skip
     click.echo(f"wrote {path} and {path.with_suffix('.md')}")
 
 
 def _load_warnings(base) -> None:
     for warning in base.build().warnings:
-        click.echo(f"fuzion-sim: warning: {warning}", err=True)
+        click.echo(f"fuzion-sim: warning: {one_line(warning)}", err=True)
 
 
 @cli.command()
@@ -440,7 +501,7 @@ def catalog(kind, as_json):
 @cli.command()
 @click.argument("scenario")
 @click.option("--trial", type=click.IntRange(min=0), required=True, help="0-based trial number.")
-@click.option("--seed", type=click.IntRange(min=0), help="Override the scenario's seed.")
+@click.option("--seed", type=_SEED, help="Override the scenario's seed.")
 @click.option("--dice", type=click.Choice(["hero", "interlock"]), help="Override rules.dice.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 def replay(scenario, trial, seed, dice, as_json):

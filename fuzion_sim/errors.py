@@ -9,7 +9,34 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["FuzionSimError", "ScenarioError", "UnknownNameError", "did_you_mean", "unknown_name"]
+__all__ = [
+    "ArgumentError",
+    "FuzionSimError",
+    "Interrupted",
+    "ScenarioError",
+    "UnknownNameError",
+    "did_you_mean",
+    "one_line",
+    "shorten",
+    "unknown_name",
+]
+
+#: Longest user text (a key, a name, a value) quoted whole in a message.
+QUOTE_MAX = 60
+
+
+def shorten(text, limit: int = QUOTE_MAX) -> str:
+    """``text`` as a message quotes it: at most ``limit`` characters, ``...`` marking a cut."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and other control characters written as escapes."""
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in str(text)
+    )
 
 
 class FuzionSimError(Exception):
@@ -47,6 +74,24 @@ def unknown_name(what: str, name, choices: Iterable[str]) -> UnknownNameError:
     return UnknownNameError(text + (f"; did you mean {hint!r}?" if hint else ""))
 
 
+class ArgumentError(FuzionSimError, ValueError):
+    """A bad argument to the Python API or an option of the command: names the argument and
+    the values it accepts. Also a :class:`ValueError`, so callers that catch that keep
+    working."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C after ``trials`` finished trials (a ``KeyboardInterrupt``, so
+    code that lets Ctrl-C through keeps doing so).
+
+    The command prints ``interrupted after N trials`` and exits with status 130.
+    """
+
+    def __init__(self, trials: int = 0):
+        super().__init__(f"interrupted after {int(trials):,} trials")
+        self.trials = int(trials)
+
+
 class ScenarioError(FuzionSimError):
     """Bad scenario input: names the file, line, key path, the problem and a suggestion.
 
@@ -77,8 +122,8 @@ class ScenarioError(FuzionSimError):
         if self.file:
             where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
         key = f"{self.path}: " if self.path else ""
-        hint = f"; did you mean '{self.suggestion}'?" if self.suggestion else ""
-        return f"{where}{key}{self.message}{hint}"
+        hint = f"; did you mean '{shorten(self.suggestion)}'?" if self.suggestion else ""
+        return one_line(f"{where}{shorten(key, 200)}{self.message}{hint}")
 
 
 def _norm(name: str) -> str:

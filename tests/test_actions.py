@@ -189,7 +189,7 @@ def test_surprise_plus_5_only_against_the_surprised():
     assert attacks(events, "A")[0]["target"] == "Calm"
     assert attacks(events, "A")[0]["av"] == 9 + 4 - 4
     both["a"][0]["targeting"] = "strongest"  # equal: the last listed with the top score
-    both["b"][1]["hits"] = 20_000
+    both["b"][0]["hits"] = 5_000  # Napping (10,000, the most a scenario may give) is strongest
     _, events = logged(scenario(both, max_rounds=1))
     assert attacks(events, "A")[0]["target"] == "Napping"
     assert attacks(events, "A")[0]["av"] == 9 + 4 - 4 + 5

@@ -6,6 +6,7 @@ runs are small but span several chunks, the last one partial.
 
 from __future__ import annotations
 
+import json
 import logging
 
 import numpy as np
@@ -34,16 +35,25 @@ def assert_tallies_equal(a: Tally, b: Tally) -> None:
 
 
 @pytest.fixture(scope="module")
-def scheduler():
+def tls_cluster():
+    """A "real" cluster that requires mutual TLS, as README documents for shared clusters."""
+    security = distributed.Security.temporary()
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=logging.ERROR,
+        dashboard_address=None, silence_logs=logging.ERROR, security=security,
     )  # fmt: skip
     try:
-        yield cluster.scheduler_address
+        yield cluster.scheduler_address, security
     finally:
         dask_backend.close_clients()
         cluster.close()
+
+
+@pytest.fixture(scope="module")
+def scheduler(tls_cluster):
+    """A client connected to it with the right credentials (what ``--tls-*`` builds)."""
+    address, security = tls_cluster
+    return dask_backend.get_client(address, security=security)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +104,33 @@ def test_stop_after_each_chunk_in_order(scheduler, duel):
     assert what(remote) == what(local)
 
 
-def test_client_reused(scheduler):
-    client = dask_backend.get_client(scheduler)
-    assert dask_backend.get_client(scheduler) is client
-    assert dask_backend.get_client(client) is client
+def test_client_reused(tls_cluster, scheduler):
+    address, security = tls_cluster
+    assert dask_backend.get_client(address, security=security) is scheduler
+    assert dask_backend.get_client(scheduler) is scheduler
+
+
+def test_cli_tls_options(tls_cluster, tmp_path):
+    """``--tls-ca/--tls-cert/--tls-key`` reach a TLS scheduler; without them, one line."""
+    from click.testing import CliRunner
+
+    from fuzion_sim.cli import cli
+
+    address, security = tls_cluster
+    files = {}
+    for name, pem in (("ca", security.tls_ca_file), ("cert", security.tls_client_cert),
+                      ("key", security.tls_client_key)):  # fmt: skip
+        files[name] = tmp_path / f"{name}.pem"
+        files[name].write_text(pem)
+    flagship = str(SCENARIOS / "marshal-vs-outlaw.yaml")
+    base = ["run", flagship, "--trials", "70000", "--json"]
+    res = CliRunner().invoke(cli, [*base, "--backend", "dask", "--scheduler", address,
+                                   "--tls-ca", str(files["ca"]), "--tls-cert",
+                                   str(files["cert"]), "--tls-key", str(files["key"])])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    local = CliRunner().invoke(cli, base)
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in HOW}  # noqa: E731
+    assert strip(res.stdout) == strip(local.stdout)
+    res = CliRunner().invoke(cli, [*base, "--backend", "dask", "--scheduler", address])
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1, res.output
+    assert "cannot reach the Dask scheduler" in res.stderr

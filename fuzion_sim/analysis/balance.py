@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from .. import fmt
-from ..errors import FuzionSimError
+from ..errors import FuzionSimError, Interrupted
 from ..scenario import get_path
 from .metrics import Metric
 from .metrics import metric as resolve_metric
@@ -253,8 +253,17 @@ def balance(
         An unknown metric, side or combatant (the message names the valid ones), a target
         out of bounds, a parameter that is not a number, an empty range.
     """
-    from ..api import simulate
+    from ..api import check_run_args, simulate
+    from ..limits import check_number
 
+    check_run_args(trials, seed, threads)
+    if target is not None:
+        target = check_number("target", target, -1e9, 1e9)
+    for name, value in (("low", low), ("high", high)):
+        if value is not None:
+            check_number(name, value, -1e9, 1e9)
+    if tolerance is not None:
+        tolerance = check_number("tolerance", tolerance, positive=True, high=1e9)
     base = as_base(scenario)
     engine = engine_kwargs(backend, scheduler)
     sc0 = base.build()
@@ -282,10 +291,14 @@ def balance(
     def gap(value) -> float:
         """The estimate minus the target (a kill time never decided counts as infinite)."""
         if value not in cache:
-            res = simulate(
-                base.build([(param, value)]), trials=trials, seed=seed, threads=threads,
-                keep_trials=False, progress=False, **engine,
-            )  # fmt: skip
+            try:
+                res = simulate(
+                    base.build([(param, value)]), trials=trials, seed=seed, threads=threads,
+                    keep_trials=False, progress=False, **engine,
+                )  # fmt: skip
+            except Interrupted as exc:  # count the evaluations already run too
+                done = sum(r.trials for r in results.values())
+                raise Interrupted(done + exc.trials) from None
             cache[value] = m.estimate(res)
             results[value] = res
             steps.append((value, cache[value][0]))

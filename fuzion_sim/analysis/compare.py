@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import FuzionSimError
+from ..errors import FuzionSimError, Interrupted
 from .intervals import z_value
 from .variants import as_base, axes_of, engine_kwargs, expand_grid, label_of
 
@@ -420,8 +420,10 @@ def compare(
     -------
     Comparison
     """
-    from ..api import simulate
+    from ..api import check_run_args, simulate
+    from ..engine.runner import check_keep
 
+    check_run_args(trials, seed, threads)
     base = as_base(scenario)
     points = expand_grid(axes_of(vary))
     if len(points) < 2:
@@ -429,13 +431,20 @@ def compare(
     engine = engine_kwargs(backend, scheduler)
     scenarios = [base.build(list(p.items())) for p in points]
     seed = scenarios[0].seed if seed is None else int(seed)
+    # every variant's per-trial outcomes are held at once for the paired differences
+    n = scenarios[0].trials if trials is None else int(trials)
+    check_keep(n * len(scenarios), max(len(sc.combatants) for sc in scenarios),
+               what=f"a comparison of {len(scenarios)} variants")  # fmt: skip
     results = []
     for i, sc in enumerate(scenarios):
         s = seed if common_random_numbers else seed + i * _INDEPENDENT_STRIDE
-        results.append(
-            simulate(sc, trials=trials, seed=s, threads=threads, keep_trials=True,
-                     progress=progress, **engine)
-        )  # fmt: skip
+        try:
+            results.append(
+                simulate(sc, trials=trials, seed=s, threads=threads, keep_trials=True,
+                         progress=progress, **engine)
+            )  # fmt: skip
+        except Interrupted as exc:  # count the variants already run too
+            raise Interrupted(sum(r.trials for r in results) + exc.trials) from None
     cmp = Comparison(points, results, common_random_numbers=common_random_numbers)
     for i in range(1, len(results)):
         d = paired_difference(results[0], results[i], paired=common_random_numbers, seed=seed)

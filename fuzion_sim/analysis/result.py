@@ -192,6 +192,15 @@ class Result:
             return self.tally.end_hist[:n].sum(axis=0)
         return self.tally.end_hist[self.side_index(side)].copy()
 
+    def _excess(self, side: str | None, field: str) -> int:
+        """The decisive trials' (or ``side``'s) exact sums past the histograms' last bin."""
+        rows = getattr(self.tally, field, None)
+        if rows is None:
+            return 0
+        if side is None:
+            return int(rows[: len(self.sides)].sum())
+        return int(rows[self.sides.index(side)])
+
     def kill_time(self, side: str | None = None) -> dict:
         """Kill-time distribution over decisive trials, in the system's unit (phases).
 
@@ -207,20 +216,34 @@ class Result:
             (``{"0.5": 4, ...}``), ``pmf`` (``{2: 0.11, 3: 0.20, ...}``, keyed by whole
             time units as ints, like :meth:`kill_time_pmf`'s index), ``mean_seconds`` and
             ``mean_rounds``. :meth:`to_json_dict` writes the pmf's keys as strings.
+
+        ``mean``, ``sd`` and ``se`` are exact however long the fights last. When some fight
+        ended past the histograms' last bin (``max_rounds`` over
+        :data:`~fuzion_sim.engine.outcomes.HIST_SLOTS` slots), ``tail_from`` names that bin:
+        its pmf entry counts every later time too, and a quantile there is a lower bound.
         """
         counts = self.kill_time_counts(side)
         total = int(counts.sum())
         out = {"unit": self.time_unit["unit"], "n": total}
         if total == 0:
-            return {**out, "mean": None, "sd": None, "quantiles": {}, "pmf": {}}
+            return {**out, "mean": None, "sd": None, "se": None, "quantiles": {}, "pmf": {}}
         t = np.arange(counts.size)
-        mean = float((t * counts).sum() / total)
-        var = float(((t - mean) ** 2 * counts).sum() / max(total - 1, 1))
+        excess = self._excess(side, "end_excess")
+        if excess == 0:  # every time in its own bin
+            mean = float((t * counts).sum() / total)
+            var = float(((t - mean) ** 2 * counts).sum() / max(total - 1, 1))
+        else:  # exact integer sums, the last bin's trials at their own times
+            first = int((t * counts).sum()) + excess
+            second = int((t * t * counts).sum()) + self._excess(side, "end_excess_sq")
+            mean = first / total
+            var = max((second - first * first / total) / max(total - 1, 1), 0.0)
         out["mean"] = mean
         out["sd"] = var**0.5
         out["se"] = (var / total) ** 0.5
         out["quantiles"] = {f"{q:g}": _hist_quantile(counts, q) for q in QUANTILES}
         out["pmf"] = {int(i): float(counts[i] / total) for i in np.flatnonzero(counts)}
+        if excess:
+            out["tail_from"] = int(counts.size - 1)
         secs = self.time_unit["seconds"]
         out["mean_seconds"] = mean * secs
         out["mean_rounds"] = mean * secs / 12.0
@@ -507,18 +530,20 @@ class Result:
         """
         f = self.unit_factor(unit)
         rows = []
+        tl = self.tally
         for i, (name, side) in enumerate(self.combatants):
             row = {"combatant": name, "side": side}
-            for label, hist in (
-                ("down", self.tally.out_hist[i]),
-                ("death", self.tally.death_hist[i]),
+            for label, hist, excess in (
+                ("down", tl.out_hist[i], getattr(tl, "out_excess", None)),
+                ("death", tl.death_hist[i], getattr(tl, "death_excess", None)),
             ):
                 ever = hist[1:]
                 n = int(ever.sum())
                 row[f"p_{label}"] = n / self.trials
                 if n:
                     t = np.arange(1, hist.size)
-                    row[f"time_to_{label}_mean"] = float((t * ever).sum() / n) * f
+                    extra = 0 if excess is None else int(excess[i])
+                    row[f"time_to_{label}_mean"] = float(((t * ever).sum() + extra) / n) * f
                     row[f"time_to_{label}_median"] = self.in_unit(
                         _hist_quantile(hist[1:], 0.5) + 1, unit
                     )

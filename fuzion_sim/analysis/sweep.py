@@ -2,9 +2,16 @@
 
 Each finished grid point is written at once to ``DIR/points/<key>.parquet`` (one row), where
 ``<key>`` hashes the point's values, the base scenario's hash, the seed and the trial count.
-Running the same sweep again reads the finished points and runs only the missing ones; the
-final table is always assembled from the point files, in grid order, so an interrupted and
-resumed sweep gives exactly the table of an uninterrupted one.
+The file also records what it is (those four, in its Parquet metadata), and is checked when
+read: a damaged file (a truncated write, a full disk) or one that is not the point it is named
+for (a file copied over another) is recomputed with a warning. Running the same sweep again
+reads the finished points and runs only the missing ones; the final table is always assembled
+from the checked point files, in grid order, so an interrupted and resumed sweep gives exactly
+the table of an uninterrupted one.
+
+The folder is an :class:`~fuzion_sim.outdir.OutputDir`: a lock file stops a second sweep into
+it (naming the holder), nothing is written through a symbolic link, and files the tool did
+not write are not overwritten without ``force``.
 """
 
 from __future__ import annotations
@@ -12,25 +19,63 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import FuzionSimError
+from ..errors import FuzionSimError, Interrupted
 from .variants import as_base, axes_of, engine_kwargs, expand_grid, parse_values
 
-__all__ = ["sweep", "sweep_row", "point_key", "grid_from_block", "POINTS_DIR"]
+__all__ = ["sweep", "sweep_row", "point_key", "grid_from_block", "POINTS_DIR", "POINT_META"]
 
 POINTS_DIR = "points"
+#: The Parquet metadata key of a point file's identity.
+POINT_META = b"fuzion_sim.point"
 
 
 def point_key(point: dict, scenario_hash: str, seed: int, trials: int) -> str:
     """Hash (16 hex digits) identifying one grid point's result."""
-    text = json.dumps(
+    return hashlib.sha256(_identity_text(point, scenario_hash, seed, trials).encode()).hexdigest()[
+        :16
+    ]
+
+
+def _identity_text(point: dict, scenario_hash: str, seed: int, trials: int) -> str:
+    return json.dumps(
         {"point": point, "scenario": scenario_hash, "seed": int(seed), "trials": int(trials)},
         sort_keys=True,
         default=str,
     )
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _write_point(frame, path: Path, identity: str) -> None:
+    """One point's row as Parquet, its identity in the file's metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[POINT_META] = identity.encode()
+    pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def _read_point(path: Path, identity: str):
+    """The point's row if ``path`` holds exactly that point, else ``(None, why)``."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+        stored = (table.schema.metadata or {}).get(POINT_META)
+        frame = table.to_pandas()
+    except Exception as exc:  # ArrowInvalid, OSError, ...: a damaged file
+        return None, f"unreadable ({type(exc).__name__})"
+    if stored is None:
+        return None, "it does not say which point it is"
+    if stored.decode(errors="replace") != identity:
+        return None, "it holds another point"
+    if len(frame) != 1:
+        return None, f"it has {len(frame)} rows"
+    return frame, None
 
 
 def sweep_row(point: dict, result) -> dict:
@@ -45,6 +90,7 @@ def sweep_row(point: dict, result) -> dict:
         row[f"win_ci95_low.{side}"] = lo
         row[f"win_ci95_high.{side}"] = hi
     row["draw_probability"] = float(result.draw_probability)
+    row["unresolved_probability"] = float(result.unresolved_probability)
     row["kill_time_se"] = kt["se"]
     row["kill_time_median"] = kt.get("quantiles", {}).get("0.5", {}).get("value")
     row["trials"] = int(result.trials)
@@ -67,12 +113,6 @@ def grid_from_block(block: dict | None) -> list[tuple[str, list]]:
     return [(str(k), parse_values(v)) for k, v in grid.items()]
 
 
-def _write_atomic(frame, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
-
-
 def sweep(
     scenario,
     grid=None,
@@ -84,17 +124,20 @@ def sweep(
     scheduler: str | None = None,
     plots: bool = True,
     on_point: Callable[[int, int, dict, bool], None] | None = None,
+    force: bool = False,
+    warn: Callable[[str], None] | None = None,
 ):
     """Run every point of a grid and return the tidy table (pandas DataFrame).
 
     Parameters
     ----------
-    scenario : path, Scenario or Base
+    scenario : path, Scenario, dict or Base
         The base scenario; a ``sweep:`` block in its file supplies the grid (and optionally
         ``trials`` and ``seed``) when ``grid`` is not given.
     grid : dict, list of (key_path, values), list of str, or str, optional
         Axes; values may be lists or ``"START:STOP:STEP"`` text (STOP included); the CLI's
-        ``--grid`` text works too: ``["sides.blue[0].armor.pd=0:20:2", "rules.dice=hero,x"]``.
+        ``--grid`` text works too: ``["sides.blue[0].armor.pd=0:20:2", "rules.dice=hero,x"]``;
+        at most :data:`~fuzion_sim.limits.MAX_GRID_POINTS` points.
     out_dir : path, optional
         Results folder: ``points/`` (one Parquet file per finished point, reused on re-runs),
         ``results.csv``, ``results.parquet`` and heatmaps. None: nothing is written.
@@ -106,6 +149,18 @@ def sweep(
         Draw heatmaps / line plots into ``out_dir``.
     on_point : callable, optional
         ``on_point(index, total, point, resumed)`` after each point.
+    force : bool
+        Overwrite files in ``out_dir`` that the tool did not write (see
+        :class:`~fuzion_sim.outdir.OutputDir`).
+    warn : callable, optional
+        ``warn(message)`` for a point file that is recomputed (default: ``warnings.warn``).
+
+    Raises
+    ------
+    FuzionSimError
+        A bad grid, an output-folder problem, or another sweep writing into ``out_dir``.
+    fuzion_sim.errors.Interrupted
+        Ctrl-C, with the trials run in this call; finished points stay saved.
 
     Returns
     -------
@@ -115,8 +170,9 @@ def sweep(
     """
     import pandas as pd
 
-    from ..api import scenario_hash, simulate
+    from ..api import check_run_args, scenario_hash
 
+    check_run_args(trials, seed, threads)
     base = as_base(scenario)
     block = base.sweep or {}
     if grid is None or (not isinstance(grid, dict) and not list(grid)):
@@ -127,6 +183,7 @@ def sweep(
         raise FuzionSimError("no grid: give --grid KEY=VALUES or a sweep: block with grid:")
     trials = trials if trials is not None else block.get("trials")
     seed = seed if seed is not None else block.get("seed")
+    check_run_args(trials, seed)  # the sweep: block's too
     engine = engine_kwargs(backend, scheduler)
     base_scenario = base.build()
     trials = base_scenario.trials if trials is None else int(trials)
@@ -135,42 +192,73 @@ def sweep(
     points = expand_grid(axes)
     # Validate every point before running any (a typo fails fast).
     scenarios = [base.build(list(p.items())) for p in points]
-    folder = None
-    if out_dir is not None:
-        folder = Path(out_dir)
-        (folder / POINTS_DIR).mkdir(parents=True, exist_ok=True)
+    if warn is None:
+        warn = lambda message: warnings.warn(message, RuntimeWarning, stacklevel=3)  # noqa: E731
+    if out_dir is None:
+        frames = _run_points(points, scenarios, None, base_hash, seed, trials, threads, engine,
+                             on_point, warn)  # fmt: skip
+        table = pd.concat(frames, ignore_index=True)
+    else:
+        from ..outdir import OutputDir
+
+        out = OutputDir(out_dir, force=force, owned_dirs=(POINTS_DIR,))
+        for name in ("results.csv", "results.parquet"):
+            out.check(name)  # fail now, not after the whole grid has run
+        with out:
+            frames = _run_points(points, scenarios, out, base_hash, seed, trials, threads,
+                                 engine, on_point, warn)  # fmt: skip
+            table = pd.concat(frames, ignore_index=True)
+            with out.staging() as stage:
+                table.to_csv(stage / "results.csv", index=False)
+                table.to_parquet(stage / "results.parquet", index=False)
+                if plots:
+                    from ..report.plots import sweep_plots
+
+                    sides = [c.split(".", 1)[1] for c in table.columns
+                             if c.startswith("win_probability.")]  # fmt: skip
+                    sweep_plots(table, [k for k, _ in axes], sides, stage)
+    table.attrs["axes"] = [k for k, _ in axes]
+    return table
+
+
+def _run_points(points, scenarios, out, base_hash, seed, trials, threads, engine, on_point,
+                warn) -> list:  # fmt: skip
+    """Every point's one-row frame, in grid order: read back from its checked point file when
+    it is there and sound, else run (and saved when ``out`` is an output folder)."""
+    import pandas as pd
+
+    from ..api import simulate
+
+    frames, done_trials = [], 0
     for i, (point, sc) in enumerate(zip(points, scenarios, strict=True)):
-        path = None
-        if folder is not None:
-            path = folder / POINTS_DIR / f"{point_key(point, base_hash, seed, trials)}.parquet"
-            if path.exists():
+        identity = _identity_text(point, base_hash, seed, trials)
+        rel = f"{POINTS_DIR}/{point_key(point, base_hash, seed, trials)}.parquet"
+        if out is not None and (out.root / rel).exists():
+            frame, why = _read_point(out.root / rel, identity)
+            if frame is not None:
+                frames.append(frame)
                 if on_point:
                     on_point(i, len(points), point, True)
                 continue
-        res = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=False,
-                       progress=False, **engine)  # fmt: skip
+            warn(f"{out.root / rel}: {why}; running the point again")
+        try:
+            res = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=False,
+                           progress=False, **engine)  # fmt: skip
+        except Interrupted as exc:
+            raise Interrupted(done_trials + exc.trials) from None
+        done_trials += res.trials
         row = pd.DataFrame([sweep_row(point, res)])
-        if path is not None:
-            _write_atomic(row, path)
+        if out is None:
+            frames.append(row)
         else:
-            point["_row"] = row
+            def writer(tmp, row=row, identity=identity):
+                _write_point(row, tmp, identity)
+
+            path = out.write(rel, writer, record=False)
+            frame, why = _read_point(path, identity)
+            if frame is None:
+                raise FuzionSimError(f"{path}: cannot read back the point just written ({why})")
+            frames.append(frame)
         if on_point:
             on_point(i, len(points), point, False)
-    frames = []
-    for point in points:
-        if folder is None:
-            frames.append(point.pop("_row"))
-        else:
-            key = point_key(point, base_hash, seed, trials)
-            frames.append(pd.read_parquet(folder / POINTS_DIR / f"{key}.parquet"))
-    table = pd.concat(frames, ignore_index=True)
-    if folder is not None:
-        table.to_csv(folder / "results.csv", index=False)
-        table.to_parquet(folder / "results.parquet", index=False)
-        if plots:
-            from ..report.plots import sweep_plots
-
-            sides = [c.split(".", 1)[1] for c in table.columns if c.startswith("win_probability.")]
-            sweep_plots(table, [k for k, _ in axes], sides, folder)
-    table.attrs["axes"] = [k for k, _ in axes]
-    return table
+    return frames

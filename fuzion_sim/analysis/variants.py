@@ -11,10 +11,12 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import FuzionSimError, ScenarioError
+from ..errors import ArgumentError, FuzionSimError, ScenarioError
+from ..limits import MAX_GRID_POINTS
 from ..scenario import parse_value, read_yaml, scenario_from_dict, set_path
 from ..scenario.model import Scenario
 
@@ -77,20 +79,32 @@ class Base:
 
 
 def as_base(scenario) -> Base:
-    """A :class:`Base` from a path, a :class:`Scenario` or a ``Base``.
+    """A :class:`Base` from a path, a :class:`Scenario`, scenario data (a dict) or a ``Base``.
 
     Parameters
     ----------
-    scenario : str, os.PathLike, Scenario or Base
+    scenario : str, os.PathLike, Scenario, dict or Base
 
     Returns
     -------
     Base
+
+    Raises
+    ------
+    ArgumentError
+        For anything else.
     """
     if isinstance(scenario, Base):
         return scenario
     if isinstance(scenario, Scenario):
         return Base(dict(scenario.data), scenario.source, None, None, scenario)
+    if isinstance(scenario, dict):
+        return Base(dict(scenario))
+    if not isinstance(scenario, str | os.PathLike):
+        raise ArgumentError(
+            "scenario: expected a Scenario, a path to a YAML file or a mapping of scenario "
+            f"data, got {type(scenario).__name__}"
+        )
     source = str(scenario)
     data, lines = read_yaml(Path(scenario))
     sweep = None
@@ -104,8 +118,8 @@ def as_base(scenario) -> Base:
 
 def _number(text: str):
     value = parse_value(text.strip())
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise FuzionSimError(f"'{text}' is not a number in a START:STOP:STEP range")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise FuzionSimError(f"'{text}' is not a finite number in a START:STOP:STEP range")
     return value
 
 
@@ -143,7 +157,13 @@ def parse_values(text) -> list:
         start, stop, step = (_number(p) for p in text.split(":"))
         if step == 0 or (stop - start) * step < 0:
             raise FuzionSimError(f"range '{text}' is empty or its step is 0")
-        count = math.floor((stop - start) / step + 1e-9) + 1
+        span = (stop - start) / step
+        if not span < MAX_GRID_POINTS:
+            raise FuzionSimError(
+                f"range '{text}' has more than {MAX_GRID_POINTS:,} values "
+                f"(allowed: at most {MAX_GRID_POINTS:,} points)"
+            )
+        count = math.floor(span + 1e-9) + 1
         values = [start + i * step for i in range(count)]
         if all(isinstance(v, int) for v in (start, stop, step)):
             return values
@@ -273,6 +293,16 @@ def expand_grid(axes) -> list[dict]:
     keys = [k for k, _ in axes]
     if len(set(keys)) != len(keys):
         raise FuzionSimError("the same key path is given twice")
+    size = 1
+    for key, values in axes:
+        if not isinstance(values, list | tuple) or not values:
+            raise FuzionSimError(f"{key}: expected a non-empty list of values")
+        size *= len(values)
+        if size > MAX_GRID_POINTS:
+            raise FuzionSimError(
+                f"the grid has more than {MAX_GRID_POINTS:,} points (allowed: at most "
+                f"{MAX_GRID_POINTS:,})"
+            )
     return [
         dict(zip(keys, combo, strict=True)) for combo in itertools.product(*[v for _, v in axes])
     ]

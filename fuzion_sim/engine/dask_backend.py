@@ -12,13 +12,18 @@ process, since sweeps and comparisons run many simulations; they are closed at e
 
 Every worker must be able to ``import fuzion_sim`` (the same version as the client): install
 the package on every machine of the cluster.
+
+The local cluster started when no scheduler is given uses TLS with temporary credentials and
+serves no HTTP (see :mod:`fuzion_sim.engine.dask_local`); a real cluster that requires TLS is
+reached with a ``distributed.Security`` (``security=``, or the CLI's ``--tls-ca``, ``--tls-cert``
+and ``--tls-key``). Ctrl-C cancels the tasks, shuts a local cluster down and raises
+:class:`~fuzion_sim.errors.Interrupted`.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import logging
 import pickle
 import time
 from collections.abc import Callable
@@ -26,22 +31,22 @@ from importlib import import_module
 from types import ModuleType
 
 from .._version import __version__
-from ..errors import FuzionSimError
+from ..errors import FuzionSimError, Interrupted
 from .outcomes import Tally, TrialOutcomes
 from .progress import Progress
 from .runner import (
-    KEEP_TRIALS_MAX,
     RunOutput,
     chunk_result,
     collect_in_order,
     default_threads,
     in_order,
     iter_spans,
+    resolve_keep,
 )
 
 __all__ = ["close_clients", "get_client", "run_plan_dask"]
 
-#: Open clients: key -> (client, local cluster or None).
+#: Open clients: key -> (client, local cluster or None, its loop runner or None).
 _CLIENTS: dict = {}
 
 _INSTALL_HINT = "backend 'dask' needs dask.distributed: pip install 'fuzion_sim[distributed]'"
@@ -55,22 +60,26 @@ def _distributed():
     return distributed
 
 
-def get_client(scheduler=None, workers: int | None = None):
+def get_client(scheduler=None, workers: int | None = None, security=None):
     """A connected ``distributed.Client``, reused across calls.
 
     Parameters
     ----------
     scheduler : str or distributed.Client, optional
-        A scheduler address (``"tcp://host:8786"``) or a client, which is returned as is.
-        Default: a local cluster of ``workers`` processes with one thread each, on loopback,
-        started on first use.
+        A scheduler address (``"tcp://host:8786"``, ``"tls://host:8786"``) or a client, which
+        is returned as is. Default: a local cluster of ``workers`` processes with one thread
+        each, on loopback, TLS only, started on first use.
     workers : int, optional
         Worker processes of the local cluster (default: all cores). Ignored with a scheduler.
+    security : distributed.Security, optional
+        TLS credentials for ``scheduler`` (see
+        :func:`~fuzion_sim.engine.dask_local.security_from_files`).
 
     Raises
     ------
     FuzionSimError
-        Dask is not installed, or no scheduler answers at ``scheduler``.
+        Dask (or ``cryptography``, for the local cluster) is not installed, or no scheduler
+        answers at ``scheduler``.
     """
     distributed = _distributed()
     if isinstance(scheduler, distributed.Client):
@@ -78,50 +87,44 @@ def get_client(scheduler=None, workers: int | None = None):
     if scheduler is None:
         key = ("local", max(1, int(workers or default_threads())))
     else:
-        key = str(scheduler)
+        key = (str(scheduler), id(security))
     cached = _CLIENTS.get(key)
     if cached is not None:
         if cached[0].status == "running":
             return cached[0]
         _close(*_CLIENTS.pop(key))
-    cluster = None
+    if scheduler is None:
+        from .dask_local import start_local_cluster
+
+        _CLIENTS[key] = start_local_cluster(key[1])
+        return _CLIENTS[key][0]
     try:
-        if scheduler is None:
-            cluster = distributed.LocalCluster(
-                n_workers=key[1], threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None, silence_logs=logging.ERROR,
-            )  # fmt: skip
-            client = distributed.Client(cluster)
-        else:
-            client = distributed.Client(key, timeout="10s")
-    except (OSError, TimeoutError) as err:
-        if cluster is not None:
-            cluster.close()
-        raise FuzionSimError(f"cannot reach the Dask scheduler at {key!r}: {err}") from err
-    _CLIENTS[key] = (client, cluster)
+        client = distributed.Client(str(scheduler), timeout="10s", security=security)
+    except (OSError, TimeoutError, ValueError, TypeError) as err:  # TypeError: TLS, no creds
+        raise FuzionSimError(f"cannot reach the Dask scheduler at {key[0]!r}: {err}") from err
+    _CLIENTS[key] = (client, None, None)
     return client
 
 
-def _close(client, cluster) -> None:
+def _close(client, cluster, runner=None, fast: bool = False) -> None:
     # A local scheduler may still hold a just-released plan while its workers shut down, and
     # log that as an error: nothing is lost at that point, so keep the shutdown quiet.
-    log = logging.getLogger("distributed")
-    level = log.level
-    log.setLevel(logging.CRITICAL)
-    try:
-        with contextlib.suppress(Exception):
-            client.close()
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                cluster.close()
-    finally:
-        log.setLevel(level)
+    from .dask_local import stop_local_cluster
+
+    stop_local_cluster(client, cluster, runner, fast=fast)
 
 
 def close_clients() -> None:
     """Close every client (and local cluster) this module opened."""
     while _CLIENTS:
         _close(*_CLIENTS.popitem()[1])
+
+
+def _drop_client(client) -> None:
+    """Close and forget ``client`` if this module opened it (after an interrupted run)."""
+    for key, entry in list(_CLIENTS.items()):
+        if entry[0] is client:
+            _close(*_CLIENTS.pop(key), fast=True)
 
 
 atexit.register(close_clients)
@@ -204,8 +207,25 @@ def run_plan_dask(
         ``threads`` is the cluster's total worker threads; ``elapsed`` excludes connecting and
         warming the workers up.
     """
-    client = get_client(scheduler, workers)
-    keep = trials <= KEEP_TRIALS_MAX if keep_trials is None else bool(keep_trials)
+    try:
+        client = get_client(scheduler, workers)
+    except KeyboardInterrupt:
+        raise Interrupted(0) from None
+    try:
+        return _run_on(client, system, plan, trials, seed, keep_trials, progress, stop,
+                       max_in_flight)  # fmt: skip
+    except KeyboardInterrupt as exc:
+        # the running tasks cannot be stopped from here: a local cluster is shut down (its
+        # workers with it), a remote one is left to finish them; pending tasks are cancelled
+        _drop_client(client)
+        done = exc.trials if isinstance(exc, Interrupted) else 0
+        raise Interrupted(done) from None
+
+
+def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max_in_flight):
+    """:func:`run_plan_dask` on a connected client; Ctrl-C raises :class:`Interrupted` with
+    the trials merged so far."""
+    keep = resolve_keep(trials, plan.n_combatants, keep_trials)
     n_sides, max_slots = system.n_sides(plan), system.max_slots(plan)
     system_ref = system.__name__ if isinstance(system, ModuleType) else system
     blob = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
@@ -247,8 +267,11 @@ def run_plan_dask(
     try:
         with Progress(trials, enabled=progress) as bar:
             kept = collect_in_order(results(), tally, keep, bar, stop)
+    except KeyboardInterrupt:
+        raise Interrupted(tally.n_trials) from None
     finally:
-        plan_future.release()
+        with contextlib.suppress(BaseException):
+            plan_future.release()
     elapsed = time.perf_counter() - start
     trials_out = TrialOutcomes.concatenate(kept) if keep and kept else None
     return RunOutput(tally=tally, trials=trials_out, elapsed=elapsed, threads=nthreads,

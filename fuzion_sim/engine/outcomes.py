@@ -4,6 +4,11 @@ Every rule system's kernel fills the same per-trial outcome arrays (:class:`Tria
 The engine reduces each chunk to a :class:`Tally` of integer counts and sums, which merge by
 addition in any order, so a run's statistics are exact and identical whether it kept the
 per-trial arrays or streamed, and whatever the thread count or cluster.
+
+A tally's size does not depend on ``max_rounds``: its time histograms hold the first
+:data:`HIST_SLOTS` slots one by one and every later time in their last bin, whose trials also
+add up how far past that bin they ended (``*_excess``), so means and standard deviations stay
+exact however long a fight lasts.
 """
 
 from __future__ import annotations
@@ -14,12 +19,24 @@ import numpy as np
 
 from .._jit import jit
 
-__all__ = ["TrialOutcomes", "Tally", "DRAW", "UNRESOLVED", "outcome_index"]
+__all__ = [
+    "DRAW", "HIST_SLOTS", "UNRESOLVED", "Tally", "TrialOutcomes", "hist_size", "outcome_index",
+]  # fmt: skip
 
 DRAW = -1
 UNRESOLVED = -2
 #: Hit locations counted per combatant (the Fuzion table's ten).
 N_LOCATIONS = 10
+#: Time slots a tally's histograms hold one by one (4,096: 1,024 rounds in phases, 341 on the
+#: speed chart); a fight that may last longer shares the last bin (see :class:`Tally`).
+HIST_SLOTS = 4096
+
+
+def hist_size(max_slots: int) -> int:
+    """Bins of a tally's time histograms for fights of at most ``max_slots`` slots: one per
+    slot 0 .. max_slots, or :data:`HIST_SLOTS` + 1 with the last one holding every later
+    slot."""
+    return min(int(max_slots), HIST_SLOTS) + 1
 
 
 @dataclass
@@ -77,6 +94,12 @@ class Tally:
     ``out_hist[c, t]`` / ``death_hist[c, t]``: slot combatant c first went out / died (t = 0:
     never). The ``*_sum`` and ``*_sq`` arrays are per-combatant sums and sums of squares.
     ``location_hits[c, l]``: hits combatant c took in hit location l.
+
+    The histograms have :func:`hist_size` bins; when a fight may last past the last one
+    (``max_slots > HIST_SLOTS``) that bin ``L`` holds every slot from ``L`` on, and
+    ``end_excess[k]`` / ``end_excess_sq[k]`` add ``t - L`` and ``t*t - L*L`` over the trials
+    of outcome k that ended there at slot ``t`` (``out_excess`` and ``death_excess`` add
+    ``t - L`` per combatant): exact sums for the means. Otherwise they are 0.
     """
 
     n_trials: int
@@ -93,18 +116,33 @@ class Tally:
     knock_sum: np.ndarray
     knock_sq: np.ndarray
     location_hits: np.ndarray
+    end_excess: np.ndarray
+    end_excess_sq: np.ndarray
+    out_excess: np.ndarray
+    death_excess: np.ndarray
 
     @classmethod
     def zeros(
         cls, n_sides: int, n_comb: int, max_slots: int, n_locations: int = N_LOCATIONS
     ) -> Tally:
-        t = max_slots + 1
+        t = hist_size(max_slots)
         z = lambda *shape: np.zeros(shape, np.int64)  # noqa: E731
         return cls(
             0, z(n_sides + 2), z(n_sides + 2, t), z(n_comb, t), z(n_comb, t),
             z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb),
-            z(n_comb), z(n_comb), z(n_comb, n_locations),
+            z(n_comb), z(n_comb), z(n_comb, n_locations), z(n_sides + 2), z(n_sides + 2),
+            z(n_comb), z(n_comb),
         )  # fmt: skip
+
+    @property
+    def last_slot(self) -> int:
+        """Index of the histograms' last bin."""
+        return int(self.end_hist.shape[1]) - 1
+
+    @property
+    def capped(self) -> bool:
+        """True when the last bin may hold later slots (some trial ended past it)."""
+        return bool(self.end_excess.any() or self.out_excess.any() or self.death_excess.any())
 
     def merge(self, other: Tally) -> Tally:
         """Add ``other`` into this tally (in place) and return self."""
@@ -125,6 +163,7 @@ class Tally:
             out.attacks, out.landed, out.knock, n_sides, tally.outcome_counts, tally.end_hist,
             tally.out_hist, tally.death_hist, tally.dealt_sum, tally.dealt_sq, tally.taken_sum,
             tally.taken_sq, tally.attacks_sum, tally.landed_sum, tally.knock_sum, tally.knock_sq,
+            tally.end_excess, tally.end_excess_sq, tally.out_excess, tally.death_excess,
         )  # fmt: skip
         tally.location_hits[...] = out.location_hits
         return tally
@@ -139,6 +178,12 @@ class Tally:
 
 
 @jit(inline="always")
+def _bin(t, last):
+    """The histogram bin of slot ``t`` and how far past the last bin it is."""
+    return (t, 0) if t <= last else (last, t - last)
+
+
+@jit(inline="always")
 def outcome_index(result, n_sides):
     """The row of a trial's result in ``Tally.outcome_counts`` and ``end_hist``: a side, then
     draws (``n_sides``), then unresolved fights (``n_sides + 1``)."""
@@ -149,16 +194,26 @@ def outcome_index(result, n_sides):
 def _tally(
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, n_sides,
     outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum, taken_sq,
-    attacks_sum, landed_sum, knock_sum, knock_sq,
+    attacks_sum, landed_sum, knock_sum, knock_sq, end_excess, end_excess_sq, out_excess,
+    death_excess,
 ):  # fmt: skip
     n, n_comb = out_slot.shape
+    last = np.int64(end_hist.shape[1] - 1)
     for j in range(n):
         k = outcome_index(winner[j], n_sides)
         outcome_counts[k] += 1
-        end_hist[k, end_slot[j]] += 1
+        t = np.int64(end_slot[j])
+        b, over = _bin(t, last)
+        end_hist[k, b] += 1
+        end_excess[k] += over
+        end_excess_sq[k] += t * t - b * b
         for c in range(n_comb):
-            out_hist[c, out_slot[j, c]] += 1
-            death_hist[c, death_slot[j, c]] += 1
+            b, over = _bin(np.int64(out_slot[j, c]), last)
+            out_hist[c, b] += 1
+            out_excess[c] += over
+            b, over = _bin(np.int64(death_slot[j, c]), last)
+            death_hist[c, b] += 1
+            death_excess[c] += over
             d = np.int64(dealt[j, c])
             dealt_sum[c] += d
             dealt_sq[c] += d * d

@@ -8,12 +8,20 @@ count.
 Memory is flat in the number of trials unless per-trial outcomes are kept: chunk spans are
 generated lazily, at most a fixed window of chunks is in flight, and each finished chunk is
 reduced to a :class:`~fuzion_sim.engine.outcomes.Tally` and dropped. Per-trial outcomes are
-kept only up to :data:`KEEP_TRIALS_MAX` trials unless asked for.
+kept only up to :data:`KEEP_TRIALS_MAX` trials (and :data:`KEEP_CELLS_MAX` trial-combatant
+cells) unless asked for, and never beyond :data:`KEEP_CELLS_MAX`.
+
+A chunk's kernel call is split into sub-chunks sized to take about :data:`SUB_SECONDS` each
+(trials are independent and seeded one by one, so the numbers do not change); between
+sub-chunks a worker checks the run's stop flag. Ctrl-C sets it, so every worker is done
+within a sub-chunk, and the run raises :class:`~fuzion_sim.errors.Interrupted` with the
+trials merged so far.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -21,14 +29,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
 
-from ..errors import FuzionSimError
-from .outcomes import Tally, TrialOutcomes
+from ..errors import ArgumentError, FuzionSimError, Interrupted
+from .outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from .progress import Progress
 from .rng import CHUNK, chunk_key
 
 __all__ = [
     "BACKENDS",
+    "KEEP_CELLS_MAX",
     "KEEP_TRIALS_MAX",
+    "SUB_SECONDS",
+    "check_keep",
+    "default_keep",
     "RunOutput",
     "chunk_spans",
     "collect_in_order",
@@ -42,6 +54,50 @@ __all__ = [
 
 #: Above this many trials the engine keeps only streaming tallies (flat memory), unless told.
 KEEP_TRIALS_MAX = 2_000_000
+#: Most trial x combatant cells of per-trial outcomes kept by default (16 M: 2 million trials
+#: of 8 combatants, about 450 MB); asked for, at most twice that.
+KEEP_CELLS_MAX = 16_000_000
+#: Target duration of one sub-chunk kernel call (the stop flag is checked between them).
+SUB_SECONDS = 0.1
+#: The first sub-chunk of a chunk, in trials (it measures the pace for the next ones), and the
+#: fewest trials of any sub-chunk.
+SUB_FIRST = 64
+SUB_MIN = 16
+
+
+class TrialCounter:
+    """Trials finished by every worker, partial chunks included (thread-safe)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.value = 0
+
+    def add(self, n: int) -> None:
+        with self._lock:
+            self.value += n
+
+
+def default_keep(trials: int, n_comb: int) -> bool:
+    """Whether a run keeps per-trial outcomes when not told: up to :data:`KEEP_TRIALS_MAX`
+    trials and :data:`KEEP_CELLS_MAX` trial-combatant cells."""
+    return trials <= KEEP_TRIALS_MAX and trials * max(1, n_comb) <= KEEP_CELLS_MAX
+
+
+def check_keep(trials: int, n_comb: int, what: str = "keep_trials") -> None:
+    """Refuse to keep the per-trial outcomes of ``trials`` trials of ``n_comb`` combatants
+    beyond twice :data:`KEEP_CELLS_MAX` cells (about 900 MB).
+
+    Raises
+    ------
+    ArgumentError
+        Naming ``what`` and the most trials it may keep.
+    """
+    most = 2 * KEEP_CELLS_MAX // max(1, n_comb)
+    if trials > most:
+        raise ArgumentError(
+            f"{what}: keeps every trial's outcome, at most {most:,} trials of {n_comb} "
+            f"combatants (about 900 MB), got {trials:,}"
+        )
 
 #: Where chunks can run.
 BACKENDS = ("threads", "dask")
@@ -99,14 +155,54 @@ def run_chunk(system, plan, seed: int, chunk: int, n: int) -> TrialOutcomes:
     return system.run_chunk(plan, chunk_key(seed, chunk), 0, n)
 
 
-def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep):
-    """One chunk's :class:`Tally`, and its per-trial outcomes when ``keep``. A system with a
-    ``tally_chunk`` adds trials straight into the tally when they are not kept (the same
-    numbers, without writing and re-reading the per-trial arrays)."""
-    if not keep and hasattr(system, "tally_chunk"):
-        return system.tally_chunk(plan, chunk_key(seed, chunk), 0, n, n_sides, max_slots), None
-    out = run_chunk(system, plan, seed, chunk, n)
+class Stopped(Exception):
+    """A chunk abandoned because its run's stop flag was set."""
+
+
+def _sub_result(system, plan, key, first, n, n_sides, max_slots, keep):
+    """Trials ``first .. first + n - 1`` of the chunk ``key``: a Tally, and the per-trial
+    outcomes when ``keep``. A system with a ``tally_chunk`` adds trials straight into the
+    tally when they are not kept (the same numbers, without writing and re-reading the
+    per-trial arrays), unless the fight may outlast the histograms (they would be indexed
+    past their end)."""
+    if not keep and max_slots <= HIST_SLOTS and hasattr(system, "tally_chunk"):
+        return system.tally_chunk(plan, key, first, n, n_sides, max_slots), None
+    out = system.run_chunk(plan, key, first, n)
     return Tally.of(out, n_sides, max_slots), (out if keep else None)
+
+
+def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag=None,
+                 counter: TrialCounter | None = None):  # fmt: skip
+    """One chunk's :class:`Tally`, and its per-trial outcomes when ``keep``.
+
+    The chunk runs as sub-chunks of about :data:`SUB_SECONDS` each (the first of
+    :data:`SUB_FIRST` trials sets the pace); their tallies and outcomes add up to exactly the
+    chunk's. ``flag`` (a ``threading.Event``) is checked between sub-chunks: once set, the
+    chunk is abandoned with :class:`Stopped`. ``counter`` counts the trials finished.
+    """
+    key = chunk_key(seed, chunk)
+    tally, outs = None, []
+    first, size = 0, min(SUB_FIRST, n)
+    while first < n:
+        if flag is not None and flag.is_set():
+            raise Stopped
+        size = min(size, n - first)
+        began = time.perf_counter()
+        part, out = _sub_result(system, plan, key, first, size, n_sides, max_slots, keep)
+        took = time.perf_counter() - began
+        tally = part if tally is None else tally.merge(part)
+        if keep:
+            outs.append(out)
+        first += size
+        if counter is not None:
+            counter.add(size)
+        rate = size / took if took > 0 else float("inf")
+        size = int(max(SUB_MIN, min(n, rate * SUB_SECONDS)))
+    if tally is None:  # n == 0
+        return Tally.zeros(n_sides, plan.n_combatants, max_slots), None
+    if not keep:
+        return tally, None
+    return tally, outs[0] if len(outs) == 1 else TrialOutcomes.concatenate(outs)
 
 
 def in_order(submit: Callable, spans: Iterable, window: int) -> Iterator:
@@ -169,6 +265,16 @@ def collect_in_order(
     return kept
 
 
+def resolve_keep(trials: int, n_comb: int, keep_trials: bool | None) -> bool:
+    """Whether a run keeps per-trial outcomes (:func:`default_keep` unless told); asking for
+    too many raises (:func:`check_keep`)."""
+    if keep_trials is None:
+        return default_keep(trials, n_comb)
+    if keep_trials:
+        check_keep(trials, n_comb)
+    return bool(keep_trials)
+
+
 def run_plan(
     system,
     plan,
@@ -196,7 +302,8 @@ def run_plan(
         Worker threads (default: all cores). Results do not depend on it. With
         ``backend="dask"`` and no ``scheduler``: worker processes of the local cluster.
     keep_trials : bool, optional
-        Keep per-trial outcomes (default: when ``trials <= KEEP_TRIALS_MAX``).
+        Keep per-trial outcomes (default: :func:`default_keep`; more than
+        :func:`check_keep` allows is refused).
     progress : bool, optional
         Show a progress bar (default: on a terminal, for runs over a second).
     stop : callable, optional
@@ -216,8 +323,11 @@ def run_plan(
     Raises
     ------
     FuzionSimError
-        Unknown backend, ``scheduler`` without ``backend="dask"``, Dask not installed, or no
-        scheduler at the address.
+        Unknown backend, ``scheduler`` without ``backend="dask"``, Dask not installed, no
+        scheduler at the address, or too many trials to keep.
+    fuzion_sim.errors.Interrupted
+        Ctrl-C (a ``KeyboardInterrupt``), with the trials merged so far; every worker thread
+        has stopped by then.
     """
     if backend not in BACKENDS:
         raise FuzionSimError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -232,26 +342,38 @@ def run_plan(
         raise FuzionSimError("a Dask scheduler needs backend='dask'")
 
     threads = max(1, int(threads or default_threads()))
-    keep = trials <= KEEP_TRIALS_MAX if keep_trials is None else bool(keep_trials)
+    keep = resolve_keep(trials, plan.n_combatants, keep_trials)
     n_sides, max_slots = system.n_sides(plan), system.max_slots(plan)
     tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
-    # Load (or compile) the jitted code before the clock starts: elapsed is simulation time.
-    chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=True)
-    chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=False)
+    try:
+        # Load (or compile) the jitted code before the clock starts: elapsed is simulation time.
+        chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=True)
+        chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=False)
+    except KeyboardInterrupt:
+        raise Interrupted(0) from None
     start = time.perf_counter()
+    flag, counter = threading.Event(), TrialCounter()
 
     def work(span):
         chunk, n = span
-        return chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep)
+        return chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag, counter)
 
     spans = iter_spans(trials)
-    with Progress(trials, enabled=progress) as bar:
-        if threads == 1:
-            kept = collect_in_order(map(work, spans), tally, keep, bar, stop)
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                results = in_order(lambda span: pool.submit(work, span), spans, 2 * threads)
-                kept = collect_in_order(results, tally, keep, bar, stop)
+    try:
+        with Progress(trials, enabled=progress) as bar:
+            if threads == 1:
+                kept = collect_in_order(map(work, spans), tally, keep, bar, stop)
+            else:
+                pool = ThreadPoolExecutor(max_workers=threads)
+                try:
+                    results = in_order(lambda span: pool.submit(work, span), spans, 2 * threads)
+                    kept = collect_in_order(results, tally, keep, bar, stop)
+                finally:
+                    flag.set()  # a stop rule or Ctrl-C: the running chunks end within a sub-chunk
+                    pool.shutdown(wait=True, cancel_futures=True)
+    except KeyboardInterrupt:
+        flag.set()
+        raise Interrupted(max(tally.n_trials, counter.value)) from None
     elapsed = time.perf_counter() - start
     trials_out = TrialOutcomes.concatenate(kept) if keep and kept else None
     return RunOutput(tally=tally, trials=trials_out, elapsed=elapsed, threads=threads)

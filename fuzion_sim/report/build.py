@@ -3,6 +3,11 @@ base64, also written next to it for the Markdown), plus the data as CSV.
 
 A report holds the scenario echo, the assumptions (every effective rule switch), tables with
 intervals and plots, and optionally a comparison of variants and a sweep.
+
+Text from the scenario or the command (titles, names, values) is escaped in both documents:
+HTML-escaped in ``index.html``, and in ``index.md`` HTML-escaped with Markdown's special
+characters backslash-escaped, so it shows as written and never becomes markup. The files are
+staged and committed together into an :class:`~fuzion_sim.outdir.OutputDir`.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from pathlib import Path
 
 import yaml
@@ -17,7 +23,27 @@ import yaml
 from . import alt_text, tables
 from .html import STYLE, html_table
 
-__all__ = ["build_report", "md_table"]
+__all__ = ["build_report", "md_escape", "md_table"]
+
+#: Characters that make markup in Markdown (CommonMark, GitHub tables) inside a line of text:
+#: emphasis, code, links and images (``[``), table cells, strikethrough and headings; ``<``,
+#: ``>`` and ``&`` are HTML-escaped. Parentheses are left alone: with ``[`` escaped they make
+#: no link, and "59.7% (59.1-60.2%)" stays readable in the Markdown.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
+
+
+def md_escape(text) -> str:
+    """``text`` for Markdown: on one line, HTML-escaped (``<b>`` shows as written, not as
+    markup) and with Markdown's punctuation backslash-escaped."""
+    one = " ".join(str(text).split())
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(one, quote=False))
+
+
+def _md_code(text) -> str:
+    """``text`` as a Markdown code span (a fence longer than any run of backticks in it)."""
+    one = " ".join(str(text).split())
+    fence = "`" * (max((len(r) for r in re.findall("`+", one)), default=0) + 1)
+    return f"{fence} {one} {fence}"
 
 
 def _cell(v) -> str:
@@ -38,10 +64,10 @@ def md_table(frame) -> str:
     -------
     str
     """
-    cols = [str(c).replace("|", "\\|") for c in frame.columns]
+    cols = [md_escape(c) for c in frame.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |")
+        lines.append("| " + " | ".join(md_escape(_cell(v)) for v in row) + " |")
     return "\n".join(lines)
 
 
@@ -54,19 +80,26 @@ class _Doc:
         self.html: list[str] = []
 
     def h(self, level: int, text: str):
-        self.md.append(f"{'#' * level} {text}\n")
+        self.md.append(f"{'#' * level} {md_escape(text)}\n")
         self.html.append(f"<h{level}>{html.escape(text)}</h{level}>")
 
     def p(self, text: str):
-        self.md.append(text + "\n")
+        self.md.append(md_escape(text) + "\n")
         self.html.append(f"<p>{html.escape(text)}</p>")
 
-    def items(self, items: list[str]):
-        self.md.append("\n".join(f"- {i}" for i in items) + "\n")
-        self.html.append("<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>")
+    def items(self, items: list[str], code: dict | None = None):
+        """A bullet list; ``code`` maps a label to text shown as code after the items."""
+        md = [f"- {md_escape(i)}" for i in items]
+        htm = [f"<li>{html.escape(i)}</li>" for i in items]
+        for label, text in (code or {}).items():
+            md.append(f"- {md_escape(label)}: {_md_code(text)}")
+            htm.append(f"<li>{html.escape(label)}: <code>{html.escape(text)}</code></li>")
+        self.md.append("\n".join(md) + "\n")
+        self.html.append("<ul>" + "".join(htm) + "</ul>")
 
     def code(self, text: str, lang: str = ""):
-        self.md.append(f"```{lang}\n{text.rstrip()}\n```\n")
+        fence = "`" * max(3, max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+        self.md.append(f"{fence}{lang}\n{text.rstrip()}\n{fence}\n")
         self.html.append(f"<pre><code>{html.escape(text)}</code></pre>")
 
     def table(self, display, data=None, csv_name: str | None = None):
@@ -79,14 +112,15 @@ class _Doc:
 
     def data(self, names: list[str]):
         """A line of links to data files in the report folder."""
-        self.md.append("Data: " + ", ".join(f"[{n}]({n})" for n in names) + "\n")
+        self.md.append("Data: " + ", ".join(f"[{n}]({n})" for n in names) + "\n")  # our names
         links = ", ".join(f'<a href="{html.escape(n)}">{html.escape(n)}</a>' for n in names)
         self.html.append(f'<p class="data">Data: {links}</p>')
 
-    def image(self, path: Path, caption: str, alt: str):
-        rel = path.relative_to(self.folder).as_posix()
-        md_alt = alt.replace("[", "\\[").replace("]", "\\]")
-        self.md.append(f"![{md_alt}]({rel})\n\n*{caption}*\n")
+    def image(self, path: Path, caption: str, alt: str, rel: str | None = None):
+        """An image: ``path`` is read for the HTML; ``rel`` (default: ``path`` relative to the
+        folder) is its link from the Markdown."""
+        rel = rel or path.relative_to(self.folder).as_posix()
+        self.md.append(f"![{md_escape(alt)}]({rel})\n\n*{md_escape(caption)}*\n")
         data = base64.b64encode(path.read_bytes()).decode()
         self.html.append(
             f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
@@ -197,54 +231,81 @@ def build_report(
     command: str | None = None,
     backend: str | None = None,
     scheduler: str | None = None,
+    force: bool = False,
 ) -> Path:
     """Run a scenario (and optionally a comparison and a sweep) and write a report.
 
     Parameters
     ----------
-    scenario : path, Scenario or Base
+    scenario : path, Scenario, dict or Base
     out_dir : path
-        The report folder (created): ``index.md``, ``index.html``, PNGs and CSVs.
+        The report folder (created): ``index.md``, ``index.html``, PNGs and CSVs, written
+        together once everything has run (see :class:`~fuzion_sim.outdir.OutputDir`).
     vary : dict, list of (key_path, values) or list of str, optional
         Variants to compare (cross product, first is the baseline), as for ``compare``
         (``["rules.dice=hero,interlock"]`` works too).
     grid : dict, list of (key_path, values) or list of str, optional
-        A sweep to include (results in ``sweep/``), as for ``sweep``.
+        A sweep to include (results in ``sweep/``, resumable), as for ``sweep``.
     trials, seed, threads, backend, scheduler :
         Run options.
     title : str, optional
         Report title (default: the scenario's name).
     command : str, optional
-        The command that regenerates the report, shown in it.
+        The command that regenerates the report, shown in it (as code).
+    force : bool
+        Overwrite files in ``out_dir`` that the tool did not write.
 
     Returns
     -------
     pathlib.Path
         ``out_dir / "index.html"``.
+
+    Raises
+    ------
+    FuzionSimError
+        An output-folder problem (before anything runs when it can be seen then).
     """
+    from ..analysis.variants import as_base
+    from ..api import check_run_args
+    from ..outdir import OutputDir
+
+    check_run_args(trials, seed, threads)
+    base = as_base(scenario)
+    sc = base.build()
+    out = OutputDir(out_dir, force=force)
+    for name in ("index.md", "index.html"):
+        out.check(name)  # fail now, not after the runs
+    if grid:
+        out.check_dir("sweep")
+    with out, out.staging() as stage:
+        _write_report(base, sc, out.root, stage, vary, grid, trials, seed, threads, title,
+                      command, backend, scheduler, force)  # fmt: skip
+    return out.root / "index.html"
+
+
+def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed, threads, title,
+                  command, backend, scheduler, force) -> None:  # fmt: skip
+    """Run everything and write the report's files into ``stage`` (the sweep into
+    ``folder / "sweep"``, its own output folder)."""
     from ..analysis.compare import compare
     from ..analysis.sweep import sweep
-    from ..analysis.variants import as_base, engine_kwargs
+    from ..analysis.variants import engine_kwargs
     from ..api import simulate
     from .plots import comparison_plots
     from .tables import assumptions_frame, comparison_frame, differences_frame, sweep_frame
 
-    folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    base = as_base(scenario)
-    sc = base.build()
     engine = engine_kwargs(backend, scheduler)
-    result = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=True,
+    result = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=None,
                       progress=False, **engine)  # fmt: skip
-    doc = _Doc(folder)
+    doc = _Doc(stage)
     title = title or result.scenario
     doc.h(1, title)
     prov = result.provenance_dict()
     doc.items(
         [f"fuzion_sim {prov['version']}, system {prov['system']}",
          f"{prov['trials']:,} trials, seed {prov['seed']}, scenario hash {prov['scenario_hash']}",
-         f"source: {base.source or '(in memory)'}"]
-        + ([f"regenerate: {command}"] if command else [])
+         f"source: {base.source or '(in memory)'}"],
+        code={"regenerate": command} if command else None,
     )  # fmt: skip
     if vary:
         cmp = compare(base, vary, trials=trials, seed=seed, threads=threads,
@@ -262,7 +323,7 @@ def build_report(
         if tables.ks_note(cmp):
             doc.p(tables.ks_note(cmp))
         for path, caption, alt in zip(
-            comparison_plots(cmp, folder),
+            comparison_plots(cmp, stage),
             ["Win probability by variant (95% intervals)", "Kill time by variant"],
             alt_text.comparison_alt(cmp),
             strict=True,
@@ -271,18 +332,19 @@ def build_report(
     _result_sections(doc, result)
     if grid:
         table = sweep(base, grid, out_dir=folder / "sweep", trials=trials, seed=seed,
-                      threads=threads, backend=backend, scheduler=scheduler)  # fmt: skip
+                      threads=threads, backend=backend, scheduler=scheduler,
+                      force=force)  # fmt: skip
         keys = table.attrs["axes"]
         doc.h(2, "Sweep")
         doc.p(f"Every point of the grid over {', '.join(keys)}, on common random numbers.")
         doc.table(sweep_frame(table, keys), table, "sweep.csv")
         for png in sorted((folder / "sweep").glob("*.png")):
             caption = f"Sweep over {', '.join(keys)}"
-            doc.image(png, caption, alt_text.sweep_alt(table, keys, png.name))
+            doc.image(png, caption, alt_text.sweep_alt(table, keys, png.name),
+                      rel=f"sweep/{png.name}")  # fmt: skip
     doc.h(2, "Assumptions")
     doc.p(f"Every effective rule switch (rulings from RULINGS.md); max rounds {sc.max_rounds}.")
     doc.table(assumptions_frame(result), _assumptions(result), "assumptions.csv")
     doc.h(2, "Scenario")
     doc.code(yaml.safe_dump(sc.data, sort_keys=False, allow_unicode=True), "yaml")
     doc.write(title)
-    return folder / "index.html"

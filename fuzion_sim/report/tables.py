@@ -278,8 +278,8 @@ def _yaml(value) -> str:
 
 
 def sweep_frame(table, keys: list[str]):
-    """A sweep's points: the grid values, each side's win probability and the mean kill time,
-    with 95% intervals.
+    """A sweep's points: the grid values, each side's win probability, the share of fights
+    left unresolved and the mean kill time, with 95% intervals.
 
     Parameters
     ----------
@@ -309,6 +309,8 @@ def sweep_frame(table, keys: list[str]):
             row[win_header(s)] = fmt.pct_interval(rec[f"win_probability.{s}"],
                                                   rec.get(f"win_ci95_low.{s}"),
                                                   rec.get(f"win_ci95_high.{s}"))  # fmt: skip
+        if "unresolved_probability" in rec:
+            row["unresolved"] = fmt.pct(rec["unresolved_probability"])
         mean, se = rec.get("kill_time_mean"), rec.get("kill_time_se")
         ok = mean is not None and se is not None and se == se
         row[f"mean kill time ({unit}, 95%)"] = (

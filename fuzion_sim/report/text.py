@@ -228,7 +228,8 @@ def render_comparison(cmp) -> None:
 
 
 def render_sweep(table, keys: list[str], out_dir) -> None:
-    """The sweep table: grid values, win probabilities and mean kill time with intervals."""
+    """The sweep table: grid values, win probabilities, the unresolved share and the mean kill
+    time, with intervals."""
     con = _console()
     _show(con, f"Sweep ({len(table)} points) -> {out_dir}", _frame_table(sweep_frame(table, keys)))
 

@@ -69,7 +69,13 @@ def load_scenario(path, overrides=None) -> Scenario:
     source = str(path)
     data, lines = read_yaml(path)
     if overrides and isinstance(data, dict):
-        for key_path, value in overrides:
+        for pair in overrides:
+            if not isinstance(pair, tuple | list) or len(pair) != 2:
+                raise ScenarioError(
+                    f"an override must be a (key_path, value) pair, got {type(pair).__name__}",
+                    file=source,
+                )
+            key_path, value = pair
             try:
                 data = set_path(data, key_path, value)
             except ScenarioError as exc:

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from fuzion_sim.errors import ScenarioError, did_you_mean
+from fuzion_sim.errors import ScenarioError, did_you_mean, shorten
+from fuzion_sim.limits import (
+    MAX_COMBATANTS,
+    MAX_DC,
+    MAX_MAX_ROUNDS,
+    MAX_SEED,
+    MAX_TRIALS,
+)
 
 from . import catalogue
 from .model import (
@@ -77,17 +85,34 @@ BURST_SHOTS = 3
 #: Combatant flags (true/false, default false).
 _COMBATANT_FLAGS = ("surprised", "prone", "crouched", "obscured", "braced", "silhouetted")
 
-#: Bounds on derived-value overrides (inclusive; None: unbounded); the default minimum is 0.
-_DERIVED_BOUNDS = {"hits": (1, None), "stun": (1, None), "spd": (1, 12)}
+#: Sane ranges of a scenario's numbers (inclusive), wide enough for superhero and vehicle
+#: scales; each message gives the range. Primaries (BODY from 1) and skill levels:
+STAT_RANGE = (0, 100)
+SKILL_RANGE = (0, 100)
+#: A GM's flat modifiers, weapon accuracy and the defence bonuses.
+MODIFIER_RANGE = (-100, 100)
+#: Metres: positions (each coordinate), ranges, area radii.
+POSITION_RANGE = (-100_000.0, 100_000.0)
+MAX_METRES = 100_000.0
+#: Hits, Stun, SDP (the squad kernel keeps a table row per Hit and BODY point).
+MAX_POOL = 10_000
+#: Armour PD and EKD; Kills of a target or of armour; Kills of a weapon (its DC is 13 + kills).
+MAX_ARMOUR = 1000
+MAX_KILLS = 1000
+MAX_WEAPON_KILLS = 50
+_MODS = (MODIFIER_RANGE[0], "", MODIFIER_RANGE[1])  # _int's minimum, label, maximum
+#: Bounds on derived-value overrides; the default range is 0 to MAX_POOL.
+_DERIVED_BOUNDS = {"hits": (1, MAX_POOL), "stun": (1, MAX_POOL), "spd": (1, 12)}
 ARMOR_KEYS = (
     "name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost", "kills",
     "covers",
 )  # fmt: skip
 
-#: Bounds on numeric rule switches (inclusive; None: unbounded).
+#: Bounds on numeric rule switches (inclusive).
 _RULE_BOUNDS = {
-    "dying_penalty": (0, None), "ap_factor": (0, 1), "obscured_dv": (0, None),
-    "autofire_ratio": (1, None),
+    "dying_penalty": (0, 100), "ap_factor": (0, 1), "obscured_dv": (0, 100),
+    "autofire_ratio": (1, 100), "dodge_bonus": MODIFIER_RANGE, "block_bonus": MODIFIER_RANGE,
+    "knockback_unit": (0, 1000),
 }  # fmt: skip
 #: Numeric rule switches that must be greater than 0.
 _RULE_POSITIVE = ("knockback_unit",)
@@ -169,25 +194,61 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _int(ctx: Context, parts, value, minimum=None, label: str = "") -> int:
+def _allowed(minimum, maximum, positive=False) -> str:
+    """The range a message names: `` (allowed: 0 to 100)``, `` (allowed: above 0, to 50)``."""
+    if maximum is None:
+        return ""
+    low = "above 0," if positive else ("" if minimum is None else _num(minimum))
+    high = _num(maximum)
+    return f" (allowed: {low} to {high})" if low else f" (allowed: at most {high})"
+
+
+def _num(value) -> str:
+    """A bound as a message writes it: integers whole, floats short."""
+    return str(value) if _is_int(value) else f"{value:g}"
+
+
+def _int(ctx: Context, parts, value, minimum=None, label: str = "", maximum=None) -> int:
     if not _is_int(value):
         raise ctx.fail(parts, f"expected an integer, got {_describe(value)}")
+    what = f"{label} must" if label else "must"
     if minimum is not None and value < minimum:
-        what = f"{label} must" if label else "must"
-        raise ctx.fail(parts, f"{what} be at least {minimum}, got {value}")
+        raise ctx.fail(
+            parts, f"{what} be at least {minimum}, got {_show(value)}{_allowed(minimum, maximum)}"
+        )
+    if maximum is not None and value > maximum:
+        raise ctx.fail(
+            parts, f"{what} be at most {maximum}, got {_show(value)}{_allowed(minimum, maximum)}"
+        )
     return value
+
+
+def _show(value) -> str:
+    """A number as a message quotes it (a huge integer cut short)."""
+    return shorten(value, 30)
 
 
 def _number(ctx: Context, parts, value, minimum=None, maximum=None, positive=False) -> float:
     if not _is_number(value):
         raise ctx.fail(parts, f"expected a number, got {_describe(value)}")
-    if positive and value <= 0:
-        raise ctx.fail(parts, f"must be greater than 0, got {value}")
-    if minimum is not None and value < minimum:
-        raise ctx.fail(parts, f"must be at least {minimum}, got {value}")
-    if maximum is not None and value > maximum:
-        raise ctx.fail(parts, f"must be at most {maximum}, got {value}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past 1e308
+        number = math.inf if value > 0 else -math.inf
+    if math.isnan(number):
+        raise ctx.fail(parts, f"must be a number, got NaN{_allowed(minimum, maximum, positive)}")
+    if positive and number <= 0:
+        raise ctx.fail(parts, f"must be greater than 0, got {_show(value)}"
+                       f"{_allowed(minimum, maximum, positive)}")  # fmt: skip
+    if minimum is not None and number < minimum:
+        raise ctx.fail(parts, f"must be at least {_num(minimum)}, got {_show(value)}"
+                       f"{_allowed(minimum, maximum)}")  # fmt: skip
+    if maximum is not None and number > maximum:
+        raise ctx.fail(parts, f"must be at most {_num(maximum)}, got {_show(value)}"
+                       f"{_allowed(minimum, maximum, positive)}")  # fmt: skip
+    if not math.isfinite(number):
+        raise ctx.fail(parts, f"must be a finite number, got {_show(value)}")
+    return number
 
 
 def _bool(ctx: Context, parts, value) -> bool:
@@ -226,7 +287,9 @@ def _mapping(
     allowed = tuple(allowed)
     for key in value:
         if key not in allowed:
-            raise ctx.fail([*parts, key], f"unknown key '{key}'", did_you_mean(str(key), allowed))
+            raise ctx.fail(
+                [*parts, key], f"unknown key '{shorten(key)}'", did_you_mean(str(key), allowed)
+            )
     for key in required:
         if key not in value:
             raise ctx.fail(parts, f"missing key '{key}'")
@@ -291,7 +354,7 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
 
     name = _str(ctx, at("name"), entry["name"])
     skill = _skill_name(ctx, at("skill"), entry["skill"])
-    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=0, maximum=MAX_WEAPON_KILLS), 0)
     bow = opt("bow", lambda p, v: _choice(ctx, p, v, BOWS, "bow"), "none")
     if kills > 0:
         # F29: a Kill-rated weapon does 14 DC for the first Kill, +1 per further Kill against
@@ -309,12 +372,12 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
     elif not given("dc"):
         raise ctx.fail(parts, "missing key 'dc'")
     else:
-        dc = _int(ctx, at("dc"), entry["dc"], minimum=0)
+        dc = _int(ctx, at("dc"), entry["dc"], minimum=0, maximum=MAX_DC)
     kind = opt("kind", lambda p, v: _choice(ctx, p, v, ("ranged", "melee"), "kind"), "ranged")
     damage = opt(
         "damage", lambda p, v: _choice(ctx, p, v, ("killing", "stun"), "damage"), "killing"
     )
-    power_points = opt("power_points", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    power_points = opt("power_points", lambda p, v: _int(ctx, p, v, minimum=0, maximum=1000), 0)
     for key, active, what in (
         ("bow", bow != "none", f"a bow (bow: {bow})"),
         ("power_points", power_points > 0, "an energy blast (power_points)"),
@@ -339,12 +402,14 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
         default_range = float(RANGE_PER_POWER_POINT * power_points)
     else:
         default_range = 50.0 if kind == "ranged" else 4.0
-    rng = opt("range", lambda p, v: _number(ctx, p, v, positive=True), default_range)
-    rof = opt("rof", lambda p, v: _int(ctx, p, v, minimum=1), 1)
-    accuracy = opt("accuracy", lambda p, v: _int(ctx, p, v), 0)
-    min_str = opt("min_str", lambda p, v: _int(ctx, p, v, minimum=0), 0)
-    shots = opt("shots", lambda p, v: _int(ctx, p, v, minimum=1), None)
-    reload_actions = opt("reload_actions", lambda p, v: _int(ctx, p, v, minimum=1), 1)
+    rng = opt(
+        "range", lambda p, v: _number(ctx, p, v, maximum=MAX_METRES, positive=True), default_range
+    )
+    rof = opt("rof", lambda p, v: _int(ctx, p, v, minimum=1, maximum=1000), 1)
+    accuracy = opt("accuracy", lambda p, v: _int(ctx, p, v, *_MODS), 0)
+    min_str = opt("min_str", lambda p, v: _int(ctx, p, v, minimum=0, maximum=STAT_RANGE[1]), 0)
+    shots = opt("shots", lambda p, v: _int(ctx, p, v, minimum=1, maximum=100_000), None)
+    reload_actions = opt("reload_actions", lambda p, v: _int(ctx, p, v, 1, maximum=100), 1)
     ap = opt("ap", lambda p, v: _bool(ctx, p, v), False)
     autofire = opt("autofire", lambda p, v: _bool(ctx, p, v), False)
     energy = opt("energy", lambda p, v: _bool(ctx, p, v), False)
@@ -366,14 +431,14 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
     hands = opt("hands", hands_check, None)
     notes = opt("notes", lambda p, v: v if isinstance(v, str) else _str(ctx, p, v), "")
     opt("category", lambda p, v: _str(ctx, p, v), None)
-    opt("cost", lambda p, v: _number(ctx, p, v, minimum=0), None)
+    opt("cost", lambda p, v: _number(ctx, p, v, minimum=0, maximum=1e15), None)
     area = opt("area", lambda p, v: _area(ctx, p, v), None)
     if area is not None and area.per == "kill" and kills == 0:
         raise ctx.fail(
             [*parts, "area", "per"] if isinstance(entry.get("area"), dict) else at("area"),
             "an area per Kill needs a Kill-rated weapon (kills: 1 or more)",
         )
-    barrels = opt("barrels", lambda p, v: _int(ctx, p, v, minimum=1), 1)
+    barrels = opt("barrels", lambda p, v: _int(ctx, p, v, minimum=1, maximum=100), 1)
     if barrels > 1 and (area is None or area.per != "barrel"):
         raise ctx.fail(
             at("barrels"),
@@ -440,7 +505,7 @@ def _area(ctx: Context, parts, value) -> Area:
         )
     _mapping(ctx, parts, value, AREA_KEYS, required=AREA_KEYS)
     per = _choice(ctx, [*parts, "per"], value["per"], AREA_BASES, "area base")
-    radius = _number(ctx, [*parts, "radius"], value["radius"], positive=True)
+    radius = _number(ctx, [*parts, "radius"], value["radius"], maximum=1000.0, positive=True)
     return Area(per=per, radius=radius)
 
 
@@ -482,10 +547,10 @@ def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
         return v
 
     name = _str(ctx, at("name"), entry["name"])
-    pd = opt("pd", lambda p, v: _int(ctx, p, v, minimum=0), 0)
-    ekd = opt("ekd", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    pd = opt("pd", lambda p, v: _int(ctx, p, v, minimum=0, maximum=MAX_ARMOUR), 0)
+    ekd = opt("ekd", lambda p, v: _int(ctx, p, v, minimum=0, maximum=MAX_ARMOUR), 0)
     half = opt("half_vs_blades", lambda p, v: _bool(ctx, p, v), False)
-    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=0), 0)
+    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=0, maximum=MAX_KILLS), 0)
     if kills > 0:
         for key, value in (("pd", pd), ("ekd", ekd)):
             if value:
@@ -498,7 +563,7 @@ def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
     description = opt("description", text, "")
     notes = opt("notes", text, "")
     opt("category", lambda p, v: _str(ctx, p, v), None)
-    opt("cost", lambda p, v: _number(ctx, p, v, minimum=0), None)
+    opt("cost", lambda p, v: _number(ctx, p, v, minimum=0, maximum=1e15), None)
     return Armor(
         name=name,
         pd=pd,
@@ -594,7 +659,10 @@ def _stats(ctx: Context, parts, value) -> dict[str, int]:
         if primary in seen:
             raise ctx.fail(kp, f"stat {primary} is given twice")
         seen.add(primary)
-        stats[primary] = _int(ctx, kp, raw, minimum=1 if primary == "BODY" else 0, label=primary)
+        stats[primary] = _int(
+            ctx, kp, raw, minimum=1 if primary == "BODY" else STAT_RANGE[0], label=primary,
+            maximum=STAT_RANGE[1],
+        )  # fmt: skip
     return stats
 
 
@@ -609,7 +677,7 @@ def _skills(ctx: Context, parts, value) -> dict[str, int]:
         canon = _skill_name(ctx, kp, key)
         if canon in out:
             raise ctx.fail(kp, f"skill '{canon}' is given twice")
-        out[canon] = _int(ctx, kp, raw, minimum=0)
+        out[canon] = _int(ctx, kp, raw, minimum=SKILL_RANGE[0], maximum=SKILL_RANGE[1])
     return out
 
 
@@ -629,10 +697,8 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     derived = {key: rule(stats) for key, rule in DERIVED.items()}
     for key in DERIVED:
         if key in value:
-            low, high = _DERIVED_BOUNDS.get(key, (0, None))
-            derived[key] = _int(ctx, at(key), value[key], minimum=low, label=key)
-            if high is not None and derived[key] > high:
-                raise ctx.fail(at(key), f"{key} must be at most {high}, got {derived[key]}")
+            low, high = _DERIVED_BOUNDS.get(key, (0, MAX_POOL))
+            derived[key] = _int(ctx, at(key), value[key], minimum=low, label=key, maximum=high)
     if weapon.skill not in skills:
         ctx.warnings.append(f"{name} has no {weapon.skill} skill; it counts 0")
     if "end" in value:
@@ -657,12 +723,12 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     flags = {key: opt(key, lambda p, v: _bool(ctx, p, v), False) for key in _COMBATANT_FLAGS}
     cover = opt("cover", lambda p, v: _choice(ctx, p, v, COVERS, "cover"), "none")
     size = opt("size", lambda p, v: _choice(ctx, p, v, SIZES, "size"), "normal")
-    modifiers = opt("modifiers", lambda p, v: _int(ctx, p, v), 0)
+    modifiers = opt("modifiers", lambda p, v: _int(ctx, p, v, *_MODS), 0)
     drawn = opt("drawn", lambda p, v: _bool(ctx, p, v), True)
     abort = opt("abort", lambda p, v: _choice(ctx, p, v, ABORTS, "abort"), "none")
-    defence_modifiers = opt("defence_modifiers", lambda p, v: _int(ctx, p, v), 0)
-    sdp = opt("sdp", lambda p, v: _int(ctx, p, v, minimum=1, label="sdp"), 0)
-    kills = opt("kills", lambda p, v: _int(ctx, p, v, minimum=1, label="kills"), 0)
+    defence_modifiers = opt("defence_modifiers", lambda p, v: _int(ctx, p, v, *_MODS), 0)
+    sdp = opt("sdp", lambda p, v: _int(ctx, p, v, 1, "sdp", maximum=MAX_POOL), 0)
+    kills = opt("kills", lambda p, v: _int(ctx, p, v, 1, "kills", maximum=MAX_KILLS), 0)
     if sdp and kills:
         raise ctx.fail(
             at("kills"),
@@ -751,12 +817,12 @@ def _position(ctx: Context, parts, value) -> float | tuple[float, float]:
         if len(value) != 2:
             raise ctx.fail(parts, f"expected [x, y] (two numbers), got {len(value)} values")
         return (
-            _number(ctx, [*parts, 0], value[0]),
-            _number(ctx, [*parts, 1], value[1]),
+            _number(ctx, [*parts, 0], value[0], *POSITION_RANGE),
+            _number(ctx, [*parts, 1], value[1], *POSITION_RANGE),
         )
     if not _is_number(value):
         raise ctx.fail(parts, f"expected a number or [x, y], got {_describe(value)}")
-    return float(value)
+    return _number(ctx, parts, value, *POSITION_RANGE)
 
 
 def _rules(ctx: Context, parts, value) -> Rules:
@@ -770,7 +836,7 @@ def _rules(ctx: Context, parts, value) -> Rules:
         low, high = _RULE_BOUNDS.get(key, (None, None))
         if raw is None and key in _RULE_NULLABLE:
             values[key] = RULE_SWITCHES[key][1]
-        elif key == "autofire_ratio" and _is_int(raw) and raw < 1:
+        elif key == "autofire_ratio" and _is_int(raw) and raw < low:
             raise ctx.fail(
                 kp,
                 f"autofire_ratio must be at least 1, got {raw} (leave it out, or null, for "
@@ -781,9 +847,7 @@ def _rules(ctx: Context, parts, value) -> Rules:
         elif allowed is bool:
             values[key] = _bool(ctx, kp, raw)
         elif allowed is int:
-            values[key] = _int(ctx, kp, raw, minimum=low, label=key)
-            if high is not None and raw > high:
-                raise ctx.fail(kp, f"{key} must be at most {high}, got {raw}")
+            values[key] = _int(ctx, kp, raw, minimum=low, label=key, maximum=high)
         elif allowed is float:
             values[key] = _number(
                 ctx, kp, raw, minimum=low, maximum=high, positive=key in _RULE_POSITIVE
@@ -839,13 +903,14 @@ def scenario_from_dict(
     system = _get(data, "system")
     system = "fuzion" if system is _MISSING else _choice(ctx, ["system"], system, SYSTEMS, "system")
     trials = data.get("trials")
-    trials = 100_000 if trials is None else _int(ctx, ["trials"], trials, minimum=1, label="trials")
+    trials = 100_000 if trials is None else _int(ctx, ["trials"], trials, 1, "trials", MAX_TRIALS)
     seed = data.get("seed")
-    seed = 0 if seed is None else _int(ctx, ["seed"], seed, minimum=0, label="seed")
+    seed = 0 if seed is None else _int(ctx, ["seed"], seed, 0, "seed", MAX_SEED)
     max_rounds = data.get("max_rounds")
     max_rounds = (
-        50 if max_rounds is None else _int(ctx, ["max_rounds"], max_rounds, 1, "max_rounds")
-    )
+        50 if max_rounds is None
+        else _int(ctx, ["max_rounds"], max_rounds, 1, "max_rounds", MAX_MAX_ROUNDS)
+    )  # fmt: skip
     rules = _rules(ctx, ["rules"], data.get("rules"))
 
     raw_sides = data["sides"]
@@ -859,6 +924,7 @@ def scenario_from_dict(
         raise ctx.fail(["sides"], f"a scenario needs at least two sides, got {len(raw_sides)}")
     sides: dict[str, tuple[Combatant, ...]] = {}
     first_seen: dict[str, str] = {}
+    total = 0
     for side, members in raw_sides.items():
         sp = ["sides", side]
         if not isinstance(side, str) or not side.strip():
@@ -874,6 +940,10 @@ def scenario_from_dict(
             raise ctx.fail(sp, f"side '{side}' has no combatants")
         if not isinstance(members, list):
             raise ctx.fail(sp, f"expected a list of combatants, got {_describe(members)}")
+        total += len(members)
+        if total > MAX_COMBATANTS:
+            raise ctx.fail(sp, f"more than {MAX_COMBATANTS} combatants in the scenario "
+                               f"(allowed: 1 to {MAX_COMBATANTS})")  # fmt: skip
         built = []
         for index, member in enumerate(members):
             combatant = _combatant(ctx, [*sp, index], member, side)

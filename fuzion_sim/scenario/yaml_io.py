@@ -3,6 +3,13 @@
 PyYAML's ``compose`` step (SafeLoader) gives a node tree with marks; this module turns it into plain
 Python values and a map from key path (``"sides.red[0].weapon"``) to 1-based line number, so that
 validation errors can name the line. Duplicate keys, which PyYAML silently accepts, are errors.
+
+Input is bounded before it can cost much: a file over :data:`~fuzion_sim.limits.MAX_FILE_BYTES`
+is refused unread, nesting deeper than :data:`~fuzion_sim.limits.MAX_YAML_DEPTH` stops the
+composer, and the conversion stops once :data:`~fuzion_sim.limits.MAX_YAML_NODES` values have
+been produced (an alias bomb expands to billions) or an alias refers to a node that contains
+it. Every problem, a reader error (a NUL byte) included, is one :class:`ScenarioError` with
+the file and line.
 """
 
 from __future__ import annotations
@@ -12,7 +19,8 @@ from typing import Any
 
 import yaml
 
-from fuzion_sim.errors import ScenarioError
+from fuzion_sim.errors import ScenarioError, shorten
+from fuzion_sim.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 __all__ = ["format_path", "parse_yaml_text", "read_yaml"]
 
@@ -43,49 +51,112 @@ def _line(node) -> int:
     return node.start_mark.line + 1
 
 
-def _convert(node, loader, parts, lines, source):
-    """Turn a composed node into plain Python, recording the line of every key path."""
-    if isinstance(node, yaml.MappingNode):
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader whose composer stops at :data:`MAX_YAML_DEPTH` levels of nesting (PyYAML's
+    composer recurses once per level, so 5,000 levels would end in a ``RecursionError``)."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nesting deeper than {MAX_YAML_DEPTH} levels",
+                    self.peek_event().start_mark,
+                )  # fmt: skip
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _Converter:
+    """Turns a composed node graph into plain Python within the bounds, recording the line of
+    every key path."""
+
+    def __init__(self, loader, lines: dict[str, int], source: str | None):
+        self.loader = loader
+        self.lines = lines
+        self.source = source
+        self.nodes = 0
+        self.open: set[int] = set()  # ids of the collections being converted (the path)
+
+    def fail(self, message: str, parts, node) -> ScenarioError:
+        return ScenarioError(
+            message, path=format_path(parts) or None, file=self.source, line=_line(node)
+        )
+
+    def scalar(self, node, parts):
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, TypeError, OverflowError) as exc:  # e.g. !!timestamp 2001-02-30
+            raise self.fail(f"invalid value: {shorten(exc)}", parts, node) from None
+
+    def convert(self, node, parts):
+        self.nodes += 1
+        if self.nodes > MAX_YAML_NODES:
+            raise self.fail(
+                f"more than {MAX_YAML_NODES:,} values once aliases are expanded "
+                "(an alias bomb?)",
+                parts, node,
+            )  # fmt: skip
+        if not isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+            return self.scalar(node, parts)
+        if len(parts) >= MAX_YAML_DEPTH:
+            raise self.fail(f"nesting deeper than {MAX_YAML_DEPTH} levels", parts, node)
+        if id(node) in self.open:
+            raise self.fail("an alias refers to a list or mapping that contains it", parts, node)
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self.mapping(node, parts)
+            return self.sequence(node, parts)
+        finally:
+            self.open.discard(id(node))
+
+    def mapping(self, node, parts) -> dict:
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                raise ScenarioError(
-                    "a mapping key must be a plain value, not a list or mapping",
-                    path=format_path(parts) or None,
-                    file=source,
-                    line=_line(key_node),
+                raise self.fail(
+                    "a mapping key must be a plain value, not a list or mapping", parts, key_node
                 )
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise ScenarioError(
-                    "YAML merge keys ('<<') are not supported",
-                    path=format_path(parts) or None,
-                    file=source,
-                    line=_line(key_node),
-                )
-            key = loader.construct_object(key_node, deep=True)
+                raise self.fail("YAML merge keys ('<<') are not supported", parts, key_node)
+            key = self.scalar(key_node, parts)
             child = [*parts, key]
             if key in out:
                 raise ScenarioError(
-                    f"duplicate key '{key}' (first given on line "
-                    f"{lines.get(format_path(child), '?')})",
+                    f"duplicate key '{shorten(key)}' (first given on line "
+                    f"{self.lines.get(format_path(child), '?')})",
                     path=format_path(child),
-                    file=source,
+                    file=self.source,
                     line=_line(key_node),
                 )
-            lines[format_path(child)] = _line(key_node)
-            out[key] = _convert(value_node, loader, child, lines, source)
+            self.lines[format_path(child)] = _line(key_node)
+            out[key] = self.convert(value_node, child)
         return out
-    if isinstance(node, yaml.SequenceNode):
+
+    def sequence(self, node, parts) -> list:
         items = []
         for index, item in enumerate(node.value):
             child = [*parts, index]
-            lines[format_path(child)] = _line(item)
-            items.append(_convert(item, loader, child, lines, source))
+            self.lines[format_path(child)] = _line(item)
+            items.append(self.convert(item, child))
         return items
-    return loader.construct_object(node, deep=True)
 
 
-def _syntax_error(exc: yaml.YAMLError, source: str | None) -> ScenarioError:
+def _syntax_error(exc: yaml.YAMLError, source: str | None, text: str) -> ScenarioError:
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = text.count("\n", 0, max(0, exc.position)) + 1
+        what = f"#x{exc.character:04x}" if isinstance(exc.character, int) else "a byte"
+        return ScenarioError(
+            f"invalid YAML: unacceptable character {what} ({exc.reason})", file=source, line=line
+        )
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -102,7 +173,7 @@ def parse_yaml_text(text: str, source: str | None = None) -> tuple[Any, dict[str
     Parameters
     ----------
     text : str
-        The YAML document.
+        The YAML document, at most :data:`~fuzion_sim.limits.MAX_FILE_BYTES` long.
     source : str, optional
         File name used in error messages.
 
@@ -116,20 +187,38 @@ def parse_yaml_text(text: str, source: str | None = None) -> tuple[Any, dict[str
     Raises
     ------
     ScenarioError
-        On a YAML syntax error (with the line of the problem), a duplicate key or an empty document.
+        On a YAML syntax or reader error (with the line of the problem), a duplicate key, an
+        empty document, a text over the size limit, nesting over the depth limit, more values
+        than the node limit once aliases are expanded, or a recursive alias.
     """
-    loader = yaml.SafeLoader(text)
+    if not isinstance(text, str):
+        raise ScenarioError(f"expected YAML text, got {type(text).__name__}", file=source)
+    if len(text) > MAX_FILE_BYTES:
+        raise _too_big(source)
+    loader = None
     try:
+        loader = _BoundedLoader(text)
         node = loader.get_single_node()
         if node is None:
             raise ScenarioError("the file is empty", file=source)
         lines: dict[str, int] = {"": _line(node)}
-        data = _convert(node, loader, [], lines, source)
+        data = _Converter(loader, lines, source).convert(node, [])
     except yaml.YAMLError as exc:
-        raise _syntax_error(exc, source) from None
+        raise _syntax_error(exc, source, text) from None
+    except RecursionError:  # pragma: no cover - the depth limit stops nesting well before
+        raise ScenarioError(f"nesting deeper than {MAX_YAML_DEPTH} levels", file=source) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return data, lines
+
+
+def _too_big(source) -> ScenarioError:
+    return ScenarioError(
+        f"the file is larger than {MAX_FILE_BYTES >> 20} MiB ({MAX_FILE_BYTES:,} bytes), the "
+        "most a scenario may be",
+        file=source,
+    )
 
 
 def read_yaml(path) -> tuple[Any, dict[str, int]]:
@@ -150,11 +239,17 @@ def read_yaml(path) -> tuple[Any, dict[str, int]]:
     Raises
     ------
     ScenarioError
-        If the file cannot be read, is empty, is not valid YAML or repeats a key.
+        If the file cannot be read, is larger than
+        :data:`~fuzion_sim.limits.MAX_FILE_BYTES`, is empty, is not valid YAML, repeats a
+        key or is over a nesting or size bound (see :func:`parse_yaml_text`).
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(Path(path), "rb") as handle:  # read at most one byte past the limit
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise _too_big(source)
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise ScenarioError("cannot read file: no such file", file=source) from None
     except IsADirectoryError:
@@ -165,4 +260,6 @@ def read_yaml(path) -> tuple[Any, dict[str, int]]:
         raise ScenarioError("cannot read file: not UTF-8 text", file=source) from None
     except OSError as exc:
         raise ScenarioError(f"cannot read file: {exc.strerror or exc}", file=source) from None
+    except (ValueError, TypeError) as exc:  # a NUL in the path, a path that is not one
+        raise ScenarioError(f"cannot read file: {shorten(exc)}", file=source) from None
     return parse_yaml_text(text, source)

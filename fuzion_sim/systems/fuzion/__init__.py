@@ -6,12 +6,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...engine.outcomes import Tally, TrialOutcomes
+from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
+from .codes import N_EV_FIELDS
 from .compile import Plan, StandingPlan, standing_plan
 from .compile import compile_scenario as _compile
-from .codes import N_EV_FIELDS
 
 #: Most events recorded for a replayed trial.
 MAX_EVENTS = 100_000
@@ -112,8 +112,9 @@ def run_chunk(plan: FightPlan, key, first: int, n: int) -> TrialOutcomes:
 
 def tally_chunk(plan: FightPlan, key, first: int, n: int, n_sides: int, max_slots: int):
     """The :class:`~fuzion_sim.engine.outcomes.Tally` of trials ``first .. first + n - 1``
-    without keeping them: the standing kernels add them straight into the tally."""
-    if plan.kernel == "general":
+    without keeping them: the standing kernels add them straight into the tally (not when a
+    fight may outlast the tally's histograms, which they index by time)."""
+    if plan.kernel == "general" or max_slots > HIST_SLOTS:
         return Tally.of(run_chunk(plan, key, first, n), n_sides, max_slots)
     tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
     tally.n_trials = n

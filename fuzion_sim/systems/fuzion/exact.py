@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from fuzion_sim.dice import DICE, Pmf, _difference_counts, _nd6_counts
+from fuzion_sim.errors import ArgumentError
+from fuzion_sim.limits import MAX_DC, check_int, check_number
 
 from .rules import attacker_modifiers, range_modifier, target_modifiers
 from .tables import hit_locations as _location_table
@@ -56,6 +58,28 @@ _DAMAGE = ("killing", "stun")
 AUTOFIRE_RULES = ("ceil_margin", "one_plus_floor")
 #: Shots of a burst (RULINGS F16).
 BURST_SHOTS = 3
+
+#: Bounds of the calculator's integer arguments (inclusive). ``dc`` stops at
+#: :data:`~fuzion_sim.limits.MAX_DC` (the dice counts are built one die at a time; 800 dice
+#: ran past Python's recursion limit); the duel's Hits at 200 (its state is Hits x Hits).
+BOUNDS = {
+    "av": (-1000, 1000), "dv_base": (-1000, 1000), "dc": (0, MAX_DC), "pd": (0, 1000),
+    "sd": (0, 1000), "body": (0, 1000), "shots": (1, 1000), "ratio": (1, 100),
+    "kills": (1, 1000), "hits": (-10_000, 10_000), "hits_lost": (0, 10_000), "rec": (1, 10_000),
+    "out_at": (1, 200), "max_phases": (1, 10_000), "ref": (-1000, 1000),
+    "skill": (-1000, 1000), "accuracy": (-1000, 1000), "aim": (-1000, 1000),
+    "modifiers": (-1000, 1000),
+}  # fmt: skip
+#: Largest ``hits x damage values`` of an exact total over several hits: the work grows as its
+#: square (10 hits of DC 100, 5,010, took 4 s; 4,000 is at most about 3 s).
+MAX_TOTAL_SPAN = 4000
+
+
+def _check(**values) -> None:
+    """Raise :class:`~fuzion_sim.errors.ArgumentError` (a ValueError) naming the first
+    argument that is not an integer within :data:`BOUNDS`."""
+    for name, value in values.items():
+        check_int(name, value, *BOUNDS[name])
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +130,7 @@ class AttackResult:
 
 def _hit_counts(av: int, dv_base: int, dice: str, criticals: str) -> tuple[int, int]:
     """``(total, hits)``: elementary roll outcomes in all, and those with ``D >= dv_base - av``."""
+    _check(av=av, dv_base=dv_base)
     dlo, dcounts = _difference_counts(dice, criticals)
     need = dv_base - av
     return sum(dcounts), sum(c for i, c in enumerate(dcounts) if dlo + i >= need)
@@ -116,6 +141,7 @@ def _margin_counts(av: int, dv_base: int, dice: str, criticals: str):
 
     ``AT - DV = av + attacker roll - dv_base - defender roll = D - (dv_base - av)``.
     """
+    _check(av=av, dv_base=dv_base)
     dlo, dcounts = _difference_counts(dice, criticals)
     need = dv_base - av
     margins = {dlo + i - need: c for i, c in enumerate(dcounts) if c and dlo + i >= need}
@@ -136,8 +162,7 @@ def _covered_set(armor_covers) -> frozenset[str] | None:
 def _check_damage(dc: int, damage: str) -> None:
     if damage not in _DAMAGE:
         raise ValueError(f"damage must be one of {_DAMAGE}, got {damage!r}")
-    if dc < 0:
-        raise ValueError(f"dc must be >= 0, got {dc}")
+    _check(dc=dc)
 
 
 def _per_hit_counts(dc, pd, sd, damage, hit_locations, armor_covers):
@@ -153,6 +178,7 @@ def _per_hit_counts(dc, pd, sd, damage, hit_locations, armor_covers):
     multiplier and rounded down (F27).
     """
     _check_damage(dc, damage)
+    _check(pd=pd, sd=sd)
     covered = max(pd, sd) if damage == "stun" else pd
     bare = sd if damage == "stun" else 0
     slo, scounts = _nd6_counts(int(dc))
@@ -200,6 +226,12 @@ def _total_damage_counts(hit_counts, per_hit):
     """
     p_total, p_counts = per_hit
     kmax = max(k for k, c in enumerate(hit_counts) if c)
+    if kmax * len(p_counts) > MAX_TOTAL_SPAN:
+        raise ArgumentError(
+            f"the exact total damage of up to {kmax} hits of {len(p_counts) - 1} points each is "
+            f"too big to work out (hits x damage values at most {MAX_TOTAL_SPAN}, here "
+            f"{kmax * len(p_counts)}): fewer shots or dice, or simulate the fight"
+        )
     step = np.array(p_counts, dtype=object)
     conv = np.array([1], dtype=object)
     out = np.zeros(len(p_counts) * kmax + 1 if kmax else 1, dtype=object)
@@ -297,8 +329,7 @@ def knockback(
     Pmf
         Over every outcome of the attack (or of a hit, without ``av`` and ``dv_base``).
     """
-    if dc < 0:
-        raise ValueError(f"dc must be >= 0, got {dc}")
+    _check(dc=dc, body=body)
     if (av is None) != (dv_base is None):
         raise ValueError("give both av and dv_base, or neither")
     if av is None:
@@ -416,10 +447,7 @@ def autofire_hit_count(margin: int, shots: int, ratio: int, rule: str = "ceil_ma
 
 
 def _check_autofire(shots: int, ratio: int, rule: str) -> None:
-    if shots < 1:
-        raise ValueError(f"shots must be >= 1, got {shots}")
-    if ratio < 1:
-        raise ValueError(f"ratio must be >= 1, got {ratio}")
+    _check(shots=shots, ratio=ratio)
     if rule not in AUTOFIRE_RULES:
         raise ValueError(f"rule must be one of {AUTOFIRE_RULES}, got {rule!r}")
 
@@ -748,9 +776,15 @@ def duel(
     """
     if dice not in DICE:
         raise ValueError(f"dice must be one of {DICE}, got {dice!r}")
+    _check(max_phases=max_phases)
+    for who, f in (("a", a), ("b", b)):
+        if not isinstance(f, Fighter):
+            raise ArgumentError(f"{who}: expected a Fighter, got {type(f).__name__}")
+        for name in ("hits", "stun"):
+            value = getattr(f, name)
+            if value is not None:
+                check_int(f"{who}.{name}", value, *BOUNDS["out_at"])
     na, nb = a.out_at, b.out_at
-    if na < 1 or nb < 1:
-        raise ValueError("both fighters must start in the fight (out_at >= 1)")
     a_hits_b = attack(a.av, b.dv_base, a.dc, pd=b.pd, dice=dice, criticals=criticals).damage
     b_hits_a = attack(b.av, a.dv_base, b.dc, pd=a.pd, dice=dice, criticals=criticals).damage
     tb = _transition(a_hits_b, nb)  # B's damage taken, A attacking
@@ -801,8 +835,7 @@ def kill_dc(kills: int) -> int:
     int
         ``14 + (kills - 1)`` (4 Kills: 17).
     """
-    if kills < 1:
-        raise ValueError(f"kills must be >= 1, got {kills}")
+    _check(kills=kills)
     return 14 + (kills - 1)
 
 
@@ -819,8 +852,7 @@ def superdamage_kills(dc: int) -> int:
     int
         0 below 14 DC, else ``1 + (dc - 14)``.
     """
-    if dc < 0:
-        raise ValueError(f"dc must be >= 0, got {dc}")
+    _check(dc=dc)
     return 0 if dc < 14 else 1 + (dc - 14)
 
 
@@ -837,6 +869,7 @@ def stabilise_dv(hits: int) -> int:
     int
         ``2 * max(0, -hits)`` (Lazarus at -7: 14).
     """
+    _check(hits=hits)
     return 2 * max(0, -int(hits))
 
 
@@ -855,10 +888,7 @@ def days_to_heal(hits_lost: int, rec: int) -> int:
     int
         ``ceil(hits_lost / rec)`` (30 Hits at REC 10: 3 days).
     """
-    if rec < 1:
-        raise ValueError(f"rec must be >= 1, got {rec}")
-    if hits_lost < 0:
-        raise ValueError(f"hits_lost must be >= 0, got {hits_lost}")
+    _check(hits_lost=hits_lost, rec=rec)
     return -(-int(hits_lost) // int(rec))
 
 
@@ -888,6 +918,10 @@ def attack_value(
     + surprise (+5) + the GM's flat modifiers - 1 per full 10 m the target moved (ranged).
     Feed it to :func:`attack` as ``av`` to get the exact odds of that attack.
     """
+    _check(ref=ref, skill=skill, accuracy=accuracy, aim=aim, modifiers=modifiers)
+    distance = check_number("distance", distance, 0.0, 1e6)
+    weapon_range = check_number("weapon_range", weapon_range, 0.0, 1e6, positive=True)
+    target_moved = check_number("target_moved", target_moved, 0.0, 1e6)
     t_ranged, t_melee = target_modifiers(cover, size, prone, crouched, silhouetted)
     a_ranged, a_melee = attacker_modifiers(modifiers, braced)
     av = ref + skill + accuracy + (5 if surprised else 0)

@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from fuzion_sim.errors import ScenarioError, did_you_mean
+from fuzion_sim.errors import ScenarioError, did_you_mean, shorten
 from fuzion_sim.scenario.model import DEFAULT_TACTICS
 from fuzion_sim.scenario.yaml_io import format_path, parse_yaml_text
 
@@ -225,6 +225,11 @@ MAX_STACK = 16
 
 #: Parser recursion guard (parentheses, ``not`` and unary minus nested this deep are rejected).
 _MAX_NESTING = 40
+#: Longest condition, in words, numbers and symbols (a chain of 20,000 ``+`` would build a
+#: tree too deep to compile; shipped tactics use at most a dozen).
+MAX_TOKENS = 500
+#: Largest number in a condition (Hits, metres and phases are all far smaller).
+MAX_CONSTANT = 1e9
 
 _BINARY = {
     "+": OP_ADD, "-": OP_SUB, "*": OP_MUL, "<": OP_LT, "<=": OP_LE, ">": OP_GT, ">=": OP_GE,
@@ -352,6 +357,10 @@ class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.toks = _tokens(text)
+        if len(self.toks) > MAX_TOKENS + 1:  # + the end token
+            raise _ConditionError(
+                f"longer than {MAX_TOKENS} words, numbers and symbols (split it into rules)", None
+            )
         self.i = 0
         self.nesting = 0
 
@@ -452,7 +461,13 @@ class _Parser:
         tok = self.tok
         if tok.kind == "num":
             self.take()
-            return ("num", float(tok.text))
+            value = float(tok.text)
+            if not abs(value) <= MAX_CONSTANT:
+                raise _ConditionError(
+                    f"the number {shorten(tok.text, 20)} is out of range "
+                    f"(allowed: -{MAX_CONSTANT:g} to {MAX_CONSTANT:g})", tok.pos,
+                )  # fmt: skip
+            return ("num", value)
         if tok.kind == "kw" and tok.text in ("true", "false"):
             self.take()
             return ("num", 1.0 if tok.text == "true" else 0.0)
@@ -542,7 +557,7 @@ def _compile_text(text: str, consts: list[float]) -> list[tuple[int, int]]:
 
 def _condition_failure(exc: _ConditionError, text: str, parts, fail: Fail) -> ScenarioError:
     where = f", column {exc.pos + 1}" if exc.pos is not None else ""
-    return fail(parts, f'condition "{text}"{where}: {exc.message}', exc.suggestion)
+    return fail(parts, f'condition "{shorten(text, 120)}"{where}: {exc.message}', exc.suggestion)
 
 
 def compile_condition(text: str, path=None, fail: Fail | None = None):

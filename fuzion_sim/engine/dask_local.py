@@ -1,0 +1,192 @@
+"""The local Dask cluster ``--backend dask`` starts, and connecting to a real one securely.
+
+The local cluster (one single-threaded worker process per core, on loopback):
+
+- talks TLS only, with temporary credentials made for this process
+  (``distributed.Security.temporary()``; needs the ``cryptography`` package): another local
+  process cannot connect to the scheduler or a worker and run code there;
+- runs no HTTP server: no dashboard, and neither the scheduler nor a worker listens on an HTTP
+  port (:class:`QuietScheduler`, :class:`QuietWorker`);
+- leaves Ctrl-C to this process: the cluster's event loop runs on a thread that blocks
+  SIGINT, and the worker processes, started from it, inherit the block, so a Ctrl-C in the
+  terminal reaches only the client, which stops the run and shuts the cluster down (no
+  traceback from a worker).
+
+For a real cluster (``--scheduler``), :func:`security_from_files` builds the client's
+``Security`` from a CA certificate and the client's certificate and key (mutual TLS).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+from pathlib import Path
+
+from distributed import Nanny, Scheduler, SpecCluster, Worker
+from distributed.http.routing import RoutingApplication
+from distributed.utils import LoopRunner
+
+from ..errors import FuzionSimError
+
+__all__ = ["QuietScheduler", "QuietWorker", "security_from_files", "start_local_cluster"]
+
+
+class _NoHTTP:
+    """Mixin: ``start_http_server`` serves nothing (no socket is opened)."""
+
+    def start_http_server(self, routes, dashboard_address, default_port=0, ssl_options=None):
+        self.http_application = RoutingApplication([])
+
+
+class QuietScheduler(_NoHTTP, Scheduler):
+    """A scheduler without an HTTP server (no dashboard, no HTTP routes on any port)."""
+
+
+class QuietWorker(_NoHTTP, Worker):
+    """A worker without an HTTP server; it ignores SIGINT (the client handles Ctrl-C)."""
+
+    def __init__(self, *args, **kwargs):
+        with contextlib.suppress(ValueError):  # not the main thread: nothing to do
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        super().__init__(*args, **kwargs)
+
+
+def _temporary_security():
+    from distributed import Security
+
+    try:
+        return Security.temporary()
+    except ImportError as err:
+        raise FuzionSimError(
+            "the local Dask cluster uses TLS with temporary credentials, which needs the "
+            "'cryptography' package: pip install 'fuzion_sim[distributed]'"
+        ) from err
+
+
+def _loop_without_sigint() -> LoopRunner:
+    """An event loop on a new thread that blocks SIGINT (as will everything it starts)."""
+    # multiprocessing starts its resource tracker on the first spawn and then unblocks SIGINT
+    # in the spawning thread: start it here, from this thread, so it never does that there
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        runner = LoopRunner(asynchronous=False)
+        runner.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    return runner
+
+
+def start_local_cluster(n_workers: int):
+    """Start the local cluster; returns ``(client, cluster, loop_runner)``.
+
+    Raises
+    ------
+    FuzionSimError
+        ``cryptography`` is missing, or the cluster cannot start.
+    KeyboardInterrupt
+        Ctrl-C while it starts (whatever was started is shut down first).
+    """
+    import distributed
+
+    security = _temporary_security()
+    quiet = logging.CRITICAL
+    common = {"host": "127.0.0.1", "security": security, "protocol": "tls://"}
+    scheduler = {
+        "cls": QuietScheduler,
+        "options": {**common, "dashboard": False, "dashboard_address": None},
+    }
+    worker = {
+        "cls": Nanny,
+        "options": {
+            **common, "nthreads": 1, "worker_class": QuietWorker, "dashboard": False,
+            "silence_logs": quiet,
+        },
+    }
+    runner = _loop_without_sigint()
+    cluster = client = None
+    before = set(SpecCluster._instances)
+    try:
+        cluster = SpecCluster(
+            scheduler=scheduler, workers={i: worker for i in range(n_workers)}, worker=worker,
+            loop=runner.loop, security=security, silence_logs=quiet,
+        )  # fmt: skip
+        client = distributed.Client(cluster, security=security)
+    except BaseException:
+        if cluster is None:  # Ctrl-C (or a failure) half-way through the cluster's start
+            for half in set(SpecCluster._instances) - before:
+                _abandon(half)
+        stop_local_cluster(client, cluster, runner)
+        raise
+    return client, cluster, runner
+
+
+def _abandon(cluster) -> None:
+    """Kill a cluster's worker processes without the graceful close, which fails on a
+    cluster that did not finish starting (and would be tried again, noisily, at exit)."""
+    from distributed.core import Status
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        proc = getattr(getattr(getattr(nanny, "process", None), "process", None), "_process", None)
+        with contextlib.suppress(BaseException):
+            if proc is not None and proc.is_alive():
+                proc.kill()
+    cluster.status = Status.closed
+
+
+def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
+    """Close the client and the cluster and stop their loop, quietly; ``fast`` (after Ctrl-C)
+    kills the worker processes first instead of waiting for their running tasks."""
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        if fast and cluster is not None:
+            _abandon(cluster)
+        for thing in (client, cluster):
+            if thing is not None:
+                with contextlib.suppress(BaseException):
+                    thing.close(timeout=1 if fast else 5)
+        if runner is not None:
+            with contextlib.suppress(BaseException):
+                runner.stop()
+    finally:
+        log.setLevel(level)
+
+
+def security_from_files(ca_file, cert_file, key_file=None):
+    """The client's ``distributed.Security`` for a cluster that requires TLS.
+
+    Parameters
+    ----------
+    ca_file : path
+        The certificate authority that signed the scheduler's and workers' certificates.
+    cert_file : path
+        This client's certificate (PEM); it may hold the key too.
+    key_file : path, optional
+        This client's private key (PEM), when not in ``cert_file``.
+
+    Raises
+    ------
+    FuzionSimError
+        A file that does not exist or cannot be read.
+    """
+    from distributed import Security
+
+    for label, path in (("--tls-ca", ca_file), ("--tls-cert", cert_file), ("--tls-key", key_file)):
+        if path is None:
+            continue
+        p = Path(path)
+        if not p.is_file():
+            raise FuzionSimError(f"{label} {path}: no such file")
+        try:
+            p.read_bytes()
+        except OSError as exc:
+            raise FuzionSimError(f"{label} {path}: cannot read it: {exc.strerror}") from None
+    return Security(
+        tls_ca_file=str(ca_file), tls_client_cert=str(cert_file),
+        tls_client_key=None if key_file is None else str(key_file), require_encryption=True,
+    )  # fmt: skip

@@ -1,0 +1,142 @@
+"""A fixed corpus of hostile scenario files, generated from the shipped scenarios with a fixed
+seed (issue 20): keys deleted, renamed and retyped, huge and non-finite numbers, deep nesting,
+recursive aliases and alias bombs, NUL bytes, byte flips and oversized files.
+
+``corpus()`` is deterministic: the same cases, in the same order, on every machine.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+
+import yaml
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+SEED = 20
+#: Mutations of parsed data, each applied this many times per shipped scenario.
+PER_SCENARIO = 14
+
+HUGE = [10**20, 2**63, 2**63 - 1, 2**31, 2**32 + 1, -(10**20), 1e308, -1e308, 10**400]
+NON_FINITE = [float("nan"), float("inf"), float("-inf")]
+RETYPES = ["text", "", [], [1, 2], {}, {"a": 1}, True, None, 3.5, -1, 0]
+
+
+def _paths(node, prefix=()):
+    """Every key path (tuples of keys and indices) in the data."""
+    out = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out.append((*prefix, key))
+            out.extend(_paths(value, (*prefix, key)))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out.append((*prefix, i))
+            out.extend(_paths(value, (*prefix, i)))
+    return out
+
+
+def _parent(data, path):
+    node = data
+    for part in path[:-1]:
+        node = node[part]
+    return node
+
+
+def _numeric_paths(data):
+    return [p for p in _paths(data) if isinstance(_parent(data, p)[p[-1]], int | float)
+            and not isinstance(_parent(data, p)[p[-1]], bool)]  # fmt: skip
+
+
+def _typo(rng, key):
+    key = str(key)
+    if len(key) > 1 and rng.random() < 0.5:
+        i = rng.randrange(len(key) - 1)
+        return key[:i] + key[i + 1] + key[i] + key[i + 2 :]
+    return key + rng.choice("sxe_")
+
+
+def _mutate(rng, data, kind):
+    paths = _paths(data)
+    path = rng.choice(paths)
+    parent, last = _parent(data, path), path[-1]
+    if kind == "delete":
+        if isinstance(parent, dict):
+            del parent[last]
+        else:
+            parent.pop(last)
+    elif kind == "rename" and isinstance(parent, dict):
+        parent[_typo(rng, last)] = parent.pop(last)
+    elif kind == "retype":
+        parent[last] = copy.deepcopy(rng.choice(RETYPES))
+    elif kind in ("huge", "nonfinite"):
+        numeric = _numeric_paths(data) or [path]
+        path = rng.choice(numeric)
+        _parent(data, path)[path[-1]] = rng.choice(HUGE if kind == "huge" else NON_FINITE)
+    elif kind == "deep":
+        parent[last] = f"__DEEP_{rng.choice([70, 1000, 5000])}__"
+    return data
+
+
+def _deepen(text: str) -> str:
+    """Replace a ``__DEEP_n__`` placeholder by ``n`` levels of flow lists and mappings."""
+    start = text.find("__DEEP_")
+    if start < 0:
+        return text
+    end = text.index("__", start + 7)
+    depth = int(text[start + 7 : end])
+    nested = "".join("[" if i % 2 else "{k: " for i in range(depth)) + "x"
+    nested += "".join("]" if i % 2 else "}" for i in reversed(range(depth)))
+    return text[:start] + nested + text[end + 2 :]
+
+
+def _dump(data) -> str:
+    try:
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    except (RecursionError, OverflowError, ValueError):
+        return yaml.safe_dump({"unserialisable": True})
+
+
+def _text_cases(rng, name, text):
+    """Mutations of the file's text."""
+    cut = rng.randrange(len(text))
+    bomb = ["a0: &a0 [" + ",".join(["x"] * 9) + "]"]
+    bomb += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    flips = bytearray(text.encode())
+    for _ in range(5):
+        i = rng.randrange(len(flips))
+        flips[i] = rng.randrange(256)
+    yield f"{name}:nul", (text[:cut] + "\x00" + text[cut:]).encode()
+    yield f"{name}:flip", bytes(flips)
+    bombed = "\n".join(bomb) + "\n" + text.replace("sides:", "junk: *a9\nsides:", 1)
+    yield f"{name}:alias-bomb", bombed.encode()
+    yield f"{name}:recursive-alias", (text + "\nloop: &r [*r]\n").encode()
+    looped = text.replace("rules:", "rules: &m {x: *m}\nold_rules:", 1)
+    yield f"{name}:recursive-map", looped.encode()
+
+
+def _big_cases(text):
+    """Files over and just under the size limit (a long name, junk keys, comments)."""
+    yield "big:name", ("name: " + "x" * (2 << 20) + "\n" + text).encode()
+    yield "big:junk-keys", (text + "".join(f"junk{i}: {i}\n" for i in range(300_000))).encode()
+    yield "big:under-limit-comments", (text + ("# " + "c" * 1000 + "\n") * 900).encode()
+
+
+def corpus():
+    """``[(case id, file bytes), ...]``: the whole corpus, in a fixed order."""
+    rng = random.Random(SEED)
+    cases = []
+    kinds = ["delete", "rename", "retype", "huge", "nonfinite", "deep"]
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        text = path.read_text()
+        base = yaml.safe_load(text)
+        for i in range(PER_SCENARIO):
+            kind = kinds[i % len(kinds)]
+            data = _mutate(rng, copy.deepcopy(base), kind)
+            if rng.random() < 0.3:  # a second mutation now and then
+                data = _mutate(rng, data, rng.choice(kinds[:5]))
+            cases.append((f"{path.stem}:{kind}:{i}", _deepen(_dump(data)).encode()))
+        cases.extend(_text_cases(rng, path.stem, text))
+    cases.extend(_big_cases((SCENARIOS / "marshal-vs-outlaw.yaml").read_text()))
+    return cases
