@@ -27,9 +27,9 @@ __all__ = ["build_report", "md_escape", "md_table"]
 
 #: Characters that make markup in Markdown (CommonMark, GitHub tables) inside a line of text:
 #: emphasis, code, links and images (``[``), table cells, strikethrough and headings; ``<``,
-#: ``>`` and ``&`` are HTML-escaped. Parentheses are left alone: with ``[`` escaped they make
-#: no link, and "59.7% (59.1-60.2%)" stays readable in the Markdown.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
+#: ``>`` and ``&`` are HTML-escaped. An underscore inside a word (``dying_can_act``) makes no
+#: emphasis and parentheses make no link once ``[`` is escaped, so both are left as written.
+_MD_SPECIAL = re.compile(r"([\\`*\[\]|~#]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 
 
 def md_escape(text) -> str:
