@@ -43,7 +43,7 @@ def run_kernel(scenario: str, chunks: int, code_out: Path) -> None:
     module = {"general": kernel, "standing": kernel_standing, "squad": kernel_squad,
               "duel": kernel_duel}[plan.kernel]  # fmt: skip
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
-        fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK, plan.n_sides, fuzion.max_slots(plan))
+        fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK)
     overload = next(iter(module.run_chunk.overloads.values()))
     address = overload.library.get_pointer_to_function(overload.fndesc.llvm_func_name)
     code_out.write_bytes(ctypes.string_at(address, CODE_BYTES))

@@ -7,8 +7,7 @@ integer division by zero checks) and no fastmath, so results are bit-identical e
 numba stamps a cached function with its own source file only, so a kernel that inlines a helper
 from another module would load stale machine code after that module changed. The cache of every
 function of this package is stamped instead with the contents of every module it can draw on:
-the files of its own folder and those of the shared jitted rooms (``engine/``, ``_jit.py``,
-``dice.py``).
+the files of its own folder and those of the shared jitted rooms (``engine/``, ``_jit.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ __all__ = ["jit"]
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False}
 _PACKAGE = Path(__file__).resolve().parent
-_SHARED = (_PACKAGE / "engine", _PACKAGE / "_jit.py", _PACKAGE / "dice.py")
+_SHARED = (_PACKAGE / "engine", _PACKAGE / "_jit.py")
 
 
 @functools.cache

@@ -16,7 +16,10 @@ from .scenario import load_scenario, scenario_from_dict
 from .scenario.model import Scenario
 from .systems import get_system
 
-__all__ = ["MAX_THREADS", "as_scenario", "check_run_args", "replay", "scenario_hash", "simulate"]
+__all__ = [
+    "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight", "replay",
+    "scenario_hash", "simulate",
+]  # fmt: skip
 
 #: Most worker threads (or local Dask worker processes) a run may ask for.
 MAX_THREADS = 1024
@@ -157,7 +160,8 @@ def simulate(
     trials = scenario.trials if trials is None else int(trials)
     seed = scenario.seed if seed is None else int(seed)
     system = get_system(scenario.system)
-    plan = system.compile_scenario(scenario)
+    plan = system.compile(scenario)
+    schema = system.outcome_schema(plan)
     run = run_plan(
         system, plan, trials, seed, threads, keep_trials, progress, stop=stop, backend=backend,
         scheduler=scheduler,
@@ -171,16 +175,13 @@ def simulate(
         seed=seed,
         trials=run.tally.n_trials,
         tally=run.tally,
-        time_unit=system.time_unit(plan),
+        time_unit=schema.time_unit,
         outcomes=run.trials,
-        provenance={
-            "version": __version__,
-            "scenario_hash": scenario_hash(scenario),
-            "location_names": system.location_names(),
-        },
+        provenance={"version": __version__, "scenario_hash": scenario_hash(scenario)},
         elapsed=run.elapsed,
         threads=run.threads,
         backend=run.backend,
+        schema=schema,
     )
 
 
@@ -205,30 +206,81 @@ def replay(scenario: Scenario | str | Path, trial: int, seed: int | None = None)
         ``{"trial", "seed", "winner", "end_time", "unit", "events": [...], "lines": [...]}``;
         ``winner`` is a side name, "draw" or "unresolved".
     """
-    from .systems.fuzion import narrate
-
     check_int("trial", trial, 0, MAX_TRIALS - 1)
     check_run_args(seed=seed)
     scenario = as_scenario(scenario)
     seed = scenario.seed if seed is None else int(seed)
     system = get_system(scenario.system)
-    plan = system.compile_scenario(scenario)
-    out, events = system.run_logged(plan, seed, int(trial))
-    names = [c.name for c in scenario.combatants]
-    positions = [c.xy for c in scenario.combatants]
-    locations = scenario.rules.values.get("hit_locations", "none") != "none"
-    unit = system.time_unit(plan)["unit"]
-    w = int(out.winner[0])
+    plan = system.compile(scenario)
+    rep = system.replay(scenario, plan, seed, int(trial))
+    w = rep["winner"]
     winner = scenario.side_names[w] if w >= 0 else ("draw" if w == -1 else "unresolved")
     return {
         "scenario": scenario.name,
         "trial": int(trial),
         "seed": seed,
         "winner": winner,
-        "end_time": int(out.end_slot[0]),
-        "unit": unit,
-        "events": narrate.event_dicts(events, names, positions, locations),
-        "lines": narrate.narrate(
-            events, names, scenario.side_names, unit, scenario.rules.dice, positions, locations
-        ),
+        "end_time": rep["end_time"],
+        "unit": system.outcome_schema(plan).unit,
+        "events": rep["events"],
+        "lines": rep["lines"],
     }
+
+
+def exact_attack(scenario, attacker: str, target: str) -> dict:
+    """The exact distribution of one default attack of ``attacker`` on ``target`` under the
+    scenario's rules and positions (its rule system's oracle).
+
+    Parameters
+    ----------
+    scenario : Scenario, path or dict
+    attacker, target : str
+        Member names (of different sides).
+
+    Returns
+    -------
+    dict
+        ``{"p_hit": p, "damage": {"mean": m, "pmf": {"0": p0, ...}}}`` plus what the system
+        adds (Fuzion: ``hits`` for autofire, ``knockback``, ``locations``).
+
+    Raises
+    ------
+    FuzionSimError
+        An unknown member (naming the valid ones), two of one side, or an attack the system
+        cannot work out exactly (:class:`~fuzion_sim.systems.base.NotAvailable`).
+    """
+    from .errors import unknown_name
+
+    scenario = as_scenario(scenario)
+    members = {c.name: c for c in scenario.combatants}
+    for role, name in (("attacker", attacker), ("target", target)):
+        if name not in members:
+            raise unknown_name(role, name, members)
+    if members[attacker].side == members[target].side:
+        raise ArgumentError(f"{attacker} and {target} are on the same side")
+    return get_system(scenario.system).attack(scenario, attacker, target)
+
+
+def exact_fight(scenario) -> dict:
+    """The exact answer to the scenario's fight where its rule system can solve it.
+
+    Parameters
+    ----------
+    scenario : Scenario, path or dict
+
+    Returns
+    -------
+    dict
+        As ``run --json`` for ``sides`` (``win_probability``), ``draw_probability``,
+        ``unresolved_probability`` and ``kill_time`` (``unit``, ``mean``, ``pmf``), with
+        ``scenario``, ``system`` and ``method``.
+
+    Raises
+    ------
+    fuzion_sim.systems.base.NotAvailable
+        The system cannot solve this fight; the message says why.
+    """
+    scenario = as_scenario(scenario)
+    answer = get_system(scenario.system).exact(scenario)
+    return {"scenario": scenario.name, "system": scenario.system, **answer}
+

@@ -92,6 +92,58 @@ def _secure_client(backend, scheduler, ca, cert, key):
     return dask_backend.get_client(scheduler, security=security_from_files(ca, cert, key))
 
 
+def _flag_switches() -> dict[str, dict[str, tuple]]:
+    """Shortcut options of rule switches (``Switch.flag``), over every registered system:
+    flag -> {system: (switch, its words)}."""
+    from .systems import get_system, system_names
+
+    flags: dict[str, dict[str, tuple]] = {}
+    for name in system_names():
+        for key, spec in get_system(name).switches.items():
+            if spec.flag:
+                flags.setdefault(spec.flag, {})[name] = (key, spec.kind)
+    return flags
+
+
+def _switch_options(func):
+    """One option per rule-switch shortcut of any system (``--dice``), handed to the command
+    as ``switch_flags``: {flag: value} of those given."""
+    flags = _flag_switches()
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        given = {f: kwargs.pop(f.replace("-", "_")) for f in flags}
+        return func(*args, switch_flags={f: v for f, v in given.items() if v is not None},
+                    **kwargs)  # fmt: skip
+
+    for flag, by_system in sorted(flags.items()):
+        words = sorted({w for _k, kind in by_system.values() if isinstance(kind, tuple)
+                        for w in kind})  # fmt: skip
+        keys = ", ".join(f"{s}: rules.{k}" for s, (k, _) in by_system.items())
+        wrapper = click.option(f"--{flag}", type=click.Choice(words) if words else str,
+                               help=f"Override {keys}.")(wrapper)  # fmt: skip
+    return wrapper
+
+
+def _flag_overrides(path: str, switch_flags: dict) -> list:
+    """The ``rules.<switch>`` overrides of the shortcut options given, for the scenario's
+    system; a shortcut its system lacks is an error."""
+    if not switch_flags:
+        return []
+    data = as_base(path).data
+    system = data.get("system") if isinstance(data, dict) else None
+    from .systems import DEFAULT_SYSTEM
+
+    system = system or DEFAULT_SYSTEM
+    table = _flag_switches()
+    out = []
+    for flag, value in switch_flags.items():
+        if system not in table[flag]:
+            raise FuzionSimError(f"--{flag} is not an option of system {system}")
+        out.append((f"rules.{table[flag][system][0]}", value))
+    return out
+
+
 def _assignments(texts, option: str):
     if not texts:
         raise FuzionSimError(f"give at least one {option} KEY=VALUES")
@@ -139,7 +191,7 @@ def cli():
 @click.argument("scenario")
 @click.option("--trials", type=_TRIALS, help="Override the scenario's trials.")
 @click.option("--seed", type=_SEED, help="Override the scenario's seed.")
-@click.option("--dice", type=click.Choice(["hero", "interlock"]), help="Override rules.dice.")
+@_switch_options
 @click.option("--threads", type=_THREADS, help="Worker threads (default: all cores).")
 @click.option(
     "--precision",
@@ -153,10 +205,10 @@ def cli():
 )
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def run(scenario, trials, seed, dice, threads, precision, max_trials, backend, scheduler, as_json):
+def run(scenario, trials, seed, switch_flags, threads, precision, max_trials, backend, scheduler,
+        as_json):  # fmt: skip
     """Simulate SCENARIO and report who wins, how often, and how long it takes."""
-    overrides = [("rules.dice", dice)] if dice else []
-    sc = _load(scenario, overrides)
+    sc = _load(scenario, _flag_overrides(scenario, switch_flags))
     engine = engine_kwargs(backend, scheduler)
     stop = None
     if precision is not None:
@@ -367,147 +419,183 @@ def _load_warnings(base) -> None:
         click.echo(f"fuzion-sim: warning: {one_line(warning)}", err=True)
 
 
-@cli.command()
-@click.option("--av", type=int, required=True, help="Attacker's action value (all modifiers in).")
-@click.option("--dv-base", type=int, required=True, help="Defender's DEX + defence skill + mods.")
-@click.option("--dc", type=click.IntRange(min=0), required=True, help="Damage class (d6).")
-@click.option("--pd", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--sd", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--damage", type=click.Choice(["killing", "stun"]), default="killing")
-@click.option("--dice", type=click.Choice(["hero", "interlock"]), default="hero")
-@click.option("--criticals", type=click.Choice(["both", "attacker", "none"]), default="both")
-@click.option("--hit-locations", is_flag=True, help="Each hit rolls 3d6 for a location (F27).")
-@click.option("--covers", help="With --hit-locations: armour covers only these, e.g. chest,vitals.")
-@click.option(
-    "--knockback-body", type=click.IntRange(min=0), help="Target's BODY: add knockback (F28)."
-)
-@click.option(
-    "--autofire", "shots", type=click.IntRange(min=1), help="Autofire SHOTS (F15; AV before -1/10)."
-)
-@click.option("--ratio", type=click.IntRange(min=1), help="Autofire ratio (with --autofire).")
-@click.option(
-    "--campaign",
-    type=click.Choice(
-        ["everyday", "competent", "heroic", "incredible", "legendary", "superheroic"]
-    ),
-    help="Autofire ratio by campaign style, instead of --ratio.",
-)
-@click.option(
-    "--autofire-hits",
-    "rule",
-    type=click.Choice(["ceil_margin", "one_plus_floor"]),
-    help="Autofire hits reading (default ceil_margin).",
-)
-@click.option("--burst", is_flag=True, help="A 3-shot burst: ceil(1d6/2) bullets hit (F16).")
-@click.option(
-    "--rows",
-    type=click.IntRange(min=2),
-    default=30,
-    show_default=True,
-    help="Most rows per distribution table; the outcomes past them are merged.",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout (every outcome).")
-def attack(av, dv_base, dc, pd, sd, damage, dice, criticals, hit_locations, covers,
-           knockback_body, shots, ratio, campaign, rule, burst, rows, as_json):  # fmt: skip
-    """Exact odds and damage distribution of one attack (or one autofire attack or burst)."""
-    from .systems.fuzion import exact
-    from .systems.fuzion.tables import autofire_ratio
-    from .systems.fuzion.tables import hit_locations as location_table
+def _attack_command():
+    """``attack``: the exact odds of one attack, of a scenario's member on another
+    (``attack SCENARIO --attacker A --target T``) or, for a system with a flag form, from
+    numbers on the command line (Fuzion: ``attack --av 11 --dv-base 9 --dc 4``)."""
+    from .systems import get_system, system_names
 
-    if shots is None and (ratio is not None or campaign is not None or rule is not None):
-        raise FuzionSimError("--ratio, --campaign and --autofire-hits need --autofire SHOTS")
-    if burst and shots is not None:
-        raise FuzionSimError("--burst and --autofire are exclusive (a burst is 3 shots)")
-    if shots is not None:
-        if ratio is not None and campaign is not None:
-            raise FuzionSimError("give --ratio or --campaign, not both")
-        if ratio is None and campaign is None:
-            raise FuzionSimError("--autofire needs --ratio R or --campaign STYLE")
-        ratio = ratio if ratio is not None else autofire_ratio(campaign)
-    if knockback_body is not None and (burst or shots is not None):
-        raise FuzionSimError(
-            "--knockback-body applies to a single attack, not to --autofire or --burst"
-        )
-    armor_covers = None
-    if covers is not None:
-        if not hit_locations:
-            raise FuzionSimError("--covers needs --hit-locations")
-        armor_covers = {c.strip() for c in covers.split(",") if c.strip()}
-        known = location_table().names
-        unknown = sorted(armor_covers - set(known))
-        if unknown:
+    flag_options = {name: get_system(name).attack_flags() for name in system_names()}
+
+    def attack(scenario, attacker, target, system_name, rows, as_json, **flags):
+        given = {k: v for k, v in flags.items() if v not in (None, False)}
+        if scenario is not None:
+            if given:
+                raise FuzionSimError(
+                    f"--{next(iter(given)).replace('_', '-')} is for the flag form (no SCENARIO); "
+                    "with a scenario give --attacker and --target"
+                )
+            if not attacker or not target:
+                raise FuzionSimError("attack SCENARIO needs --attacker NAME and --target NAME")
+            sc = _load(scenario)
+            answer = api.exact_attack(sc, attacker, target)
+            if as_json:
+                _dump(answer)
+                return
+            from .report.text import render_answer
+
+            render_answer(f"{attacker} attacks {target} (exact)", answer, rows)
+            return
+        if attacker or target:
+            raise FuzionSimError("--attacker and --target need a SCENARIO")
+        system = _system(system_name)
+        names = {o.name for o in flag_options[system.name]}
+        foreign = [k for k in given if k not in names]
+        if foreign or not flag_options[system.name]:
             raise FuzionSimError(
-                f"--covers: unknown location {unknown[0]!r}; known: {', '.join(known)}"
+                f"system {system.name} has no flag form of attack"
+                if not flag_options[system.name]
+                else f"--{foreign[0].replace('_', '-')} is not an attack flag of {system.name}"
             )
-    per_hit = dict(pd=pd, sd=sd, damage=damage, dice=dice, criticals=criticals,
-                   hit_locations=hit_locations, armor_covers=armor_covers)  # fmt: skip
-    if shots is not None:
-        res = exact.autofire(av, dv_base, dc, shots, ratio, rule=rule or "ceil_margin", **per_hit)
-    elif burst:
-        res = exact.burst(av, dv_base, dc, **per_hit)
-    else:
-        res = exact.attack(av, dv_base, dc, **per_hit)
-    kb = None
-    if knockback_body is not None:
-        kb = exact.knockback(dc, knockback_body, av, dv_base, dice=dice, criticals=criticals)
-    if as_json:
-        out = res.to_json_dict()
-        if kb is not None:
-            out["knockback"] = {"mean": float(kb.mean), "pmf": kb.to_dict()}
-        _dump(out)
-    else:
-        from .report.text import render_attack
+        system.flag_attack({k: flags.get(k) for k in names}, rows=rows, as_json=as_json,
+                           dump=_dump)  # fmt: skip
 
-        render_attack(res, damage, knockback=kb, rows=rows)
+    params = [
+        click.Argument(["scenario"], required=False),
+        click.Option(["--attacker"], help="With SCENARIO: the attacking member."),
+        click.Option(["--target"], help="With SCENARIO: the member attacked."),
+        click.Option(["--system", "system_name"], metavar="NAME",
+                     help="The flag form's rule system (default: fuzion)."),
+        click.Option(["--rows"], type=click.IntRange(min=2), default=30, show_default=True,
+                     help="Most rows per distribution table; the outcomes past them are merged."),
+        click.Option(["--json", "as_json"], is_flag=True,
+                     help="One JSON object on stdout (every outcome)."),
+    ]
+    seen = {p.name for p in params}
+    for options in flag_options.values():
+        for option in options:
+            if option.name not in seen:
+                params.append(option)
+                seen.add(option.name)
+    return click.Command("attack", callback=attack, params=params, help=_attack_command.__doc__)
+
+
+cli.add_command(_attack_command())
 
 
 @cli.command()
 @click.argument("scenario")
 def validate(scenario):
     """Check SCENARIO and print what it resolves to."""
-    from .systems.fuzion import compile as fuzion_compile
-    from .systems.fuzion.describe import describe_kernel, describe_member
+    from .systems import get_system
 
     sc = _load(scenario)
+    system = get_system(sc.system)
     click.echo(
         f"{scenario}: ok: {sc.name!r}, system {sc.system}, {sc.trials} trials, seed {sc.seed}"
     )
     for side, members in sc.sides.items():
         for c in members:
-            click.echo(f"  {side}: {describe_member(c)}")
-    click.echo(f"  {describe_kernel(fuzion_compile.compile_scenario(sc))}")
+            click.echo(f"  {side}: {system.describe_member(c)}")
+    plan = system.compile(sc)
+    if system.describe_plan(plan):
+        click.echo(f"  {system.describe_plan(plan)}")
+    if _exact_available(system, sc):
+        click.echo("  an exact answer is available: fuzion-sim exact " + shlex.quote(scenario))
+
+
+def _exact_available(system, scenario) -> bool:
+    from .systems.base import NotAvailable
+
+    try:
+        system.exact_check(scenario)
+    except NotAvailable:
+        return False
+    return True
 
 
 @cli.command()
-@click.argument("kind", type=click.Choice(["weapons", "armor", "skills"]), default="weapons")
+@click.argument("kind", required=False)
+@click.option("--system", "system_name", metavar="NAME",
+              help="The rule system (default: fuzion); see `fuzion-sim systems`.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def catalog(kind, as_json):
-    """List the catalogue's weapons, armour or skills."""
-    from .scenario import catalogue
+def catalog(kind, system_name, as_json):
+    """List a rule system's catalogue of KIND (weapons, armor, skills, ...)."""
+    system = _system(system_name)
+    kinds = system.catalogue_kinds
+    kind = kind or (kinds[0] if kinds else None)
+    if kind not in kinds:
+        from .errors import did_you_mean
 
-    entries = {
-        "weapons": catalogue.weapon_entries,
-        "armor": catalogue.armor_entries,
-        "skills": lambda: [{"name": s} for s in catalogue.skills()],
-    }[kind]()
+        hint = did_you_mean(str(kind), kinds)
+        raise FuzionSimError(
+            f"unknown catalogue {kind!r} of system {system.name} (it has {', '.join(kinds)})"
+            + (f"; did you mean {hint!r}?" if hint else "")
+        )
+    entries = system.catalogue(kind)
     if as_json:
-        _dump({kind: list(entries)})
+        _dump({kind: entries})
         return
     from .report.text import render_catalog
 
-    render_catalog(kind, list(entries))
+    render_catalog(kind, entries, system.catalogue_columns.get(kind))
+
+
+def _system(name: str | None):
+    """The system called ``name`` (default: the registry's default), or a one-line error."""
+    from .errors import did_you_mean
+    from .systems import DEFAULT_SYSTEM, get_system, system_names
+
+    name = name or DEFAULT_SYSTEM
+    if name not in system_names():
+        hint = did_you_mean(name, system_names())
+        raise FuzionSimError(f"unknown system {name!r} (systems: {', '.join(system_names())})"
+                             + (f"; did you mean {hint!r}?" if hint else ""))  # fmt: skip
+    return get_system(name)
+
+
+@cli.command()
+def systems():
+    """List the rule systems a scenario may name (``system:``)."""
+    from .systems import system_names
+
+    for name in system_names():
+        click.echo(f"{name}: {_system(name).title}")
+
+
+@cli.command()
+@click.option("--system", "system_name", metavar="NAME", help="The rule system (default: fuzion).")
+def schema(system_name):
+    """Print the JSON Schema of a system's scenario files (for editors: yaml-language-server)."""
+    from .scenario.schema import scenario_schema
+
+    click.echo(json.dumps(scenario_schema(_system(system_name)), indent=1))
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def exact(scenario, as_json):
+    """The exact answer to SCENARIO's fight, where its rule system can solve it."""
+    sc = _load(scenario)
+    answer = api.exact_fight(sc)
+    if as_json:
+        _dump(answer)
+        return
+    from .report.text import render_exact
+
+    render_exact(answer)
 
 
 @cli.command()
 @click.argument("scenario")
 @click.option("--trial", type=click.IntRange(min=0), required=True, help="0-based trial number.")
 @click.option("--seed", type=_SEED, help="Override the scenario's seed.")
-@click.option("--dice", type=click.Choice(["hero", "interlock"]), help="Override rules.dice.")
+@_switch_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def replay(scenario, trial, seed, dice, as_json):
+def replay(scenario, trial, seed, switch_flags, as_json):
     """Play trial K of SCENARIO blow by blow, exactly as the bulk run recorded it."""
-    overrides = [("rules.dice", dice)] if dice else []
-    res = api.replay(_load(scenario, overrides), trial, seed=seed)
+    res = api.replay(_load(scenario, _flag_overrides(scenario, switch_flags)), trial, seed=seed)
     if as_json:
         _dump({k: v for k, v in res.items() if k != "lines"})
         return

@@ -423,7 +423,7 @@ def test_entangle_and_escape():
 
 
 def presence_table():
-    text = resources.files("fuzion_sim.data").joinpath("presence.yaml").read_text()
+    text = resources.files("fuzion_sim.systems.fuzion.data").joinpath("presence.yaml").read_text()
     return yaml.safe_load(text)["presence"]
 
 

@@ -24,9 +24,9 @@ from fight_log import HARMLESS, IDLE, dummy, fighter, logged, scenario
 from oracles import agrees, chi2_p
 
 from fuzion_sim import simulate
-from fuzion_sim.dice import hero_roll
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes as k
+from fuzion_sim.systems.fuzion.dice import hero_roll
 from fuzion_sim.systems.fuzion.exact import (
     autofire,
     autofire_hit_count,

@@ -21,7 +21,7 @@ from fuzion_sim.engine import runner
 from fuzion_sim.engine.outcomes import HIST_SLOTS, Tally
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import Interrupted
-from fuzion_sim.systems import fuzion
+from fuzion_sim.systems import fuzion, get_system
 
 SLOW = {
     "name": "pins", "seed": 3, "max_rounds": 5000,
@@ -59,10 +59,12 @@ def test_mean_kill_time_exact_past_the_last_bin(keep):
     assert down == pytest.approx(out_a.mean(), rel=1e-15)
 
 
+FUZION = get_system("fuzion")
+
+
 def _compiled(name, overrides=()):
     sc = fz.load_scenario(SCENARIOS / name, overrides=list(overrides))
-    plan = fuzion.compile_scenario(sc)
-    return plan, fuzion.n_sides(plan), fuzion.max_slots(plan)
+    return fuzion.compile_scenario(sc)
 
 
 @pytest.mark.parametrize(
@@ -70,12 +72,12 @@ def _compiled(name, overrides=()):
 )
 @pytest.mark.parametrize("keep", [True, False])
 def test_sub_chunks_change_no_number(monkeypatch, name, keep):
-    plan, n_sides, slots = _compiled(name)
-    whole, out = runner._sub_result(fuzion, plan, chunk_key(5, 1), 0, 3000, n_sides, slots, keep)
+    plan = _compiled(name)
+    whole, out = runner._sub_result(FUZION, plan, chunk_key(5, 1), 0, 3000, keep)
     monkeypatch.setattr(runner, "SUB_FIRST", 7)
     monkeypatch.setattr(runner, "SUB_MIN", 5)
     monkeypatch.setattr(runner, "SUB_SECONDS", 1e-9)  # every sub-chunk as small as allowed
-    split, split_out = runner.chunk_result(fuzion, plan, 5, 1, 3000, n_sides, slots, keep)
+    split, split_out = runner.chunk_result(FUZION, plan, 5, 1, 3000, keep)
     for k, v in whole.to_state().items():
         assert np.array_equal(v, split.to_state()[k]), k
     if keep:
@@ -84,11 +86,11 @@ def test_sub_chunks_change_no_number(monkeypatch, name, keep):
 
 
 def test_stop_flag_abandons_a_chunk():
-    plan, n_sides, slots = _compiled("squad-4v4.yaml")
+    plan = _compiled("squad-4v4.yaml")
     flag = threading.Event()
     flag.set()
     with pytest.raises(runner.Stopped):
-        runner.chunk_result(fuzion, plan, 1, 0, 5000, n_sides, slots, False, flag)
+        runner.chunk_result(FUZION, plan, 1, 0, 5000, False, flag)
 
 
 def test_keyboard_interrupt_becomes_interrupted(monkeypatch):

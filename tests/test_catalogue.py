@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from fuzion_sim.scenario import catalogue, scenario_from_dict
-from fuzion_sim.scenario.model import Armor, Weapon
+from fuzion_sim.scenario import scenario_from_dict
+from fuzion_sim.systems.fuzion import catalogue
+from fuzion_sim.systems.fuzion.model import Armor, Weapon
 
 ARCHAIC = [
     # name, cost, dc, accuracy, min_str, notes (seed 000, "Archaic/Fantasy Melee Weapons")
@@ -157,7 +158,7 @@ def test_archery_rows_follow_the_seed(row):
 
 
 def test_blades_bursts_and_shotgun_areas():
-    from fuzion_sim.scenario.model import Area
+    from fuzion_sim.systems.fuzion.model import Area
 
     weapons = catalogue.weapons()
     assert {n for n, w in weapons.items() if w.blade} == BLADES

@@ -23,11 +23,11 @@ from fight_log import HARMLESS, IDLE, KINDS
 from oracles import agrees, chi2_p
 
 from fuzion_sim import simulate
-from fuzion_sim.dice import task_table
 from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes as k
 from fuzion_sim.systems.fuzion.compile import compile_scenario
+from fuzion_sim.systems.fuzion.dice import task_table
 from fuzion_sim.systems.fuzion.exact import (
     attack,
     days_to_heal,
@@ -195,9 +195,9 @@ def test_random_locations_with_partial_cover_agree_with_exact(case):
     ex = attack(10, 8, dc, pd=pd, sd=4, damage=damage, hit_locations=True, armor_covers=covers)
     check_attacks(res, pmf_array(ex.damage), ex.p_hit)
     # where the hits land: the 3d6 table, among hits
-    by_loc = res.tally.location_hits[1]
+    by_loc = res.tally.categories["location_hits"][1]
     assert by_loc.sum() == res.tally.landed_sum[0]
-    assert res.tally.location_hits[0].sum() == 0
+    assert res.tally.categories["location_hits"][0].sum() == 0
     assert chi2_p(by_loc, np.array(list(ex.locations.values()))) > 1e-4
 
 
@@ -211,7 +211,7 @@ def test_negative_controls_wrong_coverage_multiplier_and_table():
     plain = attack(10, 8, dc, pd=pd, damage=damage)  # no location multipliers
     assert per_trial_p(taken, pmf_array(plain.damage)) < 1e-6
     flat = np.full(len(LOC.names), 1 / len(LOC.names))
-    assert chi2_p(res.tally.location_hits[1], flat) < 1e-6
+    assert chi2_p(res.tally.categories["location_hits"][1], flat) < 1e-6
 
 
 def test_called_shot_to_the_head():
@@ -222,7 +222,7 @@ def test_called_shot_to_the_head():
     res = run(sc, seed=13)
     head = LOC.index("head")
     assert LOC.called_modifiers[head] == -6
-    by_loc = res.tally.location_hits[1]
+    by_loc = res.tally.categories["location_hits"][1]
     assert by_loc[head] == res.tally.landed_sum[0] > 0 and by_loc.sum() == by_loc[head]
     plain = attack(10 - 6, 8, 4, pd=3)
     doubled = np.zeros(2 * plain.damage.values.max() + 1)
@@ -273,11 +273,11 @@ def test_knockback_pmf_agrees_with_exact(case):
     assert int(res.tally.attacks_sum[0]) == res.trials  # one attack a trial
     kb = knockback(dc, body, av=10, dv_base=8)
     pmf = pmf_array(kb)
-    knock = res.outcomes.knock[:, 1]
-    assert res.outcomes.knock[:, 0].sum() == 0
+    knock = res.outcomes.counters["knock"][:, 1]
+    assert res.outcomes.counters["knock"][:, 0].sum() == 0
     var = float(((np.arange(pmf.size) - kb.mean) ** 2) @ pmf)
     assert agrees(knock.mean(), kb.mean, math.sqrt(var / res.trials))
-    assert res.tally.knock_sum[1] == knock.sum()
+    assert res.tally.counter_sum["knock"][1] == knock.sum()
     assert per_trial_p(knock, pmf, 1) > 1e-4
     # negative control: one more point of BODY is rejected
     assert per_trial_p(knock, pmf_array(knockback(dc, body + 1, av=10, dv_base=8)), 1) < 1e-6
@@ -290,7 +290,7 @@ def test_knockback_kills_against_kills():
     del tank["hits"], tank["stun"]
     res = run(fight(hero, tank, knockback=True), seed=19)
     kb = knockback(superdamage_kills(20), 6, av=10, dv_base=8)
-    knock = res.outcomes.knock[:, 1]
+    knock = res.outcomes.counters["knock"][:, 1]
     assert per_trial_p(knock, pmf_array(kb), 1) > 1e-4
     assert per_trial_p(knock, pmf_array(knockback(20, 6, av=10, dv_base=8)), 1) < 1e-6
 
@@ -304,9 +304,10 @@ def test_knockback_moves_the_target_away():
         evs = events(sc, trial, seed=17)
         knocks = [e for e in evs if e["kind"] == "knockback"]
         (shot,) = attacks_in(evs)
-        assert len(knocks) == (1 if shot["hit"] and res.outcomes.knock[trial, 1] > 0 else 0)
+        knocked = res.outcomes.counters["knock"][trial, 1] > 0
+        assert len(knocks) == (1 if shot["hit"] and knocked else 0)
         for e in knocks:
-            assert e["raw"] == res.outcomes.knock[trial, 1]
+            assert e["raw"] == res.outcomes.counters["knock"][trial, 1]
             assert e["x"] == 0.0 and e["y"] == pytest.approx(3 + 2.0 * e["raw"], abs=0.011)
             flown += 1
     assert flown > 0
@@ -334,7 +335,7 @@ def test_knockback_moves_the_target_away():
 def test_knockback_off_moves_nobody():
     weapon = KNOCK_CASES["dc6_body4"][0]
     res = run(fight(shooter(weapon, tactics=ONCE), target(stats={"BODY": 1})), trials=2000)
-    assert res.outcomes.knock.sum() == 0
+    assert res.outcomes.counters["knock"].sum() == 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -396,7 +397,7 @@ def test_superdamage_against_a_kill_rated_target(stats, weapon, action, armour_k
     n = int(res.tally.attacks_sum[0])
     assert n == 4 * res.trials
     assert agrees(res.tally.landed_sum[0] / n, p_hit, math.sqrt(p_hit * (1 - p_hit) / n))
-    assert res.tally.location_hits.sum() == 0
+    assert res.tally.categories["location_hits"].sum() == 0
 
 
 def test_kill_rated_target_is_destroyed_at_zero():

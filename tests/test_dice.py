@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from fuzion_sim import dice
 from fuzion_sim._jit import jit
-from fuzion_sim.dice import Pmf
+from fuzion_sim.systems.fuzion import dice
+from fuzion_sim.systems.fuzion.dice import Pmf
 
 COMBOS = [(d, c) for d in ("hero", "interlock") for c in ("both", "attacker", "none")]
 SEED = 20240611

@@ -55,7 +55,7 @@ def duel():
 @pytest.fixture(scope="module")
 def compiled(duel):
     system = get_system(duel.system)
-    return system, system.compile_scenario(duel)
+    return system, system.compile(duel)
 
 
 # ------------------------------------------------------------------------------------------
@@ -127,7 +127,8 @@ def test_keep_and_stream_identical(duel, compiled):
     assert what(kept) == what(streamed)
     assert_tallies_equal(kept.tally, streamed.tally)
     system, plan = compiled
-    retallied = Tally.of(kept.outcomes, system.n_sides(plan), system.max_slots(plan))
+    retallied = Tally.of(kept.outcomes, system.n_sides(plan), system.max_slots(plan),
+                         system.outcome_schema(plan))
     assert_tallies_equal(retallied, kept.tally)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from oracles import brute_rolls
 
-from fuzion_sim import dice
+from fuzion_sim.systems.fuzion import dice
 from fuzion_sim.systems.fuzion.exact import Fighter, attack, duel
 
 COMBOS = [(d, c) for d in ("hero", "interlock") for c in ("both", "attacker", "none")]

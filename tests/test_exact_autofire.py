@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from oracles import brute_rolls
 from scipy import stats
 
-from fuzion_sim import dice
 from fuzion_sim.cli import cli
+from fuzion_sim.systems.fuzion import dice
 from fuzion_sim.systems.fuzion.exact import (
     AUTOFIRE_RULES,
     attack,

@@ -21,7 +21,6 @@ from oracles import d10_natural as _d10
 from oracles import hero_natural as _hero
 
 from fuzion_sim.cli import cli
-from fuzion_sim.scenario.model import DERIVED
 from fuzion_sim.systems.fuzion import rules, tables
 from fuzion_sim.systems.fuzion.exact import (
     attack,
@@ -31,6 +30,7 @@ from fuzion_sim.systems.fuzion.exact import (
     stabilise_dv,
     superdamage_kills,
 )
+from fuzion_sim.systems.fuzion.model import DERIVED
 
 D6 = range(1, 7)
 LOCATIONS = ("head", "hands", "arms", "shoulders", "chest", "stomach", "vitals", "thighs",

@@ -13,8 +13,7 @@ from conftest import SCENARIOS
 
 from fuzion_sim import simulate
 from fuzion_sim.api import replay
-from fuzion_sim.scenario import load_scenario
-from fuzion_sim.scenario.build import scenario_from_dict
+from fuzion_sim.scenario import load_scenario, scenario_from_dict
 from fuzion_sim.systems.fuzion import codes as k
 from fuzion_sim.systems.fuzion import narrate
 from fuzion_sim.systems.fuzion import tactics as tx

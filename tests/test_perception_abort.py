@@ -7,7 +7,7 @@ import math
 
 from fight_log import dummy, fighter, logged, run, scenario
 
-from fuzion_sim import dice
+from fuzion_sim.systems.fuzion import dice
 
 
 def test_obscured_perception_roll_each_phase_sets_minus_2_or_4():

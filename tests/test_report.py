@@ -70,7 +70,7 @@ def test_report_renders_with_valid_images(report):
 
 
 def test_every_rule_switch_is_listed(report):
-    from fuzion_sim.scenario.model import RULE_SWITCHES
+    from fuzion_sim.systems.fuzion.model import RULE_SWITCHES
 
     text = (report / "assumptions.csv").read_text()
     for key in RULE_SWITCHES:

@@ -10,10 +10,7 @@ import yaml
 
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import (
-    PRIMARIES,
-    RULE_SWITCHES,
     Scenario,
-    catalogue,
     get_path,
     load_scenario,
     parse_path,
@@ -22,6 +19,8 @@ from fuzion_sim.scenario import (
     scenario_from_dict,
     set_path,
 )
+from fuzion_sim.systems.fuzion import catalogue
+from fuzion_sim.systems.fuzion.model import PRIMARIES, RULE_SWITCHES
 
 FLAGSHIP = Path(__file__).resolve().parents[1] / "scenarios" / "marshal-vs-outlaw.yaml"
 

@@ -11,9 +11,17 @@ from pathlib import Path
 import pytest
 
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import RULE_SWITCHES, Armor, Combatant, Weapon, load_scenario
-from fuzion_sim.scenario.model import CAMPAIGNS, NO_ARMOR, Area
+from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems.fuzion import tables
+from fuzion_sim.systems.fuzion.model import (
+    CAMPAIGNS,
+    NO_ARMOR,
+    RULE_SWITCHES,
+    Area,
+    Armor,
+    Combatant,
+    Weapon,
+)
 
 BASE = """\
 name: damage keys

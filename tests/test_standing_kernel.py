@@ -127,9 +127,9 @@ def test_standing_kernel_equals_general_kernel(name):
         np.testing.assert_array_equal(x, y)
     # streamed: the standing (or duel) kernel adds the trials straight into a tally
     n_sides, slots = fuzion.n_sides(fast), fuzion.max_slots(fast)
-    streamed = fuzion.tally_chunk(fast, key, 0, 20_000, n_sides, slots)
+    streamed = fuzion.tally_chunk(fast, key, 0, 20_000)
     for field, value in Tally.of(b, n_sides, slots).to_state().items():
-        np.testing.assert_array_equal(getattr(streamed, field), value, err_msg=field)
+        np.testing.assert_array_equal(streamed.to_state()[field], value, err_msg=field)
 
 
 def test_moving_fights_use_the_general_kernel():
@@ -155,10 +155,11 @@ def _standing_kernel(plan, key, n):
     from fuzion_sim.engine.outcomes import TrialOutcomes
     from fuzion_sim.systems.fuzion import kernel_standing
 
-    out = TrialOutcomes.empty(n, plan.n_combatants)
+    out = TrialOutcomes.empty(n, plan.n_combatants, fuzion.run.SCHEMA)
     log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
-    no_tally = fuzion._tally_args(None)
-    kernel_standing.run_chunk(key, 0, n, *plan.arrays, *out.arrays(), -1, log, count, *no_tally)
+    no_tally = fuzion.run._tally_args(None)
+    outputs = fuzion.run.kernel_outputs(out)
+    kernel_standing.run_chunk(key, 0, n, *plan.arrays, *outputs, -1, log, count, *no_tally)
     return out
 
 
@@ -175,10 +176,10 @@ def test_duel_kernel_equals_standing_kernel(name):
     standing = _standing_kernel(plan, key, 20_000)
     for x, y in zip(duel.arrays(), standing.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
-    streamed = fuzion.tally_chunk(plan, key, 0, 20_000, 2, fuzion.max_slots(plan))
+    streamed = fuzion.tally_chunk(plan, key, 0, 20_000)
     expected = Tally.of(standing, 2, fuzion.max_slots(plan))
     for field, value in expected.to_state().items():
-        np.testing.assert_array_equal(getattr(streamed, field), value, err_msg=field)
+        np.testing.assert_array_equal(streamed.to_state()[field], value, err_msg=field)
 
 
 @pytest.mark.parametrize("name", SQUADS + [d for d in DUELS if d != "switch2"])
@@ -194,18 +195,18 @@ def test_squad_kernel_equals_standing_kernel(name):
         load_scenario(SCENARIOS / path, overrides=overrides), kernel="squad"
     )
     key, n, slots = chunk_key(11, 0), 20_000, fuzion.max_slots(plan)
-    squad = TrialOutcomes.empty(n, plan.n_combatants)
+    squad = TrialOutcomes.empty(n, plan.n_combatants, fuzion.run.SCHEMA)
     log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
-    args = (key, 0, n, *plan.arrays, *squad.arrays(), -1, log, count)
-    kernel_squad.run_chunk(*args, *fuzion._tally_args(None))
+    args = (key, 0, n, *plan.arrays, *fuzion.run.kernel_outputs(squad), -1, log, count)
+    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(None))
     standing = _standing_kernel(plan, key, n)
     for x, y in zip(squad.arrays(), standing.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
-    streamed = Tally.zeros(plan.n_sides, plan.n_combatants, slots)
-    kernel_squad.run_chunk(*args, *fuzion._tally_args(streamed))
+    streamed = Tally.zeros(plan.n_sides, plan.n_combatants, slots, fuzion.run.SCHEMA)
+    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(streamed))
     for field, value in Tally.of(standing, plan.n_sides, slots).to_state().items():
         if field != "n_trials":
-            np.testing.assert_array_equal(getattr(streamed, field), value, err_msg=field)
+            np.testing.assert_array_equal(streamed.to_state()[field], value, err_msg=field)
 
 
 def test_kernel_choice():

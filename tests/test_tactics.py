@@ -12,8 +12,8 @@ import pytest
 
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import load_scenario, scenario_from_dict
-from fuzion_sim.scenario.model import DEFAULT_TACTICS, Combatant
 from fuzion_sim.systems.fuzion import tactics as T
+from fuzion_sim.systems.fuzion.model import DEFAULT_TACTICS, Combatant
 
 # --- helpers --------------------------------------------------------------------------------
 
@@ -480,7 +480,7 @@ def test_a_bad_presets_file_names_its_line(monkeypatch):
         monkeypatch.undo()
         T._presets.cache_clear()
     err = info.value
-    assert err.file == "fuzion_sim/data/tactics.yaml"
+    assert err.file == "fuzion_sim/systems/fuzion/data/tactics.yaml"
     assert (err.line, err.path, err.suggestion) == (6, "brawler.rules[0].do", "punch")
     assert "gunslinger" in T.presets()  # the real file again
 
@@ -597,7 +597,7 @@ def test_compile_sees_spd_and_planar_distance(tmp_path):
 
 
 def test_combatant_defaults_keep_old_constructors_working():
-    from fuzion_sim.scenario import catalogue
+    from fuzion_sim.systems.fuzion import catalogue
 
     weapon = catalogue.find_weapon("Magnum Pistol")
     c = Combatant(name="a", side="red", stats={}, derived={}, skills={}, weapon=weapon)

@@ -10,8 +10,8 @@ from fight_log import HARMLESS, dummy, fighter, logged, run, scenario
 
 from fuzion_sim import exact
 from fuzion_sim.cli import cli
-from fuzion_sim.scenario.model import UNARMED
 from fuzion_sim.systems import fuzion
+from fuzion_sim.systems.fuzion.model import UNARMED
 
 
 def attacks(events, actor):

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..engine.outcomes import Tally, TrialOutcomes
 from ..errors import unknown_name
+from ..systems.base import OutcomeSchema
 from .intervals import quantile_interval_ranks, wilson, z_value
 
 __all__ = ["Result", "QUANTILES", "UNITS"]
@@ -53,6 +54,8 @@ class Result:
         The run's aggregates (every statistic below comes from it).
     time_unit : dict
         ``{"unit": "phase", "seconds": 3.0, "per_round": 4}``.
+    schema : OutcomeSchema, optional
+        The rule system's extras (counters, categories) and time unit.
     outcomes : TrialOutcomes, optional
         Per-trial outcomes, when the run kept them.
     provenance : dict
@@ -73,6 +76,7 @@ class Result:
     elapsed: float = 0.0
     threads: int = 1
     backend: str = "threads"
+    schema: OutcomeSchema | None = None
 
     # -- names ---------------------------------------------------------------------------
     def side_index(self, side: str) -> int:
@@ -246,7 +250,7 @@ class Result:
             out["tail_from"] = int(counts.size - 1)
         secs = self.time_unit["seconds"]
         out["mean_seconds"] = mean * secs
-        out["mean_rounds"] = mean * secs / 12.0
+        out["mean_rounds"] = mean / float(self.time_unit.get("per_round") or 1)
         return out
 
     # -- per combatant -------------------------------------------------------------------
@@ -285,28 +289,51 @@ class Result:
                     "damage_taken_mean": tl.taken_sum[i] / self.trials,
                     "attacks_mean": attacks / self.trials,
                     "hit_rate": tl.landed_sum[i] / attacks if attacks else None,
-                    "knockback_mean": tl.knock_sum[i] / self.trials,
+                    **{f"{label}_mean": tl.counter_sum[name][i] / self.trials
+                       for name, label in self._counters()},
                 }
             )
         return rows
 
-    def hits_by_location(self) -> dict[str, dict[str, int]]:
-        """Hits each combatant took by hit location.
+    def _counters(self) -> list[tuple[str, str]]:
+        """(name, label) of the system's per-trial counters."""
+        return [] if self.schema is None else [(c.name, c.label) for c in self.schema.counters]
+
+    def counter_labels(self) -> list[str]:
+        """The labels of the system's per-trial counters (``knockback``): each combatant's
+        :meth:`combatant_stats` has ``<label>_mean``.
+
+        Returns
+        -------
+        list of str
+        """
+        return [label for _name, label in self._counters()]
+
+    def category_counts(self, name: str) -> dict[str, dict[str, int]]:
+        """Counts of the system's category ``name`` (hits by location, attacks by colour).
+
+        Parameters
+        ----------
+        name : str
+            One of the schema's categories.
 
         Returns
         -------
         dict
-            ``{combatant: {location: hits}}``, empty when no location was rolled; location
-            names from the rule system (``location_names`` in the provenance).
+            ``{combatant: {label: count}}`` for every combatant with a count, leaving zeros
+            out.
         """
-        names = self.provenance.get("location_names") or [
-            f"location {k}" for k in range(self.tally.location_hits.shape[1])
-        ]
+        spec = next((c for c in (self.schema.categories if self.schema else ()) if c.name == name),
+                    None)  # fmt: skip
+        if spec is None:
+            choices = [c.name for c in self.schema.categories] if self.schema else []
+            raise unknown_name("category", name, choices)
+        counts = self.tally.categories[name]
         out = {}
-        for i, (name, _side) in enumerate(self.combatants):
-            row = self.tally.location_hits[i]
+        for i, (who, _side) in enumerate(self.combatants):
+            row = counts[i]
             if row.any():
-                out[name] = {loc: int(n) for loc, n in zip(names, row, strict=True) if n}
+                out[who] = {lab: int(n) for lab, n in zip(spec.labels, row, strict=True) if n}
         return out
 
     # -- time units ----------------------------------------------------------------------
@@ -782,7 +809,8 @@ class Result:
             "unresolved_probability": float(self.unresolved_probability),
             "kill_time": kt,
             "combatants": combatants,
-            "hits_by_location": self.hits_by_location(),
+            **{c.json_key: self.category_counts(c.name)
+               for c in (self.schema.categories if self.schema else ())},
             "elapsed_s": self.elapsed,
             "trials_per_second": trials_per_second,
             "threads": self.threads,

@@ -27,8 +27,6 @@ import contextlib
 import pickle
 import time
 from collections.abc import Callable
-from importlib import import_module
-from types import ModuleType
 
 from .._version import __version__
 from ..errors import FuzionSimError, Interrupted
@@ -39,6 +37,7 @@ from .runner import (
     chunk_result,
     collect_in_order,
     default_threads,
+    empty_tally,
     in_order,
     iter_spans,
     resolve_keep,
@@ -135,26 +134,25 @@ atexit.register(close_clients)
 # ------------------------------------------------------------------------------------------
 
 
-def _system(ref):
-    return import_module(ref) if isinstance(ref, str) else ref
+def _system(name: str):
+    from ..systems import get_system
+
+    return get_system(name)
 
 
-def _warm(system_ref, plan_blob: bytes, n_sides: int, max_slots: int) -> str:
+def _warm(system_name: str, plan_blob: bytes) -> str:
     """Load (or compile) the kernels on a worker; its fuzion_sim version."""
-    system, plan = _system(system_ref), pickle.loads(plan_blob)
-    chunk_result(system, plan, 0, 0, 1, n_sides, max_slots, keep=True)
-    chunk_result(system, plan, 0, 0, 1, n_sides, max_slots, keep=False)
+    system, plan = _system(system_name), pickle.loads(plan_blob)
+    chunk_result(system, plan, 0, 0, 1, keep=True)
+    chunk_result(system, plan, 0, 0, 1, keep=False)
     return __version__
 
 
 def _chunk_task(
-    system_ref, plan_blob: bytes, seed: int, chunk: int, n: int, n_sides: int, max_slots: int,
-    keep: bool,
+    system_name: str, plan_blob: bytes, seed: int, chunk: int, n: int, keep: bool,
 ) -> tuple[dict, TrialOutcomes | None]:  # fmt: skip
     """Run one chunk: its tally state, and its per-trial outcomes if kept."""
-    tally, out = chunk_result(
-        _system(system_ref), pickle.loads(plan_blob), seed, chunk, n, n_sides, max_slots, keep
-    )
+    tally, out = chunk_result(_system(system_name), pickle.loads(plan_blob), seed, chunk, n, keep)
     return tally.to_state(), out
 
 
@@ -225,14 +223,13 @@ def run_plan_dask(
 def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max_in_flight):
     """:func:`run_plan_dask` on a connected client; Ctrl-C raises :class:`Interrupted` with
     the trials merged so far."""
-    keep = resolve_keep(trials, plan.n_combatants, keep_trials)
-    n_sides, max_slots = system.n_sides(plan), system.max_slots(plan)
-    system_ref = system.__name__ if isinstance(system, ModuleType) else system
+    keep = resolve_keep(trials, system.n_combatants(plan), keep_trials)
+    system_ref = system.name  # the workers find the system in their own registry
     blob = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
 
     # Warm every worker up (imports, numba cache) before the clock starts, and check versions.
     try:
-        versions = client.run(_warm, system_ref, blob, n_sides, max_slots)
+        versions = client.run(_warm, system_ref, blob)
     except Exception as err:  # a worker without fuzion_sim fails to unpickle the task
         raise FuzionSimError(
             f"Dask workers could not run fuzion_sim ({type(err).__name__}: {err}); is "
@@ -249,13 +246,13 @@ def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max
     nthreads = int(sum(client.nthreads().values())) or 1
     window = max(4, 2 * nthreads) if max_in_flight is None else max(1, int(max_in_flight))
     [plan_future] = client.scatter([blob], broadcast=True, hash=False)
-    tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
+    tally = empty_tally(system, plan)
     start = time.perf_counter()
 
     def submit(span):
         chunk, n = span
         return client.submit(
-            _chunk_task, system_ref, plan_future, seed, chunk, n, n_sides, max_slots, keep,
+            _chunk_task, system_ref, plan_future, seed, chunk, n, keep,
             pure=False, priority=-chunk,
         )  # fmt: skip
 

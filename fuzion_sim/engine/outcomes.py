@@ -13,23 +13,26 @@ exact however long a fight lasts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._jit import jit
 
 __all__ = [
-    "DRAW", "HIST_SLOTS", "UNRESOLVED", "Tally", "TrialOutcomes", "hist_size", "outcome_index",
+    "DRAW", "HIST_SLOTS", "SHARED", "TALLY_SHARED", "UNRESOLVED", "Tally", "TrialOutcomes",
+    "hist_size", "outcome_index",
 ]  # fmt: skip
 
 DRAW = -1
 UNRESOLVED = -2
-#: Hit locations counted per combatant (the Fuzion table's ten).
-N_LOCATIONS = 10
 #: Time slots a tally's histograms hold one by one (4,096: 1,024 rounds in phases, 341 on the
 #: speed chart); a fight that may last longer shares the last bin (see :class:`Tally`).
 HIST_SLOTS = 4096
+
+#: The shared per-trial arrays every kernel writes, in the order ``TrialOutcomes.arrays``
+#: gives them.
+SHARED = ("winner", "end_slot", "out_slot", "death_slot", "dealt", "taken", "attacks", "landed")
 
 
 def hist_size(max_slots: int) -> int:
@@ -39,17 +42,25 @@ def hist_size(max_slots: int) -> int:
     return min(int(max_slots), HIST_SLOTS) + 1
 
 
+def _extras(schema) -> tuple[tuple[str, ...], dict[str, int]]:
+    """A schema's counter names and its categories' sizes (none without a schema)."""
+    if schema is None:
+        return (), {}
+    return (tuple(c.name for c in schema.counters),
+            {c.name: len(c.labels) for c in schema.categories})  # fmt: skip
+
+
 @dataclass
 class TrialOutcomes:
     """Per-trial outcome arrays of ``n`` trials and ``C`` combatants.
 
-    ``winner`` int8[n]: side index, DRAW or UNRESOLVED. ``end_slot`` int32[n]: the 1-based time
-    slot the fight ended. ``out_slot``/``death_slot`` int32[n, C]: slot a combatant first went
-    out / died (0: never). ``dealt``/``taken`` int32[n, C]: damage after defences.
-    ``attacks``/``landed`` int32[n, C]: attacks made and attacks that hit. ``knock``
-    int32[n, C]: knockback units the combatant took. ``location_hits`` int64[C, L]: hits each
-    combatant took by hit location, summed over the block (not per trial; zeros when the rule
-    system or the scenario has no hit locations).
+    The shared outcomes, written by every rule system's kernels: ``winner`` int8[n] (a side
+    index, DRAW or UNRESOLVED), ``end_slot`` int32[n] (the 1-based time the fight ended),
+    ``out_slot`` / ``death_slot`` int32[n, C] (the time a combatant first went out / died, 0:
+    never), ``dealt`` / ``taken`` int32[n, C] (damage after defences), ``attacks`` / ``landed``
+    int32[n, C] (attacks made and attacks that hit). Then a system's extras, by name, as its
+    :class:`~fuzion_sim.systems.base.OutcomeSchema` lists them: ``counters[name]`` int32[n, C]
+    per trial, and ``categories[name]`` int64[C, K], counts summed over the block.
     """
 
     winner: np.ndarray
@@ -60,29 +71,46 @@ class TrialOutcomes:
     taken: np.ndarray
     attacks: np.ndarray
     landed: np.ndarray
-    knock: np.ndarray
-    location_hits: np.ndarray
+    counters: dict[str, np.ndarray] = field(default_factory=dict)
+    categories: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
-    def empty(cls, n: int, n_comb: int, n_locations: int = N_LOCATIONS) -> TrialOutcomes:
+    def empty(cls, n: int, n_comb: int, schema=None) -> TrialOutcomes:
+        """Arrays for ``n`` trials of ``n_comb`` combatants and the extras of ``schema``
+        (categories zeroed: kernels add to them)."""
         per = lambda: np.empty((n, n_comb), np.int32)  # noqa: E731
+        names, sizes = _extras(schema)
         return cls(
             np.empty(n, np.int8), np.empty(n, np.int32), per(), per(), per(), per(), per(), per(),
-            per(), np.zeros((n_comb, n_locations), np.int64),
+            counters={k: per() for k in names},
+            categories={k: np.zeros((n_comb, size), np.int64) for k, size in sizes.items()},
         )  # fmt: skip
 
     def arrays(self) -> list[np.ndarray]:
-        return [getattr(self, f.name) for f in fields(self)]
+        """The shared arrays, in :data:`SHARED` order (a kernel's first outputs)."""
+        return [getattr(self, name) for name in SHARED]
 
     @classmethod
     def concatenate(cls, parts: list[TrialOutcomes]) -> TrialOutcomes:
-        names = [f.name for f in fields(cls) if f.name != "location_hits"]
-        joined = {k: np.concatenate([getattr(p, k) for p in parts]) for k in names}
-        return cls(**joined, location_hits=sum(p.location_hits for p in parts))
+        joined = {k: np.concatenate([getattr(p, k) for p in parts]) for k in SHARED}
+        first = parts[0]
+        return cls(
+            **joined,
+            counters={k: np.concatenate([p.counters[k] for p in parts]) for k in first.counters},
+            categories={k: sum(p.categories[k] for p in parts) for k in first.categories},
+        )
 
     @property
     def n(self) -> int:
         return int(self.winner.shape[0])
+
+
+#: The Tally's shared arrays, after ``n_trials``, in their order.
+TALLY_SHARED = (
+    "outcome_counts", "end_hist", "out_hist", "death_hist", "dealt_sum", "dealt_sq",
+    "taken_sum", "taken_sq", "attacks_sum", "landed_sum", "end_excess", "end_excess_sq",
+    "out_excess", "death_excess",
+)  # fmt: skip
 
 
 @dataclass
@@ -93,7 +121,8 @@ class Tally:
     (n_sides + 1). ``end_hist[k, t]``: trials with outcome k that ended in slot t.
     ``out_hist[c, t]`` / ``death_hist[c, t]``: slot combatant c first went out / died (t = 0:
     never). The ``*_sum`` and ``*_sq`` arrays are per-combatant sums and sums of squares.
-    ``location_hits[c, l]``: hits combatant c took in hit location l.
+    A system's extras: ``counter_sum[name]`` / ``counter_sq[name]`` int64[C] per counter, and
+    ``categories[name]`` int64[C, K].
 
     The histograms have :func:`hist_size` bins; when a fight may last past the last one
     (``max_slots > HIST_SLOTS``) that bin ``L`` holds every slot from ``L`` on, and
@@ -113,25 +142,27 @@ class Tally:
     taken_sq: np.ndarray
     attacks_sum: np.ndarray
     landed_sum: np.ndarray
-    knock_sum: np.ndarray
-    knock_sq: np.ndarray
-    location_hits: np.ndarray
     end_excess: np.ndarray
     end_excess_sq: np.ndarray
     out_excess: np.ndarray
     death_excess: np.ndarray
+    counter_sum: dict[str, np.ndarray] = field(default_factory=dict)
+    counter_sq: dict[str, np.ndarray] = field(default_factory=dict)
+    categories: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
-    def zeros(
-        cls, n_sides: int, n_comb: int, max_slots: int, n_locations: int = N_LOCATIONS
-    ) -> Tally:
+    def zeros(cls, n_sides: int, n_comb: int, max_slots: int, schema=None) -> Tally:
+        """An empty tally of ``n_sides`` sides, ``n_comb`` combatants, fights of at most
+        ``max_slots`` time units, and the extras of ``schema``."""
         t = hist_size(max_slots)
         z = lambda *shape: np.zeros(shape, np.int64)  # noqa: E731
+        names, sizes = _extras(schema)
         return cls(
             0, z(n_sides + 2), z(n_sides + 2, t), z(n_comb, t), z(n_comb, t),
             z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb), z(n_comb),
-            z(n_comb), z(n_comb), z(n_comb, n_locations), z(n_sides + 2), z(n_sides + 2),
-            z(n_comb), z(n_comb),
+            z(n_sides + 2), z(n_sides + 2), z(n_comb), z(n_comb),
+            counter_sum={k: z(n_comb) for k in names}, counter_sq={k: z(n_comb) for k in names},
+            categories={k: z(n_comb, size) for k, size in sizes.items()},
         )  # fmt: skip
 
     @property
@@ -147,34 +178,58 @@ class Tally:
     def merge(self, other: Tally) -> Tally:
         """Add ``other`` into this tally (in place) and return self."""
         self.n_trials += other.n_trials
-        for f in fields(self)[1:]:
-            getattr(self, f.name)[...] += getattr(other, f.name)
+        for name in TALLY_SHARED:
+            getattr(self, name)[...] += getattr(other, name)
+        for group in ("counter_sum", "counter_sq", "categories"):
+            mine, theirs = getattr(self, group), getattr(other, group)
+            for key in mine:
+                mine[key] += theirs[key]
         return self
 
     @classmethod
-    def of(cls, out: TrialOutcomes, n_sides: int, max_slots: int) -> Tally:
-        """The tally of a block of per-trial outcomes."""
-        tally = cls.zeros(
-            n_sides, out.out_slot.shape[1], max_slots, out.location_hits.shape[1]
-        )
+    def of(cls, out: TrialOutcomes, n_sides: int, max_slots: int, schema=None) -> Tally:
+        """The tally of a block of per-trial outcomes (``schema``: the extras to sum; by
+        default those ``out`` holds)."""
+        n_comb = out.out_slot.shape[1]
+        tally = cls.zeros(n_sides, n_comb, max_slots)
         tally.n_trials = out.n
         _tally(
             out.winner, out.end_slot, out.out_slot, out.death_slot, out.dealt, out.taken,
-            out.attacks, out.landed, out.knock, n_sides, tally.outcome_counts, tally.end_hist,
+            out.attacks, out.landed, n_sides, tally.outcome_counts, tally.end_hist,
             tally.out_hist, tally.death_hist, tally.dealt_sum, tally.dealt_sq, tally.taken_sum,
-            tally.taken_sq, tally.attacks_sum, tally.landed_sum, tally.knock_sum, tally.knock_sq,
-            tally.end_excess, tally.end_excess_sq, tally.out_excess, tally.death_excess,
+            tally.taken_sq, tally.attacks_sum, tally.landed_sum, tally.end_excess,
+            tally.end_excess_sq, tally.out_excess, tally.death_excess,
         )  # fmt: skip
-        tally.location_hits[...] = out.location_hits
+        names = out.counters if schema is None else _extras(schema)[0]
+        for name in names:
+            values = out.counters[name].astype(np.int64)
+            tally.counter_sum[name] = values.sum(axis=0)
+            tally.counter_sq[name] = (values * values).sum(axis=0)
+        sizes = out.categories if schema is None else _extras(schema)[1]
+        tally.categories = {k: out.categories[k].copy() for k in sizes}
         return tally
 
     def to_state(self) -> dict:
-        """A plain dict of arrays (for pickling across processes and for Parquet/JSON)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """A flat dict of arrays (for pickling across processes and for Parquet/JSON): the
+        shared arrays by name, the extras as ``counter_sum.<name>``, ``counter_sq.<name>``
+        and ``categories.<name>``."""
+        state = {"n_trials": self.n_trials}
+        state.update({name: getattr(self, name) for name in TALLY_SHARED})
+        for group in ("counter_sum", "counter_sq", "categories"):
+            state.update({f"{group}.{k}": v for k, v in getattr(self, group).items()})
+        return state
 
     @classmethod
     def from_state(cls, state: dict) -> Tally:
-        return cls(**state)
+        groups: dict[str, dict] = {"counter_sum": {}, "counter_sq": {}, "categories": {}}
+        shared = {}
+        for key, value in state.items():
+            group, _, name = key.partition(".")
+            if name:
+                groups[group][name] = value
+            else:
+                shared[key] = value
+        return cls(**shared, **groups)
 
 
 @jit(inline="always")
@@ -192,10 +247,9 @@ def outcome_index(result, n_sides):
 
 @jit
 def _tally(
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, n_sides,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, n_sides,
     outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum, taken_sq,
-    attacks_sum, landed_sum, knock_sum, knock_sq, end_excess, end_excess_sq, out_excess,
-    death_excess,
+    attacks_sum, landed_sum, end_excess, end_excess_sq, out_excess, death_excess,
 ):  # fmt: skip
     n, n_comb = out_slot.shape
     last = np.int64(end_hist.shape[1] - 1)
@@ -222,6 +276,3 @@ def _tally(
             taken_sq[c] += d * d
             attacks_sum[c] += attacks[j, c]
             landed_sum[c] += landed[j, c]
-            d = np.int64(knock[j, c])
-            knock_sum[c] += d
-            knock_sq[c] += d * d

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ..errors import ArgumentError, FuzionSimError, Interrupted
-from .outcomes import HIST_SLOTS, Tally, TrialOutcomes
+from .outcomes import Tally, TrialOutcomes
 from .progress import Progress
 from .rng import CHUNK, chunk_key
 
@@ -159,19 +159,27 @@ class Stopped(Exception):
     """A chunk abandoned because its run's stop flag was set."""
 
 
-def _sub_result(system, plan, key, first, n, n_sides, max_slots, keep):
+def empty_tally(system, plan) -> Tally:
+    """An empty tally shaped for ``plan``'s fight (sides, combatants, time, the system's
+    extras)."""
+    return Tally.zeros(system.n_sides(plan), system.n_combatants(plan), system.max_slots(plan),
+                       system.outcome_schema(plan))  # fmt: skip
+
+
+def _sub_result(system, plan, key, first, n, keep):
     """Trials ``first .. first + n - 1`` of the chunk ``key``: a Tally, and the per-trial
-    outcomes when ``keep``. A system with a ``tally_chunk`` adds trials straight into the
-    tally when they are not kept (the same numbers, without writing and re-reading the
-    per-trial arrays), unless the fight may outlast the histograms (they would be indexed
-    past their end)."""
-    if not keep and max_slots <= HIST_SLOTS and hasattr(system, "tally_chunk"):
-        return system.tally_chunk(plan, key, first, n, n_sides, max_slots), None
+    outcomes when ``keep``. When they are not kept the system's ``tally_chunk`` may add them
+    straight into the tally (the same numbers, without writing and re-reading the per-trial
+    arrays)."""
+    if not keep:
+        return system.tally_chunk(plan, key, first, n), None
     out = system.run_chunk(plan, key, first, n)
-    return Tally.of(out, n_sides, max_slots), (out if keep else None)
+    tally = Tally.of(out, system.n_sides(plan), system.max_slots(plan),
+                     system.outcome_schema(plan))  # fmt: skip
+    return tally, out
 
 
-def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag=None,
+def chunk_result(system, plan, seed, chunk, n, keep, flag=None,
                  counter: TrialCounter | None = None):  # fmt: skip
     """One chunk's :class:`Tally`, and its per-trial outcomes when ``keep``.
 
@@ -188,7 +196,7 @@ def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag=No
             raise Stopped
         size = min(size, n - first)
         began = time.perf_counter()
-        part, out = _sub_result(system, plan, key, first, size, n_sides, max_slots, keep)
+        part, out = _sub_result(system, plan, key, first, size, keep)
         took = time.perf_counter() - began
         tally = part if tally is None else tally.merge(part)
         if keep:
@@ -199,7 +207,7 @@ def chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag=No
         rate = size / took if took > 0 else float("inf")
         size = int(max(SUB_MIN, min(n, rate * SUB_SECONDS)))
     if tally is None:  # n == 0
-        return Tally.zeros(n_sides, plan.n_combatants, max_slots), None
+        return empty_tally(system, plan), None
     if not keep:
         return tally, None
     return tally, outs[0] if len(outs) == 1 else TrialOutcomes.concatenate(outs)
@@ -291,10 +299,10 @@ def run_plan(
 
     Parameters
     ----------
-    system : module or object
-        The rule system: ``run_chunk(plan, key, first, n) -> TrialOutcomes``,
-        ``n_sides(plan)``, ``max_slots(plan)``.
-    plan : NamedTuple
+    system : RuleSystem
+        The rule system (:class:`~fuzion_sim.systems.base.RuleSystem`): it runs chunks of
+        the plan and says the shape of their outcomes.
+    plan : object
         The compiled scenario (must pickle for ``backend="dask"``).
     trials, seed : int
         How many trials and the root seed.
@@ -342,13 +350,12 @@ def run_plan(
         raise FuzionSimError("a Dask scheduler needs backend='dask'")
 
     threads = max(1, int(threads or default_threads()))
-    keep = resolve_keep(trials, plan.n_combatants, keep_trials)
-    n_sides, max_slots = system.n_sides(plan), system.max_slots(plan)
-    tally = Tally.zeros(n_sides, plan.n_combatants, max_slots)
+    keep = resolve_keep(trials, system.n_combatants(plan), keep_trials)
+    tally = empty_tally(system, plan)
     try:
         # Load (or compile) the jitted code before the clock starts: elapsed is simulation time.
-        chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=True)
-        chunk_result(system, plan, seed, 0, 1, n_sides, max_slots, keep=False)
+        chunk_result(system, plan, seed, 0, 1, keep=True)
+        chunk_result(system, plan, seed, 0, 1, keep=False)
     except KeyboardInterrupt:
         raise Interrupted(0) from None
     start = time.perf_counter()
@@ -356,7 +363,7 @@ def run_plan(
 
     def work(span):
         chunk, n = span
-        return chunk_result(system, plan, seed, chunk, n, n_sides, max_slots, keep, flag, counter)
+        return chunk_result(system, plan, seed, chunk, n, keep, flag, counter)
 
     spans = iter_spans(trials)
     try:

@@ -204,21 +204,6 @@ def _kill_time_rows(result) -> list[dict]:
     return rows
 
 
-def _assumptions(result):
-    import pandas as pd
-
-    from ..scenario.model import RULE_SWITCHES
-
-    rows = []
-    for key, value in result.rules.items():
-        spec = RULE_SWITCHES.get(key)
-        rows.append(
-            {"switch": key, "value": value, "default": None if spec is None else spec[1],
-             "ruling": None if spec is None else spec[2]}
-        )  # fmt: skip
-    return pd.DataFrame(rows)
-
-
 def build_report(
     scenario,
     out_dir,
@@ -287,12 +272,20 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
                   command, backend, scheduler, force) -> None:  # fmt: skip
     """Run everything and write the report's files into ``stage`` (the sweep into
     ``folder / "sweep"``, its own output folder)."""
+    import pandas as pd
+
     from ..analysis.compare import compare
     from ..analysis.sweep import sweep
     from ..analysis.variants import engine_kwargs
     from ..api import simulate
     from .plots import comparison_plots
-    from .tables import assumptions_frame, comparison_frame, differences_frame, sweep_frame
+    from .tables import (
+        assumption_rows,
+        assumptions_frame,
+        comparison_frame,
+        differences_frame,
+        sweep_frame,
+    )
 
     engine = engine_kwargs(backend, scheduler)
     result = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=None,
@@ -344,7 +337,7 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
                       rel=f"sweep/{png.name}")  # fmt: skip
     doc.h(2, "Assumptions")
     doc.p(f"Every effective rule switch (rulings from RULINGS.md); max rounds {sc.max_rounds}.")
-    doc.table(assumptions_frame(result), _assumptions(result), "assumptions.csv")
+    doc.table(assumptions_frame(result), pd.DataFrame(assumption_rows(result)), "assumptions.csv")
     doc.h(2, "Scenario")
     doc.code(yaml.safe_dump(sc.data, sort_keys=False, allow_unicode=True), "yaml")
     doc.write(title)

@@ -258,17 +258,38 @@ def assumptions_frame(result):
     """
     import pandas as pd
 
-    from ..scenario.model import RULE_SWITCHES
+    rows = []
+    for raw in assumption_rows(result):
+        changed = raw["default"] is not None and raw["value"] != raw["default"]
+        rows.append({"rule switch": raw["switch"],
+                     "value": _yaml(raw["value"]) + (" (changed)" if changed else ""),
+                     "default": "" if raw["default"] is None else _yaml(raw["default"]),
+                     "ruling": raw["ruling"] or ""})  # fmt: skip
+    return pd.DataFrame(rows)
 
+
+def assumption_rows(result) -> list[dict]:
+    """Every effective rule switch of the run with its default and ruling (the system's
+    switches, from the registry): ``switch``, ``label``, ``value``, ``default``, ``ruling``.
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    list of dict
+    """
+    from ..systems import get_system
+
+    switches = get_system(result.system).switches
     rows = []
     for key, value in result.rules.items():
-        spec = RULE_SWITCHES.get(key)
-        default = None if spec is None else spec[1]
-        changed = spec is not None and value != default
-        rows.append({"rule switch": key, "value": _yaml(value) + (" (changed)" if changed else ""),
-                     "default": "" if spec is None else _yaml(default),
-                     "ruling": "" if spec is None else str(spec[2])})  # fmt: skip
-    return pd.DataFrame(rows)
+        spec = switches.get(key)
+        rows.append({"switch": key, "label": None if spec is None else spec.label,
+                     "value": value, "default": None if spec is None else spec.default,
+                     "ruling": None if spec is None else spec.ruling})  # fmt: skip
+    return rows
 
 
 def _yaml(value) -> str:

@@ -18,6 +18,8 @@ from .pmf_rows import DEFAULT_ROWS, pmf_rows
 from .tables import comparison_frame, differences_frame, sweep_frame, wins_frame
 
 __all__ = [
+    "render_answer",
+    "render_exact",
     "render_result",
     "render_attack",
     "render_catalog",
@@ -119,19 +121,22 @@ def render_result(result) -> None:
             fmt.pct(row["p_out"]), fmt.pct(row["p_dead"]),
         )  # fmt: skip
     _show(con, "Per combatant (means per fight)", table)
-    if any(row["knockback_mean"] for row in per):
-        con.print(
-            "Knockback taken (units per fight): "
-            + ", ".join(f"{r['combatant']} {r['knockback_mean']:.2f}" for r in per)
-        )
-    locations = result.hits_by_location()
-    if locations:
-        names = result.provenance.get("location_names") or list(next(iter(locations.values())))
+    for label in result.counter_labels():
+        if any(row[f"{label}_mean"] for row in per):
+            con.print(
+                f"Mean {label} per fight: "
+                + ", ".join(f"{r['combatant']} {r[f'{label}_mean']:.2f}" for r in per)
+            )
+    for spec in result.schema.categories if result.schema else ():
+        counts = result.category_counts(spec.name)
+        if not counts:
+            continue
+        names = [n for n in spec.labels if any(n in c for c in counts.values())]
         table = _table(["combatant", *names], right=names)
-        for who, counts in locations.items():
-            total = sum(counts.values())
-            table.add_row(who, *[f"{100 * counts.get(n, 0) / total:.0f}" for n in names])
-        _show(con, "Hits taken by location (% of hits)", table)
+        for who, row in counts.items():
+            total = sum(row.values())
+            table.add_row(who, *[f"{100 * row.get(n, 0) / total:.0f}" for n in names])
+        _show(con, f"{spec.description[:1].upper()}{spec.description[1:]} (% of all)", table)
     con.print(
         f"[dim]{result.trials / result.elapsed:,.0f} trials/s on {result.threads} threads[/dim]"
     )
@@ -195,20 +200,71 @@ def render_attack(res, damage: str, knockback=None, rows: int = DEFAULT_ROWS) ->
         _pmf_table(con, "Knockback (a miss counts 0)", "units", knockback.to_dict(), rows)
 
 
-def render_catalog(kind: str, entries: list[dict]) -> None:
-    """A catalogue as a table (the columns a designer compares; ``--json`` has every field)."""
+def render_catalog(kind: str, entries: list[dict], columns=None) -> None:
+    """A catalogue as a table: ``columns`` (the system's choice of what a designer compares;
+    default every key of the first entry), ``--json`` has every field."""
     con = _console()
     if not entries:
         con.print("(empty)")
         return
-    cols = {
-        "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
-        "armor": ("name", "category", "pd", "ekd", "description"),
-    }.get(kind, tuple(entries[0]))
+    cols = tuple(columns or entries[0])
     table = _table(cols)
     for e in entries:
         table.add_row(*["" if e.get(c) is None else str(e.get(c)) for c in cols])
     _show(con, f"Catalogue: {kind}", table)
+
+
+def render_answer(title: str, answer: dict, rows: int = DEFAULT_ROWS) -> None:
+    """An exact answer of a rule system's oracle (``fuzion-sim attack SCENARIO``): its numbers
+    as lines, each distribution (``{"mean", "pmf"}``) as a table, each set of probabilities
+    (``{name: p}``) as a table.
+
+    Parameters
+    ----------
+    title : str
+    answer : dict
+        As :func:`fuzion_sim.api.exact_attack` returns it.
+    rows : int
+        The most rows of each distribution's table.
+    """
+    con = _console()
+    con.print(f"[bold]{title}[/bold]")
+    for key, value in answer.items():
+        label = key.replace("_", " ")
+        if isinstance(value, dict) and "pmf" in value:
+            con.print(f"mean {label} = {value['mean']:.4f}")
+            _pmf_table(con, f"{label.capitalize()} (a miss counts 0)", label, value["pmf"], rows)
+        elif isinstance(value, dict) and all(isinstance(v, float) for v in value.values()):
+            table = _table([label, "probability"], right=["probability"])
+            for name, p in value.items():
+                table.add_row(str(name), f"{p:.6f}")
+            _show(con, label.capitalize(), table)
+        elif isinstance(value, dict):
+            con.print(f"{label}: " + ", ".join(f"{k} {v:g}" if isinstance(v, float) else
+                                              f"{k} {v}" for k, v in value.items()))  # fmt: skip
+        elif isinstance(value, float):
+            con.print(f"{label} = {value:.6f}")
+        else:
+            con.print(f"{label}: {value}")
+
+
+def render_exact(answer: dict) -> None:
+    """The exact answer to a fight (``fuzion-sim exact``): who wins, the kill-time
+    distribution."""
+    con = _console()
+    con.print(f"[bold]{answer['scenario']}[/bold] (exact: {answer.get('method', 'exact')})")
+    table = _table(["outcome", "probability"], right=["probability"])
+    for side, row in answer["sides"].items():
+        table.add_row(f"{side} wins", f"{row['win_probability']:.6f}")
+    table.add_row("draw", f"{answer['draw_probability']:.6f}")
+    table.add_row("unresolved", f"{answer['unresolved_probability']:.6f}")
+    _show(con, "Who wins", table)
+    kt = answer["kill_time"]
+    if kt["mean"] is not None:
+        unit = kt["unit"]
+        con.print(f"kill time (decisive fights): mean {kt['mean']:.6f} {unit}s, sd "
+                  f"{kt['sd']:.6f}")  # fmt: skip
+        _pmf_table(con, f"Kill time ({unit}s)", unit, kt["pmf"], DEFAULT_ROWS)
 
 
 def render_comparison(cmp) -> None:

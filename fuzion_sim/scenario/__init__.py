@@ -1,39 +1,26 @@
-"""Scenarios: the YAML loader, validation, key paths and the catalogues.
+"""Scenarios: the YAML loader, the envelope, the checks every system builds members with, and
+key paths.
 
 The usual entry point is :func:`load_scenario`; :func:`scenario_from_dict` validates data that
 did not come from a file. Every user-input problem raises
-:class:`~fuzion_sim.errors.ScenarioError`.
+:class:`~fuzion_sim.errors.ScenarioError`. The members of a scenario's sides are its rule
+system's own (``fuzion_sim.systems``).
 """
 
 from __future__ import annotations
 
 from fuzion_sim.errors import ScenarioError
 
-from .build import scenario_from_dict
-from .model import (
-    DERIVED,
-    NO_ARMOR,
-    PRIMARIES,
-    RULE_SWITCHES,
-    Armor,
-    Combatant,
-    Rules,
-    Scenario,
-    Weapon,
-)
+from .envelope import TOP_KEYS, build_rules, scenario_from_dict
+from .model import Rules, Scenario
 from .paths import get_path, parse_path, parse_value, set_path
 from .yaml_io import read_yaml
 
 __all__ = [
-    "DERIVED",
-    "NO_ARMOR",
-    "PRIMARIES",
-    "RULE_SWITCHES",
-    "Armor",
-    "Combatant",
+    "TOP_KEYS",
     "Rules",
     "Scenario",
-    "Weapon",
+    "build_rules",
     "get_path",
     "load_scenario",
     "parse_path",
@@ -42,8 +29,6 @@ __all__ = [
     "scenario_from_dict",
     "set_path",
 ]
-
-
 def load_scenario(path, overrides=None) -> Scenario:
     """Read, override and validate a scenario file.
 

@@ -14,7 +14,6 @@ import yaml
 
 from fuzion_sim.errors import ScenarioError, did_you_mean
 
-from . import catalogue
 from .yaml_io import format_path
 
 __all__ = ["get_path", "parse_path", "parse_value", "set_path"]
@@ -104,31 +103,34 @@ def parse_value(text):
         return text
 
 
-def _catalogue_slot(prefix: list) -> str | None:
-    """'weapon' or 'armor' if ``prefix`` is ``sides.<side>[i].weapon`` / ``.armor``."""
-    if (
-        len(prefix) == 4
-        and prefix[0] == "sides"
-        and isinstance(prefix[2], int)
-        and prefix[3] in ("weapon", "armor")
-    ):
-        return prefix[3]
+def _member_slot(prefix: list) -> str | None:
+    """The member key ``prefix`` ends at (``sides.<side>[i].<key>`` or
+    ``sides.<side>.members[i].<key>``), else None."""
+    if len(prefix) == 4 and prefix[0] == "sides" and isinstance(prefix[2], int):
+        return prefix[3] if isinstance(prefix[3], str) else None
+    if (len(prefix) == 5 and prefix[0] == "sides" and prefix[2] == "members"
+            and isinstance(prefix[3], int) and isinstance(prefix[4], str)):  # fmt: skip
+        return prefix[4]
     return None
 
 
-def _catalogue_entry(prefix: list, name: str, full: str) -> dict:
-    slot = _catalogue_slot(prefix)
-    if slot == "weapon":
-        entry, names, what = catalogue.weapon_entry(name), catalogue.weapons(), "weapon"
-    else:
-        entry, names, what = catalogue.armor_entry(name), catalogue.armors(), "armour"
-    if entry is None:
-        raise ScenarioError(
-            f"cannot follow the path into unknown {what} '{name}'",
-            path=full,
-            suggestion=did_you_mean(name, names),
-        )
-    return entry
+def _catalogue_entry(data, prefix: list, name: str, full: str) -> dict | None:
+    """The catalogue entry a member key at ``prefix`` names (the scenario's system decides
+    which keys name catalogue items), as a mapping to follow the path into; None when the
+    key names no catalogue item."""
+    from ..systems import DEFAULT_SYSTEM, get_system, system_names
+
+    slot = _member_slot(prefix)
+    if slot is None:
+        return None
+    system = data.get("system") if isinstance(data, dict) else None
+    if system not in system_names():
+        system = DEFAULT_SYSTEM
+    try:
+        return get_system(system).catalogue_entry(slot, name)
+    except ScenarioError as exc:
+        exc.path = full
+        raise
 
 
 def _step(node, key, prefix: list, full: str):
@@ -184,8 +186,8 @@ def get_path(data, path) -> Any:
     node = data
     for depth, key in enumerate(parts):
         prefix = parts[:depth]
-        if isinstance(node, str) and _catalogue_slot(prefix):
-            node = _catalogue_entry(prefix, node, full)
+        if isinstance(node, str):
+            node = _catalogue_entry(data, prefix, node, full) or node
         node = _step(node, key, prefix, full)
     return node
 
@@ -237,9 +239,10 @@ def set_path(data, path, value) -> dict:
         ):
             node[key] = {}
         child = _step(node, key, parts[:depth], full)
-        if isinstance(child, str) and _catalogue_slot(prefix):
-            child = _catalogue_entry(prefix, child, full)
-            node[key] = child
+        if isinstance(child, str) and isinstance(following, str):
+            entry = _catalogue_entry(root, prefix, child, full)
+            if entry is not None:
+                child = node[key] = entry
         if not isinstance(child, dict | list):
             raise ScenarioError(
                 f"'{format_path(prefix)}' is a single value, it has no '{following}'", path=full

@@ -9,9 +9,9 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
-from ... import dice
-from ...scenario.model import BOW_MAX_STR, BOW_RANGE_PER_STR, Scenario
-from . import codes, tactics
+from ...scenario.model import Scenario
+from . import codes, dice, tactics
+from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
 from .rules import (
     FISTS_DC,
     KILLING,
@@ -133,7 +133,7 @@ ABORT_CODES = {"none": codes.ABORT_NONE, "dodge": codes.ABORT_DODGE,
 
 @cache
 def _presence_table() -> tuple[np.ndarray, np.ndarray]:
-    text = resources.files("fuzion_sim.data").joinpath("presence.yaml").read_text()
+    text = resources.files("fuzion_sim.systems.fuzion.data").joinpath("presence.yaml").read_text()
     rows = yaml.safe_load(text)["presence"]
     effects = {"none": codes.PA_NONE, "penalty": codes.PA_PENALTY,
                "lose_action": codes.PA_LOSE_ACTION, "surrender": codes.PA_SURRENDER}  # fmt: skip

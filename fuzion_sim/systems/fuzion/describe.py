@@ -53,10 +53,10 @@ def describe_member(c) -> str:
     )
 
 
-def describe_kernel(plan) -> str:
-    """Which kernel runs the fight and, for the general kernel, what keeps it from the standing
-    kernel (``dispatch.blocking_reasons``)."""
-    name = dispatch.kernel_for(plan)
-    if name != "general":
-        return f"runs on the {name} kernel"
-    return f"runs on the general kernel ({'; '.join(dispatch.blocking_reasons(plan, 'standing'))})"
+def describe_kernel(fight) -> str:
+    """Which kernel runs a compiled fight (``run.FightPlan``) and, for the general kernel, what
+    keeps it from the standing kernel (``dispatch.blocking_reasons``)."""
+    if fight.kernel != "general":
+        return f"runs on the {fight.kernel} kernel"
+    why = "; ".join(dispatch.blocking_reasons(fight.arrays, "standing"))
+    return f"runs on the general kernel ({why})"

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fuzion_sim.dice import DICE, Pmf, _difference_counts, _nd6_counts
 from fuzion_sim.errors import ArgumentError
 from fuzion_sim.limits import MAX_DC, check_int, check_number
 
+from .dice import DICE, Pmf, _difference_counts, _nd6_counts
 from .rules import attacker_modifiers, range_modifier, target_modifiers
 from .tables import hit_locations as _location_table
 
@@ -58,6 +58,8 @@ _DAMAGE = ("killing", "stun")
 AUTOFIRE_RULES = ("ceil_margin", "one_plus_floor")
 #: Shots of a burst (RULINGS F16).
 BURST_SHOTS = 3
+#: F30 chinks in the armour: a hit beating the DV by this much or more ignores the armour.
+CHINK_MARGIN = 10
 
 #: Bounds of the calculator's integer arguments (inclusive). ``dc`` stops at
 #: :data:`~fuzion_sim.limits.MAX_DC` (the dice counts are built one die at a time; 800 dice
@@ -254,6 +256,7 @@ def attack(
     criticals: str = "both",
     hit_locations: bool = False,
     armor_covers=None,
+    chinks: bool = False,
 ) -> AttackResult:
     """Exact hit probability and damage distribution of one attack.
 
@@ -282,6 +285,9 @@ def attack(
     armor_covers : collection of str, optional
         With ``hit_locations``, the locations the armour covers (None: all). An uncovered
         location has armour PD 0; Stun damage there still meets the SD.
+    chinks : bool, default False
+        F30 chinks in the armour: a hit that beats the DV by 10 or more meets no armour (Stun
+        damage still meets the SD).
 
     Returns
     -------
@@ -290,7 +296,16 @@ def attack(
     """
     p_total, p_counts = _per_hit_counts(dc, pd, sd, damage, hit_locations, armor_covers)
     d_total, hit = _hit_counts(av, dv_base, dice, criticals)
-    out = [hit * c for c in p_counts]
+    chink = 0
+    if chinks:
+        chink = sum(c for m, c in _margin_counts(av, dv_base, dice, criticals)[1].items()
+                    if m >= CHINK_MARGIN)  # fmt: skip
+    out = [(hit - chink) * c for c in p_counts]
+    if chink:
+        _, bare = _per_hit_counts(dc, 0, sd, damage, hit_locations, None)
+        out += [0] * (len(bare) - len(out))
+        for v, c in enumerate(bare):
+            out[v] += chink * c
     out[0] += (d_total - hit) * p_total
     return AttackResult(
         p_hit=hit / d_total,

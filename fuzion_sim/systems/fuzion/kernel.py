@@ -31,7 +31,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...dice import TABLE_DICE
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .codes import (
@@ -118,6 +117,7 @@ from .codes import (
     WAIT_ENEMY_MOVES,
     WAIT_IN_RANGE,
 )
+from .dice import TABLE_DICE
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .rules import (
     KILLING,

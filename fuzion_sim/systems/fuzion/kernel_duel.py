@@ -18,7 +18,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from .codes import (
@@ -32,6 +31,7 @@ from .codes import (
     OPT_SWITCH2,
     UNRESOLVED,
 )
+from .dice import TABLE_DICE
 from .kernel_parts import values_table
 from .rules import KILLING, bleed, initiative_key, split_through, watch_line, wound_penalty
 

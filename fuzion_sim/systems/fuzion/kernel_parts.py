@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...dice import TABLE_DICE
 from ...engine.rng import xoshiro, xoshiro_bits
 from . import tactics as tx
 from .codes import EV_ACTOR, EV_KIND, EV_LOCATION, EV_TARGET, EV_TIME, N_EV_FIELDS
+from .dice import TABLE_DICE
 from .rules import KILLING, combat_values, effective
 
 __all__ = [

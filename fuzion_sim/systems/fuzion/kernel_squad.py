@@ -24,7 +24,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
 from .codes import (
@@ -35,6 +34,7 @@ from .codes import (
     OPT_STUNNED,
     UNRESOLVED,
 )
+from .dice import TABLE_DICE
 from .kernel_parts import break_ties, stop_table, tie_tables, values_table
 from .rules import (
     KILLING,

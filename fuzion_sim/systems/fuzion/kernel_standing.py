@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...dice import TABLE_DICE
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
 from . import tactics as tx
@@ -61,6 +60,7 @@ from .codes import (
     OPT_WAKE_OWN_PHASE,
     UNRESOLVED,
 )
+from .dice import TABLE_DICE
 from .kernel_parts import (
     break_ties,
     choose_target,

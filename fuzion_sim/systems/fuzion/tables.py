@@ -1,4 +1,4 @@
-"""The Fuzion rule tables shipped in ``fuzion_sim/data``: hit locations, autofire ratios, radii.
+"""The Fuzion rule tables shipped in ``data/``: hit locations, autofire ratios, radii.
 
 Each file is read once (:func:`functools.cache`) through :mod:`importlib.resources` and checked;
 a malformed file raises ``ValueError`` naming it. Arrays returned are read-only.
@@ -29,7 +29,7 @@ __all__ = [
     "hit_locations",
 ]
 
-_DATA_PACKAGE = "fuzion_sim.data"
+_DATA_PACKAGE = "fuzion_sim.systems.fuzion.data"
 #: What an area effect's radius is counted per (``area_effects.yaml``).
 AREA_BASES = ("barrel", "die", "kill")
 

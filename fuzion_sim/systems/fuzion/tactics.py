@@ -1,7 +1,7 @@
 """Tactics: the per-combatant rule language, validated and compiled to integer codes.
 
 A combatant's ``tactics:`` is an ordered list of rules (or the name of a preset from
-``fuzion_sim/data/tactics.yaml``); at every action the kernel takes the first rule whose
+``data/tactics.yaml``); at every action the kernel takes the first rule whose
 condition holds, and does nothing that action when none holds::
 
     tactics:
@@ -47,8 +47,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from fuzion_sim.errors import ScenarioError, did_you_mean, shorten
-from fuzion_sim.scenario.model import DEFAULT_TACTICS
+from fuzion_sim.scenario.checks import describe
 from fuzion_sim.scenario.yaml_io import format_path, parse_yaml_text
+
+from .model import DEFAULT_TACTICS
 
 __all__ = [
     "ACTIONS",
@@ -258,15 +260,13 @@ def _parts(path) -> list:
     if path is None:
         return ["tactics"]
     if isinstance(path, str):
-        from fuzion_sim.scenario.paths import parse_path
+        from fuzion_sim.scenario.paths import parse_path  # (paths asks the registry)
 
         return parse_path(path)
     return list(path)
 
 
 def _describe(value: Any) -> str:
-    from fuzion_sim.scenario.build import _describe as describe  # (the package imports this)
-
     return describe(value)
 
 
@@ -938,7 +938,7 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None) -> TacticsP
 
 
 def program_of(combatant) -> TacticsProgram:
-    """The compiled tactics of a validated :class:`~fuzion_sim.scenario.Combatant`.
+    """The compiled tactics of a validated :class:`~fuzion_sim.systems.fuzion.model.Combatant`.
 
     Parameters
     ----------
@@ -1021,14 +1021,14 @@ def pack(programs: Sequence[TacticsProgram]) -> PackedTactics:
 
 # --- presets --------------------------------------------------------------------------------
 
-_DATA_PACKAGE = "fuzion_sim.data"
+_DATA_PACKAGE = "fuzion_sim.systems.fuzion.data"
 _PRESET_FILE = "tactics.yaml"
 _PRESET_KEYS = ("description", "rules")
 
 
 @functools.cache
 def _presets() -> tuple[tuple[str, tuple[dict, ...], str], ...]:
-    from fuzion_sim.scenario.build import Context
+    from fuzion_sim.scenario.checks import Context
 
     source = f"{_DATA_PACKAGE.replace('.', '/')}/{_PRESET_FILE}"
     text = resources.files(_DATA_PACKAGE).joinpath(_PRESET_FILE).read_text(encoding="utf-8")

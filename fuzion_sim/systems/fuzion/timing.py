@@ -25,7 +25,7 @@ MAX_SPD = 18
 
 @cache
 def _data() -> dict:
-    text = resources.files("fuzion_sim.data").joinpath("speed_chart.yaml").read_text()
+    text = resources.files(f"{__package__}.data").joinpath("speed_chart.yaml").read_text()
     return yaml.safe_load(text)
 
 

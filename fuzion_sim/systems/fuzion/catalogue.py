@@ -1,4 +1,4 @@
-"""The weapon, armour and skill catalogues (``fuzion_sim/data/*.yaml``).
+"""The weapon, armour and skill catalogues (``fuzion_sim/systems/fuzion/data/*.yaml``).
 
 The files are read once, through :mod:`importlib.resources`, and every entry is checked with the
 same validation as an inline weapon or armour in a scenario. Functions that return raw entries
@@ -11,10 +11,10 @@ import copy
 import functools
 from importlib import resources
 
-from fuzion_sim.errors import ScenarioError
+from fuzion_sim.errors import ScenarioError, did_you_mean
 
+from ...scenario.yaml_io import parse_yaml_text
 from .model import Armor, Weapon
-from .yaml_io import parse_yaml_text
 
 __all__ = [
     "armor_entries",
@@ -30,7 +30,7 @@ __all__ = [
     "weapons",
 ]
 
-_DATA_PACKAGE = "fuzion_sim.data"
+_DATA_PACKAGE = "fuzion_sim.systems.fuzion.data"
 
 
 def _key(name: str) -> str:
@@ -55,7 +55,8 @@ def _load(filename: str) -> tuple[tuple[dict, ...], dict[str, int]]:
 
 @functools.cache
 def _weapons() -> dict[str, Weapon]:
-    from .build import Context, build_weapon_mapping
+    from ...scenario.checks import Context
+    from .build import build_weapon_mapping
 
     entries, lines = _load("weapons.yaml")
     ctx = Context(source=f"{_DATA_PACKAGE.replace('.', '/')}/weapons.yaml", lines=lines)
@@ -70,7 +71,8 @@ def _weapons() -> dict[str, Weapon]:
 
 @functools.cache
 def _armors() -> dict[str, Armor]:
-    from .build import Context, build_armor_mapping
+    from ...scenario.checks import Context
+    from .build import build_armor_mapping
 
     entries, lines = _load("armor.yaml")
     ctx = Context(source=f"{_DATA_PACKAGE.replace('.', '/')}/armor.yaml", lines=lines)
@@ -261,3 +263,26 @@ def armor_entry(name) -> dict | None:
         if entry["name"] == hit[0]:
             return copy.deepcopy(entry)
     return None  # pragma: no cover
+
+
+def slot_entry(slot: str, name: str) -> dict | None:
+    """The raw catalogue entry a combatant's ``weapon`` or ``armor`` names (key paths such as
+    ``sides.blue[0].armor.pd`` reach into it); None for any other key.
+
+    Raises
+    ------
+    ScenarioError
+        For a name the catalogue lacks (with a did-you-mean).
+    """
+    if slot not in ("weapon", "armor"):
+        return None
+    if slot == "weapon":
+        entry, names, what = weapon_entry(name), weapons(), "weapon"
+    else:
+        entry, names, what = armor_entry(name), armors(), "armour"
+    if entry is None:
+        raise ScenarioError(
+            f"cannot follow the path into unknown {what} '{name}'",
+            suggestion=did_you_mean(name, names),
+        )
+    return entry

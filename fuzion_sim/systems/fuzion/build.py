@@ -1,0 +1,662 @@
+"""Build Fuzion members (combatants, their weapons and armour) from a scenario's data.
+
+Every check is one of the shared ones (:mod:`fuzion_sim.scenario.checks`): an error is a
+:class:`~fuzion_sim.errors.ScenarioError` naming the file, the line (the nearest key that has
+one), the key path (``sides.red[0].weapon``), the problem, the allowed range and, for a misspelt
+name, the closest valid one. Problems that do not stop a run (a combatant lacking its weapon's
+skill) become the scenario's warnings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from fuzion_sim.errors import did_you_mean
+from fuzion_sim.limits import MAX_DC
+from fuzion_sim.scenario.checks import (
+    MISSING,
+    Context,
+    check_bool,
+    check_choice,
+    check_int,
+    check_mapping,
+    check_number,
+    check_str,
+    describe,
+    is_int,
+    is_number,
+    optional,
+)
+
+from . import catalogue, tactics
+from .model import (
+    ABORTS,
+    AREA_BASES,
+    BOW_MAX_STR,
+    BOW_RANGE_PER_STR,
+    BOWS,
+    COVERS,
+    DERIVED,
+    NO_ARMOR,
+    PRIMARIES,
+    RANGE_PER_POWER_POINT,
+    SIZES,
+    UNARMED,
+    UNARMED_NAMES,
+    Area,
+    Armor,
+    Combatant,
+    Weapon,
+)
+
+__all__ = [
+    "ARMOR_KEYS",
+    "AREA_KEYS",
+    "COMBATANT_KEYS",
+    "SIDE_KEYS",
+    "WEAPON_KEYS",
+    "build_armor_mapping",
+    "build_member",
+    "build_weapon_mapping",
+    "check_called_shots",
+]
+
+#: Side-wide keys of a side given as a mapping (besides its ``members``).
+SIDE_KEYS = ("surprised",)
+COMBATANT_KEYS = (
+    "name", "stats", "skills", "weapon", "armor", "position", *DERIVED, "tactics",
+    "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
+    "size", "modifiers", "defence_modifiers", "drawn", "abort", "sdp", "kills", "called_shot",
+)  # fmt: skip
+WEAPON_KEYS = (
+    "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
+    "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area", "reload_actions",
+    "kills", "blade", "bow", "power_points", "burst", "barrels", "explosive",
+)  # fmt: skip
+#: Keys of a weapon's ``area:`` mapping (F17).
+AREA_KEYS = ("per", "radius")
+#: A burst fires this many shots (F16).
+BURST_SHOTS = 3
+
+#: Combatant flags (true/false, default false).
+_COMBATANT_FLAGS = ("surprised", "prone", "crouched", "obscured", "braced", "silhouetted")
+
+#: Sane ranges of a scenario's numbers (inclusive), wide enough for superhero and vehicle
+#: scales; each message gives the range. Primaries (BODY from 1) and skill levels:
+STAT_RANGE = (0, 100)
+SKILL_RANGE = (0, 100)
+#: A GM's flat modifiers, weapon accuracy and the defence bonuses.
+MODIFIER_RANGE = (-100, 100)
+#: Metres: positions (each coordinate), ranges, area radii.
+POSITION_RANGE = (-100_000.0, 100_000.0)
+MAX_METRES = 100_000.0
+#: Hits, Stun, SDP (the squad kernel keeps a table row per Hit and BODY point).
+MAX_POOL = 10_000
+#: Armour PD and EKD; Kills of a target or of armour; Kills of a weapon (its DC is 13 + kills).
+MAX_ARMOUR = 1000
+MAX_KILLS = 1000
+MAX_WEAPON_KILLS = 50
+_MODS = (MODIFIER_RANGE[0], "", MODIFIER_RANGE[1])  # _int's minimum, label, maximum
+#: Bounds on derived-value overrides; the default range is 0 to MAX_POOL.
+_DERIVED_BOUNDS = {"hits": (1, MAX_POOL), "stun": (1, MAX_POOL), "spd": (1, 12)}
+ARMOR_KEYS = (
+    "name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost", "kills",
+    "covers",
+)  # fmt: skip
+
+#: Full names of the primaries, offered as did-you-mean (never accepted silently).
+_STAT_NAMES = {
+    "INTELLIGENCE": "INT", "WILLPOWER": "WILL", "PRESENCE": "PRE", "TECHNIQUE": "TECH",
+    "REFLEXES": "REF", "DEXTERITY": "DEX", "CONSTITUTION": "CON", "STRENGTH": "STR",
+    "BOD": "BODY", "MOVEMENT": "MOVE",
+}  # fmt: skip
+
+def _skill_name(ctx: Context, parts, value) -> str:
+    if not isinstance(value, str):
+        raise ctx.fail(parts, f"expected a skill name, got {describe(value)}")
+    canon = catalogue.canonical_skill(value)
+    if canon is None:
+        raise ctx.fail(parts, f"unknown skill '{value}'", did_you_mean(value, catalogue.skills()))
+    return canon
+
+
+# --- items ----------------------------------------------------------------------------------
+
+
+def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
+    """Validate an inline weapon (or a catalogue entry) and build a :class:`Weapon`.
+
+    Parameters
+    ----------
+    entry : dict
+        Keys of :data:`WEAPON_KEYS`; ``name``, ``dc`` and ``skill`` are required, except that
+        a Kill-rated weapon (``kills`` > 0) takes no ``dc`` (it gets 13 + kills, F29) and a bow
+        defaults to ``dc`` 1. An explicit null on an optional key means the default. ``area``
+        is a mapping ``{per: barrel | die | kill, radius: metres}`` or the name of an effect
+        of ``area_effects.yaml`` (``grenade``).
+    ctx : Context
+        Source and line map for error messages.
+    parts : sequence of str or int
+        Key path of the weapon, e.g. ``["sides", "red", 0, "weapon"]``.
+
+    Returns
+    -------
+    Weapon
+
+    Raises
+    ------
+    ScenarioError
+        On an unknown key, a missing required key, a wrong type or an out-of-range value.
+    """
+    parts = list(parts)
+    check_mapping(ctx, parts, entry, WEAPON_KEYS, required=("name", "skill"))
+
+    def at(key):
+        return [*parts, key]
+
+    def opt(key, check, default):
+        value = optional(entry, key)
+        return default if value is MISSING else check(at(key), value)
+
+    def given(key) -> bool:
+        return optional(entry, key) is not MISSING
+
+    name = check_str(ctx, at("name"), entry["name"])
+    skill = _skill_name(ctx, at("skill"), entry["skill"])
+    kills = opt("kills", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=MAX_WEAPON_KILLS), 0)
+    bow = opt("bow", lambda p, v: check_choice(ctx, p, v, BOWS, "bow"), "none")
+    if kills > 0:
+        # F29: a Kill-rated weapon does 14 DC for the first Kill, +1 per further Kill against
+        # small targets; that is its dc
+        if given("dc"):
+            raise ctx.fail(
+                at("dc"),
+                f"a Kill-rated weapon (kills: {kills}) takes no dc: against small targets it "
+                f"does 14 DC for the first Kill and +1 per further Kill (F29), here "
+                f"{13 + kills}",
+            )
+        dc = 13 + kills
+    elif bow != "none" and not given("dc"):
+        dc = 1  # "Bows do 1D6 of damage"
+    elif not given("dc"):
+        raise ctx.fail(parts, "missing key 'dc'")
+    else:
+        dc = check_int(ctx, at("dc"), entry["dc"], minimum=0, maximum=MAX_DC)
+    kind = opt("kind", lambda p, v: check_choice(ctx, p, v, ("ranged", "melee"), "kind"), "ranged")
+    damage = opt(
+        "damage", lambda p, v: check_choice(ctx, p, v, ("killing", "stun"), "damage"), "killing"
+    )
+    power_points = opt(
+        "power_points", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=1000), 0
+    )
+    for key, active, what in (
+        ("bow", bow != "none", f"a bow (bow: {bow})"),
+        ("power_points", power_points > 0, "an energy blast (power_points)"),
+    ):
+        if active and kind != "ranged":
+            raise ctx.fail(at(key), f"{what} is a ranged weapon, but kind is '{kind}'")
+        if active and given("range"):
+            rule = (
+                "20 m per point of the archer's STR, computed in the fight"
+                if key == "bow"
+                else f"{RANGE_PER_POWER_POINT} m per power point"
+            )
+            raise ctx.fail(
+                at("range"), f"{what} takes no range: its range is {rule}; leave out range"
+            )
+    if bow != "none" and power_points > 0:
+        raise ctx.fail(at("power_points"), "a bow has no power points")
+    if bow != "none":
+        # the range at the bow's STR cap; the kernel uses 20 m x min(STR, cap)
+        default_range = float(BOW_RANGE_PER_STR * BOW_MAX_STR[bow])
+    elif power_points > 0:
+        default_range = float(RANGE_PER_POWER_POINT * power_points)
+    else:
+        default_range = 50.0 if kind == "ranged" else 4.0
+    rng = opt(
+        "range", lambda p, v: check_number(ctx, p, v, maximum=MAX_METRES, positive=True),
+        default_range,
+    )
+    rof = opt("rof", lambda p, v: check_int(ctx, p, v, minimum=1, maximum=1000), 1)
+    accuracy = opt("accuracy", lambda p, v: check_int(ctx, p, v, *_MODS), 0)
+    min_str = opt("min_str", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=STAT_RANGE[1]), 0)
+    shots = opt("shots", lambda p, v: check_int(ctx, p, v, minimum=1, maximum=100_000), None)
+    reload_actions = opt("reload_actions", lambda p, v: check_int(ctx, p, v, 1, maximum=100), 1)
+    ap = opt("ap", lambda p, v: check_bool(ctx, p, v), False)
+    autofire = opt("autofire", lambda p, v: check_bool(ctx, p, v), False)
+    energy = opt("energy", lambda p, v: check_bool(ctx, p, v), False)
+    blade = opt("blade", lambda p, v: check_bool(ctx, p, v), False)
+    burst = opt("burst", lambda p, v: check_bool(ctx, p, v), False)
+    if burst and rof < BURST_SHOTS:
+        raise ctx.fail(at("burst"), f"a burst fires {BURST_SHOTS} shots (F16), but rof is {rof}")
+    if burst and shots is not None and shots < BURST_SHOTS:
+        raise ctx.fail(
+            at("burst"),
+            f"a burst fires {BURST_SHOTS} shots (F16), but the magazine holds {shots}",
+        )
+
+    def hands_check(p, v):
+        if not is_int(v) or v not in (1, 2):
+            raise ctx.fail(p, f"expected 1 or 2, got {describe(v)}")
+        return v
+
+    hands = opt("hands", hands_check, None)
+    notes = opt("notes", lambda p, v: v if isinstance(v, str) else check_str(ctx, p, v), "")
+    opt("category", lambda p, v: check_str(ctx, p, v), None)
+    opt("cost", lambda p, v: check_number(ctx, p, v, minimum=0, maximum=1e15), None)
+    area = opt("area", lambda p, v: _area(ctx, p, v), None)
+    if area is not None and area.per == "kill" and kills == 0:
+        raise ctx.fail(
+            [*parts, "area", "per"] if isinstance(entry.get("area"), dict) else at("area"),
+            "an area per Kill needs a Kill-rated weapon (kills: 1 or more)",
+        )
+    barrels = opt("barrels", lambda p, v: check_int(ctx, p, v, minimum=1, maximum=100), 1)
+    if barrels > 1 and (area is None or area.per != "barrel"):
+        raise ctx.fail(
+            at("barrels"),
+            f"barrels: {barrels} only counts for an area per barrel "
+            "(e.g. area: {per: barrel, radius: 1})",
+        )
+    explosive = opt("explosive", lambda p, v: check_bool(ctx, p, v), False)
+    if explosive and area is None:
+        raise ctx.fail(
+            at("explosive"),
+            "an explosive needs an area (e.g. area: {per: die, radius: 1}): its damage falls "
+            "2 points per metre from the centre (F17)",
+        )
+    return Weapon(
+        name=name,
+        skill=skill,
+        kind=kind,
+        damage=damage,
+        dc=dc,
+        accuracy=accuracy,
+        range=rng,
+        rof=rof,
+        shots=shots,
+        min_str=min_str,
+        ap=ap,
+        autofire=autofire,
+        energy=energy,
+        hands=hands,
+        notes=notes,
+        reload_actions=reload_actions,
+        kills=kills,
+        blade=blade,
+        bow=bow,
+        power_points=power_points,
+        burst=burst,
+        area=area,
+        barrels=barrels,
+        explosive=explosive,
+    )
+
+
+def _area(ctx: Context, parts, value) -> Area:
+    """An area effect: ``{per: barrel | die | kill, radius: metres per unit}``, or the name of
+    a typical effect of ``area_effects.yaml`` (``grenade``, ``shotgun``, ...)."""
+    parts = list(parts)
+    if isinstance(value, str):
+        from . import tables
+
+        effects = tables.area_effects()
+        if value not in effects:
+            raise ctx.fail(
+                parts,
+                f"unknown area effect '{value}' (expected a mapping {{per: ..., radius: ...}} "
+                f"or one of {', '.join(effects)})",
+                did_you_mean(value, effects),
+            )
+        per, radius = effects[value]
+        return Area(per=per, radius=float(radius))
+    if not isinstance(value, dict):
+        raise ctx.fail(
+            parts,
+            f"expected a mapping {{per: barrel | die | kill, radius: metres}}, "
+            f"got {describe(value)}",
+        )
+    check_mapping(ctx, parts, value, AREA_KEYS, required=AREA_KEYS)
+    per = check_choice(ctx, [*parts, "per"], value["per"], AREA_BASES, "area base")
+    radius = check_number(ctx, [*parts, "radius"], value["radius"], maximum=1000.0, positive=True)
+    return Area(per=per, radius=radius)
+
+
+def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
+    """Validate an inline armour (or a catalogue entry) and build an :class:`Armor`.
+
+    Parameters
+    ----------
+    entry : dict
+        Keys of :data:`ARMOR_KEYS`; only ``name`` is required. An explicit null on an optional
+        key means the default.
+    ctx : Context
+        Source and line map for error messages.
+    parts : sequence of str or int
+        Key path of the armour, e.g. ``["sides", "red", 0, "armor"]``.
+
+    Returns
+    -------
+    Armor
+
+    Raises
+    ------
+    ScenarioError
+        On an unknown key, a missing name, a wrong type or a negative value.
+    """
+    parts = list(parts)
+    check_mapping(ctx, parts, entry, ARMOR_KEYS, required=("name",))
+
+    def at(key):
+        return [*parts, key]
+
+    def opt(key, check, default):
+        value = optional(entry, key)
+        return default if value is MISSING else check(at(key), value)
+
+    def text(p, v):
+        if not isinstance(v, str):
+            raise ctx.fail(p, f"expected a string, got {describe(v)}")
+        return v
+
+    name = check_str(ctx, at("name"), entry["name"])
+    pd = opt("pd", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=MAX_ARMOUR), 0)
+    ekd = opt("ekd", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=MAX_ARMOUR), 0)
+    half = opt("half_vs_blades", lambda p, v: check_bool(ctx, p, v), False)
+    kills = opt("kills", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=MAX_KILLS), 0)
+    if kills > 0:
+        for key, value in (("pd", pd), ("ekd", ekd)):
+            if value:
+                raise ctx.fail(
+                    at(key),
+                    f"Kill-rated armour (kills: {kills}) takes no {key}: give kills or pd/ekd, "
+                    "not both (F29)",
+                )
+    covers = opt("covers", lambda p, v: _covers(ctx, p, v), None)
+    description = opt("description", text, "")
+    notes = opt("notes", text, "")
+    opt("category", lambda p, v: check_str(ctx, p, v), None)
+    opt("cost", lambda p, v: check_number(ctx, p, v, minimum=0, maximum=1e15), None)
+    return Armor(
+        name=name,
+        pd=pd,
+        ekd=ekd,
+        half_vs_blades=half,
+        notes=notes or description,
+        kills=kills,
+        covers=covers,
+    )
+
+
+def _hit_location_names() -> tuple[str, ...]:
+    from . import tables
+
+    return tables.hit_locations().names
+
+
+def _covers(ctx: Context, parts, value) -> tuple[str, ...]:
+    """The hit locations an armour covers (F27): a non-empty list of location names."""
+    parts = list(parts)
+    names = _hit_location_names()
+    if isinstance(value, str):
+        hint = value if value in names else did_you_mean(value, names)
+        raise ctx.fail(
+            parts,
+            f"expected a list of hit locations, got {describe(value)}",
+            f"[{hint}]" if hint else None,
+        )
+    if not isinstance(value, list):
+        raise ctx.fail(parts, f"expected a list of hit locations, got {describe(value)}")
+    if not value:
+        raise ctx.fail(
+            parts, "an armour that covers no location stops nothing (leave out covers for all)"
+        )
+    out: list[str] = []
+    for index, raw in enumerate(value):
+        name = check_choice(ctx, [*parts, index], raw, names, "hit location")
+        if name in out:
+            raise ctx.fail([*parts, index], f"hit location '{name}' is listed twice")
+        out.append(name)
+    return tuple(out)
+
+
+def _weapon(ctx: Context, parts, value) -> Weapon:
+    if value is None or (isinstance(value, str) and value.strip().casefold() in UNARMED_NAMES):
+        return UNARMED
+    if isinstance(value, str):
+        weapon = catalogue.find_weapon(value)
+        if weapon is None:
+            raise ctx.fail(
+                parts,
+                f"unknown weapon '{value}' (a catalogue name, a mapping, or unarmed)",
+                did_you_mean(value, [*catalogue.weapons(), "unarmed"]),
+            )
+        return weapon
+    if isinstance(value, dict):
+        return build_weapon_mapping(value, ctx, parts)
+    raise ctx.fail(parts, f"expected a catalogue weapon name or a mapping, got {describe(value)}")
+
+
+def _armor(ctx: Context, parts, value) -> Armor:
+    if isinstance(value, str):
+        armor = catalogue.find_armor(value)
+        if armor is None:
+            raise ctx.fail(
+                parts,
+                f"unknown armour '{value}'",
+                did_you_mean(value, catalogue.armors()),
+            )
+        return armor
+    if isinstance(value, dict):
+        return build_armor_mapping(value, ctx, parts)
+    raise ctx.fail(parts, f"expected a catalogue armour name or a mapping, got {describe(value)}")
+
+
+# --- combatants -----------------------------------------------------------------------------
+
+
+def _stats(ctx: Context, parts, value) -> dict[str, int]:
+    stats = {p: 5 for p in PRIMARIES}
+    if value is None:
+        return stats
+    if not isinstance(value, dict):
+        raise ctx.fail(parts, f"expected a mapping of stats, got {describe(value)}")
+    by_fold = {p.casefold(): p for p in PRIMARIES}
+    seen: set[str] = set()
+    for key, raw in value.items():
+        kp = [*parts, key]
+        primary = by_fold.get(key.casefold()) if isinstance(key, str) else None
+        if primary is None:
+            hint = _STAT_NAMES.get(str(key).upper()) or did_you_mean(str(key), PRIMARIES)
+            raise ctx.fail(kp, f"unknown stat '{key}' (stats are {', '.join(PRIMARIES)})", hint)
+        if primary in seen:
+            raise ctx.fail(kp, f"stat {primary} is given twice")
+        seen.add(primary)
+        stats[primary] = check_int(
+            ctx, kp, raw, minimum=1 if primary == "BODY" else STAT_RANGE[0], label=primary,
+            maximum=STAT_RANGE[1],
+        )  # fmt: skip
+    return stats
+
+
+def _skills(ctx: Context, parts, value) -> dict[str, int]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ctx.fail(parts, f"expected a mapping of skill levels, got {describe(value)}")
+    out: dict[str, int] = {}
+    for key, raw in value.items():
+        kp = [*parts, key]
+        canon = _skill_name(ctx, kp, key)
+        if canon in out:
+            raise ctx.fail(kp, f"skill '{canon}' is given twice")
+        out[canon] = check_int(ctx, kp, raw, minimum=SKILL_RANGE[0], maximum=SKILL_RANGE[1])
+    return out
+
+
+def build_side_options(ctx: Context, parts, value: dict) -> dict:
+    """A side's own keys: ``surprised`` (true: its members are surprised unless they say)."""
+    if "surprised" in value:
+        return {"surprised": check_bool(ctx, [*parts, "surprised"], value["surprised"])}
+    return {}
+
+
+def build_member(ctx: Context, parts, value, side: str, side_options: dict) -> Combatant:
+    """Validate one combatant's mapping and build its :class:`Combatant` (``side_options``: the
+    side's own keys, :func:`build_side_options`)."""
+    combatant = _combatant(ctx, parts, value, side)
+    if side_options.get("surprised") and isinstance(value, dict) and "surprised" not in value:
+        combatant = dataclasses.replace(combatant, surprised=True)
+    return combatant
+
+
+def check_called_shots(ctx: Context, rules, sides: dict) -> None:
+    """A called shot without ``rules.hit_locations: called`` is ignored: say so."""
+    if rules.hit_locations == "called":
+        return
+    for combatant in (c for members in sides.values() for c in members):
+        if combatant.called_shot is not None:
+            ctx.warnings.append(
+                f"{combatant.name} calls shots at the {combatant.called_shot}, but "
+                f"rules.hit_locations is '{rules.hit_locations}': the call is ignored"
+            )
+
+
+def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
+    check_mapping(ctx, parts, value, COMBATANT_KEYS, required=("name",))
+
+    def at(key):
+        return [*parts, key]
+
+    name = check_str(ctx, at("name"), value["name"])
+    stats = _stats(ctx, at("stats"), value.get("stats"))
+    skills = _skills(ctx, at("skills"), value.get("skills"))
+    weapon = _weapon(ctx, at("weapon"), value.get("weapon"))
+    armor_value = value.get("armor")
+    armor = NO_ARMOR if armor_value is None else _armor(ctx, at("armor"), armor_value)
+    position = _position(ctx, at("position"), value.get("position"))
+    derived = {key: rule(stats) for key, rule in DERIVED.items()}
+    for key in DERIVED:
+        if key in value:
+            low, high = _DERIVED_BOUNDS.get(key, (0, MAX_POOL))
+            derived[key] = check_int(ctx, at(key), value[key], minimum=low, label=key, maximum=high)
+    if weapon.skill not in skills:
+        ctx.warnings.append(f"{name} has no {weapon.skill} skill; it counts 0")
+    if "end" in value:
+        ctx.warnings.append(
+            f"{name}: end (Endurance) is recorded on the sheet only; no rule of the fight uses it"
+        )
+
+    def opt(key, check, default):
+        got = optional(value, key)
+        return default if got is MISSING else check(at(key), got)
+
+    rules = tactics.validate_tactics(value.get("tactics"), at("tactics"), ctx.fail)
+    targeting = opt(
+        "targeting",
+        lambda p, v: check_choice(ctx, p, v, tuple(tactics.TARGETING), "targeting"),
+        "first",
+    )
+    flags = {key: opt(key, lambda p, v: check_bool(ctx, p, v), False) for key in _COMBATANT_FLAGS}
+    cover = opt("cover", lambda p, v: check_choice(ctx, p, v, COVERS, "cover"), "none")
+    size = opt("size", lambda p, v: check_choice(ctx, p, v, SIZES, "size"), "normal")
+    modifiers = opt("modifiers", lambda p, v: check_int(ctx, p, v, *_MODS), 0)
+    drawn = opt("drawn", lambda p, v: check_bool(ctx, p, v), True)
+    abort = opt("abort", lambda p, v: check_choice(ctx, p, v, ABORTS, "abort"), "none")
+    defence_modifiers = opt("defence_modifiers", lambda p, v: check_int(ctx, p, v, *_MODS), 0)
+    sdp = opt("sdp", lambda p, v: check_int(ctx, p, v, 1, "sdp", maximum=MAX_POOL), 0)
+    kills = opt("kills", lambda p, v: check_int(ctx, p, v, 1, "kills", maximum=MAX_KILLS), 0)
+    if sdp and kills:
+        raise ctx.fail(
+            at("kills"),
+            "give sdp (an object with Structural Damage Points) or kills (a Kill-rated target), "
+            "not both",
+        )
+    if sdp or kills:
+        what = f"sdp: {sdp}" if sdp else f"kills: {kills}"
+        for key in ("hits", "stun"):
+            if optional(value, key) is not MISSING:
+                raise ctx.fail(
+                    at(key),
+                    f"an object ({what}) has no {key}: its structure is its "
+                    f"{'SDP' if sdp else 'Kills'} (leave out {key})",
+                )
+    if armor.kills and not kills:
+        ctx.warnings.append(
+            f"{name} wears Kill-rated armour ({armor.name}, kills: {armor.kills}) but is not a "
+            "Kill-rated target (kills:)"
+        )
+    called_shot = opt(
+        "called_shot",
+        lambda p, v: check_choice(ctx, p, v, _hit_location_names(), "hit location"),
+        None,
+    )
+    _check_burst_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
+    _check_damage(ctx, name, weapon, stats)
+    return Combatant(
+        name=name,
+        side=side,
+        stats=stats,
+        derived=derived,
+        skills=skills,
+        weapon=weapon,
+        armor=armor,
+        position=position,
+        tactics=rules,
+        targeting=targeting,
+        cover=cover,
+        size=size,
+        modifiers=modifiers,
+        defence_modifiers=defence_modifiers,
+        drawn=drawn,
+        abort=abort,
+        sdp=sdp,
+        kills=kills,
+        called_shot=called_shot,
+        **flags,
+    )
+
+
+def _check_damage(ctx: Context, name: str, weapon: Weapon, stats: dict[str, int]) -> None:
+    """Warn when a combatant's weapon can never do damage: no dice at full health (DC 0 and no
+    STR bonus, or a minimum STR far above its own, F12-F13)."""
+    from .rules import weapon_dice
+
+    if weapon.unarmed or weapon.kills or weapon_dice(weapon, stats["STR"]) > 0:
+        return
+    why = (
+        f"DC {weapon.dc}" if weapon.min_str <= stats["STR"]
+        else f"DC {weapon.dc}, STR {stats['STR']} against a minimum of {weapon.min_str}"
+    )  # fmt: skip
+    ctx.warnings.append(f"{name}'s {weapon.name} can never do damage ({why}: no damage dice)")
+
+
+def _check_burst_tactics(ctx: Context, parts, raw, rules, weapon: Weapon) -> None:
+    """A tactic that bursts needs a weapon that may fire bursts (``burst: true``, F16)."""
+    if weapon.burst:
+        return
+    for index, rule in enumerate(rules):
+        if rule["do"] == "burst":
+            where = [*parts, index, "do"] if isinstance(raw, list) else list(parts)
+            raise ctx.fail(
+                where,
+                f"action 'burst' needs a weapon that fires bursts, but {weapon.name} has no "
+                "'burst: true'",
+                "attack",
+            )
+
+
+def _position(ctx: Context, parts, value) -> float | tuple[float, float]:
+    """A position: a number (metres on a line) or ``[x, y]`` (kept as a tuple)."""
+    if value is None:
+        return 0.0
+    if isinstance(value, list):
+        if len(value) != 2:
+            raise ctx.fail(parts, f"expected [x, y] (two numbers), got {len(value)} values")
+        return (
+            check_number(ctx, [*parts, 0], value[0], *POSITION_RANGE),
+            check_number(ctx, [*parts, 1], value[1], *POSITION_RANGE),
+        )
+    if not is_number(value):
+        raise ctx.fail(parts, f"expected a number or [x, y], got {describe(value)}")
+    return check_number(ctx, parts, value, *POSITION_RANGE)

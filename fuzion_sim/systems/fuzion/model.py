@@ -1,0 +1,266 @@
+"""Fuzion's members and gear: plain frozen dataclasses, no YAML and no numpy; its rule
+switches, primaries and derived values, and the constants of its catalogue.
+
+A :class:`Combatant` is a member of a Fuzion scenario's side (``build.py`` makes it from YAML
+with the shared checks); ``compile.py`` turns the members into flat arrays.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import Switch
+
+__all__ = [
+    "AREA_BASES",
+    "BOWS",
+    "BOW_MAX_STR",
+    "BOW_RANGE_PER_STR",
+    "CAMPAIGNS",
+    "COVERS",
+    "ABORTS",
+    "DEFAULT_TACTICS",
+    "DERIVED",
+    "PRIMARIES",
+    "RANGE_PER_POWER_POINT",
+    "RULE_SWITCHES",
+    "SWITCHES",
+    "Area",
+    "Armor",
+    "Combatant",
+    "SIZES",
+    "UNARMED",
+    "UNARMED_NAMES",
+    "Weapon",
+]
+
+#: Primary characteristics (RULINGS F6), each defaults to 5.
+PRIMARIES = ("INT", "WILL", "PRE", "TECH", "REF", "DEX", "CON", "STR", "BODY", "MOVE")
+
+#: Derived values (RULINGS F5) and how they follow from the primaries; each may be overridden
+#: per combatant with a lower-case key of the same name (``hits: 40``).
+DERIVED = {
+    "hits": lambda s: s["BODY"] * 5,
+    "stun": lambda s: s["BODY"] * 5,
+    "sd": lambda s: s["CON"] * 2,
+    "rec": lambda s: s["STR"] + s["CON"],
+    "end": lambda s: s["CON"] * 10,
+    "res": lambda s: s["WILL"] * 3,
+    "run": lambda s: s["MOVE"] * 2,
+    "sprint": lambda s: s["MOVE"] * 3,
+    # SPD for the speed chart / extra actions (F8), 1 to 12; 4 is one action a phase
+    "spd": lambda s: 4,
+}
+
+#: Every rule switch of Fuzion, each defaulting to the reading of RULINGS.md (in display order).
+SWITCHES: dict[str, Switch] = {
+    "dice": Switch(("hero", "interlock"), "hero", "F2", "dice option", flag="dice"),
+    "criticals": Switch(("both", "attacker", "none"), "both", "F3", "critical rolls"),
+    "timing": Switch(("phases", "speed_chart", "extra_actions"), "phases", "F8", "timing"),
+    "extra_actions_table": Switch(("rule", "printed"), "rule", "F8", "extra actions table"),
+    "initiative": Switch(("switch1", "switch2"), "switch1", "F9", "initiative"),
+    "impairment": Switch(bool, True, "F24", "wound impairment"),
+    "stunned": Switch(bool, True, "F22", "stunned rule"),
+    "dying_can_act": Switch(bool, False, "F25", "the dying act"),
+    "dying_penalty": Switch(int, 6, "F25", "dying penalty", low=0, high=100),
+    "ap_factor": Switch(float, 0.5, "F20", "armour against AP", low=0, high=1),
+    "obscured_dv": Switch(int, 14, "F11", "Perception DV when obscured", low=0, high=100),
+    "dodge_bonus": Switch(int, 3, "F32", "dodge bonus", low=-100, high=100),
+    "block_bonus": Switch(int, 3, "F32", "block bonus", low=-100, high=100),
+    "hit_locations": Switch(("none", "random", "called"), "none", "F27", "hit locations"),
+    "knockback": Switch(bool, False, "F28", "knockback"),
+    # metres per knockback unit (a campaign setting, F28)
+    "knockback_unit": Switch(float, 1.0, "F28", "metres per knockback unit", high=1000,
+                             positive=True),
+    "campaign": Switch(
+        ("heroic", "everyday", "competent", "incredible", "legendary", "superheroic"),
+        "heroic", "F15", "campaign style",
+    ),
+    # 0 (or null): the campaign's ratio (campaigns.yaml); a scenario may give 1 or more
+    "autofire_ratio": Switch(int, 0, "F15", "autofire ratio", low=1, high=100, nullable=True,
+                             unset="the campaign's ratio"),
+    "autofire_hits": Switch(("ceil_margin", "one_plus_floor"), "ceil_margin", "F15",
+                            "autofire hits"),
+    # chinks in the armour: a margin of 10 or more ignores armour, per autofire hit too
+    "chinks": Switch(bool, False, "F30", "chinks in the armour"),
+}  # fmt: skip
+#: The switches as (kind, default, ruling), as earlier versions listed them.
+RULE_SWITCHES = {k: (v.kind, v.default, v.ruling) for k, v in SWITCHES.items()}
+
+#: Campaign styles (F15), in the seed's order (everyday ... superheroic); ``campaigns.yaml``
+#: gives each one's autofire ratio.
+CAMPAIGNS = ("everyday", "competent", "heroic", "incredible", "legendary", "superheroic")
+
+#: Bows (seed "Archery Attacks"): ``none`` for any other weapon; the STR cap on range per bow.
+BOWS = ("none", "short", "long", "compound")
+BOW_MAX_STR = {"short": 7, "long": 10, "compound": 10}
+#: Metres of bow range per point of the archer's STR (up to the bow's STR cap).
+BOW_RANGE_PER_STR = 20
+#: Metres of energy-blast range per power point.
+RANGE_PER_POWER_POINT = 10
+
+#: What an area effect's radius is counted per (F17; as ``tables.AREA_BASES``).
+AREA_BASES = ("barrel", "die", "kill")
+
+
+#: Cover a combatant may stand behind (F11; ``none``: in the open).
+COVERS = ("none", "half_body", "head_and_shoulders", "head_only", "behind_someone")
+
+#: Target sizes (F11).
+SIZES = ("tiny", "small", "normal", "large", "very_large")
+#: Defences a combatant aborts its unused action to when attacked (F32; Abort).
+ABORTS = ("none", "dodge", "block", "dive")
+
+#: The tactic of a combatant without ``tactics:``: attack; close to range when out of range.
+#: Canonical rules (see ``fuzion_sim.systems.fuzion.tactics``): ``when`` (None: always), ``do``
+#: and the action's parameters.
+DEFAULT_TACTICS: tuple[dict[str, Any], ...] = (
+    {"when": "range > weapon_range", "do": "run", "toward": "target"},
+    {"when": None, "do": "attack", "fire": 1},
+)
+
+
+@dataclass(frozen=True)
+class Area:
+    """An area effect (F17): the radius is ``radius`` metres per barrel, die (DC) or Kill."""
+
+    per: str  # barrel | die | kill
+    radius: float
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon as the kernel needs it (catalogue entry or inline definition).
+
+    ``range`` is the listed range in metres for ranged weapons and the reach (4, or 6 for
+    polearms) for melee weapons. ``shots`` is the magazine (None: unlimited) and
+    ``reload_actions`` the actions a reload takes.
+
+    ``kills`` > 0 makes a Kill-rated weapon of that many Kills (F29); its ``dc`` is then the
+    F29 DC against small targets, 13 + kills (14 DC for the first Kill, +1 per further Kill).
+    ``blade``: a bladed weapon (armour with ``half_vs_blades``). ``bow`` (none, short, long,
+    compound): archery; the kernel computes the range, 20 m per point of the archer's STR up to
+    STR 7 (short) or 10 (long, compound); ``range`` holds that cap (140 or 200 m).
+    ``power_points`` > 0: an energy blast whose ``range`` is 10 m per point. ``burst``: may fire
+    3-round bursts (F16). ``area``: an area effect (F17), None for none; ``barrels`` counts for
+    an area per barrel. ``explosive``: damage falls 2 points per metre from the centre (F17).
+    """
+
+    name: str
+    skill: str
+    kind: str = "ranged"  # ranged | melee
+    damage: str = "killing"  # killing | stun
+    dc: int = 1
+    accuracy: int = 0
+    range: float = 50.0
+    rof: int = 1
+    shots: int | None = None
+    min_str: int = 0
+    ap: bool = False
+    autofire: bool = False
+    energy: bool = False
+    hands: int | None = None
+    notes: str = ""
+    reload_actions: int = 1
+    kills: int = 0
+    blade: bool = False
+    bow: str = "none"
+    power_points: int = 0
+    burst: bool = False
+    area: Area | None = None
+    barrels: int = 1
+    explosive: bool = False
+    unarmed: bool = False
+
+
+#: The fists of a combatant without a weapon (F14): an attack is a punch, STR dice of Stun
+#: (``rules.punch_dice``), a haymaker STR + 3 dice; ``weapon: unarmed`` in a scenario.
+UNARMED = Weapon(
+    name="Fists", skill="Hand to Hand", kind="melee", damage="stun", dc=0, range=4.0,
+    unarmed=True, notes="F14 punch: STR dice of Stun",
+)  # fmt: skip
+#: Names a scenario may give for no weapon.
+UNARMED_NAMES = ("unarmed", "fists", "none")
+
+
+@dataclass(frozen=True)
+class Armor:
+    """Worn armour: PD against physical attacks, EKD against energy attacks.
+
+    ``kills`` > 0: Kill-rated armour of that many Kills (F29; then ``pd`` and ``ekd`` are 0).
+    ``covers``: the hit locations it protects (names of the F27 table); None covers all.
+    """
+
+    name: str
+    pd: int = 0
+    ekd: int = 0
+    half_vs_blades: bool = False
+    notes: str = ""
+    kills: int = 0
+    covers: tuple[str, ...] | None = None
+
+
+NO_ARMOR = Armor(name="none")
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One combatant with every value resolved (primaries, derived, skills, gear).
+
+    ``position`` is as the scenario gives it: a number (metres on a line) or an ``(x, y)``
+    pair; :attr:`xy` is always the pair. ``tactics`` holds the canonical rules (the
+    default tactic when the scenario gives none); ``fuzion_sim.systems.fuzion.tactics.program_of``
+    compiles them. ``modifiers`` is a GM's flat modifier to this combatant's attacks,
+    ``defence_modifiers`` to its defence.
+
+    ``sdp`` > 0: an object of that many Structural Damage Points and no Stun; ``kills`` > 0: a
+    Kill-rated target of that many Kills (F29); at most one of the two is set. ``called_shot``
+    is the hit location this combatant calls when ``rules.hit_locations`` is ``called`` (None:
+    its hits roll a random location).
+    """
+
+    name: str
+    side: str
+    stats: dict[str, int]
+    derived: dict[str, int]
+    skills: dict[str, int]
+    weapon: Weapon
+    armor: Armor = NO_ARMOR
+    position: float | tuple[float, float] = 0.0
+    tactics: tuple[dict[str, Any], ...] = field(
+        default_factory=lambda: copy.deepcopy(DEFAULT_TACTICS)
+    )
+    targeting: str = "first"
+    surprised: bool = False
+    cover: str = "none"
+    prone: bool = False
+    crouched: bool = False
+    obscured: bool = False
+    braced: bool = False
+    silhouetted: bool = False
+    size: str = "normal"
+    modifiers: int = 0
+    defence_modifiers: int = 0
+    drawn: bool = True
+    abort: str = "none"
+    sdp: int = 0
+    kills: int = 0
+    called_shot: str | None = None
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        """The position as ``(x, y)`` in metres (a number on a line is ``(x, 0)``)."""
+        if isinstance(self.position, tuple):
+            return (float(self.position[0]), float(self.position[1]))
+        return (float(self.position), 0.0)
+
+    @property
+    def spd(self) -> int:
+        """SPD (``derived["spd"]``, 4 unless given)."""
+        return int(self.derived.get("spd", 4))
+
+    def skill(self, name: str) -> int:
+        """Skill level, 0 if the combatant lacks it."""
+        return self.skills.get(name, 0)

@@ -1,0 +1,174 @@
+"""A JSON Schema of a Fuzion member (combatant), its weapon and its armour, for editors
+(``fuzion-sim schema --system fuzion``): every key the loader takes, its type, range and
+meaning, unknown keys rejected. The loader (``build.py``) stays the judge; the schema is held
+to it by the tests (every shipped scenario passes it, a misspelt key fails it)."""
+
+from __future__ import annotations
+
+from . import build, catalogue, tables, tactics
+from .model import ABORTS, AREA_BASES, BOWS, COVERS, DERIVED, PRIMARIES, SIZES, UNARMED_NAMES
+
+__all__ = ["member_schema"]
+
+
+def _int(low=None, high=None, text=""):
+    out = {"type": "integer", "description": text}
+    if low is not None:
+        out["minimum"] = low
+    if high is not None:
+        out["maximum"] = high
+    return out
+
+
+def _num(low=None, high=None, text="", positive=False):
+    out = {"type": "number", "description": text}
+    if positive:
+        out["exclusiveMinimum"] = 0
+    elif low is not None:
+        out["minimum"] = low
+    if high is not None:
+        out["maximum"] = high
+    return out
+
+
+def _bool(text):
+    return {"type": "boolean", "description": text}
+
+
+def _enum(values, text):
+    return {"enum": list(values), "description": text}
+
+
+def _object(properties: dict, required=(), text="") -> dict:
+    return {"type": "object", "description": text, "properties": properties,
+            "required": list(required), "additionalProperties": False}  # fmt: skip
+
+
+def weapon_schema() -> dict:
+    m = build.MODIFIER_RANGE
+    area = {"oneOf": [
+        _object({"per": _enum(AREA_BASES, "radius per barrel, per die of damage or per Kill"),
+                 "radius": _num(high=1000.0, positive=True, text="metres per unit")},
+                required=("per", "radius")),
+        _enum(tables.area_effects(), "a typical area effect (area_effects.yaml)"),
+    ], "description": "an area effect (F17): everyone inside is hit"}  # fmt: skip
+    props = {
+        "name": {"type": "string", "description": "its name"},
+        "skill": _enum(catalogue.skills(), "the skill it attacks with"),
+        "kind": _enum(("ranged", "melee"), "ranged (default) or melee"),
+        "damage": _enum(("killing", "stun"), "killing (default) or Stun damage (F20-F21)"),
+        "dc": _int(0, build.MAX_DC, "damage class: d6 of damage"),
+        "accuracy": _int(*m, "weapon accuracy (WA), added to the attack"),
+        "range": _num(high=build.MAX_METRES, positive=True,
+                      text="listed range in metres (melee: its reach, 4 or 6)"),
+        "rof": _int(1, 1000, "rate of fire: most shots an attack (autofire)"),
+        "shots": _int(1, 100_000, "magazine size (absent: unlimited)"),
+        "min_str": _int(0, build.STAT_RANGE[1],
+                        "minimum STR (F12): -1 to hit and -1 die per point short"),
+        "ap": _bool("armour piercing: armour counts ap_factor (F20)"),
+        "autofire": _bool("may fire several shots an attack (F15)"),
+        "energy": _bool("an energy attack: armour EKD stops it, not PD"),
+        "hands": _int(1, 2, "hands it needs (recorded; no rule reads it)"),
+        "notes": {"type": "string", "description": "notes (recorded)"},
+        "category": {"type": "string", "description": "catalogue category (recorded)"},
+        "cost": _num(0, 1e15, "cost (recorded)"),
+        "area": area,
+        "reload_actions": _int(1, 100, "actions a reload takes"),
+        "kills": _int(0, build.MAX_WEAPON_KILLS, "a Kill-rated weapon of that many Kills (F29)"),
+        "blade": _bool("a blade (armour with half_vs_blades counts half)"),
+        "bow": _enum(BOWS, "a bow: its range is 20 m per STR point up to its cap"),
+        "power_points": _int(0, 1000, "an energy blast: 10 m of range per point"),
+        "burst": _bool("may fire 3-round bursts (F16)"),
+        "barrels": _int(1, 100, "barrels, for an area per barrel"),
+        "explosive": _bool("damage falls 2 points per metre from the centre (F17)"),
+    }  # fmt: skip
+    assert set(props) == set(build.WEAPON_KEYS), set(props) ^ set(build.WEAPON_KEYS)
+    return _object(props, required=("name", "skill"), text="an inline weapon")
+
+
+def armour_schema() -> dict:
+    locations = list(tables.hit_locations().names)
+    props = {
+        "name": {"type": "string", "description": "its name"},
+        "pd": _int(0, build.MAX_ARMOUR, "PD against physical attacks"),
+        "ekd": _int(0, build.MAX_ARMOUR, "EKD against energy attacks"),
+        "half_vs_blades": _bool("good for half against blades"),
+        "description": {"type": "string", "description": "description (recorded)"},
+        "notes": {"type": "string", "description": "notes (recorded)"},
+        "category": {"type": "string", "description": "catalogue category (recorded)"},
+        "cost": _num(0, 1e15, "cost (recorded)"),
+        "kills": _int(0, build.MAX_KILLS, "Kill-rated armour of that many Kills (F29)"),
+        "covers": {"type": "array", "items": {"enum": locations}, "minItems": 1,
+                   "uniqueItems": True, "description": "the hit locations it covers (F27)"},
+    }  # fmt: skip
+    assert set(props) == set(build.ARMOR_KEYS), set(props) ^ set(build.ARMOR_KEYS)
+    return _object(props, required=("name",), text="inline armour")
+
+
+def _tactic_rule() -> dict:
+    return _object({
+        "when": {"type": "string", "description": "a condition (absent: always)"},
+        "do": _enum(tactics.ACTION_NAMES, "the action"),
+        "toward": _enum(tactics.MOVE_DIRECTION, "where a movement action goes"),
+        "fire": {"oneOf": [{"type": "integer", "minimum": 1}, {"const": "all"}],
+                 "description": "shots of an autofire attack"},
+        "until": _enum(tactics.WAIT_UNTIL, "what a wait waits for"),
+    }, required=("do",),
+        text="a rule: at every action the first whose condition holds")  # fmt: skip
+
+
+def member_schema() -> dict:
+    """The JSON Schema of one Fuzion combatant mapping."""
+    m = build.MODIFIER_RANGE
+    pos = _num(*build.POSITION_RANGE)
+    derived = {}
+    for key in DERIVED:
+        low, high = build._DERIVED_BOUNDS.get(key, (0, build.MAX_POOL))
+        derived[key] = _int(low, high, f"override the derived {key} (RULINGS F5)")
+    presets = sorted(set(tactics.presets()) - {"default"})
+    props = {
+        "name": {"type": "string", "description": "its name (unique in the scenario)"},
+        "stats": _object({p: _int(1 if p == "BODY" else build.STAT_RANGE[0], build.STAT_RANGE[1],
+                                  f"{p} (default 5)") for p in PRIMARIES},
+                         text="primary characteristics (RULINGS F6); each defaults to 5"),
+        "skills": {"type": "object", "description": "skill levels (fuzion-sim catalog skills)",
+                   "propertyNames": {"enum": list(catalogue.skills())},
+                   "additionalProperties": _int(*build.SKILL_RANGE)},
+        "weapon": {"oneOf": [{"type": "string", "description": "a catalogue weapon, or "
+                              + " / ".join(UNARMED_NAMES) + " for the fists"},
+                             weapon_schema(), {"type": "null"}],
+                   "description": "what it fights with (absent: its fists, F14)"},
+        "armor": {"oneOf": [{"type": "string", "description": "catalogue armour"},
+                            armour_schema(), {"type": "null"}], "description": "worn armour"},
+        "position": {"oneOf": [pos, {"type": "array", "items": pos, "minItems": 2,
+                                     "maxItems": 2}],
+                     "description": "metres on a line, or [x, y]"},
+        **derived,
+        "tactics": {"oneOf": [{"enum": ["default", *presets]},
+                              {"type": "array", "items": _tactic_rule(), "minItems": 1}],
+                    "description": "ordered rules, or a preset (data/tactics.yaml)"},
+        "targeting": _enum(tactics.TARGETING, "whom it attacks (default first)"),
+        "surprised": _bool("surprised: no action in the opening phase (F11)"),
+        "cover": _enum(COVERS, "cover it stands behind (F11)"),
+        "prone": _bool("prone (F11)"),
+        "crouched": _bool("crouched (F11)"),
+        "obscured": _bool("obscured: a Perception roll a phase (F11)"),
+        "braced": _bool("braced: +2 to its ranged attacks"),
+        "silhouetted": _bool("silhouetted: +2 to attacks on it"),
+        "size": _enum(SIZES, "its size (attacks against it, F11)"),
+        "modifiers": _int(*m, "a GM's flat modifier to its attacks"),
+        "defence_modifiers": _int(*m, "a GM's flat modifier to its defence"),
+        "drawn": _bool("its weapon starts drawn (default true)"),
+        "abort": _enum(ABORTS, "the defence it aborts to when attacked (F32)"),
+        "sdp": _int(1, build.MAX_POOL, "an object of that many SDP"),
+        "kills": _int(1, build.MAX_KILLS, "a Kill-rated target of that many Kills (F29)"),
+        "called_shot": _enum(tables.hit_locations().names,
+                             "the location it calls with rules.hit_locations: called"),
+    }  # fmt: skip
+    assert set(props) == set(build.COMBATANT_KEYS), set(props) ^ set(build.COMBATANT_KEYS)
+    return _object(props, required=("name",), text="a combatant")
+
+
+def side_option_schema() -> dict:
+    """The side-wide keys of a side given as a mapping."""
+    return {"surprised": _bool("every member surprised unless it says otherwise")}

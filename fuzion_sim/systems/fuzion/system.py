@@ -1,0 +1,136 @@
+"""Fuzion behind the :class:`~fuzion_sim.systems.base.RuleSystem` interface."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..base import NotAvailable, RuleSystem
+from . import build, catalogue, run
+from .model import SWITCHES
+
+__all__ = ["Fuzion", "SYSTEM"]
+
+
+class Fuzion(RuleSystem):
+    """The Fuzion combat chapter (seed 000): HERO 3d6 against a flat 10, or Interlock 1d10
+    against 1d10, people fighting people (RULINGS F1-F33)."""
+
+    name = "fuzion"
+    title = "Fuzion (seed 000): HERO 3d6 or Interlock 1d10"
+    switches = SWITCHES
+    member_keys = build.COMBATANT_KEYS
+    side_keys = build.SIDE_KEYS
+    catalogue_kinds = ("weapons", "armor", "skills")
+    catalogue_columns: ClassVar[dict] = {
+        "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
+        "armor": ("name", "category", "pd", "ekd", "description"),
+    }
+
+    # --- scenarios ----------------------------------------------------------------------
+    def build_member(self, ctx, parts, value, side, side_options):
+        return build.build_member(ctx, parts, value, side, side_options)
+
+    def build_side_options(self, ctx, parts, value):
+        return build.build_side_options(ctx, parts, value)
+
+    def check_scenario(self, ctx, rules, sides):
+        build.check_called_shots(ctx, rules, sides)
+
+    def catalogue(self, kind):
+        entries = {"weapons": catalogue.weapon_entries, "armor": catalogue.armor_entries,
+                   "skills": lambda: [{"name": s} for s in catalogue.skills()]}  # fmt: skip
+        if kind not in entries:
+            raise NotAvailable(f"Fuzion has no {kind} catalogue (it has {', '.join(entries)})")
+        return list(entries[kind]())
+
+    def catalogue_entry(self, slot, name):
+        return catalogue.slot_entry(slot, name)
+
+    def member_schema(self):
+        from .schema import member_schema
+
+        return member_schema()
+
+    def side_option_schema(self):
+        from .schema import side_option_schema
+
+        return side_option_schema()
+
+    def describe_member(self, member):
+        from .describe import describe_member
+
+        return describe_member(member)
+
+    # --- running ------------------------------------------------------------------------
+    def compile(self, scenario):
+        return run.compile_scenario(scenario)
+
+    def outcome_schema(self, plan):
+        return run.outcome_schema(plan)
+
+    def n_sides(self, plan):
+        return plan.n_sides
+
+    def n_combatants(self, plan):
+        return plan.n_combatants
+
+    def max_slots(self, plan):
+        return run.max_slots(plan)
+
+    def run_chunk(self, plan, key, first, n):
+        return run.run_chunk(plan, key, first, n)
+
+    def tally_chunk(self, plan, key, first, n):
+        return run.tally_chunk(plan, key, first, n)
+
+    def describe_plan(self, plan):
+        from .describe import describe_kernel
+
+        return describe_kernel(plan)
+
+    # --- one trial ------------------------------------------------------------------------
+    def replay(self, scenario, plan, seed, trial):
+        from . import narrate
+
+        out, events = run.run_logged(plan, seed, trial)
+        names = [c.name for c in scenario.combatants]
+        positions = [c.xy for c in scenario.combatants]
+        locations = scenario.rules.hit_locations != "none"
+        unit = run.outcome_schema(plan).unit
+        return {
+            "winner": int(out.winner[0]),
+            "end_time": int(out.end_slot[0]),
+            "events": narrate.event_dicts(events, names, positions, locations),
+            "lines": narrate.narrate(events, names, scenario.side_names, unit,
+                                     scenario.rules.dice, positions, locations),
+        }  # fmt: skip
+
+    # --- exact answers --------------------------------------------------------------------
+    def attack(self, scenario, attacker, target):
+        from .oracle import scenario_attack
+
+        return scenario_attack(scenario, attacker, target)
+
+    def exact_check(self, scenario):
+        from .oracle import fight_check
+
+        fight_check(scenario)
+
+    def exact(self, scenario):
+        from .oracle import scenario_fight
+
+        return scenario_fight(scenario)
+
+    # --- the command line -----------------------------------------------------------------
+    def attack_flags(self):
+        from .attack_flags import OPTIONS
+
+        return OPTIONS
+
+    def flag_attack(self, flags, rows, as_json, dump):
+        from .attack_flags import flag_attack
+
+        flag_attack(flags, rows, as_json, dump)
+
+
+SYSTEM = Fuzion()
