@@ -6,9 +6,9 @@ bits index the 6,561 equally likely pairs of (to-hit roll, Damage Roll), and a t
 compile time by the general kernel's own rule (``kernel_parts.duel_table``) gives the shot's
 outcome at the shooter's wound penalty: 0 for a miss, 2 x damage + 1 for a hit, so the
 counters add up without a branch on the hit. A firearms track is looked at only when its
-points reach the next value at which their meaning changes (a penalty, out, dead). Both wound tracks, every ``shot_roll``,
-``out_at``, wound penalties and initiative ties drawn at random are honoured. The tests hold
-it to the general kernel bit for bit.
+points reach the next value at which their meaning changes (a penalty, out, dead). Both
+wound tracks, every ``shot_roll``, ``out_at``, wound penalties and initiative ties drawn at
+random are honoured. The tests hold it to the general kernel bit for bit.
 
 Bulk runs only: a replay (event log) runs on the general kernel, which draws the same numbers
 in the same order.
