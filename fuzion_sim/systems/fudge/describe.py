@@ -33,7 +33,7 @@ def _where(m) -> str:
     if m.distance is not None:
         return f"{m.distance:g} m from the enemy"
     if m.position is None:
-        return "at 0 m"
+        return "no position or distance of its own"
     p = m.position
     return f"at ({p[0]:g}, {p[1]:g}) m" if isinstance(p, tuple) else f"at {p:g} m"
 
