@@ -305,11 +305,12 @@ def _person(ctx, parts, value, name, side, where) -> Member:
     )  # fmt: skip
     path = ".".join(map(str, parts))
     if weapon is None:
-        idle = [k for k in ("skill", "initiative", "targeting", "tactic", "aim") if k in value]
+        idle = [k for k in ("skill", "initiative", "targeting", "tactic", "aim")
+                if optional(value, k) is not MISSING]
         if idle:
             ctx.warnings.append(f"{path}: {name} has no weapon, so {', '.join(idle)} "
                                 "does nothing (it is only shot at)")  # fmt: skip
-    elif "skill" not in value:
+    elif optional(value, "skill") is MISSING:
         ctx.warnings.append(f"{path}: {name} has no skill: it shoots at Fair")
     return member
 

@@ -61,6 +61,8 @@ def chi_square_p(counts: dict, probs: dict) -> float:
         exp = np.append(exp[~small], exp[small].sum())
         if exp[-1] == 0:
             obs, exp = obs[:-1], exp[:-1]
+    if len(obs) == 1:  # one outcome only: nothing else was seen
+        return 1.0
     exp *= obs.sum() / exp.sum()
     return float(stats.chisquare(obs, exp).pvalue)
 
