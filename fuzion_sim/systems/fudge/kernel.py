@@ -463,6 +463,7 @@ def run_chunk(
                     dealt_t[a] += dmg
                     taken_t[t] += dmg
                 gone = 0
+                newly = -1
                 if hit and simultaneous:
                     q_t[nq], q_d[nq], q_crit[nq], q_part[nq], q_src[nq] = t, dmg, crit, part, a
                     nq += 1
@@ -472,12 +473,12 @@ def run_chunk(
                                      part_dmg, part_crip, side_left, location_hits,
                                      crippled_parts)  # fmt: skip
                     gone += e
-                    if logging and newly >= 0:
-                        _log(events, n_events, EVENT_CRIPPLE, rnd, a, t, 0, 0, 0, 1, 0,
-                             part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
                 if logging:
                     _log(events, n_events, EVENT_SHOT, rnd, a, t, ra, pair_need[q], res, hit,
                          row, dmg, part, lvl[t], dres, trk[t])
+                    if newly >= 0:
+                        _log(events, n_events, EVENT_CRIPPLE, rnd, a, t, 0, 0, 0, 1, 0,
+                             part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
                 b = blast_type[a]
                 if hit and b >= 0:  # the weapon's blast spreads from its target (UA25)
                     for v in range(n):
