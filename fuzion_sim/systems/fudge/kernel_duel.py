@@ -2,13 +2,16 @@
 
 Two armed members on two sides, shooting in fixed order (UA1), with no dodge, hit locations,
 critical shots or blasts (``dispatch`` decides): every shot is one generator step whose low 32
-bits index the 6,561 equally likely pairs of (to-hit roll, Damage Roll), and a table built at
-compile time by the general kernel's own rule (``kernel_parts.duel_table``) gives the shot's
-outcome at the shooter's wound penalty: 0 for a miss, 2 x damage + 1 for a hit, so the
-counters add up without a branch on the hit. A firearms track is looked at only when its
-points reach the next value at which their meaning changes (a penalty, out, dead). Both
-wound tracks, every ``shot_roll``, ``out_at``, wound penalties and initiative ties drawn at
-random are honoured. The tests hold it to the general kernel bit for bit.
+bits index the 6,561 equally likely pairs of (to-hit roll, Damage Roll). A table built at
+compile time by the general kernel's own rule (``kernel_parts.duel_table``) holds, for each
+pair, the shot's outcome at all three of the shooter's wound penalties side by side (0 for a
+miss, 2 x damage + 1 for a hit): the table is read before the penalty is known, and the
+penalty only picks the bits, so a shot never waits for the previous one's load, and the
+counters add up without a branch on the hit. On the firearms track what the points mean (the
+penalty, can act, out, dead, U3, UA11, UA14, UA15) is a few comparisons with the band edges,
+and a branch is taken only when someone goes out. Both wound tracks, every ``shot_roll``,
+``out_at``, wound penalties and initiative ties drawn at random are honoured. The tests hold
+it to the general kernel bit for bit.
 
 Bulk runs only: a replay (event log) runs on the general kernel, which draws the same numbers
 in the same order.
@@ -22,6 +25,7 @@ from ..._jit import jit
 from ...engine.outcomes import outcome_index
 from ...engine.rng import index32, trial_seed, xoshiro_bits
 from .codes import (
+    L_DEAD,
     OPT_CORE_DEAD,
     OPT_CORE_UP,
     OPT_HAS_TIES,
@@ -31,12 +35,30 @@ from .codes import (
     TRACK_FIREARMS,
     UNRESOLVED,
 )
-from .kernel_parts import CAN_BIT, DEAD_BIT, GONE_BIT, LOW32, state_bits
+from .kernel_parts import CAN_BIT, GONE_BIT, LOW32, state_bits
 from .rules import firearms_level, level_of, take
 
 __all__ = ["run_chunk"]
 
 _N_PAIRS = np.uint64(6561)
+_NEVER = np.int64(1) << np.int64(60)
+
+
+@jit(inline="always")
+def _edges(width, dead_at, pen_on, out_level):
+    """A firearms track's band edges that matter in a duel (U3, UA11): the points at which
+    the -1 and -2 penalties start (never without penalties, UA14), at which the member can no
+    longer act (Incapacitated) and at which it is out (``out_at``, UA15)."""
+    hurt = width + 1 if pen_on else _NEVER
+    very = 2 * width + 1 if pen_on else _NEVER
+    helpless = 3 * width + 1
+    if out_level == 4:
+        gone = helpless
+    elif out_level == 5:
+        gone = 4 * width + 1
+    else:
+        gone = dead_at
+    return hurt, very, helpless, gone
 
 
 @jit
@@ -47,19 +69,18 @@ def run_chunk(
     pair_need, pair_bonus, pair_dist, pair_dmg, bl_conc, bl_zone, bl_adj, bl_cv, ch_round,
     ch_timed, ch_tamp, ch_tamp_skill, ch_contact, ch_conc, ch_zone, ch_adj, ch_cv, ch_dmg,
     ch_breach, loc_part, loc_blow, loc_total,
-    table, states, watches,
+    table, bits,
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
     wound_levels,
     accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
     taken_sq, attacks_sum, landed_sum,
 ):  # fmt: skip
     """Run trials ``first .. first + n_trials - 1`` of a duel. The arguments after
-    ``n_trials`` are a :class:`~.compile.Plan`'s fields, the shot table
-    (``kernel_parts.duel_table``), what each firearms track's points mean and when that next
-    changes (``kernel_parts.duel_states``), the per-trial outputs and the wound-level
-    category, then
-    a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with ``accumulate`` the trials go
-    straight into those and the per-trial outputs are left alone (the numbers are the same).
+    ``n_trials`` are a :class:`~.compile.Plan`'s fields, the shot table and its bits per
+    penalty (``kernel_parts.duel_table``), the per-trial outputs and the wound-level
+    category, then a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with
+    ``accumulate`` the trials go straight into those and the per-trial outputs are left
+    alone (the numbers are the same).
     """
     track = options[OPT_TRACK]
     firearms = track == TRACK_FIREARMS
@@ -71,10 +92,11 @@ def run_chunk(
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     w0, w1 = width[0], width[1]
     d0, d1 = dead_at[0], dead_at[1]
+    hurt0, very0, helpless0, gone0 = _edges(w0, d0, pen_on, out_level)
+    hurt1, very1, helpless1, gone1 = _edges(w1, d1, pen_on, out_level)
+    mask = (np.int64(1) << bits) - 1
     init_first = 0 if initiative[0] >= initiative[1] else 1
     side0, side1 = side[0], side[1]
-    n_states = states.shape[0] // 2
-    cap0, cap1 = dead_at[0], dead_at[1]
 
     sum_dealt0 = sum_dealt1 = sq_dealt0 = sq_dealt1 = np.int64(0)
     sum_att0 = sum_att1 = sum_land0 = sum_land1 = np.int64(0)
@@ -88,9 +110,8 @@ def run_chunk(
             key1 = np.int64(x >> np.uint64(1))
             first_c = 0 if key0 >= key1 else 1
         t0 = t1 = np.int64(0)
-        watch0, watch1 = np.int64(watches[0]), np.int64(watches[n_states])
         lv0 = lv1 = np.int64(0)
-        row0 = row1 = np.int64(0)
+        shift0 = shift1 = np.int64(0)
         can0 = can1 = True
         out0 = out1 = np.int64(0)
         death0 = death1 = np.int64(0)
@@ -106,75 +127,78 @@ def run_chunk(
                 if a == 0:
                     if not can0:
                         continue
-                    base = row0 * 6561
+                    shift = shift0
                 else:
                     if not can1:
                         continue
-                    base = (3 + row1) * 6561
+                    shift = shift1
                 acted += 1
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                code = np.int64(table[base + np.int64(index32(x & LOW32, _N_PAIRS))])
-                d = code >> 1  # the damage; code & 1: a hit (branch-free counters)
+                i = np.uint64(a) * _N_PAIRS + index32(x & LOW32, _N_PAIRS)
+                code = (np.int64(table[i]) >> shift) & mask
+                d = code >> 1  # the damage; code & 1: a hit
                 if a == 0:
                     natt0 += 1
                     land0 += code & 1
                     dealt0 += d
-                    if firearms:  # the rare path: a wound that changes what the level means
+                    if firearms:
                         t1 += d
-                        if t1 < watch1:
+                        shift1 = (np.int64(t1 >= hurt1) + np.int64(t1 >= very1)) * bits
+                        can1 = t1 < helpless1
+                        if t1 < gone1:
                             continue
-                        t1 = t1 if t1 < cap1 else cap1
-                        st = np.int64(states[n_states + t1])
-                        watch1 = np.int64(watches[n_states + t1])
-                    elif code == 0:
-                        continue
-                    else:  # the core track: every hit marks a box
+                        if t1 >= d1:
+                            death1 = rnd
+                    else:  # the core track: a hit marks a box
+                        if code == 0:
+                            continue
                         t1 = take(t1, d, False, track, w1, d1, up, dead_damage)
                         lv1 = level_of(t1, track, w1, d1)
                         st = state_bits(lv1, pen_on, out_level)
-                    row1 = st & 3
-                    can1 = (st & CAN_BIT) != 0
-                    if st >= GONE_BIT:
-                        if st & DEAD_BIT and death1 == 0:
+                        shift1 = (st & 3) * bits
+                        can1 = (st & CAN_BIT) != 0
+                        if lv1 == L_DEAD and death1 == 0:
                             death1 = rnd
-                        if st & GONE_BIT:
-                            out1 = rnd
-                            result = side0
-                            finish = rnd
-                            break
+                        if not st & GONE_BIT:
+                            continue
+                    out1 = rnd
+                    result = side0
+                    finish = rnd
+                    break
                 else:
                     natt1 += 1
                     land1 += code & 1
                     dealt1 += d
-                    if firearms:  # the rare path: a wound that changes what the level means
+                    if firearms:
                         t0 += d
-                        if t0 < watch0:
+                        shift0 = (np.int64(t0 >= hurt0) + np.int64(t0 >= very0)) * bits
+                        can0 = t0 < helpless0
+                        if t0 < gone0:
                             continue
-                        t0 = t0 if t0 < cap0 else cap0
-                        st = np.int64(states[t0])
-                        watch0 = np.int64(watches[t0])
-                    elif code == 0:
-                        continue
-                    else:  # the core track: every hit marks a box
+                        if t0 >= d0:
+                            death0 = rnd
+                    else:
+                        if code == 0:
+                            continue
                         t0 = take(t0, d, False, track, w0, d0, up, dead_damage)
                         lv0 = level_of(t0, track, w0, d0)
                         st = state_bits(lv0, pen_on, out_level)
-                    row0 = st & 3
-                    can0 = (st & CAN_BIT) != 0
-                    if st >= GONE_BIT:
-                        if st & DEAD_BIT and death0 == 0:
+                        shift0 = (st & 3) * bits
+                        can0 = (st & CAN_BIT) != 0
+                        if lv0 == L_DEAD and death0 == 0:
                             death0 = rnd
-                        if st & GONE_BIT:
-                            out0 = rnd
-                            result = side1
-                            finish = rnd
-                            break
+                        if not st & GONE_BIT:
+                            continue
+                    out0 = rnd
+                    result = side1
+                    finish = rnd
+                    break
             if result != UNRESOLVED:
                 break
             if acted == 0:  # neither can shoot and nothing is due
                 finish = rnd
                 break
-        if firearms:  # the last level reached (the hot path skips Scratch and the like)
+        if firearms:
             lv0 = firearms_level(t0, w0, d0)
             lv1 = firearms_level(t1, w1, d1)
         wound_levels[0, lv0] += 1

@@ -26,12 +26,13 @@ from .dice import roll_of_index, two_rolls
 from .rules import level_of, penalty, shot, take
 
 __all__ = [
-    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "draw_roll", "draw_shot", "duel_states",
-    "duel_table", "roll_of_bits", "state_bits", "wound",
+    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "draw_roll", "draw_shot", "duel_table",
+    "roll_of_bits", "state_bits", "wound",
 ]  # fmt: skip
 
 LOW32 = np.uint64(0xFFFFFFFF)
-#: A duel state's bits above its penalty row (0-2): it can act, it is out, it is dead.
+#: A duel state's bits above its penalty row (0-2): it can act, it is out, it is dead (the
+#: core track's, ``state_bits``).
 CAN_BIT = 4
 GONE_BIT = 8
 DEAD_BIT = 16
@@ -104,22 +105,25 @@ def wound(t, damage, critical, part, rnd, options, side, width, dead_at, loc_blo
 
 
 @jit
-def duel_table(skill, pair_need, pair_bonus, pair_dmg, n_dmg_parts, n_comb, shot_roll, out):
-    """The duel kernel's shot outcomes: ``out[(a * 3 + p) * 6561 + idx]`` is the outcome of
-    member ``a``'s shot (on the other) at wound penalty ``-p`` with roll index ``idx``
-    (``dice.two_rolls``): 0 for a miss, 2 x damage + 1 for a hit."""
+def duel_table(skill, pair_need, pair_bonus, pair_dmg, n_dmg_parts, n_comb, shot_roll, bits,
+               out):  # fmt: skip
+    """The duel kernel's shot outcomes: ``out[a * 6561 + idx]`` holds the outcome of member
+    ``a``'s shot (on the other) with roll index ``idx`` (``dice.two_rolls``) at wound penalty
+    ``-p`` in its bits ``p * bits .. (p + 1) * bits - 1``, p = 0, 1, 2: 0 for a miss,
+    2 x damage + 1 for a hit."""
     for a in range(2):
         t = 1 - a
         q = a * n_comb + t
-        for p in range(3):
-            for idx in range(6561):
-                ra = roll_of_index(np.int64(idx // 81))
-                rb = roll_of_index(np.int64(idx % 81))
+        for idx in range(6561):
+            ra = roll_of_index(np.int64(idx // 81))
+            rb = roll_of_index(np.int64(idx % 81))
+            packed = np.int64(0)
+            for p in range(3):
                 hit, row, _ = shot(ra, rb, skill[a], pair_bonus[q], np.int64(-p), pair_need[q],
                                    np.int64(NO_DODGE), shot_roll)  # fmt: skip
-                at = (a * 3 + p) * 6561 + idx
-                out[at] = 2 * pair_dmg[(q * n_dmg_parts) * 9 + row + 4] + 1 if hit else 0
-
+                code = 2 * pair_dmg[(q * n_dmg_parts) * 9 + row + 4] + 1 if hit else 0
+                packed |= np.int64(code) << (p * bits)
+            out[a * 6561 + idx] = packed
 
 
 @jit(inline="always")
@@ -134,21 +138,3 @@ def state_bits(level, pen_on, out_level):
     if level == L_DEAD:
         bits += DEAD_BIT
     return bits
-
-
-@jit
-def duel_states(width, dead_at, pen_on, out_level, out, watches):
-    """``out[c * S + p]``: :func:`state_bits` of member ``c`` (0, 1) of a duel at ``p``
-    points of the firearms track, ``p`` = 0 .. S - 1 (past ``dead_at[c]``: Dead);
-    ``watches[c * S + p]``: the fewest points above ``p`` whose bits differ (S: never)."""
-    size = out.shape[0] // 2
-    for c in range(2):
-        for p in range(size):
-            points = p if p < dead_at[c] else dead_at[c]
-            level = level_of(points, TRACK_FIREARMS, width[c], dead_at[c])
-            out[c * size + p] = state_bits(level, pen_on, out_level)
-        for p in range(size):
-            nxt = p + 1
-            while nxt < size and out[c * size + nxt] == out[c * size + p]:
-                nxt += 1
-            watches[c * size + p] = nxt if nxt < size else 1 << 40

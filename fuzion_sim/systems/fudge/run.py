@@ -12,10 +12,10 @@ from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_duel
-from .codes import N_EV_FIELDS, OPT_OUT_LEVEL, OPT_PENALTIES, OPT_SHOT_ROLL
+from .codes import N_EV_FIELDS, OPT_SHOT_ROLL
 from .compile import Plan
 from .compile import compile_scenario as _compile
-from .kernel_parts import duel_states, duel_table
+from .kernel_parts import duel_table
 from .tables import LEVELS, locations
 
 __all__ = [
@@ -27,11 +27,10 @@ __all__ = [
 MAX_EVENTS = 100_000
 #: A barrier's state at the end of a fight (the ``breach`` category).
 BREACH_LABELS = ("intact", "about_to_breach", "breached")
-_NO_TABLE = np.zeros(1, np.int8)
-_NO_STATES = np.zeros(2, np.int8)
-_NO_WATCHES = np.zeros(2, np.int64)
-#: The most damage a duel's one-byte shot table holds (2 x 63 + 1); more takes 4 bytes.
-_MAX_NARROW = 63
+_NO_TABLE = np.zeros(1, np.int16)
+#: How the duel's table packs a shot's three outcomes (one per wound penalty): bits per
+#: outcome and the element type, the narrowest that holds the biggest outcome.
+_PACKINGS = ((5, np.int16), (10, np.int32), (21, np.int64))
 
 
 @cache
@@ -57,15 +56,13 @@ def schema_of(seconds: float = 3.0) -> OutcomeSchema:
 
 
 class FightPlan(NamedTuple):
-    """A compiled FUDGE fight: the kernel that runs it, its arrays, the duel's tables (shot
-    outcomes, ``kernel_parts.duel_table``; what each firearms track's points mean,
-    ``kernel_parts.duel_states``) and the time unit's seconds."""
+    """A compiled FUDGE fight: the kernel that runs it, its arrays, the duel's shot table and
+    its bits per penalty (``kernel_parts.duel_table``), and the time unit's seconds."""
 
     kernel: str
     arrays: Plan
     table: np.ndarray
-    states: np.ndarray
-    watches: np.ndarray
+    bits: int
     seconds: float
 
     @property
@@ -93,18 +90,15 @@ def compile_scenario(scenario, kernel_name: str | None = None) -> FightPlan:
     if name == "duel" and dispatch.blocking_reasons(plan):
         raise ValueError("the duel kernel does not honour this fight: "
                          + "; ".join(dispatch.blocking_reasons(plan)))  # fmt: skip
-    table, states, watches = _NO_TABLE, _NO_STATES, _NO_WATCHES
+    table, bits = _NO_TABLE, 0
     if name == "duel":
-        wide = int(plan.pair_dmg.max(initial=0)) > _MAX_NARROW
-        table = np.empty(6 * 6561, np.int32 if wide else np.int8)
+        biggest = 2 * int(plan.pair_dmg.max(initial=0)) + 1
+        bits, dtype = next((b, t) for b, t in _PACKINGS if biggest < 1 << b)
+        table = np.empty(2 * 6561, dtype)
         duel_table(plan.skill, plan.pair_need, plan.pair_bonus, plan.pair_dmg,
-                   plan.n_dmg_parts, plan.n_combatants,
-                   plan.options[OPT_SHOT_ROLL], table)  # fmt: skip
-        states = np.empty(2 * (int(plan.dead_at[:2].max()) + 1), np.int8)
-        watches = np.empty(states.shape[0], np.int64)
-        duel_states(plan.width, plan.dead_at, plan.options[OPT_PENALTIES],
-                    plan.options[OPT_OUT_LEVEL], states, watches)  # fmt: skip
-    return FightPlan(name, plan, table, states, watches, float(scenario.rules.round_seconds))
+                   plan.n_dmg_parts, plan.n_combatants, plan.options[OPT_SHOT_ROLL], bits,
+                   table)  # fmt: skip
+    return FightPlan(name, plan, table, bits, float(scenario.rules.round_seconds))
 
 
 def outcome_schema(plan: FightPlan) -> OutcomeSchema:
@@ -138,8 +132,8 @@ def _run(plan: FightPlan, key, first, n, out: TrialOutcomes, log_trial=-1, event
     if plan.kernel == "duel" and log_trial < 0:
         extra = [False, *_NO_TALLY] if tally is None else [
             True, *[getattr(tally, f) for f in _TALLY_FIELDS]]  # fmt: skip
-        kernel_duel.run_chunk(key, first, n, *plan.arrays, plan.table, plan.states,
-                              plan.watches, *_outputs(out), out.categories["wound_levels"],
+        kernel_duel.run_chunk(key, first, n, *plan.arrays, plan.table, plan.bits,
+                              *_outputs(out), out.categories["wound_levels"],
                               *extra)  # fmt: skip
         return
     kernel.run_chunk(
