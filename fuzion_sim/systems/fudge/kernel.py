@@ -89,13 +89,18 @@ from .rules import fragments, penalty, shot
 
 __all__ = ["run_chunk"]
 
+#: ``wound`` as a called function, for the rare paths (charges, blasts, a simultaneous round's
+#: landing): four more inlined copies of it made the kernel slow to compile.
+_wound = jit(wound.py_func)
+
 _S32 = np.uint64(32)
 
 
-@jit(inline="always")
+@jit
 def _log(events, n_events, kind, rnd, actor, target, roll, need, result, hit, row, damage,
          part, level, extra, points):  # fmt: skip
-    """Append one event row (past the log's end, into its scratch last row)."""
+    """Append one event row (past the log's end, into its scratch last row). Called, not
+    inlined: it runs only for a replayed trial."""
     i = n_events[0]
     last = events.shape[0] - 1
     i = i if i < last else last
@@ -346,7 +351,7 @@ def run_chunk(
                         did = 1
                     dealt_t[c] += dmg
                     taken_t[t] += dmg
-                    wound(t, dmg, crit, -1, rnd, track_opts, side, width, dead_at, loc_blow,
+                    _wound(t, dmg, crit, -1, rnd, track_opts, side, width, dead_at, loc_blow,
                           loc_total, trk, lvl, outs, deaths, crip, part_dmg, part_crip,
                           side_left, location_hits, crippled_parts)
                     if logging:
@@ -384,7 +389,7 @@ def run_chunk(
                             did = 1
                         dealt_t[c] += dmg
                         taken_t[v] += dmg
-                        wound(v, dmg, False, -1, rnd, track_opts, side, width, dead_at,
+                        _wound(v, dmg, False, -1, rnd, track_opts, side, width, dead_at,
                               loc_blow, loc_total, trk, lvl, outs, deaths, crip, part_dmg,
                               part_crip, side_left, location_hits, crippled_parts)
                         if logging:
@@ -516,7 +521,7 @@ def run_chunk(
                                     v, bd, False, -1, a)
                                 nq += 1
                             else:
-                                e, _ = wound(v, bd, False, -1, rnd, track_opts, side, width,
+                                e, _ = _wound(v, bd, False, -1, rnd, track_opts, side, width,
                                              dead_at, loc_blow, loc_total, trk, lvl, outs,
                                              deaths, crip, part_dmg, part_crip, side_left,
                                              location_hits, crippled_parts)  # fmt: skip
@@ -534,7 +539,7 @@ def run_chunk(
             if simultaneous and nq:  # the round's wounds land together (UA1)
                 for i in range(nq):
                     t = q_t[i]
-                    e, newly = wound(t, q_d[i], q_crit[i] != 0, q_part[i], rnd, track_opts,
+                    e, newly = _wound(t, q_d[i], q_crit[i] != 0, q_part[i], rnd, track_opts,
                                      side, width, dead_at, loc_blow, loc_total, trk, lvl,
                                      outs, deaths, crip, part_dmg, part_crip, side_left,
                                      location_hits, crippled_parts)  # fmt: skip
