@@ -9,7 +9,7 @@ from __future__ import annotations
 from fuzion_sim.errors import did_you_mean
 
 from ...scenario.yaml_io import format_path
-from .geometry import by_distance
+from .geometry import by_distance, pair_distances
 from .model import Barrier, Charge, Member
 from .tables import scale_modifier
 
@@ -132,11 +132,27 @@ def _warn_idle(ctx, rules, members, paths) -> None:
         return format_path([*paths[m.name], key])
 
     shooters = [m for m in members if isinstance(m, Member) and m.weapon is not None]
+    dist, known = pair_distances(members)
+    index = {m.name: i for i, m in enumerate(members)}
     for m in members:
         if not isinstance(m, Member):
             continue
+        shot_at = any(a.side != m.side for a in shooters)
+        if m.speed != "stationary" and not shot_at:
+            warn(f"{where(m, 'speed')}: does nothing: no enemy of {m.name} shoots")
         if m.dodge is not None and rules.ranged_defence == "none":
             warn(f"{where(m, 'dodge')}: does nothing under rules.ranged_defence: none")
+        elif (m.dodge is not None and rules.dodge_costs_action and m.tactic == "shoot"
+              and rules.ranged_defence == "dodge"):
+            warn(f"{where(m, 'dodge')}: does nothing: with rules.dodge_costs_action only a "
+                 "member whose tactic is dodge dodges")
+        if m.weapon is not None and m.weapon.laser:
+            i = index[m.name]
+            near = [j for j, v in enumerate(members) if isinstance(v, Member)
+                    and v.side != m.side and known[i, j] and dist[i, j] < 10]
+            if not near:
+                warn(f"{where(m, 'weapon')}.laser: does nothing: no enemy of {m.name} is "
+                     "under 10 m (UA28)")
         if m.dodge is None and rules.ranged_defence == "dodge":
             warn(f"{where(m, 'dodge')}: {m.name} has no dodge: it dodges at Fair (UA4)")
         if m.aim is not None and rules.hit_locations != "aimed":
@@ -159,6 +175,9 @@ def _warn_idle(ctx, rules, members, paths) -> None:
     for c in members:
         if isinstance(c, Charge):
             w = c.explosive
+            if not w.blast and c.contact is None:
+                warn(f"{where(c, 'charge')}: {w.name} has no concussion or burst radius and "
+                     f"is set against nothing (contact:): {c.name} does nothing")
             if w.concussion_value is not None and rules.concussion_value == "ignore":
                 warn(f"{where(c, 'charge')}.concussion_value: does nothing under "
                      "rules.concussion_value: ignore (UA18)")

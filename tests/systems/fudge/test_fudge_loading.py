@@ -189,6 +189,13 @@ WARNINGS = [
     (one_shot(target={"skill": "Good"}), "Target has no weapon, so skill does nothing"),
     (one_shot(shooter={"skill": None}), "Shooter has no skill: it shoots at Fair"),
     (_charges(), "no charge is set against the barrier Wall"),
+    (one_shot(target={"speed": "running"}, shooter={"weapon": None}),
+     "speed: does nothing: no enemy of Target shoots"),
+    (duel({"ranged_defence": "dodge", "dodge_costs_action": True}, vaclav={"dodge": "Good"}),
+     "only a member whose tactic is dodge dodges"),
+    (duel(vaclav={"weapon": {"name": "L", "bd": 4, "laser": True}, "distance": 12},
+          alien={"distance": 12}), "laser: does nothing: no enemy of Vaclav is under 10 m"),
+    (_charges(charge={"name": "Dud", "bd": 3}), "Bomb does nothing"),
 ]
 
 
