@@ -52,9 +52,10 @@ class Plan(NamedTuple):
 
     Per pair ``a * C + t``: ``pair_ok`` (a may shoot t), ``pair_need`` (the result a needs
     against t), ``pair_bonus`` (a's bonus against t), ``pair_dist`` (float64, metres);
-    ``pair_dmg[((a * C + t) * n_dmg_parts + part) * 9 + row + 4]`` the damage of a hit.
+    ``pair_dmg[((a * C + t) * n_dmg_parts + part) * 9 + row + 4]`` the damage of a hit
+    (int32; ``bl_conc`` int32 and ``bl_zone`` int8 too: the tables that grow as C x C).
 
-    Blasts of weapons, per type ``b``: ``bl_conc[(b * C + t) * C + v]`` the concussion on v
+    Blasts of weapons, per kind ``b``: ``bl_conc[(b * C + t) * C + v]`` the concussion on v
     of a blast centred on t (-1: v is not reached), ``bl_zone`` its fragmentation zone (0
     none, 1 inside the burst radius, 2 within twice it), ``bl_adj[b * C + v]`` what a blast
     adds (UA22), ``bl_cv[b]`` its Concussion Value under ``avoid_roll`` (99: none).
@@ -263,13 +264,14 @@ def compile_scenario(scenario) -> Plan:
         width[i] = w
         dead_at[i] = 6 * w if rules.firearms_dead_at == "capacity" else 5 * w + 1
         aim_part[i], aim_need[i] = part_index(m.aim)
-        if m.weapon is not None and m.weapon.blast:
-            blast_type[i] = len(blasts)
-            blasts.append(m)
+        if m.weapon is not None and m.weapon.blast:  # one table per kind of blast
+            if m.weapon not in blasts:
+                blasts.append(m.weapon)
+            blast_type[i] = blasts.index(m.weapon)
 
     pair_ok, pair_need, pair_bonus = per(size=n * n), per(size=n * n), per(size=n * n)
     pair_dist = np.where(known, dist, FAR).reshape(-1).astype(np.float64)
-    pair_dmg = per(size=n * n * n_parts * 9)
+    pair_dmg = per(np.int32, size=n * n * n_parts * 9)
     for a, m in enumerate(members):
         if not isinstance(m, Member) or m.weapon is None:
             continue
@@ -285,10 +287,10 @@ def compile_scenario(scenario) -> Plan:
                         m.weapon.bd, m.weapon.scale, v, row, rules, mult)
 
     nb = max(1, len(blasts))
-    bl_conc = per(fill=-1, size=nb * n * n)
-    bl_zone, bl_adj, bl_cv = per(size=nb * n * n), per(size=nb * n), per(fill=99, size=nb)
-    for b, owner in enumerate(blasts):
-        w = owner.weapon
+    bl_conc = per(np.int32, fill=-1, size=nb * n * n)
+    bl_zone = per(np.int8, size=nb * n * n)
+    bl_adj, bl_cv = per(size=nb * n), per(fill=99, size=nb)
+    for b, w in enumerate(blasts):
         bl_cv[b] = 99 if w.concussion_value is None else w.concussion_value
         for v, victim in enumerate(members):
             if isinstance(victim, Member):
