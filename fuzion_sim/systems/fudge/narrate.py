@@ -77,10 +77,14 @@ def event_dicts(events: np.ndarray, scenario) -> list[dict]:
     return out
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _after(e: dict, scenario) -> str:
     """``Alien is Hurt (3 points)``."""
     words = _LEVEL_WORDS[LEVELS.index(e["level"])]
-    pts = "" if scenario.rules.wounds == "core" else f" ({e['track']} points)"
+    pts = "" if scenario.rules.wounds == "core" else f" ({_points(e['track'])})"
     return f"{e['target']} is {words}{pts}"
 
 
@@ -112,10 +116,10 @@ def narrate(events: np.ndarray, scenario) -> list[str]:
             where = f" in the {e['location'].replace('_', ' ')}" if e["location"] else ""
             row = f"{_ROW_WORDS[scenario.rules.shot_roll]} {_signed(e['row'])}, "
             landed = "" if simultaneous else f"; {_after(e, scenario)}"
-            lines.append(text + f"hits{where}, {row}{e['damage']} points{landed}")
+            lines.append(text + f"hits{where}, {row}{_points(e['damage'])}{landed}")
         elif kind == "contact":
             lines.append(f"{head} {e['actor']} hits {e['target']} squarely: Damage Roll "
-                         f"{_signed(e['row'])}, {e['damage']} points; {_after(e, scenario)}")
+                         f"{_signed(e['row'])}, {_points(e['damage'])}; {_after(e, scenario)}")
         elif kind == "detonate":
             lines.append(f"{head} {e['actor']} goes off "
                          f"({'tamped' if e['tamped'] else 'untamped'})")  # fmt: skip
@@ -126,15 +130,17 @@ def narrate(events: np.ndarray, scenario) -> list[str]:
         elif kind == "blast":
             landed = "" if simultaneous else f"; {_after(e, scenario)}"
             lines.append(f"           the blast catches {e['target']}: concussion "
-                         f"{e['concussion']}, fragments {e['fragments']}, {e['damage']} "
-                         f"points{landed}")  # fmt: skip
+                         f"{e['concussion']}, fragments {e['fragments']}, "
+                         f"{_points(e['damage'])}{landed}")  # fmt: skip
         elif kind == "breach":
             word = _BREACH_WORDS[("intact", "about_to_breach", "breached").index(e["state"])]
+            if e["state"] == "breached" and e["result"] <= 0:
+                word = "was about to breach, and now " + word  # UA24
             lines.append(f"           {e['target']}: breach result {_signed(e['result'])} "
                          f"(roll {_signed(e['roll'])}): it {word}")  # fmt: skip
         elif kind == "wound":
-            lines.append(f"           at the round's end {e['actor']}'s {e['damage']} points "
-                         f"land: {_after(e, scenario)}")  # fmt: skip
+            lines.append(f"           at the round's end {e['actor']}'s "
+                         f"{_points(e['damage'])} land: {_after(e, scenario)}")  # fmt: skip
         elif kind == "cripple":
             part = e["location"].replace("_", " ")
             lines.append(f"           {e['target']}'s {part} is crippled ({e['damage']} Wounds "
