@@ -16,6 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from scipy import sparse
 
 from ..base import NotAvailable
 from . import codes as k
@@ -28,8 +29,8 @@ from .tables import locations
 
 __all__ = ["MAX_STATES", "fight_check", "scenario_attack", "scenario_fight"]
 
-#: Most track states of one member the chain follows.
-MAX_STATES = 5000
+#: Most track states of one member the chain follows (the joint mass is a dense square).
+MAX_STATES = 2000
 
 
 # --- one action -------------------------------------------------------------------------------
@@ -203,19 +204,23 @@ def _transitions(plan, a: int, t: int, fa: _Member, ft: _Member) -> dict:
     size = len(ft.states)
     out = {}
     for pen_a in sorted({_penalty(int(x), on) for x in fa.level}):
-        matrix = np.zeros((size, size))
+        rows, cols, vals = [], [], []
         cache: dict = {}
         for s in range(size):
             if ft.out[s]:
-                matrix[s, s] = 1.0
+                rows.append(s)
+                cols.append(s)
+                vals.append(1.0)
                 continue
             lv = int(ft.level[s])
             key = (_penalty(lv, on), lv < k.L_INCAPACITATED)
             if key not in cache:
                 cache[key] = shot_outcomes(plan, a, t, pen_a, key[0], key[1])
             for p, hit in cache[key]:
-                matrix[s, ft.after(s, hit)] += float(p)
-        out[pen_a] = matrix
+                rows.append(s)
+                cols.append(ft.after(s, hit))
+                vals.append(float(p))
+        out[pen_a] = sparse.csr_matrix((vals, (rows, cols)), shape=(size, size))
     return out
 
 
@@ -267,7 +272,7 @@ def scenario_fight(scenario) -> dict:
         new = m.copy()
         for pen, matrix in t01.items():
             rows = can0 & (pen0 == pen)
-            new[rows] = m[rows] @ matrix
+            new[rows] = (matrix.T @ m[rows].T).T
         return new
 
     def shoot_0(m):  # 1 shoots 0: the 0-axis moves
@@ -284,8 +289,10 @@ def scenario_fight(scenario) -> dict:
         if simultaneous:  # both shots meet the round's opening state, independently
             both = np.zeros_like(mass)
             for s0, s1 in zip(*np.nonzero(mass), strict=True):
-                d1 = t01[pen0[s0]][s1] if can0[s0] else np.eye(1, mass.shape[1], s1)[0]
-                d0 = t10[pen1[s1]][s0] if can1[s1] else np.eye(1, mass.shape[0], s0)[0]
+                d1 = (t01[pen0[s0]][s1].toarray()[0] if can0[s0]
+                      else np.eye(1, mass.shape[1], s1)[0])  # fmt: skip
+                d0 = (t10[pen1[s1]][s0].toarray()[0] if can1[s1]
+                      else np.eye(1, mass.shape[0], s0)[0])  # fmt: skip
                 both += mass[s0, s1] * np.outer(d0, d1)
             out0, out1 = f0.out[:, None], f1.out[None, :]
             wins[0, rnd] = both[np.ix_(~f0.out, f1.out)].sum()
