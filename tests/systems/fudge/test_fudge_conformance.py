@@ -6,14 +6,17 @@ attack contract (``wounds`` keyed by level), and NotAvailable answers in one lin
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 import numpy as np
 import pytest
+import yaml
 from fudge_helpers import ISSUE_EXAMPLE, SCENARIOS, build, duel
 
 from fuzion_sim import load_scenario, simulate
 from fuzion_sim.api import exact_attack, exact_fight
+from fuzion_sim.scenario.schema import scenario_schema
 from fuzion_sim.systems import get_system
 from fuzion_sim.systems.base import NotAvailable, OutcomeSchema, RuleSystem
 from fuzion_sim.systems.fudge.tables import LEVELS
@@ -143,3 +146,24 @@ def test_timed_charges_follow_the_time_table():
     data["rules"]["action_timing"] = False
     fixed = simulate(build(data), trials=100, keep_trials=True, progress=False)
     assert set(fixed.outcomes.end_slot) == {5}
+
+
+def test_one_attack_repeated_agrees_with_exact():
+    """The conformance battery's one-attack case (``data/fudge-one-attack.yaml``): the kernel's
+    hit rate and damage per shot against ``attack`` within 4 SE, and a control off by 5
+    points that must fail."""
+    path = Path(__file__).resolve().parent / "data" / "fudge-one-attack.yaml"
+    sc = load_scenario(path)
+    answer = exact_attack(sc, "Shooter", "Target")
+    res = simulate(sc, progress=False)
+    row = res.combatant_table().set_index("combatant").loc["Shooter"]
+    attacks = row["attacks_mean"] * res.trials
+    assert attacks == 50 * res.trials  # the target never falls
+    p = answer["p_hit"]
+    se = np.sqrt(p * (1 - p) / attacks)
+    assert abs(row["hit_rate"] - p) <= 4 * se and abs(row["hit_rate"] - (p + 0.05)) > 4 * se
+    pmf = {int(k): v for k, v in answer["damage"]["pmf"].items()}
+    mean = answer["damage"]["mean"]
+    sd = np.sqrt(sum(q * (d - mean) ** 2 for d, q in pmf.items()))
+    assert abs(row["damage_dealt_mean"] / row["attacks_mean"] - mean) <= 4 * sd / np.sqrt(attacks)
+    jsonschema.validate(yaml.safe_load(path.read_text()), scenario_schema(FUDGE))
