@@ -33,6 +33,21 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from . import tactics as tx
+from .actions import (
+    act_aim,
+    act_defend,
+    act_escape,
+    act_first_aid,
+    act_move,
+    act_presence,
+    act_reload,
+    choose_rule,
+    geometry,
+    interrupt_by_waiter,
+    interrupt_in_range,
+    is_movement,
+    start_waiting,
+)
 from .codes import (
     ABORT_BLOCK,
     ABORT_DIVE,
@@ -51,7 +66,6 @@ from .codes import (
     EV_THROUGH,
     EV_X,
     EV_Y,
-    EVENT_AIM,
     EVENT_AREA,
     EVENT_ATTACK,
     EVENT_BLEED,
@@ -59,20 +73,13 @@ from .codes import (
     EVENT_DISARM,
     EVENT_DRAW,
     EVENT_END,
-    EVENT_ESCAPE,
-    EVENT_FIRST_AID,
     EVENT_IDLE,
-    EVENT_INTERRUPT,
     EVENT_KNOCKBACK,
     EVENT_LOST_ACTION,
-    EVENT_MOVE,
     EVENT_OUT_OF_REACH,
     EVENT_PERCEPTION,
-    EVENT_PRESENCE,
     EVENT_RECOVER,
-    EVENT_RELOAD,
     EVENT_SURPRISED,
-    EVENT_WAIT,
     EVENT_WAKE,
     F_KICK,
     F_PUNCH,
@@ -106,16 +113,9 @@ from .codes import (
     OPT_STUNNED,
     OPT_SWITCH2,
     OPT_WAKE_OWN_PHASE,
-    PA_LOSE_ACTION,
-    PA_NONE,
-    PA_PENALTY,
-    PA_SURRENDER,
     SCALE_KILLS,
     SCALE_OBJECT,
     UNRESOLVED,
-    WAIT_ENEMY_ATTACKS,
-    WAIT_ENEMY_MOVES,
-    WAIT_IN_RANGE,
 )
 from .dice import TABLE_DICE
 from .kernel_parts import choose_target, log_event, sort_by_key
@@ -129,33 +129,12 @@ from .rules import (
     fight_result,
     initiative_key,
     move_away,
-    move_toward,
     out_of_fight,
     penetration,
-    range_modifier,
     split_through,
     wakes,
     wound_penalty,
 )
-
-#: target.hits, .stun, .hits_pct, .stun_pct, .prone, .held, .stunned read as the own variable
-_TARGET_AS_OWN = np.array(
-    [tx.V_HITS, tx.V_STUN, tx.V_HITS_PCT, tx.V_STUN_PCT, tx.V_PRONE, tx.V_HELD, tx.V_STUNNED],
-    dtype=np.int64,
-)
-
-
-@jit
-def _geometry(px, py, w_range, dist, rmod):
-    """Distances and range bands (F10) between every pair after someone moved."""
-    n = px.shape[0]
-    for i in range(n):
-        for t in range(n):
-            dx = px[t] - px[i]
-            dy = py[t] - py[i]
-            d = np.sqrt(dx * dx + dy * dy)
-            dist[i * n + t] = d
-            rmod[i * n + t] = range_modifier(d, w_range[i])
 
 
 @jit
@@ -270,7 +249,6 @@ def run_chunk(
     nd6_start = nd6_offsets[TABLE_DICE]
     nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
     u_nd6_size = np.uint64(nd6_size)
-    n_presence = presence_margin.shape[0]
 
     # per-combatant state of the current trial
     hits = np.empty(n_comb, np.int64)
@@ -386,7 +364,7 @@ def run_chunk(
             c_taken[c] = 0
             c_attacks[c] = 0
             c_landed[c] = 0
-        geometry_dirty = True
+        geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
             if standing[s] > 0:
@@ -477,9 +455,6 @@ def run_chunk(
                         row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
                         ne += 1
                     continue
-                if geometry_dirty:  # distances and range bands after movement
-                    _geometry(px, py, w_range, dist, rmod)
-                    geometry_dirty = False
 
                 # ---- choose the action: held -> escape; else the tactics ------------------
                 n_queue = 1
@@ -528,169 +503,30 @@ def run_chunk(
                         ):
                             action = tx.A_RUN
                     else:
-                        action = tx.A_NONE
-                        for r in range(rule_start[a], rule_start[a] + rule_count[a]):
-                            ok = True
-                            n_code = rules[r, 1]
-                            if n_code > 0:
-                                top = 0
-                                for ci in range(rules[r, 0], rules[r, 0] + n_code):
-                                    op = code[ci, 0]
-                                    arg = code[ci, 1]
-                                    if op == tx.OP_CONST:
-                                        stack[top] = consts[arg]
-                                        top += 1
-                                    elif op == tx.OP_VAR:
-                                        who = a  # target.* variables read the target
-                                        if tx.V_TARGET_HITS <= arg <= tx.V_TARGET_STUNNED:
-                                            who = tgt
-                                            arg = _TARGET_AS_OWN[arg - tx.V_TARGET_HITS]
-                                        if arg == tx.V_HITS:
-                                            v = hits[who]
-                                        elif arg == tx.V_STUN:
-                                            v = stun[who]
-                                        elif arg == tx.V_HITS_MAX:
-                                            v = hits_max[who]
-                                        elif arg == tx.V_STUN_MAX:
-                                            v = stun_max[who]
-                                        elif arg == tx.V_HITS_PCT:
-                                            v = 100.0 * hits[who] / hits_max[who]
-                                        elif arg == tx.V_STUN_PCT:
-                                            v = 100.0 * stun[who] / stun_max[who]
-                                        elif arg == tx.V_AIM:
-                                            v = aim[a]
-                                        elif arg == tx.V_SHOTS:
-                                            v = ammo[a] if ammo[a] >= 0 else tx.UNLIMITED_SHOTS
-                                        elif arg == tx.V_PRONE:
-                                            v = prone[who]
-                                        elif arg == tx.V_HELD:
-                                            v = held_by[who] >= 0
-                                        elif arg == tx.V_STUNNED:
-                                            v = lose[who]
-                                        elif arg == tx.V_THREATENED:
-                                            v = 0.0
-                                            for c in range(n_comb):
-                                                if (
-                                                    side[c] != side[a]
-                                                    and not is_out[c]
-                                                    and (dist[a * n_comb + c] <= MELEE_REACH)
-                                                ):
-                                                    v = 1.0
-                                        elif arg == tx.V_ENEMIES or arg == tx.V_ALLIES:
-                                            v = 0.0
-                                            for c in range(n_comb):
-                                                if (
-                                                    not is_out[c]
-                                                    and c != a
-                                                    and (
-                                                        (side[c] != side[a])
-                                                        == (arg == tx.V_ENEMIES)
-                                                    )
-                                                ):
-                                                    v += 1.0
-                                        elif arg == tx.V_PHASE:
-                                            v = now
-                                        elif arg == tx.V_DODGING:
-                                            v = dodge[a] > 0 or block[a] > 0
-                                        elif arg == tx.V_RANGE:
-                                            v = d_at
-                                        elif arg == tx.V_WEAPON_RANGE:
-                                            v = MELEE_REACH if disarmed[a] else w_range[a]
-                                        elif arg == tx.V_REACH:
-                                            v = w_range[a] if w_melee[a] else MELEE_REACH
-                                        elif arg == tx.V_IN_RANGE:
-                                            v = d_at <= (MELEE_REACH if disarmed[a] else w_range[a])
-                                        else:  # V_IN_REACH
-                                            v = d_at <= (w_range[a] if w_melee[a] else MELEE_REACH)
-                                        stack[top] = v
-                                        top += 1
-                                    elif op == tx.OP_NEG:
-                                        stack[top - 1] = -stack[top - 1]
-                                    elif op == tx.OP_NOT:
-                                        stack[top - 1] = 1.0 if stack[top - 1] == 0.0 else 0.0
-                                    else:
-                                        y = stack[top - 1]
-                                        x = stack[top - 2]
-                                        top -= 1
-                                        if op == tx.OP_ADD:
-                                            v = x + y
-                                        elif op == tx.OP_SUB:
-                                            v = x - y
-                                        elif op == tx.OP_MUL:
-                                            v = x * y
-                                        elif op == tx.OP_LT:
-                                            v = x < y
-                                        elif op == tx.OP_LE:
-                                            v = x <= y
-                                        elif op == tx.OP_GT:
-                                            v = x > y
-                                        elif op == tx.OP_GE:
-                                            v = x >= y
-                                        elif op == tx.OP_EQ:
-                                            v = x == y
-                                        elif op == tx.OP_NE:
-                                            v = x != y
-                                        elif op == tx.OP_AND:
-                                            v = x != 0.0 and y != 0.0
-                                        else:  # OP_OR
-                                            v = x != 0.0 or y != 0.0
-                                        stack[top - 1] = v
-                                ok = stack[0] != 0.0
-                            if ok:
-                                action = rules[r, 2]
-                                param = rules[r, 3]
-                                fire = rules[r, 4]
-                                break
+                        action, param, fire = choose_rule(
+                            a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
+                            side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
+                            held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
+                        )  # fmt: skip
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
                     if action == tx.A_WAIT:
-                        waiting[a] = param
+                        ne = start_waiting(a, param, waiting, log, events, ne, now)
                         n_waiting += 1
-                        if log:
-                            row = log_event(events, ne, now, EVENT_WAIT, a, -1)
-                            events[row, EV_ACTION] = action
-                            ne += 1
                         continue
                     if waiting[a] >= 0:  # acting again ends a wait that never triggered
                         waiting[a] = -1
                         n_waiting -= 1
                     # an enemy waiting "until an enemy attacks / moves" interrupts this action
-                    requeued = False
                     if n_waiting > 0 and not interrupting:
-                        moving = (
-                            action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
-                            or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
+                        requeued, ne = interrupt_by_waiter(
+                            a, action, t_abs, slot, slots_per_round, side, is_out, waiting,
+                            target, acted_t, aborted_t, acts, queue, qforced, log, events, ne, now,
                         )  # fmt: skip
-                        attacking = not moving and (
-                            action == tx.A_ATTACK or action == tx.A_PUNCH or action == tx.A_KICK
-                            or action == tx.A_HAYMAKER or action == tx.A_DRAW_ATTACK
-                            or action == tx.A_SWEEP or action == tx.A_DISARM
-                            or action == tx.A_CHOKE or action == tx.A_ENTANGLE
-                            or action == tx.A_BURST
-                        )  # fmt: skip
-                        for w in range(n_comb):
-                            if waiting[w] < 0 or is_out[w] or side[w] == side[a]:
-                                continue
-                            if (waiting[w] == WAIT_ENEMY_MOVES and moving) or (
-                                waiting[w] == WAIT_ENEMY_ATTACKS and attacking
-                            ):
-                                waiting[w] = -1
-                                n_waiting -= 1
-                                target[w] = a
-                                if acted_t[w] != t_abs and acts[w * slots_per_round + slot]:
-                                    aborted_t[w] = t_abs  # the held action is its turn now
-                                queue[0] = w
-                                qforced[0] = True
-                                queue[1] = a
-                                qforced[1] = False
-                                n_queue = 2
-                                q = 0
-                                requeued = True
-                                if log:
-                                    row = log_event(events, ne, now, EVENT_INTERRUPT, w, a)
-                                    ne += 1
-                                break
                         if requeued:
+                            n_waiting -= 1
+                            n_queue = 2
+                            q = 0
                             continue  # the waiter goes first; a0 chooses again after it
 
                     # ---- actions that do not attack ------------------------------------
@@ -705,33 +541,12 @@ def run_chunk(
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
-                    if action == tx.A_AIM:  # +1 an action, at most +3, ranged only (F11)
-                        if not w_melee[a] and not disarmed[a]:
-                            if aim_tgt[a] != tgt:
-                                aim[a] = 0  # aiming at someone else starts again
-                                aim_tgt[a] = tgt
-                            aim[a] = min(aim[a] + 1, 3)
-                        if log:
-                            row = log_event(events, ne, now, EVENT_AIM, a, tgt)
-                            events[row, EV_ACTION] = tx.A_AIM
-                            events[row, EV_RAW] = aim[a]
-                            ne += 1
+                    if action == tx.A_AIM:
+                        ne = act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log, events, ne, now)
                         continue
                     if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
-                        bonus = 0
-                        if action == tx.A_DODGE:
-                            dodge[a] = dodge_bonus
-                            bonus = dodge_bonus
-                        elif action == tx.A_BLOCK:
-                            block[a] = block_bonus
-                            bonus = block_bonus
-                        else:
-                            diving[a] = True
-                        if log:
-                            row = log_event(events, ne, now, EVENT_DEFEND, a, -1)
-                            events[row, EV_ACTION] = action
-                            events[row, EV_RAW] = bonus
-                            ne += 1
+                        ne = act_defend(a, action, dodge_bonus, block_bonus, dodge, block, diving,
+                                        log, events, ne, now)  # fmt: skip
                         continue
                     if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
                         recovering[a] = True
@@ -741,197 +556,50 @@ def run_chunk(
                         or action == tx.A_MOVE or action == tx.A_HAYMAKER
                     )  # fmt: skip
                     if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
-                        action = tx.A_RELOAD
-                        before = ammo[a]
-                        reloading[a] += 1
-                        spent = reloading[a]
-                        if reloading[a] >= w_reload[a]:
-                            reloading[a] = 0
-                            ammo[a] = w_shots[a]
-                        if log:  # the rounds loaded (0 until the last action of the reload)
-                            row = log_event(events, ne, now, EVENT_RELOAD, a, -1)
-                            events[row, EV_ACTION] = tx.A_RELOAD
-                            events[row, EV_RAW] = ammo[a]
-                            events[row, EV_THROUGH] = ammo[a] - before
-                            events[row, EV_ROLL] = spent
-                            events[row, EV_DV] = w_reload[a]
-                            ne += 1
+                        ne = act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now)
                         continue
-                    if action == tx.A_ESCAPE:  # F33: STR + Athletics against the holder's
-                        holder = held_by[a]
-                        if holder < 0:
-                            continue
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        roll = np.int64(roll_table[np.int64(u * n_rolls)])
-                        free = roll >= (e_str[holder] + escape_skill[holder]) - (
-                            e_str[a] + escape_skill[a]
-                        )
-                        if free:
-                            held_by[a] = -1
-                            hold[a] = HOLD_NONE
-                        if log:
-                            row = log_event(events, ne, now, EVENT_ESCAPE, a, holder)
-                            events[row, EV_ACTION] = tx.A_ESCAPE
-                            events[row, EV_ROLL] = roll
-                            events[row, EV_FLAGS] = FLAG_HIT * free
-                            ne += 1
+                    if action == tx.A_ESCAPE:
+                        s0, s1, s2, s3, ne = act_escape(
+                            a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2, s3,
+                            log, events, ne, now,
+                        )  # fmt: skip
                         continue
-                    if action == tx.A_FIRST_AID:  # F25: stabilise a dying ally, DV 2 x Hits < 0
-                        patient = -1
-                        best = 1e300
-                        for c in range(n_comb):
-                            if side[c] == side[a] and c != a and hits[c] <= 0 and not dead[c]:
-                                if not stable[c] and dist[a * n_comb + c] < best:
-                                    best = dist[a * n_comb + c]
-                                    patient = c
-                        if patient < 0:
-                            continue
-                        if best > MELEE_REACH:  # go to the patient first
-                            px[a], py[a], went = move_toward(
-                                px[a], py[a], px[patient], py[patient], run_m[a], 1.0
-                            )
-                            moved[a] = went
-                            geometry_dirty = True
-                            _geometry(px, py, w_range, dist, rmod)
-                            geometry_dirty = False
-                            if log:
-                                row = log_event(events, ne, now, EVENT_MOVE, a, patient)
-                                events[row, EV_ACTION] = tx.A_RUN
-                                events[row, EV_RAW] = np.int64(went * 100.0)
-                                events[row, EV_X] = np.int64(px[a] * 100.0)
-                                events[row, EV_Y] = np.int64(py[a] * 100.0)
-                                ne += 1
-                            continue
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        troll = np.int64(task_table[np.int64(u * n_task)])
-                        need = -2 * hits[patient]
-                        ok = tech[a] + physician[a] + troll >= need
-                        if ok:
-                            stable[patient] = True
-                        if log:
-                            row = log_event(events, ne, now, EVENT_FIRST_AID, a, patient)
-                            events[row, EV_ACTION] = tx.A_FIRST_AID
-                            events[row, EV_ROLL] = troll
-                            events[row, EV_AV] = tech[a] + physician[a]
-                            events[row, EV_DV] = need
-                            events[row, EV_FLAGS] = FLAG_HIT * ok
-                            ne += 1
+                    if action == tx.A_FIRST_AID:
+                        s0, s1, s2, s3, ne = act_first_aid(
+                            a, side, hits, dead, stable, dist, px, py, run_m, moved, w_range,
+                            rmod, tech, physician, task_table, s0, s1, s2, s3, log, events, ne,
+                            now,
+                        )  # fmt: skip
                         continue
-                    if action == tx.A_PRESENCE:  # 1d6 per PRE against each enemy's RES
-                        total = np.int64(0)
-                        dice_left = pre[a]
-                        while dice_left >= TABLE_DICE:
-                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            total += nd6_table[nd6_start + np.int64(u * nd6_size)]
-                            dice_left -= TABLE_DICE
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        lo = nd6_offsets[dice_left]
-                        total += nd6_table[lo + np.int64(u * (nd6_offsets[dice_left + 1] - lo))]
-                        for c in range(n_comb):
-                            if side[c] == side[a] or is_out[c]:
-                                continue
-                            effect = PA_NONE
-                            value = 0
-                            for i in range(n_presence):
-                                if total - res[c] >= presence_margin[i]:
-                                    effect = presence_effect[i, 0]
-                                    value = presence_effect[i, 1]
-                            if effect == PA_PENALTY:
-                                next_mod[c] -= value
-                            elif effect == PA_LOSE_ACTION:
-                                lose[c] = True
-                            elif effect == PA_SURRENDER:
-                                gave_up[c] = True
-                                is_out[c] = True
-                                if c_out[c] == 0:
-                                    c_out[c] = now
-                                standing[side[c]] -= 1
-                                if standing[side[c]] == 0:
-                                    sides_left -= 1
-                            if log:
-                                row = log_event(events, ne, now, EVENT_PRESENCE, a, c)
-                                events[row, EV_ACTION] = tx.A_PRESENCE
-                                events[row, EV_RAW] = total
-                                events[row, EV_DV] = res[c]
-                                events[row, EV_ROLL] = effect
-                                ne += 1
+                    if action == tx.A_PRESENCE:
+                        s0, s1, s2, s3, ne, sides_left = act_presence(
+                            a, side, is_out, pre, res, presence_margin, presence_effect,
+                            next_mod, lose, gave_up, c_out, standing, sides_left, nd6_offsets,
+                            nd6_table, s0, s1, s2, s3, log, events, ne, now,
+                        )  # fmt: skip
                         continue
 
                     # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
-                    attack_after = True
-                    went = 0.0
-                    if (
-                        action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
-                        or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
-                    ):  # fmt: skip
+                    if is_movement(action):
                         if held_by[a] >= 0:
                             continue
-                        step = run_m[a]
-                        if action == tx.A_SPRINT:
-                            step = sprint_m[a]
-                        elif action == tx.A_MOVE:
-                            step = run_m[a] * 0.5
-                        attack_after = (
-                            action == tx.A_MOVE or action == tx.A_MOVE_BY
-                            or action == tx.A_MOVE_THRU
+                        ne = act_move(
+                            a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m,
+                            sprint_m, w_range, w_melee, disarmed, tac_default, moved, aim,
+                            in_cover, log, events, ne, now,
                         )  # fmt: skip
-                        goal = tgt
-                        if param == tx.M_NEAREST:
-                            best = 1e300
-                            for c in range(n_comb):
-                                if side[c] != side[a] and not is_out[c]:
-                                    if dist[a * n_comb + c] < best:
-                                        best = dist[a * n_comb + c]
-                                        goal = c
-                        if param == tx.M_AWAY:
-                            px[a], py[a], went = move_away(px[a], py[a], px[goal], py[goal], step)
-                        else:
-                            # how close to get: into reach (melee, fists); for a gun, to its
-                            # listed range under the default tactic, right up under a rule
-                            reach = MELEE_REACH if disarmed[a] else w_range[a]
-                            if not w_melee[a] and not disarmed[a] and not tac_default[a]:
-                                reach = 1.0
-                            if action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU:
-                                reach = 1.0  # right up to the target
-                            reach = max(reach - 0.01, 0.0)  # end inside it, not on its edge
-                            px[a], py[a], went = move_toward(
-                                px[a], py[a], px[goal], py[goal], step, reach
-                            )
-                        moved[a] = went
-                        if went > 0.0:
-                            aim[a] = 0  # aiming is lost when the aimer moves
-                            in_cover[a] = False  # and it leaves its cover and posture
-                            geometry_dirty = True
-                            _geometry(px, py, w_range, dist, rmod)
-                            geometry_dirty = False
-                            d_at = dist[pair]
-                        if log:
-                            row = log_event(events, ne, now, EVENT_MOVE, a, goal)
-                            events[row, EV_ACTION] = action
-                            events[row, EV_RAW] = np.int64(went * 100.0)
-                            events[row, EV_X] = np.int64(px[a] * 100.0)
-                            events[row, EV_Y] = np.int64(py[a] * 100.0)
-                            ne += 1
+                        d_at = dist[pair]
                         # waiting enemies with "until in range" get their shot now
                         if n_waiting > 0:
-                            for w in range(n_comb):
-                                if waiting[w] != WAIT_IN_RANGE or is_out[w] or side[w] == side[a]:
-                                    continue
-                                if dist[w * n_comb + a] <= w_range[w] and n_queue < 4:
-                                    waiting[w] = -1
-                                    n_waiting -= 1
-                                    target[w] = a
-                                    if acted_t[w] != t_abs and acts[w * slots_per_round + slot]:
-                                        aborted_t[w] = t_abs  # the held action is its turn now
-                                    queue[n_queue] = w  # fires as soon as this action ends
-                                    qforced[n_queue] = True
-                                    n_queue += 1
-                                    if log:
-                                        row = log_event(events, ne, now, EVENT_INTERRUPT, w, a)
-                                        ne += 1
-                                    break
-                        if not attack_after:
-                            continue
+                            n_queue, fired, ne = interrupt_in_range(
+                                a, n_queue, t_abs, slot, slots_per_round, side, is_out, waiting,
+                                target, acted_t, aborted_t, acts, dist, w_range, queue, qforced,
+                                log, events, ne, now,
+                            )  # fmt: skip
+                            n_waiting -= fired
+                        if not (action == tx.A_MOVE or action == tx.A_MOVE_BY
+                                or action == tx.A_MOVE_THRU):  # fmt: skip
+                            continue  # run and sprint: the whole action
 
                     # ---- an attack: form, attack value, defence, damage ----------------
                     if held_by[a] >= 0:
@@ -1335,10 +1003,10 @@ def run_chunk(
                                 units = max(kb_att + 1 + np.int64(u * 6.0) - knock_body[tgt], 0)
                                 if units > 0:
                                     c_knock[tgt] += units
-                                    px[tgt], py[tgt], went = move_away(
+                                    px[tgt], py[tgt], _ = move_away(
                                         px[tgt], py[tgt], px[a], py[a], units * knock_unit
                                     )
-                                    _geometry(px, py, w_range, dist, rmod)
+                                    geometry(px, py, w_range, dist, rmod)
                                     if log:
                                         row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
                                         events[row, EV_RAW] = units
