@@ -149,10 +149,11 @@ def test_timed_charges_follow_the_time_table():
 
 
 def test_one_attack_repeated_agrees_with_exact():
-    """The conformance battery's one-attack case (``data/fudge-one-attack.yaml``): the kernel's
+    """The conformance battery's one-attack case (``fudge-one-attack.yaml`` in
+    ``tests/systems/conformance/data``): the kernel's
     hit rate and damage per shot against ``attack`` within 4 SE, and a control off by 5
     points that must fail."""
-    path = Path(__file__).resolve().parent / "data" / "fudge-one-attack.yaml"
+    path = Path(__file__).resolve().parents[1] / "conformance" / "data" / "fudge-one-attack.yaml"
     sc = load_scenario(path)
     answer = exact_attack(sc, "Shooter", "Target")
     res = simulate(sc, progress=False)
