@@ -2,10 +2,41 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 import time
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "compiling_notice"]
+
+#: What a terminal shows while the first run compiles the kernels (numba caches them on disk).
+COMPILING = "compiling kernels (first run only) ..."
+
+
+@contextlib.contextmanager
+def compiling_notice(enabled: bool | None = None, delay: float = 1.0, stream=None):
+    """Say on a terminal that the kernels are compiling when loading them takes over ``delay``
+    seconds (a cache hit takes a fraction of one); ``enabled`` as :class:`Progress`."""
+    stream = stream or sys.stderr
+    if not (stream.isatty() if enabled is None else enabled):
+        yield
+        return
+    said = threading.Event()
+
+    def say():
+        said.set()
+        print(COMPILING, file=stream, flush=True)
+
+    timer = threading.Timer(delay, say)
+    timer.daemon = True
+    timer.start()
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if said.is_set():
+            print(f"compiled in {time.perf_counter() - began:.0f} s", file=stream, flush=True)
 
 
 class Progress:

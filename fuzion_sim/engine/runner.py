@@ -31,7 +31,7 @@ from itertools import islice
 
 from ..errors import ArgumentError, FuzionSimError, Interrupted
 from .outcomes import Tally, TrialOutcomes
-from .progress import Progress
+from .progress import Progress, compiling_notice
 from .rng import CHUNK, chunk_key
 
 __all__ = [
@@ -356,8 +356,9 @@ def run_plan(
     tally = empty_tally(system, plan)
     try:
         # Load (or compile) the jitted code before the clock starts: elapsed is simulation time.
-        chunk_result(system, plan, seed, 0, 1, keep=True)
-        chunk_result(system, plan, seed, 0, 1, keep=False)
+        with compiling_notice(progress):
+            chunk_result(system, plan, seed, 0, 1, keep=True)
+            chunk_result(system, plan, seed, 0, 1, keep=False)
     except KeyboardInterrupt:
         raise Interrupted(0) from None
     start = time.perf_counter()

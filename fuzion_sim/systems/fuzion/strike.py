@@ -18,7 +18,7 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import high_bits, index32, split_bits, xoshiro, xoshiro_bits
 from . import tactics as tx
-from .actions import geometry
+from .actions import moved_geometry
 from .codes import (
     ABORT_BLOCK,
     ABORT_DIVE,
@@ -487,7 +487,7 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
             wh.px[tgt], wh.py[tgt], _ = move_away(
                 wh.px[tgt], wh.py[tgt], wh.px[a], wh.py[a], units * rl.knock_unit
             )
-            geometry(wh.px, wh.py, wp.range, wh.dist, wh.rmod)
+            moved_geometry(tgt, wh.px, wh.py, wp.range, wh.dist, wh.rmod)
             if log:
                 row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
                 events[row, EV_RAW] = units
