@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .typed import typed
 from .codes import (
     A_ATTACK,
     A_AUTOFIRE,
@@ -170,6 +169,8 @@ from .strike import (
     prepare,
     set_defence,
 )
+from .tables import entry
+from .typed import typed
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 
@@ -346,20 +347,20 @@ def _called_loss(mem, st, opts, values, t, loc, typ, net):
 @typed
 def apply_hit(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
               tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events, n_events,
-              a, t, ca, net, thr, soaked, dcol, landed, first, called):  # fmt: skip
+              a, t, ca, net, thr, soaked, dcol, is_hit, is_first, called):  # fmt: skip
     """Everything one hit of ``a`` on the standing ``t`` does: the rattle (CA34), the damage
     table (CA35, the attack's first hit), Health or a called location, a force field's drop
     (CA39), Soak strain (CA63) and armour breakage (CA36, after the first hit)."""
     if st[t, S_STATUS] != ST_STANDING:
         return
     crit = ca >= opts[O_CRIT_MIN]
-    if landed and crit and opts[O_RATTLE] != 0:
+    if is_hit and crit and opts[O_RATTLE] != 0:
         total = armour_total(mem, st, t)
         nearest = opts[O_VALUE_NEAREST] != 0
         if total > 0 and value_rank(values, ak[K_BASE], nearest) < value_rank(values, total,
                                                                                nearest):
             if dcol >= 0 and clamp_defence(dcol) == RED:
-                if opts[O_DAMAGE_TABLE] != 0 and first:
+                if opts[O_DAMAGE_TABLE] != 0 and is_first:
                     damage_table(mem, st, opts, rs, fs, events, n_events, t)
             else:
                 x = draw(rs)
@@ -369,7 +370,7 @@ def apply_hit(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, p
                 rattle += two // 10 + 1 + two % 10 + 1
                 net += rattle
                 event(fs, events, n_events, EVENT_BREAK, a, t, 2, rattle, 0, 0)
-    if (landed and first and opts[O_DAMAGE_TABLE] != 0 and mem[t, M_BODY] > 0
+    if (is_hit and is_first and opts[O_DAMAGE_TABLE] != 0 and mem[t, M_BODY] > 0
             and st[t, S_BODY_BROKEN] == 0):  # fmt: skip
         nearest = opts[O_VALUE_NEAREST] != 0
         if value_rank(values, ak[K_BASE], nearest) >= value_rank(values, mem[t, M_BODY],
@@ -407,7 +408,7 @@ def apply_hit(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, p
         event(fs, events, n_events, EVENT_STRAIN, t, -1, soaked, roll, colour, n)
         if colour < RED and n > 0:
             lose_ranks(mem, st, opts, values, fs, events, n_events, t, n, 0)
-    if (first and landed and crit and opts[O_BREAKAGE] != 0 and (dcol == BLUE or dcol == WHITE)
+    if (is_first and is_hit and crit and opts[O_BREAKAGE] != 0 and (dcol == BLUE or dcol == WHITE)
             and (mem[t, M_BODY] > 0 or mem[t, M_HAS_SHIELD] != 0)):  # fmt: skip
         if st[t, S_BODY_BROKEN] == 0 or st[t, S_SHIELD_BROKEN] == 0:
             st[t, S_BODY_BROKEN] = 1
@@ -488,7 +489,7 @@ def table_volley(mem, st, opts, values, rank_col, colour_tab, tab, tab_later, ta
                  rounds):  # fmt: skip
     """A single attack or autofire volley read off its static table ``p`` (``tables.py``):
     the same numbers as :func:`volley` for a pair at its starting state."""
-    v = tab[p, j]
+    v = entry(tab, p, j)
     landed = (v & 1) != 0
     ca = (v >> 1) & 7
     net = (v >> TAB_NET_SHIFT) & TAB_FIELD

@@ -129,9 +129,10 @@ N_K = 21
 
 # --- the fight's own state fs[F_*] ---------------------------------------------------------------
 #: over (0/1), winner, deferring the end (a simultaneous group, CA14), the round, sides, log
-#: this trial (0/1), combatants.
-F_OVER, F_WINNER, F_DEFER, F_ROUND, F_SIDES, F_LOG, F_N = range(7)
-N_F = 7
+#: this trial (0/1), combatants, and a count of the times anyone stopped or started standing
+#: (a kernel's cached targets are good while it is unchanged).
+F_OVER, F_WINNER, F_DEFER, F_ROUND, F_SIDES, F_LOG, F_N, F_EPOCH = range(8)
+N_F = 8
 
 # --- the static attack tables (``tables.py``): per table, what it assumes ----------------------
 #: the form (single or autofire), rounds fired, whether later hits roll their own FEAT (Roll
@@ -142,6 +143,18 @@ N_TM = 4
 #: damage, bits 32-55 its threatened damage.
 TAB_NET_SHIFT, TAB_THR_SHIFT = 8, 32
 TAB_FIELD = (1 << 24) - 1
+#: A table row: the outcome code of each of the 10,000 roll pairs, one byte each, eight to an
+#: int64 word (``TAB_CODES`` words), then the entries the codes stand for (``TAB_VALUES``).
+#: 12 kB a table, so a fight's tables stay in the caches (80 kB a table of entries did not).
+TAB_CODES, TAB_VALUES = 1250, 256
+TAB_WIDTH = TAB_CODES + TAB_VALUES
+#: How a row finds a roll pair's entry (its last word): by its byte code (``T_CODED``), or,
+#: when the outcome is a function of the two colours, from the two rolls' colours kept in its
+#: first bytes (the attack's at byte ``roll - 1``, the target's clamped at ``TAB_DEF_BYTE +
+#: roll - 1``): the entry of (landed, colour) of a contest (``T_CONTEST``), of (colour, FEAT
+#: colour) (``T_FEAT``), or of the colour (``T_PLAIN``). 200 bytes a table instead of 10 kB.
+T_CODED, T_CONTEST, T_FEAT, T_PLAIN = 0, 1, 2, 3
+TAB_DEF_BYTE = 104
 
 # --- fight results ----------------------------------------------------------------------------
 DRAW = -1

@@ -270,7 +270,7 @@ def _shield_preferences(plan_parts, scenario) -> np.ndarray:
                 st = st0.copy()
                 st[c, k.S_SH_MODE] = mode
                 build(mem, opts, shift, rank_col, colour_tab, values, st, e, c, form, 0, 0,
-                      out, later)  # fmt: skip
+                      out, later, np.zeros(3, np.int64))  # fmt: skip
                 means.append(float(((out >> k.TAB_NET_SHIFT) & k.TAB_FIELD).mean()))
             pref[c, e] = k.SHIELD_DEFLECT if means[1] < means[0] else k.SHIELD_BLOCK
     return pref

@@ -10,7 +10,6 @@ fight's own state (``codes.F_*``); an event is written when ``fs[F_LOG]``.
 from __future__ import annotations
 
 from ..._jit import jit
-from .typed import typed
 from ...engine.rng import xoshiro_bits
 from .codes import (
     BLUE,
@@ -34,6 +33,7 @@ from .codes import (
     EVENT_FLEE,
     EVENT_WAKE,
     F_DEFER,
+    F_EPOCH,
     F_LOG,
     F_N,
     F_OVER,
@@ -73,6 +73,7 @@ from .codes import (
     YELLOW,
 )
 from .rules import d100, high_die
+from .typed import typed
 
 
 @jit(inline="always")
@@ -89,7 +90,8 @@ def event(fs, events, n_events, kind, actor, target, a, b, c, d):
     if fs[F_LOG] == 0:
         return
     i = min(n_events[0], events.shape[0] - 1)
-    events[i, :] = 0
+    for f in range(events.shape[1]):
+        events[i, f] = 0
     events[i, EV_ROUND] = fs[F_ROUND]
     events[i, EV_KIND] = kind
     events[i, EV_ACTOR] = actor
@@ -107,7 +109,8 @@ def event_row(fs, events, n_events):
     if fs[F_LOG] == 0:
         return -1
     i = min(n_events[0], events.shape[0] - 1)
-    events[i, :] = 0
+    for f in range(events.shape[1]):
+        events[i, f] = 0
     events[i, EV_ROUND] = fs[F_ROUND]
     n_events[0] += 1
     return i
@@ -155,6 +158,7 @@ def go_out(mem, st, fs, c):
     group, which checks at its end)."""
     if st[c, S_OUT_T] == 0:
         st[c, S_OUT_T] = fs[F_ROUND]
+    fs[F_EPOCH] += 1
     _release(st, c, fs[F_N])
     st[c, S_AIM] = 0
     if fs[F_DEFER] == 0:
@@ -222,6 +226,7 @@ def endurance_roll(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_roll
             event(fs, events, n_events, EVENT_FLEE, c, -1, health, 0, 0, 0)
             return
         st[c, S_STATUS] = ST_STANDING
+        fs[F_EPOCH] += 1
         st[c, S_HEALTH] = min(health, max(st[c, S_HMAX], 1))
         st[c, S_DOWN] = DN_STABLE
         event(fs, events, n_events, EVENT_WAKE, c, -1, st[c, S_HEALTH], 0, 0, 0)

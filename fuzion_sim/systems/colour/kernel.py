@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from .typed import typed
 from ...engine.rng import trial_seed
 from .actions import armour_total, choose_target, volley
 from .codes import (
@@ -99,6 +98,7 @@ from .codes import (
 from .fate import aid, check_end, draw, event, final_state, turn_start
 from .manoeuvres import area_attack, burst, escape, grapple, squeeze, sweep
 from .rules import d100
+from .typed import typed
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 #: Most rounds of re-rolls that break an initiative tie before the listed order does.
@@ -361,7 +361,9 @@ def fight(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_
     """One fight from ``st0`` (the state at the start) with the generator ``rs``: fills
     ``st`` and ``fs`` (the winner and the round it ended, or unresolved)."""
     n = fs[F_N]
-    st[:, :] = st0
+    for c in range(n):
+        for f in range(st0.shape[1]):
+            st[c, f] = st0[c, f]
     initiative(mem, opts, rs, order, group, key, tie, n)
     for p in range(n):
         event(fs, events, n_events, EVENT_INITIATIVE, order[p], -1, key[order[p]], p, group[p], 0)
@@ -414,31 +416,40 @@ def run_chunk(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab
     Plan arrays (int64): ``mem[C, N_MEM]``, ``acts[C, MAX_ACTIONS, N_AF]``, ``opts[N_OPT]``,
     ``shift[K, 2 * CS_MAX + 1]``, ``rank_col[R]``, ``colour_tab[K, 101]``, ``values[R]``,
     ``area_mask[C, C]``, ``pair_tab[C, MAX_ACTIONS, C]`` (a static table or -1),
-    ``tab[T, 10000]``, ``tab_later[T, 606]``, ``tab_meta[T, N_TM]``, ``pref[C, C]`` (a
+    ``tab[T, TAB_WIDTH]``, ``tab_later[T, 606]``, ``tab_meta[T, N_TM]``, ``pref[C, C]`` (a
     shield's mode against each enemy), ``st0[C, N_ST]``. Outputs: the shared per-trial arrays,
     the counters (int32[n, C]) and the categories (int64[C, 6]: attack colours, Endurance
     rolls). ``log_trial`` >= 0: record that trial's events.
     """
     n = mem.shape[0]
-    st = np.empty_like(st0)
-    ak = np.zeros(N_K, np.int64)
-    rs = np.zeros(4, np.uint64)
-    fs = np.zeros(N_F, np.int64)
-    order = np.zeros(n, np.int64)
-    group = np.zeros(n, np.int64)
-    scratch = np.zeros(n, np.int64)
-    tie = np.zeros(n, np.int64)
-    acting = np.zeros(n, np.bool_)
+    _trials(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
+            area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
+            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
+            dying, broken, severed, cat_colours, cat_rolls, log_trial, events, n_events,
+            np.empty_like(st0), np.zeros(N_K, np.int64), np.zeros(4, np.uint64),
+            np.zeros(N_F, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))  # fmt: skip
+
+
+@typed
+def _trials(chunk, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
+            area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
+            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
+            dying, broken, severed, cat_colours, cat_rolls, log_trial, events, n_events, st, ak,
+            rs, fs, order, group, key, tie, acting):  # fmt: skip
+    """The trial loop of :func:`run_chunk`, with its scratch arrays."""
+    n = mem.shape[0]
     n_events[0] = 0
     for j in range(n_trials):
-        rs[0], rs[1], rs[2], rs[3] = trial_seed(key[0], key[1], key[2], key[3], first + j)
-        fs[:] = 0
+        rs[0], rs[1], rs[2], rs[3] = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
+        for f in range(fs.shape[0]):
+            fs[f] = 0
         fs[F_SIDES] = n_sides
         fs[F_N] = n
         fs[F_LOG] = 1 if j == log_trial else 0
         fight(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
-              tab_later, tab_meta, pref, st0, max_rounds, st, ak, rs, fs, order, group,
-              scratch, tie, acting, cat_colours, cat_rolls, events, n_events)  # fmt: skip
+              tab_later, tab_meta, pref, st0, max_rounds, st, ak, rs, fs, order, group, key,
+              tie, acting, cat_colours, cat_rolls, events, n_events)  # fmt: skip
         winner[j] = fs[F_WINNER]
         end_slot[j] = fs[F_ROUND]
         for c in range(n):

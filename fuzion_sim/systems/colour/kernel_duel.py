@@ -22,7 +22,6 @@ from .codes import (
     M_SIDE,
     M_VAL_A,
     O_DEATH_IMMEDIATE,
-    O_FLEE,
     O_KILL_THREATENED,
     O_ROLL_NEXT_TURN,
     O_TIES,
@@ -40,6 +39,7 @@ from .codes import (
     YELLOW,
 )
 from .kernel import MAX_REROLLS
+from .tables import entry
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -67,6 +67,14 @@ def _fate(x, colour_tab, rank_col, values, opts, rank_e, hmax):
     return colour, False, 1, 1
 
 
+@jit(inline="always")
+def _hits(x, autofire, rounds):
+    """The hits of a volley that landed: 1d(rounds) from the high half (K6), else 1."""
+    if autofire:
+        return np.int64(((x >> _S32) * np.uint64(rounds)) >> _S32) + 1
+    return np.int64(1)
+
+
 @jit
 def run_chunk(key, first, n_trials, mem, opts, rank_col, colour_tab, values, pair_tab, tab,
               tab_later, tab_meta, st0, max_rounds, rounds, autofire, winner, end_slot,
@@ -77,7 +85,41 @@ def run_chunk(key, first, n_trials, mem, opts, rank_col, colour_tab, values, pai
     each action fires and whether it is a volley."""
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     agi0, agi1 = mem[0, M_VAL_A], mem[1, M_VAL_A]
-    n_act0, n_act1 = mem[0, M_N_ACTIONS], mem[1, M_N_ACTIONS]
+    n_act = np.zeros(2, np.int64)
+    n_act[0], n_act[1] = mem[0, M_N_ACTIONS], mem[1, M_N_ACTIONS]
+    # each action's table, volley flag, rounds and later-hit FEAT flag, by 8 * attacker + k
+    act_p = np.zeros(16, np.int64)
+    act_auto = np.zeros(16, np.bool_)
+    act_rounds = np.ones(16, np.int64)
+    act_later = np.zeros(16, np.bool_)
+    for a in range(2):
+        for kk in range(n_act[a]):
+            p = pair_tab[a, kk, 1 - a]
+            act_p[8 * a + kk] = p
+            act_auto[8 * a + kk] = autofire[a, kk] != 0
+            act_rounds[8 * a + kk] = rounds[a, kk]
+            act_later[8 * a + kk] = tab_meta[p, TM_LATER] != 0
+    # every action's table as a byte code per roll pair and the entries they stand for
+    # (one load from 10 kB that stays in L1, one from 2 kB)
+    codes = np.zeros(16 * 10000, np.uint8)
+    entries = np.zeros(16 * 256, np.int64)
+    for i in range(16):
+        if act_p[i] < 0 or (i >= 8 and i - 8 >= n_act[1]) or (i < 8 and i >= n_act[0]):
+            continue
+        n_values = 0
+        for jj in range(10000):
+            v = entry(tab, act_p[i], jj)
+            code = -1
+            for c in range(n_values):
+                if entries[256 * i + c] == v:
+                    code = c
+                    break
+            if code < 0:
+                code = n_values
+                entries[256 * i + code] = v
+                n_values += 1
+            codes[10000 * i + jj] = code
+    counts = np.zeros(16 * 256, np.int64)
     hmax0, hmax1 = st0[0, S_HMAX], st0[1, S_HMAX]
     rank_e0, rank_e1 = st0[0, S_RANK_E], st0[1, S_RANK_E]
     e0, e1 = values[rank_e0], values[rank_e1]
@@ -117,70 +159,78 @@ def run_chunk(key, first, n_trials, mem, opts, rank_col, colour_tab, values, pai
             for turn in range(2):
                 a = lead if turn == 0 else 1 - lead
                 t = 1 - a
-                n_act = n_act0 if a == 0 else n_act1
-                for kk in range(n_act):
-                    p = pair_tab[a, kk, t]
+                ht = hp1 if a == 0 else hp0
+                got = np.int64(0)  # Health a's blows take this turn
+                n_hits = np.int64(0)
+                for kk in range(n_act[a]):
+                    i = 8 * a + kk
+                    p = act_p[i]
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    jj = ((x & _LOW32) * _N10000) >> _S32
-                    v = tab[p, jj]
-                    ca = (v >> 1) & 7
-                    hit = (v & 1) != 0
+                    code = np.uint64(codes[np.uint64(10000 * i) + (((x & _LOW32) * _N10000) >> _S32)])
+                    v = entries[np.uint64(256 * i) + code]
+                    counts[np.uint64(256 * i) + code] += 1
+                    hit = v & 1
+                    n_hits += hit
                     net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-                    cat_colours[a, ca] += 1
-                    if a == 0:
-                        att0 += 1
-                        land0 += 1 if hit else 0
-                    else:
-                        att1 += 1
-                        land1 += 1 if hit else 0
-                    if not hit and net <= 0:
+                    if net <= 0 and (hit == 0 or not act_later[i]):
                         continue
-                    thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
-                    hits = 1
-                    if hit and autofire[a, kk] != 0:
-                        hits = np.int64(((x >> _S32) * np.uint64(rounds[a, kk])) >> _S32) + 1
-                    later = tab_meta[p, TM_LATER] != 0
-                    ht = hp1 if t == 1 else hp0
-                    for i in range(hits):
-                        blow_net = net
-                        if i > 0 and later:
-                            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                            roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
-                            blow_net = tab_later[p, ca * 101 + roll]
-                        if blow_net <= 0:
+                    ca = (v >> 1) & 7
+                    hits = _hits(x, act_auto[i], act_rounds[i]) if hit != 0 else np.int64(1)
+                    if not act_later[i] or hits == 1:
+                        if net * hits < ht:  # no blow of the volley drops the target
+                            ht -= net * hits
+                            got += net * hits
                             continue
-                        loss = min(blow_net, ht)
-                        ht -= loss
-                        if a == 0:
-                            dealt0 += loss
-                        else:
-                            dealt1 += loss
-                        if ht <= 0:
-                            blow = thr if threatened else blow_net
-                            e_t = e1 if t == 1 else e0
-                            loser = t
-                            if blow >= loss + e_t:
-                                dead = True
-                            elif roll_now:
-                                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                                colour, now, down, bleeding = _fate(
-                                    x, colour_tab, rank_col, values, opts,
-                                    rank_e1 if t == 1 else rank_e0,
-                                    hmax1 if t == 1 else hmax0)  # fmt: skip
-                                cat_rolls[t, colour] += 1
-                                dead = now
-                                if colour == SUPER_CRIT and opts[O_FLEE] == 0:
-                                    ht = min(np.int64(((x >> _S32) * np.uint64(10)) >> _S32) + 1,
-                                             max(hmax1 if t == 1 else hmax0, 1))
-                            else:
-                                down = 1
-                            break
-                    if t == 1:
-                        hp1 = ht
+                        n = (ht + net - 1) // net  # the blow that drops it
+                        ht -= (n - 1) * net
+                        got += (n - 1) * net
+                        blow_net = net
                     else:
-                        hp0 = ht
-                    if loser >= 0:
-                        break
+                        n = 0
+                        blow_net = net
+                        for h in range(hits):
+                            if h > 0:
+                                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                                roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+                                blow_net = tab_later[p, ca * 101 + roll]
+                            if blow_net > 0 and blow_net >= ht:
+                                n = h + 1
+                                break
+                            if blow_net > 0:
+                                ht -= blow_net
+                                got += blow_net
+                        if n == 0:
+                            continue
+                    # the blow that takes the target to 0 Health (``fate.land``)
+                    loss = ht
+                    got += loss
+                    thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
+                    blow = thr if threatened else blow_net
+                    e_t = e1 if t == 1 else e0
+                    ht = 0
+                    loser = t
+                    if blow >= loss + e_t:
+                        dead = True
+                    elif roll_now:
+                        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                        colour, now, down, bleeding = _fate(
+                            x, colour_tab, rank_col, values, opts, rank_e1 if t == 1 else rank_e0,
+                            hmax1 if t == 1 else hmax0)  # fmt: skip
+                        cat_rolls[t, colour] += 1
+                        dead = now
+                    else:
+                        down = 1
+                    break
+                if a == 0:
+                    hp1 = ht
+                    dealt0 += got
+                    att0 += n_act[0]
+                    land0 += n_hits
+                else:
+                    hp0 = ht
+                    dealt1 += got
+                    att1 += n_act[1]
+                    land1 += n_hits
                 if loser >= 0:
                     break
             if loser >= 0:
@@ -203,3 +253,7 @@ def run_chunk(key, first, n_trials, mem, opts, rank_col, colour_tab, values, pai
             dying[j, c] = bleeding if lost else 0
             broken[j, c] = 0
             severed[j, c] = 0
+    for i in range(16):
+        for c in range(256):
+            if counts[256 * i + c]:
+                cat_colours[i // 8, (entries[256 * i + c] >> 1) & 7] += counts[256 * i + c]

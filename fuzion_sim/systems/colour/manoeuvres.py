@@ -5,7 +5,6 @@ grappling (004 L72; CA93-CA98). Arguments as in :mod:`.actions`.
 
 from __future__ import annotations
 
-from .typed import typed
 from .actions import _extra_feats, _log_attack, apply_hit, choose_target, helpless
 from .codes import (
     A_ATTACK,
@@ -38,9 +37,9 @@ from .codes import (
     O_RWB_PER_ATTACK,
     S_AIM,
     S_ATTACKS,
+    S_DROPS,
     S_GRAPPLE_ROUND,
     S_GRAPPLED_BY,
-    S_DROPS,
     S_HEALTH,
     S_HOLDING,
     S_LANDED,
@@ -53,6 +52,7 @@ from .codes import (
 from .fate import draw, event, land
 from .rules import beats, clamp_defence, d100, joint_rolls, roll_column
 from .strike import choose_defence, first_hit, hit_damage, prepare, set_defence
+from .typed import typed
 
 
 @typed

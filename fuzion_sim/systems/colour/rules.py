@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from .typed import typed
 from ...engine.rng import index32
 from .codes import (
     AGILITY,
@@ -44,6 +43,7 @@ from .codes import (
     YELLOW,
 )
 from .ladder import CS_MAX
+from .typed import typed
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)

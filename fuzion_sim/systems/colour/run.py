@@ -11,7 +11,7 @@ import numpy as np
 from ...engine.outcomes import TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
-from . import dispatch, kernel, kernel_duel
+from . import dispatch, kernel, kernel_duel, kernel_squad
 from .codes import (
     A_AUTOFIRE,
     A_BURST,
@@ -142,6 +142,12 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab, a.values,
                               a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.st0, a.max_rounds,
                               plan.rounds, plan.autofire, *_outputs(out))  # fmt: skip
+        return
+    if plan.kernel == "squad" and log_trial < 0:
+        kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col, a.colour_tab,
+                               a.values, a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.st0,
+                               a.n_sides, a.max_rounds, plan.rounds, plan.autofire,
+                               *_outputs(out))  # fmt: skip
         return
     opts = a.opts
     if log_trial >= 0:  # a replay works every attack out rule by rule, for its events

@@ -10,7 +10,6 @@ function here draws a random number: the kernels draw, these decide.
 from __future__ import annotations
 
 from ..._jit import jit
-from .typed import typed
 from .codes import (
     A_CONCENTRATED,
     AGILITY,
@@ -127,6 +126,7 @@ from .rules import (
     through_armour,
     value_rank,
 )
+from .typed import typed
 
 #: Contested defences: the target rolls against the attack (K4).
 _CONTESTED = (D_DODGE, D_BLOCK, D_PARRY)

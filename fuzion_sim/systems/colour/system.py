@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..base import NotAvailable, RuleSystem
-from . import build, catalogue, run
+from . import build, catalogue
 from .model import SWITCHES
 
 __all__ = ["Colour", "SYSTEM"]
@@ -60,9 +60,13 @@ class Colour(RuleSystem):
 
     # --- running ------------------------------------------------------------------------
     def compile(self, scenario):
+        from . import run
+
         return run.compile_scenario(scenario)
 
     def outcome_schema(self, plan):
+        from . import run
+
         return run.outcome_schema(plan)
 
     def n_sides(self, plan):
@@ -72,9 +76,11 @@ class Colour(RuleSystem):
         return plan.n_combatants
 
     def max_slots(self, plan):
-        return run.max_slots(plan)
+        return int(plan.arrays.max_rounds)
 
     def run_chunk(self, plan, key, first, n):
+        from . import run
+
         return run.run_chunk(plan, key, first, n)
 
     def describe_plan(self, plan):
@@ -84,7 +90,7 @@ class Colour(RuleSystem):
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
-        from . import narrate
+        from . import narrate, run
 
         out, events = run.run_logged(plan, seed, trial)
         names = [c.name for c in scenario.combatants]

@@ -5,6 +5,11 @@ and a constant argument counts as a type of its own (``Literal[int](3)``): the h
 kernels, called with many constants, compiled dozens of times over. :func:`typed` compiles a
 helper once, with its arguments' types fixed by their names (the plan's and the trial's
 arrays, int64 scalars, a few flags), through the project's ``jit`` policy.
+
+They are compiled without numba's reference counting (``_nrt=False``): none allocates, and a
+call that passes a dozen arrays otherwise counts references to each with atomic operations,
+which took a third of the squad kernel's time. The kernels' entry points allocate their
+scratch arrays and hand the trial loop to such a function.
 """
 
 from __future__ import annotations
@@ -27,9 +32,13 @@ ARRAYS = {
     "tab_meta": _I2, "pref": _I2, "st": _I2, "st0": _I2, "ak": _I1, "rs": types.uint64[::1],
     "fs": _I1, "cat_colours": _I2, "cat_rolls": _I2, "events": _I2, "n_events": _I1,
     "order": _I1, "group": _I1, "key": _I1, "tie": _I1, "acting": types.boolean[::1],
+    "codes": types.uint8[::1], "entries": _I1, "kinds": _I1, "rows": types.uint8[::1], "chunk": types.uint64[::1], "act_rounds": _I2, "act_auto": _I2, "winner": types.int8[::1],
+    "end_slot": types.int32[::1], **dict.fromkeys(
+        ("out_slot", "death_slot", "dealt", "taken", "attacks", "landed", "unconscious",
+         "dying", "broken", "severed"), types.int32[:, ::1]),
 }  # fmt: skip
 #: Flag arguments by name; every other argument is an int64, but ``x`` (a generator output).
-FLAGS = {"full", "bypass_shield", "bypass", "landed", "first", "may_bypass", "attack",
+FLAGS = {"full", "bypass_shield", "bypass", "is_hit", "is_first", "may_bypass", "attack",
          "movement", "forced", "counter_ok", "is_acting", "autofire"}  # fmt: skip
 
 
@@ -45,4 +54,4 @@ def typed(fn):
             sig.append(types.uint64)
         else:
             sig.append(types.int64)
-    return jit(signature_or_function=tuple(sig))(fn)
+    return jit(signature_or_function=tuple(sig), _nrt=False)(fn)
