@@ -92,13 +92,16 @@ class Colour(RuleSystem):
     def replay(self, scenario, plan, seed, trial):
         from . import narrate, run
 
+        from .ladder import ladder
+
         out, events = run.run_logged(plan, seed, trial)
         names = [c.name for c in scenario.combatants]
+        ranks = ladder(scenario.rules.ladder).names
         return {
             "winner": int(out.winner[0]),
             "end_time": int(out.end_slot[0]),
-            "events": narrate.event_dicts(events, names),
-            "lines": narrate.narrate(events, names, scenario.side_names),
+            "events": narrate.event_dicts(events, names, ranks),
+            "lines": narrate.narrate(events, names, scenario.side_names, ranks),
         }
 
     # --- exact answers --------------------------------------------------------------------
