@@ -46,10 +46,12 @@ notebooks: $(DEVSTAMP)
 
 test: $(DEVSTAMP) chromium
 	$(BIN)/ruff check fuzion_sim tests $(wildcard benchmarks)
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check fuzion_sim tests $(wildcard benchmarks)
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)

@@ -16,3 +16,13 @@ SCENARIOS = ROOT / "scenarios"
 def benchmark_duel_data() -> dict:
     """The benchmark duel of PERFORMANCE-NOTES.md as a plain dict."""
     return copy.deepcopy(yaml.safe_load((SCENARIOS / "benchmark-duel.yaml").read_text()))
+
+
+def pytest_configure(config):
+    """Compile every kernel once, in the main process, before the parallel workers start: they
+    then load the kernels from numba's cache instead of each compiling them at once."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from fuzion_sim.warm import warm
+
+    warm(sorted(SCENARIOS.glob("**/*.yaml")))

@@ -172,11 +172,13 @@ def _sub_result(system, plan, key, first, n, keep):
     straight into the tally (the same numbers, without writing and re-reading the per-trial
     arrays)."""
     if not keep:
-        return system.tally_chunk(plan, key, first, n), None
+        tally = system.tally_chunk(plan, key, first, n)
+        if tally is not None:
+            return tally, None
     out = system.run_chunk(plan, key, first, n)
     tally = Tally.of(out, system.n_sides(plan), system.max_slots(plan),
                      system.outcome_schema(plan))  # fmt: skip
-    return tally, out
+    return tally, (out if keep else None)
 
 
 def chunk_result(system, plan, seed, chunk, n, keep, flag=None,

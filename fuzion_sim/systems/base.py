@@ -222,12 +222,11 @@ class RuleSystem:
         raise NotImplementedError
 
     def tally_chunk(self, plan, key, first: int, n: int):
-        """Their :class:`~fuzion_sim.engine.outcomes.Tally` without keeping them (a system
-        whose kernels add trials straight into a tally overrides this)."""
-        from ..engine.outcomes import Tally
-
-        out = self.run_chunk(plan, key, first, n)
-        return Tally.of(out, self.n_sides(plan), self.max_slots(plan), self.outcome_schema(plan))
+        """Their :class:`~fuzion_sim.engine.outcomes.Tally` without keeping them, for a system
+        whose kernels add trials straight into a tally (the same numbers, without writing and
+        reading back the per-trial arrays); None (the default): the engine tallies
+        :meth:`run_chunk`'s outcomes."""
+        return None
 
     def describe_plan(self, plan) -> str:
         """What ``validate`` says of how the fight will run (which kernel, and why)."""

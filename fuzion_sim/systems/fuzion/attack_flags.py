@@ -98,6 +98,6 @@ def flag_attack(flags: dict, rows: int, as_json: bool, dump) -> None:
             out["knockback"] = {"mean": float(kb.mean), "pmf": kb.to_dict()}
         dump(out)
     else:
-        from ...report.text import render_attack
+        from .render import render_attack
 
         render_attack(res, damage, knockback=kb, rows=rows)

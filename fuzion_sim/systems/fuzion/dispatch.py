@@ -28,7 +28,7 @@ from .compile import Plan, pair_distances
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
-    "condition", "kernel_for",
+    "condition", "failing_conditions", "kernel_for",
 ]  # fmt: skip
 
 #: The kernels, the fastest first; ``general`` honours every key.
@@ -342,20 +342,20 @@ def _conditions(name: str) -> list[Condition]:
     return list(seen)
 
 
-def _failing(plan: Plan, name: str) -> list[Condition]:
+def failing_conditions(plan: Plan, name: str) -> list[Condition]:
     """The conditions kernel ``name`` needs that fail for ``plan``, in table order."""
     return [cond for cond in _conditions(name) if not cond(plan)]
 
 
 def blocking_keys(plan: Plan, name: str) -> list[str]:
     """The keys whose condition for kernel ``name`` fails for ``plan`` (empty: it runs it)."""
-    failing = set(_failing(plan, name))
+    failing = set(failing_conditions(plan, name))
     return [row.key for row in HONOURS if row.condition(name) in failing]
 
 
 def blocking_reasons(plan: Plan, name: str) -> list[str]:
     """What keeps kernel ``name`` from running ``plan``'s fight, in words (empty: it runs it)."""
-    return [cond.failing for cond in _failing(plan, name)]
+    return [cond.failing for cond in failing_conditions(plan, name)]
 
 
 def kernel_for(plan: Plan) -> str:

@@ -1,9 +1,11 @@
 """The Fuzion fight kernel: one jitted loop over a chunk of trials.
 
-It sees only arrays and numbers (the compiled :class:`~.compile.Plan`, unpacked argument by
-argument: a tuple of arrays inside the hot loop costs 1.5 to 3 times, PERFORMANCE-NOTES lesson 3)
-and writes into preallocated output arrays. Rule mechanics live in ``rules.py``; the tactics
-bytecode is described in ``tactics.py``.
+It sees only arrays and numbers (the compiled :class:`~.compile.Plan`, argument by argument)
+and writes into preallocated output arrays. ``run_chunk`` allocates the arrays a trial works in
+and hands everything to ``trials``, the loop itself. The loop's rooms are inlined helpers:
+``actions.py`` (tactics, waiting, every action that does not attack, movement) and ``strike.py``
+(the attack, in the named groups of arrays defined there); rule mechanics live in ``rules.py``;
+the tactics bytecode is described in ``tactics.py``.
 
 Semantics (RULINGS F8-F18, F21-F26, F32-F33): time runs in slots (a phase, a segment of the
 speed chart, or a pass of an extra-actions phase; ``timing.py``). Within a slot combatants act
@@ -15,8 +17,9 @@ the speed chart: of each of the sleeper's phases), bleeding at the end of each r
 
 How it stays fast (each measured on the benchmark duel):
 
-- arrays are indexed in this function's body and never passed to helpers (an array argument
-  brings atomic reference counting into the loop: 2.3 -> 5 million duels/s);
+- ``trials`` is compiled without numba's reference counting (``_nrt=False``; it allocates
+  nothing): an array handed to an inlined helper, or read from a group, would otherwise cost an
+  atomic increment and decrement (PERFORMANCE-NOTES lessons 3 and 8);
 - the generator state lives in four scalars (``engine.rng.xoshiro``);
 - a combatant's effective characteristics are cached and recomputed only when its penalty
   changes; ranges only when someone moves; the default tactic skips the bytecode interpreter;
@@ -31,13 +34,24 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
+from ...engine.rng import trial_seed, xoshiro
 from . import tactics as tx
+from .actions import (
+    act_aim,
+    act_defend,
+    act_escape,
+    act_first_aid,
+    act_move,
+    act_presence,
+    act_reload,
+    choose_rule,
+    geometry,
+    interrupt_by_waiter,
+    interrupt_in_range,
+    is_movement,
+    start_waiting,
+)
 from .codes import (
-    ABORT_BLOCK,
-    ABORT_DIVE,
-    ABORT_DODGE,
-    ABORT_NONE,
     EV_ACTION,
     EV_AV,
     EV_DV,
@@ -51,31 +65,17 @@ from .codes import (
     EV_THROUGH,
     EV_X,
     EV_Y,
-    EVENT_AIM,
-    EVENT_AREA,
     EVENT_ATTACK,
     EVENT_BLEED,
-    EVENT_DEFEND,
-    EVENT_DISARM,
     EVENT_DRAW,
     EVENT_END,
-    EVENT_ESCAPE,
-    EVENT_FIRST_AID,
     EVENT_IDLE,
-    EVENT_INTERRUPT,
-    EVENT_KNOCKBACK,
     EVENT_LOST_ACTION,
-    EVENT_MOVE,
     EVENT_OUT_OF_REACH,
     EVENT_PERCEPTION,
-    EVENT_PRESENCE,
     EVENT_RECOVER,
-    EVENT_RELOAD,
     EVENT_SURPRISED,
-    EVENT_WAIT,
     EVENT_WAKE,
-    F_KICK,
-    F_PUNCH,
     F_WEAPON,
     FLAG_DEAD,
     FLAG_DYING,
@@ -84,10 +84,7 @@ from .codes import (
     FLAG_STUNNED,
     FLAG_UNOPPOSED,
     HOLD_CHOKE,
-    HOLD_ENTANGLE,
     HOLD_NONE,
-    LOC_CALLED,
-    LOC_NONE,
     MELEE_REACH,
     OPT_AUTOFIRE_ONE_PLUS,
     OPT_AUTOFIRE_RATIO,
@@ -106,56 +103,38 @@ from .codes import (
     OPT_STUNNED,
     OPT_SWITCH2,
     OPT_WAKE_OWN_PHASE,
-    PA_LOSE_ACTION,
-    PA_NONE,
-    PA_PENALTY,
-    PA_SURRENDER,
-    SCALE_KILLS,
-    SCALE_OBJECT,
     UNRESOLVED,
-    WAIT_ENEMY_ATTACKS,
-    WAIT_ENEMY_MOVES,
-    WAIT_IN_RANGE,
 )
-from .dice import TABLE_DICE
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .rules import (
-    KILLING,
-    STUN,
-    armour_value,
     bleed,
-    damage_dice,
     effective,
     fight_result,
     initiative_key,
-    move_away,
-    move_toward,
     out_of_fight,
-    penetration,
-    range_modifier,
-    split_through,
     wakes,
     wound_penalty,
 )
-
-#: target.hits, .stun, .hits_pct, .stun_pct, .prone, .held, .stunned read as the own variable
-_TARGET_AS_OWN = np.array(
-    [tx.V_HITS, tx.V_STUN, tx.V_HITS_PCT, tx.V_STUN_PCT, tx.V_PRONE, tx.V_HELD, tx.V_STUNNED],
-    dtype=np.int64,
+from .strike import (
+    Armour,
+    Dice,
+    Health,
+    Mods,
+    Rules,
+    Sheet,
+    Stance,
+    Tally,
+    Victims,
+    Weapons,
+    Where,
+    attack_form,
+    attack_odds,
+    blast,
+    manoeuvre,
+    shots_fired,
+    strike,
+    take_wounds,
 )
-
-
-@jit
-def _geometry(px, py, w_range, dist, rmod):
-    """Distances and range bands (F10) between every pair after someone moved."""
-    n = px.shape[0]
-    for i in range(n):
-        for t in range(n):
-            dx = px[t] - px[i]
-            dy = py[t] - py[i]
-            d = np.sqrt(dx * dx + dy * dy)
-            dist[i * n + t] = d
-            rmod[i * n + t] = range_modifier(d, w_range[i])
 
 
 @jit
@@ -242,36 +221,6 @@ def run_chunk(
         many there were.
     """
     n_comb = side.shape[0]
-    impairment = options[OPT_IMPAIRMENT] != 0
-    stunned_rule = options[OPT_STUNNED] != 0
-    dying_can_act = options[OPT_DYING_CAN_ACT] != 0
-    dying_penalty = options[OPT_DYING_PENALTY]
-    has_ties = options[OPT_HAS_TIES] != 0
-    switch2 = options[OPT_SWITCH2] != 0
-    init_dice = options[OPT_INIT_DICE]
-    wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
-    recovery_slot = options[OPT_RECOVERY_SLOT]
-    dodge_bonus = options[OPT_DODGE_BONUS]
-    block_bonus = options[OPT_BLOCK_BONUS]
-    perception_dv = options[OPT_PERCEPTION_DV]
-    loc_mode = options[OPT_HIT_LOCATIONS]
-    knockback = options[OPT_KNOCKBACK] != 0
-    autofire_ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
-    autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
-    chinks = options[OPT_CHINKS] != 0
-    n_task = task_table.shape[0]
-    any_obscured = False
-    for c in range(n_comb):
-        if obscured[c]:
-            any_obscured = True
-    n_events[0] = 0
-    n_rolls = roll_table.shape[0]
-    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    nd6_start = nd6_offsets[TABLE_DICE]
-    nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
-    u_nd6_size = np.uint64(nd6_size)
-    n_presence = presence_margin.shape[0]
-
     # per-combatant state of the current trial
     hits = np.empty(n_comb, np.int64)
     stun = np.empty(n_comb, np.int64)
@@ -331,6 +280,104 @@ def run_chunk(
     stack = np.empty(tx.MAX_STACK, np.float64)
     queue = np.empty(4, np.int64)  # actors of this turn: an interrupting waiter goes first
     qforced = np.zeros(4, np.bool_)  # a waiter's interrupt: attack the one it waited for
+    trials(
+        key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
+        run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
+        base_order, targeting, surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0,
+        unarmed0, abort_kind, tech, physician, scale, knock_body, called_loc, called_mod, w_melee,
+        w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills,
+        w_blade, w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades,
+        a_cover, tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default,
+        rule_start, rule_count, rules, code, consts, presence_margin, presence_effect, acts,
+        slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
+        roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
+        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+        location_hits, log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
+        target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
+        prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
+        recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
+        v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
+        order, tiebreak, init_key, stack, queue, qforced,
+    )  # fmt: skip
+
+
+@jit(_nrt=False)
+def trials(
+    key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
+    run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
+    base_order, targeting, surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0,
+    unarmed0, abort_kind, tech, physician, scale, knock_body, called_loc, called_mod, w_melee,
+    w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
+    w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades, a_cover,
+    tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default, rule_start,
+    rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
+    start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
+    def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, winner, end_slot, out_slot,
+    death_slot, dealt, taken, attacks, landed, knock, location_hits, log_trial, events, n_events,
+    # the scratch arrays run_chunk allocates
+    hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
+    dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
+    hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
+    aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
+    c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced,
+):  # fmt: skip
+    """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
+    arrays it works in (the per-combatant state of a trial, the tactics stack) come from
+    ``run_chunk``, so it allocates nothing, and copying an array into an inlined helper costs
+    no atomic increment (twice the speed: PERFORMANCE-NOTES)."""
+    n_comb = side.shape[0]
+    impairment = options[OPT_IMPAIRMENT] != 0
+    stunned_rule = options[OPT_STUNNED] != 0
+    dying_can_act = options[OPT_DYING_CAN_ACT] != 0
+    dying_penalty = options[OPT_DYING_PENALTY]
+    has_ties = options[OPT_HAS_TIES] != 0
+    switch2 = options[OPT_SWITCH2] != 0
+    init_dice = options[OPT_INIT_DICE]
+    wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
+    recovery_slot = options[OPT_RECOVERY_SLOT]
+    dodge_bonus = options[OPT_DODGE_BONUS]
+    block_bonus = options[OPT_BLOCK_BONUS]
+    perception_dv = options[OPT_PERCEPTION_DV]
+    loc_mode = options[OPT_HIT_LOCATIONS]
+    knockback = options[OPT_KNOCKBACK] != 0
+    autofire_ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
+    autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
+    chinks = options[OPT_CHINKS] != 0
+    n_task = task_table.shape[0]
+    any_obscured = False
+    for c in range(n_comb):
+        if obscured[c]:
+            any_obscured = True
+    n_events[0] = 0
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+
+    # the arrays in the groups the attack's rooms take (strike.py)
+    wp = Weapons(
+        w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_kills, w_blade,
+        w_autofire, w_rof, w_area, w_explosive,
+    )
+    ar = Armour(a_pd, a_ekd, a_kills, a_half_blades, a_cover)
+    sh = Sheet(
+        side, ref, dex, strength, body, hits_max, stun_max, sd, att_skill, h2h_skill, escape_skill,
+        def_ranged, def_melee, scale, knock_body, abort_kind, surprised,
+    )
+    md = Mods(tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, called_loc, called_mod)
+    hl = Health(hits, stun, dead, gave_up, lose, is_out, penalty, e_ref, e_dex, e_str, damaged)
+    wh = Where(px, py, moved, dist, rmod)
+    st = Stance(
+        aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
+        disarmed, ammo, recovering, obs_pen, acted_t, aborted_t,
+    )
+    tl = Tally(c_dealt, c_taken, c_death, c_out, c_knock, location_hits)
+    dt = Dice(
+        roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
+    )
+    vic = Victims(v_c, v_hits, v_stun, v_through)
+    rl = Rules(
+        loc_mode, chinks, autofire_one_plus, autofire_ratio, knockback, knock_unit, ap_factor,
+        dodge_bonus, block_bonus, stunned_rule, impairment, dying_penalty, dying_can_act,
+        slots_per_round,
+    )
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -386,7 +433,7 @@ def run_chunk(
             c_taken[c] = 0
             c_attacks[c] = 0
             c_landed[c] = 0
-        geometry_dirty = True
+        geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
             if standing[s] > 0:
@@ -477,9 +524,6 @@ def run_chunk(
                         row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
                         ne += 1
                     continue
-                if geometry_dirty:  # distances and range bands after movement
-                    _geometry(px, py, w_range, dist, rmod)
-                    geometry_dirty = False
 
                 # ---- choose the action: held -> escape; else the tactics ------------------
                 n_queue = 1
@@ -528,169 +572,30 @@ def run_chunk(
                         ):
                             action = tx.A_RUN
                     else:
-                        action = tx.A_NONE
-                        for r in range(rule_start[a], rule_start[a] + rule_count[a]):
-                            ok = True
-                            n_code = rules[r, 1]
-                            if n_code > 0:
-                                top = 0
-                                for ci in range(rules[r, 0], rules[r, 0] + n_code):
-                                    op = code[ci, 0]
-                                    arg = code[ci, 1]
-                                    if op == tx.OP_CONST:
-                                        stack[top] = consts[arg]
-                                        top += 1
-                                    elif op == tx.OP_VAR:
-                                        who = a  # target.* variables read the target
-                                        if tx.V_TARGET_HITS <= arg <= tx.V_TARGET_STUNNED:
-                                            who = tgt
-                                            arg = _TARGET_AS_OWN[arg - tx.V_TARGET_HITS]
-                                        if arg == tx.V_HITS:
-                                            v = hits[who]
-                                        elif arg == tx.V_STUN:
-                                            v = stun[who]
-                                        elif arg == tx.V_HITS_MAX:
-                                            v = hits_max[who]
-                                        elif arg == tx.V_STUN_MAX:
-                                            v = stun_max[who]
-                                        elif arg == tx.V_HITS_PCT:
-                                            v = 100.0 * hits[who] / hits_max[who]
-                                        elif arg == tx.V_STUN_PCT:
-                                            v = 100.0 * stun[who] / stun_max[who]
-                                        elif arg == tx.V_AIM:
-                                            v = aim[a]
-                                        elif arg == tx.V_SHOTS:
-                                            v = ammo[a] if ammo[a] >= 0 else tx.UNLIMITED_SHOTS
-                                        elif arg == tx.V_PRONE:
-                                            v = prone[who]
-                                        elif arg == tx.V_HELD:
-                                            v = held_by[who] >= 0
-                                        elif arg == tx.V_STUNNED:
-                                            v = lose[who]
-                                        elif arg == tx.V_THREATENED:
-                                            v = 0.0
-                                            for c in range(n_comb):
-                                                if (
-                                                    side[c] != side[a]
-                                                    and not is_out[c]
-                                                    and (dist[a * n_comb + c] <= MELEE_REACH)
-                                                ):
-                                                    v = 1.0
-                                        elif arg == tx.V_ENEMIES or arg == tx.V_ALLIES:
-                                            v = 0.0
-                                            for c in range(n_comb):
-                                                if (
-                                                    not is_out[c]
-                                                    and c != a
-                                                    and (
-                                                        (side[c] != side[a])
-                                                        == (arg == tx.V_ENEMIES)
-                                                    )
-                                                ):
-                                                    v += 1.0
-                                        elif arg == tx.V_PHASE:
-                                            v = now
-                                        elif arg == tx.V_DODGING:
-                                            v = dodge[a] > 0 or block[a] > 0
-                                        elif arg == tx.V_RANGE:
-                                            v = d_at
-                                        elif arg == tx.V_WEAPON_RANGE:
-                                            v = MELEE_REACH if disarmed[a] else w_range[a]
-                                        elif arg == tx.V_REACH:
-                                            v = w_range[a] if w_melee[a] else MELEE_REACH
-                                        elif arg == tx.V_IN_RANGE:
-                                            v = d_at <= (MELEE_REACH if disarmed[a] else w_range[a])
-                                        else:  # V_IN_REACH
-                                            v = d_at <= (w_range[a] if w_melee[a] else MELEE_REACH)
-                                        stack[top] = v
-                                        top += 1
-                                    elif op == tx.OP_NEG:
-                                        stack[top - 1] = -stack[top - 1]
-                                    elif op == tx.OP_NOT:
-                                        stack[top - 1] = 1.0 if stack[top - 1] == 0.0 else 0.0
-                                    else:
-                                        y = stack[top - 1]
-                                        x = stack[top - 2]
-                                        top -= 1
-                                        if op == tx.OP_ADD:
-                                            v = x + y
-                                        elif op == tx.OP_SUB:
-                                            v = x - y
-                                        elif op == tx.OP_MUL:
-                                            v = x * y
-                                        elif op == tx.OP_LT:
-                                            v = x < y
-                                        elif op == tx.OP_LE:
-                                            v = x <= y
-                                        elif op == tx.OP_GT:
-                                            v = x > y
-                                        elif op == tx.OP_GE:
-                                            v = x >= y
-                                        elif op == tx.OP_EQ:
-                                            v = x == y
-                                        elif op == tx.OP_NE:
-                                            v = x != y
-                                        elif op == tx.OP_AND:
-                                            v = x != 0.0 and y != 0.0
-                                        else:  # OP_OR
-                                            v = x != 0.0 or y != 0.0
-                                        stack[top - 1] = v
-                                ok = stack[0] != 0.0
-                            if ok:
-                                action = rules[r, 2]
-                                param = rules[r, 3]
-                                fire = rules[r, 4]
-                                break
+                        action, param, fire = choose_rule(
+                            a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
+                            side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
+                            held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
+                        )  # fmt: skip
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
                     if action == tx.A_WAIT:
-                        waiting[a] = param
+                        ne = start_waiting(a, param, waiting, log, events, ne, now)
                         n_waiting += 1
-                        if log:
-                            row = log_event(events, ne, now, EVENT_WAIT, a, -1)
-                            events[row, EV_ACTION] = action
-                            ne += 1
                         continue
                     if waiting[a] >= 0:  # acting again ends a wait that never triggered
                         waiting[a] = -1
                         n_waiting -= 1
                     # an enemy waiting "until an enemy attacks / moves" interrupts this action
-                    requeued = False
                     if n_waiting > 0 and not interrupting:
-                        moving = (
-                            action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
-                            or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
+                        requeued, ne = interrupt_by_waiter(
+                            a, action, t_abs, slot, slots_per_round, side, is_out, waiting,
+                            target, acted_t, aborted_t, acts, queue, qforced, log, events, ne, now,
                         )  # fmt: skip
-                        attacking = not moving and (
-                            action == tx.A_ATTACK or action == tx.A_PUNCH or action == tx.A_KICK
-                            or action == tx.A_HAYMAKER or action == tx.A_DRAW_ATTACK
-                            or action == tx.A_SWEEP or action == tx.A_DISARM
-                            or action == tx.A_CHOKE or action == tx.A_ENTANGLE
-                            or action == tx.A_BURST
-                        )  # fmt: skip
-                        for w in range(n_comb):
-                            if waiting[w] < 0 or is_out[w] or side[w] == side[a]:
-                                continue
-                            if (waiting[w] == WAIT_ENEMY_MOVES and moving) or (
-                                waiting[w] == WAIT_ENEMY_ATTACKS and attacking
-                            ):
-                                waiting[w] = -1
-                                n_waiting -= 1
-                                target[w] = a
-                                if acted_t[w] != t_abs and acts[w * slots_per_round + slot]:
-                                    aborted_t[w] = t_abs  # the held action is its turn now
-                                queue[0] = w
-                                qforced[0] = True
-                                queue[1] = a
-                                qforced[1] = False
-                                n_queue = 2
-                                q = 0
-                                requeued = True
-                                if log:
-                                    row = log_event(events, ne, now, EVENT_INTERRUPT, w, a)
-                                    ne += 1
-                                break
                         if requeued:
+                            n_waiting -= 1
+                            n_queue = 2
+                            q = 0
                             continue  # the waiter goes first; a0 chooses again after it
 
                     # ---- actions that do not attack ------------------------------------
@@ -705,33 +610,12 @@ def run_chunk(
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
-                    if action == tx.A_AIM:  # +1 an action, at most +3, ranged only (F11)
-                        if not w_melee[a] and not disarmed[a]:
-                            if aim_tgt[a] != tgt:
-                                aim[a] = 0  # aiming at someone else starts again
-                                aim_tgt[a] = tgt
-                            aim[a] = min(aim[a] + 1, 3)
-                        if log:
-                            row = log_event(events, ne, now, EVENT_AIM, a, tgt)
-                            events[row, EV_ACTION] = tx.A_AIM
-                            events[row, EV_RAW] = aim[a]
-                            ne += 1
+                    if action == tx.A_AIM:
+                        ne = act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log, events, ne, now)
                         continue
                     if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
-                        bonus = 0
-                        if action == tx.A_DODGE:
-                            dodge[a] = dodge_bonus
-                            bonus = dodge_bonus
-                        elif action == tx.A_BLOCK:
-                            block[a] = block_bonus
-                            bonus = block_bonus
-                        else:
-                            diving[a] = True
-                        if log:
-                            row = log_event(events, ne, now, EVENT_DEFEND, a, -1)
-                            events[row, EV_ACTION] = action
-                            events[row, EV_RAW] = bonus
-                            ne += 1
+                        ne = act_defend(a, action, dodge_bonus, block_bonus, dodge, block, diving,
+                                        log, events, ne, now)  # fmt: skip
                         continue
                     if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
                         recovering[a] = True
@@ -741,197 +625,50 @@ def run_chunk(
                         or action == tx.A_MOVE or action == tx.A_HAYMAKER
                     )  # fmt: skip
                     if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
-                        action = tx.A_RELOAD
-                        before = ammo[a]
-                        reloading[a] += 1
-                        spent = reloading[a]
-                        if reloading[a] >= w_reload[a]:
-                            reloading[a] = 0
-                            ammo[a] = w_shots[a]
-                        if log:  # the rounds loaded (0 until the last action of the reload)
-                            row = log_event(events, ne, now, EVENT_RELOAD, a, -1)
-                            events[row, EV_ACTION] = tx.A_RELOAD
-                            events[row, EV_RAW] = ammo[a]
-                            events[row, EV_THROUGH] = ammo[a] - before
-                            events[row, EV_ROLL] = spent
-                            events[row, EV_DV] = w_reload[a]
-                            ne += 1
+                        ne = act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now)
                         continue
-                    if action == tx.A_ESCAPE:  # F33: STR + Athletics against the holder's
-                        holder = held_by[a]
-                        if holder < 0:
-                            continue
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        roll = np.int64(roll_table[np.int64(u * n_rolls)])
-                        free = roll >= (e_str[holder] + escape_skill[holder]) - (
-                            e_str[a] + escape_skill[a]
-                        )
-                        if free:
-                            held_by[a] = -1
-                            hold[a] = HOLD_NONE
-                        if log:
-                            row = log_event(events, ne, now, EVENT_ESCAPE, a, holder)
-                            events[row, EV_ACTION] = tx.A_ESCAPE
-                            events[row, EV_ROLL] = roll
-                            events[row, EV_FLAGS] = FLAG_HIT * free
-                            ne += 1
+                    if action == tx.A_ESCAPE:
+                        s0, s1, s2, s3, ne = act_escape(
+                            a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2, s3,
+                            log, events, ne, now,
+                        )  # fmt: skip
                         continue
-                    if action == tx.A_FIRST_AID:  # F25: stabilise a dying ally, DV 2 x Hits < 0
-                        patient = -1
-                        best = 1e300
-                        for c in range(n_comb):
-                            if side[c] == side[a] and c != a and hits[c] <= 0 and not dead[c]:
-                                if not stable[c] and dist[a * n_comb + c] < best:
-                                    best = dist[a * n_comb + c]
-                                    patient = c
-                        if patient < 0:
-                            continue
-                        if best > MELEE_REACH:  # go to the patient first
-                            px[a], py[a], went = move_toward(
-                                px[a], py[a], px[patient], py[patient], run_m[a], 1.0
-                            )
-                            moved[a] = went
-                            geometry_dirty = True
-                            _geometry(px, py, w_range, dist, rmod)
-                            geometry_dirty = False
-                            if log:
-                                row = log_event(events, ne, now, EVENT_MOVE, a, patient)
-                                events[row, EV_ACTION] = tx.A_RUN
-                                events[row, EV_RAW] = np.int64(went * 100.0)
-                                events[row, EV_X] = np.int64(px[a] * 100.0)
-                                events[row, EV_Y] = np.int64(py[a] * 100.0)
-                                ne += 1
-                            continue
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        troll = np.int64(task_table[np.int64(u * n_task)])
-                        need = -2 * hits[patient]
-                        ok = tech[a] + physician[a] + troll >= need
-                        if ok:
-                            stable[patient] = True
-                        if log:
-                            row = log_event(events, ne, now, EVENT_FIRST_AID, a, patient)
-                            events[row, EV_ACTION] = tx.A_FIRST_AID
-                            events[row, EV_ROLL] = troll
-                            events[row, EV_AV] = tech[a] + physician[a]
-                            events[row, EV_DV] = need
-                            events[row, EV_FLAGS] = FLAG_HIT * ok
-                            ne += 1
+                    if action == tx.A_FIRST_AID:
+                        s0, s1, s2, s3, ne = act_first_aid(
+                            a, side, hits, dead, stable, dist, px, py, run_m, moved, w_range,
+                            rmod, tech, physician, task_table, s0, s1, s2, s3, log, events, ne,
+                            now,
+                        )  # fmt: skip
                         continue
-                    if action == tx.A_PRESENCE:  # 1d6 per PRE against each enemy's RES
-                        total = np.int64(0)
-                        dice_left = pre[a]
-                        while dice_left >= TABLE_DICE:
-                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            total += nd6_table[nd6_start + np.int64(u * nd6_size)]
-                            dice_left -= TABLE_DICE
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        lo = nd6_offsets[dice_left]
-                        total += nd6_table[lo + np.int64(u * (nd6_offsets[dice_left + 1] - lo))]
-                        for c in range(n_comb):
-                            if side[c] == side[a] or is_out[c]:
-                                continue
-                            effect = PA_NONE
-                            value = 0
-                            for i in range(n_presence):
-                                if total - res[c] >= presence_margin[i]:
-                                    effect = presence_effect[i, 0]
-                                    value = presence_effect[i, 1]
-                            if effect == PA_PENALTY:
-                                next_mod[c] -= value
-                            elif effect == PA_LOSE_ACTION:
-                                lose[c] = True
-                            elif effect == PA_SURRENDER:
-                                gave_up[c] = True
-                                is_out[c] = True
-                                if c_out[c] == 0:
-                                    c_out[c] = now
-                                standing[side[c]] -= 1
-                                if standing[side[c]] == 0:
-                                    sides_left -= 1
-                            if log:
-                                row = log_event(events, ne, now, EVENT_PRESENCE, a, c)
-                                events[row, EV_ACTION] = tx.A_PRESENCE
-                                events[row, EV_RAW] = total
-                                events[row, EV_DV] = res[c]
-                                events[row, EV_ROLL] = effect
-                                ne += 1
+                    if action == tx.A_PRESENCE:
+                        s0, s1, s2, s3, ne, sides_left = act_presence(
+                            a, side, is_out, pre, res, presence_margin, presence_effect,
+                            next_mod, lose, gave_up, c_out, standing, sides_left, nd6_offsets,
+                            nd6_table, s0, s1, s2, s3, log, events, ne, now,
+                        )  # fmt: skip
                         continue
 
                     # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
-                    attack_after = True
-                    went = 0.0
-                    if (
-                        action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
-                        or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
-                    ):  # fmt: skip
+                    if is_movement(action):
                         if held_by[a] >= 0:
                             continue
-                        step = run_m[a]
-                        if action == tx.A_SPRINT:
-                            step = sprint_m[a]
-                        elif action == tx.A_MOVE:
-                            step = run_m[a] * 0.5
-                        attack_after = (
-                            action == tx.A_MOVE or action == tx.A_MOVE_BY
-                            or action == tx.A_MOVE_THRU
+                        ne = act_move(
+                            a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m,
+                            sprint_m, w_range, w_melee, disarmed, tac_default, moved, aim,
+                            in_cover, log, events, ne, now,
                         )  # fmt: skip
-                        goal = tgt
-                        if param == tx.M_NEAREST:
-                            best = 1e300
-                            for c in range(n_comb):
-                                if side[c] != side[a] and not is_out[c]:
-                                    if dist[a * n_comb + c] < best:
-                                        best = dist[a * n_comb + c]
-                                        goal = c
-                        if param == tx.M_AWAY:
-                            px[a], py[a], went = move_away(px[a], py[a], px[goal], py[goal], step)
-                        else:
-                            # how close to get: into reach (melee, fists); for a gun, to its
-                            # listed range under the default tactic, right up under a rule
-                            reach = MELEE_REACH if disarmed[a] else w_range[a]
-                            if not w_melee[a] and not disarmed[a] and not tac_default[a]:
-                                reach = 1.0
-                            if action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU:
-                                reach = 1.0  # right up to the target
-                            reach = max(reach - 0.01, 0.0)  # end inside it, not on its edge
-                            px[a], py[a], went = move_toward(
-                                px[a], py[a], px[goal], py[goal], step, reach
-                            )
-                        moved[a] = went
-                        if went > 0.0:
-                            aim[a] = 0  # aiming is lost when the aimer moves
-                            in_cover[a] = False  # and it leaves its cover and posture
-                            geometry_dirty = True
-                            _geometry(px, py, w_range, dist, rmod)
-                            geometry_dirty = False
-                            d_at = dist[pair]
-                        if log:
-                            row = log_event(events, ne, now, EVENT_MOVE, a, goal)
-                            events[row, EV_ACTION] = action
-                            events[row, EV_RAW] = np.int64(went * 100.0)
-                            events[row, EV_X] = np.int64(px[a] * 100.0)
-                            events[row, EV_Y] = np.int64(py[a] * 100.0)
-                            ne += 1
+                        d_at = dist[pair]
                         # waiting enemies with "until in range" get their shot now
                         if n_waiting > 0:
-                            for w in range(n_comb):
-                                if waiting[w] != WAIT_IN_RANGE or is_out[w] or side[w] == side[a]:
-                                    continue
-                                if dist[w * n_comb + a] <= w_range[w] and n_queue < 4:
-                                    waiting[w] = -1
-                                    n_waiting -= 1
-                                    target[w] = a
-                                    if acted_t[w] != t_abs and acts[w * slots_per_round + slot]:
-                                        aborted_t[w] = t_abs  # the held action is its turn now
-                                    queue[n_queue] = w  # fires as soon as this action ends
-                                    qforced[n_queue] = True
-                                    n_queue += 1
-                                    if log:
-                                        row = log_event(events, ne, now, EVENT_INTERRUPT, w, a)
-                                        ne += 1
-                                    break
-                        if not attack_after:
-                            continue
+                            n_queue, fired, ne = interrupt_in_range(
+                                a, n_queue, t_abs, slot, slots_per_round, side, is_out, waiting,
+                                target, acted_t, aborted_t, acts, dist, w_range, queue, qforced,
+                                log, events, ne, now,
+                            )  # fmt: skip
+                            n_waiting -= fired
+                        if not (action == tx.A_MOVE or action == tx.A_MOVE_BY
+                                or action == tx.A_MOVE_THRU):  # fmt: skip
+                            continue  # run and sprint: the whole action
 
                     # ---- an attack: form, attack value, defence, damage ----------------
                     if held_by[a] >= 0:
@@ -949,47 +686,9 @@ def run_chunk(
                                 ne += 1
                             continue
                         fast_draw = True  # draw & attack: one action at -3
-                    form = F_WEAPON
-                    if action == tx.A_KICK:  # a kick needs no weapon: disarmed too
-                        form = F_KICK
-                    elif (
-                        disarmed[a]
-                        or action == tx.A_PUNCH
-                        or action == tx.A_SWEEP
-                        or (action == tx.A_DISARM or action == tx.A_CHOKE)
-                    ):
-                        form = F_PUNCH
-                    elif (
-                        action == tx.A_HAYMAKER
-                        or action == tx.A_MOVE_BY
-                        or (action == tx.A_MOVE_THRU)
-                    ) and not w_melee[a]:
-                        form = F_PUNCH
-                    if form == F_WEAPON:
-                        melee = w_melee[a] != 0
-                        reach_ok = d_at <= w_range[a] if melee else True
-                        av = e_ref[a] + att_skill[a] + w_acc[a]
-                        if e_str[a] < w_min_str[a]:
-                            av -= w_min_str[a] - e_str[a]  # F12: -1 per STR point short
-                        n_dice = damage_dice(w_dc[a], e_str[a], w_min_str[a], melee)
-                        if w_kills[a] > 0:  # F29: a Kill-rated attack on a small target
-                            n_dice = 13 + w_kills[a]
-                        dmg_type = w_dmg[a]
-                        armour = armour_value(
-                            a_pd[tgt], a_ekd[tgt], w_energy[a], w_ap[a], ap_factor
-                        )
-                        if w_blade[a] and a_half_blades[tgt]:
-                            armour //= 2
-                    else:  # F14 unarmed: punch DC = STR (Stun); kick +1 DC at -1
-                        melee = True
-                        reach_ok = d_at <= MELEE_REACH
-                        av = e_ref[a] + h2h_skill[a]
-                        n_dice = e_str[a]
-                        if form == F_KICK:
-                            av -= 1
-                            n_dice += 1
-                        dmg_type = STUN
-                        armour = a_pd[tgt]
+                    form, melee, reach_ok, av, n_dice, dmg_type, armour = attack_form(
+                        a, tgt, action, d_at, wp, ar, sh, hl, st, rl,
+                    )  # fmt: skip
                     if not reach_ok:
                         if log:
                             row = log_event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
@@ -998,6 +697,9 @@ def run_chunk(
                         continue
                     n_victims = 0
                     att_row = -1  # the attack's event row, once reserved
+                    shots = np.int64(1)
+                    n_hits = np.int64(1)
+                    loc = -1
                     if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
                         # the choke held: 2D6 killing (armour does not cover the throat)
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -1008,422 +710,52 @@ def run_chunk(
                         roll = np.int64(0)
                         raw = through
                         dv_base = 0
-                        loc = -1
                         c_attacks[a] += 1
                         c_landed[a] += 1
                     else:
-                        # modifiers: range, target's cover and posture, attacker's, aiming
-                        if melee:
-                            av += tgt_mod_m[tgt] + att_mod_m[a]
-                            if in_cover[tgt]:
-                                av += cover_m[tgt]
-                            dv_base = e_dex[tgt] + def_melee[tgt] + dodge[tgt] + block[tgt]
-                        else:
-                            av += rmod[pair] + tgt_mod_r[tgt] + att_mod_r[a]
-                            if aim_tgt[a] == tgt:
-                                av += aim[a]
-                            if in_cover[tgt]:
-                                av += cover_r[tgt]
-                            dv_base = e_dex[tgt] + def_ranged[tgt] + dodge[tgt]
-                            if prone[tgt]:
-                                av -= 2  # knocked prone by a sweep (F11: target prone)
-                            if moved[tgt] >= 10.0:  # moving target: -1 per 10 m it moved
-                                av -= np.int64(moved[tgt] // 10.0)
-                        if (
-                            abort_kind[tgt] != ABORT_NONE
-                            and not (abort_kind[tgt] == ABORT_DIVE and w_area[a] == 0.0)
-                            and acts[tgt * slots_per_round + slot] != 0
-                            and acted_t[tgt] != t_abs
-                            and aborted_t[tgt] != t_abs
-                            and held_by[tgt] < 0
-                        ):
-                            # F32 abort: the target spends its coming turn on the defence now
-                            aborted_t[tgt] = t_abs
-                            kind = abort_kind[tgt]
-                            bonus = dodge_bonus
-                            if kind == ABORT_DODGE:  # replaces any dodge still running
-                                dv_base += dodge_bonus - dodge[tgt]
-                                dodge[tgt] = dodge_bonus
-                            elif kind == ABORT_BLOCK:
-                                if melee:
-                                    dv_base += block_bonus - block[tgt]
-                                block[tgt] = block_bonus
-                                bonus = block_bonus
-                            else:
-                                diving[tgt] = True
-                                bonus = 0
-                            if log:
-                                row = log_event(events, ne, now, EVENT_DEFEND, tgt, a)
-                                events[row, EV_ACTION] = (
-                                    tx.A_DODGE if kind == ABORT_DODGE
-                                    else tx.A_BLOCK if kind == ABORT_BLOCK else tx.A_DIVE
-                                )  # fmt: skip
-                                events[row, EV_RAW] = bonus
-                                ne += 1
-                        dv_base -= dv_pen[tgt] + obs_pen[tgt]
-                        av -= obs_pen[a]
-                        if recovering[tgt]:
-                            dv_base -= 5  # recovering: -5 DEX that phase (F23)
-                        if surprised[tgt] and opening:
-                            av += 5  # F11: attacking a surprised target
-                        av += next_mod[a]
-                        next_mod[a] = 0
-                        if loc_mode == LOC_CALLED and called_loc[a] >= 0:
-                            av += called_mod[a]  # F27 called shot
-                        if action == tx.A_HAYMAKER:
-                            av -= 3  # +3 dice, -3 to hit
-                            n_dice += 3
-                        elif fast_draw:
-                            av -= 3
-                        elif action == tx.A_MOVE_BY:  # half STR +1 die a 10 m, -2 REF/DEX
-                            av -= 2
-                            dv_pen[a] = 2
-                            n_dice = e_str[a] // 2 + np.int64(moved[a] // 10.0)
-                            dmg_type = STUN
-                        elif action == tx.A_MOVE_THRU:  # STR +1 die a 5 m, -1 REF a 10 m
-                            av -= np.int64(moved[a] // 10.0)
-                            dv_pen[a] = 3
-                            n_dice = e_str[a] + np.int64(moved[a] // 5.0)
-                            dmg_type = STUN
-                        if not w_melee[a] and form == F_WEAPON:
-                            aim[a] = 0  # the shot spends the aim
-                            if ammo[a] > 0:
-                                ammo[a] -= 1
+                        av, dv_base, n_dice, dmg_type, ne = attack_odds(
+                            a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot,
+                            opening, fast_draw, wp, sh, md, hl, wh, st, rl, acts, log, events, ne,
+                            now,
+                        )  # fmt: skip
                         if log:  # the attack's line before what it causes (blast, dives,
                             # knockback, the contest for a weapon); filled in once resolved
                             att_row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
                             ne += 1
+                        c_attacks[a] += 1
                         if form == F_WEAPON and w_area[a] > 0.0:
-                            # F17 area effects: every combatant in the area (friends too)
-                            # defends against one attack total
-                            c_attacks[a] += 1
-                            shots = np.int64(1)
-                            n_hits = np.int64(1)
-                            loc = -1
-                            margin = np.int64(0)
-                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            roll = np.int64(task_table[np.int64(u * n_task)])
-                            cx = px[tgt]
-                            cy = py[tgt]
-                            radius = w_area[a]
-                            if w_explosive[a]:
-                                # against a point: the DV by range (F4); a miss scatters
-                                # min(miss, range / 2) metres in a 1d6 direction
-                                if d_at <= 4.0:
-                                    dv_base = 4
-                                elif d_at <= 10.0:
-                                    dv_base = 8
-                                elif d_at <= 50.0:
-                                    dv_base = 12
-                                elif d_at <= w_range[a]:
-                                    dv_base = 16
-                                else:
-                                    dv_base = 16 + 2 * np.int64((d_at - w_range[a]) // 100.0)
-                                av = (
-                                    e_ref[a] + att_skill[a] + w_acc[a] + aim[a] + att_mod_r[a]
-                                    - obs_pen[a]
-                                )  # fmt: skip
-                                miss = dv_base - (av + roll)
-                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                if miss > 0:
-                                    off = min(float(miss), d_at / 2.0)
-                                    angle = np.int64(u * 6.0) * (np.pi / 3.0)
-                                    cx += off * np.cos(angle)
-                                    cy += off * np.sin(angle)
-                            # one damage roll for the blast or the spread
-                            dice_left = n_dice
-                            raw = np.int64(0)
-                            while dice_left >= TABLE_DICE:
-                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                raw += nd6_table[nd6_start + np.int64(u * nd6_size)]
-                                dice_left -= TABLE_DICE
-                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                            lo = nd6_offsets[dice_left]
-                            raw += nd6_table[lo + np.int64(u * (nd6_offsets[dice_left + 1] - lo))]
-                            hit = np.int64(0)
+                            (s0, s1, s2, s3, ne, n_victims, roll, av, dv_base, raw, hit,
+                             through) = blast(
+                                 a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar,
+                                 sh, md, hl, wh, st, dt, vic, rl, acts, s0, s1, s2, s3, log,
+                                 events, ne, now,
+                             )  # fmt: skip
                             hits_lost = np.int64(0)
                             stun_lost = np.int64(0)
-                            through = np.int64(0)
-                            for c in range(n_comb):
-                                if is_out[c] and dead[c]:
-                                    continue
-                                ddx = px[c] - cx
-                                ddy = py[c] - cy
-                                dc_m = np.sqrt(ddx * ddx + ddy * ddy)
-                                if dc_m > radius:
-                                    continue
-                                dmg = raw
-                                if w_explosive[a]:
-                                    dmg = max(raw - 2 * np.int64(dc_m), 0)  # 2 less a metre
-                                    caught = True
-                                    if (
-                                        abort_kind[c] == ABORT_DIVE
-                                        and not diving[c]
-                                        and acts[c * slots_per_round + slot] != 0
-                                        and acted_t[c] != t_abs
-                                        and aborted_t[c] != t_abs
-                                        and held_by[c] < 0
-                                        and not is_out[c]
-                                    ):  # F32: a bystander aborts its coming turn to dive
-                                        diving[c] = True
-                                        aborted_t[c] = t_abs
-                                        if log:
-                                            row = log_event(events, ne, now, EVENT_DEFEND, c, a)
-                                            events[row, EV_ACTION] = tx.A_DIVE
-                                            ne += 1
-                                    if diving[c]:  # dive for cover: DV 8, +1 a metre past 1
-                                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                        out_m = np.int64(np.ceil(radius - dc_m))
-                                        dive_dv = 8 + max(out_m - 1, 0)
-                                        caught = (
-                                            e_dex[c] + escape_skill[c]
-                                            + np.int64(task_table[np.int64(u * n_task)]) < dive_dv
-                                        )  # fmt: skip
-                                else:  # each defends against the one attack total
-                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                    droll = np.int64(def_table[np.int64(u * def_table.shape[0])])
-                                    dv_c = (
-                                        e_dex[c] + def_ranged[c] + dodge[c] - dv_pen[c]
-                                        - obs_pen[c] + droll
-                                    )  # fmt: skip
-                                    caught = av + roll >= dv_c
-                                if not caught:
-                                    continue
-                                arm = armour_value(
-                                    a_pd[c], a_ekd[c], w_energy[a], w_ap[a], ap_factor
-                                )
-                                if scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
-                                    kills_in = w_kills[a] if w_kills[a] > 0 else max(n_dice - 13, 0)
-                                    lost_c = max(kills_in - a_kills[c], 0)
-                                    stun_c = np.int64(0)
-                                    thr_c = lost_c
-                                elif scale[c] == SCALE_OBJECT:
-                                    lost_c = max(dmg - arm, 0)
-                                    stun_c = np.int64(0)
-                                    thr_c = lost_c
-                                else:
-                                    thr_c = penetration(dmg_type, dmg, arm, sd[c])
-                                    lost_c, stun_c = split_through(
-                                        dmg_type == KILLING, thr_c, stun[c]
-                                    )
-                                v_c[n_victims] = c
-                                v_hits[n_victims] = lost_c
-                                v_stun[n_victims] = stun_c
-                                v_through[n_victims] = thr_c
-                                n_victims += 1
-                                if c == tgt:
-                                    hit = np.int64(1)
-                                    through = thr_c
-                                if log:
-                                    row = log_event(events, ne, now, EVENT_AREA, c, a)
-                                    events[row, EV_RAW] = dmg
-                                    events[row, EV_THROUGH] = thr_c
-                                    events[row, EV_X] = np.int64(cx * 100.0)
-                                    events[row, EV_Y] = np.int64(cy * 100.0)
-                                    ne += 1
-                            c_landed[a] += hit
                         else:
-                            # F15 autofire: the shots the rule chooses (0: all), up to ROF and the
-                            # magazine, -1 per full 10; F16 burst: 3 shots, no penalty
-                            shots = np.int64(1)
-                            if form == F_WEAPON and action == tx.A_BURST:
-                                shots = 3
-                            elif form == F_WEAPON and w_autofire[a] and action == tx.A_ATTACK:
-                                shots = w_rof[a] if fire <= 0 else min(fire, w_rof[a])
-                            if form == F_WEAPON and ammo[a] >= 0:
-                                shots = min(shots, ammo[a] + 1)  # one round was taken above
-                                ammo[a] -= shots - 1
+                            shots = shots_fired(a, action, form, fire, wp, st)
                             if action == tx.A_ATTACK:
                                 av -= shots // 10  # F15: -1 per full 10 shots fired
-                            c_attacks[a] += 1
-                            # No branch on the dice from here to the damage (a miss is damage x 0).
-                            # One generator step for the roll and the first group of damage
-                            # dice (split_bits).
-                            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                            ri, dice_bits = split_bits(x, np.uint64(n_rolls))
-                            roll = np.int64(roll_table[ri])
-                            margin = roll - (dv_base - av)
-                            hit = np.int64(margin >= 0)
-                            n_hits = hit
-                            if hit and shots > 1:
-                                if action == tx.A_BURST:  # ceil(1d6 / 2) bullets
-                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                    n_hits = min((np.int64(u * 6.0) + 2) // 2, shots)
-                                elif autofire_one_plus:  # 1 + floor(margin / ratio)
-                                    n_hits = min(shots, 1 + margin // autofire_ratio)
-                                else:  # max(1, ceil(margin / ratio))
-                                    n_hits = min(shots, max(1, -(-margin // autofire_ratio)))
-                            is_special = (
-                                action == tx.A_SWEEP or action == tx.A_DISARM
-                                or action == tx.A_CHOKE or action == tx.A_ENTANGLE
+                            (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost,
+                             stun_lost, through) = strike(
+                                 a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
+                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, s0, s1, s2, s3, log,
+                                 events, ne, now,
+                             )  # fmt: skip
+                            s0, s1, s2, s3, ne = manoeuvre(
+                                a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,
+                                log, events, ne, now,
                             )  # fmt: skip
-                            loc = -1
-                            att_kills = np.int64(0)
-                            raw = np.int64(0)
-                            hits_lost = np.int64(0)
-                            stun_lost = np.int64(0)
-                            through = np.int64(0)
-                            for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
-                                # F19: n d6 as groups of five from the 5d6 table, then the rest;
-                                # the first hit's first group from the roll's generator step
-                                if h == 0:
-                                    bits = dice_bits
-                                else:
-                                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                                    bits = high_bits(x)
-                                dice_left = n_dice
-                                raw_h = np.int64(0)
-                                while dice_left >= TABLE_DICE:
-                                    group = index32(bits, u_nd6_size)
-                                    raw_h += nd6_table[nd6_start + np.int64(group)]
-                                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                                    bits = high_bits(x)
-                                    dice_left -= TABLE_DICE
-                                lo = nd6_offsets[dice_left]
-                                size = nd6_offsets[dice_left + 1] - lo
-                                raw_h += nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
-                                if is_special:
-                                    raw_h = 0  # these manoeuvres do no damage themselves
-                                raw += raw_h
-                                armour_h = armour
-                                if chinks and margin - h * autofire_ratio >= 10:
-                                    armour_h = 0  # F30 chinks: beat the DV by 10 or more
-                                if loc_mode != LOC_NONE and scale[tgt] != SCALE_KILLS:
-                                    if loc_mode == LOC_CALLED and called_loc[a] >= 0:
-                                        loc = called_loc[a]
-                                    else:  # F27: 3d6 on the location table
-                                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                        loc = loc_by_roll[
-                                            nd6_table[nd6_offsets[3] + np.int64(u * 216.0)]
-                                        ]
-                                    if (a_cover[tgt] >> loc) & 1 == 0:
-                                        armour_h = 0  # the armour does not cover it
-                                    if hit:
-                                        location_hits[tgt, loc] += 1
-                                if scale[tgt] == SCALE_KILLS:
-                                    # F29: Kills against Kills; a small attacker's DC above 13
-                                    # becomes Kills (superdamage); armour in Kills
-                                    att_kills = (
-                                        w_kills[a]
-                                        if (form == F_WEAPON and w_kills[a] > 0)
-                                        else (n_dice - 13 if n_dice >= 14 else 0)
-                                    )
-                                    through_h = max(att_kills - a_kills[tgt], 0) * hit
-                                    hits_lost += through_h
-                                    through += through_h
-                                elif scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
-                                    through_h = max(raw_h - armour_h, 0) * hit
-                                    if loc >= 0:
-                                        through_h = through_h * loc_num[loc] // loc_den[loc]
-                                    hits_lost += through_h
-                                    through += through_h
-                                else:
-                                    through_h = penetration(dmg_type, raw_h, armour_h, sd[tgt])
-                                    if loc >= 0:  # F27: the multiplier after armour, rounded down
-                                        through_h = through_h * loc_num[loc] // loc_den[loc]
-                                    through_h *= hit
-                                    # collateral Stun never below 0: of what earlier hits left
-                                    lost_h, stun_h = split_through(
-                                        dmg_type == KILLING, through_h, stun[tgt] - stun_lost
-                                    )
-                                    hits_lost += lost_h
-                                    stun_lost += stun_h
-                                    through += through_h
-                            if knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
-                                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                kb_att = att_kills if scale[tgt] == SCALE_KILLS else n_dice
-                                units = max(kb_att + 1 + np.int64(u * 6.0) - knock_body[tgt], 0)
-                                if units > 0:
-                                    c_knock[tgt] += units
-                                    px[tgt], py[tgt], went = move_away(
-                                        px[tgt], py[tgt], px[a], py[a], units * knock_unit
-                                    )
-                                    _geometry(px, py, w_range, dist, rmod)
-                                    if log:
-                                        row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
-                                        events[row, EV_RAW] = units
-                                        events[row, EV_X] = np.int64(px[tgt] * 100.0)
-                                        events[row, EV_Y] = np.int64(py[tgt] * 100.0)
-                                        ne += 1
-                            c_landed[a] += hit
-                            if hit and is_special:
-                                if action == tx.A_SWEEP:  # prone: -2 to its next, +2 to ours
-                                    prone[tgt] = True
-                                    next_mod[tgt] -= 2
-                                    next_mod[a] += 2
-                                elif action == tx.A_CHOKE or action == tx.A_ENTANGLE:
-                                    held_by[tgt] = a
-                                    hold[tgt] = (
-                                        HOLD_CHOKE if action == tx.A_CHOKE else HOLD_ENTANGLE
-                                    )
-                                else:  # disarm: STR + Hand to Hand against the same
-                                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                                    r2 = np.int64(roll_table[np.int64(u * n_rolls)])
-                                    if r2 >= (e_str[tgt] + h2h_skill[tgt]) - (
-                                        e_str[a] + h2h_skill[a]
-                                    ):
-                                        disarmed[tgt] = True
-                                    if log:
-                                        row = log_event(events, ne, now, EVENT_DISARM, a, tgt)
-                                        events[row, EV_ACTION] = tx.A_DISARM
-                                        events[row, EV_ROLL] = r2
-                                        events[row, EV_FLAGS] = FLAG_HIT * disarmed[tgt]
-                                        ne += 1
-                            # the mover takes a share of a move by (1/3) or move thru (1/2)
-                            if hit and (action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU):
-                                share = raw // 3 if action == tx.A_MOVE_BY else raw // 2
-                                own = max(share - max(a_pd[a], sd[a]), 0)
-                                stun[a] -= own
-                                hits[a] -= own // 5
-                                c_taken[a] += own
-                                damaged[a] = True
+                        c_landed[a] += hit
                     if n_victims == 0:  # a single target
                         n_victims = 1
                         v_c[0] = tgt
                         v_hits[0] = hits_lost
                         v_stun[0] = stun_lost
                         v_through[0] = through
-                    for vi in range(n_victims):
-                        c = v_c[vi]
-                        c_dealt[a] += v_through[vi]
-                        c_taken[c] += v_through[vi]
-                        if v_through[vi] > 0:
-                            damaged[c] = True
-                            aim[c] = 0  # aiming is lost when the aimer is hit
-                        hits[c] -= v_hits[vi]
-                        stun[c] -= v_stun[vi]
-                        if hits[c] <= -2 * body[c] and not dead[c]:
-                            dead[c] = True
-                            c_death[c] = now
-                        if stunned_rule and 2 * v_stun[vi] > stun_max[c]:
-                            lose[c] = True
-                    # refresh effective values whose penalty changed; then who went out
-                    went_out = False
-                    for vi in range(n_victims + 1):
-                        c = v_c[vi] if vi < n_victims else a
-                        pen = wound_penalty(
-                            hits[c], hits_max[c], impairment and scale[c] == 0, dying_penalty
-                        )
-                        if lose[c]:
-                            pen += 5
-                        if pen != penalty[c]:
-                            penalty[c] = pen
-                            e_ref[c] = effective(ref[c], pen)
-                            e_dex[c] = effective(dex[c], pen)
-                            e_str[c] = effective(strength[c], pen)
-                        if not is_out[c] and (
-                            gave_up[c] or out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
-                        ):
-                            is_out[c] = True
-                            went_out = went_out or c == tgt
-                            if c_out[c] == 0:
-                                c_out[c] = now
-                            standing[side[c]] -= 1
-                            if standing[side[c]] == 0:
-                                sides_left -= 1
-                            if held_by[c] >= 0 or hold[c] != HOLD_NONE:
-                                held_by[c] = -1
-                                hold[c] = HOLD_NONE
+                    went_out, sides_left = take_wounds(
+                        a, tgt, n_victims, sh, hl, st, tl, vic, rl, now, standing, sides_left,
+                    )  # fmt: skip
                     if log:
                         row = att_row
                         if row < 0:

@@ -132,12 +132,14 @@ def _values(plan, c, pen):
 
 
 def fight_check(scenario):
-    """The compiled plan when the chain can solve the fight, else :class:`NotAvailable`."""
+    """The compiled plan (for the standing kernels) when the chain can solve the fight: the
+    fights of the duel kernel, chinks too; else :class:`NotAvailable` saying why."""
     from .run import compile_scenario
 
-    fight = compile_scenario(scenario)
-    if fight.kernel != "duel":
-        why = "; ".join(dispatch.blocking_reasons(compile_plan(scenario), "duel"))
+    failing = [c for c in dispatch.failing_conditions(compile_plan(scenario), "duel")
+               if c is not dispatch.no_chinks]  # fmt: skip
+    if failing:
+        why = "; ".join(c.failing for c in failing)
         raise NotAvailable(
             "the exact chain solves a one-against-one fight in phases in which nobody moves or "
             f"chooses and nobody is surprised (the duel kernel's fights); here: {why}"
@@ -145,7 +147,7 @@ def fight_check(scenario):
     if scenario.rules.dying_can_act:
         raise NotAvailable("the exact chain does not follow the dying fighting on and bleeding "
                            "(rules.dying_can_act); run the fight")  # fmt: skip
-    return fight
+    return compile_scenario(scenario, kernel="standing")
 
 
 class _Fighter:

@@ -4,7 +4,7 @@
 draw toward the fights one specialised kernel runs (``"duel"``, ``"squad"``, ``"standing"``);
 ``"any"`` draws without bias, so movement, magazines and the rest send some fights to the
 general kernel. :data:`DRAWN` lists every scenario key (in ``dispatch.HONOURS`` spelling) the
-strategy can draw; ``tests/test_dispatch.py`` holds it to the table.
+strategy can draw; ``test_dispatch.py`` holds it to the table.
 """
 
 from __future__ import annotations

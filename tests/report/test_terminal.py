@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from fuzion_sim.cli import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DUEL = "scenarios/marshal-vs-outlaw.yaml"
 SQUAD = "scenarios/squad-4v4.yaml"
 ELLIPSIS = "…"

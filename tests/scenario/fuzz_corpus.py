@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 SEED = 20
 #: Mutations of parsed data, each applied this many times per shipped scenario.
 PER_SCENARIO = 14

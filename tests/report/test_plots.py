@@ -14,7 +14,7 @@ from fuzion_sim.report import plots
 from fuzion_sim.report.sweep_plots import sweep_figures, text_colour
 from fuzion_sim.scenario import scenario_from_dict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from fuzion_sim import build_report
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

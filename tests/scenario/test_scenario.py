@@ -22,9 +22,10 @@ from fuzion_sim.scenario import (
 from fuzion_sim.systems.fuzion import catalogue
 from fuzion_sim.systems.fuzion.model import PRIMARIES, RULE_SWITCHES
 
-FLAGSHIP = Path(__file__).resolve().parents[1] / "scenarios" / "marshal-vs-outlaw.yaml"
+FLAGSHIP = Path(__file__).resolve().parents[2] / "scenarios" / "marshal-vs-outlaw.yaml"
 
 FLAGSHIP_TEXT = """\
+# yaml-language-server: $schema=../schemas/fuzion.schema.json
 name: Marshal vs outlaw at close range
 system: fuzion
 trials: 100000
@@ -195,12 +196,12 @@ def test_flagship_loads_as_written():
 def test_read_yaml_keeps_line_numbers():
     data, lines = read_yaml(FLAGSHIP)
     assert data["seed"] == 7
-    assert lines["trials"] == 3
-    assert lines["rules.dice"] == 7
-    assert lines["sides.red[0]"] == 15
-    assert lines["sides.red[0].weapon"] == 18
-    assert lines["sides.blue[0].weapon.dc"] == 25
-    assert lines["sides.blue[0].stats.BODY"] == 23
+    assert lines["trials"] == 4
+    assert lines["rules.dice"] == 8
+    assert lines["sides.red[0]"] == 16
+    assert lines["sides.red[0].weapon"] == 19
+    assert lines["sides.blue[0].weapon.dc"] == 26
+    assert lines["sides.blue[0].stats.BODY"] == 24
 
 
 def test_defaults():

@@ -345,7 +345,7 @@ def test_knockback_off_moves_nobody():
 
 def test_tank_shell_on_a_man_in_45_pd():
     """The seed's tank example: 4 Kills = DC 17 on a small target, against PD 45: mean through
-    14.546887 (tests/test_exact_damage.py), a certain hit (criticals none, AV 40)."""
+    14.546887 (test_exact_damage.py), a certain hit (criticals none, AV 40)."""
     assert kill_dc(4) == 17
     gun = {"name": "Tank gun", "kills": 4, "skill": "Heavy Weapons", "range": 500}
     sc = fight(

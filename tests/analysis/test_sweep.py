@@ -16,7 +16,7 @@ from fuzion_sim import sweep
 from fuzion_sim.analysis.variants import expand_grid, parse_assignment, parse_values
 from fuzion_sim.errors import FuzionSimError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"
 SQUAD = ROOT / "scenarios" / "squad-4v4.yaml"
 

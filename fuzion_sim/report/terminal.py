@@ -1,0 +1,100 @@
+"""Terminal tables every command and rule system prints with (rich; plain text when piped).
+
+Tables wrap instead of cutting: every column folds a word too long for it onto the next line
+(no "..."), titles are printed as their own lines, wrapped at the terminal's width rather than
+the table's, and a table too wide for the terminal prints as one "header: value" block per
+row. The width is the terminal's, or ``COLUMNS`` (80 when piped).
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+from .. import fmt
+from .pmf_rows import pmf_rows
+
+__all__ = ["console", "frame_table", "new_table", "pmf_table", "show"]
+
+#: A table stacks when its words need this much more than the width, or its columns would get
+#: fewer than ``_MIN_COLUMN`` characters each.
+_SQUEEZE = 1.25
+_MIN_COLUMN = 4
+
+
+def console() -> Console:
+    """The console commands print to (no syntax highlighting)."""
+    return Console(highlight=False)
+
+
+def new_table(columns, right=()) -> Table:
+    """A rich table whose columns fold long words (nothing is ever cut with an ellipsis);
+    the columns named in ``right`` are right-aligned."""
+    tbl = Table(title=None)
+    for col in columns:
+        tbl.add_column(col, justify="right" if col in right else "left", overflow="fold")
+    return tbl
+
+
+def _too_narrow(con: Console, tbl: Table) -> bool:
+    need = Measurement.get(con, con.options.update_width(10**4), tbl).minimum
+    cols = len(tbl.columns)
+    return need > _SQUEEZE * con.width or con.width < 1 + cols * (3 + _MIN_COLUMN)
+
+
+def _stacked(con: Console, tbl: Table) -> None:
+    """The table as one block of "header: value" lines per row (for very narrow terminals)."""
+    headers = [str(c.header) for c in tbl.columns]
+    columns = [[str(cell) for cell in c.cells] for c in tbl.columns]
+    for r in range(tbl.row_count):
+        con.print("-" * min(con.width, 20), style="dim")
+        for header, cells in zip(headers, columns, strict=True):
+            line = Text(f"{header or '#'}: ", style="bold")
+            line.append(cells[r])
+            con.print(line, overflow="fold")
+
+
+def show(con: Console, title: str, tbl: Table) -> None:
+    """Print ``title`` on its own line, then the table (stacked when too wide)."""
+    con.print(Text(title, style="bold"), overflow="fold")
+    if _too_narrow(con, tbl):
+        _stacked(con, tbl)
+    else:
+        con.print(tbl)
+
+
+def _numeric(cells) -> bool:
+    filled = [c for c in cells if c and c != "-"]
+    return bool(filled) and all(c[0].isdigit() or c[0] in "+-<" for c in filled)
+
+
+def frame_table(frame) -> Table:
+    """A table of display strings (see :mod:`.tables`); numeric columns right-aligned."""
+    cols = [str(c) for c in frame.columns]
+    right = [c for c in cols if _numeric([str(v) for v in frame[c]])]
+    tbl = new_table(cols, right)
+    for row in frame.itertuples(index=False):
+        tbl.add_row(*[str(v) for v in row])
+    return tbl
+
+
+def pmf_table(con: Console, title: str, column: str, pmf: dict, rows: int) -> None:
+    """A distribution (``{outcome: probability}``) as a table of at most ``rows`` rows, the
+    outcomes past them merged, with a line saying how much probability a merged row holds."""
+    shown = pmf_rows(pmf, rows)
+    tbl = new_table([column, "probability", "P(at least)"],
+                    right=[column, "probability", "P(at least)"])  # fmt: skip
+    for row in shown:
+        tbl.add_row(row.label, f"{row.probability:.6f}", f"{row.at_least:.6f}")
+    show(con, title, tbl)
+    merged = [r for r in shown if r.merged > 1]
+    if merged:
+        held = "; ".join(
+            f"'{r.label}' holds {fmt.pct(r.probability)} of the probability ({r.merged} outcomes)"
+            for r in merged
+        )
+        con.print(
+            f"{len(pmf)} outcomes in {len(shown)} rows: {held}. --rows N shows more, --json all."
+        )

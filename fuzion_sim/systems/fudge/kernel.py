@@ -1,0 +1,578 @@
+"""The general FUDGE kernel: every rule of the system, any number of members and sides.
+
+A fight runs in rounds (UA1, UA2). At the start of a round the charges due go off in listed
+order (tamping roll, contact hit or breach, then each victim's blast, U4, UA17-UA25). Then
+every shooter who can act (below Incapacitated, not out, not behind full cover) takes one
+shot at the target its tactic picks (UA16), in the order of ``rules.order``: fixed by
+initiative (ties broken once a fight), rolled each round, or simultaneous (every shot against
+the round's opening state, the wounds landing at its end). A hit's damage comes from the
+compiled table (U2, UA5-UA9), on a hit location (UA26) when they are on; a weapon with a
+blast spreads it from its target. A side is beaten when none of its members stand (UA15;
+a charge stands until it has gone off, a barrier until it is breached); the fight ends when at
+most one side stands, or unresolved when a round passes in which nothing happened and nothing
+is due, or at ``max_rounds``.
+
+Random numbers (one generator step each): per trial, the time roll of each timed charge
+(UA29), then with random initiative ties one key per shooter; per round, each charge's
+tamping roll, contact or breach roll and each victim's rolls (Concussion Value, then
+fragmentation), under ``order: rolled`` one step per shooter (roll and tie key); per action,
+a target at random when there is a choice, the shot (to-hit roll and Damage Roll from the low
+32 bits, the dodge roll from the high 32), a hit location (Method 1, or an aimed shot's random
+fallback). The duel kernel draws exactly these numbers for a duel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+from ...engine.rng import index32, trial_seed, xoshiro_bits
+from .codes import (
+    BREACH_ABOUT,
+    BREACH_DONE,
+    DRAW,
+    EV_ACTOR,
+    EV_DAMAGE,
+    EV_EXTRA,
+    EV_HIT,
+    EV_KIND,
+    EV_LEVEL,
+    EV_NEED,
+    EV_PART,
+    EV_POINTS,
+    EV_RESULT,
+    EV_ROLL,
+    EV_ROUND,
+    EV_ROW,
+    EV_TARGET,
+    EVENT_BLAST,
+    EVENT_BREACH,
+    EVENT_CONTACT,
+    EVENT_CRIPPLE,
+    EVENT_DETONATE,
+    EVENT_END,
+    EVENT_SHOT,
+    EVENT_TAMP,
+    EVENT_WOUND,
+    FALLBACK_MISS,
+    FALLBACK_RANDOM,
+    KIND_BARRIER,
+    KIND_CHARGE,
+    KIND_MEMBER,
+    L_INCAPACITATED,
+    LOC_AIMED,
+    LOC_NONE,
+    NO_DODGE,
+    OPT_BLAST_SEPARATE,
+    OPT_CRITICAL,
+    OPT_CV_AVOID,
+    OPT_DODGE,
+    OPT_FALLBACK,
+    OPT_FRAG_BOTH,
+    OPT_HAS_TIES,
+    OPT_LOCATIONS,
+    OPT_ORDER,
+    OPT_PENALTIES,
+    OPT_SHOT_ROLL,
+    OPT_TORSO,
+    ORDER_ROLLED,
+    ORDER_SIMULTANEOUS,
+    T_FIRST,
+    T_NEAREST,
+    T_RANDOM,
+    T_STRONGEST,
+    T_WEAKEST,
+    UNRESOLVED,
+)
+from .kernel_parts import LOW32, draw_roll, draw_shot, roll_of_bits, wound
+from .rules import fragments, penalty, shot
+
+__all__ = ["run_chunk"]
+
+#: ``wound`` as a called function, for the rare paths (charges, blasts, a simultaneous round's
+#: landing): four more inlined copies of it made the kernel slow to compile.
+_wound = jit(wound.py_func)
+
+_S32 = np.uint64(32)
+
+
+@jit
+def _log(events, n_events, kind, rnd, actor, target, roll, need, result, hit, row, damage,
+         part, level, extra, points):  # fmt: skip
+    """Append one event row (past the log's end, into its scratch last row). Called, not
+    inlined: it runs only for a replayed trial."""
+    i = n_events[0]
+    last = events.shape[0] - 1
+    i = i if i < last else last
+    e = events[i]
+    e[EV_KIND] = kind
+    e[EV_ROUND] = rnd
+    e[EV_ACTOR] = actor
+    e[EV_TARGET] = target
+    e[EV_ROLL] = roll
+    e[EV_NEED] = need
+    e[EV_RESULT] = result
+    e[EV_HIT] = hit
+    e[EV_ROW] = row
+    e[EV_DAMAGE] = damage
+    e[EV_PART] = part
+    e[EV_LEVEL] = level
+    e[EV_EXTRA] = extra
+    e[EV_POINTS] = points
+    n_events[0] += 1
+
+
+@jit(inline="always")
+def _standing(n, side, side_left, n_sides):
+    """(sides with someone standing, the last such side)."""
+    count = 0
+    last = -1
+    for s in range(n_sides):
+        if side_left[s] > 0:
+            count += 1
+            last = s
+    return count, last
+
+
+@jit(inline="always")
+def _choose(s0, s1, s2, s3, a, n, kind, pair_ok, pair_dist, targeting, outs, lvl, cand):
+    """The target ``a``'s tactic picks (UA16): among the enemies it may shoot that are not
+    out, those who can still act first; then the first listed, the nearest, the most or least
+    wounded, or one at random (a generator step when there is a choice). -1: none."""
+    m = 0
+    able = 0
+    for t in range(n):
+        if pair_ok[a * n + t] and kind[t] == KIND_MEMBER and outs[t] == 0:
+            cand[m] = t
+            m += 1
+            if lvl[t] < L_INCAPACITATED:
+                able += 1
+    if m == 0:
+        return s0, s1, s2, s3, -1
+    if 0 < able < m:  # a helpless enemy only when nobody able is left
+        j = 0
+        for i in range(m):
+            if lvl[cand[i]] < L_INCAPACITATED:
+                cand[j] = cand[i]
+                j += 1
+        m = j
+    rule = targeting[a]
+    if rule == T_FIRST or m == 1:
+        return s0, s1, s2, s3, cand[0]
+    if rule == T_RANDOM:
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        return s0, s1, s2, s3, cand[np.int64(index32(x & LOW32, np.uint64(m)))]
+    best = cand[0]
+    for i in range(1, m):
+        t = cand[i]
+        if rule == T_NEAREST:
+            better = pair_dist[a * n + t] < pair_dist[a * n + best]
+        elif rule == T_WEAKEST:
+            better = lvl[t] > lvl[best]
+        elif rule == T_STRONGEST:
+            better = lvl[t] < lvl[best]
+        else:
+            better = False
+        if better:
+            best = t
+    return s0, s1, s2, s3, best
+
+
+@jit(inline="always")
+def _sort_order(order, m, key_hi, key_lo):
+    """Sort ``order[:m]`` by ``key_hi`` descending, then ``key_lo`` descending, then index
+    ascending (an insertion sort: a few shooters)."""
+    for i in range(1, m):
+        c = order[i]
+        j = i - 1
+        while j >= 0:
+            o = order[j]
+            if key_hi[o] > key_hi[c] or (key_hi[o] == key_hi[c] and (
+                    key_lo[o] > key_lo[c] or (key_lo[o] == key_lo[c] and o < c))):
+                break
+            order[j + 1] = o
+            j -= 1
+        order[j + 1] = c
+
+
+@jit
+def run_chunk(
+    key, first, n_trials,
+    n, n_sides, max_rounds, n_dmg_parts, options, kind, side, shooter, skill, initiative,
+    dodge, dodges, targeting, width, dead_at, aim_part, aim_need, blast_type, pair_ok,
+    pair_need, pair_bonus, pair_dist, pair_dmg, bl_conc, bl_zone, bl_adj, bl_cv, ch_round,
+    ch_timed, ch_tamp, ch_tamp_skill, ch_contact, ch_conc, ch_zone, ch_adj, ch_cv, ch_dmg,
+    ch_breach, loc_part, loc_blow, loc_total,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
+    wound_levels, location_hits, crippled_parts, breach_states,
+    log_trial, events, n_events,
+):  # fmt: skip
+    """Run trials ``first .. first + n_trials - 1`` of the chunk with stream ``key``.
+
+    The arguments after ``n_trials`` are a :class:`~.compile.Plan`'s fields in order, then
+    the outputs: the shared per-trial arrays (int8[T] and int32[T] / int32[T, C]), the
+    ``crippled`` counter (int32[T, C]) and the categories summed over the block (int64[C, K]:
+    wound levels, hits by location, crippled parts, breach states). With ``log_trial`` >= 0
+    that trial's events go to ``events`` (int64[E, N_EV_FIELDS]; ``n_events[0]`` counts
+    them).
+    """
+    track_opts = options
+    order_mode = options[OPT_ORDER]
+    simultaneous = order_mode == ORDER_SIMULTANEOUS
+    rolled = order_mode == ORDER_ROLLED
+    has_ties = options[OPT_HAS_TIES] != 0
+    dodge_on = options[OPT_DODGE] != 0
+    shot_roll = options[OPT_SHOT_ROLL]
+    critical_on = options[OPT_CRITICAL] != 0
+    penalties_on = options[OPT_PENALTIES] != 0
+    locations = options[OPT_LOCATIONS]
+    fallback = options[OPT_FALLBACK]
+    torso = options[OPT_TORSO]
+    cv_avoid = options[OPT_CV_AVOID] != 0
+    blast_separate = options[OPT_BLAST_SEPARATE] != 0
+    frag_both = options[OPT_FRAG_BOTH] != 0
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    n_events[0] = 0
+
+    trk = np.zeros(n, np.int64)
+    lvl = np.zeros(n, np.int64)
+    outs = np.zeros(n, np.int64)
+    deaths = np.zeros(n, np.int64)
+    crip = np.zeros(n, np.int64)
+    part_dmg = np.zeros(n * 9, np.int64)
+    part_crip = np.zeros(n * 9, np.int64)
+    breach = np.zeros(n, np.int64)
+    side_left = np.zeros(n_sides, np.int64)
+    dealt_t = np.zeros(n, np.int64)
+    taken_t = np.zeros(n, np.int64)
+    att_t = np.zeros(n, np.int64)
+    land_t = np.zeros(n, np.int64)
+    det_round = np.zeros(n, np.int64)
+    cand = np.zeros(n, np.int64)
+    order = np.zeros(n, np.int64)
+    key_hi = np.zeros(n, np.int64)
+    key_lo = np.zeros(n, np.int64)
+    q_size = n * (2 * n + 2) + 1
+    q_t = np.zeros(q_size, np.int64)
+    q_d = np.zeros(q_size, np.int64)
+    q_crit = np.zeros(q_size, np.int64)
+    q_part = np.zeros(q_size, np.int64)
+    q_src = np.zeros(q_size, np.int64)
+    shooters = np.zeros(n, np.int64)
+    n_shooters = 0
+    for c in range(n):
+        if shooter[c]:
+            shooters[n_shooters] = c
+            n_shooters += 1
+
+    for j in range(n_trials):
+        logging = j == log_trial
+        s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
+        trk[:] = 0
+        lvl[:] = 0
+        outs[:] = 0
+        deaths[:] = 0
+        crip[:] = 0
+        part_dmg[:] = 0
+        part_crip[:] = 0
+        breach[:] = 0
+        side_left[:] = 0
+        dealt_t[:] = 0
+        taken_t[:] = 0
+        att_t[:] = 0
+        land_t[:] = 0
+        pending = 0
+        for c in range(n):
+            side_left[side[c]] += 1
+            det_round[c] = 0
+            if kind[c] == KIND_CHARGE:
+                roll = 0
+                if ch_timed[c]:  # UA29: the charge's time from a roll
+                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                det_round[c] = ch_round[c * 9 + roll + 4]
+                if det_round[c] <= max_rounds:
+                    pending += 1
+        # the fixed order (UA1): initiative, ties by a key drawn once a fight
+        for i in range(n_shooters):
+            c = shooters[i]
+            order[i] = c
+            key_hi[c] = initiative[c]
+            key_lo[c] = 0
+        if has_ties:
+            for i in range(n_shooters):
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                key_lo[shooters[i]] = np.int64(x >> np.uint64(1))
+        if not simultaneous and not rolled:
+            _sort_order(order, n_shooters, key_hi, key_lo)
+
+        result = UNRESOLVED
+        finish = max_rounds
+        for rnd in range(1, max_rounds + 1):
+            acted = 0
+            ended = False
+            # --- charges due this round (U4, UA17-UA25) ---
+            for c in range(n):
+                if kind[c] != KIND_CHARGE or det_round[c] != rnd:
+                    continue
+                pending -= 1
+                acted += 1
+                tamped = ch_tamp[c]
+                if tamped == 2:  # an Explosives roll of Fair or better tamps it (§8.32)
+                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                    tamped = 1 if ch_tamp_skill[c] + roll >= 0 else 0
+                    if logging:
+                        _log(events, n_events, EVENT_TAMP, rnd, c, -1, roll, 0,
+                             ch_tamp_skill[c] + roll, tamped, 0, 0, -1, 0, 0, 0)
+                elif logging:
+                    _log(events, n_events, EVENT_DETONATE, rnd, c, -1, 0, 0, 0, tamped, 0, 0,
+                         -1, 0, 0, 0)
+                att_t[c] += 1
+                did = 0
+                t = ch_contact[c]
+                if t >= 0 and kind[t] == KIND_BARRIER:
+                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                    value = ch_breach[(c * 2 + tamped) * 9 + roll + 4]
+                    # UA24: > 0 breaches; 0 is about to breach, and the next charge will
+                    if breach[t] != BREACH_DONE and (breach[t] == BREACH_ABOUT or value > 0):
+                        breach[t] = BREACH_DONE
+                        did = 1
+                        outs[t] = rnd
+                        side_left[side[t]] -= 1
+                    elif breach[t] != BREACH_DONE and value == 0:
+                        breach[t] = BREACH_ABOUT
+                    if logging:
+                        _log(events, n_events, EVENT_BREACH, rnd, c, t, roll, 0, value, did, 0,
+                             0, -1, breach[t], value, 0)
+                elif t >= 0 and kind[t] == KIND_MEMBER:
+                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                    dmg = ch_dmg[(c * 2 + tamped) * 9 + roll + 4]
+                    crit = critical_on and roll == 4
+                    if dmg > 0:
+                        did = 1
+                    dealt_t[c] += dmg
+                    taken_t[t] += dmg
+                    _wound(t, dmg, crit, -1, rnd, track_opts, side, width, dead_at, loc_blow,
+                          loc_total, trk, lvl, outs, deaths, crip, part_dmg, part_crip,
+                          side_left, location_hits, crippled_parts)
+                    if logging:
+                        _log(events, n_events, EVENT_CONTACT, rnd, c, t, 0, 0, 0, 1, roll, dmg,
+                             -1, lvl[t], 0, trk[t])
+                for v in range(n):
+                    conc = ch_conc[(c * n + v) * 2 + tamped]
+                    if conc < 0:
+                        continue
+                    zone = ch_zone[c * n + v]
+                    if cv_avoid and conc > 0 and ch_cv[c] < 99:
+                        s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                        if roll >= ch_cv[c]:
+                            conc = 0
+                    frag = 0
+                    if zone > 0:
+                        s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                        frag = fragments(zone, roll)
+                        if frag_both and zone == 1:
+                            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                            frag += fragments(2, roll)
+                    adj = ch_adj[c * n + v]
+                    for piece in range(2):
+                        if blast_separate:
+                            amount = conc if piece == 0 else frag
+                        elif piece == 0:
+                            amount = conc + frag
+                        else:
+                            break
+                        if amount < 1:
+                            continue
+                        dmg = amount + adj
+                        dmg = dmg if dmg > 0 else 0
+                        if dmg > 0:
+                            did = 1
+                        dealt_t[c] += dmg
+                        taken_t[v] += dmg
+                        _wound(v, dmg, False, -1, rnd, track_opts, side, width, dead_at,
+                              loc_blow, loc_total, trk, lvl, outs, deaths, crip, part_dmg,
+                              part_crip, side_left, location_hits, crippled_parts)
+                        if logging:
+                            _log(events, n_events, EVENT_BLAST, rnd, c, v, 0, 0, 0, 1, conc,
+                                 dmg, -1, lvl[v], frag, trk[v])
+                land_t[c] += did
+                count, last = _standing(n, side, side_left, n_sides)
+                if count <= 1:
+                    result = last if count == 1 else DRAW
+                    finish = rnd
+                    ended = True
+                    break
+                # spent: the charge is out once it has gone off
+                outs[c] = rnd
+                side_left[side[c]] -= 1
+                count, last = _standing(n, side, side_left, n_sides)
+                if count <= 1:
+                    result = last if count == 1 else DRAW
+                    finish = rnd
+                    ended = True
+                    break
+            if ended:
+                break
+
+            # --- the shots of the round ---
+            # (under simultaneous order the wounds wait for the round's end, so every shot
+            # meets the state the round opened with)
+            m = n_shooters
+            if simultaneous:
+                for i in range(n_shooters):
+                    order[i] = shooters[i]
+            elif rolled:  # UA1: 4dF + initiative each round, ties by a drawn key
+                for i in range(n_shooters):
+                    c = shooters[i]
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    key_hi[c] = roll_of_bits(x & LOW32) + initiative[c]
+                    key_lo[c] = np.int64(x >> _S32)
+                    order[i] = c
+                _sort_order(order, m, key_hi, key_lo)
+            nq = 0
+            for i in range(m):
+                a = order[i]
+                if outs[a] != 0 or lvl[a] >= L_INCAPACITATED:
+                    continue
+                s0, s1, s2, s3, t = _choose(s0, s1, s2, s3, a, n, kind, pair_ok, pair_dist,
+                                            targeting, outs, lvl, cand)  # fmt: skip
+                if t < 0:
+                    continue
+                acted += 1
+                q = a * n + t
+                pen = penalty(lvl[a], penalties_on)
+                s0, s1, s2, s3, _, ra, rb, hi = draw_shot(s0, s1, s2, s3)
+                dres = np.int64(NO_DODGE)
+                if dodge_on and dodges[t] and outs[t] == 0 and lvl[t] < L_INCAPACITATED:
+                    dres = dodge[t] + roll_of_bits(hi) + penalty(lvl[t], penalties_on)
+                hit, row, res = shot(ra, rb, skill[a], pair_bonus[q], pen, pair_need[q], dres,
+                                     shot_roll)  # fmt: skip
+                part = -1
+                if hit and locations != LOC_NONE:
+                    if locations == LOC_AIMED and res >= aim_need[a]:
+                        part = aim_part[a]
+                    elif locations == LOC_AIMED and fallback == FALLBACK_MISS:
+                        hit = False
+                    elif locations == LOC_AIMED and fallback != FALLBACK_RANDOM:
+                        part = torso
+                    else:
+                        s0, s1, s2, s3, lroll = draw_roll(s0, s1, s2, s3)
+                        part = loc_part[lroll + 4]
+                att_t[a] += 1
+                dmg = 0
+                crit = False
+                if hit:
+                    land_t[a] += 1
+                    dmg = pair_dmg[(q * n_dmg_parts + (part if part >= 0 else 0)) * 9 + row + 4]
+                    crit = critical_on and row == 4
+                    dealt_t[a] += dmg
+                    taken_t[t] += dmg
+                gone = 0
+                newly = -1
+                if hit and simultaneous:
+                    q_t[nq], q_d[nq], q_crit[nq], q_part[nq], q_src[nq] = t, dmg, crit, part, a
+                    nq += 1
+                elif hit:
+                    e, newly = wound(t, dmg, crit, part, rnd, track_opts, side, width, dead_at,
+                                     loc_blow, loc_total, trk, lvl, outs, deaths, crip,
+                                     part_dmg, part_crip, side_left, location_hits,
+                                     crippled_parts)  # fmt: skip
+                    gone += e
+                if logging:
+                    _log(events, n_events, EVENT_SHOT, rnd, a, t, ra, pair_need[q], res, hit,
+                         row, dmg, part, lvl[t], dres, trk[t])
+                    if newly >= 0:
+                        _log(events, n_events, EVENT_CRIPPLE, rnd, a, t, 0, 0, 0, 1, 0,
+                             part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
+                b = blast_type[a]
+                if hit and b >= 0:  # the weapon's blast spreads from its target (UA25)
+                    for v in range(n):
+                        conc = bl_conc[(b * n + t) * n + v]
+                        if conc < 0:
+                            continue
+                        zone = bl_zone[(b * n + t) * n + v]
+                        if cv_avoid and conc > 0 and bl_cv[b] < 99:
+                            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                            if roll >= bl_cv[b]:
+                                conc = 0
+                        frag = 0
+                        if zone > 0:
+                            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                            frag = fragments(zone, roll)
+                            if frag_both and zone == 1:
+                                s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+                                frag += fragments(2, roll)
+                        adj = bl_adj[b * n + v]
+                        for piece in range(2):
+                            if blast_separate:
+                                amount = conc if piece == 0 else frag
+                            elif piece == 0:
+                                amount = conc + frag
+                            else:
+                                break
+                            if amount < 1:
+                                continue
+                            bd = amount + adj
+                            bd = bd if bd > 0 else 0
+                            dealt_t[a] += bd
+                            taken_t[v] += bd
+                            if simultaneous:
+                                q_t[nq], q_d[nq], q_crit[nq], q_part[nq], q_src[nq] = (
+                                    v, bd, False, -1, a)
+                                nq += 1
+                            else:
+                                e, _ = _wound(v, bd, False, -1, rnd, track_opts, side, width,
+                                             dead_at, loc_blow, loc_total, trk, lvl, outs,
+                                             deaths, crip, part_dmg, part_crip, side_left,
+                                             location_hits, crippled_parts)  # fmt: skip
+                                gone += e
+                            if logging:
+                                _log(events, n_events, EVENT_BLAST, rnd, a, v, 0, 0, 0, 1, conc,
+                                     bd, -1, lvl[v], frag, trk[v])
+                if gone and not simultaneous:
+                    count, last = _standing(n, side, side_left, n_sides)
+                    if count <= 1:
+                        result = last if count == 1 else DRAW
+                        finish = rnd
+                        ended = True
+                        break
+            if simultaneous and nq:  # the round's wounds land together (UA1)
+                for i in range(nq):
+                    t = q_t[i]
+                    e, newly = _wound(t, q_d[i], q_crit[i] != 0, q_part[i], rnd, track_opts,
+                                     side, width, dead_at, loc_blow, loc_total, trk, lvl,
+                                     outs, deaths, crip, part_dmg, part_crip, side_left,
+                                     location_hits, crippled_parts)  # fmt: skip
+                    if logging:
+                        _log(events, n_events, EVENT_WOUND, rnd, q_src[i], t, 0, 0, 0, 1, 0,
+                             q_d[i], q_part[i], lvl[t], 0, trk[t])
+                        if newly >= 0:
+                            _log(events, n_events, EVENT_CRIPPLE, rnd, q_src[i], t, 0, 0, 0,
+                                 1, 0, part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
+                count, last = _standing(n, side, side_left, n_sides)
+                if count <= 1:
+                    result = last if count == 1 else DRAW
+                    finish = rnd
+                    ended = True
+            if ended:
+                break
+            if acted == 0 and pending == 0:  # nothing happened and nothing is due
+                finish = rnd
+                break
+
+        if logging:
+            _log(events, n_events, EVENT_END, finish, -1, -1, 0, 0, 0, result, 0, 0, -1, 0, 0, 0)
+        winner[j] = result
+        end_slot[j] = finish
+        for c in range(n):
+            out_slot[j, c] = outs[c]
+            death_slot[j, c] = deaths[c]
+            dealt[j, c] = dealt_t[c]
+            taken[j, c] = taken_t[c]
+            attacks[j, c] = att_t[c]
+            landed[j, c] = land_t[c]
+            crippled[j, c] = crip[c]
+            if kind[c] == KIND_MEMBER:
+                wound_levels[c, lvl[c]] += 1
+            elif kind[c] == KIND_BARRIER:
+                breach_states[c, breach[c]] += 1

@@ -1,0 +1,117 @@
+"""FUDGE Firearms behind the :class:`~fuzion_sim.systems.base.RuleSystem` interface."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..base import NotAvailable, RuleSystem
+from . import build, catalogue, run
+from .consistency import check_scenario
+from .model import SWITCHES
+
+__all__ = ["Fudge", "SYSTEM"]
+
+
+class Fudge(RuleSystem):
+    """FUDGE Firearms (seed 003, M. Lambertini 1995): 4dF on the trait ladder, Basic Damage,
+    Scale and Damage Capacity, wound tracks, explosions, hit locations (RULINGS U1-U5,
+    rulings UA1-UA31)."""
+
+    name = "fudge"
+    title = "FUDGE Firearms (seed 003): 4dF, Basic Damage, Scale, explosions"
+    switches = SWITCHES
+    member_keys = build.MEMBER_KEYS
+    side_keys = ()
+    catalogue_kinds = ("weapons", "ladder", "locations")
+    catalogue_columns: ClassVar[dict] = {
+        "weapons": ("name", "bd", "scale", "concussion", "concussion_range", "burst_radius",
+                    "source"),
+        "ladder": ("level", "value", "dc_modifier", "p_4df_at_least"),
+        "locations": ("part", "roll", "p_method_1", "needed", "multiplier", "cripple_blow",
+                      "cripple_total"),
+    }  # fmt: skip
+
+    # --- scenarios ----------------------------------------------------------------------
+    def build_member(self, ctx, parts, value, side, side_options):
+        return build.build_member(ctx, parts, value, side, side_options)
+
+    def check_scenario(self, ctx, rules, sides):
+        check_scenario(ctx, rules, sides)
+
+    def catalogue(self, kind):
+        entries = {"weapons": catalogue.weapon_entries, "ladder": catalogue.ladder_entries,
+                   "locations": catalogue.location_entries}  # fmt: skip
+        if kind not in entries:
+            raise NotAvailable(f"FUDGE has no {kind} catalogue (it has {', '.join(entries)})")
+        return list(entries[kind]())
+
+    def catalogue_entry(self, slot, name):
+        return catalogue.slot_entry(slot, name)
+
+    def member_schema(self):
+        from .schema import member_schema
+
+        return member_schema()
+
+    def describe_member(self, member):
+        from .describe import describe_member
+
+        return describe_member(member)
+
+    # --- running ------------------------------------------------------------------------
+    def compile(self, scenario):
+        return run.compile_scenario(scenario)
+
+    def outcome_schema(self, plan):
+        return run.outcome_schema(plan)
+
+    def n_sides(self, plan):
+        return plan.n_sides
+
+    def n_combatants(self, plan):
+        return plan.n_combatants
+
+    def max_slots(self, plan):
+        return run.max_slots(plan)
+
+    def run_chunk(self, plan, key, first, n):
+        return run.run_chunk(plan, key, first, n)
+
+    def tally_chunk(self, plan, key, first, n):
+        return run.tally_chunk(plan, key, first, n)
+
+    def describe_plan(self, plan):
+        from .describe import describe_kernel
+
+        return describe_kernel(plan)
+
+    # --- one trial ------------------------------------------------------------------------
+    def replay(self, scenario, plan, seed, trial):
+        from . import narrate
+
+        out, events = run.run_logged(plan, seed, trial)
+        return {
+            "winner": int(out.winner[0]),
+            "end_time": int(out.end_slot[0]),
+            "events": narrate.event_dicts(events, scenario),
+            "lines": narrate.narrate(events, scenario),
+        }
+
+    # --- exact answers --------------------------------------------------------------------
+    def attack(self, scenario, attacker, target):
+        from .oracle import scenario_attack
+
+        return scenario_attack(scenario, attacker, target)
+
+    def exact_check(self, scenario):
+        from .oracle import fight_check
+
+        fight_check(scenario)
+
+    def exact(self, scenario):
+        from .oracle import scenario_fight
+
+        return scenario_fight(scenario)
+
+
+SYSTEM = Fudge()
