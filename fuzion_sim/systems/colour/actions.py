@@ -214,7 +214,8 @@ def armour_total(mem, st, t):
     if st[t, S_BODY_BROKEN] == 0:
         total += mem[t, M_BODY]
     total += mem[t, M_NAT]
-    if mem[t, M_HAS_SHIELD] != 0 and st[t, S_SH_MODE] == SHIELD_BLOCK and st[t, S_SHIELD_BROKEN] == 0:
+    if (mem[t, M_HAS_SHIELD] != 0 and st[t, S_SH_MODE] == SHIELD_BLOCK
+            and st[t, S_SHIELD_BROKEN] == 0):  # fmt: skip
         total += mem[t, M_SH_PROT]
     if st[t, S_FIELD_UP] != 0:
         total += mem[t, M_FIELD]

@@ -101,8 +101,8 @@ def _relocate(rated: Rated | None, parts) -> Rated | None:
 def _covers(ctx: Context, parts, value) -> tuple[str, ...]:
     parts = list(parts)
     if not isinstance(value, list) or not value:
-        raise ctx.fail(parts, f"expected a non-empty list of damage types ({', '.join(TYPE_NAMES)}), "
-                              f"got {describe(value)}")  # fmt: skip
+        raise ctx.fail(parts, "expected a non-empty list of damage types "
+                              f"({', '.join(TYPE_NAMES)}), got {describe(value)}")  # fmt: skip
     out: list[str] = []
     for i, raw in enumerate(value):
         name = check_choice(ctx, [*parts, i], raw, TYPE_NAMES, "damage type")

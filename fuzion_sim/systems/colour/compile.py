@@ -193,9 +193,10 @@ def _member_row(m, rules, side: int, row: np.ndarray) -> None:
     row[k.M_W_SHOTS] = -1 if w.shots is None or not rules.ammunition else w.shots
     row[k.M_W_POWER] = int(w.power)
     row[k.M_W_AIM_MAX] = w.aim_max_rounds
-    for layer, cols in ((m.armour, (k.M_BODY, k.M_BODY_NSAP, k.M_BODY_COVERS)),
-                        (m.natural_armour, (k.M_NAT, k.M_NAT_NSAP, k.M_NAT_COVERS)),
-                        (m.force_field, (k.M_FIELD, k.M_FIELD_NSAP, k.M_FIELD_COVERS))):  # fmt: skip
+    layers = ((m.armour, (k.M_BODY, k.M_BODY_NSAP, k.M_BODY_COVERS)),
+              (m.natural_armour, (k.M_NAT, k.M_NAT_NSAP, k.M_NAT_COVERS)),
+              (m.force_field, (k.M_FIELD, k.M_FIELD_NSAP, k.M_FIELD_COVERS)))  # fmt: skip
+    for layer, cols in layers:
         if layer is None:
             continue
         value, rank = resolve(layer.value, rules)

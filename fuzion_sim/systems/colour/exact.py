@@ -151,8 +151,9 @@ class _Plan:
         w = 1.0 / (100 * len(fbs) * len(aps))
         for fb in fbs:
             for ap in aps:
-                later_hits(p.mem, p.st0, p.opts, p.shift, p.rank_col, p.colour_tab, p.values, a,
-                           t, form, ca, bypass, feat, kind, def_col, rapid, fb, ap, buf)  # fmt: skip
+                later_hits(p.mem, p.st0, p.opts, p.shift, p.rank_col, p.colour_tab, p.values,
+                           a, t, form, ca, bypass, feat, kind, def_col, rapid, fb, ap,
+                           buf)  # fmt: skip
                 counts = np.bincount(buf)
                 pmf = _add(pmf, counts.astype(float), w)
         if rattled:

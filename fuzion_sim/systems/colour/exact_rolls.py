@@ -117,7 +117,7 @@ def first_hits(mem, st, opts, shift, rank_col, colour_tab, values, a, t, form, p
             res = concentrated_hit(mem, st, opts, values, colour_tab, ak, ra, rd, stack, fb, apct)
         else:
             res = first_hit(mem, st, opts, values, colour_tab, ak, ra, rd, fb, apct)
-        landed, ca, net, thr, soaked, dcol, outright, bypass, feat = res
+        landed, ca, net, thr, _soaked, dcol, _outright, bypass, feat = res
         if (ca == SUPER_CRIT and landed and form == A_ATTACK and called < 0 and stack == 0
                 and opts[O_SC_DAMAGE] != SC_DOUBLE):  # fmt: skip
             alt = hit_damage(mem, st, opts, values, ak, ca, YELLOW, False, 100, fb, False, 1,

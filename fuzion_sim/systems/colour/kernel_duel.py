@@ -166,7 +166,8 @@ def run_chunk(key, first, n_trials, mem, opts, rank_col, colour_tab, values, pai
                     i = 8 * a + kk
                     p = act_p[i]
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    code = np.uint64(codes[np.uint64(10000 * i) + (((x & _LOW32) * _N10000) >> _S32)])
+                    pair = ((x & _LOW32) * _N10000) >> _S32
+                    code = np.uint64(codes[np.uint64(10000 * i) + pair])
                     v = entries[np.uint64(256 * i) + code]
                     counts[np.uint64(256 * i) + code] += 1
                     hit = v & 1

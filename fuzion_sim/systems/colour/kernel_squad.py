@@ -227,7 +227,8 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                         won = cola >= GREEN and (cola > cold or (cola == cold and ra > rd))
                         v = entries[np.uint64(256 * p + cola + (6 if won else 0))]
                     else:
-                        v = entries[np.uint64(256 * p) + np.uint64(codes[np.uint64(10000 * p) + jj])]
+                        pair_code = np.uint64(codes[np.uint64(10000 * p) + jj])
+                        v = entries[np.uint64(256 * p) + pair_code]
                     ca = (v >> 1) & 7
                     hit = v & 1
                     net = (v >> TAB_NET_SHIFT) & TAB_FIELD

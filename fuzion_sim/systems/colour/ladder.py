@@ -11,6 +11,7 @@ CA8); :func:`column_tables` turns them into the small integer tables the kernels
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass
 from importlib import resources
@@ -141,7 +142,7 @@ def _ladders() -> dict[str, Ladder]:
                                         path=where)  # fmt: skip
                 column.append(col)
                 between.append(None)
-        if any(b <= a for a, b in zip(values, values[1:], strict=False)):
+        if any(b <= a for a, b in itertools.pairwise(values)):
             raise ScenarioError(f"the {name} ladder's values must rise", file=source,
                                 path=f"ladders.{name}")  # fmt: skip
         out[name] = Ladder(name, tuple(names), tuple(values), tuple(column), tuple(between),

@@ -84,7 +84,7 @@ def _one_target(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask,
     else:
         choose_defence(mem, st, opts, shift, rank_col, values, colour_tab, ak, ra)
     fallback, armour_pct = _extra_feats(opts, rank_col, colour_tab, values, st, ak, rs, mem, t)
-    landed, ca, net, thr, soaked, dcol, outright, bypass, feat = first_hit(
+    landed, ca, net, thr, soaked, dcol, _outright, _bypass, _feat = first_hit(
         mem, st, opts, values, colour_tab, ak, ra, rd, fallback, armour_pct)  # fmt: skip
     if landed:
         st[a, S_LANDED] += 1
@@ -192,7 +192,7 @@ def burst(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_
             roll = d100(draw(rs))
         fallback, armour_pct = _extra_feats(opts, rank_col, colour_tab, values, st, ak, rs, mem,
                                             t)  # fmt: skip
-        landed, ca, net, thr, soaked, dcol, outright, bypass, feat = first_hit(
+        landed, ca, net, thr, soaked, dcol, _outright, _bypass, _feat = first_hit(
             mem, st, opts, values, colour_tab, ak, ra, roll, fallback, armour_pct)  # fmt: skip
         cat_colours[a, ca] += 1
         _log_attack(fs, events, n_events, a, t, A_BURST, ra, ca, roll, kind, 1 if landed else 0,

@@ -418,7 +418,8 @@ def first_hit(mem, st, opts, values, colour_tab, ak, ra, rd, fallback, armour_pc
                 return False, ca, 0, 0, 0, raw, outright, True, -1
         if won:
             if (crit and rule != SHIELD_NEVER and mem[t, M_HAS_SHIELD] != 0
-                    and st[t, S_SH_MODE] == SHIELD_BLOCK and st[t, S_SHIELD_BROKEN] == 0):  # fmt: skip
+                    and st[t, S_SH_MODE] == SHIELD_BLOCK
+                    and st[t, S_SHIELD_BROKEN] == 0):  # fmt: skip
                 normal, bypassed = _bypass_dmg(mem, st, opts, values, ak, ca, full, fallback,
                                                armour_pct)  # fmt: skip
                 if rule == SHIELD_ALWAYS or bypassed[0] > normal[0]:

@@ -91,7 +91,6 @@ class Colour(RuleSystem):
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
         from . import narrate, run
-
         from .ladder import ladder
 
         out, events = run.run_logged(plan, seed, trial)

@@ -101,7 +101,7 @@ def build(mem, opts, shift, rank_col, colour_tab, values, st0, a, t, form, power
         prepare(mem, st0, opts, shift, rank_col, ak, a, t, form, power, -1, manoeuvre, multi, 0,
                 0, rapid)  # fmt: skip
         choose_defence(mem, st0, opts, shift, rank_col, values, colour_tab, ak, ra)
-        landed, ca, net, thr, soaked, dcol, outright, bypass, feat = first_hit(
+        landed, ca, net, thr, _soaked, _dcol, _outright, _bypass, feat = first_hit(
             mem, st0, opts, values, colour_tab, ak, ra, rd, -1, 100)  # fmt: skip
         out[j] = ((1 if landed else 0) | (ca << 1) | (min(net, TAB_FIELD) << TAB_NET_SHIFT)
                   | (min(thr, TAB_FIELD) << TAB_THR_SHIFT))  # fmt: skip

@@ -32,7 +32,8 @@ ARRAYS = {
     "tab_meta": _I2, "pref": _I2, "st": _I2, "st0": _I2, "ak": _I1, "rs": types.uint64[::1],
     "fs": _I1, "cat_colours": _I2, "cat_rolls": _I2, "events": _I2, "n_events": _I1,
     "order": _I1, "group": _I1, "key": _I1, "tie": _I1, "acting": types.boolean[::1],
-    "codes": types.uint8[::1], "entries": _I1, "kinds": _I1, "rows": types.uint8[::1], "chunk": types.uint64[::1], "act_rounds": _I2, "act_auto": _I2, "winner": types.int8[::1],
+    "codes": types.uint8[::1], "entries": _I1, "kinds": _I1, "rows": types.uint8[::1],
+    "chunk": types.uint64[::1], "act_rounds": _I2, "act_auto": _I2, "winner": types.int8[::1],
     "end_slot": types.int32[::1], **dict.fromkeys(
         ("out_slot", "death_slot", "dealt", "taken", "attacks", "landed", "unconscious",
          "dying", "broken", "severed"), types.int32[:, ::1]),

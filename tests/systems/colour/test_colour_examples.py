@@ -37,7 +37,7 @@ def test_x1_initiative_die():
     rem = member("R", abilities={"Agility": "Remarkable"})
     sc = scenario(duel(rem, member("T")))
     assert resolve(sc.combatants[0].abilities["Agility"], sc.rules)[0] == 20
-    first, second, together = exact._initiative(compile_plan(sc).mem, compile_plan(sc).opts)
+    first, _second, together = exact._initiative(compile_plan(sc).mem, compile_plan(sc).opts)
     assert first == pytest.approx(31 / 38, abs=1e-12) and together == 0
     even = scenario(duel(rem, dict(rem, name="R2")))
     plan = compile_plan(even)

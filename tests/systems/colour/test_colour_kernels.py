@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from colour_cases import SCENARIOS, duel, fight, member, scenario, shipped
+from colour_cases import SCENARIOS, fight, member, scenario, shipped
 
 from fuzion_sim import simulate
 from fuzion_sim.api import replay
@@ -167,7 +167,7 @@ def test_replay_is_the_bulk_runs_trial(name):
     plan = run.compile_scenario(sc)
     bulk = run.run_chunk(plan, chunk_key(sc.seed, 0), 0, 40)
     for trial in (0, 7, 39):
-        out, events = run.run_logged(plan, sc.seed, trial)
+        out, _events = run.run_logged(plan, sc.seed, trial)
         row = {f: getattr(bulk, f)[trial] for f in SHARED}
         for f in SHARED:
             assert np.array_equal(getattr(out, f)[0], row[f]), (name, trial, f)

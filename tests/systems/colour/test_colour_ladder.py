@@ -7,7 +7,13 @@ import pytest
 from colour_cases import duel, member, scenario
 
 from fuzion_sim.systems.colour import codes as k
-from fuzion_sim.systems.colour.ladder import CS_MAX, column_tables, ladder, normal_name, table_columns
+from fuzion_sim.systems.colour.ladder import (
+    CS_MAX,
+    column_tables,
+    ladder,
+    normal_name,
+    table_columns,
+)
 from fuzion_sim.systems.colour.ranks import resolve
 from fuzion_sim.systems.colour.rules import column
 

@@ -37,7 +37,7 @@ sides:
       weapon: {name: Crowbar, kind: melee, str_plus: 4}   # melee damage = Strength value + str_plus
       armor: Typical
       defence: dodge
-"""
+"""  # noqa: E501
 
 
 def write(tmp_path, text, name="s.yaml"):
@@ -140,9 +140,9 @@ def test_a_rank_the_ladder_lacks(tmp_path):
 
 
 def test_bad_rule_switch_values():
-    with pytest.raises(ScenarioError, match="unknown value 'gradd'.*did you mean 'graded'"):
+    with pytest.raises(ScenarioError, match=r"unknown value 'gradd'.*did you mean 'graded'"):
         scenario(duel(member("A"), member("B"), rules={"soak": "gradd"}))
-    with pytest.raises(ScenarioError, match="rules.super_crit_on"):
+    with pytest.raises(ScenarioError, match=r"rules\.super_crit_on"):
         scenario(duel(member("A"), member("B"), rules={"super_crit_on": 3}))
 
 
