@@ -261,7 +261,8 @@ HONOURS: tuple[Honour, ...] = (
     _row("member.abort", "F32 aborts: the general kernel", standing=no_aborts),
     _row("member.sdp", "objects: the general kernel", standing=people_only),
     _row("member.kills", "Kill-rated targets: the general kernel", standing=people_only),
-    _row("member.called_shot", "read only with hit locations", standing=no_hit_locations),
+    _row("member.called_shot", "read only with hit locations", standing=no_hit_locations,
+         duel=None),
     # weapons
     _row("weapon.name", _DESCRIPTIVE),
     _row("weapon.notes", _DESCRIPTIVE),
@@ -306,7 +307,7 @@ HONOURS: tuple[Honour, ...] = (
     _row("armor.ekd", _STATIC),
     _row("armor.half_vs_blades", _STATIC),
     _row("armor.kills", "counts only on a Kill-rated target (member.kills)"),
-    _row("armor.covers", "read only with hit locations", standing=no_hit_locations),
+    _row("armor.covers", "read only with hit locations", standing=no_hit_locations, duel=None),
     # rule switches
     _row("rules.dice", "every kernel's roll tables"),
     _row("rules.criticals", "every kernel's roll tables"),
@@ -322,7 +323,8 @@ HONOURS: tuple[Honour, ...] = (
     _row("rules.obscured_dv", "read only for the obscured"),
     _row("rules.dodge_bonus", "read only by a dodge (a tactic) or an abort"),
     _row("rules.block_bonus", "read only by a block (a tactic) or an abort"),
-    _row("rules.hit_locations", "the general kernel", standing=no_hit_locations),
+    _row("rules.hit_locations", "the general and duel kernels (F27, random and called)",
+         standing=no_hit_locations, duel=None),
     _row("rules.knockback", "the general kernel", standing=no_knockback),
     _row("rules.knockback_unit", "read only with knockback"),
     _row("rules.campaign", "read only by autofire"),

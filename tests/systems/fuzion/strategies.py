@@ -36,7 +36,7 @@ DRAWN = frozenset(
         "dice", "criticals", "timing", "extra_actions_table", "initiative", "impairment",
         "stunned", "dying_can_act", "dying_penalty", "ap_factor", "obscured_dv", "dodge_bonus",
         "block_bonus", "knockback_unit", "campaign", "autofire_ratio", "autofire_hits",
-        "chinks")}
+        "chinks", "hit_locations")}
 )  # fmt: skip
 
 
@@ -160,6 +160,8 @@ def rules(draw, kind: str):
         r["initiative"] = draw(st.sampled_from(("switch1", "switch2")))
     if kind in ("standing", "any"):
         r["chinks"] = draw(st.booleans())
+    if kind in ("duel", "any"):  # rule options only the duel kernel runs of the fast ones
+        r["hit_locations"] = draw(st.sampled_from(("none", "random", "called")))
     return r
 
 
