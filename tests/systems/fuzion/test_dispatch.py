@@ -40,7 +40,7 @@ NOT_DRAWN = {
     "weapon.hands": "descriptive",
     "member.obscured": "general kernel only", "member.drawn": "general kernel only",
     "member.abort": "general kernel only", "member.sdp": "general kernel only",
-    "member.kills": "general kernel only", "weapon.autofire": "general kernel only",
+    "member.kills": "general kernel only",
     "weapon.kills": "general kernel only", "weapon.area": "general kernel only",
     "weapon.area.per": "general kernel only", "weapon.area.radius": "general kernel only",
     "weapon.barrels": "general kernel only", "weapon.explosive": "general kernel only",

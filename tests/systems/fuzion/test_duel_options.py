@@ -116,12 +116,53 @@ def test_hit_locations_are_counted_by_place():
     assert by_place[0].sum() == by_place[0, names.index("legs")]
 
 
+# --- autofire (F15) -----------------------------------------------------------------------------
+
+AUTO = {"name": "Auto Colt", "skill": "Handgun", "dc": 4, "range": 50, "rof": 10, "autofire": True}
+FIRE_ALL = [{"do": "attack", "fire": "all"}]
+
+AUTOFIRE = {
+    "fire all": duel(both={"weapon": AUTO, "tactics": FIRE_ALL}),
+    # -2 to hit for 25 shots; bullets 1 + floor(margin / 2)
+    "25 shots, one plus floor": duel(
+        {"autofire_hits": "one_plus_floor", "autofire_ratio": 2},
+        a={"weapon": {**AUTO, "rof": 25}, "tactics": FIRE_ALL},
+    ),
+    # fire 4 of 10 under the legendary campaign's ratio, against a revolver
+    "fire 4, legendary": duel(
+        {"campaign": "legendary"}, a={"weapon": AUTO, "tactics": [{"do": "attack", "fire": 4}]},
+    ),
+    # each bullet's collateral Stun of what the ones before it left; stunned, impairment
+    "stun and impairment": duel(
+        {"impairment": True, "stunned": True, "autofire_ratio": 1},
+        both={"weapon": {**AUTO, "dc": 6}, "tactics": FIRE_ALL},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AUTOFIRE))
+def test_autofire_equals_the_general_kernel(name):
+    plan = same_as_general(AUTOFIRE[name], ("autofire",))
+    assert kernel_duel.KERNELS[plan.duel.options] is kernel_duel.run_chunk_autofire
+
+
+def test_autofire_of_one_shot_is_the_bare_duel():
+    """The default tactic fires one shot (``fire`` 1): the bare duel kernel runs it."""
+    same_as_general(duel(both={"weapon": AUTO}), ())
+
+
+def test_autofire_at_hit_locations_runs_on_the_mixed_kernel():
+    data = duel({"hit_locations": "random"}, both={"weapon": AUTO, "tactics": FIRE_ALL})
+    plan = same_as_general(data, ("locations", "autofire"))
+    assert plan.duel.options not in kernel_duel.KERNELS  # run_chunk_options
+
+
 # --- replays, the kernel's name, the exact chain ------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["random"])
-def test_a_replay_runs_on_the_general_kernel_and_gives_the_bulk_trial(name):
-    plan = fuzion.compile_scenario(scenario_from_dict(LOCATIONS[name]))
+@pytest.mark.parametrize("data", [LOCATIONS["random"], AUTOFIRE["fire all"]])
+def test_a_replay_runs_on_the_general_kernel_and_gives_the_bulk_trial(data):
+    plan = fuzion.compile_scenario(scenario_from_dict(data))
     assert plan.replay is not None  # the standing kernel runs no hit locations
     bulk = fuzion.run_chunk(plan, chunk_key(3, 0), 0, 40)
     for trial in (0, 17, 39):
