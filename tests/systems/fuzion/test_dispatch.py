@@ -44,7 +44,6 @@ NOT_DRAWN = {
     "weapon.kills": "general kernel only", "weapon.area": "general kernel only",
     "weapon.area.per": "general kernel only", "weapon.area.radius": "general kernel only",
     "weapon.barrels": "general kernel only", "weapon.explosive": "general kernel only",
-    "rules.knockback": "general kernel only",
 }  # fmt: skip
 
 
