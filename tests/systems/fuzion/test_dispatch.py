@@ -41,9 +41,7 @@ NOT_DRAWN = {
     "member.obscured": "general kernel only", "member.drawn": "general kernel only",
     "member.abort": "general kernel only", "member.sdp": "general kernel only",
     "member.kills": "general kernel only",
-    "weapon.kills": "general kernel only", "weapon.area": "general kernel only",
-    "weapon.area.per": "general kernel only", "weapon.area.radius": "general kernel only",
-    "weapon.barrels": "general kernel only", "weapon.explosive": "general kernel only",
+    "weapon.kills": "general kernel only",
 }  # fmt: skip
 
 
