@@ -410,6 +410,42 @@ def pair_distances(plan: Plan) -> np.ndarray:
     return np.ascontiguousarray(np.sqrt(dx * dx + dy * dy).ravel())
 
 
+class Motion(NamedTuple):
+    """What the squad kernel needs to move its combatants (``kernel_squad.run_chunk``'s last
+    arguments): whether anyone must move, where each starts, how far it runs, its weapon's
+    range, whether it has the default tactic, and per attacker and target (``a * C + t``) the
+    attack modifier without the range band and cover, and the target's cover."""
+
+    moving: bool
+    pos_x0: np.ndarray
+    pos_y0: np.ndarray
+    run_m: np.ndarray
+    w_range: np.ndarray
+    tac_default: np.ndarray
+    pair_base: np.ndarray
+    pair_cover: np.ndarray
+
+
+def motion(plan: Plan, moving: bool) -> Motion:
+    """The :class:`Motion` of ``plan``'s fight."""
+    n = plan.n_combatants
+    melee = plan.w_melee[:, None] != 0
+    base = np.where(melee, plan.tgt_mod_m[None, :] + plan.att_mod_m[:, None],
+                    plan.tgt_mod_r[None, :] + plan.att_mod_r[:, None])  # fmt: skip
+    cover = np.where(melee, plan.cover_m[None, :], plan.cover_r[None, :])
+    enemy = plan.side[:, None] != plan.side[None, :]
+    return Motion(
+        moving=bool(moving),
+        pos_x0=plan.pos_x0,
+        pos_y0=plan.pos_y0,
+        run_m=plan.run_m,
+        w_range=plan.w_range,
+        tac_default=plan.tac_default,
+        pair_base=np.ascontiguousarray((base * enemy).astype(np.int64).reshape(n * n)),
+        pair_cover=np.ascontiguousarray((cover * enemy).astype(np.int64).reshape(n * n)),
+    )
+
+
 def standing_plan(plan: Plan) -> StandingPlan:
     """The plan of ``plan``'s fight for the standing kernels: per attacker and target the
     static modifier to the attack, the armour that stops it and the distance.

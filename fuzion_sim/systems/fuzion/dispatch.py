@@ -1,9 +1,10 @@
 """Which kernel runs a fight: the one table of what each kernel honours, and the choice it drives.
 
 Fuzion has four kernels. The general kernel (``kernel.py``) runs every rule. Three specialised
-kernels run a *standing* fight (nobody moves, reloads or chooses an action) faster:
-``kernel_standing`` (any timing, initiative and surprise; every replay), ``kernel_squad``
-(phases, everyone acting every phase) and ``kernel_duel`` (one against one, in phases). A
+kernels run a fight in which nobody reloads or chooses an action faster: ``kernel_standing``
+(nobody moves; any timing, initiative and surprise; the replay of every specialised fight it
+can run), ``kernel_squad`` (phases, everyone acting every phase, closing in to range as the
+default tactic does) and ``kernel_duel`` (one against one, in phases, nobody moving). A
 specialised kernel that ignored part of a scenario would give wrong numbers nobody could see,
 so the choice is made from :data:`HONOURS`: for every key a scenario can hold (member, weapon,
 area and armour keys, side keys, rule switches, the envelope), the condition under which each
@@ -229,16 +230,18 @@ HONOURS: tuple[Honour, ...] = (
          "only through the keys that use them"),
     _row("member.weapon", "a name or a mapping; each weapon key has its row"),
     _row("member.armor", "a name or a mapping; each armour key has its row"),
-    _row("member.position", "the standing kernels' pair tables hold the starting distances",
-         standing=nobody_moves),
+    _row("member.position", "the standing and duel kernels' pair tables hold the starting "
+         "distances; the squad kernel moves its combatants as the general kernel does",
+         standing=nobody_moves, squad=None),
     _row("member.hits", "every kernel"),
     _row("member.stun", "every kernel"),
     _row("member.sd", "every kernel (Stun damage, F20)"),
     _row("member.rec", "waking (F23) in every kernel"),
     _row("member.end", "no rule reads END (validation warns)"),
     _row("member.res", "read only by a presence attack, a tactic"),
-    _row("member.run", _MOVING, standing=nobody_moves),
-    _row("member.sprint", _MOVING, standing=nobody_moves),
+    _row("member.run", _MOVING + "; the squad kernel's close in", standing=nobody_moves,
+         squad=None),
+    _row("member.sprint", "read only by a tactic that sprints"),
     _row("member.spd", "the timing's action slots; under phases SPD counts for nothing",
          squad=in_phases, duel=in_phases),
     _row("member.tactics", "the standing kernels run the default tactic and an unconditional "
@@ -270,15 +273,17 @@ HONOURS: tuple[Honour, ...] = (
     _row("weapon.hands", _DESCRIPTIVE),
     _row("weapon.skill", "every kernel's attack values"),
     _row("weapon.kind", "melee: the DV column and STR dice in every kernel; the reach as "
-         "member.position", standing=nobody_moves),
+         "member.position", standing=nobody_moves, squad=None),
     _row("weapon.damage", "every kernel (Killing or Stun, F20-F21)"),
     _row("weapon.dc", "every kernel's damage dice"),
     _row("weapon.accuracy", "every kernel's attack values"),
     _row("weapon.min_str", "every kernel's attack values and dice (F12)"),
-    _row("weapon.range", "the range band in the pair tables; the reach as member.position",
-         standing=nobody_moves),
-    _row("weapon.bow", "its range as weapon.range", standing=nobody_moves),
-    _row("weapon.power_points", "its range as weapon.range", standing=nobody_moves),
+    _row("weapon.range", "the range band in the pair tables (the squad kernel's at the "
+         "distance of the attack); the reach as member.position", standing=nobody_moves,
+         squad=None),
+    _row("weapon.bow", "its range as weapon.range", standing=nobody_moves, squad=None),
+    _row("weapon.power_points", "its range as weapon.range", standing=nobody_moves,
+         squad=None),
     _row("weapon.rof", "read only by autofire"),
     _row("weapon.shots", "a magazine to empty and reload: the general kernel",
          standing=no_magazines),

@@ -1,10 +1,12 @@
-"""The squad kernel: a standing fight in phases where everyone acts every phase.
+"""The squad kernel: a fight in phases where everyone acts every phase, battles included.
 
 The standing kernel's fight (``kernel_standing``) for the common case of a squad fight under
 ``timing: phases`` with nobody surprised, no initiative rolled each phase (F9 switch2) and no
 event log: every combatant still standing acts once a phase in the fight's initiative order.
-``dispatch.kernel_for`` picks it by data (``dispatch.HONOURS``); the tests hold it to
-the standing kernel bit for bit, trial by trial.
+Unlike the standing kernel it also runs a fight whose combatants must close in to reach each
+other (the default tactic's run toward the target), as the general kernel runs it.
+``dispatch.kernel_for`` picks it by data (``dispatch.HONOURS``); the tests hold it to the
+standing and general kernels bit for bit, trial by trial.
 
 What it does differently from the standing kernel, which together takes an attack 0.73 to 0.8
 of the standing kernel's time on the benchmark squads:
@@ -12,8 +14,10 @@ of the standing kernel's time on the benchmark squads:
 - a combatant's state (Hits, Stun, watch line, target, its values under its penalty, its
   attack value against its target, counters) is one row of a single int64 array, so an
   attack reads two rows at fixed offsets;
-- the phase loop runs over the combatants not out, in initiative order (``act``), and the end
-  of a phase over those knocked out or dying (``downs``);
+- the phase loop runs over the combatants not out at its start, in initiative order (``act``),
+  skipping those who went out during it (dropped from ``act`` at its end: O(N) a phase, not
+  a move of the array each time one goes out), and the end of a phase over those knocked out
+  or dying (``downs``);
 - a new target is the first combatant not out of the other sides, kept per side;
 - the watch line and the wound penalty at every Hits a combatant can reach are tables, and a
   wound that crosses only an impairment line does no more than change the values.
@@ -40,7 +44,9 @@ from .rules import (
     KILLING,
     down_state,
     fight_result,
+    move_toward,
     out_of_fight,
+    range_modifier,
     split_through,
     wakes,
     watch_line,
@@ -84,6 +90,17 @@ def _next_up(c, side, st):
     while d < n_comb and (side[d] != side[c] or st[np.uint64(d) * WIDTH + OUT]):
         d += 1
     return d
+
+
+@jit(inline="always")
+def _in_order(order, st, act):
+    """Fill ``act`` with the combatants not out, in initiative ``order``; returns how many."""
+    n_act = 0
+    for i in range(order.shape[0]):
+        if not st[np.uint64(order[i]) * WIDTH + OUT]:
+            act[n_act] = order[i]
+            n_act += 1
+    return n_act
 
 
 @jit(inline="always")
@@ -148,13 +165,24 @@ def run_chunk(
     log_trial, events, n_events,
     accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
     taken_sq, attacks_sum, landed_sum,
+    moving, pos_x0, pos_y0, run_m, w_range, tac_default, pair_base, pair_cover,
 ):  # fmt: skip
     """Run trials ``first .. first + n_trials - 1`` of a squad fight; the arguments are the
     standing kernel's (``kernel_standing.run_chunk``), of which this kernel uses a part (four
-    phases a round, everyone acting in each, no event log).
+    phases a round, everyone acting in each, no event log), then the fight's motion
+    (``compile.Motion``).
 
     With ``accumulate`` the trials are added straight into the tally arrays and the per-trial
     outputs are left alone; the numbers are the same either way.
+
+    A fight in which someone must move (``moving``) runs as the general kernel runs the
+    default tactic: a combatant whose target is out of its weapon's range runs toward it
+    (``run_m`` metres, stopping just inside the range), leaving its cover; an attack's modifier
+    is worked out when it is made, from the pair's static part (``pair_base``), the range band
+    at the distance then, the target's cover (``pair_cover``) while it keeps it, and -1 per
+    10 m the target ran in its last action (ranged). A melee attacker whose tactic is an
+    unconditional attack does nothing while its target is out of reach. Nobody moving, the
+    modifiers are the static pair table's.
     """
     n_comb = side.shape[0]
     impairment = options[OPT_IMPAIRMENT] != 0
@@ -222,6 +250,10 @@ def run_chunk(
     act = np.empty(n_comb, np.int64)
     tie_key = np.empty(n_comb, np.uint64)
     first_place, same_ref, tie_low = tie_tables(ref, base_order)
+    px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
+    py = np.empty(n_comb, np.float64)
+    ran = np.empty(n_comb, np.float64)
+    in_cover = np.empty(n_comb, np.bool_)
 
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
@@ -230,6 +262,12 @@ def run_chunk(
         for s in range(n_sides):
             standing[s] = side_size[s]
             first_up[s] = first_in[s]
+        if moving:
+            for c in range(n_comb):
+                px[c] = pos_x0[c]
+                py[c] = pos_y0[c]
+                ran[c] = 0.0
+                in_cover[c] = True
         sides_left = fresh_sides_left
         n_ko, n_dying = fresh_ko, fresh_dying
         n_down = fresh_n_down
@@ -252,10 +290,13 @@ def run_chunk(
             if slot == 4:
                 slot = 0
             k = -1
+            gone = False  # someone went out this phase
             while k + 1 < n_act:
                 k += 1
                 ua = np.uint64(act[k])  # unsigned: no negative-index wraparound
                 ra = ua * WIDTH
+                if st[ra + OUT]:
+                    continue  # out this phase
                 if st[ra + LOSE]:  # F22: the stunned combatant's lost action; the -5 ends
                     st[ra + LOSE] = 0
                     pen = pen_at[_level(ra, st[ra + HITS], st)]
@@ -271,7 +312,34 @@ def run_chunk(
                     _aim(ua, tgt, st, w_melee, pair_mod, stop)
                 ut = np.uint64(tgt)
                 rt = ut * WIDTH
-                need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + AV]
+                if moving:
+                    dx = px[ut] - px[ua]
+                    dy = py[ut] - py[ua]
+                    d = np.sqrt(dx * dx + dy * dy)
+                    if d > w_range[ua] and tac_default[ua]:  # close in: the whole action
+                        reach = max(w_range[ua] - 0.01, 0.0)  # end inside the range
+                        px[ua], py[ua], went = move_toward(
+                            px[ua], py[ua], px[ut], py[ut], run_m[ua], reach
+                        )
+                        ran[ua] = went
+                        if went > 0.0:
+                            in_cover[ua] = False
+                        continue
+                    ran[ua] = 0.0
+                    pair = ua * np.uint64(n_comb) + ut
+                    av = st[ra + ATT] + pair_base[pair]
+                    if in_cover[ut]:
+                        av += pair_cover[pair]
+                    if w_melee[ua]:
+                        if d > w_range[ua]:
+                            continue  # out of reach
+                    else:
+                        av += range_modifier(d, w_range[ua])
+                        if ran[ut] >= 10.0:  # a moving target: -1 per 10 m it ran
+                            av -= np.int64(ran[ut] // 10.0)
+                    need = st[rt + np.uint64(st[ra + DVCOL])] - av
+                else:
+                    need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + AV]
                 # one generator step for the roll and the first group of damage dice
                 # (split_bits), one more for every further group; no branch on the dice to the
                 # state update
@@ -343,13 +411,7 @@ def run_chunk(
                                 break
                         if first_up[s] == tgt:
                             first_up[s] = _next_up(tgt, side, st)
-                        n_act -= 1  # out of the order, and the place in it kept
-                        p = 0
-                        while act[p] != tgt:
-                            p += 1
-                        k -= p < k
-                        for i in range(p, n_act):
-                            act[i] = act[i + 1]
+                        gone = True  # skipped for the rest of the phase, then dropped
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now
@@ -359,10 +421,12 @@ def run_chunk(
             end_of_round = slot == 3
             if end_of_round:
                 rounds_done += 1
+            reorder = gone
             if not (n_ko > 0 or (end_of_round and n_dying > 0)):
+                if reorder:
+                    n_act = _in_order(order, st, act)
                 continue
             minute = end_of_round and rounds_done % 5 == 0
-            reorder = False
             for i in range(n_down - 1, -1, -1):  # (a combatant leaving swaps in the last)
                 c = downs[i]
                 rc = np.uint64(c) * WIDTH
@@ -414,11 +478,7 @@ def run_chunk(
                         if c < first_up[s]:
                             first_up[s] = c
             if reorder:
-                n_act = 0
-                for i in range(n_comb):
-                    if not st[np.uint64(order[i]) * WIDTH + OUT]:
-                        act[n_act] = order[i]
-                        n_act += 1
+                n_act = _in_order(order, st, act)
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now

@@ -14,7 +14,7 @@ from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
 from .codes import N_EV_FIELDS
-from .compile import Plan, StandingPlan, standing_plan
+from .compile import Motion, Plan, StandingPlan, motion, standing_plan
 from .compile import compile_scenario as _compile
 from .tables import hit_locations
 
@@ -55,10 +55,14 @@ _KERNELS = {"duel": kernel_duel, "squad": kernel_squad, "standing": kernel_stand
 class FightPlan(NamedTuple):
     """A compiled Fuzion fight: the kernel that runs it (``dispatch.KERNELS``) and its arrays
     (a :class:`~.compile.Plan` for the general kernel, a :class:`~.compile.StandingPlan` for
-    the others)."""
+    the others); the squad kernel's :class:`~.compile.Motion`; and, when the standing kernel
+    (which keeps the event log of a specialised fight) cannot run it, the general kernel's
+    plan for a logged trial."""
 
     kernel: str
     arrays: Plan | StandingPlan
+    motion: Motion | None = None
+    logged: Plan | None = None
 
     @property
     def n_combatants(self) -> int:
@@ -87,7 +91,15 @@ def compile_scenario(scenario, kernel: str | None = None) -> FightPlan:
     elif dispatch.blocking_keys(plan, kernel):
         blocked = ", ".join(dispatch.blocking_keys(plan, kernel))
         raise ValueError(f"the {kernel} kernel does not honour {blocked} in this fight")
-    return FightPlan(kernel, plan if kernel == "general" else standing_plan(plan))
+    if kernel == "general":
+        return FightPlan(kernel, plan)
+    stands = not dispatch.blocking_keys(plan, "standing")
+    return FightPlan(
+        kernel,
+        standing_plan(plan),
+        motion(plan, moving=not dispatch.nobody_moves(plan)) if kernel == "squad" else None,
+        None if stands else plan,
+    )
 
 
 def _tally_args(tally: Tally | None) -> list:
@@ -100,15 +112,21 @@ def _tally_args(tally: Tally | None) -> list:
 def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1,
          events=None, count=None, tally: Tally | None = None) -> None:  # fmt: skip
     """Run the plan's kernel (a logged trial: the standing kernel, which keeps the event log
-    and draws the same numbers as the duel and squad kernels)."""
-    args = (key, first, n, *plan.arrays, *kernel_outputs(out), log_trial,
-            _NO_LOG if events is None else events,
+    and draws the same numbers as the duel and squad kernels, or the general kernel where the
+    standing kernel cannot run the fight)."""
+    tail = (*kernel_outputs(out), log_trial, _NO_LOG if events is None else events,
             np.zeros(1, np.int64) if count is None else count)  # fmt: skip
+    args = (key, first, n, *plan.arrays, *tail)
     if plan.kernel == "general":
         kernel.run_chunk(*args)
-        return
-    module = kernel_standing if log_trial >= 0 else _KERNELS[plan.kernel]
-    module.run_chunk(*args, *_tally_args(tally))
+    elif log_trial >= 0 and plan.logged is not None:
+        kernel.run_chunk(key, first, n, *plan.logged, *tail)
+    elif log_trial >= 0:
+        kernel_standing.run_chunk(*args, *_tally_args(tally))
+    elif plan.kernel == "squad":
+        kernel_squad.run_chunk(*args, *_tally_args(tally), *plan.motion)
+    else:
+        _KERNELS[plan.kernel].run_chunk(*args, *_tally_args(tally))
 
 
 #: The Tally arrays the standing kernels add into (in their argument order).
