@@ -110,11 +110,6 @@ def one_against_one(plan: Plan) -> bool:
     return plan.n_combatants == 2 and plan.n_sides == 2
 
 
-@condition("a targeting rule other than first")
-def everyone_targets_first(plan: Plan) -> bool:
-    return bool((plan.targeting == tx.T_FIRST).all())
-
-
 @condition("a magazine to reload")
 def no_magazines(plan: Plan) -> bool:
     return bool((plan.w_shots < 0).all())
@@ -246,8 +241,8 @@ HONOURS: tuple[Honour, ...] = (
          squad=in_phases, duel=in_phases),
     _row("member.tactics", "the standing kernels run the default tactic and an unconditional "
          "attack", standing=static_tactics),
-    _row("member.targeting", "every rule in the standing kernel; one enemy in a duel; the squad "
-         "kernel only the first enemy standing", squad=everyone_targets_first),
+    _row("member.targeting", "every rule in the standing and squad kernels; one enemy in a "
+         "duel"),
     _row("member.surprised", "F11 in the standing kernel",
          squad=nobody_surprised, duel=nobody_surprised),
     _row("member.cover", _STATIC),

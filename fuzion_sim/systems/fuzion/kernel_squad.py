@@ -29,7 +29,8 @@ import numpy as np
 
 from ..._jit import jit
 from ...engine.outcomes import outcome_index
-from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
+from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
+from . import tactics as tx
 from .codes import (
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
@@ -90,6 +91,61 @@ def _next_up(c, side, st):
     while d < n_comb and (side[d] != side[c] or st[np.uint64(d) * WIDTH + OUT]):
         d += 1
     return d
+
+
+@jit(inline="always")
+def _choose(a, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3):
+    """``kernel_parts.choose_target`` over the state rows (and, in motion, the distances of
+    the moment): ``a``'s target under its targeting rule ``mode`` other than ``first``, and
+    the generator state."""
+    n_comb = side.shape[0]
+    tgt = -1
+    if mode == tx.T_FOCUS:
+        for c in range(n_comb):
+            rc = np.uint64(c) * WIDTH
+            if side[c] == side[a] and not st[rc + OUT] and st[rc + TARGET] >= 0:
+                if not st[np.uint64(st[rc + TARGET]) * WIDTH + OUT]:
+                    tgt = st[rc + TARGET]
+                break
+    if tgt < 0 and mode == tx.T_RANDOM:
+        n_e = 0
+        for c in range(n_comb):
+            if side[c] != side[a] and not st[np.uint64(c) * WIDTH + OUT]:
+                n_e += 1
+        if n_e > 0:
+            pick = np.int64(0)
+            if n_e > 1:
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                pick = np.int64(u * n_e)
+            for c in range(n_comb):
+                if side[c] != side[a] and not st[np.uint64(c) * WIDTH + OUT]:
+                    if pick == 0:
+                        tgt = c
+                        break
+                    pick -= 1
+    if tgt < 0:
+        best = 0.0
+        for c in range(n_comb):
+            rc = np.uint64(c) * WIDTH
+            if side[c] == side[a] or st[rc + OUT]:
+                continue
+            if mode == tx.T_WEAKEST:
+                score = -(st[rc + HITS] + st[rc + STUN] * 0.001)
+            elif mode == tx.T_STRONGEST:
+                score = st[rc + HITS] + st[rc + STUN] * 0.001
+            elif mode == tx.T_NEAREST:
+                if moving:
+                    dx = px[c] - px[a]
+                    dy = py[c] - py[a]
+                    score = -np.sqrt(dx * dx + dy * dy)
+                else:
+                    score = -pair_dist[a * n_comb + c]
+            else:
+                score = 0.0
+            if tgt < 0 or score > best:
+                tgt = c
+                best = score
+    return tgt, s0, s1, s2, s3
 
 
 @jit(inline="always")
@@ -219,6 +275,9 @@ def run_chunk(
         first_in[side[c]] = c
     side_size = np.zeros(n_sides, np.int64)
     fresh = np.zeros(n_comb * ROW, np.int64)
+    all_first = True
+    for c in range(n_comb):
+        all_first = all_first and targeting[c] == tx.T_FIRST
     fresh_ko = fresh_dying = 0
     for c in range(n_comb):
         side_size[side[c]] += 1
@@ -235,7 +294,9 @@ def run_chunk(
         fresh_ko += fresh[rc + DOWN] == 1
         fresh_dying += fresh[rc + DOWN] == 2
         _set_values(rc, c * n_pen, fresh, table)
-        fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb)
+        # aimed at the first enemy from the start; under other targeting rules chosen at its
+        # first action (``focus`` reads who has a target)
+        fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb) if all_first else -1
         if fresh[rc + TARGET] >= 0:
             _aim(c, fresh[rc + TARGET], fresh, w_melee, pair_mod, stop)
     fresh_sides_left = np.sum(side_size > 0)
@@ -302,10 +363,20 @@ def run_chunk(
                     pen = pen_at[_level(ra, st[ra + HITS], st)]
                     _set_values(ra, ua * u_pen + np.uint64(pen), st, table)
                     continue
-                # target: the first enemy still standing, in listed order (kept until it falls)
+                # target: the first enemy still standing, in listed order, or by the
+                # targeting rule (kept until it falls, unless the rule chooses at every action)
                 tgt = st[ra + TARGET]
-                if tgt < 0 or st[np.uint64(tgt) * WIDTH + OUT]:
-                    tgt = _first_enemy(side[ua], first_up, n_comb)
+                mode = targeting[ua]
+                if tgt < 0 or st[np.uint64(tgt) * WIDTH + OUT] or (
+                    mode == tx.T_WEAKEST or mode == tx.T_NEAREST or mode == tx.T_STRONGEST
+                    or mode == tx.T_FOCUS
+                ):  # fmt: skip
+                    if mode == tx.T_FIRST:
+                        tgt = _first_enemy(side[ua], first_up, n_comb)
+                    else:
+                        tgt, s0, s1, s2, s3 = _choose(
+                            ua, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3
+                        )
                     st[ra + TARGET] = tgt
                     if tgt < 0:
                         continue

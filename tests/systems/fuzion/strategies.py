@@ -121,8 +121,7 @@ def member(draw, name: str, kind: str, planar: bool, x: float):
         "surprised": st.booleans(),
     }  # fmt: skip
     if kind == "squad":
-        for key in ("targeting", "surprised"):
-            optional.pop(key)
+        optional.pop("surprised")
     if kind == "duel":
         optional.pop("surprised")
     for key in draw(st.lists(st.sampled_from(sorted(optional)), max_size=6, unique=True)):

@@ -37,7 +37,7 @@ def line_battle(n: int, spacing: float, gap: float = 3.0, **member) -> dict:
 def _same_as_general(data: dict, n: int = 400, seed: int = 3):
     sc = scenario_from_dict(data)
     plan = fuzion.compile_scenario(sc)
-    assert plan.kernel == "squad" and plan.motion.moving
+    assert plan.kernel == "squad"
     general = fuzion.compile_scenario(sc, kernel="general")
     key = chunk_key(seed, 0)
     a, b = fuzion.run_chunk(plan, key, 0, n), fuzion.run_chunk(general, key, 0, n)
@@ -73,6 +73,11 @@ CASES = {
                                        "rules": {"impairment": True, "stunned": True,
                                                  "dying_can_act": True}},
 }  # fmt: skip
+for _rule in ("random", "nearest", "weakest", "strongest", "focus"):
+    CASES[f"targeting {_rule}"] = line_battle(8, 10.0, targeting=_rule)
+CASES["targeting mixed, standing still"] = _with(_with(line_battle(4, 2.0), "a", 0,
+                                                       targeting="focus"),
+                                                 "b", 2, targeting="random")  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -164,9 +164,9 @@ def _p_out_spread(data: dict, kernel: str | None = None) -> float:
 @pytest.mark.parametrize("tactics", [False, True])
 def test_four_identical_gunmen_are_out_equally_often(targeting, tactics):
     """Issue 12: under a symmetric targeting rule, with or without a tactic, four identical
-    gunmen are out equally often (within 4 SE), on the standing kernel. ``first`` (both sides
+    gunmen are out equally often (within 4 SE), on the squad kernel. ``first`` (both sides
     shoot A1 or B1 first) is the control that must be lopsided; ``weakest`` and ``focus`` are
     lopsided too, by the rule (they start on the first listed), on every kernel alike."""
-    assert _p_out_spread(_four_gunmen(targeting, tactics), kernel="standing") < 4
+    assert _p_out_spread(_four_gunmen(targeting, tactics), kernel="squad") < 4
     if targeting == "random":
         assert _p_out_spread(_four_gunmen("first", tactics), kernel="squad") > 20

@@ -217,11 +217,11 @@ def test_kernel_choice():
 
     assert plan("benchmark-duel.yaml").kernel == "duel"
     assert plan("bench-squad-4v4.yaml").kernel == "squad"
+    assert plan("bench-squad-4v4.yaml", [("sides.red[0].targeting", "nearest")]).kernel == "squad"
     for overrides in (
         [("rules.timing", "speed_chart")],
         [("rules.initiative", "switch2")],
         [("sides.red[0].surprised", True)],
-        [("sides.red[0].targeting", "nearest")],
         [("rules.chinks", True)],
     ):
         assert plan("bench-squad-4v4.yaml", overrides).kernel == "standing"
