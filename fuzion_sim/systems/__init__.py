@@ -21,6 +21,7 @@ __all__ = ["BUILTIN", "DEFAULT_SYSTEM", "ENTRY_POINTS", "get_system", "system_na
 BUILTIN = {
     "fuzion": "fuzion_sim.systems.fuzion",
     "fudge": "fuzion_sim.systems.fudge",
+    "colour": "fuzion_sim.systems.colour",
 }
 #: The system of a scenario that names none.
 DEFAULT_SYSTEM = "fuzion"

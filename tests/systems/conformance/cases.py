@@ -26,6 +26,11 @@ CASES = {
         "one_attack": (DATA / "fudge-one-attack.yaml", "Shooter", "Target"),
         "misspelt": ("weapn", "weapon"),
     },
+    "colour": {
+        "scenarios": "scenarios/colour/*.yaml",
+        "one_attack": (DATA / "colour-one-attack.yaml", "Shooter", "Target"),
+        "misspelt": ("weapn", "weapon"),
+    },
 }
 
 

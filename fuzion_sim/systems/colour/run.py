@@ -1,0 +1,183 @@
+"""Running colour fights: compile a scenario for the kernel that honours it (``dispatch``), run
+chunks of trials on it, and one trial with its event log."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+
+from ...engine.outcomes import TrialOutcomes
+from ...engine.rng import CHUNK, chunk_key
+from ..base import Categories, Counter, OutcomeSchema
+from . import dispatch, kernel, kernel_duel, kernel_squad
+from .codes import (
+    A_AUTOFIRE,
+    A_BURST,
+    A_CONCENTRATED,
+    A_SWEEP,
+    AF_KIND,
+    AF_ROUNDS,
+    COLOUR_NAMES,
+    M_N_ACTIONS,
+    M_W_RF,
+    M_W_ROUNDS,
+    MAX_ACTIONS,
+    N_EV_FIELDS,
+    O_NO_TABLES,
+)
+from .compile import Plan, compile_plan
+
+__all__ = ["FightPlan", "MAX_EVENTS", "compile_scenario", "outcome_schema", "run_chunk",
+           "run_logged", "schema_of"]  # fmt: skip
+
+#: Most events recorded for a replayed trial.
+MAX_EVENTS = 100_000
+_NO_LOG = np.zeros((1, N_EV_FIELDS), np.int64)
+
+#: The colour system's counters (per trial and combatant) and categories.
+COUNTERS = (
+    Counter("unconscious", "unconscious", "alive but out at the fight's end (0 Health or "
+            "knocked out)"),
+    Counter("dying", "dying", "at the fight's end bleeding or bound to die at Shift 0 "
+            "(004 L47-48; no one aids after a fight)"),
+    Counter("broken", "limbs_broken", "limbs disabled and still attached (004 L76-77)"),
+    Counter("severed", "limbs_severed", "limbs severed (004 L77)"),
+)  # fmt: skip
+CATEGORIES = (
+    Categories("attack_colours", COLOUR_NAMES, "attack_colours",
+               "the colours of each combatant's attack rolls"),
+    Categories("endurance_rolls", COLOUR_NAMES, "endurance_rolls",
+               "the colours of each combatant's Endurance rolls at 0 Health (004 L40-49)"),
+)  # fmt: skip
+
+
+@cache
+def schema_of(seconds: float) -> OutcomeSchema:
+    """Fights in rounds (CA15) of ``seconds`` each (``rules.round_seconds``)."""
+    return OutcomeSchema(unit="round", seconds=float(seconds), per_round=1,
+                         counters=COUNTERS, categories=CATEGORIES)  # fmt: skip
+
+
+class FightPlan(NamedTuple):
+    """A compiled colour fight: the kernel that runs it (``dispatch.KERNELS``), its arrays,
+    the seconds a round lasts, and for the duel kernel the rounds each action fires and
+    whether it is a volley (int64[2, MAX_ACTIONS])."""
+
+    kernel: str
+    arrays: Plan
+    seconds: float
+    rounds: np.ndarray
+    autofire: np.ndarray
+
+    @property
+    def n_combatants(self) -> int:
+        return self.arrays.n_combatants
+
+    @property
+    def n_sides(self) -> int:
+        return self.arrays.n_sides
+
+
+def compile_scenario(scenario, kernel_name: str | None = None) -> FightPlan:
+    """Compile ``scenario`` for the fastest kernel that honours it, or for ``kernel_name``
+    (the tests run a duel on the general kernel this way: both give the same numbers).
+
+    Raises
+    ------
+    ValueError
+        If ``kernel_name`` is given and does not honour the scenario.
+    """
+    plan = compile_plan(scenario)
+    chosen = dispatch.kernel_for(plan)
+    if kernel_name is None:
+        kernel_name = chosen
+    elif kernel_name not in dispatch.KERNELS:
+        raise ValueError(f"unknown kernel {kernel_name!r} (one of {', '.join(dispatch.KERNELS)})")
+    elif kernel_name != "general" and dispatch.blocking_reasons(plan, kernel_name):
+        why = "; ".join(dispatch.blocking_reasons(plan, kernel_name))
+        raise ValueError(f"the {kernel_name} kernel does not honour this fight ({why})")
+    rounds, autofire = action_rounds(plan)
+    return FightPlan(kernel_name, plan, float(scenario.rules.round_seconds), rounds, autofire)
+
+
+def action_rounds(plan: Plan) -> tuple[np.ndarray, np.ndarray]:
+    """The rounds each action of a turn fires when every round is there (``kernel.do_action``
+    without a magazine) and whether it is an autofire volley."""
+    n = plan.n_combatants
+    rounds = np.ones((n, MAX_ACTIONS), np.int64)
+    autofire = np.zeros((n, MAX_ACTIONS), np.int64)
+    for c in range(n):
+        left = int(plan.mem[c, M_W_ROUNDS])
+        rapid = plan.mem[c, M_W_RF] != 0
+        for j in range(int(plan.mem[c, M_N_ACTIONS])):
+            kind = int(plan.acts[c, j, AF_KIND])
+            if kind == A_BURST:
+                need = 3
+            elif kind in (A_AUTOFIRE, A_SWEEP, A_CONCENTRATED):
+                need = int(plan.acts[c, j, AF_ROUNDS]) or left
+            else:
+                need = 1 if rapid else 0
+            rounds[c, j] = max(need, 1)
+            autofire[c, j] = int(kind == A_AUTOFIRE)
+            left -= need
+    return rounds, autofire
+
+
+def outcome_schema(plan: FightPlan) -> OutcomeSchema:
+    return schema_of(plan.seconds)
+
+
+def _outputs(out: TrialOutcomes) -> list:
+    return [*out.arrays(), out.counters["unconscious"], out.counters["dying"],
+            out.counters["broken"], out.counters["severed"], out.categories["attack_colours"],
+            out.categories["endurance_rolls"]]  # fmt: skip
+
+
+def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1,
+         events=None, count=None) -> None:  # fmt: skip
+    a = plan.arrays
+    if plan.kernel == "duel" and log_trial < 0:
+        kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab, a.values,
+                              a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.st0, a.max_rounds,
+                              plan.rounds, plan.autofire, *_outputs(out))  # fmt: skip
+        return
+    if plan.kernel == "squad" and log_trial < 0:
+        kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col, a.colour_tab,
+                               a.values, a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.st0,
+                               a.n_sides, a.max_rounds, plan.rounds, plan.autofire,
+                               *_outputs(out))  # fmt: skip
+        return
+    opts = a.opts
+    if log_trial >= 0:  # a replay works every attack out rule by rule, for its events
+        opts = opts.copy()
+        opts[O_NO_TABLES] = 1
+    kernel.run_chunk(key, first, n, a.mem, a.acts, opts, a.shift, a.rank_col, a.colour_tab,
+                     a.values, a.area_mask, a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.pref,
+                     a.st0, a.n_sides, a.max_rounds, *_outputs(out), log_trial,
+                     _NO_LOG if events is None else events,
+                     np.zeros(1, np.int64) if count is None else count)  # fmt: skip
+
+
+def run_chunk(plan: FightPlan, key, first: int, n: int) -> TrialOutcomes:
+    """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
+    out = TrialOutcomes.empty(n, plan.n_combatants, outcome_schema(plan))
+    _run(plan, key, first, n, out)
+    return out
+
+
+def run_logged(plan: FightPlan, seed: int, trial: int) -> tuple[TrialOutcomes, np.ndarray]:
+    """Trial ``trial`` (0-based, of a run seeded ``seed``) alone with its event log: its
+    outcome row and its events (int64[n, N_EV_FIELDS]); exactly the bulk run's trial."""
+    out = TrialOutcomes.empty(1, plan.n_combatants, outcome_schema(plan))
+    events = np.zeros((MAX_EVENTS + 1, N_EV_FIELDS), np.int64)
+    count = np.zeros(1, np.int64)
+    key = chunk_key(seed, trial // CHUNK)
+    _run(plan, key, trial % CHUNK, 1, out, 0, events, count)
+    return out, events[: min(int(count[0]), MAX_EVENTS)].copy()
+
+
+def max_slots(plan: FightPlan) -> int:
+    """The latest round a fight can end at."""
+    return int(plan.arrays.max_rounds)

@@ -1,0 +1,123 @@
+"""The colour-result system behind the :class:`~fuzion_sim.systems.base.RuleSystem` interface."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..base import NotAvailable, RuleSystem
+from . import build, catalogue
+from .model import SWITCHES
+
+__all__ = ["Colour", "SYSTEM"]
+
+
+class Colour(RuleSystem):
+    """The d100 colour-result superhero system of seeds 004 (combat) and 002 (defences): every
+    roll read as Blue, White, Green, Yellow, Red or Super Crit on the column of the acting
+    rank, damage by colour, Health = F + A + S + E (RULINGS K1-K8; colour rulings CA1-CA104)."""
+
+    name = "colour"
+    title = "colour results (seeds 004 and 002): d100 on the Universal Table"
+    switches = SWITCHES
+    member_keys = build.MEMBER_KEYS
+    side_keys = ()
+    catalogue_kinds = ("weapons", "armor", "shields")
+    catalogue_columns: ClassVar[dict] = {
+        "weapons": ("name", "kind", "damage", "str_plus", "type", "ap", "rapid_fire", "rounds",
+                    "notes"),
+        "armor": ("name", "layer", "value", "notes"),
+        "shields": ("name", "protection", "deflection", "notes"),
+    }  # fmt: skip
+
+    # --- scenarios ----------------------------------------------------------------------
+    def build_member(self, ctx, parts, value, side, side_options):
+        return build.build_member(ctx, parts, value, side, side_options)
+
+    def build_side_options(self, ctx, parts, value):
+        return build.build_side_options(ctx, parts, value)
+
+    def check_scenario(self, ctx, rules, sides):
+        build.check_scenario(ctx, rules, sides)
+
+    def catalogue(self, kind):
+        if kind not in self.catalogue_kinds:
+            raise NotAvailable(f"the colour system has no {kind} catalogue (it has "
+                               f"{', '.join(self.catalogue_kinds)})")  # fmt: skip
+        return catalogue.entries(kind)
+
+    def catalogue_entry(self, slot, name):
+        return catalogue.slot_entry(slot, name)
+
+    def member_schema(self):
+        from .schema import member_schema
+
+        return member_schema()
+
+    def describe_member(self, member):
+        from .describe import describe_member
+
+        return describe_member(member)
+
+    # --- running ------------------------------------------------------------------------
+    def compile(self, scenario):
+        from . import run
+
+        return run.compile_scenario(scenario)
+
+    def outcome_schema(self, plan):
+        from . import run
+
+        return run.outcome_schema(plan)
+
+    def n_sides(self, plan):
+        return plan.n_sides
+
+    def n_combatants(self, plan):
+        return plan.n_combatants
+
+    def max_slots(self, plan):
+        return int(plan.arrays.max_rounds)
+
+    def run_chunk(self, plan, key, first, n):
+        from . import run
+
+        return run.run_chunk(plan, key, first, n)
+
+    def describe_plan(self, plan):
+        from .describe import describe_kernel
+
+        return describe_kernel(plan)
+
+    # --- one trial ------------------------------------------------------------------------
+    def replay(self, scenario, plan, seed, trial):
+        from . import narrate, run
+        from .ladder import ladder
+
+        out, events = run.run_logged(plan, seed, trial)
+        names = [c.name for c in scenario.combatants]
+        ranks = ladder(scenario.rules.ladder).names
+        return {
+            "winner": int(out.winner[0]),
+            "end_time": int(out.end_slot[0]),
+            "events": narrate.event_dicts(events, names, ranks),
+            "lines": narrate.narrate(events, names, scenario.side_names, ranks),
+        }
+
+    # --- exact answers --------------------------------------------------------------------
+    def attack(self, scenario, attacker, target):
+        from .exact import scenario_attack
+
+        return scenario_attack(scenario, attacker, target)
+
+    def exact_check(self, scenario):
+        from .exact import fight_check
+
+        fight_check(scenario)
+
+    def exact(self, scenario):
+        from .exact import scenario_fight
+
+        return scenario_fight(scenario)
+
+
+SYSTEM = Colour()

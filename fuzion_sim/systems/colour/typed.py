@@ -1,0 +1,58 @@
+"""One compiled version of each helper of the colour kernels.
+
+numba compiles a jitted function once per combination of argument types it is called with,
+and a constant argument counts as a type of its own (``Literal[int](3)``): the helpers of the
+kernels, called with many constants, compiled dozens of times over. :func:`typed` compiles a
+helper once, with its arguments' types fixed by their names (the plan's and the trial's
+arrays, int64 scalars, a few flags), through the project's ``jit`` policy.
+
+They are compiled without numba's reference counting (``_nrt=False``): none allocates, and a
+call that passes a dozen arrays otherwise counts references to each with atomic operations,
+which took a third of the squad kernel's time. The kernels' entry points allocate their
+scratch arrays and hand the trial loop to such a function.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from numba import types
+
+from ..._jit import jit
+
+__all__ = ["typed"]
+
+_I1 = types.int64[::1]
+_I2 = types.int64[:, ::1]
+_I3 = types.int64[:, :, ::1]
+#: Array arguments by name (every array of the colour kernels is C-contiguous).
+ARRAYS = {
+    "mem": _I2, "acts": _I3, "opts": _I1, "shift": _I2, "rank_col": _I1, "colour_tab": _I2,
+    "values": _I1, "area_mask": _I2, "pair_tab": _I3, "tab": _I2, "tab_later": _I2,
+    "tab_meta": _I2, "pref": _I2, "st": _I2, "st0": _I2, "ak": _I1, "rs": types.uint64[::1],
+    "fs": _I1, "cat_colours": _I2, "cat_rolls": _I2, "events": _I2, "n_events": _I1,
+    "order": _I1, "group": _I1, "key": _I1, "tie": _I1, "acting": types.boolean[::1],
+    "codes": types.uint8[::1], "entries": _I1, "kinds": _I1, "rows": types.uint8[::1],
+    "chunk": types.uint64[::1], "act_rounds": _I2, "act_auto": _I2, "winner": types.int8[::1],
+    "end_slot": types.int32[::1], **dict.fromkeys(
+        ("out_slot", "death_slot", "dealt", "taken", "attacks", "landed", "unconscious",
+         "dying", "broken", "severed"), types.int32[:, ::1]),
+}  # fmt: skip
+#: Flag arguments by name; every other argument is an int64, but ``x`` (a generator output).
+FLAGS = {"full", "bypass_shield", "bypass", "is_hit", "is_first", "may_bypass", "attack",
+         "movement", "forced", "counter_ok", "is_acting", "autofire"}  # fmt: skip
+
+
+def typed(fn):
+    """``jit`` ``fn`` for one signature, read off its parameter names."""
+    sig = []
+    for name in inspect.signature(fn).parameters:
+        if name in ARRAYS:
+            sig.append(ARRAYS[name])
+        elif name in FLAGS:
+            sig.append(types.boolean)
+        elif name == "x":
+            sig.append(types.uint64)
+        else:
+            sig.append(types.int64)
+    return jit(signature_or_function=tuple(sig), _nrt=False)(fn)

@@ -1,0 +1,195 @@
+"""The colour kernels agree bit for bit: the duel and squad kernels with the general one, the
+general kernel's static tables with its rule-by-rule path, one thread with two, and a replayed
+trial with the bulk run's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from colour_cases import SCENARIOS, fight, member, scenario, shipped
+
+from fuzion_sim import simulate
+from fuzion_sim.api import replay
+from fuzion_sim.engine.outcomes import SHARED
+from fuzion_sim.engine.rng import chunk_key
+from fuzion_sim.systems.colour import codes as k
+from fuzion_sim.systems.colour import run
+
+SHIPPED = sorted(p.name for p in SCENARIOS.glob("*.yaml"))
+KEN = member("Ken", abilities={"Fighting": "Good", "Agility": "Good", "Endurance": "Good"},
+             weapon="Machine gun")  # fmt: skip
+
+
+def outcomes_equal(a, b) -> list[str]:
+    bad = [f for f in SHARED if not np.array_equal(getattr(a, f), getattr(b, f))]
+    bad += [f for f in a.counters if not np.array_equal(a.counters[f], b.counters[f])]
+    bad += [f for f in a.categories if not np.array_equal(a.categories[f], b.categories[f])]
+    return bad
+
+
+def untabled(plan):
+    arrays = plan.arrays._replace(opts=plan.arrays.opts.copy())
+    arrays.opts[k.O_NO_TABLES] = 1
+    return plan._replace(arrays=arrays)
+
+
+def check_kernels(sc, n=1500, first=0, seed=5):
+    """Every kernel that honours ``sc``, and the general kernel without tables, agree."""
+    chosen = run.compile_scenario(sc)
+    plans = {"general": run.compile_scenario(sc, "general")}
+    for name in ("duel", "squad"):
+        try:
+            plans[name] = run.compile_scenario(sc, name)
+        except ValueError:
+            pass
+    plans["rule by rule"] = untabled(plans["general"])
+    key = chunk_key(seed, 0)
+    ref = run.run_chunk(plans["general"], key, first, n)
+    for name, plan in plans.items():
+        got = run.run_chunk(plan, key, first, n)
+        assert not outcomes_equal(ref, got), (sc.name, name, outcomes_equal(ref, got))
+    return chosen.kernel, ref
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_scenarios_on_every_kernel(name):
+    check_kernels(shipped(name), n=400 if "10v10" in name else 1500)
+
+
+def test_the_chosen_kernels():
+    assert run.compile_scenario(shipped("ken-against-bob.yaml")).kernel == "duel"
+    assert run.compile_scenario(shipped("bench-squad-10v10.yaml")).kernel == "squad"
+    assert run.compile_scenario(shipped("grapple.yaml")).kernel == "general"
+    with pytest.raises(ValueError, match="does not honour"):
+        run.compile_scenario(shipped("grapple.yaml"), "duel")
+
+
+CRowbar = {"name": "Crowbar", "kind": "melee", "str_plus": 4}
+RULE_CASES = {
+    "counter-attacks": ({"counter_attack": True}, "melee"),
+    "breakage and rattle": ({"armour_breakage": True, "armour_rattle": True,
+                             "armour_damage_table": True}, "armoured"),
+    "active armour": ({"armour_roll": "active"}, "armoured"),
+    "fallback soak": ({"defence_fallback": "soak_after_failed_dodge"}, "melee"),
+    "reactive": ({"defence_choice": "reactive"}, "reactive"),
+    "shields each round": ({"shield_mode_choice": "per_round"}, "shields"),
+    "simultaneous": ({"initiative_ties": "simultaneous"}, "melee"),
+    "aid and flee": ({"aid_fallen": True, "flee_after_wake": True}, "team"),
+    "next turn rolls": ({"endurance_roll_timing": "next_turn", "death_at_shift0": "immediate"},
+                        "team"),
+    "health tracks": ({"health_tracks_endurance": True, "soak": "literal"}, "soakers"),
+    "ammunition": ({"ammunition": True}, "guns"),
+    "helpless": ({"kill_outright_at_zero": True, "helpless_loss_per": "hit"}, "finishers"),
+    "standard ladder": ({"ladder": "standard", "unknown_rank": "nearest", "cs_steps": "table",
+                         "cs_clamp": "msh", "cs_combine": "sequential"}, "melee"),
+}  # fmt: skip
+
+
+def case(kind: str):
+    """A small fight exercising a group of rules."""
+    strong = {"Fighting": "Good", "Strength": "Good", "Endurance": "Good"}
+    if kind == "melee":
+        return fight({"a": [member("A1", weapon="Crowbar", abilities=strong),
+                            member("A2", defence="parry", weapon=CRowbar)],
+                      "b": [member("B1", weapon="Crowbar", defence="block"),
+                            member("B2", defence="roll_with_blow")]})  # fmt: skip
+    if kind == "armoured":
+        return fight({"a": [member("A", weapon="Quinn's sword", abilities=strong)],
+                      "b": [member("B", armor="Power suit", defence="none"),
+                            member("C", armor="Good", natural_armor=5)]})  # fmt: skip
+    if kind == "reactive":
+        return fight({"a": [KEN, member("A2", weapon="Crowbar")],
+                      "b": [member("B", defence=["dodge", "roll_with_blow", "soak"]),
+                            member("C", defence=["parry", "soak"], weapon="Crowbar")]})
+    if kind == "shields":
+        return fight({"a": [KEN, member("A2", weapon="Crowbar")],
+                      "b": [member("B", shield="Example shield", shield_mode="deflect")]})
+    if kind == "team":
+        return fight({"a": [member(f"A{i}", weapon="Crowbar") for i in range(3)],
+                      "b": [member(f"B{i}", weapon="Zombie bite") for i in range(3)]})
+    if kind == "soakers":
+        return fight({"a": [member("A", weapon="Quinn's sword")],
+                      "b": [member("B", defence="soak", abilities={"Endurance": "Remarkable"})]})
+    if kind == "guns":
+        pistol = {"name": "Pistol", "kind": "ranged", "damage": 8, "gun": True, "shots": 3}
+        smg = {"name": "SMG", "kind": "ranged", "damage": 6, "rapid_fire": "full_auto",
+               "rounds": 5, "shots": 12}  # fmt: skip
+        return fight({"a": [member("A", weapon=pistol), member("A2", weapon=smg)],
+                      "b": [member("B", weapon="Crowbar"), member("B2")]})
+    if kind == "finishers":
+        return fight({"a": [member("A", weapon="Crowbar", finish_fallen=True,
+                                   abilities=strong), member("A2")],
+                      "b": [member("B"), member("B2")]})  # fmt: skip
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_CASES))
+def test_rules_on_every_kernel(name):
+    rules, kind = RULE_CASES[name]
+    data = case(kind)
+    data["rules"] = rules
+    check_kernels(scenario(data), n=600)
+
+
+def test_forms_of_attack_on_every_kernel():
+    sniper = member("S", weapon="Brick", aim=1)
+    burster = dict(KEN, name="Burster", actions={"do": "burst"})
+    grenadier = member("G", weapon={"name": "Grenade", "kind": "ranged", "damage": 15,
+                                    "area": True})  # fmt: skip
+    caller = member("C", weapon={"name": "Axe", "kind": "melee", "str_plus": 3,
+                                 "type": "slashing"}, actions={"do": "attack",
+                                                               "called": "left_arm"})
+    data = fight({"a": [sniper, burster, grenadier, caller],
+                  "b": [member("B1", dive_for_cover=True), member("B2", force_field=10),
+                        member("B3", defence="soak"), member("B4", armor="Good")]})
+    check_kernels(scenario(data), n=500)
+
+
+def test_one_thread_or_two_and_chunks():
+    sc = shipped("ken-against-bob.yaml")
+    one = simulate(sc, trials=70_000, threads=1, progress=False, keep_trials=True)
+    two = simulate(sc, trials=70_000, threads=2, progress=False, keep_trials=True)
+    assert not outcomes_equal(one.outcomes, two.outcomes)
+    for name, a in one.tally.to_state().items():
+        b = two.tally.to_state()[name]
+        assert np.array_equal(a, b), name
+    streamed = simulate(sc, trials=70_000, threads=2, progress=False, keep_trials=False)
+    assert np.array_equal(streamed.tally.end_hist, one.tally.end_hist)
+    assert np.array_equal(streamed.tally.categories["attack_colours"],
+                          one.tally.categories["attack_colours"])
+
+
+@pytest.mark.parametrize("name", ["ken-against-bob.yaml", "grapple.yaml",
+                                  "called-shot-head.yaml", "zombie-family-reunion.yaml",
+                                  "bench-squad-10v10.yaml"])  # fmt: skip
+def test_replay_is_the_bulk_runs_trial(name):
+    sc = shipped(name)
+    plan = run.compile_scenario(sc)
+    bulk = run.run_chunk(plan, chunk_key(sc.seed, 0), 0, 40)
+    for trial in (0, 7, 39):
+        out, _events = run.run_logged(plan, sc.seed, trial)
+        row = {f: getattr(bulk, f)[trial] for f in SHARED}
+        for f in SHARED:
+            assert np.array_equal(getattr(out, f)[0], row[f]), (name, trial, f)
+        for f in out.counters:
+            assert np.array_equal(out.counters[f][0], bulk.counters[f][trial])
+        rep = replay(sc, trial)
+        assert rep["end_time"] == int(bulk.end_slot[trial])
+        assert rep["lines"][-1].startswith(f"the fight ends after round {rep['end_time']}")
+        kinds = {e["kind"] for e in rep["events"]}
+        assert {"initiative", "end"} <= kinds
+
+
+def test_invariants_of_a_team_fight():
+    data = case("team")
+    data["rules"] = {"aid_fallen": True}
+    sc = scenario(data)
+    out = run.run_chunk(run.compile_scenario(sc), chunk_key(3, 0), 0, 3000)
+    assert (out.dealt.sum(axis=1) == out.taken.sum(axis=1)).all()
+    assert ((out.death_slot == 0) | (out.out_slot > 0)).all()  # the dead went out
+    assert (out.out_slot <= out.end_slot[:, None]).all()
+    assert (out.landed <= out.attacks).all()
+    dying, unconscious = out.counters["dying"], out.counters["unconscious"]
+    assert (dying <= unconscious).all()
+    assert (unconscious[out.death_slot > 0] == 0).all()
+    assert set(np.unique(out.winner)) <= {-2, -1, 0, 1}
