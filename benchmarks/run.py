@@ -47,6 +47,7 @@ sys.path.insert(0, str(HERE))
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from baselines import EXACT, duel_numpy, duel_python  # noqa: E402
+from colour_bench import rows as colour_rows  # noqa: E402
 from fudge_bench import rows as fudge_rows  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
@@ -302,9 +303,9 @@ def system_rows(quick: bool) -> list[dict]:
     """The other rule systems' benchmarks (``benchmarks/<system>_bench.py``), each a 1 v 1 of
     that system against the Fuzion benchmark duel, measured round-robin."""
     out = []
-    for bench, fn in (("fudge", fudge_rows),):
+    for bench, fn in (("fudge", fudge_rows), ("colour", colour_rows)):
         for r in fn(quick):
-            out.append({**r, "bench": bench, "over_fuzion": r[f"{bench}_over_fuzion"]})
+            out.append({**r, "bench": bench, "over_fuzion": r.get(f"{bench}_over_fuzion")})
     return out
 
 
@@ -395,7 +396,7 @@ def targets(record: dict) -> list[dict]:
     for r in record.get("systems", []):  # each system's row of its pair on 2 threads
         if r.get("target_met") is not None and r["system"] == r["bench"]:
             rows.append({"target": f"{r['scenario']}: attacks/s over the benchmark duel's "
-                         "(2 threads)", "bar": 1.0, "measured": r["over_fuzion"],
+                         "(2 threads)", "bar": r.get("target", 1.0), "measured": r["over_fuzion"],
                          "met": r["target_met"]})  # fmt: skip
     rows += speed_targets(record.get("speed", []))
     peak = {r["trials"]: r["peak_rss_mb"] for r in record["memory"]}
@@ -441,7 +442,8 @@ def render(record: dict) -> None:
         chk = r.get("check")
         verdict = f"z={chk['z']:+.1f} {'ok' if chk['agrees'] else 'FAIL'}" if chk else "-"
         t.add_row(r["system"], r["scenario"], str(r["threads"]), si(r["fights_per_s"]),
-                  si(r["attacks_per_s"]), f"{r['over_fuzion']:.2f}", verdict)
+                  si(r["attacks_per_s"]),
+                  "-" if r["over_fuzion"] is None else f"{r['over_fuzion']:.2f}", verdict)
     console.print(t)
 
     t = Table(title="Start-up of `fuzion-sim run scenarios/marshal-vs-outlaw.yaml --trials 10000`"
