@@ -310,7 +310,7 @@ def run_chunk(
     order = base_order.copy()
     act = np.empty(n_comb, np.int64)
     tie_key = np.empty(n_comb, np.uint64)
-    first_place, same_ref, tie_low = tie_tables(ref, base_order)
+    by_ref, run_end, tie_low = tie_tables(ref, base_order)
     px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
     py = np.empty(n_comb, np.float64)
     ran = np.empty(n_comb, np.float64)
@@ -336,7 +336,7 @@ def run_chunk(
             downs[i] = fresh_downs[i]
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             s0, s1, s2, s3 = break_ties(
-                s0, s1, s2, s3, order, tie_key, first_place, same_ref, tie_low
+                s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low
             )
         n_act = n_comb  # act[:n_act]: the order without those out
         for i in range(n_comb):

@@ -115,3 +115,22 @@ def test_a_battle_replays_as_the_bulk_run_recorded_it():
 def test_the_shipped_battles_run_on_the_squad_kernel(path):
     plan = fuzion.compile_scenario(load_scenario(SCENARIOS / path))
     assert plan.kernel == "squad"
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 17, 40, 300])
+def test_ties_are_broken_as_a_sort_on_ref_then_the_die(n):
+    """F9 switch1's order (kernel_parts.break_ties, O(N log N)) is the sort on (REF desc, die
+    desc), whatever the runs of equal REF (short: insertion; long: heapsort)."""
+    from fuzion_sim.systems.fuzion.kernel_parts import break_ties, tie_tables
+
+    rng = np.random.default_rng(n)
+    ref = rng.integers(2, 2 + max(1, n // 30), n).astype(np.int64)
+    base_order = np.lexsort((np.arange(n), -ref)).astype(np.int64)
+    by_ref, run_end, tie_low = tie_tables(ref, base_order)
+    order, key = np.empty(n, np.int64), np.empty(n, np.uint64)
+    state = tuple(np.uint64(v) for v in (1, 2, 3, 4 + n))
+    break_ties(*state, order, key, by_ref, run_end, tie_low)
+    expected = sorted(range(n), key=lambda c: (-int(ref[c]), -int(key[c])))
+    assert len(set(key.tolist())) == n  # no two keys equal
+    assert [int(ref[c]) for c in order] == sorted(ref.tolist(), reverse=True)
+    np.testing.assert_array_equal(order, expected)
