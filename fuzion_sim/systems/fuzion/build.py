@@ -581,6 +581,12 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
                     f"an object ({what}) has no {key}: its structure is its "
                     f"{'SDP' if sdp else 'Kills'} (leave out {key})",
                 )
+    if (sdp or kills) and not any(skills.get(s) for s in ("Piloting", "Driving")):
+        what = f"sdp: {sdp}" if sdp else f"kills: {kills}"
+        ctx.warnings.append(
+            f"{name} is a vehicle or object ({what}): an attack on it opposes its REF + "
+            "Piloting or Driving (F31), and it has neither; they count 0"
+        )
     if armor.kills and not kills:
         ctx.warnings.append(
             f"{name} wears Kill-rated armour ({armor.name}, kills: {armor.kills}) but is not a "

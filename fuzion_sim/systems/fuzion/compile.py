@@ -165,6 +165,24 @@ def autofire_ratio_of(rules) -> int:
     return ratio if ratio > 0 else autofire_ratio(rules.values.get("campaign", "heroic"))
 
 
+#: F31: the skills a pilot controls a vehicle with (the higher counts for an object whose sheet
+#: is its pilot's; a declared vehicle's class picks one, VA-03).
+CONTROL_SKILLS = ("Piloting", "Driving")
+
+
+def defence_of(c, scale: int) -> tuple[int, int, int]:
+    """``(defence characteristic, skill against ranged attacks, skill against melee)`` of
+    combatant ``c`` (F1): a person's DEX with Ranged Evade, or the best melee skill; an object
+    with SDP or Kills (``scale``) is a vehicle whose sheet is its pilot's, and an attack on it
+    opposes REF + the higher of Piloting and Driving, ranged or melee (F31, M-16)."""
+    mods = c.defence_modifiers
+    if scale != codes.SCALE_PERSON:
+        control = max(c.skill(s) for s in CONTROL_SKILLS)
+        return c.stats["REF"], control + mods, control + mods
+    melee = max(c.skill(s) for s in MELEE_DEFENCE_SKILLS)
+    return c.stats["DEX"], c.skill("Ranged Evade") + mods, melee + mods
+
+
 def _spd(c) -> int:
     """SPD (speed chart / extra actions); 4 (one action a phase) unless given."""
     return int(c.derived.get("spd", 4))
@@ -250,6 +268,9 @@ def compile_scenario(scenario: Scenario) -> Plan:
         return codes.SCALE_OBJECT if getattr(c, "sdp", 0) else codes.SCALE_PERSON
 
     scales = [scale_of(c) for c in fighters]
+    # F31: an attack on a vehicle opposes its pilot's REF + Piloting (or Driving); an object
+    # with SDP or Kills is one whose sheet is its pilot's (M-16, VA-03)
+    defence = [defence_of(c, s) for c, s in zip(fighters, scales, strict=True)]
     # objects and Kill-rated structures: their SDP or Kills are the pool; no Stun to lose
     # (a huge Stun never reaches 0) and "dead" (destroyed) at 0 (BODY 0 in the death rule)
     hits_max = [
@@ -263,7 +284,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         side=_ints([side_index[c.side] for c in fighters]),
         n_sides=len(scenario.sides),
         ref=ref,
-        dex=stat["DEX"],
+        dex=_ints([d[0] for d in defence]),
         strength=stat["STR"],
         body=_ints([b if s == 0 else 0 for b, s in zip(stat["BODY"], scales, strict=True)]),
         hits_max=_ints(hits_max),
@@ -275,10 +296,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
         att_skill=_ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
         h2h_skill=_ints([c.skill("Hand to Hand") for c in fighters]),
         escape_skill=_ints([max(c.skill("Athletics"), c.skill("Hand to Hand")) for c in fighters]),
-        def_ranged=_ints([c.skill("Ranged Evade") + c.defence_modifiers for c in fighters]),
-        def_melee=_ints(
-            [max(c.skill(s) for s in MELEE_DEFENCE_SKILLS) + c.defence_modifiers for c in fighters]
-        ),
+        def_ranged=_ints([d[1] for d in defence]),
+        def_melee=_ints([d[2] for d in defence]),
         pre=stat["PRE"],
         res=_ints(derived["res"]),
         base_order=base_order,

@@ -75,7 +75,7 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     kind, shots = _first_attack(members[a])
     common = dict(dice=rules.dice, criticals=rules.criticals)
     if plan.scale[t] == codes.SCALE_KILLS:
-        return _kills_attack(plan, a, t, av, dv_base, int(dice_n), common)
+        return _kills_attack(plan, a, t, av, dv_base, int(dice_n), common, bool(rules.chinks))
     damage = "stun" if plan.w_dmg[a] == STUN else "killing"
     sd = int(plan.sd[t])
     if plan.scale[t] == codes.SCALE_OBJECT:  # SDP: either damage less the armour
@@ -108,15 +108,25 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     return out
 
 
-def _kills_attack(plan, a, t, av, dv_base, dice_n, common) -> dict:
+def _kills_attack(plan, a, t, av, dv_base, dice_n, common, chinks=False) -> dict:
     """A hit on a Kill-rated target (F29): the attacker's Kills (a Kill-rated weapon's, or its
-    DC over 13) less the armour's, every hit alike."""
+    DC over 13) less the armour's, every hit alike; with chinks in the armour (F30), a hit that
+    beats the DV by 10 or more meets no Kill armour (M-34, VA-43)."""
     kills = int(plan.w_kills[a]) if plan.w_kills[a] else max(dice_n - 13, 0)
     through = max(kills - int(plan.a_kills[t]), 0)
     total, hit = exact._hit_counts(av, dv_base, common["dice"], common["criticals"])
-    p = hit / total
-    pmf = {"0": 1.0} if through == 0 else {"0": 1 - p, str(through): p}
-    return {"p_hit": p, "damage": {"mean": through * p, "pmf": pmf},
+    chink = 0
+    if chinks and kills > through:
+        chink = sum(c for m, c in exact._margin_counts(av, dv_base, common["dice"],
+                                                       common["criticals"])[1].items()
+                    if m >= exact.CHINK_MARGIN)  # fmt: skip
+    counts = {0: total - hit}
+    counts[through] = counts.get(through, 0) + hit - chink
+    counts[kills] = counts.get(kills, 0) + chink
+    pmf = {str(v): Fraction(c, total) for v, c in sorted(counts.items()) if c}
+    mean = sum(v * p for v, p in ((int(k), p) for k, p in pmf.items()))
+    return {"p_hit": hit / total,
+            "damage": {"mean": float(mean), "pmf": {k: float(p) for k, p in pmf.items()}},
             "attack": {"av": av, "dv_base": dv_base, "kills": kills}}  # fmt: skip
 
 

@@ -440,8 +440,10 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
             raw_h = 0  # these manoeuvres do no damage themselves
         raw += raw_h
         armour_h = armour
+        kill_armour_h = ar.kills[tgt]
         if rl.chinks and margin - h * rl.autofire_ratio >= 10:
             armour_h = 0  # F30 chinks: beat the DV by 10 or more
+            kill_armour_h = 0  # Kill armour too (M-34, VA-43)
         if rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
             if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
                 loc = md.called_loc[a]
@@ -459,7 +461,7 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
                 else (n_dice - 13 if n_dice >= 14 else 0)
             )  # fmt: skip
-            through_h = max(att_kills - ar.kills[tgt], 0) * hit
+            through_h = max(att_kills - kill_armour_h, 0) * hit
             hits_lost += through_h
             through += through_h
         elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
