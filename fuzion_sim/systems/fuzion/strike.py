@@ -47,13 +47,17 @@ from .codes import (
     MELEE_REACH,
     SCALE_KILLS,
     SCALE_OBJECT,
+    V_ROWS,
+    VCLASS_MECHA,
 )
 from .dice import TABLE_DICE
+from .hull import carry_crew, crew_wound, critical, hit_row
 from .kernel_parts import log_event
 from .rules import (
     KILLING,
     STUN,
     armour_value,
+    aspect_of,
     damage_dice,
     effective,
     move_away,
@@ -244,7 +248,7 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
 
 @jit(inline="always")
 def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt,
-          vic, rl, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+          vic, rl, vh, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius
     defends against; an explosive is thrown at a point (the DV by range, F4), scatters
     ``min(miss, range / 2)`` metres in a 1d6 direction on a miss, and deals one damage roll
@@ -294,8 +298,8 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
     through = np.int64(0)
     n_victims = 0
     for c in range(n_comb):
-        if hl.is_out[c] and hl.dead[c]:
-            continue
+        if (hl.is_out[c] and hl.dead[c]) or vh.carrier[c] >= 0:
+            continue  # the dead, and a vehicle's crew (inside it: the vehicle is hit)
         ddx = wh.px[c] - cx
         ddy = wh.py[c] - cy
         dc_m = np.sqrt(ddx * ddx + ddy * ddy)
@@ -340,7 +344,7 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
         arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
         if sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
             kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
-            lost_c = max(kills_in - ar.kills[c], 0)
+            lost_c = max(kills_in - ar.kills[c], 0) * vh.kill_unit[c]
             stun_c = np.int64(0)
             thr_c = lost_c
         elif sh.scale[c] == SCALE_OBJECT:
@@ -385,14 +389,17 @@ def shots_fired(a, action, form, fire, wp, st):
 
 @jit(inline="always")
 def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, wp, ar, sh, md, hl,
-           wh, tl, dt, rl, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+           wh, tl, dt, rl, vh, vs, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """The roll and the damage of one attack of ``shots`` (F15 autofire: ceil(margin /
     ratio) bullets, or 1 + floor under ``one_plus_floor``; F16 a burst ceil(1d6 / 2)): every
     hit rolls its dice (F19: groups of five from the 5d6 table, the first from the roll's
     generator step, so nothing branches on the dice), meets the armour (F30 chinks: not when
     the margin is 10 or more), a location (F27) and its multiplier; Kills against a Kill-rated
-    target (F29), SDP of an object; knockback (F28) on a hit. Returns ``(state, ne, roll,
-    damage rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through)``."""
+    target (F29), SDP of an object; knockback (F28) on a hit. A hit on a vehicle rolls its
+    table by the attacker's aspect (``hull``: F31, M-22 to M-30): the row's multiplier, its
+    critical location, or the crew row's damage to the pilot. Returns ``(state, ne, roll,
+    damage rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through, and
+    the pilot's Hits lost, Stun lost and damage through, -1 for no crew hit)``."""
     nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
     u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -419,6 +426,14 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
     hits_lost = np.int64(0)
     stun_lost = np.int64(0)
     through = np.int64(0)
+    vehicle = vh.vclass[tgt] > 0 and vh.locs_on
+    asp = np.int64(1)
+    if vehicle:  # the attacker's aspect (VA-05): the table's dice (F31)
+        asp = aspect_of(wh.px[a] - wh.px[tgt], wh.py[a] - wh.py[tgt], vs.hd[tgt],
+                        vh.front_arc, vh.vclass[tgt] == VCLASS_MECHA)  # fmt: skip
+    p_hits = np.int64(0)
+    p_stun = np.int64(0)
+    p_through = np.int64(-1)
     for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
         if h == 0:
             bits = dice_bits
@@ -444,7 +459,12 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
         if rl.chinks and margin - h * rl.autofire_ratio >= 10:
             armour_h = 0  # F30 chinks: beat the DV by 10 or more
             kill_armour_h = 0  # Kill armour too (M-34, VA-43)
-        if rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
+        vrow = -1
+        if vehicle:
+            s0, s1, s2, s3, vrow = hit_row(tgt, asp, vh, s0, s1, s2, s3)
+            if hit:
+                vs.vloc_hits[tgt, vh.locid[tgt * V_ROWS + vrow]] += 1
+        elif rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
             if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
                 loc = md.called_loc[a]
             else:  # F27: 3d6 on the location table
@@ -461,13 +481,24 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
                 else (n_dice - 13 if n_dice >= 14 else 0)
             )  # fmt: skip
-            through_h = max(att_kills - kill_armour_h, 0) * hit
+            passed = max(att_kills - kill_armour_h, 0) * hit
+            through_h = passed * vh.kill_unit[tgt]  # a vehicle's Kills in tenths (VA-14)
+            if vrow >= 0:
+                through_h, p_hits, p_stun, p_through, s0, s1, s2, s3 = _on_row(
+                    a, tgt, vrow, through_h, passed, True, dmg_type, p_hits, p_stun, p_through,
+                    wp, ar, sh, hl, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+                )  # fmt: skip
             hits_lost += through_h
             through += through_h
         elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
             through_h = max(raw_h - armour_h, 0) * hit
             if loc >= 0:
                 through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
+            if vrow >= 0:
+                through_h, p_hits, p_stun, p_through, s0, s1, s2, s3 = _on_row(
+                    a, tgt, vrow, through_h, through_h, False, dmg_type, p_hits, p_stun,
+                    p_through, wp, ar, sh, hl, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+                )  # fmt: skip
             hits_lost += through_h
             through += through_h
         else:
@@ -490,13 +521,44 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 wh.px[tgt], wh.py[tgt], wh.px[a], wh.py[a], units * rl.knock_unit
             )
             moved_geometry(tgt, wh.px, wh.py, wp.range, wh.dist, wh.rmod)
+            if vh.vclass[tgt] > 0:
+                carry_crew(tgt, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
             if log:
                 row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
                 events[row, EV_RAW] = units
                 events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
                 events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
                 ne += 1
-    return s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost, stun_lost, through
+    if vehicle:  # the event log's location: a vehicle's is 100 + its vehicle location index
+        loc = 100 + vh.locid[tgt * V_ROWS + vrow]
+    return (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost, stun_lost, through,
+            p_hits, p_stun, p_through)
+
+
+@jit(inline="always")
+def _on_row(a, tgt, vrow, through_h, passed, kill_rated, dmg_type, p_hits, p_stun, p_through,
+            wp, ar, sh, hl, tl, dt, rl, vh, vs, now, s0, s1, s2, s3):  # fmt: skip
+    """A hit's structure damage ``through_h`` at row ``vrow`` of vehicle ``tgt``: the crew row
+    sends what ``passed`` the armour to the pilot instead (M-26, VA-13); any other row
+    multiplies it (M-25, rounded down) and adds it to the row's critical location (F31),
+    whose damage comes off the structure too unless ``location_damage_counts_total`` is
+    false (VA-09). Returns the structure damage, the pilot's totals so far and the state."""
+    k = tgt * V_ROWS + vrow
+    if vh.crew[k]:
+        if passed <= 0 or vh.pilot[tgt] < 0:  # "if shot penetrates armor"
+            return np.int64(0), p_hits, p_stun, p_through, s0, s1, s2, s3
+        s0, s1, s2, s3, lost, stun, thr = crew_wound(
+            a, tgt, passed, kill_rated, dmg_type, hl.stun[vh.pilot[tgt]] - p_stun, wp, ar, sh,
+            vh, dt, rl.ap_factor, s0, s1, s2, s3,
+        )  # fmt: skip
+        if p_through < 0:
+            p_through = 0
+        return np.int64(0), p_hits + lost, p_stun + stun, p_through + thr, s0, s1, s2, s3
+    through_h = through_h * vh.num[k] // vh.den[k]
+    critical(tgt, vrow, through_h, vh, vs, hl, tl, now)
+    if vh.thr[k] > 0 and not vh.counts_total:
+        through_h = 0  # the location's alone (VA-09 b)
+    return through_h, p_hits, p_stun, p_through, s0, s1, s2, s3
 
 
 @jit(inline="always")
