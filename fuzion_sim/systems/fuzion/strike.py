@@ -47,17 +47,14 @@ from .codes import (
     MELEE_REACH,
     SCALE_KILLS,
     SCALE_OBJECT,
-    V_ROWS,
-    VCLASS_MECHA,
 )
 from .dice import TABLE_DICE
-from .hull import carry_crew, crew_wound, critical, hit_row
+from .hull import carry_crew, vehicle_hits
 from .kernel_parts import log_event
 from .rules import (
     KILLING,
     STUN,
     armour_value,
-    aspect_of,
     damage_dice,
     effective,
     move_away,
@@ -426,91 +423,78 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
     hits_lost = np.int64(0)
     stun_lost = np.int64(0)
     through = np.int64(0)
-    vehicle = vh.vclass[tgt] > 0 and vh.locs_on
-    asp = np.int64(1)
-    if vehicle:  # the attacker's aspect (VA-05): the table's dice (F31)
-        asp = aspect_of(wh.px[a] - wh.px[tgt], wh.py[a] - wh.py[tgt], vs.hd[tgt],
-                        vh.front_arc, vh.vclass[tgt] == VCLASS_MECHA)  # fmt: skip
     p_hits = np.int64(0)
     p_stun = np.int64(0)
     p_through = np.int64(-1)
-    for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
-        if h == 0:
-            bits = dice_bits
-        else:
-            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            bits = high_bits(x)
-        dice_left = n_dice
-        raw_h = np.int64(0)
-        while dice_left >= TABLE_DICE:
-            group = index32(bits, u_nd6_size)
-            raw_h += dt.nd6_table[nd6_start + group]
-            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            bits = high_bits(x)
-            dice_left -= TABLE_DICE
-        lo = dt.nd6_offsets[dice_left]
-        size = dt.nd6_offsets[dice_left + 1] - lo
-        raw_h += dt.nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
-        if special:
-            raw_h = 0  # these manoeuvres do no damage themselves
-        raw += raw_h
-        armour_h = armour
-        kill_armour_h = ar.kills[tgt]
-        if rl.chinks and margin - h * rl.autofire_ratio >= 10:
-            armour_h = 0  # F30 chinks: beat the DV by 10 or more
-            kill_armour_h = 0  # Kill armour too (M-34, VA-43)
-        vrow = -1
-        if vehicle:
-            s0, s1, s2, s3, vrow = hit_row(tgt, asp, vh, s0, s1, s2, s3)
-            if hit:
-                vs.vloc_hits[tgt, vh.locid[tgt * V_ROWS + vrow]] += 1
-        elif rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
-            if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
-                loc = md.called_loc[a]
-            else:  # F27: 3d6 on the location table
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                loc = dt.loc_by_roll[dt.nd6_table[dt.nd6_offsets[3] + np.int64(u * 216.0)]]
-            if (ar.cover[tgt] >> loc) & 1 == 0:
-                armour_h = 0  # the armour does not cover it
-            if hit:
-                tl.location_hits[tgt, loc] += 1
-        if sh.scale[tgt] == SCALE_KILLS:
-            # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
-            # (superdamage); armour in Kills
-            att_kills = (
-                wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
-                else (n_dice - 13 if n_dice >= 14 else 0)
-            )  # fmt: skip
-            passed = max(att_kills - kill_armour_h, 0) * hit
-            through_h = passed * vh.kill_unit[tgt]  # a vehicle's Kills in tenths (VA-14)
-            if vrow >= 0:
-                through_h, p_hits, p_stun, p_through, s0, s1, s2, s3 = _on_row(
-                    a, tgt, vrow, through_h, passed, True, dmg_type, p_hits, p_stun, p_through,
-                    wp, ar, sh, hl, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+    if vh.vclass[tgt] > 0:  # a vehicle: its own room, called (hull.py)
+        (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
+         p_through) = vehicle_hits(
+            a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+        )  # fmt: skip
+    else:
+        for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
+            if h == 0:
+                bits = dice_bits
+            else:
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                bits = high_bits(x)
+            dice_left = n_dice
+            raw_h = np.int64(0)
+            while dice_left >= TABLE_DICE:
+                group = index32(bits, u_nd6_size)
+                raw_h += dt.nd6_table[nd6_start + group]
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                bits = high_bits(x)
+                dice_left -= TABLE_DICE
+            lo = dt.nd6_offsets[dice_left]
+            size = dt.nd6_offsets[dice_left + 1] - lo
+            raw_h += dt.nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
+            if special:
+                raw_h = 0  # these manoeuvres do no damage themselves
+            raw += raw_h
+            armour_h = armour
+            chinked = rl.chinks and margin - h * rl.autofire_ratio >= 10
+            if chinked:
+                armour_h = 0  # F30 chinks: beat the DV by 10 or more
+            if rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
+                if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
+                    loc = md.called_loc[a]
+                else:  # F27: 3d6 on the location table
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    loc = dt.loc_by_roll[dt.nd6_table[dt.nd6_offsets[3] + np.int64(u * 216.0)]]
+                if (ar.cover[tgt] >> loc) & 1 == 0:
+                    armour_h = 0  # the armour does not cover it
+                if hit:
+                    tl.location_hits[tgt, loc] += 1
+            if sh.scale[tgt] == SCALE_KILLS:
+                # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
+                # (superdamage); armour in Kills, which chinks ignore too (M-34, VA-43)
+                att_kills = (
+                    wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
+                    else (n_dice - 13 if n_dice >= 14 else 0)
                 )  # fmt: skip
-            hits_lost += through_h
-            through += through_h
-        elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
-            through_h = max(raw_h - armour_h, 0) * hit
-            if loc >= 0:
-                through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
-            if vrow >= 0:
-                through_h, p_hits, p_stun, p_through, s0, s1, s2, s3 = _on_row(
-                    a, tgt, vrow, through_h, through_h, False, dmg_type, p_hits, p_stun,
-                    p_through, wp, ar, sh, hl, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
-                )  # fmt: skip
-            hits_lost += through_h
-            through += through_h
-        else:
-            through_h = penetration(dmg_type, raw_h, armour_h, sh.sd[tgt])
-            if loc >= 0:  # F27: the multiplier after armour, rounded down
-                through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
-            through_h *= hit
-            # collateral Stun never below 0: of what earlier hits left
-            lost_h, stun_h = split_through(dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost)
-            hits_lost += lost_h
-            stun_lost += stun_h
-            through += through_h
+                through_h = max(att_kills - (0 if chinked else ar.kills[tgt]), 0) * hit
+                hits_lost += through_h
+                through += through_h
+            elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
+                through_h = max(raw_h - armour_h, 0) * hit
+                if loc >= 0:
+                    through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
+                hits_lost += through_h
+                through += through_h
+            else:
+                through_h = penetration(dmg_type, raw_h, armour_h, sh.sd[tgt])
+                if loc >= 0:  # F27: the multiplier after armour, rounded down
+                    through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
+                through_h *= hit
+                # collateral Stun never below 0: of what earlier hits left
+                lost_h, stun_h = split_through(
+                    dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
+                )
+                hits_lost += lost_h
+                stun_lost += stun_h
+                through += through_h
     if rl.knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         kb_att = att_kills if sh.scale[tgt] == SCALE_KILLS else n_dice
@@ -529,36 +513,8 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
                 events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
                 ne += 1
-    if vehicle:  # the event log's location: a vehicle's is 100 + its vehicle location index
-        loc = 100 + vh.locid[tgt * V_ROWS + vrow]
     return (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost, stun_lost, through,
             p_hits, p_stun, p_through)
-
-
-@jit(inline="always")
-def _on_row(a, tgt, vrow, through_h, passed, kill_rated, dmg_type, p_hits, p_stun, p_through,
-            wp, ar, sh, hl, tl, dt, rl, vh, vs, now, s0, s1, s2, s3):  # fmt: skip
-    """A hit's structure damage ``through_h`` at row ``vrow`` of vehicle ``tgt``: the crew row
-    sends what ``passed`` the armour to the pilot instead (M-26, VA-13); any other row
-    multiplies it (M-25, rounded down) and adds it to the row's critical location (F31),
-    whose damage comes off the structure too unless ``location_damage_counts_total`` is
-    false (VA-09). Returns the structure damage, the pilot's totals so far and the state."""
-    k = tgt * V_ROWS + vrow
-    if vh.crew[k]:
-        if passed <= 0 or vh.pilot[tgt] < 0:  # "if shot penetrates armor"
-            return np.int64(0), p_hits, p_stun, p_through, s0, s1, s2, s3
-        s0, s1, s2, s3, lost, stun, thr = crew_wound(
-            a, tgt, passed, kill_rated, dmg_type, hl.stun[vh.pilot[tgt]] - p_stun, wp, ar, sh,
-            vh, dt, rl.ap_factor, s0, s1, s2, s3,
-        )  # fmt: skip
-        if p_through < 0:
-            p_through = 0
-        return np.int64(0), p_hits + lost, p_stun + stun, p_through + thr, s0, s1, s2, s3
-    through_h = through_h * vh.num[k] // vh.den[k]
-    critical(tgt, vrow, through_h, vh, vs, hl, tl, now)
-    if vh.thr[k] > 0 and not vh.counts_total:
-        through_h = 0  # the location's alone (VA-09 b)
-    return through_h, p_hits, p_stun, p_through, s0, s1, s2, s3
 
 
 @jit(inline="always")
