@@ -25,7 +25,9 @@ import numpy as np
 
 from . import codes
 from . import tactics as tx
+from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
+from .model import SWITCHES
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
@@ -166,6 +168,12 @@ def no_chinks(plan: Plan) -> bool:
     return not plan.options[codes.OPT_CHINKS]
 
 
+@condition("a vehicle or mecha")
+def no_vehicles(plan: Plan) -> bool:
+    """Nobody is a vehicle (``vehicle:``) or rides in one: vehicles run on the general kernel."""
+    return not plan.vclass.any() and not (plan.carrier >= 0).any()
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -201,6 +209,13 @@ def _row(key, why, standing=None, squad=_SAME, duel=_SAME) -> Honour:
 _DESCRIPTIVE = "descriptive: recorded with the scenario, read by no rule"
 _MOVING = "read only when someone moves; the standing kernels run fights where nobody does"
 _STATIC = "in the static pair tables (modifier, armour) worked out once per plan"
+
+_VEHICLE = "vehicles, their crews and hit tables: the general kernel"
+_VEHICLE_KEYS = VEHICLE_KEYS
+_CREW_KEYS = CREW_KEYS
+_VEHICLE_WEAPON_KEYS = VEHICLE_WEAPON_KEYS
+#: The rule switches of the vehicle rulings (VA-n).
+_VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items() if v.ruling.startswith("VA-"))
 
 #: Every key a Fuzion scenario can hold, and when each specialised kernel honours it.
 HONOURS: tuple[Honour, ...] = (
@@ -329,6 +344,15 @@ HONOURS: tuple[Honour, ...] = (
     _row("rules.autofire_ratio", "read only by autofire"),
     _row("rules.autofire_hits", "read only by autofire"),
     _row("rules.chinks", "F30 in the standing kernel", squad=no_chinks, duel=no_chinks),
+    # vehicles and mecha (../shared/rulings/vehicles): the general kernel only
+    _row("member.vehicle", _VEHICLE, standing=no_vehicles),
+    *(_row(f"vehicle.{key}", _VEHICLE, standing=no_vehicles) for key in _VEHICLE_KEYS),
+    *(_row(f"crew.{key}", _VEHICLE + " (a crew member's sheet)", standing=no_vehicles)
+      for key in _CREW_KEYS),
+    *(_row(f"vehicle_weapon.{key}", _VEHICLE, standing=no_vehicles)
+      for key in _VEHICLE_WEAPON_KEYS),
+    *(_row(f"rules.{key}", "read only with a vehicle: " + _VEHICLE, standing=no_vehicles)
+      for key in _VEHICLE_SWITCHES),
 )
 
 

@@ -105,14 +105,15 @@ def stop_table(pair_armour, w_dmg, sd):
 
 
 @jit(inline="always")
-def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, s2, s3):
+def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, hidden, s0, s1, s2, s3):
     """Combatant ``a``'s target under its targeting rule (``tactics.T_*``), exactly as the
     general kernel chooses it: ``focus`` the target of the side's first standing member that
     has one (if still standing); ``random`` one of the enemies standing (a die only when
     there are two or more); else the best enemy standing by the rule's score (``first``: the
     first listed, ``nearest`` by ``pair_dist``, ``weakest`` / ``strongest`` by Hits, then
-    Stun), the first listed among equals. Returns the target (-1: none) and the generator
-    state."""
+    Stun), the first listed among equals. Nobody ``hidden`` is chosen (a vehicle's crew,
+    inside it; the standing kernels pass ``is_out``). Returns the target (-1: none) and the
+    generator state."""
     n_comb = side.shape[0]
     tgt = -1
     if mode == tx.T_FOCUS:
@@ -124,7 +125,7 @@ def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, 
     if tgt < 0 and mode == tx.T_RANDOM:
         n_e = 0
         for c in range(n_comb):
-            if side[c] != side[a] and not is_out[c]:
+            if side[c] != side[a] and not is_out[c] and not hidden[c]:
                 n_e += 1
         if n_e > 0:
             pick = np.int64(0)
@@ -132,7 +133,7 @@ def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, 
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 pick = np.int64(u * n_e)
             for c in range(n_comb):
-                if side[c] != side[a] and not is_out[c]:
+                if side[c] != side[a] and not is_out[c] and not hidden[c]:
                     if pick == 0:
                         tgt = c
                         break
@@ -140,7 +141,7 @@ def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, 
     if tgt < 0:
         best = 0.0
         for c in range(n_comb):
-            if side[c] == side[a] or is_out[c]:
+            if side[c] == side[a] or is_out[c] or hidden[c]:
                 continue
             if mode == tx.T_WEAKEST:
                 score = -(hits[c] + stun[c] * 0.001)

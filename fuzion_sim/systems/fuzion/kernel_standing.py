@@ -317,8 +317,8 @@ def run_chunk(
                 tgt = target[ua]
                 if tgt < 0 or is_out[np.uint64(tgt)] or dynamic[ua]:
                     tgt, s0, s1, s2, s3 = choose_target(
-                        a, side, is_out, target, targeting[ua], hits, stun, pair_dist, s0, s1,
-                        s2, s3,
+                        a, side, is_out, target, targeting[ua], hits, stun, pair_dist, is_out,
+                        s0, s1, s2, s3,
                     )  # fmt: skip
                     target[ua] = tgt
                     if tgt < 0:

@@ -16,7 +16,7 @@ from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
 from .codes import N_EV_FIELDS
 from .compile import Motion, Plan, StandingPlan, motion, standing_plan
 from .compile import compile_scenario as _compile
-from .tables import hit_locations
+from .tables import hit_locations, vehicle_location_names
 
 __all__ = [
     "FightPlan",
@@ -35,19 +35,34 @@ MAX_EVENTS = 100_000
 _NO_LOG = np.zeros((1, N_EV_FIELDS), np.int64)
 
 
+#: What the kernels count for a fight with a vehicle (M-27, VA-10), beyond the rest.
+VEHICLE_COUNTERS = (
+    Counter("immobilised", "immobilised", "1 when the vehicle was immobilised (VA-10)"),
+    Counter("uncontrolled", "uncontrolled", "1 when the vehicle was made uncontrollable"),
+    Counter("crits", "critical_locations", "critical locations destroyed (F31, M-27)"),
+)
+
+
 @cache
-def schema_of(unit: str = "phase", per_round: int = 4) -> OutcomeSchema:
+def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False) -> OutcomeSchema:
     """What the Fuzion kernels count beyond the shared outcomes (knockback units taken per
-    trial, F28; hits taken by location, F27) and the time unit fights are reported in."""
-    return OutcomeSchema(
-        unit=unit, seconds=12.0 / per_round, per_round=per_round,
-        counters=(Counter("knock", "knockback", "knockback units taken (F28)"),),
-        categories=(Categories("location_hits", tuple(hit_locations().names),
-                               "hits_by_location", "hits taken by location (F27)"),),
-    )  # fmt: skip
+    trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
+    immobilised or made uncontrollable, its critical locations destroyed and its hits by
+    vehicle location, M-22 to M-30) and the time unit fights are reported in."""
+    counters = (Counter("knock", "knockback", "knockback units taken (F28)"),)
+    categories = (Categories("location_hits", tuple(hit_locations().names),
+                             "hits_by_location", "hits taken by location (F27)"),)  # fmt: skip
+    if vehicles:
+        counters += VEHICLE_COUNTERS
+        categories += (Categories("vehicle_location_hits", vehicle_location_names(),
+                                  "vehicle_hits_by_location",
+                                  "hits a vehicle took by location (F31)"),)  # fmt: skip
+    return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
+                         counters=counters, categories=categories)  # fmt: skip
 
 
 SCHEMA = schema_of()
+SCHEMA_VEHICLES = schema_of(vehicles=True)
 
 _KERNELS = {"duel": kernel_duel, "squad": kernel_squad, "standing": kernel_standing}
 
@@ -114,14 +129,15 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     """Run the plan's kernel (a logged trial: the standing kernel, which keeps the event log
     and draws the same numbers as the duel and squad kernels, or the general kernel where the
     standing kernel cannot run the fight)."""
-    tail = (*kernel_outputs(out), log_trial, _NO_LOG if events is None else events,
-            np.zeros(1, np.int64) if count is None else count)  # fmt: skip
-    args = (key, first, n, *plan.arrays, *tail)
-    if plan.kernel == "general":
-        kernel.run_chunk(*args)
-    elif log_trial >= 0 and plan.logged is not None:
-        kernel.run_chunk(key, first, n, *plan.logged, *tail)
-    elif log_trial >= 0:
+    log_args = (log_trial, _NO_LOG if events is None else events,
+                np.zeros(1, np.int64) if count is None else count)  # fmt: skip
+    if plan.kernel == "general" or (log_trial >= 0 and plan.logged is not None):
+        arrays = plan.arrays if plan.kernel == "general" else plan.logged
+        kernel.run_chunk(key, first, n, *arrays, *kernel_outputs(out), *vehicle_outputs(out),
+                         *log_args)  # fmt: skip
+        return
+    args = (key, first, n, *plan.arrays, *kernel_outputs(out), *log_args)
+    if log_trial >= 0:
         kernel_standing.run_chunk(*args, *_tally_args(tally))
     elif plan.kernel == "squad":
         kernel_squad.run_chunk(*args, *_tally_args(tally), *plan.motion)
@@ -144,9 +160,31 @@ def kernel_outputs(out: TrialOutcomes) -> list:
     return [*out.arrays(), out.counters["knock"], out.categories["location_hits"]]
 
 
+_NO_COUNTER = np.zeros((1, 1), np.int32)
+_NO_CATEGORY = np.zeros((1, 1), np.int64)
+
+
+def vehicle_outputs(out: TrialOutcomes) -> list:
+    """The general kernel's vehicle outputs: the counters of :data:`VEHICLE_COUNTERS` and the
+    hits by vehicle location, or (1, 1) arrays it leaves alone in a fight without vehicles."""
+    if "vehicle_location_hits" not in out.categories:
+        return [_NO_COUNTER, _NO_COUNTER, _NO_COUNTER, _NO_CATEGORY]
+    return [*(out.counters[c.name] for c in VEHICLE_COUNTERS),
+            out.categories["vehicle_location_hits"]]  # fmt: skip
+
+
+def _schema(plan: FightPlan) -> OutcomeSchema:
+    return SCHEMA_VEHICLES if has_vehicles(plan) else SCHEMA
+
+
+def has_vehicles(plan: FightPlan) -> bool:
+    """Whether a vehicle fights (the general kernel's plan only)."""
+    return plan.kernel == "general" and bool(plan.arrays.vclass.any())
+
+
 def run_chunk(plan: FightPlan, key, first: int, n: int) -> TrialOutcomes:
     """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
-    out = TrialOutcomes.empty(n, plan.n_combatants, SCHEMA)
+    out = TrialOutcomes.empty(n, plan.n_combatants, _schema(plan))
     _run(plan, key, first, n, out)
     return out
 
@@ -157,7 +195,7 @@ def tally_chunk(plan: FightPlan, key, first: int, n: int):
     fight may outlast the tally's histograms, which they index by time)."""
     slots = max_slots(plan)
     if plan.kernel == "general" or slots > HIST_SLOTS:
-        return Tally.of(run_chunk(plan, key, first, n), plan.n_sides, slots, SCHEMA)
+        return Tally.of(run_chunk(plan, key, first, n), plan.n_sides, slots, outcome_schema(plan))
     tally = Tally.zeros(plan.n_sides, plan.n_combatants, slots, SCHEMA)
     tally.n_trials = n
     _run(plan, key, first, n, TrialOutcomes.empty(0, plan.n_combatants, SCHEMA), tally=tally)
@@ -170,7 +208,7 @@ def run_logged(plan: FightPlan, seed: int, trial: int) -> tuple[TrialOutcomes, n
     Every trial starts from its own stream (``engine.rng``), so this is exactly the trial the
     bulk run recorded. Returns its outcome row and the events (int64[n, N_EV_FIELDS]).
     """
-    out = TrialOutcomes.empty(1, plan.n_combatants, SCHEMA)
+    out = TrialOutcomes.empty(1, plan.n_combatants, _schema(plan))
     events = np.zeros((MAX_EVENTS + 1, N_EV_FIELDS), np.int64)  # + a scratch row
     count = np.zeros(1, np.int64)
     key = chunk_key(seed, trial // CHUNK)
@@ -192,4 +230,4 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     """The plan's reported time unit (a phase, or a segment of the speed chart: twelve to the
     12-second round) and the Fuzion extras."""
     per_round = plan.arrays.slots_per_round // plan.arrays.slots_per_unit
-    return schema_of("segment" if per_round == 12 else "phase", per_round)
+    return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan))
