@@ -42,12 +42,15 @@ def run_kernel(scenario: str, chunks: int, code_out: Path) -> None:
     plan = fuzion.compile_scenario(load_scenario(scenario))
     module = {"general": kernel, "standing": kernel_standing, "squad": kernel_squad,
               "duel": kernel_duel}[plan.kernel]  # fmt: skip
+    function = module.run_chunk
+    if plan.kernel == "duel":  # the duel's kernel for the rule options the fight uses
+        function = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
         fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK)
-    overload = next(iter(module.run_chunk.overloads.values()))
+    overload = next(iter(function.overloads.values()))
     address = overload.library.get_pointer_to_function(overload.fndesc.llvm_func_name)
     code_out.write_bytes(ctypes.string_at(address, CODE_BYTES))
-    print(f"{module.__name__} {address}")
+    print(f"{module.__name__}.{function.__name__} {address}")
 
 
 def out_of_line(code_lines, share, base) -> dict[int, float]:

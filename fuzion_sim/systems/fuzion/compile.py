@@ -18,13 +18,17 @@ from .rules import (
     STUN,
     armour_value,
     attacker_modifiers,
+    damage_dice,
     range_modifier,
     target_modifiers,
 )
 from .tables import autofire_ratio, hit_locations
 from .timing import build_timing
 
-__all__ = ["MELEE_DEFENCE_SKILLS", "Plan", "StandingPlan", "compile_scenario", "standing_plan"]
+__all__ = [
+    "MELEE_DEFENCE_SKILLS", "DuelPlan", "Plan", "StandingPlan", "compile_scenario", "duel_plan",
+    "standing_plan",
+]  # fmt: skip
 
 #: F1: against melee the defender uses the highest of these skills (with DEX).
 MELEE_DEFENCE_SKILLS = ("Athletics", "Hand to Hand", "Melee", "Fencing")
@@ -654,3 +658,134 @@ def standing_plan(plan: Plan) -> StandingPlan:
             pair_armour[a * n + t] = armour
     fields = {k: getattr(plan, k) for k in StandingPlan._fields if k in Plan._fields}
     return StandingPlan(**fields, pair_mod=pair_mod, pair_armour=pair_armour, pair_dist=dist)
+
+
+class DuelPlan(NamedTuple):
+    """What the duel kernel reads beyond the :class:`StandingPlan` (its arguments after those,
+    in this order): the rule options it runs itself. F27 hit locations (``loc_mode``; a called
+    shot's fixed location and modifier; the location of each 3d6 outcome; per attacker, location
+    and damage rolled the damage through, armour and multiplier applied), F15 autofire (the
+    shots of each attack, its -1 per full 10 in ``fixed_mod``), F28 knockback (the BODY it
+    subtracts, metres a unit, and what a move after it reads: positions, runs, ranges, the
+    default tactic, the static modifiers cover and posture apart) and F17 spreads (the radius,
+    what stops a blast on each combatant, the acting and defending rolls)."""
+
+    loc_mode: int
+    knockback: int
+    shots: np.ndarray
+    fixed_loc: np.ndarray
+    fixed_mod: np.ndarray
+    loc_of_roll: np.ndarray
+    wound: np.ndarray
+    wound_size: int
+    knock_body: np.ndarray
+    knock_unit: float
+    pos_x0: np.ndarray
+    pos_y0: np.ndarray
+    run_m: np.ndarray
+    w_range: np.ndarray
+    tac_default: np.ndarray
+    tgt_mod_r: np.ndarray
+    tgt_mod_m: np.ndarray
+    cover_r: np.ndarray
+    cover_m: np.ndarray
+    att_mod_r: np.ndarray
+    att_mod_m: np.ndarray
+    w_area: np.ndarray
+    blast_stop: np.ndarray
+    task_table: np.ndarray
+    def_table: np.ndarray
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The rule options the fight uses, of ``locations``, ``autofire`` (more than one shot
+        an attack), ``knockback`` and ``area``."""
+        used = (
+            self.loc_mode != codes.LOC_NONE, int(self.shots.max()) > 1, bool(self.knockback),
+            bool(self.w_area.any()),
+        )  # fmt: skip
+        names = ("locations", "autofire", "knockback", "area")
+        return tuple(name for name, on in zip(names, used, strict=True) if on)
+
+
+def _shots(plan: Plan, c: int) -> int:
+    """F15: the shots of combatant ``c``'s every attack in a standing fight (its tactic the
+    default, fire 1, or a first rule ``attack`` with its ``fire``; 0: all): 1 without autofire,
+    with the fists, or with an area weapon (a blast fires once)."""
+    if not plan.w_autofire[c] or plan.unarmed0[c] or plan.w_area[c] > 0.0:
+        return 1
+    fire = 1 if plan.tac_default[c] else int(plan.rules[plan.rule_start[c], 4])
+    rof = int(plan.w_rof[c])
+    return rof if fire <= 0 else min(fire, rof)
+
+
+def duel_plan(plan: Plan, sp: StandingPlan) -> DuelPlan:
+    """The duel kernel's further arrays for ``plan``'s one-against-one fight (``sp``: its
+    standing plan)."""
+    loc_mode = int(plan.options[codes.OPT_HIT_LOCATIONS])
+    called = loc_mode == codes.LOC_CALLED
+    shots = _ints([_shots(plan, c) for c in range(2)])
+    fixed_loc = _ints([int(plan.called_loc[c]) if called else -1 for c in range(2)])
+    fixed_mod = _ints(
+        [
+            (int(plan.called_mod[c]) if called and plan.called_loc[c] >= 0 else 0)
+            - int(shots[c]) // 10  # F15: -1 per full 10 shots
+            for c in range(2)
+        ]
+    )
+    lo3 = int(plan.nd6_offsets[3])
+    loc_of_roll = _ints(plan.loc_by_roll[plan.nd6_table[lo3 : lo3 + 216]])
+    # per attacker a, location and damage rolled: the damage through (F20, F27)
+    n_locs = plan.loc_num.shape[0]
+    dice_max = [
+        int(plan.strength[c]) if plan.w_dc[c] == FISTS_DC
+        else int(damage_dice(plan.w_dc[c], plan.strength[c], plan.w_min_str[c], plan.w_melee[c]))
+        for c in range(2)
+    ]  # fmt: skip
+    size = 6 * max(dice_max) + 1
+    wound = np.zeros((2, n_locs, size), np.int64)
+    if loc_mode != codes.LOC_NONE:
+        raw = np.arange(size, dtype=np.int64)
+        for a in range(2):
+            t = 1 - a
+            for loc in range(n_locs):
+                armour = int(sp.pair_armour[a * 2 + t]) if (plan.a_cover[t] >> loc) & 1 else 0
+                stop = armour if plan.w_dmg[a] == KILLING or armour > plan.sd[t] else plan.sd[t]
+                through = np.maximum(raw - stop, 0)
+                wound[a, loc] = through * plan.loc_num[loc] // plan.loc_den[loc]
+    blast_stop = np.zeros(4, np.int64)
+    for a in range(2):
+        for c in range(2):
+            armour = armour_value(
+                plan.a_pd[c], plan.a_ekd[c], plan.w_energy[a], plan.w_ap[a], plan.ap_factor
+            )
+            blast_stop[a * 2 + c] = (
+                armour if plan.w_dmg[a] == KILLING or armour > plan.sd[c] else plan.sd[c]
+            )
+    return DuelPlan(
+        loc_mode=loc_mode,
+        knockback=int(plan.options[codes.OPT_KNOCKBACK]),
+        shots=shots,
+        fixed_loc=fixed_loc,
+        fixed_mod=fixed_mod,
+        loc_of_roll=loc_of_roll,
+        wound=np.ascontiguousarray(wound.ravel()),
+        wound_size=size,
+        knock_body=plan.knock_body,
+        knock_unit=plan.knock_unit,
+        pos_x0=plan.pos_x0,
+        pos_y0=plan.pos_y0,
+        run_m=plan.run_m,
+        w_range=plan.w_range,
+        tac_default=plan.tac_default,
+        tgt_mod_r=plan.tgt_mod_r,
+        tgt_mod_m=plan.tgt_mod_m,
+        cover_r=plan.cover_r,
+        cover_m=plan.cover_m,
+        att_mod_r=plan.att_mod_r,
+        att_mod_m=plan.att_mod_m,
+        w_area=plan.w_area,
+        blast_stop=blast_stop,
+        task_table=plan.task_table,
+        def_table=plan.def_table,
+    )

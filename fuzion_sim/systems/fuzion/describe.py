@@ -69,6 +69,10 @@ def describe_kernel(fight) -> str:
     """Which kernel runs a compiled fight (``run.FightPlan``) and, for the general kernel, what
     keeps it from the standing kernel (``dispatch.blocking_reasons``)."""
     if fight.kernel != "general":
-        return f"runs on the {fight.kernel} kernel"
+        used = fight.duel.options if fight.duel is not None else ()
+        names = {"locations": "hit locations", "autofire": "autofire", "knockback": "knockback",
+                 "area": "a spread"}  # fmt: skip
+        extra = f" with {', '.join(names[o] for o in used)}" if used else ""
+        return f"runs on the {fight.kernel} kernel{extra}"
     why = "; ".join(dispatch.blocking_reasons(fight.arrays, "standing"))
     return f"runs on the general kernel ({why})"

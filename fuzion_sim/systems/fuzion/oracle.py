@@ -241,8 +241,13 @@ def fight_check(scenario):
     fights of the duel kernel, chinks too; else :class:`NotAvailable` saying why."""
     from .run import compile_scenario
 
-    failing = [c for c in dispatch.failing_conditions(compile_plan(scenario), "duel")
-               if c is not dispatch.no_chinks]  # fmt: skip
+    plan = compile_plan(scenario)
+    # the duel kernel's fights, less the rule options it runs that the chain does not (hit
+    # locations, autofire, knockback, spreads: the standing kernel's conditions)
+    failing = dict.fromkeys(
+        c for k in ("duel", "standing") for c in dispatch.failing_conditions(plan, k)
+        if c is not dispatch.no_chinks
+    )  # fmt: skip
     if failing:
         why = "; ".join(c.failing for c in failing)
         raise NotAvailable(

@@ -14,7 +14,7 @@ from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
 from .codes import N_EV_FIELDS
-from .compile import Motion, Plan, StandingPlan, motion, standing_plan
+from .compile import DuelPlan, Motion, Plan, StandingPlan, duel_plan, motion, standing_plan
 from .compile import compile_scenario as _compile
 from .tables import hit_locations, vehicle_location_names
 
@@ -70,14 +70,15 @@ _KERNELS = {"duel": kernel_duel, "squad": kernel_squad, "standing": kernel_stand
 class FightPlan(NamedTuple):
     """A compiled Fuzion fight: the kernel that runs it (``dispatch.KERNELS``) and its arrays
     (a :class:`~.compile.Plan` for the general kernel, a :class:`~.compile.StandingPlan` for
-    the others); the squad kernel's :class:`~.compile.Motion`; and, when the standing kernel
-    (which keeps the event log of a specialised fight) cannot run it, the general kernel's
-    plan for a logged trial."""
+    the others); for the duel kernel its further arrays (``duel``), the general plan a replay
+    runs on when the fight uses a rule the standing kernel does not (``replay``), and the squad
+    kernel's :class:`~.compile.Motion`."""
 
     kernel: str
     arrays: Plan | StandingPlan
+    duel: DuelPlan | None = None
+    replay: Plan | None = None
     motion: Motion | None = None
-    logged: Plan | None = None
 
     @property
     def n_combatants(self) -> int:
@@ -108,13 +109,11 @@ def compile_scenario(scenario, kernel: str | None = None) -> FightPlan:
         raise ValueError(f"the {kernel} kernel does not honour {blocked} in this fight")
     if kernel == "general":
         return FightPlan(kernel, plan)
-    stands = not dispatch.blocking_keys(plan, "standing")
-    return FightPlan(
-        kernel,
-        standing_plan(plan),
-        motion(plan, moving=not dispatch.nobody_moves(plan)) if kernel == "squad" else None,
-        None if stands else plan,
-    )
+    sp = standing_plan(plan)
+    duel = duel_plan(plan, sp) if kernel == "duel" else None
+    replay = plan if dispatch.blocking_keys(plan, "standing") else None
+    moves = motion(plan, moving=not dispatch.nobody_moves(plan)) if kernel == "squad" else None
+    return FightPlan(kernel, sp, duel, replay, moves)
 
 
 def _tally_args(tally: Tally | None) -> list:
@@ -124,25 +123,38 @@ def _tally_args(tally: Tally | None) -> list:
     return [True, *[getattr(tally, f) for f in _TALLY_FIELDS]]
 
 
+def _knock_args(tally: Tally | None) -> list:
+    """The duel kernel's last two: the tally's knockback sums (F28), or none to add to."""
+    if tally is None:
+        return _NO_KNOCK
+    return [tally.counter_sum["knock"], tally.counter_sq["knock"]]
+
+
 def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1,
          events=None, count=None, tally: Tally | None = None) -> None:  # fmt: skip
     """Run the plan's kernel (a logged trial: the standing kernel, which keeps the event log
     and draws the same numbers as the duel and squad kernels, or the general kernel where the
     standing kernel cannot run the fight)."""
-    log_args = (log_trial, _NO_LOG if events is None else events,
-                np.zeros(1, np.int64) if count is None else count)  # fmt: skip
-    if plan.kernel == "general" or (log_trial >= 0 and plan.logged is not None):
-        arrays = plan.arrays if plan.kernel == "general" else plan.logged
-        kernel.run_chunk(key, first, n, *arrays, *kernel_outputs(out), *vehicle_outputs(out),
-                         *log_args)  # fmt: skip
+    outputs = kernel_outputs(out)
+    logs = (log_trial, _NO_LOG if events is None else events,
+            np.zeros(1, np.int64) if count is None else count)  # fmt: skip
+    if plan.kernel == "general" or (log_trial >= 0 and plan.replay is not None):
+        general = plan.arrays if plan.kernel == "general" else plan.replay
+        kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out), *logs)
         return
-    args = (key, first, n, *plan.arrays, *kernel_outputs(out), *log_args)
-    if log_trial >= 0:
-        kernel_standing.run_chunk(*args, *_tally_args(tally))
-    elif plan.kernel == "squad":
-        kernel_squad.run_chunk(*args, *_tally_args(tally), *plan.motion)
-    else:
-        _KERNELS[plan.kernel].run_chunk(*args, *_tally_args(tally))
+    if plan.kernel == "duel" and log_trial < 0:
+        if tally is not None:  # hits by location (F27) straight into the tally too
+            outputs[-1] = tally.categories["location_hits"]
+        run = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
+        run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
+            (*_tally_args(tally), *_knock_args(tally)))  # fmt: skip
+        return
+    args = (key, first, n, *plan.arrays, *outputs, *logs, *_tally_args(tally))
+    if plan.kernel == "squad" and log_trial < 0:
+        kernel_squad.run_chunk(*args, *plan.motion)
+        return
+    module = kernel_standing if log_trial >= 0 else _KERNELS[plan.kernel]
+    module.run_chunk(*args)
 
 
 #: The Tally arrays the standing kernels add into (in their argument order).
@@ -152,6 +164,7 @@ _TALLY_FIELDS = (
 )  # fmt: skip
 _NO_TALLY = [np.zeros((1, 1), np.int64) if f.endswith("hist") else np.zeros(1, np.int64)
              for f in _TALLY_FIELDS]  # fmt: skip
+_NO_KNOCK = [np.zeros(2, np.int64), np.zeros(2, np.int64)]
 
 
 def kernel_outputs(out: TrialOutcomes) -> list:

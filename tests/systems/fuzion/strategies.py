@@ -30,13 +30,14 @@ DRAWN = frozenset(
         "called_shot", "end")}
     | {f"weapon.{k}" for k in (
         "name", "skill", "kind", "damage", "dc", "accuracy", "min_str", "range", "rof", "ap",
-        "energy", "blade", "reload_actions", "burst", "shots", "bow", "power_points")}
+        "energy", "blade", "reload_actions", "burst", "shots", "bow", "power_points",
+        "autofire")}
     | {f"armor.{k}" for k in ("name", "pd", "ekd", "half_vs_blades", "kills", "covers")}
     | {f"rules.{k}" for k in (
         "dice", "criticals", "timing", "extra_actions_table", "initiative", "impairment",
         "stunned", "dying_can_act", "dying_penalty", "ap_factor", "obscured_dv", "dodge_bonus",
         "block_bonus", "knockback_unit", "campaign", "autofire_ratio", "autofire_hits",
-        "chinks")}
+        "chinks", "hit_locations")}
 )  # fmt: skip
 
 
@@ -72,6 +73,8 @@ def weapon(draw, kind: str):
             w["range"] = draw(st.sampled_from((10, 25, 50, 100)))
     else:
         w["range"] = draw(st.sampled_from((4, 6)))
+    if not melee and kind in ("duel", "any") and draw(st.integers(0, 3)) == 0:
+        w.update(autofire=True, rof=draw(st.sampled_from((3, 10, 25))))  # F15
     if kind == "any" and draw(st.integers(0, 5)) == 0:
         w["shots"] = draw(st.integers(1, 6))  # a magazine: the general kernel
     if w["rof"] >= 3 and w.get("shots", 3) >= 3 and draw(st.booleans()):
@@ -128,6 +131,8 @@ def member(draw, name: str, kind: str, planar: bool, x: float):
         m[key] = draw(optional[key])
     if draw(st.integers(0, 4)) == 0:
         m["tactics"] = [{"do": "attack"}]
+        if kind in ("duel", "any") and draw(st.booleans()):  # shots of an autofire attack
+            m["tactics"][0]["fire"] = draw(st.sampled_from((2, 12, "all")))
     elif kind == "any" and draw(st.integers(0, 6)) == 0:
         m["tactics"] = "gunslinger"
     return m
@@ -159,6 +164,8 @@ def rules(draw, kind: str):
         r["initiative"] = draw(st.sampled_from(("switch1", "switch2")))
     if kind in ("standing", "any"):
         r["chinks"] = draw(st.booleans())
+    if kind in ("duel", "any"):  # rule options only the duel kernel runs of the fast ones
+        r["hit_locations"] = draw(st.sampled_from(("none", "random", "called")))
     return r
 
 

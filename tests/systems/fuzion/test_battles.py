@@ -101,7 +101,7 @@ def test_a_battle_replays_as_the_bulk_run_recorded_it():
     data = CASES["a long line"]
     sc = scenario_from_dict(data)
     plan = fuzion.compile_scenario(sc)
-    assert plan.logged is not None  # the standing kernel cannot run it: the general one logs
+    assert plan.replay is not None  # the standing kernel cannot run it: the general one logs
     bulk = fuzion.run_chunk(plan, chunk_key(3, 0), 0, 5)
     for trial in range(5):
         rep = replay(sc, trial, seed=3)

@@ -1,0 +1,191 @@
+"""The rule options the duel kernel runs itself (hit locations, ...), held to the general kernel.
+
+Each fight here is the benchmark duel (or a variant) with an option on: the duel kernel must
+take it (``compile_scenario``) and give the general kernel's fights trial by trial on the same
+seed, written per trial and streamed into a tally, knockback units and hits by location too.
+A replay (the event log) of such a fight runs on the general kernel and gives the bulk run's
+trial.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import fields
+
+import numpy as np
+import pytest
+import yaml
+from conftest import SCENARIOS
+
+from fuzion_sim.engine.outcomes import Tally
+from fuzion_sim.engine.rng import chunk_key
+from fuzion_sim.scenario import scenario_from_dict
+from fuzion_sim.systems import fuzion
+from fuzion_sim.systems.fuzion import kernel_duel
+
+TRIALS = 20_000
+BASE = yaml.safe_load((SCENARIOS / "benchmark-duel.yaml").read_text())
+
+
+def duel(rules=None, a=None, b=None, both=None) -> dict:
+    """The benchmark duel with ``rules`` switched and member keys set (``both`` on each)."""
+    data = copy.deepcopy(BASE)
+    data["rules"].update(rules or {})
+    for member, extra in ((data["sides"]["a"][0], a), (data["sides"]["b"][0], b)):
+        member.update(copy.deepcopy(both or {}))
+        member.update(copy.deepcopy(extra or {}))
+    return data
+
+
+def same_as_general(data: dict, options: tuple[str, ...], seed: int = 7) -> fuzion.FightPlan:
+    """``data``'s fight runs on the duel kernel for ``options`` and gives the general kernel's
+    trials, per trial and streamed; returns its plan."""
+    sc = scenario_from_dict(data)
+    plan = fuzion.compile_scenario(sc)
+    assert plan.kernel == "duel"
+    assert plan.duel.options == options
+    general = fuzion.compile_scenario(sc, kernel="general")
+    key = chunk_key(seed, 0)
+    got = fuzion.run_chunk(plan, key, 0, TRIALS)
+    want = fuzion.run_chunk(general, key, 0, TRIALS)
+    for f in fields(want):
+        if f.name not in ("counters", "categories"):
+            np.testing.assert_array_equal(getattr(got, f.name), getattr(want, f.name), f.name)
+    for group in ("counters", "categories"):
+        for name, value in getattr(want, group).items():
+            np.testing.assert_array_equal(getattr(got, group)[name], value, name)
+    streamed = fuzion.tally_chunk(plan, key, 0, TRIALS).to_state()
+    slots = fuzion.max_slots(plan)
+    for name, value in Tally.of(want, plan.n_sides, slots, fuzion.run.SCHEMA).to_state().items():
+        np.testing.assert_array_equal(streamed[name], value, name)
+    return plan
+
+
+def test_the_bare_duel_keeps_the_bare_kernel():
+    plan = same_as_general(duel(), ())
+    assert kernel_duel.KERNELS[plan.duel.options] is kernel_duel.run_chunk
+
+
+# --- hit locations (F27) ------------------------------------------------------------------------
+
+COVERS_CHEST = {"name": "Vest", "pd": 10, "ekd": 4, "covers": ["chest", "vitals", "stomach"]}
+
+LOCATIONS = {
+    "random": duel({"hit_locations": "random"}),
+    "called head and random": duel({"hit_locations": "called"}, a={"called_shot": "head"}),
+    "called both": duel({"hit_locations": "called"}, a={"called_shot": "vitals"},
+                        b={"called_shot": "legs"}),
+    # a called shot reads nothing under random locations
+    "random, called shots ignored": duel({"hit_locations": "random"}, a={"called_shot": "head"}),
+    # armour covering part of the body; Stun damage against SD; the watch lines of impairment,
+    # stunned, the dying fighting on and bleeding; interlock dice and initiative each phase
+    "covers, stun and dying": duel(
+        {"hit_locations": "random", "impairment": True, "stunned": True, "dying_can_act": True,
+         "dying_penalty": 3},
+        a={"armor": COVERS_CHEST, "weapon": {"name": "Sap", "skill": "Handgun", "dc": 6,
+                                             "range": 50, "damage": "stun"}},
+        b={"armor": COVERS_CHEST, "sd": 3},
+    ),
+    "interlock, switch2, covers": duel(
+        {"hit_locations": "called", "dice": "interlock", "initiative": "switch2"},
+        a={"called_shot": "arms"}, both={"armor": COVERS_CHEST},
+    ),
+    # a heavy weapon: two full groups of the 5d6 table and the rest, each hit to a place
+    "heavy dice": duel({"hit_locations": "random"},
+                       a={"weapon": {"name": "Rifle", "skill": "Handgun", "dc": 12, "range": 400}}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOCATIONS))
+def test_hit_locations_equal_the_general_kernel(name):
+    plan = same_as_general(LOCATIONS[name], ("locations",))
+    assert kernel_duel.KERNELS[plan.duel.options] is kernel_duel.run_chunk_locations
+
+
+def test_hit_locations_are_counted_by_place():
+    sc = scenario_from_dict(LOCATIONS["random"])
+    out = fuzion.run_chunk(fuzion.compile_scenario(sc), chunk_key(1, 0), 0, TRIALS)
+    hits = out.categories["location_hits"]
+    assert hits.sum() == out.landed.sum()  # one place a hit
+    assert (hits > 0).all()  # every place is hit by 3d6 in 20,000 fights
+    called = scenario_from_dict(LOCATIONS["called both"])
+    out = fuzion.run_chunk(fuzion.compile_scenario(called), chunk_key(1, 0), 0, TRIALS)
+    names = fuzion.run.SCHEMA.categories[0].labels
+    by_place = out.categories["location_hits"]
+    assert by_place[1].sum() == by_place[1, names.index("vitals")]  # A's shots all to vitals
+    assert by_place[0].sum() == by_place[0, names.index("legs")]
+
+
+# --- autofire (F15) -----------------------------------------------------------------------------
+
+AUTO = {"name": "Auto Colt", "skill": "Handgun", "dc": 4, "range": 50, "rof": 10, "autofire": True}
+FIRE_ALL = [{"do": "attack", "fire": "all"}]
+
+AUTOFIRE = {
+    "fire all": duel(both={"weapon": AUTO, "tactics": FIRE_ALL}),
+    # -2 to hit for 25 shots; bullets 1 + floor(margin / 2)
+    "25 shots, one plus floor": duel(
+        {"autofire_hits": "one_plus_floor", "autofire_ratio": 2},
+        a={"weapon": {**AUTO, "rof": 25}, "tactics": FIRE_ALL},
+    ),
+    # fire 4 of 10 under the legendary campaign's ratio, against a revolver
+    "fire 4, legendary": duel(
+        {"campaign": "legendary"}, a={"weapon": AUTO, "tactics": [{"do": "attack", "fire": 4}]},
+    ),
+    # each bullet's collateral Stun of what the ones before it left; stunned, impairment
+    "stun and impairment": duel(
+        {"impairment": True, "stunned": True, "autofire_ratio": 1},
+        both={"weapon": {**AUTO, "dc": 6}, "tactics": FIRE_ALL},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AUTOFIRE))
+def test_autofire_equals_the_general_kernel(name):
+    plan = same_as_general(AUTOFIRE[name], ("autofire",))
+    assert kernel_duel.KERNELS[plan.duel.options] is kernel_duel.run_chunk_autofire
+
+
+def test_autofire_of_one_shot_is_the_bare_duel():
+    """The default tactic fires one shot (``fire`` 1): the bare duel kernel runs it."""
+    same_as_general(duel(both={"weapon": AUTO}), ())
+
+
+def test_autofire_at_hit_locations_runs_on_the_mixed_kernel():
+    data = duel({"hit_locations": "random"}, both={"weapon": AUTO, "tactics": FIRE_ALL})
+    plan = same_as_general(data, ("locations", "autofire"))
+    assert plan.duel.options not in kernel_duel.KERNELS  # run_chunk_options
+
+
+# --- replays, the kernel's name, the exact chain ------------------------------------------------
+
+
+@pytest.mark.parametrize("data", [LOCATIONS["random"], AUTOFIRE["fire all"]])
+def test_a_replay_runs_on_the_general_kernel_and_gives_the_bulk_trial(data):
+    plan = fuzion.compile_scenario(scenario_from_dict(data))
+    assert plan.replay is not None  # the standing kernel runs no hit locations
+    bulk = fuzion.run_chunk(plan, chunk_key(3, 0), 0, 40)
+    for trial in (0, 17, 39):
+        one, events = fuzion.run_logged(plan, 3, trial)
+        assert one.winner[0] == bulk.winner[trial]
+        np.testing.assert_array_equal(one.dealt[0], bulk.dealt[trial])
+        assert len(events) > 0
+
+
+def test_the_plan_says_which_duel_kernel_runs_it():
+    from fuzion_sim.systems.fuzion.describe import describe_kernel
+
+    plan = fuzion.compile_scenario(scenario_from_dict(LOCATIONS["random"]))
+    assert describe_kernel(plan) == "runs on the duel kernel with hit locations"
+    bare = fuzion.compile_scenario(scenario_from_dict(duel()))
+    assert describe_kernel(bare) == "runs on the duel kernel"
+    assert bare.replay is None  # the standing kernel replays the bare duel
+
+
+def test_the_exact_chain_still_declines_the_options():
+    from fuzion_sim.systems.base import NotAvailable
+    from fuzion_sim.systems.fuzion.oracle import fight_check
+
+    with pytest.raises(NotAvailable, match="hit locations"):
+        fight_check(scenario_from_dict(LOCATIONS["random"]))
+    fight_check(scenario_from_dict(duel()))
