@@ -341,7 +341,8 @@ HONOURS: tuple[Honour, ...] = (
     _row("rules.block_bonus", "read only by a block (a tactic) or an abort"),
     _row("rules.hit_locations", "the general and duel kernels (F27, random and called)",
          standing=no_hit_locations, duel=None),
-    _row("rules.knockback", "the general kernel", standing=no_knockback),
+    _row("rules.knockback", "the general and duel kernels (F28; in a duel the moves it brings "
+         "too)", standing=no_knockback, duel=None),
     _row("rules.knockback_unit", "read only with knockback"),
     _row("rules.campaign", "read only by autofire"),
     _row("rules.autofire_ratio", "read only by autofire"),

@@ -37,7 +37,7 @@ DRAWN = frozenset(
         "dice", "criticals", "timing", "extra_actions_table", "initiative", "impairment",
         "stunned", "dying_can_act", "dying_penalty", "ap_factor", "obscured_dv", "dodge_bonus",
         "block_bonus", "knockback_unit", "campaign", "autofire_ratio", "autofire_hits",
-        "chinks", "hit_locations")}
+        "chinks", "hit_locations", "knockback")}
 )  # fmt: skip
 
 
@@ -166,6 +166,7 @@ def rules(draw, kind: str):
         r["chinks"] = draw(st.booleans())
     if kind in ("duel", "any"):  # rule options only the duel kernel runs of the fast ones
         r["hit_locations"] = draw(st.sampled_from(("none", "random", "called")))
+        r["knockback"] = draw(st.booleans())
     return r
 
 

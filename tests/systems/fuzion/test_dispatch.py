@@ -45,7 +45,6 @@ NOT_DRAWN = {
     "weapon.kills": "general kernel only", "weapon.area": "general kernel only",
     "weapon.area.per": "general kernel only", "weapon.area.radius": "general kernel only",
     "weapon.barrels": "general kernel only", "weapon.explosive": "general kernel only",
-    "rules.knockback": "general kernel only",
     # vehicles and their crews (issue 16): every key and switch of theirs, the general kernel
     "member.vehicle": "general kernel only",
     **{f"vehicle.{k}": "general kernel only" for k in VEHICLE_KEYS},

@@ -157,10 +157,79 @@ def test_autofire_at_hit_locations_runs_on_the_mixed_kernel():
     assert plan.duel.options not in kernel_duel.KERNELS  # run_chunk_options
 
 
+# --- knockback (F28) and the moves it brings ----------------------------------------------------
+
+CLUB = {"name": "Club", "skill": "Melee", "kind": "melee", "dc": 3, "range": 4}
+SHORT_GUN = {"name": "Derringer", "skill": "Handgun", "dc": 4, "range": 10}
+
+KNOCKBACK = {
+    "benchmark": duel({"knockback": True}),
+    # knocked past the revolver's 50 m: the default tactic runs back into range
+    "knocked out of range": duel({"knockback": True, "knockback_unit": 12.0}),
+    # ... more than 10 m at a run: a moving target, and out of its cover
+    "running target leaves cover": duel(
+        {"knockback": True, "knockback_unit": 6.0},
+        a={"weapon": SHORT_GUN, "run": 14, "cover": "half_body"},
+        b={"weapon": SHORT_GUN, "run": 12, "prone": True, "size": "large"},
+    ),
+    # clubs 1 m apart: knocked out of reach, each walks back in
+    "melee out of reach": duel(
+        {"knockback": True, "knockback_unit": 2.0},
+        a={"weapon": CLUB, "skills": {"Melee": 5, "Athletics": 3}},
+        b={"weapon": CLUB, "skills": {"Melee": 4, "Athletics": 3}, "position": 1},
+    ),
+    # ... and with a tactic that attacks without closing in: no attack out of reach
+    "melee, attack only": duel(
+        {"knockback": True, "knockback_unit": 2.0},
+        a={"weapon": CLUB, "skills": {"Melee": 5}, "tactics": [{"do": "attack"}]},
+        b={"weapon": CLUB, "skills": {"Melee": 4}, "position": 1, "tactics": [{"do": "attack"}]},
+    ),
+    # off the line (square roots, not |dx|); a ranged attack at extreme range
+    "in the plane": duel(
+        {"knockback": True, "knockback_unit": 9.0},
+        a={"position": [0, 0], "tactics": [{"do": "attack"}]}, b={"position": [2, 1.5]},
+    ),
+    # Stun damage, impairment, stunned, the dying fighting on; interlock and switch2
+    "stun, impairment, dying": duel(
+        {"knockback": True, "impairment": True, "stunned": True, "dying_can_act": True,
+         "dice": "interlock", "initiative": "switch2"},
+        a={"weapon": {"name": "Sap", "skill": "Handgun", "dc": 6, "range": 50, "damage": "stun"}},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KNOCKBACK))
+def test_knockback_equals_the_general_kernel(name):
+    plan = same_as_general(KNOCKBACK[name], ("knockback",))
+    assert kernel_duel.KERNELS[plan.duel.options] is kernel_duel.run_chunk_knockback
+
+
+@pytest.mark.parametrize("name", ["knocked out of range", "running target leaves cover",
+                                  "melee out of reach"])  # fmt: skip
+def test_knockback_makes_them_move(name):
+    """The fights above do what they are for: someone runs back (a move in the general
+    kernel's event log of a replay)."""
+    from fuzion_sim.systems.fuzion.codes import EV_KIND, EVENT_MOVE
+
+    plan = fuzion.compile_scenario(scenario_from_dict(KNOCKBACK[name]))
+    moves = sum(int((fuzion.run_logged(plan, 7, t)[1][:, EV_KIND] == EVENT_MOVE).sum())
+                for t in range(40))  # fmt: skip
+    assert moves > 0
+
+
+def test_options_together_run_on_the_mixed_kernel():
+    data = duel({"hit_locations": "random", "knockback": True, "knockback_unit": 3.0},
+                a={"weapon": AUTO, "tactics": [{"do": "attack", "fire": 4}]})  # fmt: skip
+    plan = same_as_general(data, ("locations", "autofire", "knockback"))
+    assert plan.duel.options not in kernel_duel.KERNELS
+
+
 # --- replays, the kernel's name, the exact chain ------------------------------------------------
 
 
-@pytest.mark.parametrize("data", [LOCATIONS["random"], AUTOFIRE["fire all"]])
+@pytest.mark.parametrize(
+    "data", [LOCATIONS["random"], AUTOFIRE["fire all"], KNOCKBACK["knocked out of range"]]
+)
 def test_a_replay_runs_on_the_general_kernel_and_gives_the_bulk_trial(data):
     plan = fuzion.compile_scenario(scenario_from_dict(data))
     assert plan.replay is not None  # the standing kernel runs no hit locations
