@@ -153,6 +153,12 @@ def no_areas(plan: Plan) -> bool:
     return not plan.w_area.any()
 
 
+@condition("an explosive")
+def no_explosives(plan: Plan) -> bool:
+    """No area weapon is an explosive (thrown at a point, scattering, F17): spreads only."""
+    return not ((plan.w_explosive != 0) & (plan.w_area > 0.0)).any()
+
+
 @condition("hit locations")
 def no_hit_locations(plan: Plan) -> bool:
     return plan.options[codes.OPT_HIT_LOCATIONS] == codes.LOC_NONE
@@ -307,12 +313,12 @@ HONOURS: tuple[Honour, ...] = (
          standing=no_autofire, duel=None),
     _row("weapon.kills", "Kill-rated attacks (F29): the general kernel",
          standing=no_kill_weapons),
-    _row("weapon.area", "several targets an attack (F17): the general kernel",
-         standing=no_areas),
-    _row("weapon.area.per", "as weapon.area", standing=no_areas),
-    _row("weapon.area.radius", "as weapon.area", standing=no_areas),
-    _row("weapon.barrels", "as weapon.area", standing=no_areas),
-    _row("weapon.explosive", "as weapon.area", standing=no_areas),
+    _row("weapon.area", "several targets an attack (F17): the general kernel; a spread the "
+         "duel kernel too", standing=no_areas, duel=no_explosives),
+    _row("weapon.area.per", "as weapon.area", standing=no_areas, duel=no_explosives),
+    _row("weapon.area.radius", "as weapon.area", standing=no_areas, duel=no_explosives),
+    _row("weapon.barrels", "as weapon.area", standing=no_areas, duel=no_explosives),
+    _row("weapon.explosive", "as weapon.area", standing=no_areas, duel=no_explosives),
     # armour
     _row("armor.name", _DESCRIPTIVE),
     _row("armor.description", _DESCRIPTIVE),

@@ -384,16 +384,14 @@ def _kernel(name, doc, with_locs, with_auto, with_moves, with_area):
                         # too when it stands that close) defends in turn, index order
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                         roll = np.int64(task_table[np.int64(u * n_task)])
-                        dice_left = n_dice[pen0] if a == 0 else n_dice[n_pen + pen1]
+                        # the attacker's dice as it rolls them (full groups, then the rest's
+                        # table), each group from a uniform as a blast draws them
                         raw = np.int64(0)
-                        while dice_left >= TABLE_DICE:
+                        for _ in range(groups):
                             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                             raw += nd6_table[i_start + np.int64(u * i_size)]
-                            dice_left -= TABLE_DICE
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        r_lo = nd6_offsets[dice_left]
-                        r_size = np.float64(nd6_offsets[dice_left + 1] - r_lo)
-                        raw += nd6_table[r_lo + np.int64(u * r_size)]
+                        raw += nd6_table[lo + np.uint64(np.int64(u * np.float64(size)))]
                         av = att0 + mod0 if a == 0 else att1 + mod1
                         near = dist <= w_area[a]
                         caught0 = caught1 = False

@@ -31,7 +31,8 @@ DRAWN = frozenset(
     | {f"weapon.{k}" for k in (
         "name", "skill", "kind", "damage", "dc", "accuracy", "min_str", "range", "rof", "ap",
         "energy", "blade", "reload_actions", "burst", "shots", "bow", "power_points",
-        "autofire")}
+        "autofire", "area", "barrels", "explosive")}
+    | {"weapon.area.per", "weapon.area.radius"}
     | {f"armor.{k}" for k in ("name", "pd", "ekd", "half_vs_blades", "kills", "covers")}
     | {f"rules.{k}" for k in (
         "dice", "criticals", "timing", "extra_actions_table", "initiative", "impairment",
@@ -75,6 +76,13 @@ def weapon(draw, kind: str):
         w["range"] = draw(st.sampled_from((4, 6)))
     if not melee and kind in ("duel", "any") and draw(st.integers(0, 3)) == 0:
         w.update(autofire=True, rof=draw(st.sampled_from((3, 10, 25))))  # F15
+    elif kind in ("duel", "any") and draw(st.integers(0, 4)) == 0:  # F17: a spread
+        per = draw(st.sampled_from(("die", "barrel")))
+        w["area"] = {"per": per, "radius": draw(st.sampled_from((0.5, 1, 2)))}
+        if per == "barrel":
+            w["barrels"] = draw(st.integers(1, 2))
+        if kind == "any" and draw(st.booleans()):
+            w["explosive"] = True  # thrown at a point: the general kernel
     if kind == "any" and draw(st.integers(0, 5)) == 0:
         w["shots"] = draw(st.integers(1, 6))  # a magazine: the general kernel
     if w["rof"] >= 3 and w.get("shots", 3) >= 3 and draw(st.booleans()):

@@ -42,9 +42,7 @@ NOT_DRAWN = {
     "member.obscured": "general kernel only", "member.drawn": "general kernel only",
     "member.abort": "general kernel only", "member.sdp": "general kernel only",
     "member.kills": "general kernel only",
-    "weapon.kills": "general kernel only", "weapon.area": "general kernel only",
-    "weapon.area.per": "general kernel only", "weapon.area.radius": "general kernel only",
-    "weapon.barrels": "general kernel only", "weapon.explosive": "general kernel only",
+    "weapon.kills": "general kernel only",
     # vehicles and their crews (issue 16): every key and switch of theirs, the general kernel
     "member.vehicle": "general kernel only",
     **{f"vehicle.{k}": "general kernel only" for k in VEHICLE_KEYS},

@@ -217,10 +217,54 @@ def test_knockback_makes_them_move(name):
     assert moves > 0
 
 
+# --- spreads (F17) ------------------------------------------------------------------------------
+
+BLAST = {"name": "Blast Colt", "skill": "Handgun", "dc": 4, "range": 50,
+         "area": {"per": "die", "radius": 1}}  # 4 m: the shooter 3 m off is caught too
+NARROW = {**BLAST, "name": "Sawn-off", "area": {"per": "barrel", "radius": 1}}  # 1 m
+
+AREA = {
+    "both caught": duel(both={"weapon": BLAST}),
+    "the target alone": duel(both={"weapon": NARROW}),
+    "two barrels, against a revolver": duel(
+        a={"weapon": {**NARROW, "barrels": 2}, "position": [0, 0]}, b={"position": [1.5, 0.5]},
+    ),
+    # interlock's defence die, Stun damage against SD, impairment, stunned, the dying fighting on
+    "interlock, stun, dying": duel(
+        {"dice": "interlock", "impairment": True, "stunned": True, "dying_can_act": True},
+        both={"weapon": {**BLAST, "damage": "stun"}, "sd": 2},
+    ),
+    # a called shot's modifier counts, its place does not (a blast hits no location)
+    "called shot": duel({"hit_locations": "called"}, a={"weapon": BLAST, "called_shot": "head"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AREA))
+def test_spreads_equal_the_general_kernel(name):
+    options = ("locations", "area") if name == "called shot" else ("area",)
+    same_as_general(AREA[name], options)
+    if options == ("area",):
+        assert kernel_duel.KERNELS[options] is kernel_duel.run_chunk_area
+
+
+def test_a_spread_hurts_its_shooter_when_it_stands_close():
+    sc = scenario_from_dict(AREA["both caught"])
+    out = fuzion.run_chunk(fuzion.compile_scenario(sc), chunk_key(1, 0), 0, TRIALS)
+    np.testing.assert_array_equal(out.taken.sum(axis=1), out.dealt.sum(axis=1))
+    assert (out.winner == -1).any()  # both out at once: a draw
+    assert (out.taken[:, 0] != out.dealt[:, 1]).any()  # some of A's damage was its own
+
+
+def test_an_explosive_goes_to_the_general_kernel():
+    data = duel(both={"weapon": {**BLAST, "explosive": True}})
+    assert fuzion.compile_scenario(scenario_from_dict(data)).kernel == "general"
+
+
 def test_options_together_run_on_the_mixed_kernel():
     data = duel({"hit_locations": "random", "knockback": True, "knockback_unit": 3.0},
-                a={"weapon": AUTO, "tactics": [{"do": "attack", "fire": 4}]})  # fmt: skip
-    plan = same_as_general(data, ("locations", "autofire", "knockback"))
+                a={"weapon": AUTO, "tactics": [{"do": "attack", "fire": 4}]},
+                b={"weapon": BLAST})  # fmt: skip
+    plan = same_as_general(data, ("locations", "autofire", "knockback", "area"))
     assert plan.duel.options not in kernel_duel.KERNELS
 
 
@@ -228,7 +272,8 @@ def test_options_together_run_on_the_mixed_kernel():
 
 
 @pytest.mark.parametrize(
-    "data", [LOCATIONS["random"], AUTOFIRE["fire all"], KNOCKBACK["knocked out of range"]]
+    "data", [LOCATIONS["random"], AUTOFIRE["fire all"], KNOCKBACK["knocked out of range"],
+             AREA["both caught"]],
 )
 def test_a_replay_runs_on_the_general_kernel_and_gives_the_bulk_trial(data):
     plan = fuzion.compile_scenario(scenario_from_dict(data))
