@@ -8,7 +8,10 @@ Measures, on this machine:
 - a 4 vs 4 squad fight (``scenarios/bench-squad-4v4.yaml``, default rules, mixed weapons),
   its fighters paired in duels under the same rules, and the benchmark duel's fighters four a
   side under its rules (``bench-squad-4v4-duelists.yaml``): fights and attacks per second;
-- cold start (empty numba cache: compile) and warm start (cache hit) of ``fuzion-sim run``;
+- the rule options and battles of issue 18 (``benchmarks/speed_bench.py``) and the other rule
+  systems against the Fuzion benchmark duel (``benchmarks/<system>_bench.py``);
+- cold start (empty numba cache: compile) and warm start (cache hit) of ``fuzion-sim run`` on
+  the flagship scenario (``scenarios/marshal-vs-outlaw.yaml``);
 - peak memory (RSS) of ``fuzion-sim run`` at 10^6, 10^7 and 10^8 trials, each in a fresh
   process.
 
@@ -21,7 +24,7 @@ timestamped copy.
 
 Usage: ``python benchmarks/run.py [--quick] [--reps N] [--no-dask] [--out DIR]``.
 ``--quick`` skips the cold start and the 10^8-trial memory run and gives the baselines and
-the squad fewer trials. The last table checks issue 7's bars.
+the squad fewer trials. The last table checks the targets of issues 7, 14, 15 and 18.
 """
 
 from __future__ import annotations
@@ -44,13 +47,18 @@ sys.path.insert(0, str(HERE))
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from baselines import EXACT, duel_numpy, duel_python  # noqa: E402
+from colour_bench import rows as colour_rows  # noqa: E402
+from fudge_bench import rows as fudge_rows  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
+from speed_bench import rows as speed_rows  # noqa: E402
+from speed_bench import targets as speed_targets  # noqa: E402
 
 import fuzion_sim  # noqa: E402
 from fuzion_sim import load_scenario, simulate  # noqa: E402
 
 DUEL = ROOT / "scenarios" / "benchmark-duel.yaml"
+FLAGSHIP = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"
 SQUAD = ROOT / "scenarios" / "bench-squad-4v4.yaml"
 SQUAD_DUELISTS = ROOT / "scenarios" / "bench-squad-4v4-duelists.yaml"
 DICE = {"hero": [], "interlock": [("rules.dice", "interlock"), ("rules.criticals", "attacker")]}
@@ -259,8 +267,9 @@ def bench_squad(reps: int, quick: bool) -> list[dict]:
 
 
 def bench_startup(quick: bool) -> list[dict]:
-    """``fuzion-sim run`` wall time from a fresh process: cold (compile) and warm (cache hit)."""
-    cmd = [*fighter_cli(), "run", str(DUEL), "--trials", "10000", "--json"]
+    """``fuzion-sim run`` wall time of the flagship scenario from a fresh process: cold
+    (compile) and warm (cache hit)."""
+    cmd = [*fighter_cli(), "run", str(FLAGSHIP), "--trials", "10000", "--json"]
     rows = []
     if quick:
         # The package's own numba cache, already populated by the runs above.
@@ -288,6 +297,16 @@ def _startup_row(run: dict) -> dict:
     if run["stdout"].strip().startswith("{"):
         row["sim_elapsed_s"] = json.loads(run["stdout"])["elapsed_s"]
     return row
+
+
+def system_rows(quick: bool) -> list[dict]:
+    """The other rule systems' benchmarks (``benchmarks/<system>_bench.py``), each a 1 v 1 of
+    that system against the Fuzion benchmark duel, measured round-robin."""
+    out = []
+    for bench, fn in (("fudge", fudge_rows), ("colour", colour_rows)):
+        for r in fn(quick):
+            out.append({**r, "bench": bench, "over_fuzion": r.get(f"{bench}_over_fuzion")})
+    return out
 
 
 def bench_memory(quick: bool) -> list[dict]:
@@ -370,6 +389,16 @@ def targets(record: dict) -> list[dict]:
             rows.append({"target": f"{squad}: attacks/s over {against} (2 threads)",
                          "bar": bar, "measured": ratio,
                          "met": None if bar is None else ratio >= bar})  # fmt: skip
+    cold = next((r for r in record["startup"] if r["case"].startswith("cold")), None)
+    if cold:
+        rows.append({"target": "cold first run of the flagship scenario (s)", "bar": 20.0,
+                     "measured": cold["wall_s"], "met": cold["wall_s"] < 20.0})  # fmt: skip
+    for r in record.get("systems", []):  # each system's row of its pair on 2 threads
+        if r.get("target_met") is not None and r["system"] == r["bench"]:
+            rows.append({"target": f"{r['scenario']}: attacks/s over the benchmark duel's "
+                         "(2 threads)", "bar": r.get("target", 1.0), "measured": r["over_fuzion"],
+                         "met": r["target_met"]})  # fmt: skip
+    rows += speed_targets(record.get("speed", []))
     peak = {r["trials"]: r["peak_rss_mb"] for r in record["memory"]}
     if 10**7 in peak and 10**8 in peak:
         ratio = peak[10**8] / peak[10**7]
@@ -396,7 +425,29 @@ def render(record: dict) -> None:
                   f"{speedup:,.0f}" if speedup else "-", verdict)  # fmt: skip
     console.print(t)
 
-    t = Table(title="Start-up of `fuzion-sim run --trials 10000` (fresh process, wall clock)")
+    t = Table(title="Rule options and battles (2 threads, best of reps, round-robin in each group)")
+    for col in ("group", "case", "combatants", "kernel", "fights/s", "attacks/fight",
+                "attacks/s", "over reference"):  # fmt: skip
+        t.add_column(col, justify="left" if col in ("group", "case", "kernel") else "right")
+    for r in record.get("speed", []):
+        t.add_row(r["group"], r["case"], str(r["combatants"]), r["kernel"], si(r["fights_per_s"]),
+                  f"{r['attacks_per_fight']:.1f}", si(r["attacks_per_s"]), f"{r['ratio']:.2f}")
+    console.print(t)
+
+    t = Table(title="Other rule systems against the Fuzion benchmark duel (round-robin pairs)")
+    for col in ("system", "scenario", "threads", "fights/s", "attacks/s", "over Fuzion's",
+                "P vs exact"):  # fmt: skip
+        t.add_column(col, justify="left" if col in ("system", "scenario") else "right")
+    for r in record.get("systems", []):
+        chk = r.get("check")
+        verdict = f"z={chk['z']:+.1f} {'ok' if chk['agrees'] else 'FAIL'}" if chk else "-"
+        t.add_row(r["system"], r["scenario"], str(r["threads"]), si(r["fights_per_s"]),
+                  si(r["attacks_per_s"]),
+                  "-" if r["over_fuzion"] is None else f"{r['over_fuzion']:.2f}", verdict)
+    console.print(t)
+
+    t = Table(title="Start-up of `fuzion-sim run scenarios/marshal-vs-outlaw.yaml --trials 10000`"
+                    " (fresh process, wall clock)")
     for col in ("case", "wall s", "of which simulating s", "peak RSS MB"):
         t.add_column(col, justify="left" if col == "case" else "right")
     for r in record["startup"]:
@@ -414,7 +465,7 @@ def render(record: dict) -> None:
                   f"{r['peak_rss_mb']:.0f}", f"{r['wall_s']:.1f}", si(r["duels_per_s"]),
                   f"{chk['p_a']:.6f} {'ok' if chk['agrees'] else 'FAIL'}")  # fmt: skip
     console.print(t)
-    t = Table(title="Issue 7 targets")
+    t = Table(title="Targets (issues 7, 14, 15 and 18)")
     for col in ("target", "bar", "measured", "met"):
         t.add_column(col, justify="left" if col == "target" else "right")
     for r in record["targets"]:
@@ -454,6 +505,10 @@ def main(argv=None) -> int:
         with console.status("engine: local Dask cluster"):
             throughput += bench_dask(args.reps, args.quick)
     record["throughput"] = throughput
+    with console.status("rule options and battles"):
+        record["speed"] = speed_rows(args.quick, reps=2 if args.quick else 3)
+    with console.status("other rule systems"):
+        record["systems"] = system_rows(args.quick)
     with console.status("start-up (fresh processes)"):
         record["startup"] = bench_startup(args.quick)
     with console.status("peak memory (fresh processes)"):
@@ -468,7 +523,8 @@ def main(argv=None) -> int:
     (args.out / f"bench-{stamp}{'-quick' if args.quick else ''}.json").write_text(text + "\n")
     render(record)
     console.print(f"written {args.out / 'latest.json'}")
-    failed = [r for r in throughput + record["memory"] if r.get("check", {}).get("agrees") is False]
+    checked = throughput + record["memory"] + record["systems"]
+    failed = [r for r in checked if r.get("check", {}).get("agrees") is False]
     return 1 if failed else 0
 
 

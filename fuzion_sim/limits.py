@@ -43,8 +43,9 @@ MAX_TRIALS = 10**12
 MAX_SEED = 2**63 - 1
 #: Longest fight: 10,000 rounds (33 hours of game time; shipped scenarios use 10 to 50).
 MAX_MAX_ROUNDS = 10_000
-#: Combatants in one scenario (the kernels' state and tallies grow with it).
-MAX_COMBATANTS = 256
+#: Combatants in one scenario (the kernels' state and tallies grow with it; pair tables as its
+#: square: 1,024 makes 8 MB a table).
+MAX_COMBATANTS = 1024
 #: Dice of one damage roll given by a weapon (``dc``) or to the exact calculator.
 MAX_DC = 100
 #: Points of a sweep grid or variants of a comparison.

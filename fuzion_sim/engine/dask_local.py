@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import signal
 from pathlib import Path
 
@@ -134,6 +135,13 @@ def _abandon(cluster) -> None:
         with contextlib.suppress(BaseException):
             if proc is not None and proc.is_alive():
                 proc.kill()
+    # a worker still being spawned is not yet its nanny's: it would wake after this process
+    # has gone and print a traceback of its own on the terminal
+    for child in multiprocessing.active_children():
+        if child.name.startswith("Dask Worker process"):
+            with contextlib.suppress(BaseException):
+                child.kill()
+                child.join(1)
     cluster.status = Status.closed
 
 

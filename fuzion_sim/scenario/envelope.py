@@ -153,6 +153,7 @@ def scenario_from_dict(
     sides: dict[str, tuple] = {}
     first_seen: dict[str, str] = {}
     total = 0
+    expanded = 0  # the combatants built (a vehicle member is its crew too)
     for side, raw in raw_sides.items():
         sp, members, options = _side(ctx, system, side, raw)
         total += len(members)
@@ -161,14 +162,21 @@ def scenario_from_dict(
                                f"(allowed: 1 to {MAX_COMBATANTS})")  # fmt: skip
         built = []
         for index, value in enumerate(members):
-            member = system.build_member(ctx, [*sp, index], value, side, options)
-            if member.name in first_seen:
-                raise ctx.fail(
-                    [*sp, index, "name"],
-                    f"duplicate combatant name '{member.name}' (also at {first_seen[member.name]})",
-                )
-            first_seen[member.name] = format_path([*sp, index])
-            built.append(member)
+            # a system may build one entry as several combatants (a vehicle and its crew)
+            made = system.build_member(ctx, [*sp, index], value, side, options)
+            for member in made if isinstance(made, tuple) else (made,):
+                if member.name in first_seen:
+                    raise ctx.fail(
+                        [*sp, index, "name"],
+                        f"duplicate combatant name '{member.name}' (also at "
+                        f"{first_seen[member.name]})",
+                    )
+                first_seen[member.name] = format_path([*sp, index])
+                built.append(member)
+        expanded += len(built)
+        if expanded > MAX_COMBATANTS:
+            raise ctx.fail(sp, f"more than {MAX_COMBATANTS} combatants in the scenario "
+                               f"(allowed: 1 to {MAX_COMBATANTS})")  # fmt: skip
         sides[side] = tuple(built)
     system.check_scenario(ctx, rules, sides)
     return Scenario(

@@ -164,7 +164,9 @@ class RuleSystem:
     def build_member(self, ctx, parts: list, value: Any, side: str, side_options: dict):
         """Validate one member's mapping (``value``, at key path ``parts``) with the shared
         checks (:mod:`fuzion_sim.scenario.checks`) and build the system's member object,
-        which has ``name`` and ``side``. ``side_options`` holds the side's own keys."""
+        which has ``name`` and ``side``, or a tuple of them when one entry is several
+        combatants (a Fuzion vehicle and its crew). ``side_options`` holds the side's own
+        keys."""
         raise NotImplementedError
 
     def build_side_options(self, ctx, parts: list, value: dict) -> dict:

@@ -186,7 +186,7 @@ def test_too_many_combatants(tmp_path):
     data = yaml.safe_load(FLAGSHIP.read_text())
     member = data["sides"]["blue"][0]
     data["sides"]["blue"] = [{**member, "name": f"O{i}"} for i in range(limits.MAX_COMBATANTS)]
-    with pytest.raises(ScenarioError, match="more than 256 combatants"):
+    with pytest.raises(ScenarioError, match=f"more than {limits.MAX_COMBATANTS} combatants"):
         scenario_from_dict(data)
 
 

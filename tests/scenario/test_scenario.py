@@ -147,6 +147,17 @@ def test_flagship_loads_as_written():
         "autofire_ratio": 0,
         "autofire_hits": "ceil_margin",
         "chinks": False,
+        # read only with a vehicle (../shared/rulings/vehicles)
+        "vehicle_locations": "random",
+        "critical_effects": True,
+        "minor_crits": "effects",
+        "facing_arcs": "quarters",
+        "vehicle_row9": "literal",
+        "kill_precision": "tenths",
+        "critical_accumulation": "cumulative",
+        "location_damage_counts_total": True,
+        "crew_personal_armour": True,
+        "no_turret": "fixed_mounts",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

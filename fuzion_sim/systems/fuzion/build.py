@@ -68,6 +68,7 @@ COMBATANT_KEYS = (
     "name", "stats", "skills", "weapon", "armor", "position", *DERIVED, "tactics",
     "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
     "size", "modifiers", "defence_modifiers", "drawn", "abort", "sdp", "kills", "called_shot",
+    "vehicle",
 )  # fmt: skip
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
@@ -501,11 +502,21 @@ def build_side_options(ctx: Context, parts, value: dict) -> dict:
     return {}
 
 
-def build_member(ctx: Context, parts, value, side: str, side_options: dict) -> Combatant:
+def build_member(ctx: Context, parts, value, side: str, side_options: dict):
     """Validate one combatant's mapping and build its :class:`Combatant` (``side_options``: the
-    side's own keys, :func:`build_side_options`)."""
+    side's own keys, :func:`build_side_options`). A member with ``vehicle:`` is a vehicle and
+    its crew: a tuple of combatants, the vehicle first (``build_vehicle.vehicle_members``)."""
+    surprise = side_options.get("surprised") and isinstance(value, dict) and (
+        "surprised" not in value)
+    if isinstance(value, dict) and "vehicle" in value:
+        from .build_vehicle import vehicle_members
+
+        members = vehicle_members(ctx, parts, value, side, _combatant, build_weapon_mapping)
+        if surprise:
+            members = tuple(dataclasses.replace(m, surprised=True) for m in members)
+        return members
     combatant = _combatant(ctx, parts, value, side)
-    if side_options.get("surprised") and isinstance(value, dict) and "surprised" not in value:
+    if surprise:
         combatant = dataclasses.replace(combatant, surprised=True)
     return combatant
 
@@ -581,6 +592,12 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
                     f"an object ({what}) has no {key}: its structure is its "
                     f"{'SDP' if sdp else 'Kills'} (leave out {key})",
                 )
+    if (sdp or kills) and not any(skills.get(s) for s in ("Piloting", "Driving")):
+        what = f"sdp: {sdp}" if sdp else f"kills: {kills}"
+        ctx.warnings.append(
+            f"{name} is a vehicle or object ({what}): an attack on it opposes its REF + "
+            "Piloting or Driving (F31), and it has neither; they count 0"
+        )
     if armor.kills and not kills:
         ctx.warnings.append(
             f"{name} wears Kill-rated armour ({armor.name}, kills: {armor.kills}) but is not a "

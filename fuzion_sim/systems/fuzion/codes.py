@@ -38,6 +38,28 @@ __all__ = [
     "OPT_AUTOFIRE_RATIO",
     "OPT_AUTOFIRE_ONE_PLUS",
     "OPT_CHINKS",
+    "OPT_ANY_VEHICLE",
+    "OPT_VEHICLE_LOCATIONS",
+    "OPT_FRONT_ARC",
+    "OPT_CRIT_SINGLE_HIT",
+    "OPT_LOCATION_COUNTS_TOTAL",
+    "OPT_CREW_ARMOUR",
+    "VCLASS_GROUND",
+    "VCLASS_AIRCRAFT",
+    "VCLASS_BOAT",
+    "VCLASS_MECHA",
+    "V_ROWS",
+    "V_OUTCOMES",
+    "ASPECT_FRONT",
+    "ASPECT_SIDE",
+    "ASPECT_REAR",
+    "EFF_NONE",
+    "EFF_IMMOBILE",
+    "EFF_UNCONTROLLED",
+    "EFF_DOWN",
+    "EFF_WRECKED",
+    "VS_IMMOBILE",
+    "VS_UNCONTROLLED",
     "ABORT_NONE",
     "ABORT_DODGE",
     "ABORT_BLOCK",
@@ -121,7 +143,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 17
+N_OPTIONS = 23
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -136,6 +158,32 @@ OPT_KNOCKBACK = 13
 OPT_AUTOFIRE_RATIO = 14  # F15
 OPT_AUTOFIRE_ONE_PLUS = 15  # F15 autofire_hits: one_plus_floor
 OPT_CHINKS = 16  # F30
+# vehicles and mecha (../shared/rulings/vehicles/rulings.md)
+OPT_ANY_VEHICLE = 17  # some combatant is a vehicle
+OPT_VEHICLE_LOCATIONS = 18  # VA-06: 1 a hit on a vehicle rolls its table by facing
+OPT_FRONT_ARC = 19  # VA-05: half the front arc in degrees (quarters 45, hex 30)
+OPT_CRIT_SINGLE_HIT = 20  # VA-09 critical_accumulation: single_hit
+OPT_LOCATION_COUNTS_TOTAL = 21  # VA-09 location_damage_counts_total
+OPT_CREW_ARMOUR = 22  # VA-13 crew_personal_armour
+
+# vehicle classes (Plan.vclass; 0: not a vehicle), rows of a hit table, aspects, effects
+VCLASS_GROUND = 1
+VCLASS_AIRCRAFT = 2
+VCLASS_BOAT = 3
+VCLASS_MECHA = 4
+V_ROWS = 10  # printed rows of each class's table
+V_OUTCOMES = 216  # equally likely outcomes of the 3d6 (2d6: the first 36)
+ASPECT_FRONT = 0
+ASPECT_SIDE = 1
+ASPECT_REAR = 2
+EFF_NONE = 0
+EFF_IMMOBILE = 1
+EFF_UNCONTROLLED = 2
+EFF_DOWN = 3
+EFF_WRECKED = 4
+# vehicle state bits (the kernel's vstate)
+VS_IMMOBILE = 1
+VS_UNCONTROLLED = 2
 
 # abort (F32: a combatant attacked before its turn uses its coming action to defend)
 ABORT_NONE = 0

@@ -10,7 +10,7 @@ import numpy as np
 import yaml
 
 from ...scenario.model import Scenario
-from . import codes, dice, tactics
+from . import codes, dice, tables, tactics
 from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
 from .rules import (
     FISTS_DC,
@@ -125,6 +125,20 @@ class Plan(NamedTuple):
     loc_by_roll: np.ndarray
     loc_num: np.ndarray
     loc_den: np.ndarray
+    # vehicles and mecha (see vehicle_arrays)
+    carrier: np.ndarray
+    pilot_of: np.ndarray
+    vclass: np.ndarray
+    heading0: np.ndarray
+    kill_unit: np.ndarray
+    v_rows: np.ndarray
+    v_nrows: np.ndarray
+    v_num: np.ndarray
+    v_den: np.ndarray
+    v_crew: np.ndarray
+    v_thr: np.ndarray
+    v_eff: np.ndarray
+    v_locid: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -169,6 +183,29 @@ def autofire_ratio_of(rules) -> int:
     return ratio if ratio > 0 else autofire_ratio(rules.values.get("campaign", "heroic"))
 
 
+#: F31: the skills a pilot controls a vehicle with (the higher counts for an object whose sheet
+#: is its pilot's; a declared vehicle's class picks one, VA-03).
+CONTROL_SKILLS = ("Piloting", "Driving")
+
+
+def defence_of(c, scale: int) -> tuple[int, int, int]:
+    """``(defence characteristic, skill against ranged attacks, skill against melee)`` of
+    combatant ``c`` (F1): a person's DEX with Ranged Evade, or the best melee skill; an object
+    with SDP or Kills (``scale``) is a vehicle whose sheet is its pilot's, and an attack on it
+    opposes REF + the higher of Piloting and Driving, ranged or melee (F31, M-16); a declared
+    vehicle's pilot opposes with its class's control skill (VA-03)."""
+    mods = c.defence_modifiers
+    vehicle = getattr(c, "vehicle", None)
+    if vehicle is not None:
+        control = c.skill(vehicle.control_skill)
+        return c.stats["REF"], control + mods, control + mods
+    if scale != codes.SCALE_PERSON:
+        control = max(c.skill(s) for s in CONTROL_SKILLS)
+        return c.stats["REF"], control + mods, control + mods
+    melee = max(c.skill(s) for s in MELEE_DEFENCE_SKILLS)
+    return c.stats["DEX"], c.skill("Ranged Evade") + mods, melee + mods
+
+
 def _spd(c) -> int:
     """SPD (speed chart / extra actions); 4 (one action a phase) unless given."""
     return int(c.derived.get("spd", 4))
@@ -208,6 +245,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
     weapons = [c.weapon for c in fighters]
     nd6_offsets, nd6_table = dice.nd6_tables()
 
+    veh = vehicle_arrays(fighters, rules)
     options = np.zeros(codes.N_OPTIONS, np.int64)
     options[codes.OPT_IMPAIRMENT] = bool(rules.impairment)
     options[codes.OPT_STUNNED] = bool(rules.stunned)
@@ -231,11 +269,19 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_AUTOFIRE_RATIO] = autofire_ratio_of(rules)
     options[codes.OPT_AUTOFIRE_ONE_PLUS] = rules.values.get("autofire_hits") == "one_plus_floor"
     options[codes.OPT_CHINKS] = bool(rules.values.get("chinks", False))
+    options[codes.OPT_ANY_VEHICLE] = bool(veh["vclass"].any())
+    options[codes.OPT_VEHICLE_LOCATIONS] = rules.values.get("vehicle_locations") != "none"
+    options[codes.OPT_FRONT_ARC] = 30 if rules.values.get("facing_arcs") == "hex" else 45
+    options[codes.OPT_CRIT_SINGLE_HIT] = rules.values.get("critical_accumulation") == "single_hit"
+    options[codes.OPT_LOCATION_COUNTS_TOTAL] = bool(
+        rules.values.get("location_damage_counts_total", True))
+    options[codes.OPT_CREW_ARMOUR] = bool(rules.values.get("crew_personal_armour", True))
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
     covers = [target_modifiers(c.cover, "normal", c.prone, c.crouched, False) for c in fighters]
-    mods_a = [attacker_modifiers(c.modifiers, c.braced) for c in fighters]
+    mods_a = [attacker_modifiers(c.modifiers - no_turret_penalty(c, fighters, rules), c.braced)
+              for c in fighters]  # fmt: skip
     packed = tactics.pack([tactics.program_of(c) for c in fighters])
     default = list(tactics.validate_tactics(None))
     margin, effect = _presence_table()
@@ -254,20 +300,29 @@ def compile_scenario(scenario: Scenario) -> Plan:
         return codes.SCALE_OBJECT if getattr(c, "sdp", 0) else codes.SCALE_PERSON
 
     scales = [scale_of(c) for c in fighters]
+    # F31: an attack on a vehicle opposes its pilot's REF + Piloting (or Driving); an object
+    # with SDP or Kills is one whose sheet is its pilot's (M-16, VA-03)
+    defence = [defence_of(c, s) for c, s in zip(fighters, scales, strict=True)]
     # objects and Kill-rated structures: their SDP or Kills are the pool; no Stun to lose
     # (a huge Stun never reaches 0) and "dead" (destroyed) at 0 (BODY 0 in the death rule)
     hits_max = [
-        c.kills if s == codes.SCALE_KILLS else c.sdp if s == codes.SCALE_OBJECT else h
-        for c, s, h in zip(fighters, scales, derived["hits"], strict=True)
+        c.kills * u if s == codes.SCALE_KILLS else c.sdp if s == codes.SCALE_OBJECT else h
+        for c, s, h, u in zip(fighters, scales, derived["hits"], veh["kill_unit"], strict=True)
     ]
     stun_max = [st if s == 0 else 1 << 40 for s, st in zip(scales, derived["stun"], strict=True)]
     called = [getattr(c, "called_shot", None) for c in fighters]
+
+    acts = timing.acts.copy()
+    spr = timing.slots_per_round
+    for c, member in enumerate(fighters):
+        if getattr(member, "role", "") == "pilot":
+            acts[c * spr:(c + 1) * spr] = 0  # its actions are the vehicle's (VA-18)
 
     return Plan(
         side=_ints([side_index[c.side] for c in fighters]),
         n_sides=len(scenario.sides),
         ref=ref,
-        dex=stat["DEX"],
+        dex=_ints([d[0] for d in defence]),
         strength=stat["STR"],
         body=_ints([b if s == 0 else 0 for b, s in zip(stat["BODY"], scales, strict=True)]),
         hits_max=_ints(hits_max),
@@ -279,10 +334,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
         att_skill=_ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
         h2h_skill=_ints([c.skill("Hand to Hand") for c in fighters]),
         escape_skill=_ints([max(c.skill("Athletics"), c.skill("Hand to Hand")) for c in fighters]),
-        def_ranged=_ints([c.skill("Ranged Evade") + c.defence_modifiers for c in fighters]),
-        def_melee=_ints(
-            [max(c.skill(s) for s in MELEE_DEFENCE_SKILLS) + c.defence_modifiers for c in fighters]
-        ),
+        def_ranged=_ints([d[1] for d in defence]),
+        def_melee=_ints([d[2] for d in defence]),
         pre=stat["PRE"],
         res=_ints(derived["res"]),
         base_order=base_order,
@@ -299,12 +352,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         tech=_ints([c.stats["TECH"] for c in fighters]),
         physician=_ints([c.skill("Physician") for c in fighters]),
         scale=_ints(scales),
-        knock_body=_ints(
-            [
-                c.kills if s == codes.SCALE_KILLS else c.stats["BODY"]
-                for c, s in zip(fighters, scales, strict=True)
-            ]
-        ),
+        knock_body=_ints([knock_body_of(c, s) for c, s in zip(fighters, scales, strict=True)]),
         called_loc=_ints([-1 if x is None else locations.index(x) for x in called]),
         called_mod=_ints(
             [0 if x is None else locations.called_modifiers[locations.index(x)] for x in called]
@@ -344,7 +392,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         consts=packed.consts,
         presence_margin=margin,
         presence_effect=effect,
-        acts=timing.acts,
+        acts=acts,
         slots_per_round=timing.slots_per_round,
         start_slot=timing.start_slot,
         slots_per_unit=timing.slots_per_unit,
@@ -360,7 +408,135 @@ def compile_scenario(scenario: Scenario) -> Plan:
         loc_by_roll=_ints(np.maximum(locations.location_by_roll, 0)),
         loc_num=_ints([m.numerator for m in locations.multipliers]),
         loc_den=_ints([m.denominator for m in locations.multipliers]),
+        **{k: veh[k] for k in _VEHICLE_FIELDS},
     )
+
+
+def knock_body_of(c, scale: int) -> int:
+    """What knockback subtracts (F28): a Kill-rated target's Kills, an SDP vehicle's SDP // 5
+    (VA-41), else BODY."""
+    if scale == codes.SCALE_KILLS:
+        return int(c.kills)
+    if getattr(c, "vehicle", None) is not None:
+        return int(c.sdp) // 5
+    return int(c.stats["BODY"])
+
+
+def no_turret_penalty(c, fighters, rules) -> int:
+    """L485 "Vehicle mounted, no turret -4" (VA-15): on a fixed-mount vehicle weapon
+    (``fixed_mounts``), also on hand weapons fired from a vehicle (``all_vehicle_fire``), or
+    never."""
+    mode = rules.values.get("no_turret", "fixed_mounts")
+    mount = getattr(c.weapon, "mount", "none")
+    if mode == "never":
+        return 0
+    if mount == "fixed":
+        return 4
+    riding = getattr(c, "carrier", None) is not None or getattr(c, "vehicle", None) is not None
+    return 4 if mode == "all_vehicle_fire" and riding and mount == "none" else 0
+
+
+_VEHICLE_FIELDS = ("carrier", "pilot_of", "vclass", "heading0", "kill_unit", "v_rows", "v_nrows",
+                   "v_num", "v_den", "v_crew", "v_thr", "v_eff", "v_locid")  # fmt: skip
+
+
+def vehicle_arrays(fighters, rules) -> dict:
+    """The vehicles' arrays (../shared/rulings/vehicles M-22 to M-30, VA-05 to VA-14), zeros for
+    everyone else:
+
+    - ``carrier[c]`` the vehicle crew member ``c`` rides in (-1: none); ``pilot_of[v]`` the
+      pilot of vehicle ``v`` (-1); ``vclass[c]`` its class (``codes.VCLASS_*``, 0: not a
+      vehicle); ``heading0[c]`` its heading in radians; ``kill_unit[c]`` 10 when a Kill-rated
+      vehicle's Kills are kept in tenths (VA-14), else 1 (its Kills pool is ``kill_unit`` x
+      Kills);
+    - per vehicle and aspect (``c * 3 + codes.ASPECT_*``) the table's equally likely outcomes
+      (side 3d6: 216, front 2d6+1 and rear 2d6+6: 36; a humanoid mecha 3d6 from every side)
+      less those of the rows it lacks, which are rolled again (M-24): ``v_rows[(c * 3 + a) *
+      216 + k]`` the row of outcome ``k``, ``v_nrows[c * 3 + a]`` how many;
+    - per vehicle and row (``c * V_ROWS + r``): the multiplier ``v_num / v_den`` after armour
+      (flammable fuel x3, VA-12; ``vehicle_row9``, VA-7), ``v_crew`` 1 for the crew row (the
+      damage goes to the pilot, M-26), ``v_thr`` 100 x the damage that destroys a critical
+      location (its percentage of the pool, F31; 0: none, or critical effects off), ``v_eff``
+      what destroying it does (``codes.EFF_*``), ``v_locid`` its index in
+      ``tables.vehicle_location_names()``.
+    """
+    from .model import VEHICLE_CLASSES
+
+    n = len(fighters)
+    nr, no = codes.V_ROWS, codes.V_OUTCOMES
+    index = {c.name: i for i, c in enumerate(fighters)}
+    out = {
+        "carrier": np.full(n, -1, np.int64), "pilot_of": np.full(n, -1, np.int64),
+        "vclass": np.zeros(n, np.int64), "heading0": np.zeros(n, np.float64),
+        "kill_unit": np.ones(n, np.int64), "v_rows": np.zeros(n * 3 * no, np.int64),
+        "v_nrows": np.zeros(n * 3, np.int64), "v_num": np.zeros(n * nr, np.int64),
+        "v_den": np.ones(n * nr, np.int64), "v_crew": np.zeros(n * nr, np.int64),
+        "v_thr": np.zeros(n * nr, np.int64), "v_eff": np.zeros(n * nr, np.int64),
+        "v_locid": np.zeros(n * nr, np.int64),
+    }  # fmt: skip
+    tenths = rules.values.get("kill_precision", "tenths") == "tenths"
+    crits = bool(rules.values.get("critical_effects", True))
+    minor = rules.values.get("minor_crits", "effects") == "effects"
+    row9 = rules.values.get("vehicle_row9", "literal")
+    names = tables.vehicle_location_names()
+    effects = {name: i for i, name in enumerate(tables.VEHICLE_EFFECTS)}
+    for c, member in enumerate(fighters):
+        carrier = getattr(member, "carrier", None)
+        if carrier is not None:
+            out["carrier"][c] = index[carrier]
+        vehicle = getattr(member, "vehicle", None)
+        if vehicle is None:
+            continue
+        out["pilot_of"][c] = index[vehicle.pilot] if vehicle.pilot else -1
+        out["vclass"][c] = VEHICLE_CLASSES.index(vehicle.kind) + 1
+        out["heading0"][c] = np.radians(vehicle.heading)
+        unit = 10 if (vehicle.kills and tenths) else 1
+        out["kill_unit"][c] = unit
+        pool = vehicle.kills * unit if vehicle.kills else vehicle.sdp
+        rows = vehicle_rows(vehicle, row9)
+        for r, row in enumerate(rows):
+            k = c * nr + r
+            mult = row.multiplier
+            if row.flammable is not None and vehicle.fuel_flammable:
+                mult = row.flammable
+            out["v_num"][k], out["v_den"][k] = mult.numerator, mult.denominator
+            out["v_crew"][k] = row.crew
+            if crits and row.critical_pct and (minor or not row.minor):
+                out["v_thr"][k] = row.critical_pct * pool
+                out["v_eff"][k] = effects[row.effect]
+            out["v_locid"][k] = names.index(row.location)
+        for a, counts in enumerate(aspect_outcomes(vehicle)):
+            base = (c * 3 + a) * no
+            m = 0
+            for total, count in enumerate(counts, start=3):
+                r = next(i for i, row in enumerate(rows) if row.lo <= total <= row.hi)
+                if rows[r].location in vehicle.absent:
+                    continue  # not there: rolled again (M-24)
+                out["v_rows"][base + m:base + m + count] = r
+                m += count
+            out["v_nrows"][c * 3 + a] = m
+    return out
+
+
+def vehicle_rows(vehicle, row9: str = "literal"):
+    """The printed rows of ``vehicle``'s table (``tables.vehicle_tables``), with the ground
+    Body x1 on 10 too under ``vehicle_row9: body_9_10`` (VA-07)."""
+    import dataclasses
+    from fractions import Fraction
+
+    rows = list(tables.vehicle_tables()[vehicle.kind])
+    if row9 == "body_9_10" and vehicle.kind == "ground":
+        rows = [dataclasses.replace(r, multiplier=Fraction(1)) if r.location == "body" else r
+                for r in rows]  # fmt: skip
+    return rows
+
+
+def aspect_outcomes(vehicle) -> list[tuple[int, ...]]:
+    """The roll's counts of the totals 3..18 from the front, side and rear (F31): a humanoid
+    mecha rolls 3d6 from every side."""
+    if vehicle.kind == "mecha":
+        return [tables.aspect_roll_counts("side")] * 3
+    return [tables.aspect_roll_counts(a) for a in tables.ASPECTS]
 
 
 class StandingPlan(NamedTuple):
@@ -412,6 +588,42 @@ def pair_distances(plan: Plan) -> np.ndarray:
     dx = plan.pos_x0[None, :] - plan.pos_x0[:, None]
     dy = plan.pos_y0[None, :] - plan.pos_y0[:, None]
     return np.ascontiguousarray(np.sqrt(dx * dx + dy * dy).ravel())
+
+
+class Motion(NamedTuple):
+    """What the squad kernel needs to move its combatants (``kernel_squad.run_chunk``'s last
+    arguments): whether anyone must move, where each starts, how far it runs, its weapon's
+    range, whether it has the default tactic, and per attacker and target (``a * C + t``) the
+    attack modifier without the range band and cover, and the target's cover."""
+
+    moving: bool
+    pos_x0: np.ndarray
+    pos_y0: np.ndarray
+    run_m: np.ndarray
+    w_range: np.ndarray
+    tac_default: np.ndarray
+    pair_base: np.ndarray
+    pair_cover: np.ndarray
+
+
+def motion(plan: Plan, moving: bool) -> Motion:
+    """The :class:`Motion` of ``plan``'s fight."""
+    n = plan.n_combatants
+    melee = plan.w_melee[:, None] != 0
+    base = np.where(melee, plan.tgt_mod_m[None, :] + plan.att_mod_m[:, None],
+                    plan.tgt_mod_r[None, :] + plan.att_mod_r[:, None])  # fmt: skip
+    cover = np.where(melee, plan.cover_m[None, :], plan.cover_r[None, :])
+    enemy = plan.side[:, None] != plan.side[None, :]
+    return Motion(
+        moving=bool(moving),
+        pos_x0=plan.pos_x0,
+        pos_y0=plan.pos_y0,
+        run_m=plan.run_m,
+        w_range=plan.w_range,
+        tac_default=plan.tac_default,
+        pair_base=np.ascontiguousarray((base * enemy).astype(np.int64).reshape(n * n)),
+        pair_cover=np.ascontiguousarray((cover * enemy).astype(np.int64).reshape(n * n)),
+    )
 
 
 def standing_plan(plan: Plan) -> StandingPlan:

@@ -47,6 +47,18 @@ def describe_member(c) -> str:
     else:
         pools = f"Hits {c.derived['hits']}, Stun {c.derived['stun']}"
     w = c.weapon
+    vehicle = getattr(c, "vehicle", None)
+    if vehicle is not None:
+        seat = (f"fires {w.name}, {attack_dice(c)}, {w.skill} {c.skill(w.skill)}"
+                if w.name != "(no weapon)" else "no weapon of its pilot's")  # fmt: skip
+        return (f"{c.name}: a {vehicle.kind} vehicle, driven by {vehicle.pilot} (defence REF "
+                f"{c.stats['REF']} + {vehicle.control_skill} {c.skill(vehicle.control_skill)}); "
+                f"{seat}{armour}; {pools}; heading {vehicle.heading:g}; at {where} m")
+    if getattr(c, "role", "") == "pilot":
+        return f"{c.name}: the pilot of {c.carrier}{armour}; {pools}"
+    if getattr(c, "carrier", None) is not None:
+        return (f"{c.name}: {c.role} in {c.carrier}: {w.name}, {attack_dice(c)}, {w.skill} "
+                f"{c.skill(w.skill)}{armour}; {pools}")
     return (
         f"{c.name}: {w.name}, {attack_dice(c)}, {w.skill} {c.skill(w.skill)}{armour}; {pools}; "
         f"at {where} m"

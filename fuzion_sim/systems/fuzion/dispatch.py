@@ -1,9 +1,10 @@
 """Which kernel runs a fight: the one table of what each kernel honours, and the choice it drives.
 
 Fuzion has four kernels. The general kernel (``kernel.py``) runs every rule. Three specialised
-kernels run a *standing* fight (nobody moves, reloads or chooses an action) faster:
-``kernel_standing`` (any timing, initiative and surprise; every replay), ``kernel_squad``
-(phases, everyone acting every phase) and ``kernel_duel`` (one against one, in phases). A
+kernels run a fight in which nobody reloads or chooses an action faster: ``kernel_standing``
+(nobody moves; any timing, initiative and surprise; the replay of every specialised fight it
+can run), ``kernel_squad`` (phases, everyone acting every phase, closing in to range as the
+default tactic does) and ``kernel_duel`` (one against one, in phases, nobody moving). A
 specialised kernel that ignored part of a scenario would give wrong numbers nobody could see,
 so the choice is made from :data:`HONOURS`: for every key a scenario can hold (member, weapon,
 area and armour keys, side keys, rule switches, the envelope), the condition under which each
@@ -24,7 +25,9 @@ import numpy as np
 
 from . import codes
 from . import tactics as tx
+from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
+from .model import SWITCHES
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
@@ -109,11 +112,6 @@ def one_against_one(plan: Plan) -> bool:
     return plan.n_combatants == 2 and plan.n_sides == 2
 
 
-@condition("a targeting rule other than first")
-def everyone_targets_first(plan: Plan) -> bool:
-    return bool((plan.targeting == tx.T_FIRST).all())
-
-
 @condition("a magazine to reload")
 def no_magazines(plan: Plan) -> bool:
     return bool((plan.w_shots < 0).all())
@@ -176,6 +174,12 @@ def no_chinks(plan: Plan) -> bool:
     return not plan.options[codes.OPT_CHINKS]
 
 
+@condition("a vehicle or mecha")
+def no_vehicles(plan: Plan) -> bool:
+    """Nobody is a vehicle (``vehicle:``) or rides in one: vehicles run on the general kernel."""
+    return not plan.vclass.any() and not (plan.carrier >= 0).any()
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -212,6 +216,13 @@ _DESCRIPTIVE = "descriptive: recorded with the scenario, read by no rule"
 _MOVING = "read only when someone moves; the standing kernels run fights where nobody does"
 _STATIC = "in the static pair tables (modifier, armour) worked out once per plan"
 
+_VEHICLE = "vehicles, their crews and hit tables: the general kernel"
+_VEHICLE_KEYS = VEHICLE_KEYS
+_CREW_KEYS = CREW_KEYS
+_VEHICLE_WEAPON_KEYS = VEHICLE_WEAPON_KEYS
+#: The rule switches of the vehicle rulings (VA-n).
+_VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items() if v.ruling.startswith("VA-"))
+
 #: Every key a Fuzion scenario can hold, and when each specialised kernel honours it.
 HONOURS: tuple[Honour, ...] = (
     # the envelope
@@ -235,22 +246,24 @@ HONOURS: tuple[Honour, ...] = (
          "only through the keys that use them"),
     _row("member.weapon", "a name or a mapping; each weapon key has its row"),
     _row("member.armor", "a name or a mapping; each armour key has its row"),
-    _row("member.position", "the standing kernels' pair tables hold the starting distances",
-         standing=nobody_moves),
+    _row("member.position", "the standing and duel kernels' pair tables hold the starting "
+         "distances; the squad kernel moves its combatants as the general kernel does",
+         standing=nobody_moves, squad=None),
     _row("member.hits", "every kernel"),
     _row("member.stun", "every kernel"),
     _row("member.sd", "every kernel (Stun damage, F20)"),
     _row("member.rec", "waking (F23) in every kernel"),
     _row("member.end", "no rule reads END (validation warns)"),
     _row("member.res", "read only by a presence attack, a tactic"),
-    _row("member.run", _MOVING, standing=nobody_moves),
-    _row("member.sprint", _MOVING, standing=nobody_moves),
+    _row("member.run", _MOVING + "; the squad kernel's close in", standing=nobody_moves,
+         squad=None),
+    _row("member.sprint", "read only by a tactic that sprints"),
     _row("member.spd", "the timing's action slots; under phases SPD counts for nothing",
          squad=in_phases, duel=in_phases),
     _row("member.tactics", "the standing kernels run the default tactic and an unconditional "
          "attack", standing=static_tactics),
-    _row("member.targeting", "every rule in the standing kernel; one enemy in a duel; the squad "
-         "kernel only the first enemy standing", squad=everyone_targets_first),
+    _row("member.targeting", "every rule in the standing and squad kernels; one enemy in a "
+         "duel"),
     _row("member.surprised", "F11 in the standing kernel",
          squad=nobody_surprised, duel=nobody_surprised),
     _row("member.cover", _STATIC),
@@ -277,15 +290,17 @@ HONOURS: tuple[Honour, ...] = (
     _row("weapon.hands", _DESCRIPTIVE),
     _row("weapon.skill", "every kernel's attack values"),
     _row("weapon.kind", "melee: the DV column and STR dice in every kernel; the reach as "
-         "member.position", standing=nobody_moves),
+         "member.position", standing=nobody_moves, squad=None),
     _row("weapon.damage", "every kernel (Killing or Stun, F20-F21)"),
     _row("weapon.dc", "every kernel's damage dice"),
     _row("weapon.accuracy", "every kernel's attack values"),
     _row("weapon.min_str", "every kernel's attack values and dice (F12)"),
-    _row("weapon.range", "the range band in the pair tables; the reach as member.position",
-         standing=nobody_moves),
-    _row("weapon.bow", "its range as weapon.range", standing=nobody_moves),
-    _row("weapon.power_points", "its range as weapon.range", standing=nobody_moves),
+    _row("weapon.range", "the range band in the pair tables (the squad kernel's at the "
+         "distance of the attack); the reach as member.position", standing=nobody_moves,
+         squad=None),
+    _row("weapon.bow", "its range as weapon.range", standing=nobody_moves, squad=None),
+    _row("weapon.power_points", "its range as weapon.range", standing=nobody_moves,
+         squad=None),
     _row("weapon.rof", "read only by autofire"),
     _row("weapon.shots", "a magazine to empty and reload: the general kernel",
          standing=no_magazines),
@@ -339,6 +354,15 @@ HONOURS: tuple[Honour, ...] = (
     _row("rules.autofire_ratio", "read only by autofire"),
     _row("rules.autofire_hits", "read only by autofire"),
     _row("rules.chinks", "F30 in the standing kernel", squad=no_chinks, duel=no_chinks),
+    # vehicles and mecha (../shared/rulings/vehicles): the general kernel only
+    _row("member.vehicle", _VEHICLE, standing=no_vehicles),
+    *(_row(f"vehicle.{key}", _VEHICLE, standing=no_vehicles) for key in _VEHICLE_KEYS),
+    *(_row(f"crew.{key}", _VEHICLE + " (a crew member's sheet)", standing=no_vehicles)
+      for key in _CREW_KEYS),
+    *(_row(f"vehicle_weapon.{key}", _VEHICLE, standing=no_vehicles)
+      for key in _VEHICLE_WEAPON_KEYS),
+    *(_row(f"rules.{key}", "read only with a vehicle: " + _VEHICLE, standing=no_vehicles)
+      for key in _VEHICLE_SWITCHES),
 )
 
 

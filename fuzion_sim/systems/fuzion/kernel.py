@@ -86,25 +86,33 @@ from .codes import (
     HOLD_CHOKE,
     HOLD_NONE,
     MELEE_REACH,
+    OPT_ANY_VEHICLE,
     OPT_AUTOFIRE_ONE_PLUS,
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
     OPT_CHINKS,
+    OPT_CREW_ARMOUR,
+    OPT_CRIT_SINGLE_HIT,
     OPT_DODGE_BONUS,
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
+    OPT_FRONT_ARC,
     OPT_HAS_TIES,
     OPT_HIT_LOCATIONS,
     OPT_IMPAIRMENT,
     OPT_INIT_DICE,
     OPT_KNOCKBACK,
+    OPT_LOCATION_COUNTS_TOTAL,
     OPT_PERCEPTION_DV,
     OPT_RECOVERY_SLOT,
     OPT_STUNNED,
     OPT_SWITCH2,
+    OPT_VEHICLE_LOCATIONS,
     OPT_WAKE_OWN_PHASE,
     UNRESOLVED,
+    V_ROWS,
 )
+from .hull import Vehicles, VState, carry_crew, crew_fate
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .rules import (
     bleed,
@@ -160,8 +168,12 @@ def run_chunk(
     # rules and dice
     options, ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets, nd6_table,
     loc_by_roll, loc_num, loc_den,
+    # vehicles and their crews (compile.vehicle_arrays)
+    carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
+    v_eff, v_locid,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
+    immobilised, uncontrolled, crits, vehicle_location_hits,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -206,6 +218,9 @@ def run_chunk(
         Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
     loc_by_roll, loc_num, loc_den : int64
         Hit location of each 3d6 total, and each location's damage multiplier num / den.
+    carrier ... v_locid
+        The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
+        vehicle's pilot, class, heading, Kill unit, and its hit table by aspect and by row.
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -213,6 +228,10 @@ def run_chunk(
         damage it dealt and took after defences, attacks made and attacks that hit;
         ``knock`` the knockback units it took. ``location_hits`` int64[C, L]: hits taken by
         location, added to over the chunk.
+    immobilised, uncontrolled, crits : int32[n_trials, C]; vehicle_location_hits : int64[C, V]
+        Written when a vehicle fights (else they may be (1, 1) and are not touched): 1 when a
+        vehicle was immobilised / made uncontrollable, the critical locations it lost, and its
+        hits by vehicle location (``tables.vehicle_location_names``) added over the chunk.
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -280,6 +299,15 @@ def run_chunk(
     stack = np.empty(tx.MAX_STACK, np.float64)
     queue = np.empty(4, np.int64)  # actors of this turn: an interrupting waiter goes first
     qforced = np.zeros(4, np.bool_)  # a waiter's interrupt: attack the one it waited for
+    # vehicles: heading now, damage at each row of its table, rows destroyed, state, counters
+    hd = np.zeros(n_comb, np.float64)
+    loc_dmg = np.zeros(n_comb * V_ROWS, np.int64)
+    vdest = np.zeros(n_comb, np.int64)
+    vstate = np.zeros(n_comb, np.int64)
+    c_immob = np.zeros(n_comb, np.int64)
+    c_unctl = np.zeros(n_comb, np.int64)
+    c_crits = np.zeros(n_comb, np.int64)
+    hidden = carrier >= 0  # a crew member is no target of its own
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -291,13 +319,16 @@ def run_chunk(
         rule_start, rule_count, rules, code, consts, presence_margin, presence_effect, acts,
         slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
-        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-        location_hits, log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
+        carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
+        v_thr, v_eff, v_locid, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
+        landed, knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits,
+        log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
-        order, tiebreak, init_key, stack, queue, qforced,
+        order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
+        c_unctl, c_crits, hidden,
     )  # fmt: skip
 
 
@@ -312,14 +343,17 @@ def trials(
     tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default, rule_start,
     rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
-    def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, winner, end_slot, out_slot,
-    death_slot, dealt, taken, attacks, landed, knock, location_hits, log_trial, events, n_events,
+    def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
+    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, winner,
+    end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
+    immobilised, uncontrolled, crits, vehicle_location_hits, log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
-    c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced,
+    c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
+    vdest, vstate, c_immob, c_unctl, c_crits, hidden,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -343,6 +377,7 @@ def trials(
     autofire_ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
     autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
     chinks = options[OPT_CHINKS] != 0
+    any_vehicle = options[OPT_ANY_VEHICLE] != 0
     n_task = task_table.shape[0]
     any_obscured = False
     for c in range(n_comb):
@@ -378,6 +413,13 @@ def trials(
         dodge_bonus, block_bonus, stunned_rule, impairment, dying_penalty, dying_can_act,
         slots_per_round,
     )
+    vh = Vehicles(
+        vclass, carrier, pilot_of, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff,
+        v_locid, options[OPT_VEHICLE_LOCATIONS] != 0, np.float64(options[OPT_FRONT_ARC]),
+        options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
+        options[OPT_CREW_ARMOUR] != 0,
+    )
+    vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, vehicle_location_hits)
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -433,6 +475,16 @@ def trials(
             c_taken[c] = 0
             c_attacks[c] = 0
             c_landed[c] = 0
+        if any_vehicle:
+            for c in range(n_comb):
+                hd[c] = heading0[c]
+                vdest[c] = 0
+                vstate[c] = 0
+                c_immob[c] = 0
+                c_unctl[c] = 0
+                c_crits[c] = 0
+            for k in range(n_comb * V_ROWS):
+                loc_dmg[k] = 0
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -524,6 +576,22 @@ def trials(
                         row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
                         ne += 1
                     continue
+                pilot = pilot_of[a0]
+                if pilot >= 0:  # a vehicle acts with its pilot's action (VA-18)
+                    if is_out[pilot]:
+                        continue  # nobody drives: its gunners fight on
+                    if lose[pilot]:  # its pilot is stunned (F22): the action is lost
+                        lose[pilot] = False
+                        pen = wound_penalty(hits[pilot], hits_max[pilot], impairment,
+                                            dying_penalty)  # fmt: skip
+                        penalty[pilot] = pen
+                        e_ref[pilot] = effective(ref[pilot], pen)
+                        e_dex[pilot] = effective(dex[pilot], pen)
+                        e_str[pilot] = effective(strength[pilot], pen)
+                        if log:
+                            row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
+                            ne += 1
+                        continue
 
                 # ---- choose the action: held -> escape; else the tactics ------------------
                 n_queue = 1
@@ -548,8 +616,9 @@ def trials(
                         or mode == tx.T_FOCUS
                     ) and not interrupting:
                         tgt, s0, s1, s2, s3 = choose_target(
-                            a, side, is_out, target, mode, hits, stun, dist, s0, s1, s2, s3
-                        )
+                            a, side, is_out, target, mode, hits, stun, dist, hidden, s0, s1, s2,
+                            s3,
+                        )  # fmt: skip
                         target[a] = tgt
                     if tgt < 0:
                         continue
@@ -652,11 +721,18 @@ def trials(
                     if is_movement(action):
                         if held_by[a] >= 0:
                             continue
+                        if any_vehicle and vstate[a] != 0:
+                            continue  # immobile or uncontrolled: no move of its own (VA-10)
+                        ox = px[a]
+                        oy = py[a]
                         ne = act_move(
                             a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m,
                             sprint_m, w_range, w_melee, disarmed, tac_default, moved, aim,
                             in_cover, log, events, ne, now,
                         )  # fmt: skip
+                        if any_vehicle and vclass[a] > 0 and moved[a] > 0.0:
+                            hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces where it goes
+                            carry_crew(a, carrier, px, py, moved, w_range, dist, rmod)
                         d_at = dist[pair]
                         # waiting enemies with "until in range" get their shot now
                         if n_waiting > 0:
@@ -696,6 +772,9 @@ def trials(
                             ne += 1
                         continue
                     n_victims = 0
+                    p_through = np.int64(-1)  # the crew row's damage to the pilot (-1: none)
+                    p_hits = np.int64(0)
+                    p_stun = np.int64(0)
                     att_row = -1  # the attack's event row, once reserved
                     shots = np.int64(1)
                     n_hits = np.int64(1)
@@ -727,7 +806,7 @@ def trials(
                             (s0, s1, s2, s3, ne, n_victims, roll, av, dv_base, raw, hit,
                              through) = blast(
                                  a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar,
-                                 sh, md, hl, wh, st, dt, vic, rl, acts, s0, s1, s2, s3, log,
+                                 sh, md, hl, wh, st, dt, vic, rl, vh, acts, s0, s1, s2, s3, log,
                                  events, ne, now,
                              )  # fmt: skip
                             hits_lost = np.int64(0)
@@ -737,10 +816,10 @@ def trials(
                             if action == tx.A_ATTACK:
                                 av -= shots // 10  # F15: -1 per full 10 shots fired
                             (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost,
-                             stun_lost, through) = strike(
+                             stun_lost, through, p_hits, p_stun, p_through) = strike(
                                  a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
-                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, s0, s1, s2, s3, log,
-                                 events, ne, now,
+                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, s0, s1, s2,
+                                 s3, log, events, ne, now,
                              )  # fmt: skip
                             s0, s1, s2, s3, ne = manoeuvre(
                                 a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,
@@ -753,9 +832,18 @@ def trials(
                         v_hits[0] = hits_lost
                         v_stun[0] = stun_lost
                         v_through[0] = through
+                        if p_through >= 0:  # and the vehicle's pilot, through its crew row
+                            n_victims = 2
+                            v_c[1] = pilot_of[tgt]
+                            v_hits[1] = p_hits
+                            v_stun[1] = p_stun
+                            v_through[1] = p_through
                     went_out, sides_left = take_wounds(
                         a, tgt, n_victims, sh, hl, st, tl, vic, rl, now, standing, sides_left,
                     )  # fmt: skip
+                    if any_vehicle:
+                        sides_left = crew_fate(side, is_out, gave_up, c_out, standing, sides_left,
+                                               vclass, carrier, now)  # fmt: skip
                     if log:
                         row = att_row
                         if row < 0:
@@ -883,3 +971,8 @@ def trials(
             attacks[j, c] = c_attacks[c]
             landed[j, c] = c_landed[c]
             knock[j, c] = c_knock[c]
+        if any_vehicle:
+            for c in range(n_comb):
+                immobilised[j, c] = c_immob[c]
+                uncontrolled[j, c] = c_unctl[c]
+                crits[j, c] = c_crits[c]

@@ -105,14 +105,15 @@ def stop_table(pair_armour, w_dmg, sd):
 
 
 @jit(inline="always")
-def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, s2, s3):
+def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, hidden, s0, s1, s2, s3):
     """Combatant ``a``'s target under its targeting rule (``tactics.T_*``), exactly as the
     general kernel chooses it: ``focus`` the target of the side's first standing member that
     has one (if still standing); ``random`` one of the enemies standing (a die only when
     there are two or more); else the best enemy standing by the rule's score (``first``: the
     first listed, ``nearest`` by ``pair_dist``, ``weakest`` / ``strongest`` by Hits, then
-    Stun), the first listed among equals. Returns the target (-1: none) and the generator
-    state."""
+    Stun), the first listed among equals. Nobody ``hidden`` is chosen (a vehicle's crew,
+    inside it; the standing kernels pass ``is_out``). Returns the target (-1: none) and the
+    generator state."""
     n_comb = side.shape[0]
     tgt = -1
     if mode == tx.T_FOCUS:
@@ -124,7 +125,7 @@ def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, 
     if tgt < 0 and mode == tx.T_RANDOM:
         n_e = 0
         for c in range(n_comb):
-            if side[c] != side[a] and not is_out[c]:
+            if side[c] != side[a] and not is_out[c] and not hidden[c]:
                 n_e += 1
         if n_e > 0:
             pick = np.int64(0)
@@ -132,7 +133,7 @@ def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, 
                 s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                 pick = np.int64(u * n_e)
             for c in range(n_comb):
-                if side[c] != side[a] and not is_out[c]:
+                if side[c] != side[a] and not is_out[c] and not hidden[c]:
                     if pick == 0:
                         tgt = c
                         break
@@ -140,7 +141,7 @@ def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, 
     if tgt < 0:
         best = 0.0
         for c in range(n_comb):
-            if side[c] == side[a] or is_out[c]:
+            if side[c] == side[a] or is_out[c] or hidden[c]:
                 continue
             if mode == tx.T_WEAKEST:
                 score = -(hits[c] + stun[c] * 0.001)
@@ -158,38 +159,90 @@ def choose_target(a, side, is_out, target, mode, hits, stun, pair_dist, s0, s1, 
 
 @jit(inline="always")
 def tie_tables(ref, base_order):
-    """F9 switch1, ties broken once per fight by a die roll: per combatant the first place of
-    its REF in the order (``first_place``), 1 at ``same[c * C + d]`` where ``d`` is another
-    combatant of ``c``'s REF, and the low bits of its tie key (``tie_low``: earlier in
-    ``base_order`` wins a tied die)."""
+    """F9 switch1, ties broken once per fight by a die roll: the combatants by REF, highest
+    first, in ``base_order`` among equals (``by_ref``); for each place in it the end of the
+    run of its REF (``run_end``); and the low bits of each one's tie key (``tie_low``: earlier
+    in ``base_order`` wins a tied die)."""
     n_comb = ref.shape[0]
-    first_place = np.zeros(n_comb, np.int64)
-    same = np.zeros(n_comb * n_comb, np.int64)
+    by_ref = np.empty(n_comb, np.int64)
+    for i in range(n_comb):
+        by_ref[i] = base_order[i]
+    for i in range(1, n_comb):  # a stable insertion sort on REF, once per chunk
+        c = by_ref[i]
+        k = i - 1
+        while k >= 0 and ref[by_ref[k]] < ref[c]:
+            by_ref[k + 1] = by_ref[k]
+            k -= 1
+        by_ref[k + 1] = c
+    run_end = np.empty(n_comb, np.int64)
+    end = n_comb
+    for i in range(n_comb - 1, -1, -1):
+        if i + 1 < n_comb and ref[by_ref[i]] != ref[by_ref[i + 1]]:
+            end = i + 1
+        run_end[i] = end
     base_pos = np.empty(n_comb, np.int64)
     for c in range(n_comb):
         base_pos[base_order[c]] = c
-        for d in range(n_comb):
-            first_place[c] += ref[d] > ref[c]
-            same[c * n_comb + d] = ref[d] == ref[c] and d != c
     tie_low = np.uint64(_TIE_LOW) - base_pos.astype(np.uint64)  # (< 2048 combatants)
-    return first_place, same, tie_low
+    return by_ref, run_end, tie_low
 
 
 @jit(inline="always")
-def break_ties(s0, s1, s2, s3, order, key, first_place, same, tie_low):
+def _sift_down(order, lo, root, size, key):
+    """Heapsort's step on ``order[lo:lo + size]``: a min-heap on ``key`` (the smallest key
+    rises, so the sorted run ends up highest first)."""
+    while True:
+        child = 2 * root + 1
+        if child >= size:
+            return
+        if child + 1 < size and key[order[lo + child + 1]] < key[order[lo + child]]:
+            child += 1
+        if key[order[lo + child]] < key[order[lo + root]]:
+            order[lo + root], order[lo + child] = order[lo + child], order[lo + root]
+            root = child
+        else:
+            return
+
+
+@jit(inline="always")
+def _sort_desc(order, lo, hi, key):
+    """Sort ``order[lo:hi]`` on ``key`` (distinct keys), highest first: insertion for a short
+    run, heapsort (O(k log k)) for a long one."""
+    size = hi - lo
+    if size <= 16:
+        for i in range(lo + 1, hi):
+            c = order[i]
+            k = i - 1
+            while k >= lo and key[order[k]] < key[c]:
+                order[k + 1] = order[k]
+                k -= 1
+            order[k + 1] = c
+        return
+    for root in range(size // 2 - 1, -1, -1):
+        _sift_down(order, lo, root, size, key)
+    for last in range(size - 1, 0, -1):
+        order[lo], order[lo + last] = order[lo + last], order[lo]
+        _sift_down(order, lo, 0, last, key)
+
+
+@jit(inline="always")
+def break_ties(s0, s1, s2, s3, order, key, by_ref, run_end, tie_low):
     """Roll every combatant's tie die and write the fight's ``order``: sorted on (REF desc,
-    die desc, place in ``base_order``). A combatant's place is its REF's first place plus the
-    others of its REF ahead of it, counted without a branch on the dice. The die is xoshiro's
-    53-bit uniform, kept as an integer key above ``tie_low``. Returns the generator state."""
+    die desc, place in ``base_order``), each run of equal REF sorted on its keys (O(N log N)
+    a fight, not N^2). The die is xoshiro's 53-bit uniform, kept as an integer key above
+    ``tie_low``, so no two keys are equal. Returns the generator state."""
     n_comb = key.shape[0]
     for c in range(n_comb):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
         key[c] = (x & _DIE_BITS) | tie_low[c]
-    for c in range(n_comb):
-        place = first_place[c]
-        for d in range(n_comb):
-            place += same[c * n_comb + d] & np.int64(key[d] > key[c])
-        order[place] = c
+    i = 0
+    while i < n_comb:
+        end = run_end[i]
+        for p in range(i, end):
+            order[p] = by_ref[p]
+        if end - i > 1:
+            _sort_desc(order, i, end, key)
+        i = end
     return s0, s1, s2, s3
 
 

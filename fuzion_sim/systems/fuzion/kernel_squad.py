@@ -1,10 +1,12 @@
-"""The squad kernel: a standing fight in phases where everyone acts every phase.
+"""The squad kernel: a fight in phases where everyone acts every phase, battles included.
 
 The standing kernel's fight (``kernel_standing``) for the common case of a squad fight under
 ``timing: phases`` with nobody surprised, no initiative rolled each phase (F9 switch2) and no
 event log: every combatant still standing acts once a phase in the fight's initiative order.
-``dispatch.kernel_for`` picks it by data (``dispatch.HONOURS``); the tests hold it to
-the standing kernel bit for bit, trial by trial.
+Unlike the standing kernel it also runs a fight whose combatants must close in to reach each
+other (the default tactic's run toward the target), as the general kernel runs it.
+``dispatch.kernel_for`` picks it by data (``dispatch.HONOURS``); the tests hold it to the
+standing and general kernels bit for bit, trial by trial.
 
 What it does differently from the standing kernel, which together takes an attack 0.73 to 0.8
 of the standing kernel's time on the benchmark squads:
@@ -12,8 +14,10 @@ of the standing kernel's time on the benchmark squads:
 - a combatant's state (Hits, Stun, watch line, target, its values under its penalty, its
   attack value against its target, counters) is one row of a single int64 array, so an
   attack reads two rows at fixed offsets;
-- the phase loop runs over the combatants not out, in initiative order (``act``), and the end
-  of a phase over those knocked out or dying (``downs``);
+- the phase loop runs over the combatants not out at its start, in initiative order (``act``),
+  skipping those who went out during it (dropped from ``act`` at its end: O(N) a phase, not
+  a move of the array each time one goes out), and the end of a phase over those knocked out
+  or dying (``downs``);
 - a new target is the first combatant not out of the other sides, kept per side;
 - the watch line and the wound penalty at every Hits a combatant can reach are tables, and a
   wound that crosses only an impairment line does no more than change the values.
@@ -25,7 +29,8 @@ import numpy as np
 
 from ..._jit import jit
 from ...engine.outcomes import outcome_index
-from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
+from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
+from . import tactics as tx
 from .codes import (
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
@@ -40,7 +45,9 @@ from .rules import (
     KILLING,
     down_state,
     fight_result,
+    move_toward,
     out_of_fight,
+    range_modifier,
     split_through,
     wakes,
     watch_line,
@@ -84,6 +91,72 @@ def _next_up(c, side, st):
     while d < n_comb and (side[d] != side[c] or st[np.uint64(d) * WIDTH + OUT]):
         d += 1
     return d
+
+
+@jit(inline="always")
+def _choose(a, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3):
+    """``kernel_parts.choose_target`` over the state rows (and, in motion, the distances of
+    the moment): ``a``'s target under its targeting rule ``mode`` other than ``first``, and
+    the generator state."""
+    n_comb = side.shape[0]
+    tgt = -1
+    if mode == tx.T_FOCUS:
+        for c in range(n_comb):
+            rc = np.uint64(c) * WIDTH
+            if side[c] == side[a] and not st[rc + OUT] and st[rc + TARGET] >= 0:
+                if not st[np.uint64(st[rc + TARGET]) * WIDTH + OUT]:
+                    tgt = st[rc + TARGET]
+                break
+    if tgt < 0 and mode == tx.T_RANDOM:
+        n_e = 0
+        for c in range(n_comb):
+            if side[c] != side[a] and not st[np.uint64(c) * WIDTH + OUT]:
+                n_e += 1
+        if n_e > 0:
+            pick = np.int64(0)
+            if n_e > 1:
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                pick = np.int64(u * n_e)
+            for c in range(n_comb):
+                if side[c] != side[a] and not st[np.uint64(c) * WIDTH + OUT]:
+                    if pick == 0:
+                        tgt = c
+                        break
+                    pick -= 1
+    if tgt < 0:
+        best = 0.0
+        for c in range(n_comb):
+            rc = np.uint64(c) * WIDTH
+            if side[c] == side[a] or st[rc + OUT]:
+                continue
+            if mode == tx.T_WEAKEST:
+                score = -(st[rc + HITS] + st[rc + STUN] * 0.001)
+            elif mode == tx.T_STRONGEST:
+                score = st[rc + HITS] + st[rc + STUN] * 0.001
+            elif mode == tx.T_NEAREST:
+                if moving:
+                    dx = px[c] - px[a]
+                    dy = py[c] - py[a]
+                    score = -np.sqrt(dx * dx + dy * dy)
+                else:
+                    score = -pair_dist[a * n_comb + c]
+            else:
+                score = 0.0
+            if tgt < 0 or score > best:
+                tgt = c
+                best = score
+    return tgt, s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _in_order(order, st, act):
+    """Fill ``act`` with the combatants not out, in initiative ``order``; returns how many."""
+    n_act = 0
+    for i in range(order.shape[0]):
+        if not st[np.uint64(order[i]) * WIDTH + OUT]:
+            act[n_act] = order[i]
+            n_act += 1
+    return n_act
 
 
 @jit(inline="always")
@@ -148,13 +221,24 @@ def run_chunk(
     log_trial, events, n_events,
     accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
     taken_sq, attacks_sum, landed_sum,
+    moving, pos_x0, pos_y0, run_m, w_range, tac_default, pair_base, pair_cover,
 ):  # fmt: skip
     """Run trials ``first .. first + n_trials - 1`` of a squad fight; the arguments are the
     standing kernel's (``kernel_standing.run_chunk``), of which this kernel uses a part (four
-    phases a round, everyone acting in each, no event log).
+    phases a round, everyone acting in each, no event log), then the fight's motion
+    (``compile.Motion``).
 
     With ``accumulate`` the trials are added straight into the tally arrays and the per-trial
     outputs are left alone; the numbers are the same either way.
+
+    A fight in which someone must move (``moving``) runs as the general kernel runs the
+    default tactic: a combatant whose target is out of its weapon's range runs toward it
+    (``run_m`` metres, stopping just inside the range), leaving its cover; an attack's modifier
+    is worked out when it is made, from the pair's static part (``pair_base``), the range band
+    at the distance then, the target's cover (``pair_cover``) while it keeps it, and -1 per
+    10 m the target ran in its last action (ranged). A melee attacker whose tactic is an
+    unconditional attack does nothing while its target is out of reach. Nobody moving, the
+    modifiers are the static pair table's.
     """
     n_comb = side.shape[0]
     impairment = options[OPT_IMPAIRMENT] != 0
@@ -191,6 +275,9 @@ def run_chunk(
         first_in[side[c]] = c
     side_size = np.zeros(n_sides, np.int64)
     fresh = np.zeros(n_comb * ROW, np.int64)
+    all_first = True
+    for c in range(n_comb):
+        all_first = all_first and targeting[c] == tx.T_FIRST
     fresh_ko = fresh_dying = 0
     for c in range(n_comb):
         side_size[side[c]] += 1
@@ -207,7 +294,9 @@ def run_chunk(
         fresh_ko += fresh[rc + DOWN] == 1
         fresh_dying += fresh[rc + DOWN] == 2
         _set_values(rc, c * n_pen, fresh, table)
-        fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb)
+        # aimed at the first enemy from the start; under other targeting rules chosen at its
+        # first action (``focus`` reads who has a target)
+        fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb) if all_first else -1
         if fresh[rc + TARGET] >= 0:
             _aim(c, fresh[rc + TARGET], fresh, w_melee, pair_mod, stop)
     fresh_sides_left = np.sum(side_size > 0)
@@ -221,7 +310,11 @@ def run_chunk(
     order = base_order.copy()
     act = np.empty(n_comb, np.int64)
     tie_key = np.empty(n_comb, np.uint64)
-    first_place, same_ref, tie_low = tie_tables(ref, base_order)
+    by_ref, run_end, tie_low = tie_tables(ref, base_order)
+    px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
+    py = np.empty(n_comb, np.float64)
+    ran = np.empty(n_comb, np.float64)
+    in_cover = np.empty(n_comb, np.bool_)
 
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
@@ -230,6 +323,12 @@ def run_chunk(
         for s in range(n_sides):
             standing[s] = side_size[s]
             first_up[s] = first_in[s]
+        if moving:
+            for c in range(n_comb):
+                px[c] = pos_x0[c]
+                py[c] = pos_y0[c]
+                ran[c] = 0.0
+                in_cover[c] = True
         sides_left = fresh_sides_left
         n_ko, n_dying = fresh_ko, fresh_dying
         n_down = fresh_n_down
@@ -237,7 +336,7 @@ def run_chunk(
             downs[i] = fresh_downs[i]
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             s0, s1, s2, s3 = break_ties(
-                s0, s1, s2, s3, order, tie_key, first_place, same_ref, tie_low
+                s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low
             )
         n_act = n_comb  # act[:n_act]: the order without those out
         for i in range(n_comb):
@@ -252,26 +351,66 @@ def run_chunk(
             if slot == 4:
                 slot = 0
             k = -1
+            gone = False  # someone went out this phase
             while k + 1 < n_act:
                 k += 1
                 ua = np.uint64(act[k])  # unsigned: no negative-index wraparound
                 ra = ua * WIDTH
+                if st[ra + OUT]:
+                    continue  # out this phase
                 if st[ra + LOSE]:  # F22: the stunned combatant's lost action; the -5 ends
                     st[ra + LOSE] = 0
                     pen = pen_at[_level(ra, st[ra + HITS], st)]
                     _set_values(ra, ua * u_pen + np.uint64(pen), st, table)
                     continue
-                # target: the first enemy still standing, in listed order (kept until it falls)
+                # target: the first enemy still standing, in listed order, or by the
+                # targeting rule (kept until it falls, unless the rule chooses at every action)
                 tgt = st[ra + TARGET]
-                if tgt < 0 or st[np.uint64(tgt) * WIDTH + OUT]:
-                    tgt = _first_enemy(side[ua], first_up, n_comb)
+                mode = targeting[ua]
+                if tgt < 0 or st[np.uint64(tgt) * WIDTH + OUT] or (
+                    mode == tx.T_WEAKEST or mode == tx.T_NEAREST or mode == tx.T_STRONGEST
+                    or mode == tx.T_FOCUS
+                ):  # fmt: skip
+                    if mode == tx.T_FIRST:
+                        tgt = _first_enemy(side[ua], first_up, n_comb)
+                    else:
+                        tgt, s0, s1, s2, s3 = _choose(
+                            ua, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3
+                        )
                     st[ra + TARGET] = tgt
                     if tgt < 0:
                         continue
                     _aim(ua, tgt, st, w_melee, pair_mod, stop)
                 ut = np.uint64(tgt)
                 rt = ut * WIDTH
-                need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + AV]
+                if moving:
+                    dx = px[ut] - px[ua]
+                    dy = py[ut] - py[ua]
+                    d = np.sqrt(dx * dx + dy * dy)
+                    if d > w_range[ua] and tac_default[ua]:  # close in: the whole action
+                        reach = max(w_range[ua] - 0.01, 0.0)  # end inside the range
+                        px[ua], py[ua], went = move_toward(
+                            px[ua], py[ua], px[ut], py[ut], run_m[ua], reach
+                        )
+                        ran[ua] = went
+                        if went > 0.0:
+                            in_cover[ua] = False
+                        continue
+                    ran[ua] = 0.0
+                    pair = ua * np.uint64(n_comb) + ut
+                    av = st[ra + ATT] + pair_base[pair]
+                    if in_cover[ut]:
+                        av += pair_cover[pair]
+                    if w_melee[ua]:
+                        if d > w_range[ua]:
+                            continue  # out of reach
+                    else:
+                        av += range_modifier(d, w_range[ua])
+                        if ran[ut] >= 10.0:  # a moving target: -1 per 10 m it ran
+                            av -= np.int64(ran[ut] // 10.0)
+                    need = st[rt + np.uint64(st[ra + DVCOL])] - av
+                else:
+                    need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + AV]
                 # one generator step for the roll and the first group of damage dice
                 # (split_bits), one more for every further group; no branch on the dice to the
                 # state update
@@ -343,13 +482,7 @@ def run_chunk(
                                 break
                         if first_up[s] == tgt:
                             first_up[s] = _next_up(tgt, side, st)
-                        n_act -= 1  # out of the order, and the place in it kept
-                        p = 0
-                        while act[p] != tgt:
-                            p += 1
-                        k -= p < k
-                        for i in range(p, n_act):
-                            act[i] = act[i + 1]
+                        gone = True  # skipped for the rest of the phase, then dropped
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now
@@ -359,10 +492,12 @@ def run_chunk(
             end_of_round = slot == 3
             if end_of_round:
                 rounds_done += 1
+            reorder = gone
             if not (n_ko > 0 or (end_of_round and n_dying > 0)):
+                if reorder:
+                    n_act = _in_order(order, st, act)
                 continue
             minute = end_of_round and rounds_done % 5 == 0
-            reorder = False
             for i in range(n_down - 1, -1, -1):  # (a combatant leaving swaps in the last)
                 c = downs[i]
                 rc = np.uint64(c) * WIDTH
@@ -414,11 +549,7 @@ def run_chunk(
                         if c < first_up[s]:
                             first_up[s] = c
             if reorder:
-                n_act = 0
-                for i in range(n_comb):
-                    if not st[np.uint64(order[i]) * WIDTH + OUT]:
-                        act[n_act] = order[i]
-                        n_act += 1
+                n_act = _in_order(order, st, act)
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now

@@ -218,7 +218,7 @@ def run_chunk(
     # falls)
     dynamic = np.empty(n_comb, np.bool_)
     stun_limit = np.empty(n_comb, np.int64)
-    first_place, same_ref, tie_low = tie_tables(ref, base_order)
+    by_ref, run_end, tie_low = tie_tables(ref, base_order)
     # a fresh trial: the sides' sizes, who is down at the start (_down), the last time unit
     side_size = np.zeros(n_sides, np.int64)
     fresh_down = np.empty(n_comb, np.int64)
@@ -267,7 +267,7 @@ def run_chunk(
             c_landed[c] = 0
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             s0, s1, s2, s3 = break_ties(
-                s0, s1, s2, s3, order, tie_key, first_place, same_ref, tie_low
+                s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low
             )
 
         result = UNRESOLVED
@@ -317,8 +317,8 @@ def run_chunk(
                 tgt = target[ua]
                 if tgt < 0 or is_out[np.uint64(tgt)] or dynamic[ua]:
                     tgt, s0, s1, s2, s3 = choose_target(
-                        a, side, is_out, target, targeting[ua], hits, stun, pair_dist, s0, s1,
-                        s2, s3,
+                        a, side, is_out, target, targeting[ua], hits, stun, pair_dist, is_out,
+                        s0, s1, s2, s3,
                     )  # fmt: skip
                     target[ua] = tgt
                     if tgt < 0:

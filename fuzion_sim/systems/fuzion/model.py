@@ -30,7 +30,14 @@ __all__ = [
     "Area",
     "Armor",
     "Combatant",
+    "CONTROL_SKILL_BY_CLASS",
+    "CREW_ROLES",
+    "LOCOMOTIONS",
+    "LOCOMOTION_BY_CLASS",
+    "MOUNTS",
     "SIZES",
+    "VEHICLE_CLASSES",
+    "Vehicle",
     "UNARMED",
     "UNARMED_NAMES",
     "Weapon",
@@ -83,8 +90,27 @@ SWITCHES: dict[str, Switch] = {
                              unset="the campaign's ratio"),
     "autofire_hits": Switch(("ceil_margin", "one_plus_floor"), "ceil_margin", "F15",
                             "autofire hits"),
-    # chinks in the armour: a margin of 10 or more ignores armour, per autofire hit too
+    # chinks in the armour: a margin of 10 or more ignores armour, per autofire hit too; Kill
+    # armour as well (VA-43)
     "chinks": Switch(bool, False, "F30", "chinks in the armour"),
+    # vehicles and mecha (../shared/rulings/vehicles/rulings.md): read only when a combatant
+    # has a `vehicle:` block
+    "vehicle_locations": Switch(("random", "none"), "random", "VA-06",
+                                "vehicle hit locations by facing"),
+    "critical_effects": Switch(bool, True, "VA-10", "vehicle critical effects"),
+    "minor_crits": Switch(("effects", "none"), "effects", "VA-10", "wheels and flaps"),
+    "facing_arcs": Switch(("quarters", "hex"), "quarters", "VA-05", "facing arcs"),
+    "vehicle_row9": Switch(("literal", "body_9_10"), "literal", "VA-07",
+                           "ground vehicle rows 9 and 10"),
+    "kill_precision": Switch(("tenths", "whole"), "tenths", "VA-14",
+                             "Kills of a vehicle's hits"),
+    "critical_accumulation": Switch(("cumulative", "single_hit"), "cumulative", "VA-09",
+                                    "critical damage"),
+    "location_damage_counts_total": Switch(bool, True, "VA-09",
+                                           "location damage counts toward the structure"),
+    "crew_personal_armour": Switch(bool, True, "VA-13", "crew hits meet personal armour"),
+    "no_turret": Switch(("fixed_mounts", "all_vehicle_fire", "never"), "fixed_mounts", "VA-15",
+                        "vehicle mounted, no turret -4"),
 }  # fmt: skip
 #: The switches as (kind, default, ruling), as earlier versions listed them.
 RULE_SWITCHES = {k: (v.kind, v.default, v.ruling) for k, v in SWITCHES.items()}
@@ -104,6 +130,23 @@ RANGE_PER_POWER_POINT = 10
 #: What an area effect's radius is counted per (F17; as ``tables.AREA_BASES``).
 AREA_BASES = ("barrel", "die", "kill")
 
+
+#: Vehicle classes (the hit table each rolls, M-23, M-30): ground, aircraft, boat, and
+#: humanoid or animorphic mecha.
+VEHICLE_CLASSES = ("ground", "aircraft", "boat", "mecha")
+#: F31 / VA-03: the skill a vehicle's pilot controls it with, by class.
+CONTROL_SKILL_BY_CLASS = {"ground": "Driving", "aircraft": "Piloting", "boat": "Piloting",
+                          "mecha": "Piloting"}  # fmt: skip
+#: How a vehicle moves (for the loss of control of the next issue; VA-28 to VA-31).
+LOCOMOTIONS = ("wheels", "tracks", "walker", "air", "water")
+LOCOMOTION_BY_CLASS = {"ground": "wheels", "aircraft": "air", "boat": "water",
+                       "mecha": "walker"}  # fmt: skip
+#: Crew roles (VA-18): the pilot controls the vehicle (and fires what it operates), a gunner
+#: fires a vehicle weapon, a passenger fires its own weapon.
+CREW_ROLES = ("pilot", "gunner", "passenger")
+#: How a vehicle weapon is mounted (VA-15): a turret, a fixed mount (-4, "Vehicle mounted, no
+#: turret"); a hand weapon has none.
+MOUNTS = ("turret", "fixed")
 
 #: Cover a combatant may stand behind (F11; ``none``: in the open).
 COVERS = ("none", "half_body", "head_and_shoulders", "head_only", "behind_someone")
@@ -173,6 +216,7 @@ class Weapon:
     barrels: int = 1
     explosive: bool = False
     unarmed: bool = False
+    mount: str = "none"  # none (a hand weapon) | turret | fixed (a vehicle weapon, VA-15)
 
 
 #: The fists of a combatant without a weapon (F14): an attack is a punch, STR dice of Stun
@@ -206,6 +250,40 @@ NO_ARMOR = Armor(name="none")
 
 
 @dataclass(frozen=True)
+class Vehicle:
+    """A vehicle or mecha (../shared/rulings/vehicles/mechanics.md M-01 to M-31): the combatant
+    that carries it is its structure, and its crew are combatants of their own (``crew``: their
+    names, in the scenario's order; ``pilot``: the one who controls it, or None).
+
+    ``kind`` is the class (:data:`VEHICLE_CLASSES`, YAML key ``class``): it picks the hit
+    table. Exactly one of ``sdp`` (Structural Damage Points, with PD armour) and ``kills`` (Kills,
+    with Kill armour) is set (VA-01). ``move`` is its top MOVE and ``speed`` the MOVE it moves at
+    (2 x speed m a phase at a run, 3 x at a sprint, M-06); ``heading`` in degrees (0: +x,
+    counter-clockwise) sets its facing (VA-05) until it moves. ``maneuver`` (its Maneuver
+    Value, M-13) and ``weight_kg`` (M-12) are recorded for the dogfight and collision rules.
+    ``fuel_flammable`` makes row 11 x3 (VA-12); ``absent`` lists the locations it lacks, rolled
+    again (M-24). ``control_skill`` is the pilot's skill that opposes attacks (F31, VA-03).
+    ``weapons``: (operator, weapon) of each vehicle weapon (M-76).
+    """
+
+    kind: str
+    sdp: int = 0
+    kills: int = 0
+    move: int = 0
+    speed: int = 0
+    heading: float = 0.0
+    locomotion: str = "wheels"
+    maneuver: int = 0
+    weight_kg: float | None = None
+    fuel_flammable: bool = True
+    absent: tuple[str, ...] = ()
+    control_skill: str = "Driving"
+    crew: tuple[str, ...] = ()
+    pilot: str | None = None
+    weapons: tuple[tuple[str, Weapon], ...] = ()
+
+
+@dataclass(frozen=True)
 class Combatant:
     """One combatant with every value resolved (primaries, derived, skills, gear).
 
@@ -219,6 +297,11 @@ class Combatant:
     Kill-rated target of that many Kills (F29); at most one of the two is set. ``called_shot``
     is the hit location this combatant calls when ``rules.hit_locations`` is ``called`` (None:
     its hits roll a random location).
+
+    ``vehicle``: the combatant is a vehicle or mecha (:class:`Vehicle`; its ``sdp`` or
+    ``kills`` are the vehicle's, and its sheet for defence and its own attacks is its pilot's).
+    A crew member has ``carrier`` (the vehicle's name) and ``role``; it moves with the vehicle,
+    is not a target of its own, and takes the hits of the vehicle's crew row (M-26).
     """
 
     name: str
@@ -248,6 +331,9 @@ class Combatant:
     sdp: int = 0
     kills: int = 0
     called_shot: str | None = None
+    vehicle: Vehicle | None = None
+    carrier: str | None = None  # crew: the name of the vehicle it rides in
+    role: str = ""  # crew: pilot | gunner | passenger
 
     @property
     def xy(self) -> tuple[float, float]:

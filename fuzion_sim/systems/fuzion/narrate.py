@@ -99,6 +99,17 @@ def _presence_penalty(margin: int) -> int:
     return value
 
 
+#: The event log's location of a hit on a vehicle is this + its index in
+#: ``tables.vehicle_location_names`` (``strike.strike``).
+VEHICLE_LOCATION_BASE = 100
+
+
+def _vehicle_location_names() -> tuple[str, ...]:
+    from .tables import vehicle_location_names
+
+    return vehicle_location_names()
+
+
 def _location_names() -> tuple[str, ...]:
     from .tables import hit_locations
 
@@ -185,6 +196,8 @@ def event_dicts(
             loc = row[k.EV_LOCATION]
             if locations and ev["hit"] and 0 <= loc < len(location_names):
                 ev["location"] = location_names[loc]
+            elif ev["hit"] and loc >= VEHICLE_LOCATION_BASE:  # a vehicle's table (F31)
+                ev["location"] = _vehicle_location_names()[loc - VEHICLE_LOCATION_BASE]
         elif kind == "move":
             ev.update(
                 action=_action(row[k.EV_ACTION]),

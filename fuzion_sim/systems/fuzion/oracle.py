@@ -19,13 +19,13 @@ import numpy as np
 from scipy import sparse
 
 from ..base import NotAvailable
-from . import codes, dispatch, exact
-from .compile import autofire_ratio_of, pair_distances, standing_plan
+from . import codes, dispatch, exact, tables
+from .compile import aspect_outcomes, autofire_ratio_of, pair_distances, standing_plan, vehicle_rows
 from .compile import compile_scenario as compile_plan
 from .dice import _difference_counts, _nd6_counts
-from .rules import STUN, combat_values, effective, wound_penalty
+from .rules import STUN, aspect_of, combat_values, effective, wound_penalty
 
-__all__ = ["fight_check", "scenario_attack", "scenario_fight"]
+__all__ = ["fight_check", "scenario_attack", "scenario_fight", "vehicle_locations"]
 
 #: Most states of one fighter the chain follows (Hits x Stun x stunned).
 MAX_STATES = 20_000
@@ -74,8 +74,15 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     armour = int(sp.pair_armour[a * n + t])
     kind, shots = _first_attack(members[a])
     common = dict(dice=rules.dice, criticals=rules.criticals)
+    if plan.vclass[t] and rules.values.get("vehicle_locations", "random") == "random":
+        if kind == "burst" or (plan.w_autofire[a] and shots != 1):
+            raise NotAvailable("several hits on a vehicle, each on its own location, are not "
+                               "worked out exactly; run the fight")  # fmt: skip
+        out = _vehicle_attack(plan, scenario, a, t, av, dv_base, int(dice_n), armour, common)
+        out["attack"].update({"av": av, "dv_base": dv_base, "range_m": dist})
+        return out
     if plan.scale[t] == codes.SCALE_KILLS:
-        return _kills_attack(plan, a, t, av, dv_base, int(dice_n), common)
+        return _kills_attack(plan, a, t, av, dv_base, int(dice_n), common, bool(rules.chinks))
     damage = "stun" if plan.w_dmg[a] == STUN else "killing"
     sd = int(plan.sd[t])
     if plan.scale[t] == codes.SCALE_OBJECT:  # SDP: either damage less the armour
@@ -108,15 +115,113 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     return out
 
 
-def _kills_attack(plan, a, t, av, dv_base, dice_n, common) -> dict:
+def vehicle_locations(vehicle, aspect: str, row9: str = "literal") -> dict[str, Fraction]:
+    """P(each location of ``vehicle``'s table | a hit from ``aspect``), exactly (F31, M-22 to
+    M-30): its roll's outcomes (side 3d6, front 2d6+1, rear 2d6+6; a humanoid mecha 3d6) less
+    those of the rows it lacks, rolled again (M-24); rows that share a name summed."""
+    rows = vehicle_rows(vehicle, row9)
+    weights = _row_weights(vehicle, aspect, rows)
+    total = sum(weights)
+    out: dict[str, Fraction] = {}
+    for row, w in zip(rows, weights, strict=True):
+        out[row.location] = out.get(row.location, Fraction(0)) + Fraction(w, total)
+    return out
+
+
+def _row_weights(vehicle, aspect: str, rows) -> list[int]:
+    counts = aspect_outcomes(vehicle)[tables.ASPECTS.index(aspect)]
+    return [0 if row.location in vehicle.absent else
+            sum(counts[r - 3] for r in range(row.lo, row.hi + 1)) for row in rows]  # fmt: skip
+
+
+def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common) -> dict:
+    """One attack on a vehicle (F31, M-22 to M-30): the aspect from the starting positions and
+    heading, each location's probability given a hit, and the structure's damage (SDP, or
+    Kills in the plan's unit: tenths under ``kill_precision: tenths``) after the row's
+    multiplier; the crew row does none to the structure (its damage is the pilot's)."""
+    rules = scenario.rules
+    vehicle = scenario.combatants[t].vehicle
+    kill_rated = plan.scale[t] == codes.SCALE_KILLS
+    wall = int(plan.a_kills[t]) if kill_rated else armour
+    unit_name = ("SDP" if not kill_rated else
+                 "tenths of a Kill" if plan.kill_unit[t] == 10 else "Kills")  # fmt: skip
+    arc = float(plan.options[codes.OPT_FRONT_ARC])
+    dx = float(plan.pos_x0[a] - plan.pos_x0[t])
+    dy = float(plan.pos_y0[a] - plan.pos_y0[t])
+    aspect = tables.ASPECTS[int(aspect_of(dx, dy, float(plan.heading0[t]), arc,
+                                          vehicle.kind == "mecha"))]  # fmt: skip
+    row9 = rules.values.get("vehicle_row9", "literal")
+    rows = vehicle_rows(vehicle, row9)
+    weights = _row_weights(vehicle, aspect, rows)
+    n_loc = sum(weights)
+    k0 = t * codes.V_ROWS
+    mults = [(int(plan.v_num[k0 + r]), int(plan.v_den[k0 + r]), bool(plan.v_crew[k0 + r]))
+             for r in range(len(rows))]  # fmt: skip
+    d_total, hit = exact._hit_counts(av, dv_base, common["dice"], common["criticals"])
+    chink = 0
+    if rules.chinks:
+        chink = sum(c for m, c in exact._margin_counts(av, dv_base, common["dice"],
+                                                       common["criticals"])[1].items()
+                    if m >= exact.CHINK_MARGIN)  # fmt: skip
+    if kill_rated:
+        kills = int(plan.w_kills[a]) if plan.w_kills[a] else max(dice_n - 13, 0)
+        unit = int(plan.kill_unit[t])
+        per_hit = {False: {max(kills - int(plan.a_kills[t]), 0): 1}, True: {kills: 1}}
+        scale = unit
+    else:
+        lo, counts = _nd6_counts(int(dice_n))
+        per_hit = {}
+        for chinked, wall in ((False, armour), (True, 0)):
+            table: dict[int, int] = {}
+            for j, c in enumerate(counts):
+                v = max(lo + j - wall, 0)
+                table[v] = table.get(v, 0) + c
+            per_hit[chinked] = table
+        scale = 1
+    pmf: dict[int, Fraction] = {0: Fraction(d_total - hit, d_total)}
+    for chinked, share in ((False, hit - chink), (True, chink)):
+        if not share:
+            continue
+        table = per_hit[chinked]
+        tot = sum(table.values())
+        for v, c in table.items():
+            for (num, den, crew), w in zip(mults, weights, strict=True):
+                if not w:
+                    continue
+                dmg = 0 if crew else v * scale * num // den
+                pmf[dmg] = pmf.get(dmg, Fraction(0)) + Fraction(share, d_total) * Fraction(
+                    c, tot) * Fraction(w, n_loc)
+    mean = sum(v * p for v, p in pmf.items())
+    locations = vehicle_locations(vehicle, aspect, row9)
+    return {
+        "p_hit": hit / d_total,
+        "damage": {"mean": float(mean), "pmf": {str(v): float(p) for v, p in sorted(pmf.items())
+                                                if p}},
+        "locations": {k: float(v) for k, v in locations.items()},
+        "aspect": aspect,
+        "attack": {"dice": dice_n, "armour": wall, "unit": unit_name},
+    }  # fmt: skip
+
+
+def _kills_attack(plan, a, t, av, dv_base, dice_n, common, chinks=False) -> dict:
     """A hit on a Kill-rated target (F29): the attacker's Kills (a Kill-rated weapon's, or its
-    DC over 13) less the armour's, every hit alike."""
+    DC over 13) less the armour's, every hit alike; with chinks in the armour (F30), a hit that
+    beats the DV by 10 or more meets no Kill armour (M-34, VA-43)."""
     kills = int(plan.w_kills[a]) if plan.w_kills[a] else max(dice_n - 13, 0)
     through = max(kills - int(plan.a_kills[t]), 0)
     total, hit = exact._hit_counts(av, dv_base, common["dice"], common["criticals"])
-    p = hit / total
-    pmf = {"0": 1.0} if through == 0 else {"0": 1 - p, str(through): p}
-    return {"p_hit": p, "damage": {"mean": through * p, "pmf": pmf},
+    chink = 0
+    if chinks and kills > through:
+        chink = sum(c for m, c in exact._margin_counts(av, dv_base, common["dice"],
+                                                       common["criticals"])[1].items()
+                    if m >= exact.CHINK_MARGIN)  # fmt: skip
+    counts = {0: total - hit}
+    counts[through] = counts.get(through, 0) + hit - chink
+    counts[kills] = counts.get(kills, 0) + chink
+    pmf = {str(v): Fraction(c, total) for v, c in sorted(counts.items()) if c}
+    mean = sum(v * p for v, p in ((int(k), p) for k, p in pmf.items()))
+    return {"p_hit": hit / total,
+            "damage": {"mean": float(mean), "pmf": {k: float(p) for k, p in pmf.items()}},
             "attack": {"av": av, "dv_base": dv_base, "kills": kills}}  # fmt: skip
 
 

@@ -176,6 +176,25 @@ def move_away(x, y, fx, fy, step):
     return x + dx * step / dist, y + dy * step / dist, step
 
 
+@jit
+def aspect_of(dx, dy, heading, front_arc, always_side):
+    """The attacker's aspect of a vehicle (VA-05, F31): 0 front, 1 side, 2 rear. ``(dx, dy)``
+    runs from the vehicle to the attacker, ``heading`` (radians) is where the vehicle faces;
+    the angle between them under ``front_arc`` degrees is the front, over 180 - ``front_arc``
+    the rear, and on a boundary the side wins (quarters: 45, hex: 30). An attacker on top of
+    the vehicle, or any attacker of a humanoid mecha (``always_side``: it rolls 3d6), is at
+    its side."""
+    if always_side or (dx == 0.0 and dy == 0.0):
+        return 1
+    turn = np.arctan2(dy, dx) - heading
+    angle = abs(np.arctan2(np.sin(turn), np.cos(turn))) * (180.0 / np.pi)
+    if angle < front_arc - 1e-9:
+        return 0
+    if angle > 180.0 - front_arc + 1e-9:
+        return 2
+    return 1
+
+
 # --- wounds, the fight's end, waking and bleeding (shared by every kernel) ----------------
 
 

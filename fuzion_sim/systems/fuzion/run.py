@@ -14,9 +14,9 @@ from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
 from .codes import N_EV_FIELDS
-from .compile import DuelPlan, Plan, StandingPlan, duel_plan, standing_plan
+from .compile import DuelPlan, Motion, Plan, StandingPlan, duel_plan, motion, standing_plan
 from .compile import compile_scenario as _compile
-from .tables import hit_locations
+from .tables import hit_locations, vehicle_location_names
 
 __all__ = [
     "FightPlan",
@@ -35,19 +35,34 @@ MAX_EVENTS = 100_000
 _NO_LOG = np.zeros((1, N_EV_FIELDS), np.int64)
 
 
+#: What the kernels count for a fight with a vehicle (M-27, VA-10), beyond the rest.
+VEHICLE_COUNTERS = (
+    Counter("immobilised", "immobilised", "1 when the vehicle was immobilised (VA-10)"),
+    Counter("uncontrolled", "uncontrolled", "1 when the vehicle was made uncontrollable"),
+    Counter("crits", "critical_locations", "critical locations destroyed (F31, M-27)"),
+)
+
+
 @cache
-def schema_of(unit: str = "phase", per_round: int = 4) -> OutcomeSchema:
+def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False) -> OutcomeSchema:
     """What the Fuzion kernels count beyond the shared outcomes (knockback units taken per
-    trial, F28; hits taken by location, F27) and the time unit fights are reported in."""
-    return OutcomeSchema(
-        unit=unit, seconds=12.0 / per_round, per_round=per_round,
-        counters=(Counter("knock", "knockback", "knockback units taken (F28)"),),
-        categories=(Categories("location_hits", tuple(hit_locations().names),
-                               "hits_by_location", "hits taken by location (F27)"),),
-    )  # fmt: skip
+    trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
+    immobilised or made uncontrollable, its critical locations destroyed and its hits by
+    vehicle location, M-22 to M-30) and the time unit fights are reported in."""
+    counters = (Counter("knock", "knockback", "knockback units taken (F28)"),)
+    categories = (Categories("location_hits", tuple(hit_locations().names),
+                             "hits_by_location", "hits taken by location (F27)"),)  # fmt: skip
+    if vehicles:
+        counters += VEHICLE_COUNTERS
+        categories += (Categories("vehicle_location_hits", vehicle_location_names(),
+                                  "vehicle_hits_by_location",
+                                  "hits a vehicle took by location (F31)"),)  # fmt: skip
+    return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
+                         counters=counters, categories=categories)  # fmt: skip
 
 
 SCHEMA = schema_of()
+SCHEMA_VEHICLES = schema_of(vehicles=True)
 
 _KERNELS = {"duel": kernel_duel, "squad": kernel_squad, "standing": kernel_standing}
 
@@ -55,13 +70,15 @@ _KERNELS = {"duel": kernel_duel, "squad": kernel_squad, "standing": kernel_stand
 class FightPlan(NamedTuple):
     """A compiled Fuzion fight: the kernel that runs it (``dispatch.KERNELS``) and its arrays
     (a :class:`~.compile.Plan` for the general kernel, a :class:`~.compile.StandingPlan` for
-    the others); for the duel kernel its further arrays (``duel``), and the general plan a
-    replay runs on when the fight uses a rule the standing kernel does not (``replay``)."""
+    the others); for the duel kernel its further arrays (``duel``), the general plan a replay
+    runs on when the fight uses a rule the standing kernel does not (``replay``), and the squad
+    kernel's :class:`~.compile.Motion`."""
 
     kernel: str
     arrays: Plan | StandingPlan
     duel: DuelPlan | None = None
     replay: Plan | None = None
+    motion: Motion | None = None
 
     @property
     def n_combatants(self) -> int:
@@ -95,7 +112,8 @@ def compile_scenario(scenario, kernel: str | None = None) -> FightPlan:
     sp = standing_plan(plan)
     duel = duel_plan(plan, sp) if kernel == "duel" else None
     replay = plan if dispatch.blocking_keys(plan, "standing") else None
-    return FightPlan(kernel, sp, duel, replay)
+    moves = motion(plan, moving=not dispatch.nobody_moves(plan)) if kernel == "squad" else None
+    return FightPlan(kernel, sp, duel, replay, moves)
 
 
 def _tally_args(tally: Tally | None) -> list:
@@ -115,13 +133,14 @@ def _knock_args(tally: Tally | None) -> list:
 def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1,
          events=None, count=None, tally: Tally | None = None) -> None:  # fmt: skip
     """Run the plan's kernel (a logged trial: the standing kernel, which keeps the event log
-    and draws the same numbers as the duel and squad kernels)."""
+    and draws the same numbers as the duel and squad kernels, or the general kernel where the
+    standing kernel cannot run the fight)."""
     outputs = kernel_outputs(out)
     logs = (log_trial, _NO_LOG if events is None else events,
             np.zeros(1, np.int64) if count is None else count)  # fmt: skip
     if plan.kernel == "general" or (log_trial >= 0 and plan.replay is not None):
         general = plan.arrays if plan.kernel == "general" else plan.replay
-        kernel.run_chunk(key, first, n, *general, *outputs, *logs)
+        kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out), *logs)
         return
     if plan.kernel == "duel" and log_trial < 0:
         if tally is not None:  # hits by location (F27) straight into the tally too
@@ -130,8 +149,12 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
             (*_tally_args(tally), *_knock_args(tally)))  # fmt: skip
         return
+    args = (key, first, n, *plan.arrays, *outputs, *logs, *_tally_args(tally))
+    if plan.kernel == "squad" and log_trial < 0:
+        kernel_squad.run_chunk(*args, *plan.motion)
+        return
     module = kernel_standing if log_trial >= 0 else _KERNELS[plan.kernel]
-    module.run_chunk(key, first, n, *plan.arrays, *outputs, *logs, *_tally_args(tally))
+    module.run_chunk(*args)
 
 
 #: The Tally arrays the standing kernels add into (in their argument order).
@@ -150,9 +173,31 @@ def kernel_outputs(out: TrialOutcomes) -> list:
     return [*out.arrays(), out.counters["knock"], out.categories["location_hits"]]
 
 
+_NO_COUNTER = np.zeros((1, 1), np.int32)
+_NO_CATEGORY = np.zeros((1, 1), np.int64)
+
+
+def vehicle_outputs(out: TrialOutcomes) -> list:
+    """The general kernel's vehicle outputs: the counters of :data:`VEHICLE_COUNTERS` and the
+    hits by vehicle location, or (1, 1) arrays it leaves alone in a fight without vehicles."""
+    if "vehicle_location_hits" not in out.categories:
+        return [_NO_COUNTER, _NO_COUNTER, _NO_COUNTER, _NO_CATEGORY]
+    return [*(out.counters[c.name] for c in VEHICLE_COUNTERS),
+            out.categories["vehicle_location_hits"]]  # fmt: skip
+
+
+def _schema(plan: FightPlan) -> OutcomeSchema:
+    return SCHEMA_VEHICLES if has_vehicles(plan) else SCHEMA
+
+
+def has_vehicles(plan: FightPlan) -> bool:
+    """Whether a vehicle fights (the general kernel's plan only)."""
+    return plan.kernel == "general" and bool(plan.arrays.vclass.any())
+
+
 def run_chunk(plan: FightPlan, key, first: int, n: int) -> TrialOutcomes:
     """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
-    out = TrialOutcomes.empty(n, plan.n_combatants, SCHEMA)
+    out = TrialOutcomes.empty(n, plan.n_combatants, _schema(plan))
     _run(plan, key, first, n, out)
     return out
 
@@ -163,7 +208,7 @@ def tally_chunk(plan: FightPlan, key, first: int, n: int):
     fight may outlast the tally's histograms, which they index by time)."""
     slots = max_slots(plan)
     if plan.kernel == "general" or slots > HIST_SLOTS:
-        return Tally.of(run_chunk(plan, key, first, n), plan.n_sides, slots, SCHEMA)
+        return Tally.of(run_chunk(plan, key, first, n), plan.n_sides, slots, outcome_schema(plan))
     tally = Tally.zeros(plan.n_sides, plan.n_combatants, slots, SCHEMA)
     tally.n_trials = n
     _run(plan, key, first, n, TrialOutcomes.empty(0, plan.n_combatants, SCHEMA), tally=tally)
@@ -176,7 +221,7 @@ def run_logged(plan: FightPlan, seed: int, trial: int) -> tuple[TrialOutcomes, n
     Every trial starts from its own stream (``engine.rng``), so this is exactly the trial the
     bulk run recorded. Returns its outcome row and the events (int64[n, N_EV_FIELDS]).
     """
-    out = TrialOutcomes.empty(1, plan.n_combatants, SCHEMA)
+    out = TrialOutcomes.empty(1, plan.n_combatants, _schema(plan))
     events = np.zeros((MAX_EVENTS + 1, N_EV_FIELDS), np.int64)  # + a scratch row
     count = np.zeros(1, np.int64)
     key = chunk_key(seed, trial // CHUNK)
@@ -198,4 +243,4 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     """The plan's reported time unit (a phase, or a segment of the speed chart: twelve to the
     12-second round) and the Fuzion extras."""
     per_round = plan.arrays.slots_per_round // plan.arrays.slots_per_unit
-    return schema_of("segment" if per_round == 12 else "phase", per_round)
+    return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan))

@@ -117,6 +117,51 @@ def _tactic_rule() -> dict:
         text="a rule: at every action the first whose condition holds")  # fmt: skip
 
 
+def vehicle_schema(member_props: dict) -> dict:
+    """The ``vehicle:`` block (../shared/rulings/vehicles, M-01 to M-31, M-76)."""
+    from . import build_vehicle as bv
+    from .model import CREW_ROLES, LOCOMOTIONS, MOUNTS, VEHICLE_CLASSES
+
+    locations = list(tables.vehicle_location_names())
+    crew_props = {k: member_props[k] for k in bv.CREW_KEYS if k in member_props}
+    crew_props["role"] = _enum(CREW_ROLES, "pilot (controls it; one), gunner (fires the vehicle "
+                                           "weapon it operates) or passenger (its own weapon)")
+    weapon = weapon_schema()
+    weapon = {**weapon, "description": "a vehicle weapon (M-76)", "properties": {
+        **weapon["properties"],
+        "mount": _enum(MOUNTS, "turret (default) or fixed (-4, no turret: VA-15)"),
+        "operator": {"type": "string", "description": "the crew member who fires it "
+                                                      "(default: the pilot)"},
+    }}  # fmt: skip
+    props = {
+        "class": _enum(VEHICLE_CLASSES, "its hit table: ground, aircraft, boat or (humanoid) "
+                                        "mecha"),
+        "sdp": _int(1, 10_000, "Structural Damage Points (armour in PD): VA-01"),
+        "kills": _int(1, 1000, "Kills of structure (armour in Kills): VA-01"),
+        "move": _int(0, bv.MAX_MOVE, "top MOVE (M-06)"),
+        "speed": _int(0, bv.MAX_MOVE, "the MOVE it moves at: 2 x speed m a phase (default move)"),
+        "heading": _num(-360, 360, "degrees, 0 = +x, counter-clockwise: its facing (VA-05)"),
+        "locomotion": _enum(LOCOMOTIONS, "how it moves (default by class)"),
+        "maneuver": _int(-100, 100, "Maneuver Value (M-13; recorded for dogfights)"),
+        "weight": {"oneOf": [_num(positive=True, text="kg"),
+                             {"type": "string", "description": "'575 kg', '1265 lbs', '20 t', "
+                                                               "'2 tons'"}],
+                   "description": "its weight (M-12; recorded for collisions)"},
+        "fuel_flammable": _bool("row 11 does x3 (VA-12; default true)"),
+        "absent": {"type": "array", "items": {"enum": locations}, "uniqueItems": True,
+                   "description": "locations it lacks: rolled again (M-24)"},
+        "control_skill": {"type": "string", "description": "by_class (Driving for ground, "
+                          "Piloting otherwise) or a skill: its pilot's defence (F31, VA-03)"},
+        "crew": {"type": "array", "minItems": 1, "description": "its crew: people who ride in "
+                 "it (VA-18); one is the pilot",
+                 "items": _object(crew_props, required=("name", "role"), text="a crew member")},
+        "weapons": {"type": "array", "items": weapon, "description": "its weapons (M-76)"},
+    }  # fmt: skip
+    assert set(props) == set(bv.VEHICLE_KEYS), set(props) ^ set(bv.VEHICLE_KEYS)
+    return _object(props, required=("class",), text="a vehicle or mecha; its members "
+                   "(stats, skills, weapon) are its crew's")  # fmt: skip
+
+
 def member_schema() -> dict:
     """The JSON Schema of one Fuzion combatant mapping."""
     m = build.MODIFIER_RANGE
@@ -165,6 +210,7 @@ def member_schema() -> dict:
         "called_shot": _enum(tables.hit_locations().names,
                              "the location it calls with rules.hit_locations: called"),
     }  # fmt: skip
+    props["vehicle"] = vehicle_schema(props)
     assert set(props) == set(build.COMBATANT_KEYS), set(props) ^ set(build.COMBATANT_KEYS)
     return _object(props, required=("name",), text="a combatant")
 

@@ -49,6 +49,7 @@ from .codes import (
     SCALE_OBJECT,
 )
 from .dice import TABLE_DICE
+from .hull import carry_crew, vehicle_hits
 from .kernel_parts import log_event
 from .rules import (
     KILLING,
@@ -244,7 +245,7 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
 
 @jit(inline="always")
 def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt,
-          vic, rl, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+          vic, rl, vh, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius
     defends against; an explosive is thrown at a point (the DV by range, F4), scatters
     ``min(miss, range / 2)`` metres in a 1d6 direction on a miss, and deals one damage roll
@@ -294,8 +295,8 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
     through = np.int64(0)
     n_victims = 0
     for c in range(n_comb):
-        if hl.is_out[c] and hl.dead[c]:
-            continue
+        if (hl.is_out[c] and hl.dead[c]) or vh.carrier[c] >= 0:
+            continue  # the dead, and a vehicle's crew (inside it: the vehicle is hit)
         ddx = wh.px[c] - cx
         ddy = wh.py[c] - cy
         dc_m = np.sqrt(ddx * ddx + ddy * ddy)
@@ -340,7 +341,7 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
         arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
         if sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
             kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
-            lost_c = max(kills_in - ar.kills[c], 0)
+            lost_c = max(kills_in - ar.kills[c], 0) * vh.kill_unit[c]
             stun_c = np.int64(0)
             thr_c = lost_c
         elif sh.scale[c] == SCALE_OBJECT:
@@ -385,14 +386,17 @@ def shots_fired(a, action, form, fire, wp, st):
 
 @jit(inline="always")
 def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, wp, ar, sh, md, hl,
-           wh, tl, dt, rl, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+           wh, tl, dt, rl, vh, vs, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """The roll and the damage of one attack of ``shots`` (F15 autofire: ceil(margin /
     ratio) bullets, or 1 + floor under ``one_plus_floor``; F16 a burst ceil(1d6 / 2)): every
     hit rolls its dice (F19: groups of five from the 5d6 table, the first from the roll's
     generator step, so nothing branches on the dice), meets the armour (F30 chinks: not when
     the margin is 10 or more), a location (F27) and its multiplier; Kills against a Kill-rated
-    target (F29), SDP of an object; knockback (F28) on a hit. Returns ``(state, ne, roll,
-    damage rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through)``."""
+    target (F29), SDP of an object; knockback (F28) on a hit. A hit on a vehicle rolls its
+    table by the attacker's aspect (``hull``: F31, M-22 to M-30): the row's multiplier, its
+    critical location, or the crew row's damage to the pilot. Returns ``(state, ne, roll,
+    damage rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through, and
+    the pilot's Hits lost, Stun lost and damage through, -1 for no crew hit)``."""
     nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
     u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -419,65 +423,78 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
     hits_lost = np.int64(0)
     stun_lost = np.int64(0)
     through = np.int64(0)
-    for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
-        if h == 0:
-            bits = dice_bits
-        else:
-            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            bits = high_bits(x)
-        dice_left = n_dice
-        raw_h = np.int64(0)
-        while dice_left >= TABLE_DICE:
-            group = index32(bits, u_nd6_size)
-            raw_h += dt.nd6_table[nd6_start + group]
-            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            bits = high_bits(x)
-            dice_left -= TABLE_DICE
-        lo = dt.nd6_offsets[dice_left]
-        size = dt.nd6_offsets[dice_left + 1] - lo
-        raw_h += dt.nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
-        if special:
-            raw_h = 0  # these manoeuvres do no damage themselves
-        raw += raw_h
-        armour_h = armour
-        if rl.chinks and margin - h * rl.autofire_ratio >= 10:
-            armour_h = 0  # F30 chinks: beat the DV by 10 or more
-        if rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
-            if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
-                loc = md.called_loc[a]
-            else:  # F27: 3d6 on the location table
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                loc = dt.loc_by_roll[dt.nd6_table[dt.nd6_offsets[3] + np.int64(u * 216.0)]]
-            if (ar.cover[tgt] >> loc) & 1 == 0:
-                armour_h = 0  # the armour does not cover it
-            if hit:
-                tl.location_hits[tgt, loc] += 1
-        if sh.scale[tgt] == SCALE_KILLS:
-            # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
-            # (superdamage); armour in Kills
-            att_kills = (
-                wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
-                else (n_dice - 13 if n_dice >= 14 else 0)
-            )  # fmt: skip
-            through_h = max(att_kills - ar.kills[tgt], 0) * hit
-            hits_lost += through_h
-            through += through_h
-        elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
-            through_h = max(raw_h - armour_h, 0) * hit
-            if loc >= 0:
-                through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
-            hits_lost += through_h
-            through += through_h
-        else:
-            through_h = penetration(dmg_type, raw_h, armour_h, sh.sd[tgt])
-            if loc >= 0:  # F27: the multiplier after armour, rounded down
-                through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
-            through_h *= hit
-            # collateral Stun never below 0: of what earlier hits left
-            lost_h, stun_h = split_through(dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost)
-            hits_lost += lost_h
-            stun_lost += stun_h
-            through += through_h
+    p_hits = np.int64(0)
+    p_stun = np.int64(0)
+    p_through = np.int64(-1)
+    if vh.vclass[tgt] > 0:  # a vehicle: its own room, called (hull.py)
+        (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
+         p_through) = vehicle_hits(
+            a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+        )  # fmt: skip
+    else:
+        for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
+            if h == 0:
+                bits = dice_bits
+            else:
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                bits = high_bits(x)
+            dice_left = n_dice
+            raw_h = np.int64(0)
+            while dice_left >= TABLE_DICE:
+                group = index32(bits, u_nd6_size)
+                raw_h += dt.nd6_table[nd6_start + group]
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                bits = high_bits(x)
+                dice_left -= TABLE_DICE
+            lo = dt.nd6_offsets[dice_left]
+            size = dt.nd6_offsets[dice_left + 1] - lo
+            raw_h += dt.nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
+            if special:
+                raw_h = 0  # these manoeuvres do no damage themselves
+            raw += raw_h
+            armour_h = armour
+            chinked = rl.chinks and margin - h * rl.autofire_ratio >= 10
+            if chinked:
+                armour_h = 0  # F30 chinks: beat the DV by 10 or more
+            if rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
+                if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
+                    loc = md.called_loc[a]
+                else:  # F27: 3d6 on the location table
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    loc = dt.loc_by_roll[dt.nd6_table[dt.nd6_offsets[3] + np.int64(u * 216.0)]]
+                if (ar.cover[tgt] >> loc) & 1 == 0:
+                    armour_h = 0  # the armour does not cover it
+                if hit:
+                    tl.location_hits[tgt, loc] += 1
+            if sh.scale[tgt] == SCALE_KILLS:
+                # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
+                # (superdamage); armour in Kills, which chinks ignore too (M-34, VA-43)
+                att_kills = (
+                    wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
+                    else (n_dice - 13 if n_dice >= 14 else 0)
+                )  # fmt: skip
+                through_h = max(att_kills - (0 if chinked else ar.kills[tgt]), 0) * hit
+                hits_lost += through_h
+                through += through_h
+            elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
+                through_h = max(raw_h - armour_h, 0) * hit
+                if loc >= 0:
+                    through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
+                hits_lost += through_h
+                through += through_h
+            else:
+                through_h = penetration(dmg_type, raw_h, armour_h, sh.sd[tgt])
+                if loc >= 0:  # F27: the multiplier after armour, rounded down
+                    through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
+                through_h *= hit
+                # collateral Stun never below 0: of what earlier hits left
+                lost_h, stun_h = split_through(
+                    dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
+                )
+                hits_lost += lost_h
+                stun_lost += stun_h
+                through += through_h
     if rl.knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         kb_att = att_kills if sh.scale[tgt] == SCALE_KILLS else n_dice
@@ -488,13 +505,16 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 wh.px[tgt], wh.py[tgt], wh.px[a], wh.py[a], units * rl.knock_unit
             )
             moved_geometry(tgt, wh.px, wh.py, wp.range, wh.dist, wh.rmod)
+            if vh.vclass[tgt] > 0:
+                carry_crew(tgt, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
             if log:
                 row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
                 events[row, EV_RAW] = units
                 events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
                 events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
                 ne += 1
-    return s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost, stun_lost, through
+    return (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost, stun_lost, through,
+            p_hits, p_stun, p_through)
 
 
 @jit(inline="always")

@@ -21,7 +21,13 @@ import yaml
 
 __all__ = [
     "AREA_BASES",
+    "ASPECTS",
     "HitLocationTable",
+    "VEHICLE_EFFECTS",
+    "VehicleRow",
+    "aspect_roll_counts",
+    "vehicle_location_names",
+    "vehicle_tables",
     "area_effects",
     "area_radius",
     "autofire_ratio",
@@ -208,3 +214,103 @@ def area_radius(effect: str, amount: int) -> int:
     if amount < 0:
         raise ValueError(f"amount must be >= 0, got {amount}")
     return table[effect][1] * int(amount)
+
+
+# --- vehicles and mecha (seed 000 L712-747; F31; ../shared/rulings/vehicles M-22 to M-30) ------
+
+#: The attacker's aspect of a vehicle (VA-05), in the order the kernel numbers them.
+ASPECTS = ("front", "side", "rear")
+#: What destroying a critical location does (VA-10), in the kernel's numbering from 1.
+VEHICLE_EFFECTS = ("none", "immobile", "uncontrolled", "down", "wrecked")
+
+
+@dataclass(frozen=True)
+class VehicleRow:
+    """One printed row of a vehicle or mecha hit table (``vehicle_hit_tables.yaml``)."""
+
+    location: str
+    printed: str
+    lo: int
+    hi: int
+    multiplier: Fraction
+    flammable: Fraction | None
+    crew: bool
+    called_modifier: int | None
+    critical_pct: int
+    effect: str
+    minor: bool
+
+
+@cache
+def vehicle_tables() -> dict[str, tuple[VehicleRow, ...]]:
+    """Each class's hit table (``vehicle_hit_tables.yaml``), checked: ten printed rows covering
+    3..18 exactly once, a multiplier on every row but the crew's, an effect on every critical
+    location.
+
+    Returns
+    -------
+    dict of str to tuple of VehicleRow
+        ``ground``, ``aircraft``, ``boat``, ``mecha``, rows in roll order.
+    """
+    out = {}
+    for kind, raw_rows in _read("vehicle_hit_tables.yaml").items():
+        rows, seen = [], set()
+        for raw in raw_rows:
+            lo, hi = (int(x) for x in raw["rolls"])
+            for r in range(lo, hi + 1):
+                if not 3 <= r <= 18 or r in seen:
+                    raise ValueError(f"vehicle_hit_tables.yaml: {kind} roll {r} out of 3..18 "
+                                     "or listed twice")  # fmt: skip
+                seen.add(r)
+            crew = bool(raw.get("crew", False))
+            if crew == ("multiplier" in raw):
+                raise ValueError(f"vehicle_hit_tables.yaml: {kind} {raw['location']}: a "
+                                 "multiplier on every row but the crew's")  # fmt: skip
+            pct = int(raw.get("critical_pct", 0))
+            effect = str(raw.get("effect", "none"))
+            if effect not in VEHICLE_EFFECTS or (pct > 0) != (effect != "none"):
+                raise ValueError(f"vehicle_hit_tables.yaml: {kind} {raw['location']}: a "
+                                 "critical location needs an effect, and only it")  # fmt: skip
+            flammable = raw.get("flammable")
+            called = raw.get("called_modifier")
+            rows.append(VehicleRow(
+                location=str(raw["location"]), printed=str(raw["printed"]), lo=lo, hi=hi,
+                multiplier=Fraction(str(raw.get("multiplier", 0))),
+                flammable=None if flammable is None else Fraction(str(flammable)), crew=crew,
+                called_modifier=None if called is None else int(called), critical_pct=pct,
+                effect=effect, minor=bool(raw.get("minor", False)),
+            ))  # fmt: skip
+        if seen != set(range(3, 19)) or len(rows) != 10:
+            raise ValueError(f"vehicle_hit_tables.yaml: {kind} needs ten rows covering 3..18")
+        out[kind] = tuple(rows)
+    return out
+
+
+@cache
+def vehicle_location_names() -> tuple[str, ...]:
+    """Every vehicle location name, each once, classes in file order (the labels of the
+    results' hits by vehicle location)."""
+    names: list[str] = []
+    for rows in vehicle_tables().values():
+        for row in rows:
+            if row.location not in names:
+                names.append(row.location)
+    return tuple(names)
+
+
+@cache
+def aspect_roll_counts(aspect: str) -> tuple[int, ...]:
+    """Equally likely outcomes of the hit-table roll by aspect (F31), as counts of the totals
+    3..18 (index 0 is 3): side 3d6 (216 outcomes), front 2d6+1 and rear 2d6+6 (36 each)."""
+    counts = [0] * 16
+    if aspect == "side":
+        for a in range(1, 7):
+            for b in range(1, 7):
+                for c in range(1, 7):
+                    counts[a + b + c - 3] += 1
+        return tuple(counts)
+    shift = {"front": 1, "rear": 6}[aspect]
+    for a in range(1, 7):
+        for b in range(1, 7):
+            counts[a + b + shift - 3] += 1
+    return tuple(counts)

@@ -13,11 +13,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 DATA = Path(__file__).resolve().parent / "data"
 
-#: system -> {"scenarios": glob relative to the repository, "one_attack": (path, attacker,
+#: system -> {"scenarios": glob(s) relative to the repository, "one_attack": (path, attacker,
 #: target), "misspelt": (a member key misspelt, the key it should be)}
 CASES = {
     "fuzion": {
-        "scenarios": "scenarios/*.yaml",
+        "scenarios": ("scenarios/*.yaml", "scenarios/vehicles/*.yaml"),
         "one_attack": (DATA / "fuzion-one-attack.yaml", "Shooter", "Target"),
         "misspelt": ("weapn", "weapon"),
     },
@@ -36,4 +36,6 @@ CASES = {
 
 def scenarios_of(system: str) -> list[Path]:
     """The shipped scenario files of ``system``."""
-    return sorted(ROOT.glob(CASES[system]["scenarios"]))
+    globs = CASES[system]["scenarios"]
+    globs = (globs,) if isinstance(globs, str) else globs
+    return sorted(path for pattern in globs for path in ROOT.glob(pattern))

@@ -132,8 +132,7 @@ def member(draw, name: str, kind: str, planar: bool, x: float):
         "surprised": st.booleans(),
     }  # fmt: skip
     if kind == "squad":
-        for key in ("targeting", "surprised"):
-            optional.pop(key)
+        optional.pop("surprised")
     if kind == "duel":
         optional.pop("surprised")
     for key in draw(st.lists(st.sampled_from(sorted(optional)), max_size=6, unique=True)):
@@ -190,9 +189,10 @@ def fight(draw, kind: str = "any") -> dict:
         if kind == "squad" and sum(sizes) == 2:
             sizes[0] = 2
     planar = draw(st.booleans())
-    # the sides a few metres apart: for a biased draw within every weapon's reach (melee: 4 m)
-    gap = draw(st.sampled_from((0.0, 1.0, 2.5, 3.0, 8.0, 30.0) if kind == "any" else
-                               (0.0, 1.0, 1.5)))  # fmt: skip
+    # the sides a few metres apart: for a biased draw within every weapon's reach (melee: 4 m);
+    # the squad kernel also runs fights whose combatants must close in
+    gaps = {"any": (0.0, 1.0, 2.5, 3.0, 8.0, 30.0), "squad": (0.0, 1.0, 1.5, 8.0, 30.0, 80.0)}
+    gap = draw(st.sampled_from(gaps.get(kind, (0.0, 1.0, 1.5))))
     sides = {}
     for s, size in enumerate(sizes):
         members = [draw(member(f"S{s}M{i}", kind, planar, gap * s)) for i in range(size)]

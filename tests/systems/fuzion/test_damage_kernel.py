@@ -67,11 +67,12 @@ def shooter(weapon, name="S", position=0, **extra):
 
 def target(name="T", position=3, armor=None, **extra):
     """DEX 5, Ranged Evade 3, Melee 3 (DV base 8 either way), CON 2 (SD 4); never acts, never
-    falls (10,000 Hits and Stun) unless told otherwise."""
+    falls (10,000 Hits and Stun) unless told otherwise. As an object (``sdp``, ``kills``) it
+    defends with REF 5 + Driving 3 (F31): DV base 8 too."""
     base = {
         "name": name,
         "stats": {"DEX": 5, "CON": 2},
-        "skills": {"Ranged Evade": 3, "Melee": 3},
+        "skills": {"Ranged Evade": 3, "Melee": 3, "Driving": 3},
         "hits": 10_000,
         "stun": 10_000,
         "weapon": HARMLESS,

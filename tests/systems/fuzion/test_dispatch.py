@@ -28,7 +28,8 @@ from fuzion_sim.systems.fuzion.build import (
     SIDE_KEYS,
     WEAPON_KEYS,
 )
-from fuzion_sim.systems.fuzion.model import RULE_SWITCHES
+from fuzion_sim.systems.fuzion.build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
+from fuzion_sim.systems.fuzion.model import RULE_SWITCHES, SWITCHES
 
 #: Keys the property test does not draw, and why: no specialised kernel claims them in use
 #: (the table sends a fight that uses them to the general kernel), or they are descriptive.
@@ -42,6 +43,13 @@ NOT_DRAWN = {
     "member.abort": "general kernel only", "member.sdp": "general kernel only",
     "member.kills": "general kernel only",
     "weapon.kills": "general kernel only",
+    # vehicles and their crews (issue 16): every key and switch of theirs, the general kernel
+    "member.vehicle": "general kernel only",
+    **{f"vehicle.{k}": "general kernel only" for k in VEHICLE_KEYS},
+    **{f"crew.{k}": "general kernel only" for k in CREW_KEYS},
+    **{f"vehicle_weapon.{k}": "general kernel only" for k in VEHICLE_WEAPON_KEYS},
+    **{f"rules.{k}": "general kernel only" for k, v in SWITCHES.items()
+       if v.ruling.startswith("VA-")},
 }  # fmt: skip
 
 
@@ -55,6 +63,9 @@ def scenario_keys() -> set[str]:
         | {f"weapon.area.{k}" for k in AREA_KEYS}
         | {f"armor.{k}" for k in ARMOR_KEYS}
         | {f"rules.{k}" for k in RULE_SWITCHES}
+        | {f"vehicle.{k}" for k in VEHICLE_KEYS}
+        | {f"crew.{k}" for k in CREW_KEYS}
+        | {f"vehicle_weapon.{k}" for k in VEHICLE_WEAPON_KEYS}
     )
 
 
@@ -161,9 +172,28 @@ def _p_out_spread(data: dict, kernel: str | None = None) -> float:
 @pytest.mark.parametrize("tactics", [False, True])
 def test_four_identical_gunmen_are_out_equally_often(targeting, tactics):
     """Issue 12: under a symmetric targeting rule, with or without a tactic, four identical
-    gunmen are out equally often (within 4 SE), on the standing kernel. ``first`` (both sides
+    gunmen are out equally often (within 4 SE), on the squad kernel. ``first`` (both sides
     shoot A1 or B1 first) is the control that must be lopsided; ``weakest`` and ``focus`` are
     lopsided too, by the rule (they start on the first listed), on every kernel alike."""
-    assert _p_out_spread(_four_gunmen(targeting, tactics), kernel="standing") < 4
+    assert _p_out_spread(_four_gunmen(targeting, tactics), kernel="squad") < 4
     if targeting == "random":
         assert _p_out_spread(_four_gunmen("first", tactics), kernel="squad") > 20
+
+
+def test_a_vehicle_fight_runs_on_the_general_kernel_only():
+    """Every vehicle key's condition fails for the specialised kernels when a vehicle fights,
+    and holds when none does."""
+    data = {"name": "t", "sides": {
+        "a": [{"name": "Car", "vehicle": {"class": "ground", "sdp": 30, "crew": [
+            {"name": "Driver", "role": "pilot", "skills": {"Driving": 3}}]},
+            "tactics": [{"do": "none"}]}],
+        "b": [{"name": "B", "skills": {"Handgun": 4}, "weapon": "Colt Revolver",
+               "position": 3, "tactics": [{"do": "attack"}]}]}}  # fmt: skip
+    plan = fcompile.compile_scenario(scenario_from_dict(data))
+    assert dispatch.kernel_for(plan) == "general"
+    for kernel in dispatch.SPECIALISED:
+        assert "member.vehicle" in dispatch.blocking_keys(plan, kernel)
+        assert "a vehicle or mecha" in dispatch.blocking_reasons(plan, kernel)
+    assert dispatch.no_vehicles(fcompile.compile_scenario(scenario_from_dict({
+        "name": "t", "sides": {"a": [data["sides"]["b"][0]],
+                               "b": [{**data["sides"]["b"][0], "name": "C"}]}})))

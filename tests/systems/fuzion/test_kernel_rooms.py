@@ -10,7 +10,7 @@ from pathlib import Path
 from fuzion_sim.systems.fuzion import kernel
 
 ROOMS = Path(kernel.__file__).parent
-MODULES = ("kernel.py", "strike.py", "actions.py", "kernel_parts.py", "rules.py")
+MODULES = ("kernel.py", "strike.py", "hull.py", "actions.py", "kernel_parts.py", "rules.py")
 
 
 def _inlined(tree: ast.Module) -> set[str]:

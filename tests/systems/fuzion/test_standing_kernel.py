@@ -132,11 +132,11 @@ def test_standing_kernel_equals_general_kernel(name):
         np.testing.assert_array_equal(streamed.to_state()[field], value, err_msg=field)
 
 
-def test_moving_fights_use_the_general_kernel():
+def test_moving_fights_leave_the_standing_kernels():
     sc = load_scenario(
         SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("sides.blue[0].position", 80)]
-    )  # beyond the Magnum's 50 m: the Marshal closes in
-    assert fuzion.compile_scenario(sc).kernel == "general"
+    )  # beyond the Magnum's 50 m: the Marshal closes in, which only the squad kernel runs
+    assert fuzion.compile_scenario(sc).kernel == "squad"
     sc = load_scenario(
         SCENARIOS / "marshal-vs-outlaw.yaml", overrides=[("sides.red[0].tactics", "sniper")]
     )
@@ -198,12 +198,12 @@ def test_squad_kernel_equals_standing_kernel(name):
     squad = TrialOutcomes.empty(n, plan.n_combatants, fuzion.run.SCHEMA)
     log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
     args = (key, 0, n, *plan.arrays, *fuzion.run.kernel_outputs(squad), -1, log, count)
-    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(None))
+    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(None), *plan.motion)
     standing = _standing_kernel(plan, key, n)
     for x, y in zip(squad.arrays(), standing.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
     streamed = Tally.zeros(plan.n_sides, plan.n_combatants, slots, fuzion.run.SCHEMA)
-    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(streamed))
+    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(streamed), *plan.motion)
     for field, value in Tally.of(standing, plan.n_sides, slots).to_state().items():
         if field != "n_trials":
             np.testing.assert_array_equal(streamed.to_state()[field], value, err_msg=field)
@@ -217,11 +217,11 @@ def test_kernel_choice():
 
     assert plan("benchmark-duel.yaml").kernel == "duel"
     assert plan("bench-squad-4v4.yaml").kernel == "squad"
+    assert plan("bench-squad-4v4.yaml", [("sides.red[0].targeting", "nearest")]).kernel == "squad"
     for overrides in (
         [("rules.timing", "speed_chart")],
         [("rules.initiative", "switch2")],
         [("sides.red[0].surprised", True)],
-        [("sides.red[0].targeting", "nearest")],
         [("rules.chinks", True)],
     ):
         assert plan("bench-squad-4v4.yaml", overrides).kernel == "standing"

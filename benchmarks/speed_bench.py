@@ -1,0 +1,158 @@
+"""Issue 18's speed targets: every rule option at duel speed, and battles of hundreds.
+
+Attacks per second = fights per second x the sum of the combatants' ``attacks_mean``, over the
+run's own elapsed time (compilation excluded), on 2 threads. The cases compared with each other
+are measured round-robin in this one process, best of ``reps`` (on a shared machine a
+neighbour's load then slows them alike):
+
+- options: the benchmark duel bare, and with each one option (``hit_locations: random``,
+  ``knockback: true``, ``tactics: [{do: attack}]`` on both, impairment and stunned on, an
+  autofire pistol, an area pistol); target: each at least half the bare duel's attacks/s;
+- battles: N v N of the benchmark duel's fighters, side a at x = 0, side b at x = 3, fighter i at
+  y = 2i (past 25 a side the lines are longer than the revolver's 50 m, so fighters must run
+  into range), N = 4 to 200, and 64 v 64 packed at y = 0.5i (nobody moves); targets: the 64 v 64
+  line at least half the 4 v 4's attacks/s, 10,000 trials of the 200 v 200 in under a minute;
+  the last column, attacks/s over the 4 v 4's, shows how the cost of an attack grows with N.
+
+``rows(quick, reps)`` gives the rows for ``benchmarks/run.py``; ``targets(rows)`` the targets
+table; ``python benchmarks/speed_bench.py [--quick]`` prints both.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DUEL = ROOT / "scenarios" / "benchmark-duel.yaml"
+
+__all__ = ["OPTIONS", "battle", "option_duel", "rows", "targets"]
+
+#: The options, each added alone to the bare benchmark duel.
+OPTIONS = {
+    "bare": {},
+    "hit_locations: random": {"rules": {"hit_locations": "random"}},
+    "knockback: true": {"rules": {"knockback": True}},
+    "tactics: [{do: attack}]": {"tactics": [{"do": "attack"}]},
+    "impairment and stunned on": {"rules": {"impairment": True, "stunned": True}},
+    "autofire (ROF 10)": {"weapon": {"name": "Auto Colt", "skill": "Handgun", "dc": 4,
+                                     "range": 50, "rof": 10, "autofire": True}},
+    "area weapon (1 m a die)": {"weapon": {"name": "Blast Colt", "skill": "Handgun", "dc": 4,
+                                           "range": 50, "area": {"per": "die", "radius": 1}}},
+}  # fmt: skip
+#: Battle sizes (a side); the line is 2 m between neighbours unless packed.
+SIZES = (4, 16, 32, 64, 100, 200)
+
+
+def _base() -> dict:
+    return yaml.safe_load(DUEL.read_text())
+
+
+def option_duel(option: str) -> dict:
+    """The benchmark duel with one option of :data:`OPTIONS`."""
+    data, change = _base(), OPTIONS[option]
+    data["rules"].update(change.get("rules", {}))
+    for side in data["sides"].values():
+        for key in ("tactics", "weapon"):
+            if key in change:
+                side[0][key] = copy.deepcopy(change[key])
+    return data
+
+
+def battle(n: int, spacing: float = 2.0) -> dict:
+    """``n`` v ``n`` of the benchmark duel's fighters in two lines 3 m apart."""
+    data = _base()
+    data["name"] = f"{n} v {n}"
+    sides = {}
+    for s, x in (("a", 0.0), ("b", 3.0)):
+        fighter = data["sides"][s][0]
+        sides[s] = [{**copy.deepcopy(fighter), "name": f"{s}{i}", "position": [x, spacing * i]}
+                    for i in range(n)]  # fmt: skip
+    data["sides"] = sides
+    return data
+
+
+def _measure(cases: dict, reps: int) -> list[dict]:
+    """Round-robin, best of ``reps``: fights/s and attacks/s of each ``name: (data, trials)``."""
+    from fuzion_sim import simulate
+    from fuzion_sim.api import as_scenario
+    from fuzion_sim.systems import get_system
+
+    scenarios = {name: as_scenario(data) for name, (data, _) in cases.items()}
+    for sc in scenarios.values():  # compile (or load) before timing
+        simulate(sc, trials=200, seed=1, progress=False)
+    best: dict[str, float] = {}
+    attacks: dict[str, float] = {}
+    for _ in range(reps):
+        for name, sc in scenarios.items():
+            trials = cases[name][1]
+            res = simulate(sc, trials=trials, seed=1, threads=2, progress=False)
+            rate = trials / res.elapsed
+            if rate > best.get(name, 0.0):
+                best[name] = rate
+                attacks[name] = sum(c["attacks_mean"] for c in res.combatant_stats())
+    out = []
+    for name, sc in scenarios.items():
+        system = get_system(sc.system)
+        out.append({
+            "case": name, "combatants": len(sc.combatants),
+            "kernel": system.describe_plan(system.compile(sc)).split(" kernel")[0].split()[-1],
+            "trials": cases[name][1], "fights_per_s": best[name],
+            "attacks_per_fight": attacks[name], "attacks_per_s": best[name] * attacks[name],
+        })  # fmt: skip
+    return out
+
+
+def rows(quick: bool = False, reps: int = 3) -> list[dict]:
+    """The options' and the battles' rows, each with its ratio to its group's reference."""
+    scale = 1 if quick else 4
+    options = {name: (option_duel(name), 400_000 * scale) for name in OPTIONS}
+    battles = {}
+    for n in SIZES:
+        battles[f"{n} v {n}"] = (battle(n), max(500, 400_000 * scale // n))
+    battles["64 v 64 packed (0.5 m)"] = (battle(64, 0.5), 6_000 * scale)
+    out = []
+    for group, cases, reference in (("options", options, "bare"),
+                                    ("battles", battles, "4 v 4")):  # fmt: skip
+        measured = _measure(cases, reps)
+        ref = next(r["attacks_per_s"] for r in measured if r["case"] == reference)
+        for r in measured:
+            out.append({"group": group, **r, "ratio": r["attacks_per_s"] / ref})
+    return out
+
+
+def targets(speed: list[dict]) -> list[dict]:
+    """The issue's bars against the rows."""
+    out = []
+    for r in speed:
+        if r["group"] == "options" and r["case"] != "bare":
+            out.append({"target": f"benchmark duel + {r['case']}: attacks/s over bare",
+                        "bar": 0.5, "measured": r["ratio"], "met": r["ratio"] >= 0.5})
+    line64 = next((r for r in speed if r["case"] == "64 v 64"), None)
+    if line64:
+        out.append({"target": "64 v 64 in motion: attacks/s over the 4 v 4's", "bar": 0.5,
+                    "measured": line64["ratio"], "met": line64["ratio"] >= 0.5})
+    big = next((r for r in speed if r["case"] == "200 v 200"), None)
+    if big:
+        secs = 10_000 / big["fights_per_s"]
+        out.append({"target": "200 v 200 in motion: seconds for 10,000 trials", "bar": 60.0,
+                    "measured": secs, "met": secs < 60.0})
+    return out
+
+
+def main(argv=None) -> int:
+    quick = "--quick" in (argv if argv is not None else sys.argv[1:])
+    speed = rows(quick, reps=2 if quick else 3)
+    for r in speed:
+        print(json.dumps(r))
+    for t in targets(speed):
+        print(json.dumps(t))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

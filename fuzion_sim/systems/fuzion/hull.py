@@ -1,0 +1,252 @@
+"""The general kernel's vehicle rooms (../shared/rulings/vehicles: M-22 to M-30, VA-05 to
+VA-18): where a hit on a vehicle lands by the attacker's facing, what a critical location's
+destruction does, the crew row's damage to the pilot, the crew riding with the vehicle, and
+the crew and the vehicle going out of the fight together.
+
+The helpers take the arrays in the two named groups below, as ``strike.py``'s rooms do: ``vh``
+(fixed for the fight, from the plan) and ``vs`` (the trial's state). The kernel *calls* the
+three entry points (``vehicle_hits``, ``carry_crew``, ``crew_fate``; compiled without reference
+counting, like the trial loop) instead of inlining them: a fight without vehicles never enters
+them, and the trial loop stays the size it was (inlined, they made the benchmark duel on the
+general kernel about 10% slower). The helpers they use are inlined into them.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..._jit import jit
+from ...engine.rng import high_bits, index32, xoshiro, xoshiro_bits
+from .actions import moved_geometry
+from .codes import (
+    EFF_DOWN,
+    EFF_IMMOBILE,
+    EFF_UNCONTROLLED,
+    EFF_WRECKED,
+    F_WEAPON,
+    SCALE_KILLS,
+    V_OUTCOMES,
+    V_ROWS,
+    VCLASS_MECHA,
+    VS_IMMOBILE,
+    VS_UNCONTROLLED,
+)
+from .dice import TABLE_DICE
+from .rules import KILLING, armour_value, aspect_of, penetration, split_through
+
+#: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
+#: they read: the vehicle hit tables on (VA-06), half the front arc in degrees (VA-05), single-hit
+#: criticals (VA-09), location damage off the structure too (VA-09), the crew's armour (VA-13)
+Vehicles = namedtuple(
+    "Vehicles",
+    "vclass carrier pilot kill_unit rows nrows num den crew thr eff locid locs_on front_arc "
+    "single_hit counts_total crew_armour",
+)
+#: ``vs``: the trial's vehicle state: heading (radians), damage at each row, the rows destroyed
+#: (bits), immobile / uncontrolled (``VS_*`` bits), the trial's counters (immobilised,
+#: uncontrolled, critical locations destroyed) and the chunk's hits by vehicle location
+VState = namedtuple("VState", "hd loc_dmg vdest vstate c_immob c_unctl c_crits vloc_hits")
+
+
+@jit(inline="always")
+def hit_row(tgt, asp, vh, s0, s1, s2, s3):
+    """The printed row a hit on vehicle ``tgt`` from aspect ``asp`` lands on: one of the
+    equally likely outcomes of its roll (side 3d6, front 2d6+1, rear 2d6+6) that land on a row
+    it has (the others are rolled again, M-24). Returns ``(state, row)``."""
+    idx = tgt * 3 + asp
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    row = vh.rows[idx * V_OUTCOMES + np.int64(u * vh.nrows[idx])]
+    return s0, s1, s2, s3, row
+
+
+@jit(inline="always")
+def critical(tgt, row, dmg, vh, vs, hl, tl, now):
+    """Damage ``dmg`` (after the row's multiplier) at ``row`` of vehicle ``tgt`` (F31, VA-09,
+    VA-10): a critical location is destroyed once its damage (cumulative, or this hit's alone)
+    reaches its share of the structure (``vh.thr`` is 100 x that share); then the vehicle is
+    immobile, uncontrolled, down (out of the fight) or wrecked (out and destroyed)."""
+    k = tgt * V_ROWS + row
+    vs.loc_dmg[k] += dmg
+    thr = vh.thr[k]
+    if thr == 0 or (vs.vdest[tgt] >> row) & 1:
+        return
+    got = dmg if vh.single_hit else vs.loc_dmg[k]
+    if 100 * got < thr:
+        return
+    vs.vdest[tgt] |= np.int64(1) << row
+    vs.c_crits[tgt] += 1
+    eff = vh.eff[k]
+    if eff == EFF_IMMOBILE:
+        vs.vstate[tgt] |= VS_IMMOBILE
+        vs.c_immob[tgt] = 1
+    elif eff == EFF_UNCONTROLLED:
+        vs.vstate[tgt] |= VS_UNCONTROLLED
+        vs.c_unctl[tgt] = 1
+    elif eff == EFF_DOWN or eff == EFF_WRECKED:
+        hl.gave_up[tgt] = True  # out of the fight (take_wounds counts it)
+        if eff == EFF_WRECKED and not hl.dead[tgt]:
+            hl.dead[tgt] = True  # broken up or sunk: destroyed
+            tl.c_death[tgt] = now
+
+
+@jit(inline="always")
+def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, dt, ap_factor,
+               s0, s1, s2, s3):  # fmt: skip
+    """The crew row (M-26, VA-13): what passed the vehicle's armour, unmultiplied, hits its
+    pilot, through the pilot's own armour (``crew_personal_armour``). ``passed`` is the damage
+    through an SDP vehicle's PD, or the whole Kills through a Kill-rated vehicle's armour,
+    which become 13 + K DC of killing damage rolled against the pilot (F29). Returns
+    ``(state, Hits lost, Stun lost, damage through)`` of the pilot."""
+    p = vh.pilot[tgt]
+    if p < 0 or passed <= 0:
+        return s0, s1, s2, s3, np.int64(0), np.int64(0), np.int64(0)
+    dmg = passed
+    kind = dmg_type
+    if kill_rated:  # 13 + K DC (F29), in groups of five dice
+        kind = KILLING
+        nd6_start = dt.nd6_offsets[TABLE_DICE]
+        nd6_size = dt.nd6_offsets[TABLE_DICE + 1] - nd6_start
+        dice_left = 13 + passed
+        dmg = np.int64(0)
+        while dice_left >= TABLE_DICE:
+            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+            dmg += dt.nd6_table[nd6_start + np.int64(u * nd6_size)]
+            dice_left -= TABLE_DICE
+        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+        lo = dt.nd6_offsets[dice_left]
+        dmg += dt.nd6_table[lo + np.int64(u * (dt.nd6_offsets[dice_left + 1] - lo))]
+    armour = np.int64(0)
+    if vh.crew_armour:
+        armour = armour_value(ar.pd[p], ar.ekd[p], wp.energy[a], wp.ap[a], ap_factor)
+    through = penetration(kind, dmg, armour, sh.sd[p])
+    lost, stun = split_through(kind == KILLING, through, stun_before)
+    return s0, s1, s2, s3, lost, stun, through
+
+
+@jit(_nrt=False)
+def carry_crew(v, carrier, px, py, moved, w_range, dist, rmod):
+    """The crew of vehicle ``v`` are where it is (after it moved or was knocked back)."""
+    for c in range(carrier.shape[0]):
+        if carrier[c] == v:
+            px[c] = px[v]
+            py[c] = py[v]
+            moved[c] = moved[v]
+            moved_geometry(c, px, py, w_range, dist, rmod)
+
+
+@jit(_nrt=False)
+def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrier, now):
+    """A vehicle out of the fight takes its crew with it; a vehicle whose every crew member is
+    out is out (VA-10, VA-18). Returns the sides still standing."""
+    n = side.shape[0]
+    for v in range(n):
+        if vclass[v] == 0:
+            continue
+        if not is_out[v]:
+            manned = False
+            for c in range(n):
+                if carrier[c] == v and not is_out[c]:
+                    manned = True
+            if manned:
+                continue
+        for c in range(n):
+            if (c == v or carrier[c] == v) and not is_out[c]:
+                is_out[c] = True
+                gave_up[c] = True
+                if c_out[c] == 0:
+                    c_out[c] = now
+                standing[side[c]] -= 1
+                if standing[side[c]] == 0:
+                    sides_left -= 1
+    return sides_left
+
+
+@jit(_nrt=False)
+def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
+                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3):  # fmt: skip
+    """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
+    ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
+    damage dice as a person's would and meets the armour (chinks, F30: none when it beats the
+    DV by 10 or more; a Kill-rated vehicle loses the attack's Kills less its Kill armour, in
+    ``kill_unit``, F29, VA-14); with ``vehicle_locations: random`` it lands on a row of the
+    vehicle's table by the attacker's aspect (F31, M-22 to M-30), whose multiplier applies
+    (M-25, rounded down) and whose critical location takes the damage (F31, VA-09, VA-10), or,
+    on the crew row, what passed the armour goes to the pilot (M-26, VA-13). Returns ``(state,
+    damage rolled, event location (100 + vehicle location), Kills of the attack, structure
+    lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
+    none)``."""
+    nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
+    u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
+    asp = np.int64(1)
+    if vh.locs_on:  # the attacker's aspect (VA-05): the table's dice (F31)
+        asp = aspect_of(wh.px[a] - wh.px[tgt], wh.py[a] - wh.py[tgt], vs.hd[tgt],
+                        vh.front_arc, vh.vclass[tgt] == VCLASS_MECHA)  # fmt: skip
+    kill_rated = sh.scale[tgt] == SCALE_KILLS
+    att_kills = np.int64(0)
+    if kill_rated:  # F29: Kills, or a small attacker's DC above 13 (superdamage)
+        att_kills = (
+            wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
+            else (n_dice - 13 if n_dice >= 14 else 0)
+        )  # fmt: skip
+    loc = np.int64(-1)
+    raw = np.int64(0)
+    hits_lost = np.int64(0)
+    through = np.int64(0)
+    p_hits = np.int64(0)
+    p_stun = np.int64(0)
+    p_through = np.int64(-1)
+    for h in range(max(n_hits, 1)):
+        if h == 0:
+            bits = dice_bits
+        else:
+            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+            bits = high_bits(x)
+        dice_left = n_dice
+        raw_h = np.int64(0)
+        while dice_left >= TABLE_DICE:
+            group = index32(bits, u_nd6_size)
+            raw_h += dt.nd6_table[nd6_start + group]
+            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+            bits = high_bits(x)
+            dice_left -= TABLE_DICE
+        lo = dt.nd6_offsets[dice_left]
+        size = dt.nd6_offsets[dice_left + 1] - lo
+        raw_h += dt.nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
+        if special:
+            raw_h = 0  # these manoeuvres do no damage themselves
+        raw += raw_h
+        chinked = rl.chinks and margin - h * rl.autofire_ratio >= 10
+        if kill_rated:
+            passed = max(att_kills - (0 if chinked else ar.kills[tgt]), 0) * hit
+            through_h = passed * vh.kill_unit[tgt]
+        else:  # SDP: Stun and killing alike
+            passed = max(raw_h - (0 if chinked else armour), 0) * hit
+            through_h = passed
+        if vh.locs_on:
+            s0, s1, s2, s3, row = hit_row(tgt, asp, vh, s0, s1, s2, s3)
+            k = tgt * V_ROWS + row
+            loc = 100 + vh.locid[k]
+            if hit:
+                vs.vloc_hits[tgt, vh.locid[k]] += 1
+            if vh.crew[k]:  # "damage to pilot only", "if shot penetrates armor"
+                pilot = vh.pilot[tgt]
+                if passed > 0 and pilot >= 0:
+                    s0, s1, s2, s3, lost, stun, thr = crew_wound(
+                        a, tgt, passed, kill_rated, dmg_type, hl.stun[pilot] - p_stun, wp, ar,
+                        sh, vh, dt, rl.ap_factor, s0, s1, s2, s3,
+                    )  # fmt: skip
+                    p_hits += lost
+                    p_stun += stun
+                    p_through = max(p_through, 0) + thr
+                through_h = 0
+            else:
+                through_h = through_h * vh.num[k] // vh.den[k]
+                critical(tgt, row, through_h, vh, vs, hl, tl, now)
+                if vh.thr[k] > 0 and not vh.counts_total:
+                    through_h = 0  # the location's alone (VA-09 b)
+        hits_lost += through_h
+        through += through_h
+    return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
+            p_through)
