@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from colour_cases import SCENARIOS, fight, member, scenario, shipped
+from colour_cases import SCENARIOS, duel, fight, member, scenario, shipped
 
 from fuzion_sim import simulate
 from fuzion_sim.api import replay
-from fuzion_sim.engine.outcomes import SHARED
+from fuzion_sim.engine.outcomes import SHARED, Tally
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.systems.colour import codes as k
 from fuzion_sim.systems.colour import run
@@ -33,8 +33,21 @@ def untabled(plan):
     return plan._replace(arrays=arrays)
 
 
+def tally_differs(plan, key, first, n) -> list[str]:
+    """The tally fields in which a streamed chunk (``run.tally_chunk``, the kernel adding its
+    trials straight into the tally) differs from the tally of its per-trial outcomes."""
+    streamed = run.tally_chunk(plan, key, first, n)
+    if streamed is None:
+        return []
+    ref = Tally.of(run.run_chunk(plan, key, first, n), plan.n_sides, run.max_slots(plan),
+                   run.outcome_schema(plan)).to_state()  # fmt: skip
+    got = streamed.to_state()
+    return [f for f in ref if not np.array_equal(ref[f], got[f])]
+
+
 def check_kernels(sc, n=1500, first=0, seed=5):
-    """Every kernel that honours ``sc``, and the general kernel without tables, agree."""
+    """Every kernel that honours ``sc``, and the general kernel without tables, agree, trial
+    by trial and streamed into a tally."""
     chosen = run.compile_scenario(sc)
     plans = {"general": run.compile_scenario(sc, "general")}
     for name in ("duel", "squad"):
@@ -48,6 +61,7 @@ def check_kernels(sc, n=1500, first=0, seed=5):
     for name, plan in plans.items():
         got = run.run_chunk(plan, key, first, n)
         assert not outcomes_equal(ref, got), (sc.name, name, outcomes_equal(ref, got))
+        assert not tally_differs(plan, key, first, n), (sc.name, name)
     return chosen.kernel, ref
 
 
@@ -143,6 +157,32 @@ def test_forms_of_attack_on_every_kernel():
                   "b": [member("B1", dive_for_cover=True), member("B2", force_field=10),
                         member("B3", defence="soak"), member("B4", armor="Good")]})
     check_kernels(scenario(data), n=500)
+
+
+SMG = {"name": "SMG", "kind": "ranged", "damage": 6, "rapid_fire": "full_auto", "rounds": 6}
+STRONG = {"Fighting": "Good", "Strength": "Good", "Endurance": "Good", "Agility": "Good"}
+
+
+@pytest.mark.parametrize("form", ["two actions", "later FEATs", "soak", "next turn"])
+def test_duels_off_the_short_loop(form):
+    """The duel kernel's turns of more than one action, and of volleys whose later hits roll
+    their own FEAT, against the general kernel; the fight ending on a turn's first action
+    counts only the attacks made."""
+    a = member("A", weapon=CRowbar, abilities=STRONG)
+    b = member("B", weapon=SMG, defence="roll_with_blow", actions={"do": "autofire"})
+    rules = None
+    if form == "two actions":
+        a["actions"] = [{"do": "attack"}, {"do": "attack"}]
+        b["actions"] = [{"do": "autofire", "rounds": 3}, {"do": "autofire", "rounds": 3}]
+    elif form == "later FEATs":
+        a["defence"] = "roll_with_blow"
+    elif form == "soak":
+        a["defence"] = b["defence"] = "soak"
+    elif form == "next turn":
+        rules = {"endurance_roll_timing": "next_turn"}
+    sc = scenario(duel(a, b, rules))
+    assert run.compile_scenario(sc).kernel == "duel"
+    check_kernels(sc, n=3000)
 
 
 def test_one_thread_or_two_and_chunks():
