@@ -3,10 +3,31 @@
 
 Each turn slot of such a fight is the general kernel's (``kernel.turn``) without the rules that
 cannot come up: the start-of-turn events of the fallen (``fate.turn_start``), then each action's
-target (``actions.choose_target``'s rules, worked out here) and its attack read off the pair's
-table, the blows subtracted here and handed to ``fate.land`` only when one takes a target to
-0 Health. It draws the same numbers in the same order as the general kernel, and the tests
-hold the two to the same outcomes bit for bit.
+target (``actions.choose_target``'s rules) and its attack read off the pair's table, and what a
+blow that takes a target to 0 Health does (``fate.land``). It draws the same numbers in the same
+order as the general kernel, and the tests hold the two to the same outcomes bit for bit.
+
+What keeps an attack short (README "Speed"):
+
+- a combatant's state is one row of a single int64 array (``ROW`` words, unsigned offsets);
+  the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
+  Endurance roll and what its colour does, ranks lost and death at Shift 0, a turn slot's
+  events, the end of the fight) are worked out here on those rows, with a count of those
+  standing on each side, so that the end of the fight is one test and no call leaves the loop
+  but initiative's, once a trial;
+- what an action needs against a target is one word (``pair words``: its table, whether the
+  table is coded, whether later hits roll their own FEAT); a table whose outcome is a function
+  of the two rolls' colours (a contest, a FEAT, a plain roll) is two words a roll, one for the
+  attack's and one for the target's, from which an attack finds its entry with a compare and
+  two adds, without a branch (``_entry``); any other table a byte code per roll pair;
+- the volley's hits an integer multiply (1 for a miss or a single attack), and a blow that
+  drops nobody two subtractions and one predictable test;
+- the turn slots of a round run over those who can still do something there (``live``: the
+  standing and the fallen whose turn starts with an event, rebuilt without a branch after a
+  round in which anyone fell or changed); the first standing enemy is kept per side until
+  someone falls or stands up again;
+- the trial loop is compiled without reference counting (it allocates nothing), and trials go
+  straight into the tally when the run does not keep them (``accumulate``).
 """
 
 from __future__ import annotations
@@ -14,24 +35,28 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
+from ...engine.outcomes import outcome_index
 from ...engine.rng import trial_seed, xoshiro_bits
 from .codes import (
     AF_TARGET,
+    BLUE,
+    DN_BLEEDING,
+    DN_GREEN,
+    DN_PENDING,
     DN_STABLE,
-    F_EPOCH,
-    F_N,
-    F_OVER,
-    F_ROUND,
-    F_SIDES,
-    F_WINNER,
+    DRAW,
     GREEN,
     M_N_ACTIONS,
     M_SIDE,
     M_TARGETING,
-    N_EV_FIELDS,
-    N_F,
+    MAX_ACTIONS,
+    O_DEATH_IMMEDIATE,
+    O_FLEE,
     O_KILL_THREATENED,
+    O_ROLL_NEXT_TURN,
+    RED,
     S_ATTACKS,
+    S_BLEED_FROM,
     S_BROKEN_N,
     S_DEALT,
     S_DEATH_T,
@@ -39,32 +64,134 @@ from .codes import (
     S_DOWN,
     S_DROPS,
     S_HEALTH,
+    S_HMAX,
     S_LANDED,
     S_OUT_T,
+    S_RANK_E,
     S_SEVERED_N,
     S_STATUS,
     S_TAKEN,
+    ST_DEAD,
     ST_DOWN,
+    ST_FLED,
     ST_STANDING,
+    SUPER_CRIT,
+    T_CODED,
     T_CONTEST,
+    T_FEAT,
     TAB_CODES,
     TAB_DEF_BYTE,
     TAB_FIELD,
     TAB_NET_SHIFT,
     TAB_THR_SHIFT,
+    TAB_VALUES,
     TAB_WIDTH,
     TM_LATER,
     UNRESOLVED,
+    YELLOW,
 )
-from .fate import draw, final_state, land, turn_start
 from .kernel import initiative
-from .tables import entry
-from .typed import typed
+
+__all__ = ["squad_tables", "run_chunk"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 _N10000 = np.uint64(10000)
 _N100 = np.uint64(100)
+_N10 = np.uint64(10)
+_N256 = np.uint64(256)
+_KEY = np.int64(0xFFFF)
+_S16 = np.int64(16)
+
+#: The columns of a combatant's row of the state (``fate.py``'s ``S_*`` of a squad fight),
+#: then its side and actions a turn; unsigned, so no negative-index wraparound code.
+(
+    HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
+    TAKEN, ATTACKS, LANDED, SIDE, N_ACT,
+) = (np.uint64(i) for i in range(16))  # fmt: skip
+ROW = np.uint64(16)
+#: The state columns a row starts from (``st0``), in the order above.
+_FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
+            S_OUT_T, S_DEATH_T, S_DEALT, S_TAKEN, S_ATTACKS, S_LANDED)  # fmt: skip
+#: The fight's own state ``fs`` (``fate``'s ``F_*`` of a squad fight): over, the winner, a
+#: count of the times anyone stopped or started standing, the sides with anyone standing.
+G_OVER, G_WINNER, G_EPOCH, G_LEFT = (np.uint64(i) for i in range(4))
+N_G = 4
+#: A pair word (``squad_tables``): its table (bits 0-15), coded (bit 16), later hits rolling
+#: their own FEAT (bit 17), the coded table's byte codes (from bit 32, in 10,000s).
+_CODED = np.int64(1 << 16)
+_LATER = np.int64(1 << 17)
+_P = np.int64(0xFFFF)
+
+
+def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A formula table's words by roll (``tables.entry``): the attack's ``(index part << 16) |
+    key`` and the target's. The entry is ``index parts + 6 x (attack key > target key)``: a
+    contest's keys are colour x 128 + roll (the higher colour, then the higher roll; 0 for an
+    attack below Green, which never wins), a FEAT's and a plain roll's never win."""
+    colours = row[:26].view(np.uint8)
+    ca = colours[:100].astype(np.int64)
+    cd = colours[TAB_DEF_BYTE:TAB_DEF_BYTE + 100].astype(np.int64)
+    rolls = np.arange(100, dtype=np.int64)
+    kind = int(row[TAB_WIDTH - 1])
+    if kind == T_CONTEST:
+        att = (ca << 16) | np.where(ca >= GREEN, ca * 128 + rolls, 0)
+        dfn = cd * 128 + rolls
+    elif kind == T_FEAT:
+        att, dfn = (6 * ca) << 16, cd << 16
+    else:
+        att, dfn = ca << 16, np.zeros(100, np.int64)
+    return att, dfn
+
+
+def squad_tables(plan, rounds, autofire):
+    """What the squad kernel reads of a fight's static tables and actions, once per plan: the
+    pair words (int64[C * MAX_ACTIONS * C], ``(MAX_ACTIONS * c + k) * C + t``), the attack's
+    and the target's words by roll of each formula table (int64[T * 100] each, see
+    ``_colour_words``), the byte codes of the coded tables (uint8[10000 a coded table], at
+    least one), the entries (int64[T * 256]), and by action (``MAX_ACTIONS * c + k``) the
+    rounds of its hit die (1: a single attack) and whether it attacks the first standing
+    enemy (no preferred target, ``targeting: first``)."""
+    tab = plan.tab
+    n_tab = tab.shape[0]
+    att = np.zeros(n_tab * 100, np.int64)
+    dfn = np.zeros(n_tab * 100, np.int64)
+    entries = np.zeros(n_tab * 256, np.int64)
+    coded = [p for p in range(n_tab) if tab[p, TAB_WIDTH - 1] == T_CODED]
+    codes = np.zeros(10000 * max(len(coded), 1), np.uint8)
+    flags = np.zeros(n_tab, np.int64)
+    for p in range(n_tab):
+        entries[256 * p:256 * (p + 1)] = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
+        flags[p] = p | (int(_LATER) if plan.tab_meta[p, TM_LATER] != 0 else 0)
+        if p in coded:
+            i = coded.index(p)
+            flags[p] |= int(_CODED) | (i << 32)
+            codes[10000 * i:10000 * (i + 1)] = tab[p, :TAB_CODES].view(np.uint8)[:10000]
+        else:
+            att[100 * p:100 * (p + 1)], dfn[100 * p:100 * (p + 1)] = _colour_words(tab[p])
+    n = plan.n_combatants
+    pair = plan.pair_tab.reshape(n * MAX_ACTIONS, n)
+    words = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1).reshape(-1)
+    a_rounds = np.where(autofire != 0, rounds, 1).reshape(-1).astype(np.int64)
+    a_first = ((plan.acts[:, :, AF_TARGET] < 0)
+               & (plan.mem[:, M_TARGETING] == 0)[:, None]).reshape(-1).astype(np.int64)
+    return words, att, dfn, codes, entries, a_rounds, a_first
+
+
+@jit(inline="always")
+def _entry(att, dfn, codes, entries, w, jj):
+    """The packed outcome (``codes.TAB_*``) of roll pair ``jj`` (uint64) of the table of pair
+    word ``w`` (``tables.entry``)."""
+    up = np.uint64(w & _P)
+    if w & _CODED:
+        code = np.uint64(codes[np.uint64(10000 * (w >> 32)) + jj])
+        return entries[up * _N256 + code]
+    ra = jj // _N100
+    rd = jj - _N100 * ra
+    wa = att[up * _N100 + ra]
+    wd = dfn[up * _N100 + rd]
+    won = np.int64((wa & _KEY) > (wd & _KEY))
+    return entries[up * _N256 + np.uint64((wa >> _S16) + (wd >> _S16) + 6 * won)]
 
 
 @jit(inline="always")
@@ -72,213 +199,354 @@ def _target(mem, acts, st, n, c, k):
     """``actions.choose_target`` without ``finish_fallen`` or an excluded victim."""
     side = mem[c, M_SIDE]
     pref = acts[c, k, AF_TARGET]
-    if pref >= 0 and st[pref, S_STATUS] == ST_STANDING:
+    if pref >= 0 and st[np.uint64(pref) * ROW + STATUS] == ST_STANDING:
         return pref
     rule = mem[c, M_TARGETING]
     best = -1
     for e in range(n):
-        if mem[e, M_SIDE] == side or st[e, S_STATUS] != ST_STANDING:
+        re = np.uint64(e) * ROW
+        if mem[e, M_SIDE] == side or st[re + STATUS] != ST_STANDING:
             continue
         if rule == 0:
             return e
-        h = st[e, S_HEALTH]
-        if best < 0 or (rule == 1 and h < st[best, S_HEALTH]) or (
-                rule == 2 and h > st[best, S_HEALTH]):  # fmt: skip
+        h = st[re + HEALTH]
+        if best < 0 or (rule == 1 and h < st[np.uint64(best) * ROW + HEALTH]) or (
+                rule == 2 and h > st[np.uint64(best) * ROW + HEALTH]):  # fmt: skip
             best = e
     return best
 
 
 @jit(inline="always")
-def _blow(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls, events, n_events, a, t,
-          net, thr, threatened):  # fmt: skip
-    """``fate.land`` with the common case (the target keeps some Health) worked out here."""
-    if net <= 0 or st[t, S_STATUS] != ST_STANDING:
+def _live(st, rc):
+    """Whether the combatant of row ``rc`` can still do anything at its turn slot (1 or 0): it
+    stands, or it lies with an event to come (``fate.turn_start``)."""
+    status = st[rc + STATUS]
+    return np.int64((status == ST_STANDING) | (st[rc + DIE_NEXT] != 0) | (
+        (status == ST_DOWN) & (st[rc + DOWN] != DN_STABLE)))  # fmt: skip
+
+
+@jit(inline="always")
+def _stand_change(fs, standing, side, d):
+    """One more (``d`` 1) or one fewer (-1) standing on ``side``."""
+    s = np.uint64(side)
+    before = standing[s]
+    standing[s] = before + d
+    if before == 0:
+        fs[G_LEFT] += 1
+    elif before + d == 0:
+        fs[G_LEFT] -= 1
+
+
+@jit(inline="always")
+def _go_out(st, fs, standing, rc, r):
+    """``fate.go_out``: the round it first went out; then whether the fight is over
+    (``fate.check_end``: at most one side with anyone standing)."""
+    if st[rc + OUT_T] == 0:
+        st[rc + OUT_T] = r
+    fs[G_EPOCH] += 1
+    if fs[G_OVER] == 0 and fs[G_LEFT] <= 1:
+        fs[G_OVER] = 1
+        fs[G_WINNER] = DRAW
+        for s in range(standing.shape[0]):
+            if standing[s] > 0:
+                fs[G_WINNER] = s
+
+
+@jit(inline="always")
+def _die(st, fs, standing, rc, r):
+    """``fate.die``: death at Shift 0 or killed outright."""
+    status = st[rc + STATUS]
+    if status == ST_DEAD:
         return
-    h = st[t, S_HEALTH]
-    if net < h:
-        st[t, S_HEALTH] = h - net
-        st[a, S_DEALT] += net
-        st[t, S_TAKEN] += net
-        return
-    land(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls, events, n_events, a, t,
-         net, thr, thr if threatened else net)  # fmt: skip
+    st[rc + DROPS] += 1
+    st[rc + STATUS] = ST_DEAD
+    st[rc + DEATH_T] = r
+    st[rc + DIE_NEXT] = 0
+    if status == ST_STANDING:
+        _stand_change(fs, standing, st[rc + SIDE], -1)
+    if status == ST_STANDING or st[rc + OUT_T] == 0:
+        _go_out(st, fs, standing, rc, r)
 
 
-@jit
-def byte_tables(tab):
-    """The tables as the squad kernel reads them: each table's kind (``codes.T_*``); for a
-    contest, the colour of each of the attack's and the target's rolls (uint8[T * 200]) and
-    its entries by (landed, colour); else the outcome of each roll pair as a byte code
-    (uint8[T * 10000]) and the entries the codes stand for (int64[T * 256])."""
-    n_tab = tab.shape[0]
-    codes = np.zeros(n_tab * 10000, np.uint8)
-    entries = np.zeros(n_tab * 256, np.int64)
-    kinds = np.zeros(n_tab, np.int64)
-    rows = np.zeros(n_tab * 200, np.uint8)
-    for p in range(n_tab):
-        kinds[p] = tab[p, TAB_WIDTH - 1]
-        if kinds[p] == T_CONTEST:
-            for i in range(100):
-                rows[200 * p + i] = (tab[p, i >> 3] >> ((i & 7) << 3)) & 0xFF
-                b = TAB_DEF_BYTE + i
-                rows[200 * p + 100 + i] = (tab[p, b >> 3] >> ((b & 7) << 3)) & 0xFF
-            for i in range(12):
-                entries[256 * p + i] = tab[p, TAB_CODES + i]
-            continue
-        n_values = 0
-        for j in range(10000):
-            v = entry(tab, p, j)
-            code = -1
-            for c in range(n_values):
-                if entries[256 * p + c] == v:
-                    code = c
-                    break
-            if code < 0:
-                code = n_values
-                entries[256 * p + code] = v
-                n_values += 1
-            codes[10000 * p + j] = code
-    return codes, entries, kinds, rows
+@jit(inline="always")
+def _lose_ranks(st, fs, standing, rc, r, n, immediate):
+    """``fate.lose_ranks`` (no Health tracks Endurance in a squad fight)."""
+    new = st[rc + RANK_E] - n
+    new = new if new > 0 else 0
+    st[rc + RANK_E] = new
+    if n > 0 and new == 0:
+        if immediate:
+            _die(st, fs, standing, rc, r)
+        else:
+            st[rc + DIE_NEXT] = 1
 
 
-@jit
-def run_chunk(key, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, pair_tab, tab,
-              tab_later, tab_meta, st0, n_sides, max_rounds, rounds, autofire, winner,
-              end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying,
-              broken, severed, cat_colours, cat_rolls):  # fmt: skip
-    """Trials ``first .. first + n_trials - 1`` of a static fight; arguments as the general
-    kernel's (``kernel.run_chunk``), plus ``rounds`` and ``autofire`` int64[C, MAX_ACTIONS]
-    (the rounds each action fires, whether it is a volley)."""
+@jit(inline="always")
+def _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col, cat_rolls, c, rc, r,
+               flee, immediate):  # fmt: skip
+    """``fate.endurance_roll``: one generator step. Returns the generator."""
+    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+    roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+    colour = colour_tab[rank_col[st[rc + RANK_E]], roll]
+    cat_rolls[c, colour] += 1
+    if colour == SUPER_CRIT:
+        health = np.int64(((x >> _S32) * _N10) >> _S32) + 1
+        if flee:
+            st[rc + STATUS] = ST_FLED
+            return s0, s1, s2, s3
+        st[rc + STATUS] = ST_STANDING
+        _stand_change(fs, standing, st[rc + SIDE], 1)
+        fs[G_EPOCH] += 1
+        cap = st[rc + HMAX] if st[rc + HMAX] > 1 else 1
+        st[rc + HEALTH] = health if health < cap else cap
+        st[rc + DOWN] = DN_STABLE
+    elif colour == RED or colour == YELLOW:
+        st[rc + DOWN] = DN_STABLE
+    elif colour == GREEN:
+        st[rc + DOWN] = DN_GREEN
+    else:
+        st[rc + DOWN] = DN_BLEEDING
+        st[rc + BLEED_FROM] = r
+        if colour == BLUE:
+            _lose_ranks(st, fs, standing, rc, r, 2, immediate)
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _land(s0, s1, s2, s3, st, fs, standing, values, colour_tab, rank_col, cat_rolls, ra, t, rt,
+          r, net, blow, roll_now, flee, immediate):  # fmt: skip
+    """``fate.land``: a blow of ``net`` from the attacker of row ``ra`` on ``t``; killed
+    outright when ``blow`` reaches the Health it had plus its Endurance value, else down
+    (``fate.drop``) and the Endurance roll now or at its next turn. Returns the generator."""
+    if net <= 0 or st[rt + STATUS] != ST_STANDING:
+        return s0, s1, s2, s3
+    h = st[rt + HEALTH]
+    loss = net if net < h else h
+    st[rt + HEALTH] = h - loss
+    st[ra + DEALT] += loss
+    st[rt + TAKEN] += loss
+    if h - loss > 0:
+        return s0, s1, s2, s3
+    if blow >= h + values[st[rt + RANK_E]]:
+        _die(st, fs, standing, rt, r)
+        return s0, s1, s2, s3
+    st[rt + STATUS] = ST_DOWN
+    st[rt + DOWN] = DN_PENDING
+    st[rt + DROPS] += 1
+    _stand_change(fs, standing, st[rt + SIDE], -1)
+    _go_out(st, fs, standing, rt, r)
+    if roll_now:
+        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col,
+                                    cat_rolls, t, rt, r, flee, immediate)  # fmt: skip
+    return s0, s1, s2, s3
+
+
+@jit(_nrt=False)
+def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
+            st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
+            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
+            dying, broken, severed, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
+            death_hist, sums, fresh, st, colours, standing, standing0, rs, fs, order, group, key,
+            tie, live, first_enemy, cached):  # fmt: skip
+    """The trial loop of :func:`run_chunk`, with its scratch arrays (no allocation: compiled
+    without reference counting). ``sums`` (int64[C, 12]) gathers a streamed run's
+    per-combatant sums: dealt, its square, taken, its square, attacks, landed, then the
+    counters (unconscious, dying, broken, severed) and the last two's squares."""
     n = mem.shape[0]
-    codes, entries, kinds, rows = byte_tables(tab)
-    _trials(key, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, pair_tab, tab,
-            tab_later, tab_meta, st0, n_sides, max_rounds, rounds, autofire, winner, end_slot,
-            out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
-            severed, cat_colours, cat_rolls, codes, entries, kinds, rows, np.empty_like(st0),
-            np.zeros(4, np.uint64),
-            np.zeros(N_F, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((1, N_EV_FIELDS), np.int64),
-            np.zeros(1, np.int64))  # fmt: skip
-
-
-@typed
-def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, pair_tab,
-            tab, tab_later, tab_meta, st0, n_sides, max_rounds, act_rounds, act_auto, winner,
-            end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying,
-            broken, severed, cat_colours, cat_rolls, codes, entries, kinds, rows, st, rs, fs,
-            order, group, key, tie, events, n_events):  # fmt: skip
-    """The trial loop of :func:`run_chunk`, with its scratch arrays and the tables as byte
-    codes (``byte_tables``)."""
-    n = mem.shape[0]
+    un = np.uint64(n)
     threatened = opts[O_KILL_THREATENED] != 0
-    first_enemy = group  # scratch: no initiative groups here, so ``group`` holds, per side,
-    cached = tie  # the first standing enemy and the F_EPOCH it was found at
+    roll_now = opts[O_ROLL_NEXT_TURN] == 0
+    flee = opts[O_FLEE] != 0
+    immediate = opts[O_DEATH_IMMEDIATE] != 0
+    n_left0 = 0
+    for s in range(n_sides):
+        n_left0 += standing0[s] > 0
+    n_words = fresh.shape[0]
     for j in range(n_trials):
         rs[0], rs[1], rs[2], rs[3] = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
-        for f in range(fs.shape[0]):
-            fs[f] = 0
-        fs[F_SIDES] = n_sides
-        fs[F_N] = n
-        for c in range(n):
-            for f in range(st0.shape[1]):
-                st[c, f] = st0[c, f]
+        for i in range(n_words):
+            st[i] = fresh[i]
+        for s in range(n_sides):
+            standing[s] = standing0[s]
+            cached[s] = -1
+        fs[G_OVER] = 0
+        fs[G_WINNER] = 0
+        fs[G_EPOCH] = 0
+        fs[G_LEFT] = n_left0
         initiative(mem, opts, rs, order, group, key, tie, n)
-        for side in range(n_sides):
-            cached[side] = -1
+        n_live = 0
+        for pos in range(n):
+            c = order[pos]
+            live[n_live] = c
+            n_live += _live(st, np.uint64(c) * ROW)
         end = max_rounds
-        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]  # the generator in registers; in ``rs``
-        for r in range(1, max_rounds + 1):  # around the calls that draw
-            fs[F_ROUND] = r
-            for pos in range(n):
-                c = order[pos]
-                if st[c, S_DIE_NEXT] != 0 or (st[c, S_STATUS] == ST_DOWN
-                                              and st[c, S_DOWN] != DN_STABLE):  # fmt: skip
-                    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                    turn_start(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls,
-                               events, n_events, c)  # fmt: skip
-                    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-                if fs[F_OVER] != 0:
-                    break
-                if st[c, S_STATUS] != ST_STANDING:
-                    continue
-                side = mem[c, M_SIDE]
-                for k in range(mem[c, M_N_ACTIONS]):
-                    if fs[F_OVER] != 0:
+        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+        for r in range(1, max_rounds + 1):
+            changed = False  # anyone fell or lay with an event: rebuild ``live``
+            for pos in range(n_live):
+                c = live[pos]
+                uc = np.uint64(c)
+                rc = uc * ROW
+                status = st[rc + STATUS]
+                if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
+                    changed = True
+                    if st[rc + DIE_NEXT] != 0 and status != ST_DEAD:
+                        _die(st, fs, standing, rc, r)
+                    elif status == ST_DOWN:
+                        down = st[rc + DOWN]
+                        if down == DN_BLEEDING and st[rc + BLEED_FROM] < r:
+                            _lose_ranks(st, fs, standing, rc, r, 1, immediate)
+                        elif down == DN_GREEN or down == DN_PENDING:
+                            s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fs, standing,
+                                                        colour_tab, rank_col, cat_rolls, c, rc,
+                                                        r, flee, immediate)  # fmt: skip
+                    if fs[G_OVER] != 0:
                         break
-                    if acts[c, k, AF_TARGET] < 0 and mem[c, M_TARGETING] == 0:
-                        if cached[side] != fs[F_EPOCH]:  # the first standing enemy, again
+                    if st[rc + STATUS] != ST_STANDING:
+                        continue
+                side = st[rc + SIDE]
+                for k in range(st[rc + N_ACT]):
+                    if fs[G_OVER] != 0:
+                        break
+                    i = uc * np.uint64(MAX_ACTIONS) + np.uint64(k)
+                    if a_first[i] != 0:
+                        if cached[side] != fs[G_EPOCH]:  # the first standing enemy, again
                             first_enemy[side] = _target(mem, acts, st, n, c, k)
-                            cached[side] = fs[F_EPOCH]
+                            cached[side] = fs[G_EPOCH]
                         t = first_enemy[side]
                     else:
                         t = _target(mem, acts, st, n, c, k)
                     if t < 0:
                         continue
+                    ut = np.uint64(t)
+                    rt = ut * ROW
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    st[c, S_ATTACKS] += 1
-                    p = pair_tab[c, k, t]
+                    st[rc + ATTACKS] += 1
+                    w = words[i * un + ut]
                     jj = ((x & _LOW32) * _N10000) >> _S32
-                    how = kinds[p]
-                    if how == T_CONTEST:  # from the two rolls' colours (tables.entry)
-                        ra = jj // _N100
-                        rd = jj - _N100 * ra
-                        cola = np.int64(rows[np.uint64(200 * p) + ra])
-                        cold = np.int64(rows[np.uint64(200 * p + 100) + rd])
-                        won = cola >= GREEN and (cola > cold or (cola == cold and ra > rd))
-                        v = entries[np.uint64(256 * p + cola + (6 if won else 0))]
-                    else:
-                        pair_code = np.uint64(codes[np.uint64(10000 * p) + jj])
-                        v = entries[np.uint64(256 * p) + pair_code]
+                    v = _entry(att, dfn, codes, entries, w, jj)
                     ca = (v >> 1) & 7
                     hit = v & 1
                     net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-                    cat_colours[c, ca] += 1
-                    st[c, S_LANDED] += hit
-                    hits = np.int64(1)
-                    if act_auto[c, k] != 0:
-                        hits += hit * np.int64(((x >> _S32) * np.uint64(act_rounds[c, k]))
-                                               >> _S32)  # fmt: skip
-                    later = tab_meta[p, TM_LATER] != 0
+                    colours[uc * np.uint64(8) + np.uint64(ca)] += 1
+                    st[rc + LANDED] += hit
+                    hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(a_rounds[i])) >> _S32)
+                    later = (w & _LATER) != 0
                     total = net * hits
-                    h = st[t, S_HEALTH]
+                    h = st[rt + HEALTH]
                     if total < h and not (later and hits > 1):  # no blow drops the target
-                        st[t, S_HEALTH] = h - total
-                        st[c, S_DEALT] += total
-                        st[t, S_TAKEN] += total
+                        st[rt + HEALTH] = h - total
+                        st[rc + DEALT] += total
+                        st[rt + TAKEN] += total
                         continue
                     if hit == 0 and net <= 0:
                         continue
+                    changed = True
                     thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
-                    drops = st[t, S_DROPS]
-                    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                    _blow(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls, events,
-                          n_events, c, t, net, thr, threatened)  # fmt: skip
+                    drops = st[rt + DROPS]
+                    s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fs, standing, values, colour_tab,
+                                           rank_col, cat_rolls, rc, t, rt, r, net,
+                                           thr if threatened else net, roll_now, flee,
+                                           immediate)  # fmt: skip
                     for _ in range(1, hits):
-                        if st[t, S_DROPS] != drops:
+                        if st[rt + DROPS] != drops:
                             break
                         net2 = net
                         if later:
-                            roll = np.int64(((draw(rs) & _LOW32) * _N100) >> _S32) + 1
-                            net2 = tab_later[p, ca * 101 + roll]
-                        _blow(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls,
-                              events, n_events, c, t, net2, thr, threatened)  # fmt: skip
-                    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-                if fs[F_OVER] != 0:
+                            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                            roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+                            net2 = tab_later[w & _P, ca * 101 + roll]
+                        s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fs, standing, values,
+                                               colour_tab, rank_col, cat_rolls, rc, t, rt, r,
+                                               net2, thr if threatened else net2, roll_now,
+                                               flee, immediate)  # fmt: skip
+                if fs[G_OVER] != 0:
                     break
-            if fs[F_OVER] != 0:
+            if fs[G_OVER] != 0:
                 end = r
                 break
-        winner[j] = fs[F_WINNER] if fs[F_OVER] != 0 else UNRESOLVED
-        end_slot[j] = end
+            if changed:
+                kept = 0
+                for pos in range(n_live):
+                    c = live[pos]
+                    live[kept] = c
+                    kept += _live(st, np.uint64(c) * ROW)
+                n_live = kept
+        result = fs[G_WINNER] if fs[G_OVER] != 0 else UNRESOLVED
+        if accumulate:
+            kk = outcome_index(result, n_sides)
+            outcome_counts[kk] += 1
+            end_hist[kk, end] += 1
+        else:
+            winner[j] = result
+            end_slot[j] = end
         for c in range(n):
-            out_slot[j, c] = st[c, S_OUT_T]
-            death_slot[j, c] = st[c, S_DEATH_T]
-            dealt[j, c] = st[c, S_DEALT]
-            taken[j, c] = st[c, S_TAKEN]
-            attacks[j, c] = st[c, S_ATTACKS]
-            landed[j, c] = st[c, S_LANDED]
-            down, bleeding = final_state(st, c)
+            rc = np.uint64(c) * ROW
+            status = st[rc + STATUS]
+            down = 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
+            bleeding = 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
+                                                  or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
+            d, tk = st[rc + DEALT], st[rc + TAKEN]
+            if accumulate:
+                out_hist[c, st[rc + OUT_T]] += 1
+                death_hist[c, st[rc + DEATH_T]] += 1
+                sums[c, 0] += d
+                sums[c, 1] += d * d
+                sums[c, 2] += tk
+                sums[c, 3] += tk * tk
+                sums[c, 4] += st[rc + ATTACKS]
+                sums[c, 5] += st[rc + LANDED]
+                sums[c, 6] += down
+                sums[c, 7] += bleeding
+                b, sv = st0[c, S_BROKEN_N], st0[c, S_SEVERED_N]
+                sums[c, 8] += b
+                sums[c, 9] += sv
+                sums[c, 10] += b * b
+                sums[c, 11] += sv * sv
+                continue
+            out_slot[j, c] = st[rc + OUT_T]
+            death_slot[j, c] = st[rc + DEATH_T]
+            dealt[j, c] = d
+            taken[j, c] = tk
+            attacks[j, c] = st[rc + ATTACKS]
+            landed[j, c] = st[rc + LANDED]
             unconscious[j, c] = down
             dying[j, c] = bleeding
-            broken[j, c] = st[c, S_BROKEN_N]
-            severed[j, c] = st[c, S_SEVERED_N]
+            broken[j, c] = st0[c, S_BROKEN_N]
+            severed[j, c] = st0[c, S_SEVERED_N]
+
+
+@jit
+def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
+              st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
+              winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+              unconscious, dying, broken, severed, cat_colours, cat_rolls, accumulate,
+              outcome_counts, end_hist, out_hist, death_hist, sums):  # fmt: skip
+    """Trials ``first .. first + n_trials - 1`` of a static fight; plan arrays as the general
+    kernel's (``kernel.run_chunk``), then the tables and actions as ``squad_tables`` gives
+    them, the per-trial outputs (written unless ``accumulate``), the categories, and a
+    streamed run's tally arrays (``Tally``'s histograms, and ``sums`` int64[C, 12]: see
+    ``_trials``)."""
+    n = mem.shape[0]
+    fresh = np.zeros(n * ROW, np.int64)  # a trial's first state, row by row
+    standing0 = np.zeros(n_sides, np.int64)
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        for f in range(len(_FROM_ST)):
+            fresh[rc + np.uint64(f)] = st0[c, _FROM_ST[f]]
+        fresh[rc + SIDE] = mem[c, M_SIDE]
+        fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
+        standing0[mem[c, M_SIDE]] += st0[c, S_STATUS] == ST_STANDING
+    colours = np.zeros(n * 8, np.int64)
+    _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
+            st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
+            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
+            dying, broken, severed, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
+            death_hist, sums, fresh, np.zeros(n * ROW, np.int64), colours,
+            np.zeros(n_sides, np.int64), standing0, np.zeros(4, np.uint64),
+            np.zeros(N_G, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(n_sides, np.int64), np.zeros(n_sides, np.int64))  # fmt: skip
+    for c in range(n):
+        for ca in range(8):
+            cat_colours[c, ca] += colours[c * 8 + ca]

@@ -63,8 +63,8 @@ def schema_of(seconds: float) -> OutcomeSchema:
 class FightPlan(NamedTuple):
     """A compiled colour fight: the kernel that runs it (``dispatch.KERNELS``), its arrays,
     the seconds a round lasts, the rounds each action fires and whether it is a volley
-    (int64[C, MAX_ACTIONS]), and what the duel kernel reads of the tables
-    (``kernel_duel.duel_tables``; empty for another kernel)."""
+    (int64[C, MAX_ACTIONS]), and what the duel or the squad kernel reads of the tables
+    (``kernel_duel.duel_tables``, ``kernel_squad.squad_tables``; empty for another kernel)."""
 
     kernel: str
     arrays: Plan
@@ -72,6 +72,7 @@ class FightPlan(NamedTuple):
     rounds: np.ndarray
     autofire: np.ndarray
     duel: tuple = ()
+    squad: tuple = ()
 
     @property
     def n_combatants(self) -> int:
@@ -102,8 +103,9 @@ def compile_scenario(scenario, kernel_name: str | None = None) -> FightPlan:
         raise ValueError(f"the {kernel_name} kernel does not honour this fight ({why})")
     rounds, autofire = action_rounds(plan)
     duel = kernel_duel.duel_tables(plan, rounds, autofire) if kernel_name == "duel" else ()
+    squad = kernel_squad.squad_tables(plan, rounds, autofire) if kernel_name == "squad" else ()
     return FightPlan(kernel_name, plan, float(scenario.rules.round_seconds), rounds, autofire,
-                     duel)  # fmt: skip
+                     duel, squad)  # fmt: skip
 
 
 def action_rounds(plan: Plan) -> tuple[np.ndarray, np.ndarray]:
@@ -139,29 +141,32 @@ def _outputs(out: TrialOutcomes) -> list:
             out.categories["endurance_rolls"]]  # fmt: skip
 
 
-#: The duel kernel's tally arguments when it writes per-trial outputs instead.
+#: The tally arguments of a kernel that writes per-trial outputs instead.
 _NO_TALLY = (np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64),
-             np.zeros((1, 1), np.int64), np.zeros((2, 8), np.int64))  # fmt: skip
+             np.zeros((1, 1), np.int64))  # fmt: skip
+#: Columns of the per-combatant sums of the duel and the squad kernels (``_add_sums``).
+_SUM_COLUMNS = {"duel": 8, "squad": 12}
 
 
 def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1,
          events=None, count=None, tally: Tally | None = None) -> None:  # fmt: skip
     a = plan.arrays
-    if plan.kernel == "duel" and log_trial < 0:
-        sums = np.zeros((2, 8), np.int64)
-        hists = _NO_TALLY[:4] if tally is None else (
+    if plan.kernel in _SUM_COLUMNS and log_trial < 0:
+        sums = np.zeros((plan.n_combatants, _SUM_COLUMNS[plan.kernel]), np.int64)
+        hists = _NO_TALLY if tally is None else (
             tally.outcome_counts, tally.end_hist, tally.out_hist, tally.death_hist)  # fmt: skip
-        kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab, a.values,
-                              a.tab_later, a.st0, a.max_rounds, *plan.duel, *_outputs(out),
-                              tally is not None, a.n_sides, *hists, sums)  # fmt: skip
+        if plan.kernel == "duel":
+            kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab,
+                                  a.values, a.tab_later, a.st0, a.max_rounds, *plan.duel,
+                                  *_outputs(out), tally is not None, a.n_sides, *hists,
+                                  sums)  # fmt: skip
+        else:
+            kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col,
+                                   a.colour_tab, a.values, a.tab_later, a.st0, a.n_sides,
+                                   a.max_rounds, *plan.squad, *_outputs(out),
+                                   tally is not None, *hists, sums)  # fmt: skip
         if tally is not None:
             _add_sums(tally, sums)
-        return
-    if plan.kernel == "squad" and log_trial < 0:
-        kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col, a.colour_tab,
-                               a.values, a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.st0,
-                               a.n_sides, a.max_rounds, plan.rounds, plan.autofire,
-                               *_outputs(out))  # fmt: skip
         return
     opts = a.opts
     if log_trial >= 0:  # a replay works every attack out rule by rule, for its events
@@ -175,8 +180,9 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
 
 
 def _add_sums(tally: Tally, sums: np.ndarray) -> None:
-    """A streamed chunk's per-combatant sums (``kernel_duel._trials``) into ``tally``: the
-    counters are 0 or 1 a trial, so their squares sum to their sums."""
+    """A streamed chunk's per-combatant sums (``kernel_duel._trials``,
+    ``kernel_squad._trials``) into ``tally``: unconscious and dying are 0 or 1 a trial, so
+    their squares sum to their sums; the squad kernel's limbs (broken, severed) have theirs."""
     tally.dealt_sum += sums[:, 0]
     tally.dealt_sq += sums[:, 1]
     tally.taken_sum += sums[:, 2]
@@ -186,6 +192,10 @@ def _add_sums(tally: Tally, sums: np.ndarray) -> None:
     for name, col in (("unconscious", 6), ("dying", 7)):
         tally.counter_sum[name] += sums[:, col]
         tally.counter_sq[name] += sums[:, col]
+    if sums.shape[1] > 8:
+        for name, col in (("broken", 8), ("severed", 9)):
+            tally.counter_sum[name] += sums[:, col]
+            tally.counter_sq[name] += sums[:, col + 2]
 
 
 def run_chunk(plan: FightPlan, key, first: int, n: int) -> TrialOutcomes:
@@ -198,10 +208,10 @@ def run_chunk(plan: FightPlan, key, first: int, n: int) -> TrialOutcomes:
 def tally_chunk(plan: FightPlan, key, first: int, n: int) -> Tally | None:
     """The :class:`~fuzion_sim.engine.outcomes.Tally` of trials ``first .. first + n - 1``
     without keeping them, for a fight whose kernel adds them straight into it (the duel
-    kernel, when no fight can outlast the tally's histograms); None otherwise (the engine
+    and squad kernels, when no fight can outlast the tally's histograms); None otherwise (the engine
     tallies :func:`run_chunk`'s outcomes)."""
     slots = max_slots(plan)
-    if plan.kernel != "duel" or slots > HIST_SLOTS:
+    if plan.kernel not in _SUM_COLUMNS or slots > HIST_SLOTS:
         return None
     schema = outcome_schema(plan)
     tally = Tally.zeros(plan.n_sides, plan.n_combatants, slots, schema)

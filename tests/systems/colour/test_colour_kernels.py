@@ -4,6 +4,8 @@ trial with the bulk run's."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from colour_cases import SCENARIOS, duel, fight, member, scenario, shipped
@@ -183,6 +185,57 @@ def test_duels_off_the_short_loop(form):
     sc = scenario(duel(a, b, rules))
     assert run.compile_scenario(sc).kernel == "duel"
     check_kernels(sc, n=3000)
+
+
+RANKS = ("Poor", "Typical", "Good", "Excellent", "Remarkable")
+WEAPONS = ("Crowbar", "Brick", "Machine gun", "Zombie bite", "Fists", "Quinn's sword", SMG)
+ARMOURS = (0, "Typical", "Padded shirt", "Good", "Shift 0")
+DEFENCES = ("dodge", "block", "parry", "roll_with_blow", "soak", "none")
+RANDOM_RULES = {
+    "endurance_roll_timing": ("immediate", "next_turn"), "death_at_shift0": ("next_turn",
+    "immediate"), "flee_after_wake": (False, True), "kill_outright_damage": ("net",
+    "threatened"), "initiative_ties": ("reroll", "agility"), "soak": ("graded", "literal"),
+}  # fmt: skip
+
+
+def random_fight(seed: int) -> dict:
+    """A fight of two or three sides of one to four (every fourth seed one against one), every
+    member drawn at random from what the duel and squad kernels honour (weapons, armour,
+    defences, targeting, preferred targets, two actions, the fate switches)."""
+    rng = np.random.default_rng(seed)
+    pick = lambda options: options[int(rng.integers(len(options)))]  # noqa: E731
+    sides, names = {}, []
+    one_on_one = seed % 4 == 0
+    for s in range(2 if one_on_one else int(rng.integers(2, 4))):
+        side = []
+        for m in range(1 if one_on_one else int(rng.integers(1, 5))):
+            abilities = {a: pick(RANKS) for a in ("Fighting", "Agility", "Strength",
+                                                  "Endurance")}  # fmt: skip
+            keys = {"abilities": abilities, "weapon": copy.deepcopy(pick(WEAPONS)),
+                    "armor": pick(ARMOURS), "defence": pick(DEFENCES),
+                    "targeting": pick(("first", "first", "weakest", "strongest"))}  # fmt: skip
+            if rng.random() < 0.2:
+                keys["actions"] = [{"do": "attack"}, {"do": "attack"}]
+            side.append(member(f"M{s}{m}", **keys))
+            names.append((s, f"M{s}{m}"))
+        sides[f"s{s}"] = side
+    for s, side in enumerate(sides.values()):
+        if rng.random() < 0.3:
+            enemies = [name for t, name in names if t != s]
+            side[0]["actions"] = {"do": "attack", "target": pick(enemies)}
+    rules = {key: pick(options) for key, options in RANDOM_RULES.items()}
+    return fight(sides, rules)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_fights_on_every_kernel(seed):
+    """Random fights the duel or squad kernel runs (those it does not, skipped) agree with the
+    general kernel trial by trial."""
+    sc = scenario(random_fight(seed))
+    kernel = run.compile_scenario(sc).kernel
+    if kernel == "general":
+        pytest.skip("the general kernel's fight")
+    check_kernels(sc, n=400)
 
 
 def test_one_thread_or_two_and_chunks():
