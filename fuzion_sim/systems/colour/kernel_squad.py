@@ -13,8 +13,8 @@ What keeps an attack short (README "Speed"):
   the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
   Endurance roll and what its colour does, ranks lost and death at Shift 0, a turn slot's
   events, the end of the fight) are worked out here on those rows, with a count of those
-  standing on each side, so that the end of the fight is one test and no call leaves the loop
-  but initiative's, once a trial;
+  standing on each side, so that the end of the fight is one test and nothing is called out
+  of line; initiative too (``_initiative``), with the generator in registers;
 - what an action needs against a target is one word (``pair words``: its table, whether the
   table is coded, whether later hits roll their own FEAT); a table whose outcome is a function
   of the two rolls' colours (a contest, a FEAT, a plain roll) is two words a roll, one for the
@@ -33,6 +33,7 @@ What keeps an attack short (README "Speed"):
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._jit import jit
 from ...engine.outcomes import outcome_index
@@ -49,11 +50,13 @@ from .codes import (
     M_N_ACTIONS,
     M_SIDE,
     M_TARGETING,
+    M_VAL_A,
     MAX_ACTIONS,
     O_DEATH_IMMEDIATE,
     O_FLEE,
     O_KILL_THREATENED,
     O_ROLL_NEXT_TURN,
+    O_TIES,
     RED,
     S_ATTACKS,
     S_BLEED_FROM,
@@ -86,11 +89,12 @@ from .codes import (
     TAB_THR_SHIFT,
     TAB_VALUES,
     TAB_WIDTH,
+    TIE_AGILITY,
     TM_LATER,
     UNRESOLVED,
     YELLOW,
 )
-from .kernel import initiative
+from .kernel import MAX_REROLLS, initiative
 
 __all__ = ["squad_tables", "run_chunk"]
 
@@ -101,15 +105,17 @@ _N100 = np.uint64(100)
 _N10 = np.uint64(10)
 _N256 = np.uint64(256)
 _KEY = np.int64(0xFFFF)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
 _S16 = np.int64(16)
 
 #: The columns of a combatant's row of the state (``fate.py``'s ``S_*`` of a squad fight),
 #: then its side and actions a turn; unsigned, so no negative-index wraparound code.
 (
     HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
-    TAKEN, ATTACKS, LANDED, SIDE, N_ACT,
-) = (np.uint64(i) for i in range(16))  # fmt: skip
-ROW = np.uint64(16)
+    TAKEN, ATTACKS, LANDED, SIDE, N_ACT, COUNTS, NEXT,
+) = (np.uint64(i) for i in range(18))  # fmt: skip
+ROW = np.uint64(32)
 #: The state columns a row starts from (``st0``), in the order above.
 _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
             S_OUT_T, S_DEATH_T, S_DEALT, S_TAKEN, S_ATTACKS, S_LANDED)  # fmt: skip
@@ -226,15 +232,27 @@ def _live(st, rc):
 
 
 @jit(inline="always")
-def _stand_change(fs, standing, side, d):
-    """One more (``d`` 1) or one fewer (-1) standing on ``side``."""
-    s = np.uint64(side)
+def _stand_change(fs, standing, st, rc, c, d):
+    """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): the count of its side
+    standing, and its side's first standing member (``standing[n_sides + side]``; ``n``:
+    none), found again along the side's members (``NEXT``) when it was ``c``."""
+    n_sides = np.uint64(standing.shape[0] // 2)
+    s = np.uint64(st[rc + SIDE])
     before = standing[s]
     standing[s] = before + d
     if before == 0:
         fs[G_LEFT] += 1
     elif before + d == 0:
         fs[G_LEFT] -= 1
+    if d > 0:
+        if c < standing[n_sides + s]:
+            standing[n_sides + s] = c
+    elif standing[n_sides + s] == c:
+        n = st.shape[0] // np.int64(ROW)
+        e = st[rc + NEXT]
+        while e < n and st[np.uint64(e) * ROW + STATUS] != ST_STANDING:
+            e = st[np.uint64(e) * ROW + NEXT]
+        standing[n_sides + s] = e
 
 
 @jit(inline="always")
@@ -247,7 +265,7 @@ def _go_out(st, fs, standing, rc, r):
     if fs[G_OVER] == 0 and fs[G_LEFT] <= 1:
         fs[G_OVER] = 1
         fs[G_WINNER] = DRAW
-        for s in range(standing.shape[0]):
+        for s in range(standing.shape[0] // 2):
             if standing[s] > 0:
                 fs[G_WINNER] = s
 
@@ -263,7 +281,7 @@ def _die(st, fs, standing, rc, r):
     st[rc + DEATH_T] = r
     st[rc + DIE_NEXT] = 0
     if status == ST_STANDING:
-        _stand_change(fs, standing, st[rc + SIDE], -1)
+        _stand_change(fs, standing, st, rc, np.int64(rc // ROW), -1)
     if status == ST_STANDING or st[rc + OUT_T] == 0:
         _go_out(st, fs, standing, rc, r)
 
@@ -295,7 +313,7 @@ def _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col, cat_rolls
             st[rc + STATUS] = ST_FLED
             return s0, s1, s2, s3
         st[rc + STATUS] = ST_STANDING
-        _stand_change(fs, standing, st[rc + SIDE], 1)
+        _stand_change(fs, standing, st, rc, c, 1)
         fs[G_EPOCH] += 1
         cap = st[rc + HMAX] if st[rc + HMAX] > 1 else 1
         st[rc + HEALTH] = health if health < cap else cap
@@ -333,7 +351,7 @@ def _land(s0, s1, s2, s3, st, fs, standing, values, colour_tab, rank_col, cat_ro
     st[rt + STATUS] = ST_DOWN
     st[rt + DOWN] = DN_PENDING
     st[rt + DROPS] += 1
-    _stand_change(fs, standing, st[rt + SIDE], -1)
+    _stand_change(fs, standing, st, rt, t, -1)
     _go_out(st, fs, standing, rt, r)
     if roll_now:
         s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col,
@@ -341,13 +359,86 @@ def _land(s0, s1, s2, s3, st, fs, standing, values, colour_tab, rank_col, cat_ro
     return s0, s1, s2, s3
 
 
+@jit(inline="always")
+def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
+    """``kernel.initiative`` under ``initiative_ties: reroll`` for at most 64 combatants whose
+    Agility values are at most 64, with the generator in registers; returns it. The first
+    sort puts the combatants in a word of bits per roll and reads them off highest roll first
+    (the insertion sort's stable order); the ties are the bits of a word (position p tied with
+    p + 1), and each round of re-rolls runs over its runs of set bits."""
+    for v in range(max_u + 1):
+        masks[v] = _ZERO
+    for c in range(n):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+        key[c] = k
+        masks[k] |= _ONE << np.uint64(c)
+    pos = 0
+    tied = _ZERO
+    for v in range(max_u, 0, -1):
+        m = masks[v]
+        if m == _ZERO:
+            continue
+        start = pos
+        while m != _ZERO:
+            order[pos] = np.int64(trailing_zeros(m))
+            m &= m - _ONE
+            pos += 1
+        tied |= ((_ONE << np.uint64(pos - start - 1)) - _ONE) << np.uint64(start)
+    for _ in range(MAX_REROLLS):
+        if tied == _ZERO:
+            break
+        left = tied
+        tied = _ZERO
+        while left != _ZERO:
+            p = trailing_zeros(left)
+            q = p + trailing_zeros(~(left >> p))  # positions p .. q tied
+            left &= ~(((_ONE << (q - p)) - _ONE) << p)
+            ip, iq = np.int64(p), np.int64(q)
+            small = True  # a tie of d1s keeps the listed order
+            for i in range(ip, iq + 1):
+                if agi[order[i]] > 1:
+                    small = False
+            if small:
+                continue
+            for i in range(ip, iq + 1):
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                c = order[i]
+                key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+            for i in range(ip + 1, iq + 1):
+                c = order[i]
+                jj = i - 1
+                while jj >= ip and key[c] > key[order[jj]]:
+                    order[jj + 1] = order[jj]
+                    jj -= 1
+                order[jj + 1] = c
+            for i in range(ip, iq):
+                tied |= np.uint64(key[order[i]] == key[order[i + 1]]) << np.uint64(i)
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _flush(st, colours, n):
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        w = st[rc + COUNTS]
+        st[rc + COUNTS] = 0
+        total = 0
+        for ca in range(6):
+            m = (w >> (9 * ca)) & 511
+            colours[np.uint64(8 * c + ca)] += m
+            total += m
+        st[rc + ATTACKS] += total
+        st[rc + LANDED] += w >> 54
+
+
 @jit(_nrt=False)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
             winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
             dying, broken, severed, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
-            death_hist, sums, fresh, st, colours, standing, standing0, rs, fs, order, group, key,
-            tie, live, first_enemy, cached):  # fmt: skip
+            death_hist, sums, fresh, st, colours, standing, standing0, fs, agi, u_agi, order,
+            key, masks, rs, group, tie, live, first_enemy, cached):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays (no allocation: compiled
     without reference counting). ``sums`` (int64[C, 12]) gathers a streamed run's
     per-combatant sums: dealt, its square, taken, its square, attacks, landed, then the
@@ -362,25 +453,35 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
     for s in range(n_sides):
         n_left0 += standing0[s] > 0
     n_words = fresh.shape[0]
+    max_u = 0
+    for c in range(n):
+        max_u = max_u if u_agi[c] <= max_u else np.int64(u_agi[c])
+    bits = opts[O_TIES] != TIE_AGILITY and n <= 64 and max_u <= 64  # ``_initiative``
     for j in range(n_trials):
-        rs[0], rs[1], rs[2], rs[3] = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
+        s0, s1, s2, s3 = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
         for i in range(n_words):
             st[i] = fresh[i]
-        for s in range(n_sides):
+        for s in range(2 * n_sides):
             standing[s] = standing0[s]
+        for s in range(n_sides):
             cached[s] = -1
         fs[G_OVER] = 0
         fs[G_WINNER] = 0
         fs[G_EPOCH] = 0
         fs[G_LEFT] = n_left0
-        initiative(mem, opts, rs, order, group, key, tie, n)
+        if bits:
+            s0, s1, s2, s3 = _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks,
+                                         n)  # fmt: skip
+        else:
+            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+            initiative(mem, opts, rs, order, group, key, tie, n)
+            s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
         n_live = 0
         for pos in range(n):
             c = order[pos]
             live[n_live] = c
             n_live += _live(st, np.uint64(c) * ROW)
         end = max_rounds
-        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
         for r in range(1, max_rounds + 1):
             changed = False  # anyone fell or lay with an event: rebuild ``live``
             for pos in range(n_live):
@@ -411,7 +512,11 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                     i = uc * np.uint64(MAX_ACTIONS) + np.uint64(k)
                     if a_first[i] != 0:
                         if cached[side] != fs[G_EPOCH]:  # the first standing enemy, again
-                            first_enemy[side] = _target(mem, acts, st, n, c, k)
+                            e = n
+                            for s in range(n_sides):
+                                if s != side and standing[n_sides + s] < e:
+                                    e = standing[n_sides + s]
+                            first_enemy[side] = e if e < n else -1
                             cached[side] = fs[G_EPOCH]
                         t = first_enemy[side]
                     else:
@@ -421,15 +526,13 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                     ut = np.uint64(t)
                     rt = ut * ROW
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    st[rc + ATTACKS] += 1
                     w = words[i * un + ut]
                     jj = ((x & _LOW32) * _N10000) >> _S32
                     v = _entry(att, dfn, codes, entries, w, jj)
                     ca = (v >> 1) & 7
                     hit = v & 1
                     net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-                    colours[uc * np.uint64(8) + np.uint64(ca)] += 1
-                    st[rc + LANDED] += hit
+                    st[rc + COUNTS] += (np.int64(1) << (9 * ca)) + (hit << 54)
                     hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(a_rounds[i])) >> _S32)
                     later = (w & _LATER) != 0
                     total = net * hits
@@ -465,6 +568,8 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             if fs[G_OVER] != 0:
                 end = r
                 break
+            if r % 63 == 0:  # before a combatant's counts can reach 512
+                _flush(st, colours, n)
             if changed:
                 kept = 0
                 for pos in range(n_live):
@@ -472,6 +577,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                     live[kept] = c
                     kept += _live(st, np.uint64(c) * ROW)
                 n_live = kept
+        _flush(st, colours, n)
         result = fs[G_WINNER] if fs[G_OVER] != 0 else UNRESOLVED
         if accumulate:
             kk = outcome_index(result, n_sides)
@@ -529,24 +635,40 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
     ``_trials``)."""
     n = mem.shape[0]
     fresh = np.zeros(n * ROW, np.int64)  # a trial's first state, row by row
-    standing0 = np.zeros(n_sides, np.int64)
+    standing0 = np.zeros(2 * n_sides, np.int64)  # per side those standing, its first standing
+    standing0[n_sides:] = n
     for c in range(n):
         rc = np.uint64(c) * ROW
         for f in range(len(_FROM_ST)):
             fresh[rc + np.uint64(f)] = st0[c, _FROM_ST[f]]
         fresh[rc + SIDE] = mem[c, M_SIDE]
         fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
-        standing0[mem[c, M_SIDE]] += st0[c, S_STATUS] == ST_STANDING
+        side = mem[c, M_SIDE]
+        fresh[rc + NEXT] = n
+        for d in range(c + 1, n):
+            if mem[d, M_SIDE] == side:
+                fresh[rc + NEXT] = d
+                break
+        if st0[c, S_STATUS] == ST_STANDING:
+            standing0[side] += 1
+            if standing0[n_sides + side] == n:
+                standing0[n_sides + side] = c
     colours = np.zeros(n * 8, np.int64)
+    agi = np.zeros(n, np.int64)
+    u_agi = np.zeros(n, np.uint64)
+    for c in range(n):
+        agi[c] = mem[c, M_VAL_A]
+        u_agi[c] = np.uint64(agi[c] if agi[c] > 1 else 1)
     _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
             winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
             dying, broken, severed, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
             death_hist, sums, fresh, np.zeros(n * ROW, np.int64), colours,
-            np.zeros(n_sides, np.int64), standing0, np.zeros(4, np.uint64),
-            np.zeros(N_G, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.zeros(n_sides, np.int64), np.zeros(n_sides, np.int64))  # fmt: skip
+            np.zeros(2 * n_sides, np.int64), standing0, np.zeros(N_G, np.int64), agi, u_agi,
+            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
+            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
+            np.zeros(n_sides, np.int64))  # fmt: skip
     for c in range(n):
         for ca in range(8):
             cat_colours[c, ca] += colours[c * 8 + ca]

@@ -187,7 +187,7 @@ def test_duels_off_the_short_loop(form):
     check_kernels(sc, n=3000)
 
 
-RANKS = ("Poor", "Typical", "Good", "Excellent", "Remarkable")
+RANKS = ("Poor", "Typical", "Good", "Excellent", "Remarkable", "Typical", "Monstrous")
 WEAPONS = ("Crowbar", "Brick", "Machine gun", "Zombie bite", "Fists", "Quinn's sword", SMG)
 ARMOURS = (0, "Typical", "Padded shirt", "Good", "Shift 0")
 DEFENCES = ("dodge", "block", "parry", "roll_with_blow", "soak", "none")
@@ -236,6 +236,14 @@ def test_random_fights_on_every_kernel(seed):
     if kernel == "general":
         pytest.skip("the general kernel's fight")
     check_kernels(sc, n=400)
+
+
+def test_a_battle_of_more_than_64():
+    """Initiative for more than 64 combatants (the squad kernel's words of bits hold 64)."""
+    sides = {side: [member(f"{side}{i}", weapon="Brick") for i in range(33)] for side in "ab"}
+    sc = scenario(fight(sides))
+    assert run.compile_scenario(sc).kernel == "squad"
+    check_kernels(sc, n=40)
 
 
 def test_one_thread_or_two_and_chunks():
