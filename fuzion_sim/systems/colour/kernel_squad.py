@@ -103,31 +103,45 @@ _S32 = np.uint64(32)
 _N10000 = np.uint64(10000)
 _N100 = np.uint64(100)
 _N10 = np.uint64(10)
-_N256 = np.uint64(256)
 _KEY = np.int64(0xFFFF)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _S16 = np.int64(16)
 
-#: The columns of a combatant's row of the state (``fate.py``'s ``S_*`` of a squad fight),
-#: then its side and actions a turn; unsigned, so no negative-index wraparound code.
+#: The columns of a combatant's row of the state: first what a trial changes (``fate.py``'s
+#: ``S_*`` of a squad fight; ``COUNTS``: its attacks' colours, 9 bits each, and landed, from
+#: bit 54, since the last ``_flush``), then what it does not: its side, actions a turn, the
+#: next member of its side, where its pair words start in the tables, which actions attack
+#: the first standing enemy (a bit each) and the rounds of each action's hit die (1: a single
+#: attack). Unsigned, so no negative-index wraparound code.
 (
     HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
-    TAKEN, ATTACKS, LANDED, SIDE, N_ACT, COUNTS, NEXT,
-) = (np.uint64(i) for i in range(18))  # fmt: skip
+    TAKEN, ATTACKS, LANDED, COUNTS, DUE, POS, SIDE, N_ACT, NEXT, WROW, FIRST, ROUNDS,
+) = (np.uint64(i) for i in range(23))  # fmt: skip
+N_VAR = 17
 ROW = np.uint64(32)
 #: The state columns a row starts from (``st0``), in the order above.
 _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
             S_OUT_T, S_DEATH_T, S_DEALT, S_TAKEN, S_ATTACKS, S_LANDED)  # fmt: skip
-#: The fight's own state ``fs`` (``fate``'s ``F_*`` of a squad fight): over, the winner, a
-#: count of the times anyone stopped or started standing, the sides with anyone standing.
+#: The fight's own state after the rows (``fate``'s ``F_*`` of a squad fight, at ``fa``):
+#: over, the winner, a count of the times anyone stopped or started standing, the sides with
+#: anyone standing; then four words a side (at ``fa + SIDES + 4 x side``): those standing,
+#: its first standing member (``n``: none), the count above when its first standing enemy
+#: was found, and that enemy; then the turn slots of a round (``live``).
 G_OVER, G_WINNER, G_EPOCH, G_LEFT = (np.uint64(i) for i in range(4))
-N_G = 4
-#: A pair word (``squad_tables``): its table (bits 0-15), coded (bit 16), later hits rolling
-#: their own FEAT (bit 17), the coded table's byte codes (from bit 32, in 10,000s).
-_CODED = np.int64(1 << 16)
-_LATER = np.int64(1 << 17)
-_P = np.int64(0xFFFF)
+SIDES = np.uint64(4)
+V_STANDING, V_FIRST_UP, V_CACHED, V_ENEMY = (np.uint64(i) for i in range(4))
+#: A table's block in ``tabs`` (``TB`` words at ``TB x table``): the attack's words by roll,
+#: the target's, then the entries (``tables.entry``; by byte code for a coded table).
+TB = 456
+_DFN = np.uint64(100)
+_ENT = np.uint64(200)
+#: A pair word: its table's block (bits 0-31), coded (bit 32), later hits rolling their own
+#: FEAT (bit 33), the table (bits 34-47, ``tab_later``'s row), the coded table's byte codes
+#: (from bit 48, in 10,000s).
+_BLOCK = np.int64(0xFFFFFFFF)
+_CODED = np.int64(1 << 32)
+_LATER = np.int64(1 << 33)
 
 
 def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -151,53 +165,50 @@ def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def squad_tables(plan, rounds, autofire):
-    """What the squad kernel reads of a fight's static tables and actions, once per plan: the
-    pair words (int64[C * MAX_ACTIONS * C], ``(MAX_ACTIONS * c + k) * C + t``), the attack's
-    and the target's words by roll of each formula table (int64[T * 100] each, see
-    ``_colour_words``), the byte codes of the coded tables (uint8[10000 a coded table], at
-    least one), the entries (int64[T * 256]), and by action (``MAX_ACTIONS * c + k``) the
-    rounds of its hit die (1: a single attack) and whether it attacks the first standing
-    enemy (no preferred target, ``targeting: first``)."""
+    """What the squad kernel reads of a fight's static tables and actions, once per plan:
+    ``tabs`` (int64: a block of ``TB`` words a table, then the pair words, ``T x TB + (C x c
+    + t) x MAX_ACTIONS + k``), the byte codes of the coded tables (uint8[10000 a coded table],
+    at least one) and by action (int64[C, MAX_ACTIONS]) the rounds of its hit die and whether
+    it attacks the first standing enemy (no preferred target, ``targeting: first``)."""
     tab = plan.tab
     n_tab = tab.shape[0]
-    att = np.zeros(n_tab * 100, np.int64)
-    dfn = np.zeros(n_tab * 100, np.int64)
-    entries = np.zeros(n_tab * 256, np.int64)
+    n = plan.n_combatants
+    tabs = np.zeros(n_tab * TB + n * n * MAX_ACTIONS, np.int64)
     coded = [p for p in range(n_tab) if tab[p, TAB_WIDTH - 1] == T_CODED]
     codes = np.zeros(10000 * max(len(coded), 1), np.uint8)
     flags = np.zeros(n_tab, np.int64)
     for p in range(n_tab):
-        entries[256 * p:256 * (p + 1)] = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
-        flags[p] = p | (int(_LATER) if plan.tab_meta[p, TM_LATER] != 0 else 0)
+        block = tabs[TB * p:TB * (p + 1)]
+        block[200:456] = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
+        flags[p] = TB * p | (p << 34) | (int(_LATER) if plan.tab_meta[p, TM_LATER] else 0)
         if p in coded:
             i = coded.index(p)
-            flags[p] |= int(_CODED) | (i << 32)
+            flags[p] |= int(_CODED) | (i << 48)
             codes[10000 * i:10000 * (i + 1)] = tab[p, :TAB_CODES].view(np.uint8)[:10000]
         else:
-            att[100 * p:100 * (p + 1)], dfn[100 * p:100 * (p + 1)] = _colour_words(tab[p])
-    n = plan.n_combatants
-    pair = plan.pair_tab.reshape(n * MAX_ACTIONS, n)
-    words = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1).reshape(-1)
-    a_rounds = np.where(autofire != 0, rounds, 1).reshape(-1).astype(np.int64)
+            block[:100], block[100:200] = _colour_words(tab[p])
+    pair = np.transpose(plan.pair_tab, (0, 2, 1))  # [c, t, k]
+    tabs[n_tab * TB:] = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1).reshape(-1)
+    a_rounds = np.where(autofire != 0, rounds, 1).astype(np.int64)
     a_first = ((plan.acts[:, :, AF_TARGET] < 0)
-               & (plan.mem[:, M_TARGETING] == 0)[:, None]).reshape(-1).astype(np.int64)
-    return words, att, dfn, codes, entries, a_rounds, a_first
+               & (plan.mem[:, M_TARGETING] == 0)[:, None]).astype(np.int64)
+    return tabs, codes, a_rounds, a_first
 
 
 @jit(inline="always")
-def _entry(att, dfn, codes, entries, w, jj):
+def _entry(tabs, codes, w, jj):
     """The packed outcome (``codes.TAB_*``) of roll pair ``jj`` (uint64) of the table of pair
     word ``w`` (``tables.entry``)."""
-    up = np.uint64(w & _P)
+    b = np.uint64(w & _BLOCK)
     if w & _CODED:
-        code = np.uint64(codes[np.uint64(10000 * (w >> 32)) + jj])
-        return entries[up * _N256 + code]
+        code = np.uint64(codes[np.uint64(10000 * (w >> 48)) + jj])
+        return tabs[b + _ENT + code]
     ra = jj // _N100
     rd = jj - _N100 * ra
-    wa = att[up * _N100 + ra]
-    wd = dfn[up * _N100 + rd]
+    wa = tabs[b + ra]
+    wd = tabs[b + _DFN + rd]
     won = np.int64((wa & _KEY) > (wd & _KEY))
-    return entries[up * _N256 + np.uint64((wa >> _S16) + (wd >> _S16) + 6 * won)]
+    return tabs[b + _ENT + np.uint64((wa >> _S16) + (wd >> _S16) + 6 * won)]
 
 
 @jit(inline="always")
@@ -225,53 +236,53 @@ def _target(mem, acts, st, n, c, k):
 @jit(inline="always")
 def _live(st, rc):
     """Whether the combatant of row ``rc`` can still do anything at its turn slot (1 or 0): it
-    stands, or it lies with an event to come (``fate.turn_start``)."""
+    stands, or it lies with an Endurance roll to come (``fate.turn_start``; a bleeder's slots
+    are worked out when it starts bleeding, see ``_endurance``)."""
     status = st[rc + STATUS]
-    return np.int64((status == ST_STANDING) | (st[rc + DIE_NEXT] != 0) | (
-        (status == ST_DOWN) & (st[rc + DOWN] != DN_STABLE)))  # fmt: skip
+    down = st[rc + DOWN]
+    return np.int64((status == ST_STANDING) | (
+        (status == ST_DOWN) & ((down == DN_PENDING) | (down == DN_GREEN))))  # fmt: skip
 
 
 @jit(inline="always")
-def _stand_change(fs, standing, st, rc, c, d):
+def _stand_change(st, fa, rc, c, d, n):
     """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): the count of its side
-    standing, and its side's first standing member (``standing[n_sides + side]``; ``n``:
-    none), found again along the side's members (``NEXT``) when it was ``c``."""
-    n_sides = np.uint64(standing.shape[0] // 2)
-    s = np.uint64(st[rc + SIDE])
-    before = standing[s]
-    standing[s] = before + d
+    standing and of the sides with anyone standing, and its side's first standing member,
+    found again along the side's members (``NEXT``) when it was ``c``."""
+    vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
+    before = st[vs + V_STANDING]
+    st[vs + V_STANDING] = before + d
     if before == 0:
-        fs[G_LEFT] += 1
+        st[fa + G_LEFT] += 1
     elif before + d == 0:
-        fs[G_LEFT] -= 1
+        st[fa + G_LEFT] -= 1
     if d > 0:
-        if c < standing[n_sides + s]:
-            standing[n_sides + s] = c
-    elif standing[n_sides + s] == c:
-        n = st.shape[0] // np.int64(ROW)
+        if c < st[vs + V_FIRST_UP]:
+            st[vs + V_FIRST_UP] = c
+    elif st[vs + V_FIRST_UP] == c:
         e = st[rc + NEXT]
         while e < n and st[np.uint64(e) * ROW + STATUS] != ST_STANDING:
             e = st[np.uint64(e) * ROW + NEXT]
-        standing[n_sides + s] = e
+        st[vs + V_FIRST_UP] = e
 
 
 @jit(inline="always")
-def _go_out(st, fs, standing, rc, r):
+def _go_out(st, fa, rc, r, n_sides):
     """``fate.go_out``: the round it first went out; then whether the fight is over
     (``fate.check_end``: at most one side with anyone standing)."""
     if st[rc + OUT_T] == 0:
         st[rc + OUT_T] = r
-    fs[G_EPOCH] += 1
-    if fs[G_OVER] == 0 and fs[G_LEFT] <= 1:
-        fs[G_OVER] = 1
-        fs[G_WINNER] = DRAW
-        for s in range(standing.shape[0] // 2):
-            if standing[s] > 0:
-                fs[G_WINNER] = s
+    st[fa + G_EPOCH] += 1
+    if st[fa + G_OVER] == 0 and st[fa + G_LEFT] <= 1:
+        st[fa + G_OVER] = 1
+        st[fa + G_WINNER] = DRAW
+        for s in range(n_sides):
+            if st[fa + SIDES + np.uint64(4 * s) + V_STANDING] > 0:
+                st[fa + G_WINNER] = s
 
 
 @jit(inline="always")
-def _die(st, fs, standing, rc, r):
+def _die(st, fa, rc, c, r, n, n_sides):
     """``fate.die``: death at Shift 0 or killed outright."""
     status = st[rc + STATUS]
     if status == ST_DEAD:
@@ -281,28 +292,35 @@ def _die(st, fs, standing, rc, r):
     st[rc + DEATH_T] = r
     st[rc + DIE_NEXT] = 0
     if status == ST_STANDING:
-        _stand_change(fs, standing, st, rc, np.int64(rc // ROW), -1)
+        _stand_change(st, fa, rc, c, -1, n)
     if status == ST_STANDING or st[rc + OUT_T] == 0:
-        _go_out(st, fs, standing, rc, r)
+        _go_out(st, fa, rc, r, n_sides)
 
 
 @jit(inline="always")
-def _lose_ranks(st, fs, standing, rc, r, n, immediate):
-    """``fate.lose_ranks`` (no Health tracks Endurance in a squad fight)."""
-    new = st[rc + RANK_E] - n
+def _lose_ranks(st, fa, rc, c, r, n, n_sides, k, immediate):
+    """``fate.lose_ranks``: ``k`` ranks (no Health tracks Endurance in a squad fight)."""
+    new = st[rc + RANK_E] - k
     new = new if new > 0 else 0
     st[rc + RANK_E] = new
-    if n > 0 and new == 0:
+    if k > 0 and new == 0:
         if immediate:
-            _die(st, fs, standing, rc, r)
+            _die(st, fa, rc, c, r, n, n_sides)
         else:
             st[rc + DIE_NEXT] = 1
 
 
 @jit(inline="always")
-def _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col, cat_rolls, c, rc, r,
-               flee, immediate):  # fmt: skip
-    """``fate.endurance_roll``: one generator step. Returns the generator."""
+def _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, c, rc, r, n, n_sides,
+               flee, immediate, now):  # fmt: skip
+    """``fate.endurance_roll`` in round ``r`` at the turn slot of position ``now``: one
+    generator step. Returns the generator.
+
+    A White or Blue bleeds out of the fight: it loses a rank at each of its turn slots from
+    the next round on and dies at Shift 0 or at its next slot (CA70-CA72), which draws nothing
+    and changes nothing else, so the round it will die in is worked out here (``DUE``, at its
+    own slot; ``_bleed_out`` records it if the fight lasts that long) and its slots are
+    skipped."""
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
     roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
     colour = colour_tab[rank_col[st[rc + RANK_E]], roll]
@@ -313,8 +331,8 @@ def _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col, cat_rolls
             st[rc + STATUS] = ST_FLED
             return s0, s1, s2, s3
         st[rc + STATUS] = ST_STANDING
-        _stand_change(fs, standing, st, rc, c, 1)
-        fs[G_EPOCH] += 1
+        _stand_change(st, fa, rc, c, 1, n)
+        st[fa + G_EPOCH] += 1
         cap = st[rc + HMAX] if st[rc + HMAX] > 1 else 1
         st[rc + HEALTH] = health if health < cap else cap
         st[rc + DOWN] = DN_STABLE
@@ -325,14 +343,22 @@ def _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col, cat_rolls
     else:
         st[rc + DOWN] = DN_BLEEDING
         st[rc + BLEED_FROM] = r
+        q = st[rc + RANK_E]
         if colour == BLUE:
-            _lose_ranks(st, fs, standing, rc, r, 2, immediate)
+            _lose_ranks(st, fa, rc, c, r, n, n_sides, 2, immediate)
+            q = st[rc + RANK_E]
+            if q == 0:  # dead now, or at its next slot: this round's if still to come
+                if not immediate:
+                    st[rc + DUE] = r if st[rc + POS] > now else r + 1
+                return s0, s1, s2, s3
+        # a rank at each slot from round r + 1: at 0 in round r + q (a rank of 0 at once)
+        st[rc + DUE] = r + (q if q > 1 else 1) + (0 if immediate else 1)
     return s0, s1, s2, s3
 
 
 @jit(inline="always")
-def _land(s0, s1, s2, s3, st, fs, standing, values, colour_tab, rank_col, cat_rolls, ra, t, rt,
-          r, net, blow, roll_now, flee, immediate):  # fmt: skip
+def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t, rt, r, n,
+          n_sides, net, blow, roll_now, flee, immediate):  # fmt: skip
     """``fate.land``: a blow of ``net`` from the attacker of row ``ra`` on ``t``; killed
     outright when ``blow`` reaches the Health it had plus its Endurance value, else down
     (``fate.drop``) and the Endurance roll now or at its next turn. Returns the generator."""
@@ -346,16 +372,17 @@ def _land(s0, s1, s2, s3, st, fs, standing, values, colour_tab, rank_col, cat_ro
     if h - loss > 0:
         return s0, s1, s2, s3
     if blow >= h + values[st[rt + RANK_E]]:
-        _die(st, fs, standing, rt, r)
+        _die(st, fa, rt, t, r, n, n_sides)
         return s0, s1, s2, s3
     st[rt + STATUS] = ST_DOWN
     st[rt + DOWN] = DN_PENDING
     st[rt + DROPS] += 1
-    _stand_change(fs, standing, st, rt, t, -1)
-    _go_out(st, fs, standing, rt, r)
+    _stand_change(st, fa, rt, t, -1, n)
+    _go_out(st, fa, rt, r, n_sides)
     if roll_now:
-        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fs, standing, colour_tab, rank_col,
-                                    cat_rolls, t, rt, r, flee, immediate)  # fmt: skip
+        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
+                                    rt, r, n, n_sides, flee, immediate,
+                                    st[ra + POS])  # fmt: skip
     return s0, s1, s2, s3
 
 
@@ -419,6 +446,8 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
 
 @jit(inline="always")
 def _flush(st, colours, n):
+    """Each row's packed counts (``COUNTS``) into its attacks and landed and the chunk's
+    colours."""
     for c in range(n):
         rc = np.uint64(c) * ROW
         w = st[rc + COUNTS]
@@ -432,43 +461,114 @@ def _flush(st, colours, n):
         st[rc + LANDED] += w >> 54
 
 
+@jit(inline="always")
+def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, rank_col, cat_rolls,
+         tab_later, c, rc, vs, k, r, n, n_sides, threatened, roll_now, flee,
+         immediate):  # fmt: skip
+    """Action ``k`` of the standing ``c`` (row ``rc``; its side's words at ``vs``) in round
+    ``r``: its target (the first standing enemy, found again only when someone stopped or
+    started standing, or ``_target``), the attack off the pair's table, its blows. Returns the
+    generator and whether a blow reached ``fate.land``."""
+    if (st[rc + FIRST] >> k) & 1:
+        if st[vs + V_CACHED] != st[fa + G_EPOCH]:
+            e = n
+            for s in range(n_sides):
+                up = st[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP]
+                if fa + SIDES + np.uint64(4 * s) != vs and up < e:
+                    e = up
+            st[vs + V_ENEMY] = e if e < n else -1
+            st[vs + V_CACHED] = st[fa + G_EPOCH]
+        t = st[vs + V_ENEMY]
+    else:
+        t = _target(mem, acts, st, n, c, k)
+    if t < 0:
+        return s0, s1, s2, s3, False
+    ut = np.uint64(t)
+    rt = ut * ROW
+    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+    w = tabs[np.uint64(st[rc + WROW]) + ut * np.uint64(MAX_ACTIONS) + np.uint64(k)]
+    jj = ((x & _LOW32) * _N10000) >> _S32
+    v = _entry(tabs, codes, w, jj)
+    ca = (v >> 1) & 7
+    hit = v & 1
+    net = (v >> TAB_NET_SHIFT) & TAB_FIELD
+    st[rc + COUNTS] += (np.int64(1) << (9 * ca)) + (hit << 54)
+    hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(st[rc + ROUNDS + np.uint64(k)])) >> _S32)
+    later = (w & _LATER) != 0
+    total = net * hits
+    h = st[rt + HEALTH]
+    if total < h and not (later and hits > 1):  # no blow drops the target
+        st[rt + HEALTH] = h - total
+        st[rc + DEALT] += total
+        st[rt + TAKEN] += total
+        return s0, s1, s2, s3, False
+    if hit == 0 and net <= 0:
+        return s0, s1, s2, s3, False
+    thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
+    drops = st[rt + DROPS]
+    s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, rc,
+                           t, rt, r, n, n_sides, net, thr if threatened else net, roll_now,
+                           flee, immediate)  # fmt: skip
+    for _ in range(1, hits):
+        if st[rt + DROPS] != drops:
+            break
+        net2 = net
+        if later:
+            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+            roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+            net2 = tab_later[(w >> 34) & 0x3FFF, ca * 101 + roll]
+        s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls,
+                               rc, t, rt, r, n, n_sides, net2, thr if threatened else net2,
+                               roll_now, flee, immediate)  # fmt: skip
+    return s0, s1, s2, s3, True
+
+
+@jit(inline="always")
+def _bleed_out(st, n, end, end_pos):
+    """The bleeders who died before the fight ended (at their slot in round ``DUE``, before
+    the slot of position ``end_pos`` in round ``end``): ``fate.die`` of the fallen."""
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        due = st[rc + DUE]
+        if due > 0 and st[rc + STATUS] == ST_DOWN and (
+                due < end or (due == end and st[rc + POS] < end_pos)):  # fmt: skip
+            st[rc + STATUS] = ST_DEAD
+            st[rc + DEATH_T] = due
+            st[rc + DIE_NEXT] = 0
+            st[rc + DROPS] += 1
+
+
 @jit(_nrt=False)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-            st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
-            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
-            dying, broken, severed, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
-            death_hist, sums, fresh, st, colours, standing, standing0, fs, agi, u_agi, order,
-            key, masks, rs, group, tie, live, first_enemy, cached):  # fmt: skip
+            st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
+            taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
+            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
+            order, key, masks, rs, group, tie):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays (no allocation: compiled
-    without reference counting). ``sums`` (int64[C, 12]) gathers a streamed run's
-    per-combatant sums: dealt, its square, taken, its square, attacks, landed, then the
-    counters (unconscious, dying, broken, severed) and the last two's squares."""
+    without reference counting). ``st``: the rows, then the fight's state (``fresh``: as a
+    trial starts). ``sums`` (int64[C, 12]) gathers a streamed run's per-combatant sums:
+    dealt, its square, taken, its square, attacks, landed, then the counters (unconscious,
+    dying, broken, severed) and the last two's squares."""
     n = mem.shape[0]
     un = np.uint64(n)
+    fa = un * ROW
+    live = fa + SIDES + np.uint64(4 * n_sides)
     threatened = opts[O_KILL_THREATENED] != 0
     roll_now = opts[O_ROLL_NEXT_TURN] == 0
     flee = opts[O_FLEE] != 0
     immediate = opts[O_DEATH_IMMEDIATE] != 0
-    n_left0 = 0
-    for s in range(n_sides):
-        n_left0 += standing0[s] > 0
-    n_words = fresh.shape[0]
     max_u = 0
     for c in range(n):
         max_u = max_u if u_agi[c] <= max_u else np.int64(u_agi[c])
     bits = opts[O_TIES] != TIE_AGILITY and n <= 64 and max_u <= 64  # ``_initiative``
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
-        for i in range(n_words):
+        for c in range(n):
+            rc = np.uint64(c) * ROW
+            for f in range(N_VAR):
+                st[rc + np.uint64(f)] = fresh[rc + np.uint64(f)]
+        for i in range(fa, live):
             st[i] = fresh[i]
-        for s in range(2 * n_sides):
-            standing[s] = standing0[s]
-        for s in range(n_sides):
-            cached[s] = -1
-        fs[G_OVER] = 0
-        fs[G_WINNER] = 0
-        fs[G_EPOCH] = 0
-        fs[G_LEFT] = n_left0
         if bits:
             s0, s1, s2, s3 = _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks,
                                          n)  # fmt: skip
@@ -476,109 +576,64 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
             initiative(mem, opts, rs, order, group, key, tie, n)
             s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-        n_live = 0
+        n_live = np.uint64(0)
         for pos in range(n):
             c = order[pos]
-            live[n_live] = c
-            n_live += _live(st, np.uint64(c) * ROW)
+            st[np.uint64(c) * ROW + POS] = pos
+            st[live + n_live] = c
+            n_live += np.uint64(_live(st, np.uint64(c) * ROW))
         end = max_rounds
+        end_pos = n  # the fight ended at the turn slot of this position in round ``end``
         for r in range(1, max_rounds + 1):
             changed = False  # anyone fell or lay with an event: rebuild ``live``
             for pos in range(n_live):
-                c = live[pos]
+                c = st[live + pos]
                 uc = np.uint64(c)
                 rc = uc * ROW
                 status = st[rc + STATUS]
                 if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
                     changed = True
-                    if st[rc + DIE_NEXT] != 0 and status != ST_DEAD:
-                        _die(st, fs, standing, rc, r)
-                    elif status == ST_DOWN:
-                        down = st[rc + DOWN]
-                        if down == DN_BLEEDING and st[rc + BLEED_FROM] < r:
-                            _lose_ranks(st, fs, standing, rc, r, 1, immediate)
-                        elif down == DN_GREEN or down == DN_PENDING:
-                            s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fs, standing,
-                                                        colour_tab, rank_col, cat_rolls, c, rc,
-                                                        r, flee, immediate)  # fmt: skip
-                    if fs[G_OVER] != 0:
-                        break
+                    down = st[rc + DOWN]
+                    if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
+                        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab,
+                                                    rank_col, cat_rolls, c, rc, r, n, n_sides,
+                                                    flee, immediate, st[rc + POS])  # fmt: skip
                     if st[rc + STATUS] != ST_STANDING:
                         continue
-                side = st[rc + SIDE]
-                for k in range(st[rc + N_ACT]):
-                    if fs[G_OVER] != 0:
+                vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
+                # the first action out of the loop of the rest: its code straight through
+                s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
+                                            values, colour_tab, rank_col, cat_rolls, tab_later,
+                                            c, rc, vs, 0, r, n, n_sides, threatened, roll_now,
+                                            flee, immediate)  # fmt: skip
+                changed |= blow
+                for k in range(1, st[rc + N_ACT]):
+                    if st[fa + G_OVER] != 0:
                         break
-                    i = uc * np.uint64(MAX_ACTIONS) + np.uint64(k)
-                    if a_first[i] != 0:
-                        if cached[side] != fs[G_EPOCH]:  # the first standing enemy, again
-                            e = n
-                            for s in range(n_sides):
-                                if s != side and standing[n_sides + s] < e:
-                                    e = standing[n_sides + s]
-                            first_enemy[side] = e if e < n else -1
-                            cached[side] = fs[G_EPOCH]
-                        t = first_enemy[side]
-                    else:
-                        t = _target(mem, acts, st, n, c, k)
-                    if t < 0:
-                        continue
-                    ut = np.uint64(t)
-                    rt = ut * ROW
-                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    w = words[i * un + ut]
-                    jj = ((x & _LOW32) * _N10000) >> _S32
-                    v = _entry(att, dfn, codes, entries, w, jj)
-                    ca = (v >> 1) & 7
-                    hit = v & 1
-                    net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-                    st[rc + COUNTS] += (np.int64(1) << (9 * ca)) + (hit << 54)
-                    hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(a_rounds[i])) >> _S32)
-                    later = (w & _LATER) != 0
-                    total = net * hits
-                    h = st[rt + HEALTH]
-                    if total < h and not (later and hits > 1):  # no blow drops the target
-                        st[rt + HEALTH] = h - total
-                        st[rc + DEALT] += total
-                        st[rt + TAKEN] += total
-                        continue
-                    if hit == 0 and net <= 0:
-                        continue
-                    changed = True
-                    thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
-                    drops = st[rt + DROPS]
-                    s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fs, standing, values, colour_tab,
-                                           rank_col, cat_rolls, rc, t, rt, r, net,
-                                           thr if threatened else net, roll_now, flee,
-                                           immediate)  # fmt: skip
-                    for _ in range(1, hits):
-                        if st[rt + DROPS] != drops:
-                            break
-                        net2 = net
-                        if later:
-                            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                            roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
-                            net2 = tab_later[w & _P, ca * 101 + roll]
-                        s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fs, standing, values,
-                                               colour_tab, rank_col, cat_rolls, rc, t, rt, r,
-                                               net2, thr if threatened else net2, roll_now,
-                                               flee, immediate)  # fmt: skip
-                if fs[G_OVER] != 0:
+                    s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
+                                                values, colour_tab, rank_col, cat_rolls,
+                                                tab_later, c, rc, vs, k, r, n, n_sides,
+                                                threatened, roll_now, flee,
+                                                immediate)  # fmt: skip
+                    changed |= blow
+                if st[fa + G_OVER] != 0:
+                    end_pos = st[rc + POS]
                     break
-            if fs[G_OVER] != 0:
+            if st[fa + G_OVER] != 0:
                 end = r
                 break
-            if r % 63 == 0:  # before a combatant's counts can reach 512
+            if r % 63 == 0:  # before a row's packed counts can reach 512
                 _flush(st, colours, n)
             if changed:
-                kept = 0
+                kept = np.uint64(0)
                 for pos in range(n_live):
-                    c = live[pos]
-                    live[kept] = c
-                    kept += _live(st, np.uint64(c) * ROW)
+                    c = st[live + pos]
+                    st[live + kept] = c
+                    kept += np.uint64(_live(st, np.uint64(c) * ROW))
                 n_live = kept
         _flush(st, colours, n)
-        result = fs[G_WINNER] if fs[G_OVER] != 0 else UNRESOLVED
+        _bleed_out(st, n, end, end_pos)
+        result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
             kk = outcome_index(result, n_sides)
             outcome_counts[kk] += 1
@@ -624,35 +679,46 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
 
 @jit
 def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-              st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
-              winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
-              unconscious, dying, broken, severed, cat_colours, cat_rolls, accumulate,
-              outcome_counts, end_hist, out_hist, death_hist, sums):  # fmt: skip
+              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, winner, end_slot,
+              out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
+              severed, cat_colours, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
+              death_hist, sums):  # fmt: skip
     """Trials ``first .. first + n_trials - 1`` of a static fight; plan arrays as the general
     kernel's (``kernel.run_chunk``), then the tables and actions as ``squad_tables`` gives
     them, the per-trial outputs (written unless ``accumulate``), the categories, and a
     streamed run's tally arrays (``Tally``'s histograms, and ``sums`` int64[C, 12]: see
     ``_trials``)."""
     n = mem.shape[0]
-    fresh = np.zeros(n * ROW, np.int64)  # a trial's first state, row by row
-    standing0 = np.zeros(2 * n_sides, np.int64)  # per side those standing, its first standing
-    standing0[n_sides:] = n
+    fa = np.uint64(n) * ROW
+    fresh = np.zeros(n * 32 + 4 + 4 * n_sides + n, np.int64)  # as a trial starts: ROW, SIDES
+    for s in range(n_sides):
+        fresh[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP] = n
+        fresh[fa + SIDES + np.uint64(4 * s) + V_CACHED] = -1
+    n_words = tabs.shape[0] - n * n * MAX_ACTIONS  # where the pair words start
     for c in range(n):
         rc = np.uint64(c) * ROW
         for f in range(len(_FROM_ST)):
             fresh[rc + np.uint64(f)] = st0[c, _FROM_ST[f]]
-        fresh[rc + SIDE] = mem[c, M_SIDE]
-        fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
         side = mem[c, M_SIDE]
+        fresh[rc + SIDE] = side
+        fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
+        fresh[rc + WROW] = n_words + c * n * MAX_ACTIONS
+        for k in range(MAX_ACTIONS):
+            fresh[rc + FIRST] |= a_first[c, k] << k
+            fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
         fresh[rc + NEXT] = n
         for d in range(c + 1, n):
             if mem[d, M_SIDE] == side:
                 fresh[rc + NEXT] = d
                 break
         if st0[c, S_STATUS] == ST_STANDING:
-            standing0[side] += 1
-            if standing0[n_sides + side] == n:
-                standing0[n_sides + side] = c
+            vs = fa + SIDES + np.uint64(4 * side)
+            if fresh[vs + V_STANDING] == 0:
+                fresh[fa + G_LEFT] += 1
+            fresh[vs + V_STANDING] += 1
+            if fresh[vs + V_FIRST_UP] == n:
+                fresh[vs + V_FIRST_UP] = c
+    st = fresh.copy()
     colours = np.zeros(n * 8, np.int64)
     agi = np.zeros(n, np.int64)
     u_agi = np.zeros(n, np.uint64)
@@ -660,15 +726,11 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
         agi[c] = mem[c, M_VAL_A]
         u_agi[c] = np.uint64(agi[c] if agi[c] > 1 else 1)
     _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-            st0, n_sides, max_rounds, words, att, dfn, codes, entries, a_rounds, a_first,
-            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
-            dying, broken, severed, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
-            death_hist, sums, fresh, np.zeros(n * ROW, np.int64), colours,
-            np.zeros(2 * n_sides, np.int64), standing0, np.zeros(N_G, np.int64), agi, u_agi,
+            st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
+            taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
+            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
-            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
-            np.zeros(n_sides, np.int64))  # fmt: skip
+            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64))  # fmt: skip
     for c in range(n):
         for ca in range(8):
             cat_colours[c, ca] += colours[c * 8 + ca]
