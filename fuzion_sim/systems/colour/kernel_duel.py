@@ -7,6 +7,15 @@ high half), a Roll with Blow or Soak per hit one more output per later hit. The 
 that takes a fighter to 0 Health ends it (CA79): killed outright or the Endurance roll, whose
 colour the counters and categories keep. It draws the same numbers in the same order as the
 general kernel (``kernel.py``), and the tests hold the two to the same outcomes bit for bit.
+
+What keeps an attack short (README "Speed"): each action's table is a byte code per roll
+pair (``duel_tables``, worked out once per plan) and the entries the codes stand for; a turn
+of one action whose later hits roll no FEAT (the common case) runs on a loop of its own, in
+which an attack is one generator step, two loads, the volley's hits as an integer multiply
+(1 for a miss or a single attack: no branch between the roll and the damage) and one
+predictable test of whether the blow drops its target; the fighters' state stays in
+registers, in the order initiative gave them. Trials go straight into the tally when the
+run does not keep them (``accumulate``).
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
+from ...engine.outcomes import outcome_index
 from ...engine.rng import trial_seed, xoshiro_bits
 from .codes import (
     BLUE,
@@ -21,13 +31,13 @@ from .codes import (
     M_N_ACTIONS,
     M_SIDE,
     M_VAL_A,
+    MAX_ACTIONS,
     O_DEATH_IMMEDIATE,
     O_KILL_THREATENED,
     O_ROLL_NEXT_TURN,
     O_TIES,
     RED,
     S_HEALTH,
-    S_HMAX,
     S_RANK_E,
     SUPER_CRIT,
     TAB_FIELD,
@@ -41,19 +51,62 @@ from .codes import (
 from .kernel import MAX_REROLLS
 from .tables import entry
 
+__all__ = ["N_DA", "duel_tables", "run_chunk"]
+
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 _N10000 = np.uint64(10000)
 _N100 = np.uint64(100)
+_NET = np.uint64(TAB_NET_SHIFT)
+_THR = np.uint64(TAB_THR_SHIFT)
+_FIELD = np.uint64(TAB_FIELD)
+
+#: Columns of a duel action row (``duel_tables``): its byte codes' offset, its entries'
+#: offset, the rounds its hit die has (1: a single attack), whether later hits roll their
+#: own FEAT, its table (``tab_later``'s row).
+DA_CODES, DA_ENTRIES, DA_ROUNDS, DA_LATER, DA_TABLE = range(5)
+N_DA = 5
+
+
+@jit
+def _decode(tab, p, out):
+    for j in range(10000):
+        out[j] = entry(tab, p, j)
+
+
+def duel_tables(plan, rounds, autofire):
+    """What the duel kernel reads of a duel's static tables, once per plan: ``act``
+    (int64[2 * MAX_ACTIONS, N_DA], row ``MAX_ACTIONS * attacker + k``), the byte code of
+    every roll pair of each action (uint8[2 * MAX_ACTIONS * 10000]) and the entries the codes
+    stand for (int64[2 * MAX_ACTIONS * 256])."""
+    act = np.zeros((2 * MAX_ACTIONS, N_DA), np.int64)
+    act[:, DA_ROUNDS] = 1
+    codes = np.zeros(2 * MAX_ACTIONS * 10000, np.uint8)
+    entries = np.zeros(2 * MAX_ACTIONS * 256, np.int64)
+    out = np.zeros(10000, np.int64)
+    for a in range(2):
+        for k in range(int(plan.mem[a, M_N_ACTIONS])):
+            i = MAX_ACTIONS * a + k
+            p = int(plan.pair_tab[a, k, 1 - a])
+            if p < 0:
+                continue
+            _decode(plan.tab, p, out)
+            values, code = np.unique(out, return_inverse=True)
+            codes[10000 * i:10000 * (i + 1)] = code.astype(np.uint8)
+            entries[256 * i:256 * i + len(values)] = values
+            act[i] = (10000 * i, 256 * i, rounds[a, k] if autofire[a, k] else 1,
+                      plan.tab_meta[p, TM_LATER] != 0, p)  # fmt: skip
+    return act, codes, entries
 
 
 @jit(inline="always")
-def _die(x, value):
-    return np.int64(((x & _LOW32) * np.uint64(max(value, 1))) >> _S32) + 1
+def _die(x, n):
+    """1d``n`` (``n`` >= 1, uint64) from the low half of ``x``."""
+    return np.int64(((x & _LOW32) * n) >> _S32) + 1
 
 
 @jit(inline="always")
-def _fate(x, colour_tab, rank_col, values, opts, rank_e, hmax):
+def _fate(x, colour_tab, rank_col, opts, rank_e):
     """The Endurance roll at 0 Health (``fate.endurance_roll``) of a fight that is over:
     (colour, dead at once, unconscious, dying)."""
     roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
@@ -68,193 +121,289 @@ def _fate(x, colour_tab, rank_col, values, opts, rank_e, hmax):
 
 
 @jit(inline="always")
-def _hits(x, autofire, rounds):
-    """The hits of a volley that landed: 1d(rounds) from the high half (K6), else 1."""
-    if autofire:
-        return np.int64(((x >> _S32) * np.uint64(rounds)) >> _S32) + 1
-    return np.int64(1)
+def _drop(s0, s1, s2, s3, v, net, ht, e_t, rank_e, threatened, roll_now, colour_tab, rank_col,
+          opts):  # fmt: skip
+    """A blow of ``net`` (entry ``v``) that takes a target with ``ht`` Health to 0
+    (``fate.land``): killed outright, or the Endurance roll now (one more generator step) or
+    at its next turn. Returns the generator, (dead, unconscious, dying) and the colour rolled
+    (-1: none)."""
+    thr = np.int64((np.uint64(v) >> _THR) & _FIELD)
+    blow = thr if threatened else net
+    if blow >= ht + e_t:
+        return s0, s1, s2, s3, True, 0, 0, -1
+    if roll_now:
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        colour, now, down, bleeding = _fate(x, colour_tab, rank_col, opts, rank_e)
+        return s0, s1, s2, s3, now, down, bleeding, colour
+    return s0, s1, s2, s3, False, 1, 0, -1
 
 
-@jit
-def run_chunk(key, first, n_trials, mem, opts, rank_col, colour_tab, values, pair_tab, tab,
-              tab_later, tab_meta, st0, max_rounds, rounds, autofire, winner, end_slot,
-              out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
-              severed, cat_colours, cat_rolls):  # fmt: skip
-    """Trials ``first .. first + n_trials - 1`` of a duel; arguments as the general kernel's
-    (``kernel.run_chunk``), plus ``rounds`` and ``autofire`` int64[2, MAX_ACTIONS]: the rounds
-    each action fires and whether it is a volley."""
-    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    agi0, agi1 = mem[0, M_VAL_A], mem[1, M_VAL_A]
-    n_act = np.zeros(2, np.int64)
-    n_act[0], n_act[1] = mem[0, M_N_ACTIONS], mem[1, M_N_ACTIONS]
-    # each action's table, volley flag, rounds and later-hit FEAT flag, by 8 * attacker + k
-    act_p = np.zeros(16, np.int64)
-    act_auto = np.zeros(16, np.bool_)
-    act_rounds = np.ones(16, np.int64)
-    act_later = np.zeros(16, np.bool_)
-    for a in range(2):
-        for kk in range(n_act[a]):
-            p = pair_tab[a, kk, 1 - a]
-            act_p[8 * a + kk] = p
-            act_auto[8 * a + kk] = autofire[a, kk] != 0
-            act_rounds[8 * a + kk] = rounds[a, kk]
-            act_later[8 * a + kk] = tab_meta[p, TM_LATER] != 0
-    # every action's table as a byte code per roll pair and the entries they stand for
-    # (one load from 10 kB that stays in L1, one from 2 kB)
-    codes = np.zeros(16 * 10000, np.uint8)
-    entries = np.zeros(16 * 256, np.int64)
-    for i in range(16):
-        if act_p[i] < 0 or (i >= 8 and i - 8 >= n_act[1]) or (i < 8 and i >= n_act[0]):
-            continue
-        n_values = 0
-        for jj in range(10000):
-            v = entry(tab, act_p[i], jj)
-            code = -1
-            for c in range(n_values):
-                if entries[256 * i + c] == v:
-                    code = c
-                    break
-            if code < 0:
-                code = n_values
-                entries[256 * i + code] = v
-                n_values += 1
-            codes[10000 * i + jj] = code
-    counts = np.zeros(16 * 256, np.int64)
-    hmax0, hmax1 = st0[0, S_HMAX], st0[1, S_HMAX]
-    rank_e0, rank_e1 = st0[0, S_RANK_E], st0[1, S_RANK_E]
+@jit(_nrt=False)
+def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_later, max_rounds,
+            agi0, agi1, n_act0, n_act1, side0, side1, h0, h1, rank_e0, rank_e1, act, codes,
+            entries, counts, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
+            landed, unconscious, dying, broken, severed, cat_rolls, accumulate, n_sides,
+            outcome_counts, end_hist, out_hist, death_hist, sums):  # fmt: skip
+    """The trial loop of :func:`run_chunk` (no allocation: compiled without reference
+    counting). ``sums`` (int64[2, 8]) gathers a streamed run's per-fighter sums: dealt, its
+    square, taken, its square, attacks, landed, unconscious, dying."""
+    k0, k1, k2, k3 = chunk[0], chunk[1], chunk[2], chunk[3]
+    u_agi0 = np.uint64(agi0 if agi0 > 1 else 1)
+    u_agi1 = np.uint64(agi1 if agi1 > 1 else 1)
+    small = agi0 <= 1 and agi1 <= 1  # a tie of d1s keeps the listed order
     e0, e1 = values[rank_e0], values[rank_e1]
-    side0, side1 = mem[0, M_SIDE], mem[1, M_SIDE]
     threatened = opts[O_KILL_THREATENED] != 0
     roll_now = opts[O_ROLL_NEXT_TURN] == 0
     agility_rule = opts[O_TIES] == TIE_AGILITY
+    # one action a turn each, later hits rolling no FEAT: the short loop
+    fast = (n_act0 == 1 and n_act1 == 1 and act[0, DA_LATER] == 0
+            and act[MAX_ACTIONS, DA_LATER] == 0)  # fmt: skip
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
         # initiative (kernel.initiative for two)
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        i0 = _die(x, agi0)
+        i0 = _die(x, u_agi0)
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        i1 = _die(x, agi1)
+        i1 = _die(x, u_agi1)
         lead = 0 if i0 >= i1 else 1
         if i0 == i1:
             if agility_rule and agi0 != agi1:
                 lead = 0 if agi0 > agi1 else 1
-            elif agi0 > 1 or agi1 > 1:
+            elif not small:
                 for _ in range(MAX_REROLLS):
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    r0 = _die(x, agi0)
+                    r0 = _die(x, u_agi0)
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    r1 = _die(x, agi1)
+                    r1 = _die(x, u_agi1)
                     if r0 != r1:
                         lead = 0 if r0 > r1 else 1
                         break
-        hp0, hp1 = st0[0, S_HEALTH], st0[1, S_HEALTH]
-        att0 = att1 = land0 = land1 = dealt0 = dealt1 = np.int64(0)
-        result = UNRESOLVED
         finish = max_rounds
         loser = -1
         dead = False
         down = 0
         bleeding = 0
-        for r in range(1, max_rounds + 1):
-            for turn in range(2):
-                a = lead if turn == 0 else 1 - lead
-                t = 1 - a
-                ht = hp1 if a == 0 else hp0
-                got = np.int64(0)  # Health a's blows take this turn
-                n_hits = np.int64(0)
-                for kk in range(n_act[a]):
-                    i = 8 * a + kk
-                    p = act_p[i]
-                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    pair = ((x & _LOW32) * _N10000) >> _S32
-                    code = np.uint64(codes[np.uint64(10000 * i) + pair])
-                    v = entries[np.uint64(256 * i) + code]
-                    counts[np.uint64(256 * i) + code] += 1
-                    hit = v & 1
-                    n_hits += hit
-                    net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-                    if net <= 0 and (hit == 0 or not act_later[i]):
-                        continue
-                    ca = (v >> 1) & 7
-                    hits = _hits(x, act_auto[i], act_rounds[i]) if hit != 0 else np.int64(1)
-                    if not act_later[i] or hits == 1:
-                        if net * hits < ht:  # no blow of the volley drops the target
-                            ht -= net * hits
-                            got += net * hits
-                            continue
-                        n = (ht + net - 1) // net  # the blow that drops it
-                        ht -= (n - 1) * net
-                        got += (n - 1) * net
-                        blow_net = net
-                    else:
-                        n = 0
-                        blow_net = net
-                        for h in range(hits):
-                            if h > 0:
-                                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                                roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
-                                blow_net = tab_later[p, ca * 101 + roll]
-                            if blow_net > 0 and blow_net >= ht:
-                                n = h + 1
-                                break
-                            if blow_net > 0:
-                                ht -= blow_net
-                                got += blow_net
-                        if n == 0:
-                            continue
-                    # the blow that takes the target to 0 Health (``fate.land``)
-                    loss = ht
-                    got += loss
-                    thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
-                    blow = thr if threatened else blow_net
-                    e_t = e1 if t == 1 else e0
-                    ht = 0
-                    loser = t
-                    if blow >= loss + e_t:
-                        dead = True
-                    elif roll_now:
-                        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                        colour, now, down, bleeding = _fate(
-                            x, colour_tab, rank_col, values, opts, rank_e1 if t == 1 else rank_e0,
-                            hmax1 if t == 1 else hmax0)  # fmt: skip
-                        cat_rolls[t, colour] += 1
-                        dead = now
-                    else:
-                        down = 1
+        colour = -1
+        if fast:
+            # the fighter who acts first (f) and second (s): their actions' rows and Health
+            f = np.uint64(lead)
+            rf = f * np.uint64(MAX_ACTIONS)
+            rs_ = (np.uint64(1) - f) * np.uint64(MAX_ACTIONS)
+            cf, ef = np.uint64(act[rf, DA_CODES]), np.uint64(act[rf, DA_ENTRIES])
+            nf = np.uint64(act[rf, DA_ROUNDS])
+            cs, es = np.uint64(act[rs_, DA_CODES]), np.uint64(act[rs_, DA_ENTRIES])
+            ns = np.uint64(act[rs_, DA_ROUNDS])
+            hf = h1 if lead == 1 else h0
+            hs = h0 if lead == 1 else h1
+            got_f = got_s = land_f = land_s = np.int64(0)
+            r = 0
+            lost = -1  # 0: f went down, 1: s did
+            v = np.int64(0)
+            net = np.int64(0)
+            ht = np.int64(0)
+            while r < max_rounds:
+                r += 1
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                code = np.uint64(codes[cf + (((x & _LOW32) * _N10000) >> _S32)])
+                v = entries[ef + code]
+                counts[ef + code] += 1
+                hit = v & 1
+                net = np.int64((np.uint64(v) >> _NET) & _FIELD)
+                blow = net * (1 + hit * np.int64(((x >> _S32) * nf) >> _S32))
+                land_f += hit
+                if blow >= hs:
+                    lost = 1
+                    ht = hs
                     break
-                if a == 0:
-                    hp1 = ht
-                    dealt0 += got
-                    att0 += n_act[0]
-                    land0 += n_hits
+                hs -= blow
+                got_f += blow
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                code = np.uint64(codes[cs + (((x & _LOW32) * _N10000) >> _S32)])
+                v = entries[es + code]
+                counts[es + code] += 1
+                hit = v & 1
+                net = np.int64((np.uint64(v) >> _NET) & _FIELD)
+                blow = net * (1 + hit * np.int64(((x >> _S32) * ns) >> _S32))
+                land_s += hit
+                if blow >= hf:
+                    lost = 0
+                    ht = hf
+                    break
+                hf -= blow
+                got_s += blow
+            att_f = r
+            att_s = r - 1 if lost == 1 else r
+            if lost >= 0:
+                # the blow that takes the target to 0 Health (``fate.land``): of a volley, the
+                # first that reaches it
+                loss = ht - ((ht - 1) // net) * net
+                if lost == 1:
+                    got_f += ht
+                    hs = 0
                 else:
-                    hp0 = ht
-                    dealt1 += got
-                    att1 += n_act[1]
-                    land1 += n_hits
-                if loser >= 0:
-                    break
-            if loser >= 0:
+                    got_s += ht
+                    hf = 0
+                loser = lead if lost == 0 else 1 - lead
+                e_t = e1 if loser == 1 else e0
+                rank_e = rank_e1 if loser == 1 else rank_e0
+                s0, s1, s2, s3, dead, down, bleeding, colour = _drop(
+                    s0, s1, s2, s3, v, net, loss, e_t, rank_e, threatened, roll_now, colour_tab,
+                    rank_col, opts)  # fmt: skip
                 finish = r
-                result = side1 if loser == 0 else side0
-                break
+            dealt0 = got_f if lead == 0 else got_s
+            dealt1 = got_s if lead == 0 else got_f
+            att0 = att_f if lead == 0 else att_s
+            att1 = att_s if lead == 0 else att_f
+            land0 = land_f if lead == 0 else land_s
+            land1 = land_s if lead == 0 else land_f
+        else:
+            hp0, hp1 = h0, h1
+            att0 = att1 = land0 = land1 = dealt0 = dealt1 = np.int64(0)
+            for r in range(1, max_rounds + 1):
+                for turn in range(2):
+                    a = lead if turn == 0 else 1 - lead
+                    t = 1 - a
+                    ht = hp1 if a == 0 else hp0
+                    n_act = n_act0 if a == 0 else n_act1
+                    got = np.int64(0)  # Health a's blows take this turn
+                    n_hits = np.int64(0)
+                    made = np.int64(0)
+                    for kk in range(n_act):
+                        i = MAX_ACTIONS * a + kk
+                        made += 1
+                        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                        code = np.uint64(codes[np.uint64(act[i, DA_CODES])
+                                               + (((x & _LOW32) * _N10000) >> _S32)])  # fmt: skip
+                        eo = np.uint64(act[i, DA_ENTRIES]) + code
+                        v = entries[eo]
+                        counts[eo] += 1
+                        hit = v & 1
+                        n_hits += hit
+                        net = np.int64((np.uint64(v) >> _NET) & _FIELD)
+                        later = act[i, DA_LATER] != 0
+                        if net <= 0 and (hit == 0 or not later):
+                            continue
+                        ca = (v >> 1) & 7
+                        hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(act[i, DA_ROUNDS]))
+                                                  >> _S32)  # fmt: skip
+                        if not later or hits == 1:
+                            if net * hits < ht:  # no blow of the volley drops the target
+                                ht -= net * hits
+                                got += net * hits
+                                continue
+                            n = (ht + net - 1) // net  # the blow that drops it
+                            ht -= (n - 1) * net
+                            got += (n - 1) * net
+                            blow_net = net
+                        else:
+                            n = 0
+                            blow_net = net
+                            p = act[i, DA_TABLE]
+                            for h in range(hits):
+                                if h > 0:
+                                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                                    roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+                                    blow_net = tab_later[p, ca * 101 + roll]
+                                if blow_net > 0 and blow_net >= ht:
+                                    n = h + 1
+                                    break
+                                if blow_net > 0:
+                                    ht -= blow_net
+                                    got += blow_net
+                            if n == 0:
+                                continue
+                        # the blow that takes the target to 0 Health (``fate.land``)
+                        got += ht
+                        loser = t
+                        s0, s1, s2, s3, dead, down, bleeding, colour = _drop(
+                            s0, s1, s2, s3, v, blow_net, ht, e1 if t == 1 else e0,
+                            rank_e1 if t == 1 else rank_e0, threatened, roll_now, colour_tab,
+                            rank_col, opts)  # fmt: skip
+                        ht = 0
+                        break
+                    if a == 0:
+                        hp1 = ht
+                        dealt0 += got
+                        att0 += made
+                        land0 += n_hits
+                    else:
+                        hp0 = ht
+                        dealt1 += got
+                        att1 += made
+                        land1 += n_hits
+                    if loser >= 0:
+                        break
+                if loser >= 0:
+                    finish = r
+                    break
+        if colour >= 0:
+            cat_rolls[loser, colour] += 1
+        result = UNRESOLVED if loser < 0 else (side1 if loser == 0 else side0)
+        out0 = finish if loser == 0 else 0
+        out1 = finish if loser == 1 else 0
+        death0 = finish if loser == 0 and dead else 0
+        death1 = finish if loser == 1 and dead else 0
+        unc0 = down if loser == 0 and not dead else 0
+        unc1 = down if loser == 1 and not dead else 0
+        dy0 = bleeding if loser == 0 and not dead else 0
+        dy1 = bleeding if loser == 1 and not dead else 0
+        if accumulate:
+            kk = outcome_index(result, n_sides)
+            outcome_counts[kk] += 1
+            end_hist[kk, finish] += 1
+            out_hist[0, out0] += 1
+            out_hist[1, out1] += 1
+            death_hist[0, death0] += 1
+            death_hist[1, death1] += 1
+            sums[0, 0] += dealt0
+            sums[0, 1] += dealt0 * dealt0
+            sums[0, 2] += dealt1
+            sums[0, 3] += dealt1 * dealt1
+            sums[0, 4] += att0
+            sums[0, 5] += land0
+            sums[0, 6] += unc0
+            sums[0, 7] += dy0
+            sums[1, 0] += dealt1
+            sums[1, 1] += dealt1 * dealt1
+            sums[1, 2] += dealt0
+            sums[1, 3] += dealt0 * dealt0
+            sums[1, 4] += att1
+            sums[1, 5] += land1
+            sums[1, 6] += unc1
+            sums[1, 7] += dy1
+            continue
         winner[j] = result
         end_slot[j] = finish
-        out_slot[j, 0] = finish if loser == 0 else 0
-        out_slot[j, 1] = finish if loser == 1 else 0
-        death_slot[j, 0] = finish if loser == 0 and dead else 0
-        death_slot[j, 1] = finish if loser == 1 and dead else 0
+        out_slot[j, 0], out_slot[j, 1] = out0, out1
+        death_slot[j, 0], death_slot[j, 1] = death0, death1
         dealt[j, 0], dealt[j, 1] = dealt0, dealt1
         taken[j, 0], taken[j, 1] = dealt1, dealt0
         attacks[j, 0], attacks[j, 1] = att0, att1
         landed[j, 0], landed[j, 1] = land0, land1
-        for c in range(2):
-            lost = loser == c and not dead
-            unconscious[j, c] = down if lost else 0
-            dying[j, c] = bleeding if lost else 0
-            broken[j, c] = 0
-            severed[j, c] = 0
-    for i in range(16):
-        for c in range(256):
-            if counts[256 * i + c]:
-                cat_colours[i // 8, (entries[256 * i + c] >> 1) & 7] += counts[256 * i + c]
+        unconscious[j, 0], unconscious[j, 1] = unc0, unc1
+        dying[j, 0], dying[j, 1] = dy0, dy1
+        broken[j, 0], broken[j, 1] = 0, 0
+        severed[j, 0], severed[j, 1] = 0, 0
+
+
+@jit
+def run_chunk(chunk, first, n_trials, mem, opts, rank_col, colour_tab, values, tab_later, st0,
+              max_rounds, act, codes, entries, winner, end_slot, out_slot, death_slot, dealt,
+              taken, attacks, landed, unconscious, dying, broken, severed, cat_colours,
+              cat_rolls, accumulate, n_sides, outcome_counts, end_hist, out_hist, death_hist,
+              sums):  # fmt: skip
+    """Trials ``first .. first + n_trials - 1`` of a duel; plan arrays as the general kernel's
+    (``kernel.run_chunk``), then the actions' tables (``duel_tables``), the per-trial outputs
+    (written unless ``accumulate``), the categories, and a streamed run's tally arrays
+    (``Tally``'s histograms, and ``sums`` int64[2, 8]: see ``_trials``)."""
+    counts = np.zeros(entries.shape[0], np.int64)
+    _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_later, max_rounds,
+            mem[0, M_VAL_A], mem[1, M_VAL_A], mem[0, M_N_ACTIONS], mem[1, M_N_ACTIONS],
+            mem[0, M_SIDE], mem[1, M_SIDE], st0[0, S_HEALTH], st0[1, S_HEALTH],
+            st0[0, S_RANK_E], st0[1, S_RANK_E], act, codes, entries, counts, winner, end_slot,
+            out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
+            severed, cat_rolls, accumulate, n_sides, outcome_counts, end_hist, out_hist,
+            death_hist, sums)  # fmt: skip
+    for i in range(counts.shape[0]):
+        if counts[i]:
+            cat_colours[i // (256 * MAX_ACTIONS), (entries[i] >> 1) & 7] += counts[i]

@@ -3,35 +3,63 @@
 
 Each turn slot of such a fight is the general kernel's (``kernel.turn``) without the rules that
 cannot come up: the start-of-turn events of the fallen (``fate.turn_start``), then each action's
-target (``actions.choose_target``'s rules, worked out here) and its attack read off the pair's
-table, the blows subtracted here and handed to ``fate.land`` only when one takes a target to
-0 Health. It draws the same numbers in the same order as the general kernel, and the tests
-hold the two to the same outcomes bit for bit.
+target (``actions.choose_target``'s rules) and its attack read off the pair's table, and what a
+blow that takes a target to 0 Health does (``fate.land``). It draws the same numbers in the same
+order as the general kernel, and the tests hold the two to the same outcomes bit for bit.
+
+What keeps an attack short (README "Speed"):
+
+- a combatant's state is one row of a single int64 array (``ROW`` words, unsigned offsets);
+  the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
+  Endurance roll and what its colour does, ranks lost and death at Shift 0, a turn slot's
+  events, the end of the fight) are worked out here on those rows, with a count of those
+  standing on each side, so that the end of the fight is one test and nothing is called out
+  of line; initiative too (``_initiative``), with the generator in registers;
+- what an action needs against a target is one word (``pair words``: its table, whether the
+  table is coded, whether later hits roll their own FEAT); a table whose outcome is a function
+  of the two rolls' colours (a contest, a FEAT, a plain roll) is two words a roll, one for the
+  attack's and one for the target's, from which an attack finds its entry with a compare and
+  two adds, without a branch (``_entry``); any other table a byte code per roll pair;
+- the volley's hits an integer multiply (1 for a miss or a single attack), and a blow that
+  drops nobody two subtractions and one predictable test;
+- the turn slots of a round run over those who can still do something there (``live``: the
+  standing and the fallen whose turn starts with an event, rebuilt without a branch after a
+  round in which anyone fell or changed); the first standing enemy is kept per side until
+  someone falls or stands up again;
+- the trial loop is compiled without reference counting (it allocates nothing), and trials go
+  straight into the tally when the run does not keep them (``accumulate``).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._jit import jit
+from ...engine.outcomes import outcome_index
 from ...engine.rng import trial_seed, xoshiro_bits
 from .codes import (
     AF_TARGET,
+    BLUE,
+    DN_BLEEDING,
+    DN_GREEN,
+    DN_PENDING,
     DN_STABLE,
-    F_EPOCH,
-    F_N,
-    F_OVER,
-    F_ROUND,
-    F_SIDES,
-    F_WINNER,
+    DRAW,
     GREEN,
     M_N_ACTIONS,
     M_SIDE,
     M_TARGETING,
-    N_EV_FIELDS,
-    N_F,
+    M_VAL_A,
+    MAX_ACTIONS,
+    O_DEATH_IMMEDIATE,
+    O_FLEE,
     O_KILL_THREATENED,
+    O_ROLL_NEXT_TURN,
+    O_TIES,
+    RED,
     S_ATTACKS,
+    S_BLEED_FROM,
     S_BROKEN_N,
     S_DEALT,
     S_DEATH_T,
@@ -39,32 +67,148 @@ from .codes import (
     S_DOWN,
     S_DROPS,
     S_HEALTH,
+    S_HMAX,
     S_LANDED,
     S_OUT_T,
+    S_RANK_E,
     S_SEVERED_N,
     S_STATUS,
     S_TAKEN,
+    ST_DEAD,
     ST_DOWN,
+    ST_FLED,
     ST_STANDING,
+    SUPER_CRIT,
+    T_CODED,
     T_CONTEST,
+    T_FEAT,
     TAB_CODES,
     TAB_DEF_BYTE,
     TAB_FIELD,
     TAB_NET_SHIFT,
     TAB_THR_SHIFT,
+    TAB_VALUES,
     TAB_WIDTH,
+    TIE_AGILITY,
     TM_LATER,
     UNRESOLVED,
+    YELLOW,
 )
-from .fate import draw, final_state, land, turn_start
-from .kernel import initiative
-from .tables import entry
-from .typed import typed
+from .kernel import MAX_REROLLS, initiative
+
+__all__ = ["squad_tables", "run_chunk"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 _N10000 = np.uint64(10000)
 _N100 = np.uint64(100)
+_N10 = np.uint64(10)
+_KEY = np.int64(0xFFFF)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_S16 = np.int64(16)
+
+#: The columns of a combatant's row of the state: first what a trial changes (``fate.py``'s
+#: ``S_*`` of a squad fight; ``COUNTS``: its attacks' colours, 9 bits each, and landed, from
+#: bit 54, since the last ``_flush``), then what it does not: its side, actions a turn, the
+#: next member of its side, where its pair words start in the tables, which actions attack
+#: the first standing enemy (a bit each) and the rounds of each action's hit die (1: a single
+#: attack). Unsigned, so no negative-index wraparound code.
+(
+    HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
+    TAKEN, ATTACKS, LANDED, COUNTS, DUE, POS, SIDE, N_ACT, NEXT, WROW, FIRST, ROUNDS,
+) = (np.uint64(i) for i in range(23))  # fmt: skip
+N_VAR = 17
+ROW = np.uint64(32)
+#: The state columns a row starts from (``st0``), in the order above.
+_FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
+            S_OUT_T, S_DEATH_T, S_DEALT, S_TAKEN, S_ATTACKS, S_LANDED)  # fmt: skip
+#: The fight's own state after the rows (``fate``'s ``F_*`` of a squad fight, at ``fa``):
+#: over, the winner, a count of the times anyone stopped or started standing, the sides with
+#: anyone standing; then four words a side (at ``fa + SIDES + 4 x side``): those standing,
+#: its first standing member (``n``: none), the count above when its first standing enemy
+#: was found, and that enemy; then the turn slots of a round (``live``).
+G_OVER, G_WINNER, G_EPOCH, G_LEFT = (np.uint64(i) for i in range(4))
+SIDES = np.uint64(4)
+V_STANDING, V_FIRST_UP, V_CACHED, V_ENEMY = (np.uint64(i) for i in range(4))
+#: A table's block in ``tabs`` (``TB`` words at ``TB x table``): the attack's words by roll,
+#: the target's, then the entries (``tables.entry``; by byte code for a coded table).
+TB = 456
+_DFN = np.uint64(100)
+_ENT = np.uint64(200)
+#: A pair word: its table's block (bits 0-31), coded (bit 32), later hits rolling their own
+#: FEAT (bit 33), the table (bits 34-47, ``tab_later``'s row), the coded table's byte codes
+#: (from bit 48, in 10,000s).
+_BLOCK = np.int64(0xFFFFFFFF)
+_CODED = np.int64(1 << 32)
+_LATER = np.int64(1 << 33)
+
+
+def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A formula table's words by roll (``tables.entry``): the attack's ``(index part << 16) |
+    key`` and the target's. The entry is ``index parts + 6 x (attack key > target key)``: a
+    contest's keys are colour x 128 + roll (the higher colour, then the higher roll; 0 for an
+    attack below Green, which never wins), a FEAT's and a plain roll's never win."""
+    colours = row[:26].view(np.uint8)
+    ca = colours[:100].astype(np.int64)
+    cd = colours[TAB_DEF_BYTE:TAB_DEF_BYTE + 100].astype(np.int64)
+    rolls = np.arange(100, dtype=np.int64)
+    kind = int(row[TAB_WIDTH - 1])
+    if kind == T_CONTEST:
+        att = (ca << 16) | np.where(ca >= GREEN, ca * 128 + rolls, 0)
+        dfn = cd * 128 + rolls
+    elif kind == T_FEAT:
+        att, dfn = (6 * ca) << 16, cd << 16
+    else:
+        att, dfn = ca << 16, np.zeros(100, np.int64)
+    return att, dfn
+
+
+def squad_tables(plan, rounds, autofire):
+    """What the squad kernel reads of a fight's static tables and actions, once per plan:
+    ``tabs`` (int64: a block of ``TB`` words a table, then the pair words, ``T x TB + (C x c
+    + t) x MAX_ACTIONS + k``), the byte codes of the coded tables (uint8[10000 a coded table],
+    at least one) and by action (int64[C, MAX_ACTIONS]) the rounds of its hit die and whether
+    it attacks the first standing enemy (no preferred target, ``targeting: first``)."""
+    tab = plan.tab
+    n_tab = tab.shape[0]
+    n = plan.n_combatants
+    tabs = np.zeros(n_tab * TB + n * n * MAX_ACTIONS, np.int64)
+    coded = [p for p in range(n_tab) if tab[p, TAB_WIDTH - 1] == T_CODED]
+    codes = np.zeros(10000 * max(len(coded), 1), np.uint8)
+    flags = np.zeros(n_tab, np.int64)
+    for p in range(n_tab):
+        block = tabs[TB * p:TB * (p + 1)]
+        block[200:456] = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
+        flags[p] = TB * p | (p << 34) | (int(_LATER) if plan.tab_meta[p, TM_LATER] else 0)
+        if p in coded:
+            i = coded.index(p)
+            flags[p] |= int(_CODED) | (i << 48)
+            codes[10000 * i:10000 * (i + 1)] = tab[p, :TAB_CODES].view(np.uint8)[:10000]
+        else:
+            block[:100], block[100:200] = _colour_words(tab[p])
+    pair = np.transpose(plan.pair_tab, (0, 2, 1))  # [c, t, k]
+    tabs[n_tab * TB:] = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1).reshape(-1)
+    a_rounds = np.where(autofire != 0, rounds, 1).astype(np.int64)
+    a_first = ((plan.acts[:, :, AF_TARGET] < 0)
+               & (plan.mem[:, M_TARGETING] == 0)[:, None]).astype(np.int64)
+    return tabs, codes, a_rounds, a_first
+
+
+@jit(inline="always")
+def _entry(tabs, codes, w, jj):
+    """The packed outcome (``codes.TAB_*``) of roll pair ``jj`` (uint64) of the table of pair
+    word ``w`` (``tables.entry``)."""
+    b = np.uint64(w & _BLOCK)
+    if w & _CODED:
+        code = np.uint64(codes[np.uint64(10000 * (w >> 48)) + jj])
+        return tabs[b + _ENT + code]
+    ra = jj // _N100
+    rd = jj - _N100 * ra
+    wa = tabs[b + ra]
+    wd = tabs[b + _DFN + rd]
+    won = np.int64((wa & _KEY) > (wd & _KEY))
+    return tabs[b + _ENT + np.uint64((wa >> _S16) + (wd >> _S16) + 6 * won)]
 
 
 @jit(inline="always")
@@ -72,213 +216,521 @@ def _target(mem, acts, st, n, c, k):
     """``actions.choose_target`` without ``finish_fallen`` or an excluded victim."""
     side = mem[c, M_SIDE]
     pref = acts[c, k, AF_TARGET]
-    if pref >= 0 and st[pref, S_STATUS] == ST_STANDING:
+    if pref >= 0 and st[np.uint64(pref) * ROW + STATUS] == ST_STANDING:
         return pref
     rule = mem[c, M_TARGETING]
     best = -1
     for e in range(n):
-        if mem[e, M_SIDE] == side or st[e, S_STATUS] != ST_STANDING:
+        re = np.uint64(e) * ROW
+        if mem[e, M_SIDE] == side or st[re + STATUS] != ST_STANDING:
             continue
         if rule == 0:
             return e
-        h = st[e, S_HEALTH]
-        if best < 0 or (rule == 1 and h < st[best, S_HEALTH]) or (
-                rule == 2 and h > st[best, S_HEALTH]):  # fmt: skip
+        h = st[re + HEALTH]
+        if best < 0 or (rule == 1 and h < st[np.uint64(best) * ROW + HEALTH]) or (
+                rule == 2 and h > st[np.uint64(best) * ROW + HEALTH]):  # fmt: skip
             best = e
     return best
 
 
 @jit(inline="always")
-def _blow(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls, events, n_events, a, t,
-          net, thr, threatened):  # fmt: skip
-    """``fate.land`` with the common case (the target keeps some Health) worked out here."""
-    if net <= 0 or st[t, S_STATUS] != ST_STANDING:
-        return
-    h = st[t, S_HEALTH]
-    if net < h:
-        st[t, S_HEALTH] = h - net
-        st[a, S_DEALT] += net
-        st[t, S_TAKEN] += net
-        return
-    land(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls, events, n_events, a, t,
-         net, thr, thr if threatened else net)  # fmt: skip
+def _live(st, rc):
+    """Whether the combatant of row ``rc`` can still do anything at its turn slot (1 or 0): it
+    stands, or it lies with an Endurance roll to come (``fate.turn_start``; a bleeder's slots
+    are worked out when it starts bleeding, see ``_endurance``)."""
+    status = st[rc + STATUS]
+    down = st[rc + DOWN]
+    return np.int64((status == ST_STANDING) | (
+        (status == ST_DOWN) & ((down == DN_PENDING) | (down == DN_GREEN))))  # fmt: skip
 
 
-@jit
-def byte_tables(tab):
-    """The tables as the squad kernel reads them: each table's kind (``codes.T_*``); for a
-    contest, the colour of each of the attack's and the target's rolls (uint8[T * 200]) and
-    its entries by (landed, colour); else the outcome of each roll pair as a byte code
-    (uint8[T * 10000]) and the entries the codes stand for (int64[T * 256])."""
-    n_tab = tab.shape[0]
-    codes = np.zeros(n_tab * 10000, np.uint8)
-    entries = np.zeros(n_tab * 256, np.int64)
-    kinds = np.zeros(n_tab, np.int64)
-    rows = np.zeros(n_tab * 200, np.uint8)
-    for p in range(n_tab):
-        kinds[p] = tab[p, TAB_WIDTH - 1]
-        if kinds[p] == T_CONTEST:
-            for i in range(100):
-                rows[200 * p + i] = (tab[p, i >> 3] >> ((i & 7) << 3)) & 0xFF
-                b = TAB_DEF_BYTE + i
-                rows[200 * p + 100 + i] = (tab[p, b >> 3] >> ((b & 7) << 3)) & 0xFF
-            for i in range(12):
-                entries[256 * p + i] = tab[p, TAB_CODES + i]
+@jit(inline="always")
+def _stand_change(st, fa, rc, c, d, n):
+    """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): the count of its side
+    standing and of the sides with anyone standing, and its side's first standing member,
+    found again along the side's members (``NEXT``) when it was ``c``."""
+    vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
+    before = st[vs + V_STANDING]
+    st[vs + V_STANDING] = before + d
+    if before == 0:
+        st[fa + G_LEFT] += 1
+    elif before + d == 0:
+        st[fa + G_LEFT] -= 1
+    if d > 0:
+        if c < st[vs + V_FIRST_UP]:
+            st[vs + V_FIRST_UP] = c
+    elif st[vs + V_FIRST_UP] == c:
+        e = st[rc + NEXT]
+        while e < n and st[np.uint64(e) * ROW + STATUS] != ST_STANDING:
+            e = st[np.uint64(e) * ROW + NEXT]
+        st[vs + V_FIRST_UP] = e
+
+
+@jit(inline="always")
+def _go_out(st, fa, rc, r, n_sides):
+    """``fate.go_out``: the round it first went out; then whether the fight is over
+    (``fate.check_end``: at most one side with anyone standing)."""
+    if st[rc + OUT_T] == 0:
+        st[rc + OUT_T] = r
+    st[fa + G_EPOCH] += 1
+    if st[fa + G_OVER] == 0 and st[fa + G_LEFT] <= 1:
+        st[fa + G_OVER] = 1
+        st[fa + G_WINNER] = DRAW
+        for s in range(n_sides):
+            if st[fa + SIDES + np.uint64(4 * s) + V_STANDING] > 0:
+                st[fa + G_WINNER] = s
+
+
+@jit(inline="always")
+def _die(st, fa, rc, c, r, n, n_sides):
+    """``fate.die``: death at Shift 0 or killed outright."""
+    status = st[rc + STATUS]
+    if status == ST_DEAD:
+        return
+    st[rc + DROPS] += 1
+    st[rc + STATUS] = ST_DEAD
+    st[rc + DEATH_T] = r
+    st[rc + DIE_NEXT] = 0
+    if status == ST_STANDING:
+        _stand_change(st, fa, rc, c, -1, n)
+    if status == ST_STANDING or st[rc + OUT_T] == 0:
+        _go_out(st, fa, rc, r, n_sides)
+
+
+@jit(inline="always")
+def _lose_ranks(st, fa, rc, c, r, n, n_sides, k, immediate):
+    """``fate.lose_ranks``: ``k`` ranks (no Health tracks Endurance in a squad fight)."""
+    new = st[rc + RANK_E] - k
+    new = new if new > 0 else 0
+    st[rc + RANK_E] = new
+    if k > 0 and new == 0:
+        if immediate:
+            _die(st, fa, rc, c, r, n, n_sides)
+        else:
+            st[rc + DIE_NEXT] = 1
+
+
+@jit(inline="always")
+def _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, c, rc, r, n, n_sides,
+               flee, immediate, now):  # fmt: skip
+    """``fate.endurance_roll`` in round ``r`` at the turn slot of position ``now``: one
+    generator step. Returns the generator.
+
+    A White or Blue bleeds out of the fight: it loses a rank at each of its turn slots from
+    the next round on and dies at Shift 0 or at its next slot (CA70-CA72), which draws nothing
+    and changes nothing else, so the round it will die in is worked out here (``DUE``, at its
+    own slot; ``_bleed_out`` records it if the fight lasts that long) and its slots are
+    skipped."""
+    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+    roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+    colour = colour_tab[rank_col[st[rc + RANK_E]], roll]
+    cat_rolls[c, colour] += 1
+    if colour == SUPER_CRIT:
+        health = np.int64(((x >> _S32) * _N10) >> _S32) + 1
+        if flee:
+            st[rc + STATUS] = ST_FLED
+            return s0, s1, s2, s3
+        st[rc + STATUS] = ST_STANDING
+        _stand_change(st, fa, rc, c, 1, n)
+        st[fa + G_EPOCH] += 1
+        cap = st[rc + HMAX] if st[rc + HMAX] > 1 else 1
+        st[rc + HEALTH] = health if health < cap else cap
+        st[rc + DOWN] = DN_STABLE
+    elif colour == RED or colour == YELLOW:
+        st[rc + DOWN] = DN_STABLE
+    elif colour == GREEN:
+        st[rc + DOWN] = DN_GREEN
+    else:
+        st[rc + DOWN] = DN_BLEEDING
+        st[rc + BLEED_FROM] = r
+        q = st[rc + RANK_E]
+        if colour == BLUE:
+            _lose_ranks(st, fa, rc, c, r, n, n_sides, 2, immediate)
+            q = st[rc + RANK_E]
+            if q == 0:  # dead now, or at its next slot: this round's if still to come
+                if not immediate:
+                    st[rc + DUE] = r if st[rc + POS] > now else r + 1
+                return s0, s1, s2, s3
+        # a rank at each slot from round r + 1: at 0 in round r + q (a rank of 0 at once)
+        st[rc + DUE] = r + (q if q > 1 else 1) + (0 if immediate else 1)
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t, rt, r, n,
+          n_sides, net, blow, roll_now, flee, immediate):  # fmt: skip
+    """``fate.land``: a blow of ``net`` from the attacker of row ``ra`` on ``t``; killed
+    outright when ``blow`` reaches the Health it had plus its Endurance value, else down
+    (``fate.drop``) and the Endurance roll now or at its next turn. Returns the generator."""
+    if net <= 0 or st[rt + STATUS] != ST_STANDING:
+        return s0, s1, s2, s3
+    h = st[rt + HEALTH]
+    loss = net if net < h else h
+    st[rt + HEALTH] = h - loss
+    st[ra + DEALT] += loss
+    st[rt + TAKEN] += loss
+    if h - loss > 0:
+        return s0, s1, s2, s3
+    if blow >= h + values[st[rt + RANK_E]]:
+        _die(st, fa, rt, t, r, n, n_sides)
+        return s0, s1, s2, s3
+    st[rt + STATUS] = ST_DOWN
+    st[rt + DOWN] = DN_PENDING
+    st[rt + DROPS] += 1
+    _stand_change(st, fa, rt, t, -1, n)
+    _go_out(st, fa, rt, r, n_sides)
+    if roll_now:
+        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
+                                    rt, r, n, n_sides, flee, immediate,
+                                    st[ra + POS])  # fmt: skip
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
+    """``kernel.initiative`` under ``initiative_ties: reroll`` for at most 64 combatants whose
+    Agility values are at most 64, with the generator in registers; returns it. The first
+    sort puts the combatants in a word of bits per roll and reads them off highest roll first
+    (the insertion sort's stable order); the ties are the bits of a word (position p tied with
+    p + 1), and each round of re-rolls runs over its runs of set bits."""
+    for v in range(max_u + 1):
+        masks[v] = _ZERO
+    for c in range(n):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+        key[c] = k
+        masks[k] |= _ONE << np.uint64(c)
+    pos = 0
+    tied = _ZERO
+    for v in range(max_u, 0, -1):
+        m = masks[v]
+        if m == _ZERO:
             continue
-        n_values = 0
-        for j in range(10000):
-            v = entry(tab, p, j)
-            code = -1
-            for c in range(n_values):
-                if entries[256 * p + c] == v:
-                    code = c
-                    break
-            if code < 0:
-                code = n_values
-                entries[256 * p + code] = v
-                n_values += 1
-            codes[10000 * p + j] = code
-    return codes, entries, kinds, rows
+        start = pos
+        while m != _ZERO:
+            order[pos] = np.int64(trailing_zeros(m))
+            m &= m - _ONE
+            pos += 1
+        tied |= ((_ONE << np.uint64(pos - start - 1)) - _ONE) << np.uint64(start)
+    for _ in range(MAX_REROLLS):
+        if tied == _ZERO:
+            break
+        left = tied
+        tied = _ZERO
+        while left != _ZERO:
+            p = trailing_zeros(left)
+            q = p + trailing_zeros(~(left >> p))  # positions p .. q tied
+            left &= ~(((_ONE << (q - p)) - _ONE) << p)
+            ip, iq = np.int64(p), np.int64(q)
+            small = True  # a tie of d1s keeps the listed order
+            for i in range(ip, iq + 1):
+                if agi[order[i]] > 1:
+                    small = False
+            if small:
+                continue
+            for i in range(ip, iq + 1):
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                c = order[i]
+                key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+            for i in range(ip + 1, iq + 1):
+                c = order[i]
+                jj = i - 1
+                while jj >= ip and key[c] > key[order[jj]]:
+                    order[jj + 1] = order[jj]
+                    jj -= 1
+                order[jj + 1] = c
+            for i in range(ip, iq):
+                tied |= np.uint64(key[order[i]] == key[order[i + 1]]) << np.uint64(i)
+    return s0, s1, s2, s3
 
 
-@jit
-def run_chunk(key, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, pair_tab, tab,
-              tab_later, tab_meta, st0, n_sides, max_rounds, rounds, autofire, winner,
-              end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying,
-              broken, severed, cat_colours, cat_rolls):  # fmt: skip
-    """Trials ``first .. first + n_trials - 1`` of a static fight; arguments as the general
-    kernel's (``kernel.run_chunk``), plus ``rounds`` and ``autofire`` int64[C, MAX_ACTIONS]
-    (the rounds each action fires, whether it is a volley)."""
+@jit(inline="always")
+def _flush(st, colours, n):
+    """Each row's packed counts (``COUNTS``) into its attacks and landed and the chunk's
+    colours."""
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        w = st[rc + COUNTS]
+        st[rc + COUNTS] = 0
+        total = 0
+        for ca in range(6):
+            m = (w >> (9 * ca)) & 511
+            colours[np.uint64(8 * c + ca)] += m
+            total += m
+        st[rc + ATTACKS] += total
+        st[rc + LANDED] += w >> 54
+
+
+@jit(inline="always")
+def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, rank_col, cat_rolls,
+         tab_later, c, rc, vs, k, r, n, n_sides, threatened, roll_now, flee,
+         immediate):  # fmt: skip
+    """Action ``k`` of the standing ``c`` (row ``rc``; its side's words at ``vs``) in round
+    ``r``: its target (the first standing enemy, found again only when someone stopped or
+    started standing, or ``_target``), the attack off the pair's table, its blows. Returns the
+    generator and whether a blow reached ``fate.land``."""
+    if (st[rc + FIRST] >> k) & 1:
+        if st[vs + V_CACHED] != st[fa + G_EPOCH]:
+            e = n
+            for s in range(n_sides):
+                up = st[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP]
+                if fa + SIDES + np.uint64(4 * s) != vs and up < e:
+                    e = up
+            st[vs + V_ENEMY] = e if e < n else -1
+            st[vs + V_CACHED] = st[fa + G_EPOCH]
+        t = st[vs + V_ENEMY]
+    else:
+        t = _target(mem, acts, st, n, c, k)
+    if t < 0:
+        return s0, s1, s2, s3, False
+    ut = np.uint64(t)
+    rt = ut * ROW
+    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+    w = tabs[np.uint64(st[rc + WROW]) + ut * np.uint64(MAX_ACTIONS) + np.uint64(k)]
+    jj = ((x & _LOW32) * _N10000) >> _S32
+    v = _entry(tabs, codes, w, jj)
+    ca = (v >> 1) & 7
+    hit = v & 1
+    net = (v >> TAB_NET_SHIFT) & TAB_FIELD
+    st[rc + COUNTS] += (np.int64(1) << (9 * ca)) + (hit << 54)
+    hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(st[rc + ROUNDS + np.uint64(k)])) >> _S32)
+    later = (w & _LATER) != 0
+    total = net * hits
+    h = st[rt + HEALTH]
+    if total < h and not (later and hits > 1):  # no blow drops the target
+        st[rt + HEALTH] = h - total
+        st[rc + DEALT] += total
+        st[rt + TAKEN] += total
+        return s0, s1, s2, s3, False
+    if hit == 0 and net <= 0:
+        return s0, s1, s2, s3, False
+    thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
+    drops = st[rt + DROPS]
+    s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, rc,
+                           t, rt, r, n, n_sides, net, thr if threatened else net, roll_now,
+                           flee, immediate)  # fmt: skip
+    for _ in range(1, hits):
+        if st[rt + DROPS] != drops:
+            break
+        net2 = net
+        if later:
+            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+            roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+            net2 = tab_later[(w >> 34) & 0x3FFF, ca * 101 + roll]
+        s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls,
+                               rc, t, rt, r, n, n_sides, net2, thr if threatened else net2,
+                               roll_now, flee, immediate)  # fmt: skip
+    return s0, s1, s2, s3, True
+
+
+@jit(inline="always")
+def _bleed_out(st, n, end, end_pos):
+    """The bleeders who died before the fight ended (at their slot in round ``DUE``, before
+    the slot of position ``end_pos`` in round ``end``): ``fate.die`` of the fallen."""
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        due = st[rc + DUE]
+        if due > 0 and st[rc + STATUS] == ST_DOWN and (
+                due < end or (due == end and st[rc + POS] < end_pos)):  # fmt: skip
+            st[rc + STATUS] = ST_DEAD
+            st[rc + DEATH_T] = due
+            st[rc + DIE_NEXT] = 0
+            st[rc + DROPS] += 1
+
+
+@jit(_nrt=False)
+def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
+            st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
+            taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
+            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
+            order, key, masks, rs, group, tie):  # fmt: skip
+    """The trial loop of :func:`run_chunk`, with its scratch arrays (no allocation: compiled
+    without reference counting). ``st``: the rows, then the fight's state (``fresh``: as a
+    trial starts). ``sums`` (int64[C, 12]) gathers a streamed run's per-combatant sums:
+    dealt, its square, taken, its square, attacks, landed, then the counters (unconscious,
+    dying, broken, severed) and the last two's squares."""
     n = mem.shape[0]
-    codes, entries, kinds, rows = byte_tables(tab)
-    _trials(key, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, pair_tab, tab,
-            tab_later, tab_meta, st0, n_sides, max_rounds, rounds, autofire, winner, end_slot,
-            out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
-            severed, cat_colours, cat_rolls, codes, entries, kinds, rows, np.empty_like(st0),
-            np.zeros(4, np.uint64),
-            np.zeros(N_F, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((1, N_EV_FIELDS), np.int64),
-            np.zeros(1, np.int64))  # fmt: skip
-
-
-@typed
-def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, pair_tab,
-            tab, tab_later, tab_meta, st0, n_sides, max_rounds, act_rounds, act_auto, winner,
-            end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying,
-            broken, severed, cat_colours, cat_rolls, codes, entries, kinds, rows, st, rs, fs,
-            order, group, key, tie, events, n_events):  # fmt: skip
-    """The trial loop of :func:`run_chunk`, with its scratch arrays and the tables as byte
-    codes (``byte_tables``)."""
-    n = mem.shape[0]
+    un = np.uint64(n)
+    fa = un * ROW
+    live = fa + SIDES + np.uint64(4 * n_sides)
     threatened = opts[O_KILL_THREATENED] != 0
-    first_enemy = group  # scratch: no initiative groups here, so ``group`` holds, per side,
-    cached = tie  # the first standing enemy and the F_EPOCH it was found at
+    roll_now = opts[O_ROLL_NEXT_TURN] == 0
+    flee = opts[O_FLEE] != 0
+    immediate = opts[O_DEATH_IMMEDIATE] != 0
+    max_u = 0
+    for c in range(n):
+        max_u = max_u if u_agi[c] <= max_u else np.int64(u_agi[c])
+    bits = opts[O_TIES] != TIE_AGILITY and n <= 64 and max_u <= 64  # ``_initiative``
     for j in range(n_trials):
-        rs[0], rs[1], rs[2], rs[3] = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
-        for f in range(fs.shape[0]):
-            fs[f] = 0
-        fs[F_SIDES] = n_sides
-        fs[F_N] = n
+        s0, s1, s2, s3 = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
         for c in range(n):
-            for f in range(st0.shape[1]):
-                st[c, f] = st0[c, f]
-        initiative(mem, opts, rs, order, group, key, tie, n)
-        for side in range(n_sides):
-            cached[side] = -1
+            rc = np.uint64(c) * ROW
+            for f in range(N_VAR):
+                st[rc + np.uint64(f)] = fresh[rc + np.uint64(f)]
+        for i in range(fa, live):
+            st[i] = fresh[i]
+        if bits:
+            s0, s1, s2, s3 = _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks,
+                                         n)  # fmt: skip
+        else:
+            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+            initiative(mem, opts, rs, order, group, key, tie, n)
+            s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+        n_live = np.uint64(0)
+        for pos in range(n):
+            c = order[pos]
+            st[np.uint64(c) * ROW + POS] = pos
+            st[live + n_live] = c
+            n_live += np.uint64(_live(st, np.uint64(c) * ROW))
         end = max_rounds
-        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]  # the generator in registers; in ``rs``
-        for r in range(1, max_rounds + 1):  # around the calls that draw
-            fs[F_ROUND] = r
-            for pos in range(n):
-                c = order[pos]
-                if st[c, S_DIE_NEXT] != 0 or (st[c, S_STATUS] == ST_DOWN
-                                              and st[c, S_DOWN] != DN_STABLE):  # fmt: skip
-                    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                    turn_start(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls,
-                               events, n_events, c)  # fmt: skip
-                    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-                if fs[F_OVER] != 0:
-                    break
-                if st[c, S_STATUS] != ST_STANDING:
-                    continue
-                side = mem[c, M_SIDE]
-                for k in range(mem[c, M_N_ACTIONS]):
-                    if fs[F_OVER] != 0:
+        end_pos = n  # the fight ended at the turn slot of this position in round ``end``
+        for r in range(1, max_rounds + 1):
+            changed = False  # anyone fell or lay with an event: rebuild ``live``
+            for pos in range(n_live):
+                c = st[live + pos]
+                uc = np.uint64(c)
+                rc = uc * ROW
+                status = st[rc + STATUS]
+                if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
+                    changed = True
+                    down = st[rc + DOWN]
+                    if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
+                        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab,
+                                                    rank_col, cat_rolls, c, rc, r, n, n_sides,
+                                                    flee, immediate, st[rc + POS])  # fmt: skip
+                    if st[rc + STATUS] != ST_STANDING:
+                        continue
+                vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
+                # the first action out of the loop of the rest: its code straight through
+                s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
+                                            values, colour_tab, rank_col, cat_rolls, tab_later,
+                                            c, rc, vs, 0, r, n, n_sides, threatened, roll_now,
+                                            flee, immediate)  # fmt: skip
+                changed |= blow
+                for k in range(1, st[rc + N_ACT]):
+                    if st[fa + G_OVER] != 0:
                         break
-                    if acts[c, k, AF_TARGET] < 0 and mem[c, M_TARGETING] == 0:
-                        if cached[side] != fs[F_EPOCH]:  # the first standing enemy, again
-                            first_enemy[side] = _target(mem, acts, st, n, c, k)
-                            cached[side] = fs[F_EPOCH]
-                        t = first_enemy[side]
-                    else:
-                        t = _target(mem, acts, st, n, c, k)
-                    if t < 0:
-                        continue
-                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    st[c, S_ATTACKS] += 1
-                    p = pair_tab[c, k, t]
-                    jj = ((x & _LOW32) * _N10000) >> _S32
-                    how = kinds[p]
-                    if how == T_CONTEST:  # from the two rolls' colours (tables.entry)
-                        ra = jj // _N100
-                        rd = jj - _N100 * ra
-                        cola = np.int64(rows[np.uint64(200 * p) + ra])
-                        cold = np.int64(rows[np.uint64(200 * p + 100) + rd])
-                        won = cola >= GREEN and (cola > cold or (cola == cold and ra > rd))
-                        v = entries[np.uint64(256 * p + cola + (6 if won else 0))]
-                    else:
-                        pair_code = np.uint64(codes[np.uint64(10000 * p) + jj])
-                        v = entries[np.uint64(256 * p) + pair_code]
-                    ca = (v >> 1) & 7
-                    hit = v & 1
-                    net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-                    cat_colours[c, ca] += 1
-                    st[c, S_LANDED] += hit
-                    hits = np.int64(1)
-                    if act_auto[c, k] != 0:
-                        hits += hit * np.int64(((x >> _S32) * np.uint64(act_rounds[c, k]))
-                                               >> _S32)  # fmt: skip
-                    later = tab_meta[p, TM_LATER] != 0
-                    total = net * hits
-                    h = st[t, S_HEALTH]
-                    if total < h and not (later and hits > 1):  # no blow drops the target
-                        st[t, S_HEALTH] = h - total
-                        st[c, S_DEALT] += total
-                        st[t, S_TAKEN] += total
-                        continue
-                    if hit == 0 and net <= 0:
-                        continue
-                    thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
-                    drops = st[t, S_DROPS]
-                    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                    _blow(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls, events,
-                          n_events, c, t, net, thr, threatened)  # fmt: skip
-                    for _ in range(1, hits):
-                        if st[t, S_DROPS] != drops:
-                            break
-                        net2 = net
-                        if later:
-                            roll = np.int64(((draw(rs) & _LOW32) * _N100) >> _S32) + 1
-                            net2 = tab_later[p, ca * 101 + roll]
-                        _blow(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls,
-                              events, n_events, c, t, net2, thr, threatened)  # fmt: skip
-                    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-                if fs[F_OVER] != 0:
+                    s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
+                                                values, colour_tab, rank_col, cat_rolls,
+                                                tab_later, c, rc, vs, k, r, n, n_sides,
+                                                threatened, roll_now, flee,
+                                                immediate)  # fmt: skip
+                    changed |= blow
+                if st[fa + G_OVER] != 0:
+                    end_pos = st[rc + POS]
                     break
-            if fs[F_OVER] != 0:
+            if st[fa + G_OVER] != 0:
                 end = r
                 break
-        winner[j] = fs[F_WINNER] if fs[F_OVER] != 0 else UNRESOLVED
-        end_slot[j] = end
+            if r % 63 == 0:  # before a row's packed counts can reach 512
+                _flush(st, colours, n)
+            if changed:
+                kept = np.uint64(0)
+                for pos in range(n_live):
+                    c = st[live + pos]
+                    st[live + kept] = c
+                    kept += np.uint64(_live(st, np.uint64(c) * ROW))
+                n_live = kept
+        _flush(st, colours, n)
+        _bleed_out(st, n, end, end_pos)
+        result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
+        if accumulate:
+            kk = outcome_index(result, n_sides)
+            outcome_counts[kk] += 1
+            end_hist[kk, end] += 1
+        else:
+            winner[j] = result
+            end_slot[j] = end
         for c in range(n):
-            out_slot[j, c] = st[c, S_OUT_T]
-            death_slot[j, c] = st[c, S_DEATH_T]
-            dealt[j, c] = st[c, S_DEALT]
-            taken[j, c] = st[c, S_TAKEN]
-            attacks[j, c] = st[c, S_ATTACKS]
-            landed[j, c] = st[c, S_LANDED]
-            down, bleeding = final_state(st, c)
+            rc = np.uint64(c) * ROW
+            status = st[rc + STATUS]
+            down = 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
+            bleeding = 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
+                                                  or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
+            d, tk = st[rc + DEALT], st[rc + TAKEN]
+            if accumulate:
+                out_hist[c, st[rc + OUT_T]] += 1
+                death_hist[c, st[rc + DEATH_T]] += 1
+                sums[c, 0] += d
+                sums[c, 1] += d * d
+                sums[c, 2] += tk
+                sums[c, 3] += tk * tk
+                sums[c, 4] += st[rc + ATTACKS]
+                sums[c, 5] += st[rc + LANDED]
+                sums[c, 6] += down
+                sums[c, 7] += bleeding
+                b, sv = st0[c, S_BROKEN_N], st0[c, S_SEVERED_N]
+                sums[c, 8] += b
+                sums[c, 9] += sv
+                sums[c, 10] += b * b
+                sums[c, 11] += sv * sv
+                continue
+            out_slot[j, c] = st[rc + OUT_T]
+            death_slot[j, c] = st[rc + DEATH_T]
+            dealt[j, c] = d
+            taken[j, c] = tk
+            attacks[j, c] = st[rc + ATTACKS]
+            landed[j, c] = st[rc + LANDED]
             unconscious[j, c] = down
             dying[j, c] = bleeding
-            broken[j, c] = st[c, S_BROKEN_N]
-            severed[j, c] = st[c, S_SEVERED_N]
+            broken[j, c] = st0[c, S_BROKEN_N]
+            severed[j, c] = st0[c, S_SEVERED_N]
+
+
+@jit
+def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
+              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, winner, end_slot,
+              out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
+              severed, cat_colours, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
+              death_hist, sums):  # fmt: skip
+    """Trials ``first .. first + n_trials - 1`` of a static fight; plan arrays as the general
+    kernel's (``kernel.run_chunk``), then the tables and actions as ``squad_tables`` gives
+    them, the per-trial outputs (written unless ``accumulate``), the categories, and a
+    streamed run's tally arrays (``Tally``'s histograms, and ``sums`` int64[C, 12]: see
+    ``_trials``)."""
+    n = mem.shape[0]
+    fa = np.uint64(n) * ROW
+    fresh = np.zeros(n * 32 + 4 + 4 * n_sides + n, np.int64)  # as a trial starts: ROW, SIDES
+    for s in range(n_sides):
+        fresh[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP] = n
+        fresh[fa + SIDES + np.uint64(4 * s) + V_CACHED] = -1
+    n_words = tabs.shape[0] - n * n * MAX_ACTIONS  # where the pair words start
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        for f in range(len(_FROM_ST)):
+            fresh[rc + np.uint64(f)] = st0[c, _FROM_ST[f]]
+        side = mem[c, M_SIDE]
+        fresh[rc + SIDE] = side
+        fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
+        fresh[rc + WROW] = n_words + c * n * MAX_ACTIONS
+        for k in range(MAX_ACTIONS):
+            fresh[rc + FIRST] |= a_first[c, k] << k
+            fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
+        fresh[rc + NEXT] = n
+        for d in range(c + 1, n):
+            if mem[d, M_SIDE] == side:
+                fresh[rc + NEXT] = d
+                break
+        if st0[c, S_STATUS] == ST_STANDING:
+            vs = fa + SIDES + np.uint64(4 * side)
+            if fresh[vs + V_STANDING] == 0:
+                fresh[fa + G_LEFT] += 1
+            fresh[vs + V_STANDING] += 1
+            if fresh[vs + V_FIRST_UP] == n:
+                fresh[vs + V_FIRST_UP] = c
+    st = fresh.copy()
+    colours = np.zeros(n * 8, np.int64)
+    agi = np.zeros(n, np.int64)
+    u_agi = np.zeros(n, np.uint64)
+    for c in range(n):
+        agi[c] = mem[c, M_VAL_A]
+        u_agi[c] = np.uint64(agi[c] if agi[c] > 1 else 1)
+    _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
+            st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
+            taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
+            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
+            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
+            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64))  # fmt: skip
+    for c in range(n):
+        for ca in range(8):
+            cat_colours[c, ca] += colours[c * 8 + ca]

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...engine.outcomes import TrialOutcomes
+from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_duel, kernel_squad
@@ -30,7 +30,7 @@ from .codes import (
 from .compile import Plan, compile_plan
 
 __all__ = ["FightPlan", "MAX_EVENTS", "compile_scenario", "outcome_schema", "run_chunk",
-           "run_logged", "schema_of"]  # fmt: skip
+           "run_logged", "schema_of", "tally_chunk"]  # fmt: skip
 
 #: Most events recorded for a replayed trial.
 MAX_EVENTS = 100_000
@@ -62,14 +62,17 @@ def schema_of(seconds: float) -> OutcomeSchema:
 
 class FightPlan(NamedTuple):
     """A compiled colour fight: the kernel that runs it (``dispatch.KERNELS``), its arrays,
-    the seconds a round lasts, and for the duel kernel the rounds each action fires and
-    whether it is a volley (int64[2, MAX_ACTIONS])."""
+    the seconds a round lasts, the rounds each action fires and whether it is a volley
+    (int64[C, MAX_ACTIONS]), and what the duel or the squad kernel reads of the tables
+    (``kernel_duel.duel_tables``, ``kernel_squad.squad_tables``; empty for another kernel)."""
 
     kernel: str
     arrays: Plan
     seconds: float
     rounds: np.ndarray
     autofire: np.ndarray
+    duel: tuple = ()
+    squad: tuple = ()
 
     @property
     def n_combatants(self) -> int:
@@ -99,7 +102,10 @@ def compile_scenario(scenario, kernel_name: str | None = None) -> FightPlan:
         why = "; ".join(dispatch.blocking_reasons(plan, kernel_name))
         raise ValueError(f"the {kernel_name} kernel does not honour this fight ({why})")
     rounds, autofire = action_rounds(plan)
-    return FightPlan(kernel_name, plan, float(scenario.rules.round_seconds), rounds, autofire)
+    duel = kernel_duel.duel_tables(plan, rounds, autofire) if kernel_name == "duel" else ()
+    squad = kernel_squad.squad_tables(plan, rounds, autofire) if kernel_name == "squad" else ()
+    return FightPlan(kernel_name, plan, float(scenario.rules.round_seconds), rounds, autofire,
+                     duel, squad)  # fmt: skip
 
 
 def action_rounds(plan: Plan) -> tuple[np.ndarray, np.ndarray]:
@@ -135,19 +141,32 @@ def _outputs(out: TrialOutcomes) -> list:
             out.categories["endurance_rolls"]]  # fmt: skip
 
 
+#: The tally arguments of a kernel that writes per-trial outputs instead.
+_NO_TALLY = (np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64),
+             np.zeros((1, 1), np.int64))  # fmt: skip
+#: Columns of the per-combatant sums of the duel and the squad kernels (``_add_sums``).
+_SUM_COLUMNS = {"duel": 8, "squad": 12}
+
+
 def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial=-1,
-         events=None, count=None) -> None:  # fmt: skip
+         events=None, count=None, tally: Tally | None = None) -> None:  # fmt: skip
     a = plan.arrays
-    if plan.kernel == "duel" and log_trial < 0:
-        kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab, a.values,
-                              a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.st0, a.max_rounds,
-                              plan.rounds, plan.autofire, *_outputs(out))  # fmt: skip
-        return
-    if plan.kernel == "squad" and log_trial < 0:
-        kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col, a.colour_tab,
-                               a.values, a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.st0,
-                               a.n_sides, a.max_rounds, plan.rounds, plan.autofire,
-                               *_outputs(out))  # fmt: skip
+    if plan.kernel in _SUM_COLUMNS and log_trial < 0:
+        sums = np.zeros((plan.n_combatants, _SUM_COLUMNS[plan.kernel]), np.int64)
+        hists = _NO_TALLY if tally is None else (
+            tally.outcome_counts, tally.end_hist, tally.out_hist, tally.death_hist)  # fmt: skip
+        if plan.kernel == "duel":
+            kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab,
+                                  a.values, a.tab_later, a.st0, a.max_rounds, *plan.duel,
+                                  *_outputs(out), tally is not None, a.n_sides, *hists,
+                                  sums)  # fmt: skip
+        else:
+            kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col,
+                                   a.colour_tab, a.values, a.tab_later, a.st0, a.n_sides,
+                                   a.max_rounds, *plan.squad, *_outputs(out),
+                                   tally is not None, *hists, sums)  # fmt: skip
+        if tally is not None:
+            _add_sums(tally, sums)
         return
     opts = a.opts
     if log_trial >= 0:  # a replay works every attack out rule by rule, for its events
@@ -160,11 +179,47 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
                      np.zeros(1, np.int64) if count is None else count)  # fmt: skip
 
 
+def _add_sums(tally: Tally, sums: np.ndarray) -> None:
+    """A streamed chunk's per-combatant sums (``kernel_duel._trials``,
+    ``kernel_squad._trials``) into ``tally``: unconscious and dying are 0 or 1 a trial, so
+    their squares sum to their sums; the squad kernel's limbs (broken, severed) have theirs."""
+    tally.dealt_sum += sums[:, 0]
+    tally.dealt_sq += sums[:, 1]
+    tally.taken_sum += sums[:, 2]
+    tally.taken_sq += sums[:, 3]
+    tally.attacks_sum += sums[:, 4]
+    tally.landed_sum += sums[:, 5]
+    for name, col in (("unconscious", 6), ("dying", 7)):
+        tally.counter_sum[name] += sums[:, col]
+        tally.counter_sq[name] += sums[:, col]
+    if sums.shape[1] > 8:
+        for name, col in (("broken", 8), ("severed", 9)):
+            tally.counter_sum[name] += sums[:, col]
+            tally.counter_sq[name] += sums[:, col + 2]
+
+
 def run_chunk(plan: FightPlan, key, first: int, n: int) -> TrialOutcomes:
     """Run trials ``first .. first + n - 1`` of the chunk with stream key ``key``."""
     out = TrialOutcomes.empty(n, plan.n_combatants, outcome_schema(plan))
     _run(plan, key, first, n, out)
     return out
+
+
+def tally_chunk(plan: FightPlan, key, first: int, n: int) -> Tally | None:
+    """The :class:`~fuzion_sim.engine.outcomes.Tally` of trials ``first .. first + n - 1``
+    without keeping them, for a fight whose kernel adds them straight into it (the duel
+    and squad kernels, when no fight can outlast the tally's histograms); None otherwise (the engine
+    tallies :func:`run_chunk`'s outcomes)."""
+    slots = max_slots(plan)
+    if plan.kernel not in _SUM_COLUMNS or slots > HIST_SLOTS:
+        return None
+    schema = outcome_schema(plan)
+    tally = Tally.zeros(plan.n_sides, plan.n_combatants, slots, schema)
+    tally.n_trials = n
+    out = TrialOutcomes.empty(0, plan.n_combatants, schema)
+    out.categories.update(tally.categories)  # the kernel adds the categories into the tally
+    _run(plan, key, first, n, out, tally=tally)
+    return tally
 
 
 def run_logged(plan: FightPlan, seed: int, trial: int) -> tuple[TrialOutcomes, np.ndarray]:

@@ -83,6 +83,11 @@ class Colour(RuleSystem):
 
         return run.run_chunk(plan, key, first, n)
 
+    def tally_chunk(self, plan, key, first, n):
+        from . import run
+
+        return run.tally_chunk(plan, key, first, n)
+
     def describe_plan(self, plan):
         from .describe import describe_kernel
 

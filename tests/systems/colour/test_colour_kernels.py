@@ -4,13 +4,15 @@ trial with the bulk run's."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
-from colour_cases import SCENARIOS, fight, member, scenario, shipped
+from colour_cases import SCENARIOS, duel, fight, member, scenario, shipped
 
 from fuzion_sim import simulate
 from fuzion_sim.api import replay
-from fuzion_sim.engine.outcomes import SHARED
+from fuzion_sim.engine.outcomes import SHARED, Tally
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.systems.colour import codes as k
 from fuzion_sim.systems.colour import run
@@ -33,8 +35,21 @@ def untabled(plan):
     return plan._replace(arrays=arrays)
 
 
+def tally_differs(plan, key, first, n) -> list[str]:
+    """The tally fields in which a streamed chunk (``run.tally_chunk``, the kernel adding its
+    trials straight into the tally) differs from the tally of its per-trial outcomes."""
+    streamed = run.tally_chunk(plan, key, first, n)
+    if streamed is None:
+        return []
+    ref = Tally.of(run.run_chunk(plan, key, first, n), plan.n_sides, run.max_slots(plan),
+                   run.outcome_schema(plan)).to_state()  # fmt: skip
+    got = streamed.to_state()
+    return [f for f in ref if not np.array_equal(ref[f], got[f])]
+
+
 def check_kernels(sc, n=1500, first=0, seed=5):
-    """Every kernel that honours ``sc``, and the general kernel without tables, agree."""
+    """Every kernel that honours ``sc``, and the general kernel without tables, agree, trial
+    by trial and streamed into a tally."""
     chosen = run.compile_scenario(sc)
     plans = {"general": run.compile_scenario(sc, "general")}
     for name in ("duel", "squad"):
@@ -48,6 +63,7 @@ def check_kernels(sc, n=1500, first=0, seed=5):
     for name, plan in plans.items():
         got = run.run_chunk(plan, key, first, n)
         assert not outcomes_equal(ref, got), (sc.name, name, outcomes_equal(ref, got))
+        assert not tally_differs(plan, key, first, n), (sc.name, name)
     return chosen.kernel, ref
 
 
@@ -143,6 +159,91 @@ def test_forms_of_attack_on_every_kernel():
                   "b": [member("B1", dive_for_cover=True), member("B2", force_field=10),
                         member("B3", defence="soak"), member("B4", armor="Good")]})
     check_kernels(scenario(data), n=500)
+
+
+SMG = {"name": "SMG", "kind": "ranged", "damage": 6, "rapid_fire": "full_auto", "rounds": 6}
+STRONG = {"Fighting": "Good", "Strength": "Good", "Endurance": "Good", "Agility": "Good"}
+
+
+@pytest.mark.parametrize("form", ["two actions", "later FEATs", "soak", "next turn"])
+def test_duels_off_the_short_loop(form):
+    """The duel kernel's turns of more than one action, and of volleys whose later hits roll
+    their own FEAT, against the general kernel; the fight ending on a turn's first action
+    counts only the attacks made."""
+    a = member("A", weapon=CRowbar, abilities=STRONG)
+    b = member("B", weapon=SMG, defence="roll_with_blow", actions={"do": "autofire"})
+    rules = None
+    if form == "two actions":
+        a["actions"] = [{"do": "attack"}, {"do": "attack"}]
+        b["actions"] = [{"do": "autofire", "rounds": 3}, {"do": "autofire", "rounds": 3}]
+    elif form == "later FEATs":
+        a["defence"] = "roll_with_blow"
+    elif form == "soak":
+        a["defence"] = b["defence"] = "soak"
+    elif form == "next turn":
+        rules = {"endurance_roll_timing": "next_turn"}
+    sc = scenario(duel(a, b, rules))
+    assert run.compile_scenario(sc).kernel == "duel"
+    check_kernels(sc, n=3000)
+
+
+RANKS = ("Poor", "Typical", "Good", "Excellent", "Remarkable", "Typical", "Monstrous")
+WEAPONS = ("Crowbar", "Brick", "Machine gun", "Zombie bite", "Fists", "Quinn's sword", SMG)
+ARMOURS = (0, "Typical", "Padded shirt", "Good", "Shift 0")
+DEFENCES = ("dodge", "block", "parry", "roll_with_blow", "soak", "none")
+RANDOM_RULES = {
+    "endurance_roll_timing": ("immediate", "next_turn"), "death_at_shift0": ("next_turn",
+    "immediate"), "flee_after_wake": (False, True), "kill_outright_damage": ("net",
+    "threatened"), "initiative_ties": ("reroll", "agility"), "soak": ("graded", "literal"),
+}  # fmt: skip
+
+
+def random_fight(seed: int) -> dict:
+    """A fight of two or three sides of one to four (every fourth seed one against one), every
+    member drawn at random from what the duel and squad kernels honour (weapons, armour,
+    defences, targeting, preferred targets, two actions, the fate switches)."""
+    rng = np.random.default_rng(seed)
+    pick = lambda options: options[int(rng.integers(len(options)))]  # noqa: E731
+    sides, names = {}, []
+    one_on_one = seed % 4 == 0
+    for s in range(2 if one_on_one else int(rng.integers(2, 4))):
+        side = []
+        for m in range(1 if one_on_one else int(rng.integers(1, 5))):
+            abilities = {a: pick(RANKS) for a in ("Fighting", "Agility", "Strength",
+                                                  "Endurance")}  # fmt: skip
+            keys = {"abilities": abilities, "weapon": copy.deepcopy(pick(WEAPONS)),
+                    "armor": pick(ARMOURS), "defence": pick(DEFENCES),
+                    "targeting": pick(("first", "first", "weakest", "strongest"))}  # fmt: skip
+            if rng.random() < 0.2:
+                keys["actions"] = [{"do": "attack"}, {"do": "attack"}]
+            side.append(member(f"M{s}{m}", **keys))
+            names.append((s, f"M{s}{m}"))
+        sides[f"s{s}"] = side
+    for s, side in enumerate(sides.values()):
+        if rng.random() < 0.3:
+            enemies = [name for t, name in names if t != s]
+            side[0]["actions"] = {"do": "attack", "target": pick(enemies)}
+    rules = {key: pick(options) for key, options in RANDOM_RULES.items()}
+    return fight(sides, rules)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_fights_on_every_kernel(seed):
+    """Random fights the duel or squad kernel runs (those it does not, skipped) agree with the
+    general kernel trial by trial."""
+    sc = scenario(random_fight(seed))
+    kernel = run.compile_scenario(sc).kernel
+    if kernel == "general":
+        pytest.skip("the general kernel's fight")
+    check_kernels(sc, n=400)
+
+
+def test_a_battle_of_more_than_64():
+    """Initiative for more than 64 combatants (the squad kernel's words of bits hold 64)."""
+    sides = {side: [member(f"{side}{i}", weapon="Brick") for i in range(33)] for side in "ab"}
+    sc = scenario(fight(sides))
+    assert run.compile_scenario(sc).kernel == "squad"
+    check_kernels(sc, n=40)
 
 
 def test_one_thread_or_two_and_chunks():
