@@ -152,6 +152,11 @@ def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
     level = log.level
     log.setLevel(logging.CRITICAL)
     try:
+        if fast and runner is not None:
+            # a nanny whose worker was killed while it started fails in a task nobody awaits:
+            # asyncio would print that on the terminal as the process exits
+            with contextlib.suppress(BaseException):
+                runner.loop.set_exception_handler(lambda loop, context: None)
         if fast and cluster is not None:
             _abandon(cluster)
         for thing in (client, cluster):
