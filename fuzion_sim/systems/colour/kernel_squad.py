@@ -9,23 +9,30 @@ order as the general kernel, and the tests hold the two to the same outcomes bit
 
 What keeps an attack short (README "Speed"):
 
-- a combatant's state is one row of a single int64 array (``ROW`` words, unsigned offsets);
-  the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
-  Endurance roll and what its colour does, ranks lost and death at Shift 0, a turn slot's
-  events, the end of the fight) are worked out here on those rows, with a count of those
-  standing on each side, so that the end of the fight is one test and nothing is called out
-  of line; initiative too (``_initiative``), with the generator in registers;
-- what an action needs against a target is one word (``pair words``: its table, whether the
-  table is coded, whether later hits roll their own FEAT); a table whose outcome is a function
-  of the two rolls' colours (a contest, a FEAT, a plain roll) is two words a roll, one for the
-  attack's and one for the target's, from which an attack finds its entry with a compare and
-  two adds, without a branch (``_entry``); any other table a byte code per roll pair;
-- the volley's hits an integer multiply (1 for a miss or a single attack), and a blow that
-  drops nobody two subtractions and one predictable test;
-- the turn slots of a round run over those who can still do something there (``live``: the
-  standing and the fallen whose turn starts with an event, rebuilt without a branch after a
-  round in which anyone fell or changed); the first standing enemy is kept per side until
-  someone falls or stands up again;
+- one int64 array holds the state: a row of ``ROW`` words per combatant (unsigned offsets),
+  then the fight's own words; another the tables, a block per table, then one word per
+  action and target (its table's block, whether the table is coded, whether later hits roll
+  their own FEAT);
+- the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
+  Endurance roll and what its colour does, ranks lost, death at Shift 0, the end of the
+  fight) are worked out inline on those rows, with a count of those standing on each side,
+  so that the end of the fight is one test and nothing is called out of line; initiative too
+  (``_initiative``, bits for the sort and the ties), with the generator in registers;
+- a bleeder draws nothing and changes nothing but itself, so the round it will die in is
+  worked out when it starts bleeding and recorded if the fight lasts that long
+  (``_bleed_out``); the turn slots of a round run over the standing and those with an
+  Endurance roll to come (``live``, rebuilt without a branch after a round in which anyone
+  fell or rolled);
+- a table whose outcome is a function of the two rolls' colours (a contest, a FEAT, a plain
+  roll) is two words a roll, one for the attack's and one for the target's, from which an
+  attack finds its entry with a compare and two adds, without a branch (``_entry``); any
+  other table a byte code per roll pair;
+- the volley's hits an integer multiply (1 for a miss or a single attack), an attack's colour,
+  attack and hit one add into a packed count (``COUNTS``), and a blow that drops nobody two
+  subtractions and one predictable test;
+- each side's first standing member is kept as members fall and stand up again, and its first
+  standing enemy found again only then; a slot's first action runs outside the loop of the
+  rest (``_act``), so its code runs straight through;
 - the trial loop is compiled without reference counting (it allocates nothing), and trials go
   straight into the tally when the run does not keep them (``accumulate``).
 """
@@ -128,9 +135,10 @@ _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HM
 #: anyone standing; then four words a side (at ``fa + SIDES + 4 x side``): those standing,
 #: its first standing member (``n``: none), the count above when its first standing enemy
 #: was found, and that enemy; then the turn slots of a round (``live``).
-G_OVER, G_WINNER, G_EPOCH, G_LEFT = (np.uint64(i) for i in range(4))
+G_OVER, G_WINNER, G_SIDES, G_LEFT = (np.uint64(i) for i in range(4))
 SIDES = np.uint64(4)
-V_STANDING, V_FIRST_UP, V_CACHED, V_ENEMY = (np.uint64(i) for i in range(4))
+V_STANDING, V_FIRST_UP, V_ENEMY = (np.uint64(i) for i in range(3))
+_STALE = -2  # a side's first standing enemy, to find again
 #: A table's block in ``tabs`` (``TB`` words at ``TB x table``): the attack's words by roll,
 #: the target's, then the entries (``tables.entry``; by byte code for a coded table).
 TB = 456
@@ -256,6 +264,8 @@ def _stand_change(st, fa, rc, c, d, n):
         st[fa + G_LEFT] += 1
     elif before + d == 0:
         st[fa + G_LEFT] -= 1
+    for s in range(st[fa + G_SIDES]):  # the other sides' first standing enemy, to find again
+        st[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = _STALE
     if d > 0:
         if c < st[vs + V_FIRST_UP]:
             st[vs + V_FIRST_UP] = c
@@ -272,7 +282,6 @@ def _go_out(st, fa, rc, r, n_sides):
     (``fate.check_end``: at most one side with anyone standing)."""
     if st[rc + OUT_T] == 0:
         st[rc + OUT_T] = r
-    st[fa + G_EPOCH] += 1
     if st[fa + G_OVER] == 0 and st[fa + G_LEFT] <= 1:
         st[fa + G_OVER] = 1
         st[fa + G_WINNER] = DRAW
@@ -332,7 +341,6 @@ def _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, c, rc, r
             return s0, s1, s2, s3
         st[rc + STATUS] = ST_STANDING
         _stand_change(st, fa, rc, c, 1, n)
-        st[fa + G_EPOCH] += 1
         cap = st[rc + HMAX] if st[rc + HMAX] > 1 else 1
         st[rc + HEALTH] = health if health < cap else cap
         st[rc + DOWN] = DN_STABLE
@@ -470,15 +478,15 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
     started standing, or ``_target``), the attack off the pair's table, its blows. Returns the
     generator and whether a blow reached ``fate.land``."""
     if (st[rc + FIRST] >> k) & 1:
-        if st[vs + V_CACHED] != st[fa + G_EPOCH]:
+        t = st[vs + V_ENEMY]
+        if t == _STALE:
             e = n
             for s in range(n_sides):
                 up = st[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP]
                 if fa + SIDES + np.uint64(4 * s) != vs and up < e:
                     e = up
-            st[vs + V_ENEMY] = e if e < n else -1
-            st[vs + V_CACHED] = st[fa + G_EPOCH]
-        t = st[vs + V_ENEMY]
+            t = e if e < n else -1
+            st[vs + V_ENEMY] = t
     else:
         t = _target(mem, acts, st, n, c, k)
     if t < 0:
@@ -506,19 +514,17 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
         return s0, s1, s2, s3, False
     thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
     drops = st[rt + DROPS]
-    s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, rc,
-                           t, rt, r, n, n_sides, net, thr if threatened else net, roll_now,
-                           flee, immediate)  # fmt: skip
-    for _ in range(1, hits):
-        if st[rt + DROPS] != drops:
-            break
-        net2 = net
-        if later:
-            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
-            net2 = tab_later[(w >> 34) & 0x3FFF, ca * 101 + roll]
+    blow = net
+    for h in range(hits):  # until one takes it to 0 Health (CA73)
+        if h > 0:
+            if st[rt + DROPS] != drops:
+                break
+            if later:
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
+                blow = tab_later[(w >> 34) & 0x3FFF, ca * 101 + roll]
         s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls,
-                               rc, t, rt, r, n, n_sides, net2, thr if threatened else net2,
+                               rc, t, rt, r, n, n_sides, blow, thr if threatened else blow,
                                roll_now, flee, immediate)  # fmt: skip
     return s0, s1, s2, s3, True
 
@@ -693,7 +699,8 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
     fresh = np.zeros(n * 32 + 4 + 4 * n_sides + n, np.int64)  # as a trial starts: ROW, SIDES
     for s in range(n_sides):
         fresh[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP] = n
-        fresh[fa + SIDES + np.uint64(4 * s) + V_CACHED] = -1
+        fresh[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = _STALE
+    fresh[fa + G_SIDES] = n_sides
     n_words = tabs.shape[0] - n * n * MAX_ACTIONS  # where the pair words start
     for c in range(n):
         rc = np.uint64(c) * ROW
