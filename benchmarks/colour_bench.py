@@ -49,13 +49,13 @@ def rows(quick: bool) -> list[dict]:
 
     scale = 1 if quick else 4
     reps = 3 if quick else 5
-    # trials per run: under a second each on 2 threads at the time of writing (the colour
+    # trials per run: about a second each on 2 threads at the time of writing (the colour
     # kernels' speed-up of issue 14 made the earlier counts runs of a quarter of a second); the
-    # squad's a whole number of chunks (CHUNK trials each, one thread a chunk) so both threads
-    # work
+    # squad's an even number of chunks (CHUNK trials each, one thread a chunk, a chunk about
+    # 0.2 s) so both threads work and a neighbour's load on one core delays it by little
     cases = {
         DUEL: (load_scenario(COLOUR_DUEL), 8_000_000 * scale),
-        SQUAD: (load_scenario(COLOUR_SQUAD), 4 * CHUNK * scale),
+        SQUAD: (load_scenario(COLOUR_SQUAD), 8 * CHUNK * scale),
         FUZION: (load_scenario(FUZION_DUEL), 8_000_000 * scale),
     }
     exact = exact_fight(cases[DUEL][0])

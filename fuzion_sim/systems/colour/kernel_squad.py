@@ -400,7 +400,8 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     Agility values are at most 64, with the generator in registers; returns it. The first
     sort puts the combatants in a word of bits per roll and reads them off highest roll first
     (the insertion sort's stable order); the ties are the bits of a word (position p tied with
-    p + 1), and each round of re-rolls runs over its runs of set bits."""
+    p + 1), and each round of re-rolls runs over its runs of set bits, a tied pair (the most
+    common) without a loop."""
     for v in range(max_u + 1):
         masks[v] = _ZERO
     for c in range(n):
@@ -430,6 +431,21 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
             q = p + trailing_zeros(~(left >> p))  # positions p .. q tied
             left &= ~(((_ONE << (q - p)) - _ONE) << p)
             ip, iq = np.int64(p), np.int64(q)
+            if iq == ip + 1:  # a pair, the most common tie: no loops, no branch on the rolls
+                ca, cb = order[ip], order[iq]
+                if agi[ca] <= 1 and agi[cb] <= 1:
+                    continue
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                ka = np.int64(((x & _LOW32) * u_agi[ca]) >> _S32) + 1
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                kb = np.int64(((x & _LOW32) * u_agi[cb]) >> _S32) + 1
+                key[ca] = ka
+                key[cb] = kb
+                swap = kb > ka
+                order[ip] = cb if swap else ca
+                order[iq] = ca if swap else cb
+                tied |= np.uint64(ka == kb) << p
+                continue
             small = True  # a tie of d1s keeps the listed order
             for i in range(ip, iq + 1):
                 if agi[order[i]] > 1:
@@ -453,20 +469,25 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
 
 
 @jit(inline="always")
-def _flush(st, colours, n):
-    """Each row's packed counts (``COUNTS``) into its attacks and landed and the chunk's
+def _flush_row(st, colours, c, rc):
+    """A row's packed counts (``COUNTS``) into its attacks and landed and the chunk's
     colours."""
+    w = st[rc + COUNTS]
+    st[rc + COUNTS] = 0
+    total = 0
+    for ca in range(6):
+        m = (w >> (9 * ca)) & 511
+        colours[np.uint64(8 * c + ca)] += m
+        total += m
+    st[rc + ATTACKS] += total
+    st[rc + LANDED] += w >> 54
+
+
+@jit(inline="always")
+def _flush(st, colours, n):
+    """Every row's packed counts (``_flush_row``)."""
     for c in range(n):
-        rc = np.uint64(c) * ROW
-        w = st[rc + COUNTS]
-        st[rc + COUNTS] = 0
-        total = 0
-        for ca in range(6):
-            m = (w >> (9 * ca)) & 511
-            colours[np.uint64(8 * c + ca)] += m
-            total += m
-        st[rc + ATTACKS] += total
-        st[rc + LANDED] += w >> 54
+        _flush_row(st, colours, c, np.uint64(c) * ROW)
 
 
 @jit(inline="always")
@@ -530,18 +551,16 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
 
 
 @jit(inline="always")
-def _bleed_out(st, n, end, end_pos):
-    """The bleeders who died before the fight ended (at their slot in round ``DUE``, before
-    the slot of position ``end_pos`` in round ``end``): ``fate.die`` of the fallen."""
-    for c in range(n):
-        rc = np.uint64(c) * ROW
-        due = st[rc + DUE]
-        if due > 0 and st[rc + STATUS] == ST_DOWN and (
-                due < end or (due == end and st[rc + POS] < end_pos)):  # fmt: skip
-            st[rc + STATUS] = ST_DEAD
-            st[rc + DEATH_T] = due
-            st[rc + DIE_NEXT] = 0
-            st[rc + DROPS] += 1
+def _bleed_out(st, rc, end, end_pos):
+    """A bleeder who died before the fight ended (at its slot in round ``DUE``, before the slot
+    of position ``end_pos`` in round ``end``): ``fate.die`` of the fallen."""
+    due = st[rc + DUE]
+    if due > 0 and st[rc + STATUS] == ST_DOWN and (
+            due < end or (due == end and st[rc + POS] < end_pos)):  # fmt: skip
+        st[rc + STATUS] = ST_DEAD
+        st[rc + DEATH_T] = due
+        st[rc + DIE_NEXT] = 0
+        st[rc + DROPS] += 1
 
 
 @jit(_nrt=False)
@@ -637,8 +656,6 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                     st[live + kept] = c
                     kept += np.uint64(_live(st, np.uint64(c) * ROW))
                 n_live = kept
-        _flush(st, colours, n)
-        _bleed_out(st, n, end, end_pos)
         result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
             kk = outcome_index(result, n_sides)
@@ -649,6 +666,8 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             end_slot[j] = end
         for c in range(n):
             rc = np.uint64(c) * ROW
+            _flush_row(st, colours, c, rc)
+            _bleed_out(st, rc, end, end_pos)
             status = st[rc + STATUS]
             down = 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
             bleeding = 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
