@@ -609,6 +609,7 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         None,
     )
     _check_burst_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
+    tactics.check_weapon_names(rules, [weapon.name], at("tactics"), ctx.fail)
     _check_damage(ctx, name, weapon, stats)
     return Combatant(
         name=name,

@@ -30,6 +30,7 @@ from fuzion_sim.scenario.checks import (
 
 from . import tables, tactics
 from .model import (
+    ARCS,
     CONTROL_SKILL_BY_CLASS,
     CREW_ROLES,
     DERIVED,
@@ -69,9 +70,8 @@ CREW_KEYS = (
     *DERIVED,
 )  # fmt: skip
 #: Keys of a vehicle weapon: a weapon's, its mount and who operates it.
-VEHICLE_WEAPON_KEYS = ("mount", "operator")
+VEHICLE_WEAPON_KEYS = ("mount", "operator", "arc")
 PLANNED_WEAPON_KEYS = {
-    "arc": "the arc a fixed mount covers (issue 16 item 1)",
     "missile": "missiles (issue 16 item 4)",
     "scale": "the mecha range scale (issue 16 item 1)",
 }
@@ -198,7 +198,9 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
     if "pilot" not in roles.values():
         raise ctx.fail(at("crew"), "a vehicle needs a pilot (role: pilot): unmanned vehicles "
                                    "(VA-04) are not built yet")  # fmt: skip
-    operated: dict[str, tuple[int, Weapon]] = {}
+    # who fires what (M-76): a crew member may operate several weapons, its tactics pick one
+    # by name (the first is in hand at the start)
+    operated: dict[str, list[Weapon]] = {}
     pilot_name = next(n for n, r in roles.items() if r == "pilot")
     for index, (operator, weapon) in enumerate(weapons):
         who = operator or pilot_name
@@ -206,19 +208,20 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
             raise ctx.fail([*vp, "weapons", index, "operator"],
                            f"'{who}' is not one of {name}'s crew ({', '.join(roles)})",
                            did_you_mean(who, roles))  # fmt: skip
-        if who in operated:
-            raise ctx.fail([*vp, "weapons", index, "operator"],
-                           f"{who} already operates {operated[who][1].name}: a crew member "
-                           "fires one weapon (choosing among several by tactics is not built "
-                           "yet, issue 16 item 5)")  # fmt: skip
-        operated[who] = (index, weapon)
+        if any(w.name == weapon.name for w in operated.get(who, ())):
+            raise ctx.fail([*vp, "weapons", index, "name"],
+                           f"{who} already operates a weapon named '{weapon.name}': give each "
+                           "of a crew member's weapons its own name (tactics pick them by "
+                           "name)")  # fmt: skip
+        operated.setdefault(who, []).append(weapon)
     members: list[Combatant] = []
     for cp, entry, role, member_name in crew:
         hand = optional(entry, "weapon")
         if member_name in operated and hand is not MISSING:
             raise ctx.fail([*cp, "weapon"],
-                           f"{member_name} operates {operated[member_name][1].name}: a crew "
-                           "member fires one weapon")  # fmt: skip
+                           f"{member_name} operates {operated[member_name][0].name}: a crew "
+                           "member fires the vehicle weapons it operates or its own, not "
+                           "both")  # fmt: skip
         sheet = {k: v for k, v in entry.items() if k != "role"}
         if role == "pilot":
             sheet["tactics"] = [{"do": "none"}]  # its actions are the vehicle's
@@ -234,8 +237,9 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
             sheet["position"] = position
         if member_name in operated:
             sheet["weapon"] = _PLACEHOLDER
+            named = _strip_weapon_names(ctx, [*cp, "tactics"], sheet, operated[member_name])
             person = _quiet(ctx, lambda cp=cp, sheet=sheet: build_combatant(ctx, cp, sheet, side))
-            person = dataclasses.replace(person, weapon=operated[member_name][1])
+            person = _armed(person, operated[member_name], named)
             _warn_skill(ctx, person)
         elif hand is MISSING:  # no weapon at all: its fists are never used
             person = _quiet(ctx, lambda cp=cp, sheet=sheet: build_combatant(ctx, cp, sheet, side))
@@ -248,18 +252,37 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         ctx.warnings.append(f"{pilot.name}, {name}'s pilot, has no {control_skill} skill; an "
                             f"attack on {name} opposes REF + {control_skill} (F31): it counts 0")
     pilot_entry = next(e for _, e, r, _n in crew if r == "pilot")
-    seat_weapon = (operated[pilot_name][1] if pilot_name in operated
-                   else pilot.weapon if optional(pilot_entry, "weapon") is not MISSING
-                   else None)  # fmt: skip
+    seat_weapons = (operated[pilot_name] if pilot_name in operated
+                    else [pilot.weapon] if optional(pilot_entry, "weapon") is not MISSING
+                    else None)  # fmt: skip
     vehicle = Vehicle(
         kind=kind, sdp=sdp, kills=kills, move=move, speed=speed, heading=float(heading),
         locomotion=locomotion, maneuver=maneuver, weight_kg=weight, fuel_flammable=flammable,
         absent=absent, control_skill=control_skill, crew=tuple(m.name for m in members),
         pilot=pilot.name, weapons=tuple((operator or pilot_name, w) for operator, w in weapons),
     )  # fmt: skip
-    seat = _seat(ctx, parts, value, side, name, vehicle, pilot, seat_weapon, armor,
+    seat = _seat(ctx, parts, value, side, name, vehicle, pilot, seat_weapons, armor,
                  build_combatant)  # fmt: skip
     return (seat, *members)
+
+
+def _strip_weapon_names(ctx: Context, parts, sheet: dict, weapons: list[Weapon]):
+    """The canonical rules of ``sheet["tactics"]`` (checked: every ``weapon:`` names one of
+    ``weapons``), leaving in ``sheet`` the same rules without their ``weapon:`` (the sheet is
+    built with a placeholder weapon); None when it has no tactics."""
+    if "tactics" not in sheet:
+        return None
+    rules = tactics.validate_tactics(sheet["tactics"], parts, ctx.fail)
+    tactics.check_weapon_names(rules, [w.name for w in weapons], parts, ctx.fail)
+    sheet["tactics"] = [{k: v for k, v in r.items() if k != "weapon"} for r in rules]
+    return rules
+
+
+def _armed(person: Combatant, weapons: list[Weapon], rules) -> Combatant:
+    """``person`` firing ``weapons`` (the first in hand), with its full ``rules``."""
+    person = dataclasses.replace(person, weapon=weapons[0],
+                                 arsenal=tuple(weapons) if len(weapons) > 1 else ())  # fmt: skip
+    return person if rules is None else dataclasses.replace(person, tactics=rules)
 
 
 #: The weapon a crew member or vehicle is built with before its own is put in (its checks are
@@ -278,11 +301,13 @@ def _quiet(ctx: Context, build):
         ctx.warnings[:] = kept
 
 
-def _seat(ctx, parts, value, side, name, vehicle, pilot, weapon, armor, build_combatant):
-    """The vehicle as a combatant: its pool, armour and place, with its pilot's sheet."""
+def _seat(ctx, parts, value, side, name, vehicle, pilot, weapons, armor, build_combatant):
+    """The vehicle as a combatant: its pool, armour and place, with its pilot's sheet and the
+    ``weapons`` its pilot fires (None: none)."""
     sheet = {k: v for k, v in value.items() if k not in ("vehicle", "armor")}
     tactic_value = value.get("tactics")
-    if weapon is None:
+    named = None
+    if weapons is None:
         if tactic_value is not None:
             rules = tactics.validate_tactics(tactic_value, [*parts, "tactics"], ctx.fail)
             for index, rule in enumerate(rules):
@@ -297,6 +322,7 @@ def _seat(ctx, parts, value, side, name, vehicle, pilot, weapon, armor, build_co
                            "range": 1}  # fmt: skip
     else:
         sheet["weapon"] = _PLACEHOLDER
+        named = _strip_weapon_names(ctx, [*parts, "tactics"], sheet, weapons)
     sheet["stats"] = dict(pilot.stats)
     sheet["skills"] = {k: v for k, v in pilot.skills.items()}
     sheet.pop("surprised", None)
@@ -312,8 +338,8 @@ def _seat(ctx, parts, value, side, name, vehicle, pilot, weapon, armor, build_co
         seat, vehicle=vehicle, surprised=bool(value.get("surprised")),
         derived={**seat.derived, "run": 2 * vehicle.speed, "sprint": 3 * vehicle.speed},
     )  # fmt: skip
-    if weapon is not None:
-        seat = dataclasses.replace(seat, weapon=weapon)
+    if weapons is not None:
+        seat = _armed(seat, weapons, named)
     if vehicle.kills and seat.armor.pd + seat.armor.ekd:
         raise ctx.fail([*parts, "armor"], f"{name} is Kill-rated (kills: {vehicle.kills}): its "
                                           "armour is in Kills (armor: {kills: N}), VA-01")
@@ -375,10 +401,13 @@ def _weapons(ctx: Context, parts, value, build_weapon) -> list[tuple[str | None,
         mount = entry.get("mount")
         mount = "turret" if mount is None else check_choice(ctx, [*wp, "mount"], mount, MOUNTS,
                                                              "mount")  # fmt: skip
+        arc = entry.get("arc")
+        arc = ("front" if mount == "fixed" else "all") if arc is None else check_choice(
+            ctx, [*wp, "arc"], arc, ARCS, "arc")  # fmt: skip
         operator = entry.get("operator")
         if operator is not None:
             operator = check_str(ctx, [*wp, "operator"], operator)
         weapon = build_weapon({k: v for k, v in entry.items() if k not in VEHICLE_WEAPON_KEYS},
                               ctx, wp)  # fmt: skip
-        out.append((operator, dataclasses.replace(weapon, mount=mount)))
+        out.append((operator, dataclasses.replace(weapon, mount=mount, arc=arc)))
     return out

@@ -53,6 +53,12 @@ __all__ = [
     "ASPECT_FRONT",
     "ASPECT_SIDE",
     "ASPECT_REAR",
+    "ARC_ALL",
+    "ARC_FRONT",
+    "ARC_REAR",
+    "ARC_LEFT",
+    "ARC_RIGHT",
+    "ARC_SIDES",
     "EFF_NONE",
     "EFF_IMMOBILE",
     "EFF_UNCONTROLLED",
@@ -117,6 +123,7 @@ __all__ = [
     "EVENT_KNOCKBACK",
     "EVENT_FIRST_AID",
     "EVENT_AREA",
+    "EVENT_OUT_OF_ARC",
     "FLAG_HIT",
     "FLAG_STUNNED",
     "FLAG_OUT",
@@ -176,6 +183,13 @@ V_OUTCOMES = 216  # equally likely outcomes of the 3d6 (2d6: the first 36)
 ASPECT_FRONT = 0
 ASPECT_SIDE = 1
 ASPECT_REAR = 2
+# the arc a vehicle weapon covers, from the vehicle's heading (Plan.w_arc; model.ARCS)
+ARC_ALL = 0
+ARC_FRONT = 1
+ARC_REAR = 2
+ARC_LEFT = 3
+ARC_RIGHT = 4
+ARC_SIDES = 5
 EFF_NONE = 0
 EFF_IMMOBILE = 1
 EFF_UNCONTROLLED = 2
@@ -251,6 +265,7 @@ EVENT_PERCEPTION = 21  # obscured: EV_ROLL the task roll, EV_RAW the penalty thi
 EVENT_KNOCKBACK = 22  # ACTOR knocked back: EV_RAW units, EV_X/EV_Y its new position (cm)
 EVENT_FIRST_AID = 23  # ACTOR treats TARGET: EV_ROLL task roll, EV_DV the DV, FLAG_HIT stable
 EVENT_AREA = 24  # ACTOR caught in TARGET's area attack: EV_RAW damage there, EV_THROUGH taken
+EVENT_OUT_OF_ARC = 40  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HIT: it turned
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

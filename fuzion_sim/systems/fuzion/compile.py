@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from importlib import resources
 from typing import NamedTuple
@@ -139,6 +140,12 @@ class Plan(NamedTuple):
     v_thr: np.ndarray
     v_eff: np.ndarray
     v_locid: np.ndarray
+    # the arc each weapon in hand covers (codes.ARC_*); the weapons of those who fire several
+    # (arsenal_arrays)
+    w_arc: np.ndarray
+    arm_start: np.ndarray
+    arms_i: np.ndarray
+    arms_f: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -280,8 +287,6 @@ def compile_scenario(scenario: Scenario) -> Plan:
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
     covers = [target_modifiers(c.cover, "normal", c.prone, c.crouched, False) for c in fighters]
-    mods_a = [attacker_modifiers(c.modifiers - no_turret_penalty(c, fighters, rules), c.braced)
-              for c in fighters]  # fmt: skip
     packed = tactics.pack([tactics.program_of(c) for c in fighters])
     default = list(tactics.validate_tactics(None))
     margin, effect = _presence_table()
@@ -331,7 +336,6 @@ def compile_scenario(scenario: Scenario) -> Plan:
         rec=_ints(derived["rec"]),
         run_m=_floats([c.derived["run"] for c in fighters]),
         sprint_m=_floats([c.derived["sprint"] for c in fighters]),
-        att_skill=_ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
         h2h_skill=_ints([c.skill("Hand to Hand") for c in fighters]),
         escape_skill=_ints([max(c.skill("Athletics"), c.skill("Hand to Hand")) for c in fighters]),
         def_ranged=_ints([d[1] for d in defence]),
@@ -357,22 +361,6 @@ def compile_scenario(scenario: Scenario) -> Plan:
         called_mod=_ints(
             [0 if x is None else locations.called_modifiers[locations.index(x)] for x in called]
         ),
-        w_melee=_ints([w.kind == "melee" for w in weapons]),
-        w_dmg=_ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
-        w_dc=_ints([FISTS_DC if w.unarmed else w.dc for w in weapons]),
-        w_acc=_ints([w.accuracy for w in weapons]),
-        w_min_str=_ints([w.min_str for w in weapons]),
-        w_range=_floats([weapon_range(c) for c in fighters]),
-        w_ap=_ints([w.ap for w in weapons]),
-        w_energy=_ints([w.energy for w in weapons]),
-        w_shots=_ints([-1 if w.shots is None else w.shots for w in weapons]),
-        w_reload=_ints([w.reload_actions for w in weapons]),
-        w_kills=_ints([getattr(w, "kills", 0) for w in weapons]),
-        w_blade=_ints([getattr(w, "blade", False) for w in weapons]),
-        w_autofire=_ints([w.autofire for w in weapons]),
-        w_rof=_ints([w.rof for w in weapons]),
-        w_area=_floats([area_radius(w) for w in weapons]),
-        w_explosive=_ints([w.explosive for w in weapons]),
         a_pd=_ints([c.armor.pd for c in fighters]),
         a_ekd=_ints([c.armor.ekd for c in fighters]),
         a_kills=_ints([getattr(c.armor, "kills", 0) for c in fighters]),
@@ -382,8 +370,6 @@ def compile_scenario(scenario: Scenario) -> Plan:
         tgt_mod_m=_ints([m[1] for m in mods_t]),
         cover_r=_ints([m[0] for m in covers]),
         cover_m=_ints([m[1] for m in covers]),
-        att_mod_r=_ints([m[0] for m in mods_a]),
-        att_mod_m=_ints([m[1] for m in mods_a]),
         tac_default=_ints([list(c.tactics) == default for c in fighters]),
         rule_start=packed.rule_start,
         rule_count=packed.rule_count,
@@ -409,7 +395,76 @@ def compile_scenario(scenario: Scenario) -> Plan:
         loc_num=_ints([m.numerator for m in locations.multipliers]),
         loc_den=_ints([m.denominator for m in locations.multipliers]),
         **{k: veh[k] for k in _VEHICLE_FIELDS},
+        **weapon_columns(fighters, rules),
+        **arsenal_arrays(fighters, rules),
     )
+
+
+#: The plan's per-combatant arrays that follow from the weapon in hand (and the skill and the
+#: attack modifiers that go with it): what a change of weapon (``arms_*``) writes over, integers
+#: then floats, in the columns' order.
+ARM_INT_FIELDS = ("att_skill", "w_melee", "w_dmg", "w_dc", "w_acc", "w_min_str", "w_ap",
+                  "w_energy", "w_shots", "w_reload", "w_kills", "w_blade", "w_autofire", "w_rof",
+                  "w_explosive", "att_mod_r", "att_mod_m", "w_arc")  # fmt: skip
+ARM_FLOAT_FIELDS = ("w_range", "w_area")
+ARC_CODES = {"all": codes.ARC_ALL, "front": codes.ARC_FRONT, "rear": codes.ARC_REAR,
+             "left": codes.ARC_LEFT, "right": codes.ARC_RIGHT,
+             "sides": codes.ARC_SIDES}  # fmt: skip
+
+
+def weapon_columns(fighters, rules) -> dict[str, np.ndarray]:
+    """The arrays of :data:`ARM_INT_FIELDS` and :data:`ARM_FLOAT_FIELDS` for each fighter's
+    weapon in hand: its skill level, the weapon's values, the attack modifiers by it (braced,
+    the GM's flat modifier, a fixed mount's -4, VA-15) and the arc it covers."""
+    weapons = [c.weapon for c in fighters]
+    mods_a = [attacker_modifiers(c.modifiers - no_turret_penalty(c, fighters, rules), c.braced)
+              for c in fighters]  # fmt: skip
+    return {
+        "att_skill": _ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
+        "w_melee": _ints([w.kind == "melee" for w in weapons]),
+        "w_dmg": _ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
+        "w_dc": _ints([FISTS_DC if w.unarmed else w.dc for w in weapons]),
+        "w_acc": _ints([w.accuracy for w in weapons]),
+        "w_min_str": _ints([w.min_str for w in weapons]),
+        "w_range": _floats([weapon_range(c) for c in fighters]),
+        "w_ap": _ints([w.ap for w in weapons]),
+        "w_energy": _ints([w.energy for w in weapons]),
+        "w_shots": _ints([-1 if w.shots is None else w.shots for w in weapons]),
+        "w_reload": _ints([w.reload_actions for w in weapons]),
+        "w_kills": _ints([getattr(w, "kills", 0) for w in weapons]),
+        "w_blade": _ints([getattr(w, "blade", False) for w in weapons]),
+        "w_autofire": _ints([w.autofire for w in weapons]),
+        "w_rof": _ints([w.rof for w in weapons]),
+        "w_area": _floats([area_radius(w) for w in weapons]),
+        "w_explosive": _ints([w.explosive for w in weapons]),
+        "att_mod_r": _ints([m[0] for m in mods_a]),
+        "att_mod_m": _ints([m[1] for m in mods_a]),
+        "w_arc": _ints([ARC_CODES[getattr(w, "arc", "all")] for w in weapons]),
+    }
+
+
+def arsenal_arrays(fighters, rules) -> dict[str, np.ndarray]:
+    """The weapons of the fighters that fire several (``Combatant.arsenal``, M-76), for the
+    kernel's change of weapon: ``arm_start[c]`` the first row of fighter ``c``'s weapons (-1:
+    one weapon), then one row per weapon of ``arms_i`` (:data:`ARM_INT_FIELDS`) and ``arms_f``
+    (:data:`ARM_FLOAT_FIELDS`), as :func:`weapon_columns` gives them with that weapon in hand.
+    A tactic's ``weapon:`` is 1 + the weapon's index in its fighter's list (``tactics``)."""
+    start = np.full(len(fighters), -1, np.int64)
+    armed = []
+    for c, member in enumerate(fighters):
+        if getattr(member, "arsenal", ()):
+            start[c] = len(armed)
+            armed.extend(dataclasses.replace(member, weapon=w) for w in member.arsenal)
+    cols = weapon_columns(armed, rules) if armed else None
+    return {
+        "arm_start": start,
+        "arms_i": np.ascontiguousarray(
+            np.stack([cols[k] for k in ARM_INT_FIELDS], axis=1) if cols
+            else np.zeros((0, len(ARM_INT_FIELDS)), np.int64)),
+        "arms_f": np.ascontiguousarray(
+            np.stack([cols[k] for k in ARM_FLOAT_FIELDS], axis=1) if cols
+            else np.zeros((0, len(ARM_FLOAT_FIELDS)), np.float64)),
+    }  # fmt: skip
 
 
 def knock_body_of(c, scale: int) -> int:

@@ -51,7 +51,9 @@ from .actions import (
     is_movement,
     start_waiting,
 )
+from .arsenal import bears, equip, rearm
 from .codes import (
+    ARC_ALL,
     EV_ACTION,
     EV_AV,
     EV_DV,
@@ -71,6 +73,7 @@ from .codes import (
     EVENT_END,
     EVENT_IDLE,
     EVENT_LOST_ACTION,
+    EVENT_OUT_OF_ARC,
     EVENT_OUT_OF_REACH,
     EVENT_PERCEPTION,
     EVENT_RECOVER,
@@ -171,6 +174,8 @@ def run_chunk(
     # vehicles and their crews (compile.vehicle_arrays)
     carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
     v_eff, v_locid,
+    # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
+    w_arc, arm_start, arms_i, arms_f,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, vehicle_location_hits,
@@ -308,6 +313,30 @@ def run_chunk(
     c_unctl = np.zeros(n_comb, np.int64)
     c_crits = np.zeros(n_comb, np.int64)
     hidden = carrier >= 0  # a crew member is no target of its own
+    # weapons taken up: the weapon arrays are the chunk's own (the plan's stay as they are)
+    arm_cur = np.full(n_comb, -1, np.int64)
+    arm_ammo = np.zeros(max(arms_i.shape[0], 1), np.int64)
+    if arms_i.shape[0] > 0:
+        att_skill = att_skill.copy()
+        w_melee = w_melee.copy()
+        w_dmg = w_dmg.copy()
+        w_dc = w_dc.copy()
+        w_acc = w_acc.copy()
+        w_min_str = w_min_str.copy()
+        w_ap = w_ap.copy()
+        w_energy = w_energy.copy()
+        w_shots = w_shots.copy()
+        w_reload = w_reload.copy()
+        w_kills = w_kills.copy()
+        w_blade = w_blade.copy()
+        w_autofire = w_autofire.copy()
+        w_rof = w_rof.copy()
+        w_explosive = w_explosive.copy()
+        att_mod_r = att_mod_r.copy()
+        att_mod_m = att_mod_m.copy()
+        w_arc = w_arc.copy()
+        w_range = w_range.copy()
+        w_area = w_area.copy()
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -320,7 +349,8 @@ def run_chunk(
         slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr, v_eff, v_locid, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
+        v_thr, v_eff, v_locid, w_arc, arm_start, arms_i, arms_f, winner, end_slot, out_slot,
+        death_slot, dealt, taken, attacks,
         landed, knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
@@ -328,7 +358,7 @@ def run_chunk(
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, hidden,
+        c_unctl, c_crits, hidden, arm_cur, arm_ammo,
     )  # fmt: skip
 
 
@@ -344,16 +374,17 @@ def trials(
     rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, winner,
-    end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    immobilised, uncontrolled, crits, vehicle_location_hits, log_trial, events, n_events,
+    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, w_arc,
+    arm_start, arms_i, arms_f, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
+    landed, knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits,
+    log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, hidden,
+    vdest, vstate, c_immob, c_unctl, c_crits, hidden, arm_cur, arm_ammo,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -378,6 +409,7 @@ def trials(
     autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
     chinks = options[OPT_CHINKS] != 0
     any_vehicle = options[OPT_ANY_VEHICLE] != 0
+    n_arms = arms_i.shape[0]
     n_task = task_table.shape[0]
     any_obscured = False
     for c in range(n_comb):
@@ -430,6 +462,11 @@ def trials(
         for s in range(n_sides):
             standing[s] = 0
         n_waiting = 0
+        if n_arms > 0:  # each takes up its first weapon again (arsenal.py)
+            rearm(arm_start, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_dc,
+                  w_acc, w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
+                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc, w_range, w_area,
+                  ammo, reloading, aim, px, py, dist, rmod)  # fmt: skip
         for c in range(n_comb):
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
@@ -646,6 +683,17 @@ def trials(
                             side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
                         )  # fmt: skip
+                        if param > 0 and arm_start[a] >= 0 and (
+                            action == tx.A_ATTACK or action == tx.A_AIM or action == tx.A_RELOAD
+                            or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
+                        ):  # fmt: skip
+                            # the weapon the rule names (tactics.WEAPON_ACTIONS), taken up
+                            equip(a, arm_start[a] + param - 1, arm_cur, arm_ammo, arms_i,
+                                  arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc, w_min_str,
+                                  w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
+                                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc,
+                                  w_range, w_area, ammo, reloading, aim, px, py, dist,
+                                  rmod)  # fmt: skip
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
                     if action == tx.A_WAIT:
@@ -771,6 +819,21 @@ def trials(
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
+                    if any_vehicle and form == F_WEAPON and w_arc[a] != ARC_ALL:
+                        # a vehicle weapon bears only on its arc: the vehicle turns to face
+                        # the target (the action), a gunner waits for it (VA-05, VA-15)
+                        v = a if vclass[a] > 0 else carrier[a]
+                        dx = px[tgt] - px[v]
+                        dy = py[tgt] - py[v]
+                        if not bears(w_arc[a], dx, dy, hd[v], vh.front_arc):
+                            turned = v == a and vstate[a] == 0
+                            if turned:
+                                hd[a] = np.arctan2(dy, dx)
+                            if log:
+                                row = log_event(events, ne, now, EVENT_OUT_OF_ARC, a, tgt)
+                                events[row, EV_FLAGS] = FLAG_HIT if turned else 0
+                                ne += 1
+                            continue
                     n_victims = 0
                     p_through = np.int64(-1)  # the crew row's damage to the pilot (-1: none)
                     p_hits = np.int64(0)

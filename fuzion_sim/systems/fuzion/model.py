@@ -34,6 +34,7 @@ __all__ = [
     "CREW_ROLES",
     "LOCOMOTIONS",
     "LOCOMOTION_BY_CLASS",
+    "ARCS",
     "MOUNTS",
     "SIZES",
     "VEHICLE_CLASSES",
@@ -147,6 +148,10 @@ CREW_ROLES = ("pilot", "gunner", "passenger")
 #: How a vehicle weapon is mounted (VA-15): a turret, a fixed mount (-4, "Vehicle mounted, no
 #: turret"); a hand weapon has none.
 MOUNTS = ("turret", "fixed")
+#: The arc a vehicle weapon covers, seen from the vehicle's heading (VA-05's arcs: front and
+#: rear within the front arc's half-angle, the sides between): a fixed mount covers ``front``
+#: unless told otherwise, a turret ``all``.
+ARCS = ("front", "rear", "left", "right", "sides", "all")
 
 #: Cover a combatant may stand behind (F11; ``none``: in the open).
 COVERS = ("none", "half_body", "head_and_shoulders", "head_only", "behind_someone")
@@ -217,6 +222,7 @@ class Weapon:
     explosive: bool = False
     unarmed: bool = False
     mount: str = "none"  # none (a hand weapon) | turret | fixed (a vehicle weapon, VA-15)
+    arc: str = "all"  # the arc a vehicle weapon covers (ARCS); a hand weapon's is all
 
 
 #: The fists of a combatant without a weapon (F14): an attack is a punch, STR dice of Stun
@@ -334,6 +340,9 @@ class Combatant:
     vehicle: Vehicle | None = None
     carrier: str | None = None  # crew: the name of the vehicle it rides in
     role: str = ""  # crew: pilot | gunner | passenger
+    #: every weapon it fires, ``weapon`` (the one in hand at the start) first, when it operates
+    #: several vehicle weapons (M-76); tactics pick one by name (``do: attack, weapon: NAME``)
+    arsenal: tuple[Weapon, ...] = ()
 
     @property
     def xy(self) -> tuple[float, float]:

@@ -41,6 +41,7 @@ KIND_NAMES = {
     k.EVENT_KNOCKBACK: "knockback",
     k.EVENT_FIRST_AID: "first_aid",
     k.EVENT_AREA: "area",
+    k.EVENT_OUT_OF_ARC: "out_of_arc",
 }
 _KINDS = KIND_NAMES  # the old private name
 
@@ -150,7 +151,8 @@ def event_dicts(
       ``margin``, ``effect`` (none, penalty, lose_action, surrender) and ``penalty``;
     - ``wait``, ``idle``, ``held``, ``interrupt`` (``target``: the combatant interrupted);
     - ``choke``: ``damage`` (2D6 killing, no armour); ``disarm``: ``roll_difference`` and
-      ``disarmed``; ``out_of_reach``: ``action``;
+      ``disarmed``; ``out_of_reach``: ``action``; ``out_of_arc`` (a vehicle weapon that does
+      not bear): ``turned`` (the vehicle turned to face the target, taking the action);
     - ``wake``, ``bleed``: ``hits_after``, ``stun_after`` (``wake``: ``was_out``, False for
       the free Recovery after segment 12; ``bleed``: ``dead``);
     - ``draw`` (the weapon drawn, taking the action); ``perception`` (obscured):
@@ -258,6 +260,8 @@ def event_dicts(
             )
         elif kind in ("out_of_reach", "wait", "idle"):
             ev["action"] = _action(row[k.EV_ACTION])
+        elif kind == "out_of_arc":
+            ev["turned"] = bool(flags & k.FLAG_HIT)
         if kind == "attack" and flags & k.FLAG_OUT:
             down.add(row[k.EV_TARGET])
         elif kind == "presence" and ev["effect"] == "surrender":
@@ -405,6 +409,9 @@ def narrate(
             text = f"{actor} cannot reach {ev['target']}"
             if ev["action"] != "attack":
                 text += f" ({ev['action']})"
+        elif kind == "out_of_arc":
+            text = (f"{actor} turns to bring its weapon to bear on {ev['target']}"
+                    if ev["turned"] else f"{actor}'s weapon does not bear on {ev['target']}")
         elif kind == "wake":
             text = f"{actor} recovers Stun: {ev['stun_after']} Stun"
             if ev["stun_after"] <= 0:

@@ -66,8 +66,10 @@ __all__ = [
     "VARIABLES",
     "VARIABLE_NAMES",
     "WAIT_UNTIL",
+    "WEAPON_ACTIONS",
     "PackedTactics",
     "TacticsProgram",
+    "check_weapon_names",
     "compile_condition",
     "compile_tactics",
     "disassemble",
@@ -152,8 +154,12 @@ ACTION_PARAMS["attack"] = {"fire": 1}
 ACTION_PARAMS.update({name: {"toward": "target"} for name in MOVEMENT_ACTIONS})
 ACTION_PARAMS["wait"] = {"until": "enemy_attacks"}
 
+#: The actions that use a weapon, which a rule may give by name (``weapon: NAME``, one of the
+#: weapons the combatant fires: a crew member operating several vehicle weapons, M-76).
+WEAPON_ACTIONS = ("attack", "aim", "reload", "burst", "draw_attack")
+
 #: Every key a rule may have.
-RULE_KEYS = ("when", "do", "toward", "fire", "until")
+RULE_KEYS = ("when", "do", "toward", "fire", "until", "weapon")
 
 #: Variable name -> code. Own state first, then the current target (under the combatant's
 #: targeting rule) and the distance to it. Booleans are 0 or 1; ``shots`` is 999 for a weapon
@@ -745,6 +751,14 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
             raise fail([*parts, "when"], f"expected a condition (a string), got {_describe(when)}")
         compile_condition(when, [*parts, "when"], fail)
         out["when"] = when
+    if raw.get("weapon") is not None:
+        if action not in WEAPON_ACTIONS:
+            raise fail([*parts, "weapon"], f"'weapon' does not apply to action '{action}' (only "
+                                           f"to {', '.join(WEAPON_ACTIONS)})")  # fmt: skip
+        if not isinstance(raw["weapon"], str) or not raw["weapon"].strip():
+            raise fail([*parts, "weapon"], f"expected a weapon's name, got "
+                                           f"{_describe(raw['weapon'])}")  # fmt: skip
+        out["weapon"] = raw["weapon"]
     for key in ("toward", "fire", "until"):
         if key not in raw or raw[key] is None:
             continue
@@ -885,13 +899,17 @@ class TacticsProgram:
         return -1
 
 
-def compile_tactics(rules: Any, path=None, fail: Fail | None = None) -> TacticsProgram:
+def compile_tactics(rules: Any, path=None, fail: Fail | None = None,
+                    weapons: Sequence[str] = ()) -> TacticsProgram:  # fmt: skip
     """Validate and compile one combatant's tactics.
 
     Parameters
     ----------
     rules : str or list of dict or None
         As for :func:`validate_tactics` (canonical rules are accepted unchanged).
+    weapons : sequence of str, optional
+        The names of the weapons the combatant fires, in order: a rule's ``weapon:`` is
+        compiled to 1 + its index there (its ``param``); the loader checked the names.
     path : str or sequence, optional
         Key path for messages (default ``"tactics"``).
     fail : callable, optional
@@ -909,6 +927,8 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None) -> TacticsP
     fail = fail or _default_fail
     parts = _parts(path)
     source = validate_tactics(list(rules) if isinstance(rules, tuple) else rules, parts, fail)
+    weapons = list(weapons)
+    check_weapon_names(source, weapons, parts, fail)
     rows: list[tuple[int, int, int, int, int]] = []
     code: list[tuple[int, int]] = []
     consts: list[float] = []
@@ -924,6 +944,8 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None) -> TacticsP
             param = MOVE_DIRECTION[rule["toward"]]
         elif "until" in rule:
             param = WAIT_UNTIL[rule["until"]]
+        elif "weapon" in rule:  # 1 + its index among the combatant's weapons (0: in hand)
+            param = 1 + weapons.index(rule["weapon"])
         else:
             param = 0
         fire = rule.get("fire", 1)
@@ -949,7 +971,19 @@ def program_of(combatant) -> TacticsProgram:
     -------
     TacticsProgram
     """
-    return compile_tactics(combatant.tactics, ["tactics"])
+    names = [w.name for w in getattr(combatant, "arsenal", ())] or [combatant.weapon.name]
+    return compile_tactics(combatant.tactics, ["tactics"], weapons=names)
+
+
+def check_weapon_names(rules: Sequence[dict], names: Sequence[str], parts, fail: Fail) -> None:
+    """Every ``weapon:`` of the canonical ``rules`` names one of ``names`` (the weapons the
+    combatant fires), else ``fail`` with a did-you-mean."""
+    for index, rule in enumerate(rules):
+        name = rule.get("weapon")
+        if name is not None and name not in names:
+            raise fail([*parts, index, "weapon"],
+                       f"'{name}' is not a weapon this combatant fires ({', '.join(names)})",
+                       did_you_mean(name, names))  # fmt: skip
 
 
 class PackedTactics(NamedTuple):
