@@ -289,15 +289,27 @@ class Result:
                     "damage_taken_mean": tl.taken_sum[i] / self.trials,
                     "attacks_mean": attacks / self.trials,
                     "hit_rate": tl.landed_sum[i] / attacks if attacks else None,
-                    **{f"{label}_mean": tl.counter_sum[name][i] / self.trials
-                       for name, label in self._counters()},
+                    **{f"{c.label}_mean": self._counter_mean(c, i) for c in self._specs()},
                 }
             )
         return rows
 
+    def _specs(self) -> tuple:
+        """The system's per-trial counters (``systems.base.Counter``)."""
+        return () if self.schema is None else tuple(self.schema.counters)
+
+    def _counter_mean(self, spec, i: int) -> float | None:
+        """Counter ``spec``'s mean for combatant ``i``: per fight, or over the fights where
+        its ``per`` counter is 1 (None when it never is)."""
+        total = self.tally.counter_sum[spec.name][i]
+        if not spec.per:
+            return total / self.trials
+        n = self.tally.counter_sum[spec.per][i]
+        return total / n if n else None
+
     def _counters(self) -> list[tuple[str, str]]:
         """(name, label) of the system's per-trial counters."""
-        return [] if self.schema is None else [(c.name, c.label) for c in self.schema.counters]
+        return [(c.name, c.label) for c in self._specs()]
 
     def counter_labels(self) -> list[str]:
         """The labels of the system's per-trial counters (``knockback``): each combatant's

@@ -67,25 +67,57 @@ def render_result(result) -> None:
             fmt.pct(row["p_out"]), fmt.pct(row["p_dead"]),
         )  # fmt: skip
     show(con, "Per combatant (means per fight)", table)
-    for label in result.counter_labels():
-        if any(row[f"{label}_mean"] for row in per):
-            con.print(
-                f"Mean {label} per fight: "
-                + ", ".join(f"{r['combatant']} {r[f'{label}_mean']:.2f}" for r in per)
-            )
+    _counters_table(con, result, per)
     for spec in result.schema.categories if result.schema else ():
-        counts = result.category_counts(spec.name)
-        if not counts:
-            continue
-        names = [n for n in spec.labels if any(n in c for c in counts.values())]
-        table = new_table(["combatant", *names], right=names)
-        for who, row in counts.items():
-            total = sum(row.values())
-            table.add_row(who, *[f"{100 * row.get(n, 0) / total:.0f}" for n in names])
-        show(con, f"{spec.description[:1].upper()}{spec.description[1:]} (% of all)", table)
+        _categories_table(con, spec, result.category_counts(spec.name))
     con.print(
         f"[dim]{result.trials / result.elapsed:,.0f} trials/s on {result.threads} threads[/dim]"
     )
+
+
+def _categories_table(con, spec, counts: dict) -> None:
+    """A system's counts by category (hits by location) as each combatant's percent of its
+    own total: one row a combatant, or, when there are fewer combatants than categories, one
+    column a combatant (a blank where it scored none)."""
+    if not counts:
+        return
+    names = [n for n in spec.labels if any(n in c for c in counts.values())]
+    share = {who: {n: 100 * v / sum(row.values()) for n, v in row.items()}
+             for who, row in counts.items()}  # fmt: skip
+    title = f"{spec.description[:1].upper()}{spec.description[1:]} (% of all)"
+    if len(counts) >= len(names):
+        table = new_table(["combatant", *names], right=names)
+        for who, row in share.items():
+            table.add_row(who, *[f"{row.get(n, 0):.0f}" for n in names])
+    else:
+        table = new_table(["", *counts], right=list(counts))
+        for n in names:
+            table.add_row(n.replace("_", " "),
+                          *["" if n not in row else f"{row[n]:.0f}" for row in share.values()])
+    show(con, title, table)
+
+
+def _counters_table(con, result, per: list[dict]) -> None:
+    """What the rule system counts beyond the shared outcomes (knockback; a vehicle's
+    immobilisation and critical locations), one column a counter that someone scored, one row
+    a combatant that scored any: a probability as a percent, a mean to two decimals, "-"
+    where a mean over the fights in which something happened has no such fight."""
+    specs = [c for c in (result.schema.counters if result.schema else ())
+             if any(row[f"{c.label}_mean"] for row in per)]  # fmt: skip
+    rows = [row for row in per if any(row[f"{c.label}_mean"] for c in specs)]
+    if not rows:
+        return
+    cols = [c.label.replace("_", " ") for c in specs]
+    table = new_table(["combatant", *cols], right=cols)
+    for row in rows:
+        cells = []
+        for c in specs:
+            v = row[f"{c.label}_mean"]
+            cells.append("-" if v is None else fmt.pct(v) if c.percent else f"{v:.2f}")
+        table.add_row(row["combatant"], *cells)
+    unit = fmt.plural(result.time_unit["unit"])
+    show(con, f"Counted by the rules (means per fight; a time in {unit}, over the fights "
+              "where it happened)", table)  # fmt: skip
 
 
 def render_catalog(kind: str, entries: list[dict], columns=None) -> None:

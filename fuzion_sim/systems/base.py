@@ -83,11 +83,18 @@ class Switch(NamedTuple):
 class Counter(NamedTuple):
     """A per-trial, per-combatant integer a system's kernels count beyond the shared outcomes
     (``TrialOutcomes.counters[name]``, int32[n, C]). Results report its mean per fight as
-    ``<label>_mean`` for each combatant."""
+    ``<label>_mean`` for each combatant.
+
+    ``percent``: it is 0 or 1 in a trial, so its mean is a probability (shown as a percent).
+    ``per``: the name of such a 0-or-1 counter; the mean is then over the trials where that
+    one is 1 (a time to an event, over the fights in which it happened), None where it never
+    is."""
 
     name: str
     label: str
     description: str = ""
+    percent: bool = False
+    per: str = ""
 
 
 class Categories(NamedTuple):

@@ -111,12 +111,30 @@ def is_attack(action):
 
 
 @jit(inline="always")
+def is_weapon_action(action):
+    """An action a rule may name a weapon for (``tactics.WEAPON_ACTIONS``)."""
+    return (
+        action == tx.A_ATTACK or action == tx.A_AIM or action == tx.A_RELOAD
+        or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
+    )  # fmt: skip
+
+
+@jit(inline="always")
 def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max, aim,
-                    ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee,
-                    disarmed):  # fmt: skip
+                    ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
+                    k, arms):  # fmt: skip
     """The value of a condition's variable ``arg`` (``tactics.V_*``) for combatant ``a``
-    aiming at ``tgt`` (``target.*`` variables read the target) ``d_at`` metres away."""
+    aiming at ``tgt`` (``target.*`` variables read the target) ``d_at`` metres away. ``k``:
+    the row in ``arms`` (``arsenal.Arsenal``) of the weapon the rule names when it is not the
+    one in hand (-1: the one in hand), whose shots, range and reach the rule reads."""
     n_comb = side.shape[0]
+    shots = ammo[a]
+    rng = w_range[a]
+    melee = w_melee[a]
+    if k >= 0:
+        shots = arms.ammo[k]
+        rng = arms.rows_f[k, 0]
+        melee = arms.rows_i[k, 1]
     who = a
     if tx.V_TARGET_HITS <= arg <= tx.V_TARGET_STUNNED:
         who = tgt
@@ -136,7 +154,7 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
     elif arg == tx.V_AIM:
         v = aim[a]
     elif arg == tx.V_SHOTS:
-        v = ammo[a] if ammo[a] >= 0 else tx.UNLIMITED_SHOTS
+        v = shots if shots >= 0 else tx.UNLIMITED_SHOTS
     elif arg == tx.V_PRONE:
         v = prone[who]
     elif arg == tx.V_HELD:
@@ -160,28 +178,34 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
     elif arg == tx.V_RANGE:
         v = d_at
     elif arg == tx.V_WEAPON_RANGE:
-        v = MELEE_REACH if disarmed[a] else w_range[a]
+        v = MELEE_REACH if disarmed[a] else rng
     elif arg == tx.V_REACH:
-        v = w_range[a] if w_melee[a] else MELEE_REACH
+        v = rng if melee else MELEE_REACH
     elif arg == tx.V_IN_RANGE:
-        v = d_at <= (MELEE_REACH if disarmed[a] else w_range[a])
+        v = d_at <= (MELEE_REACH if disarmed[a] else rng)
     else:  # V_IN_REACH
-        v = d_at <= (w_range[a] if w_melee[a] else MELEE_REACH)
+        v = d_at <= (rng if melee else MELEE_REACH)
     return v
 
 
 @jit(inline="always")
 def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack, side,
                 is_out, hits, stun, hits_max, stun_max, aim, ammo, prone, held_by, lose, dist,
-                dodge, block, w_range, w_melee, disarmed):  # fmt: skip
+                dodge, block, w_range, w_melee, disarmed, arms):  # fmt: skip
     """The first rule of ``a``'s tactics whose condition holds: ``(action, param, fire)``
-    (``A_NONE`` when none holds). Conditions are postfix bytecode (``tactics.OP_*``)."""
+    (``A_NONE`` when none holds). Conditions are postfix bytecode (``tactics.OP_*``); a rule
+    that names one of several weapons (``arms``) reads that weapon's shots and range."""
     action = tx.A_NONE
     param = np.int64(0)
     fire = np.int64(1)
     for r in range(rule_start[a], rule_start[a] + rule_count[a]):
         ok = True
         n_code = rules[r, 1]
+        k = np.int64(-1)
+        if arms.start[a] >= 0 and rules[r, 3] > 0 and is_weapon_action(rules[r, 2]):
+            k = arms.start[a] + rules[r, 3] - 1
+            if k == arms.cur[a]:
+                k = -1
         if n_code > 0:
             top = 0
             for ci in range(rules[r, 0], rules[r, 0] + n_code):
@@ -194,7 +218,7 @@ def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, 
                     stack[top] = tactic_variable(
                         arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max,
                         aim, ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee,
-                        disarmed,
+                        disarmed, k, arms,
                     )  # fmt: skip
                     top += 1
                 elif op == tx.OP_NEG:

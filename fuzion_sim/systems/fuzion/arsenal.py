@@ -12,11 +12,17 @@ inlined: a fight in which nobody fires several weapons never enters them.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..._jit import jit
 from .actions import moved_geometry
 from .codes import ARC_ALL, ARC_FRONT, ARC_LEFT, ARC_REAR, ARC_RIGHT
+
+#: ``arms``: the weapons of those who fire several: each one's first row (-1: one weapon), the
+#: row in hand now, each row's magazine while put down, and the rows (``compile.arsenal_arrays``)
+Arsenal = namedtuple("Arsenal", "start cur ammo rows_i rows_f")
 
 
 @jit(_nrt=False)

@@ -124,6 +124,7 @@ __all__ = [
     "EVENT_FIRST_AID",
     "EVENT_AREA",
     "EVENT_OUT_OF_ARC",
+    "EVENT_CRITICAL",
     "FLAG_HIT",
     "FLAG_STUNNED",
     "FLAG_OUT",
@@ -266,6 +267,8 @@ EVENT_KNOCKBACK = 22  # ACTOR knocked back: EV_RAW units, EV_X/EV_Y its new posi
 EVENT_FIRST_AID = 23  # ACTOR treats TARGET: EV_ROLL task roll, EV_DV the DV, FLAG_HIT stable
 EVENT_AREA = 24  # ACTOR caught in TARGET's area attack: EV_RAW damage there, EV_THROUGH taken
 EVENT_OUT_OF_ARC = 40  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HIT: it turned
+EVENT_CRITICAL = 41  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
+#                      EV_THROUGH (EFF_*)
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

@@ -25,6 +25,9 @@ from .codes import (
     EFF_IMMOBILE,
     EFF_UNCONTROLLED,
     EFF_WRECKED,
+    EV_RAW,
+    EV_THROUGH,
+    EVENT_CRITICAL,
     F_WEAPON,
     SCALE_KILLS,
     V_OUTCOMES,
@@ -34,6 +37,7 @@ from .codes import (
     VS_UNCONTROLLED,
 )
 from .dice import TABLE_DICE
+from .kernel_parts import log_event
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
 
 #: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
@@ -46,8 +50,11 @@ Vehicles = namedtuple(
 )
 #: ``vs``: the trial's vehicle state: heading (radians), damage at each row, the rows destroyed
 #: (bits), immobile / uncontrolled (``VS_*`` bits), the trial's counters (immobilised,
-#: uncontrolled, critical locations destroyed) and the chunk's hits by vehicle location
-VState = namedtuple("VState", "hd loc_dmg vdest vstate c_immob c_unctl c_crits vloc_hits")
+#: uncontrolled, critical locations destroyed, the time of the first) and the chunk's hits and
+#: damage by vehicle location
+VState = namedtuple(
+    "VState", "hd loc_dmg vdest vstate c_immob c_unctl c_crits c_crit_t vloc_hits vloc_dmg"
+)
 
 
 @jit(inline="always")
@@ -62,21 +69,29 @@ def hit_row(tgt, asp, vh, s0, s1, s2, s3):
 
 
 @jit(inline="always")
-def critical(tgt, row, dmg, vh, vs, hl, tl, now):
+def critical(tgt, row, dmg, vh, vs, hl, tl, now, log, events, ne):
     """Damage ``dmg`` (after the row's multiplier) at ``row`` of vehicle ``tgt`` (F31, VA-09,
     VA-10): a critical location is destroyed once its damage (cumulative, or this hit's alone)
     reaches its share of the structure (``vh.thr`` is 100 x that share); then the vehicle is
-    immobile, uncontrolled, down (out of the fight) or wrecked (out and destroyed)."""
+    immobile, uncontrolled, down (out of the fight) or wrecked (out and destroyed), and the log
+    says so (``EVENT_CRITICAL``). Returns the event count."""
     k = tgt * V_ROWS + row
     vs.loc_dmg[k] += dmg
     thr = vh.thr[k]
     if thr == 0 or (vs.vdest[tgt] >> row) & 1:
-        return
+        return ne
     got = dmg if vh.single_hit else vs.loc_dmg[k]
     if 100 * got < thr:
-        return
+        return ne
+    if log:
+        ev = log_event(events, ne, now, EVENT_CRITICAL, tgt, -1)
+        events[ev, EV_RAW] = vh.locid[k]
+        events[ev, EV_THROUGH] = vh.eff[k]
+        ne += 1
     vs.vdest[tgt] |= np.int64(1) << row
     vs.c_crits[tgt] += 1
+    if vs.c_crit_t[tgt] == 0:
+        vs.c_crit_t[tgt] = now
     eff = vh.eff[k]
     if eff == EFF_IMMOBILE:
         vs.vstate[tgt] |= VS_IMMOBILE
@@ -89,6 +104,7 @@ def critical(tgt, row, dmg, vh, vs, hl, tl, now):
         if eff == EFF_WRECKED and not hl.dead[tgt]:
             hl.dead[tgt] = True  # broken up or sunk: destroyed
             tl.c_death[tgt] = now
+    return ne
 
 
 @jit(inline="always")
@@ -165,7 +181,8 @@ def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrie
 
 @jit(_nrt=False)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
-                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3):  # fmt: skip
+                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2,
+                 s3):  # fmt: skip
     """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
     ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
     damage dice as a person's would and meets the armour (chinks, F30: none when it beats the
@@ -176,7 +193,7 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
     on the crew row, what passed the armour goes to the pilot (M-26, VA-13). Returns ``(state,
     damage rolled, event location (100 + vehicle location), Kills of the attack, structure
     lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
-    none)``."""
+    none, the event count)``; a critical location destroyed is logged."""
     nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
     u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
     asp = np.int64(1)
@@ -240,13 +257,15 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
                     p_hits += lost
                     p_stun += stun
                     p_through = max(p_through, 0) + thr
+                    vs.vloc_dmg[tgt, vh.locid[k]] += thr
                 through_h = 0
             else:
                 through_h = through_h * vh.num[k] // vh.den[k]
-                critical(tgt, row, through_h, vh, vs, hl, tl, now)
+                vs.vloc_dmg[tgt, vh.locid[k]] += through_h
+                ne = critical(tgt, row, through_h, vh, vs, hl, tl, now, log, events, ne)
                 if vh.thr[k] > 0 and not vh.counts_total:
                     through_h = 0  # the location's alone (VA-09 b)
         hits_lost += through_h
         through += through_h
     return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
-            p_through)
+            p_through, ne)

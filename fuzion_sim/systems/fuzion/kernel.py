@@ -49,9 +49,10 @@ from .actions import (
     interrupt_by_waiter,
     interrupt_in_range,
     is_movement,
+    is_weapon_action,
     start_waiting,
 )
-from .arsenal import bears, equip, rearm
+from .arsenal import Arsenal, bears, equip, rearm
 from .codes import (
     ARC_ALL,
     EV_ACTION,
@@ -178,7 +179,8 @@ def run_chunk(
     w_arc, arm_start, arms_i, arms_f,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    immobilised, uncontrolled, crits, vehicle_location_hits,
+    immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
+    vehicle_location_damage,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -312,6 +314,7 @@ def run_chunk(
     c_immob = np.zeros(n_comb, np.int64)
     c_unctl = np.zeros(n_comb, np.int64)
     c_crits = np.zeros(n_comb, np.int64)
+    c_crit_t = np.zeros(n_comb, np.int64)
     hidden = carrier >= 0  # a crew member is no target of its own
     # weapons taken up: the weapon arrays are the chunk's own (the plan's stay as they are)
     arm_cur = np.full(n_comb, -1, np.int64)
@@ -351,14 +354,15 @@ def run_chunk(
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
         v_thr, v_eff, v_locid, w_arc, arm_start, arms_i, arms_f, winner, end_slot, out_slot,
         death_slot, dealt, taken, attacks,
-        landed, knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits,
+        landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
+        vehicle_location_hits, vehicle_location_damage,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, hidden, arm_cur, arm_ammo,
+        c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo,
     )  # fmt: skip
 
 
@@ -376,15 +380,15 @@ def trials(
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
     heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, w_arc,
     arm_start, arms_i, arms_f, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
-    landed, knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits,
-    log_trial, events, n_events,
+    landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
+    vehicle_location_hits, vehicle_location_damage, log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, hidden, arm_cur, arm_ammo,
+    vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -451,7 +455,9 @@ def trials(
         options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
         options[OPT_CREW_ARMOUR] != 0,
     )
-    vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, vehicle_location_hits)
+    arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
+    vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
+                vehicle_location_hits, vehicle_location_damage)  # fmt: skip
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -520,6 +526,7 @@ def trials(
                 c_immob[c] = 0
                 c_unctl[c] = 0
                 c_crits[c] = 0
+                c_crit_t[c] = 0
             for k in range(n_comb * V_ROWS):
                 loc_dmg[k] = 0
         geometry(px, py, w_range, dist, rmod)
@@ -682,11 +689,9 @@ def trials(
                             a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
                             side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
+                            arms,
                         )  # fmt: skip
-                        if param > 0 and arm_start[a] >= 0 and (
-                            action == tx.A_ATTACK or action == tx.A_AIM or action == tx.A_RELOAD
-                            or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
-                        ):  # fmt: skip
+                        if param > 0 and arm_start[a] >= 0 and is_weapon_action(action):
                             # the weapon the rule names (tactics.WEAPON_ACTIONS), taken up
                             equip(a, arm_start[a] + param - 1, arm_cur, arm_ammo, arms_i,
                                   arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc, w_min_str,
@@ -1039,3 +1044,5 @@ def trials(
                 immobilised[j, c] = c_immob[c]
                 uncontrolled[j, c] = c_unctl[c]
                 crits[j, c] = c_crits[c]
+                crit_any[j, c] = c_crits[c] > 0
+                crit_time[j, c] = c_crit_t[c]

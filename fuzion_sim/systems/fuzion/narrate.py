@@ -42,7 +42,12 @@ KIND_NAMES = {
     k.EVENT_FIRST_AID: "first_aid",
     k.EVENT_AREA: "area",
     k.EVENT_OUT_OF_ARC: "out_of_arc",
+    k.EVENT_CRITICAL: "critical",
 }
+#: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
+CRITICAL_EFFECTS = {k.EFF_NONE: "none", k.EFF_IMMOBILE: "immobile",
+                    k.EFF_UNCONTROLLED: "uncontrolled", k.EFF_DOWN: "out of the fight",
+                    k.EFF_WRECKED: "destroyed"}  # fmt: skip
 _KINDS = KIND_NAMES  # the old private name
 
 #: Presence attack effect code (``kernel.PA_*``) -> name.
@@ -153,6 +158,7 @@ def event_dicts(
     - ``choke``: ``damage`` (2D6 killing, no armour); ``disarm``: ``roll_difference`` and
       ``disarmed``; ``out_of_reach``: ``action``; ``out_of_arc`` (a vehicle weapon that does
       not bear): ``turned`` (the vehicle turned to face the target, taking the action);
+      ``critical``: a vehicle's critical ``location`` destroyed and its ``effect`` (VA-10);
     - ``wake``, ``bleed``: ``hits_after``, ``stun_after`` (``wake``: ``was_out``, False for
       the free Recovery after segment 12; ``bleed``: ``dead``);
     - ``draw`` (the weapon drawn, taking the action); ``perception`` (obscured):
@@ -262,6 +268,9 @@ def event_dicts(
             ev["action"] = _action(row[k.EV_ACTION])
         elif kind == "out_of_arc":
             ev["turned"] = bool(flags & k.FLAG_HIT)
+        elif kind == "critical":
+            ev.update(location=_vehicle_location_names()[row[k.EV_RAW]],
+                      effect=CRITICAL_EFFECTS[row[k.EV_THROUGH]])  # fmt: skip
         if kind == "attack" and flags & k.FLAG_OUT:
             down.add(row[k.EV_TARGET])
         elif kind == "presence" and ev["effect"] == "surrender":
@@ -412,6 +421,11 @@ def narrate(
         elif kind == "out_of_arc":
             text = (f"{actor} turns to bring its weapon to bear on {ev['target']}"
                     if ev["turned"] else f"{actor}'s weapon does not bear on {ev['target']}")
+        elif kind == "critical":
+            where = ev["location"].replace("_", " ")
+            verb = "are" if where.endswith("s") else "is"  # flaps, front wheels, arms
+            text = f"{actor}'s {where} {verb} destroyed" + (
+                "" if ev["effect"] == "none" else f": {ev['effect']}")
         elif kind == "wake":
             text = f"{actor} recovers Stun: {ev['stun_after']} Stun"
             if ev["stun_after"] <= 0:

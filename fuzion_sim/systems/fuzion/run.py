@@ -37,9 +37,24 @@ _NO_LOG = np.zeros((1, N_EV_FIELDS), np.int64)
 
 #: What the kernels count for a fight with a vehicle (M-27, VA-10), beyond the rest.
 VEHICLE_COUNTERS = (
-    Counter("immobilised", "immobilised", "1 when the vehicle was immobilised (VA-10)"),
-    Counter("uncontrolled", "uncontrolled", "1 when the vehicle was made uncontrollable"),
+    Counter("immobilised", "immobilised", "1 when the vehicle was immobilised (VA-10)",
+            percent=True),
+    Counter("uncontrolled", "uncontrolled", "1 when the vehicle was made uncontrollable",
+            percent=True),
     Counter("crits", "critical_locations", "critical locations destroyed (F31, M-27)"),
+    Counter("crit_any", "critically_hit", "1 when a critical location was destroyed",
+            percent=True),
+    Counter("crit_time", "first_critical_time", "the time unit its first critical location "
+            "was destroyed, over the fights in which one was", per="crit_any"),
+)
+#: What the kernels add up per vehicle location (``tables.vehicle_location_names``).
+VEHICLE_CATEGORIES = (
+    Categories("vehicle_location_hits", vehicle_location_names(), "vehicle_hits_by_location",
+               "hits a vehicle took by location (F31)"),
+    Categories("vehicle_location_damage", vehicle_location_names(),
+               "vehicle_damage_by_location",
+               "damage a vehicle took by location, after armour and the row's multiplier "
+               "(SDP, or tenths of a Kill; the crew row: what reached the pilot)"),
 )
 
 
@@ -54,9 +69,7 @@ def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False) -
                              "hits_by_location", "hits taken by location (F27)"),)  # fmt: skip
     if vehicles:
         counters += VEHICLE_COUNTERS
-        categories += (Categories("vehicle_location_hits", vehicle_location_names(),
-                                  "vehicle_hits_by_location",
-                                  "hits a vehicle took by location (F31)"),)  # fmt: skip
+        categories += VEHICLE_CATEGORIES
     return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
                          counters=counters, categories=categories)  # fmt: skip
 
@@ -181,9 +194,10 @@ def vehicle_outputs(out: TrialOutcomes) -> list:
     """The general kernel's vehicle outputs: the counters of :data:`VEHICLE_COUNTERS` and the
     hits by vehicle location, or (1, 1) arrays it leaves alone in a fight without vehicles."""
     if "vehicle_location_hits" not in out.categories:
-        return [_NO_COUNTER, _NO_COUNTER, _NO_COUNTER, _NO_CATEGORY]
+        return [*(_NO_COUNTER for _ in VEHICLE_COUNTERS),
+                *(_NO_CATEGORY for _ in VEHICLE_CATEGORIES)]  # fmt: skip
     return [*(out.counters[c.name] for c in VEHICLE_COUNTERS),
-            out.categories["vehicle_location_hits"]]  # fmt: skip
+            *(out.categories[c.name] for c in VEHICLE_CATEGORIES)]  # fmt: skip
 
 
 def _schema(plan: FightPlan) -> OutcomeSchema:

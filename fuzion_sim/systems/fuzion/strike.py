@@ -428,9 +428,9 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
     p_through = np.int64(-1)
     if vh.vclass[tgt] > 0:  # a vehicle: its own room, called (hull.py)
         (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
-         p_through) = vehicle_hits(
+         p_through, ne) = vehicle_hits(
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
-            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2, s3,
         )  # fmt: skip
     else:
         for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
