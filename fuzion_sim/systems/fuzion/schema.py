@@ -113,6 +113,8 @@ def _tactic_rule() -> dict:
         "fire": {"oneOf": [{"type": "integer", "minimum": 1}, {"const": "all"}],
                  "description": "shots of an autofire attack"},
         "until": _enum(tactics.WAIT_UNTIL, "what a wait waits for"),
+        "weapon": {"type": "string", "description": "the weapon (by name) the action uses, "
+                                                    "for one who fires several (M-76)"},
     }, required=("do",),
         text="a rule: at every action the first whose condition holds")  # fmt: skip
 
@@ -120,7 +122,7 @@ def _tactic_rule() -> dict:
 def vehicle_schema(member_props: dict) -> dict:
     """The ``vehicle:`` block (../shared/rulings/vehicles, M-01 to M-31, M-76)."""
     from . import build_vehicle as bv
-    from .model import CREW_ROLES, LOCOMOTIONS, MOUNTS, VEHICLE_CLASSES
+    from .model import ARCS, CREW_ROLES, LOCOMOTIONS, MOUNTS, VEHICLE_CLASSES
 
     locations = list(tables.vehicle_location_names())
     crew_props = {k: member_props[k] for k in bv.CREW_KEYS if k in member_props}
@@ -130,6 +132,8 @@ def vehicle_schema(member_props: dict) -> dict:
     weapon = {**weapon, "description": "a vehicle weapon (M-76)", "properties": {
         **weapon["properties"],
         "mount": _enum(MOUNTS, "turret (default) or fixed (-4, no turret: VA-15)"),
+        "arc": _enum(ARCS, "the arc it bears on from the heading (default: front for a fixed "
+                           "mount, all for a turret)"),
         "operator": {"type": "string", "description": "the crew member who fires it "
                                                       "(default: the pilot)"},
     }}  # fmt: skip
