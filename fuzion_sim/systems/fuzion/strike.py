@@ -237,7 +237,8 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
         n_dice = hl.e_str[a] + np.int64(wh.moved[a] // 5.0)
         dmg_type = STUN
     if not wp.melee[a] and form == F_WEAPON:
-        st.aim[a] = 0  # the shot spends the aim
+        if not (wp.explosive[a] and wp.area[a] > 0.0):
+            st.aim[a] = 0  # the shot spends the aim (a throw at a point: once thrown, blast)
         if st.ammo[a] > 0:
             st.ammo[a] -= 1
     return av, dv_base, n_dice, dmg_type, ne
@@ -271,7 +272,9 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
             dv_base = 16
         else:
             dv_base = 16 + 2 * np.int64((d_at - wp.range[a]) // 100.0)
-        av = hl.e_ref[a] + sh.att_skill[a] + wp.acc[a] + st.aim[a] + md.att_mod_r[a] - st.obs_pen[a]
+        aimed = st.aim[a] if st.aim_tgt[a] == tgt else 0
+        st.aim[a] = 0  # the throw spends the aim
+        av = hl.e_ref[a] + sh.att_skill[a] + wp.acc[a] + aimed + md.att_mod_r[a] - st.obs_pen[a]
         miss = dv_base - (av + roll)
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         if miss > 0:

@@ -446,6 +446,29 @@ def test_a_miss_scatters_min_miss_half_range_in_one_of_six_directions():
     assert angles == set(range(6))
 
 
+def test_aiming_helps_a_throw():
+    """An explosive thrown at a point takes its aim (up to +3) like any shot: three aims, then
+    the throw's AV is the unaimed throw's + 3, and the aim is spent (a fault until issue 16's
+    second session: the throw read the aim after the shot had spent it, so aiming never
+    helped a grenade)."""
+    aims = [{"when": "shots == 0", "do": "none"}, {"when": "aim < 3", "do": "aim"},
+            {"do": "attack"}]  # fmt: skip
+
+    def throw_av(tactics):
+        g = fighter("G", [0, 0], skills={"Thrown": 4}, weapon=GRENADE, hits=10_000,
+                    stun=10_000, tactics=tactics)  # fmt: skip
+        sc = scenario({"a": [g], "b": [dummy("D", position=[8, 0])]}, max_rounds=2)
+        _, raw = fuzion.run_logged(fuzion.compile_scenario(sc), 1, 0)
+        (att,) = raw[raw[:, k.EV_KIND] == k.EVENT_ATTACK]
+        aim_events = raw[raw[:, k.EV_KIND] == k.EVENT_AIM]
+        return att[k.EV_AV], len(aim_events)
+
+    plain, none = throw_av(once(do="attack"))
+    aimed, three = throw_av(aims)
+    assert (none, three) == (0, 3)
+    assert aimed == plain + 3
+
+
 def test_a_shotgun_spread_each_defender_against_the_one_attack_total():
     """A non-explosive area (a 2 m spread): everyone within 2 m of the target whose DV (base +
     10) is at most the one attack total is hit, each for the full damage (no fall-off)."""
