@@ -55,12 +55,11 @@ VEHICLE_MEMBER_KEYS = (
 #: Keys of the ``vehicle:`` block.
 VEHICLE_KEYS = (
     "class", "sdp", "kills", "move", "speed", "heading", "locomotion", "maneuver", "weight",
-    "fuel_flammable", "absent", "control_skill", "crew", "weapons",
+    "fuel_flammable", "absent", "control_skill", "crew", "weapons", "countermeasures",
 )  # fmt: skip
 #: Keys of the rules still to build (issue 16), refused with a clear message.
 PLANNED_VEHICLE_KEYS = {
     "altitude": "altitude (stalls, spins and falls: the next issue)",
-    "countermeasures": "countermeasures (missiles, issue 16 item 4)",
     "body": "the knockback BODY of an SDP vehicle (VA-41; it is SDP // 5)",
 }
 #: Keys of a crew member.
@@ -72,12 +71,13 @@ CREW_KEYS = (
 VEHICLE_WEAPON_KEYS = ("mount", "operator")
 PLANNED_WEAPON_KEYS = {
     "arc": "the arc a fixed mount covers (issue 16 item 1)",
-    "missile": "missiles (issue 16 item 4)",
     "scale": "the mecha range scale (issue 16 item 1)",
 }
 #: Member keys that are the crew's, not the vehicle's: said so when given.
 _SHEET_KEYS = ("stats", "skills", "weapon", "sdp", "kills", "called_shot", "drawn", "abort",
                "prone", "crouched", "braced", *DERIVED)  # fmt: skip
+#: Most countermeasure charges a vehicle carries (``true``: unlimited).
+MAX_COUNTERMEASURES = 1000
 #: MOVE, speed and heading ranges.
 MAX_MOVE = 10_000
 #: Kilograms per unit of weight (M-12; "t" is a metric tonne, "ton" 2,000 lbs as the seed's
@@ -172,6 +172,13 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         return canon
 
     control_skill = opt("control_skill", control, CONTROL_SKILL_BY_CLASS[kind])
+
+    def charges(p, v):  # M-44, VA-25: N charges, or true for unlimited
+        if isinstance(v, bool):
+            return -1 if v else 0
+        return check_int(ctx, p, v, 0, "countermeasures", maximum=MAX_COUNTERMEASURES)
+
+    countermeasures = opt("countermeasures", charges, 0)
     armor = value.get("armor")
     crew_raw = optional(raw, "crew")
     if crew_raw is MISSING or (isinstance(crew_raw, list) and not crew_raw):
@@ -233,7 +240,7 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         if position is not None:
             sheet["position"] = position
         if member_name in operated:
-            sheet["weapon"] = _PLACEHOLDER
+            sheet["weapon"] = _placeholder(operated[member_name][1])
             person = _quiet(ctx, lambda cp=cp, sheet=sheet: build_combatant(ctx, cp, sheet, side))
             person = dataclasses.replace(person, weapon=operated[member_name][1])
             _warn_skill(ctx, person)
@@ -256,6 +263,7 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         locomotion=locomotion, maneuver=maneuver, weight_kg=weight, fuel_flammable=flammable,
         absent=absent, control_skill=control_skill, crew=tuple(m.name for m in members),
         pilot=pilot.name, weapons=tuple((operator or pilot_name, w) for operator, w in weapons),
+        countermeasures=countermeasures,
     )  # fmt: skip
     seat = _seat(ctx, parts, value, side, name, vehicle, pilot, seat_weapon, armor,
                  build_combatant)  # fmt: skip
@@ -265,6 +273,17 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
 #: The weapon a crew member or vehicle is built with before its own is put in (its checks are
 #: the weapon's own, made when the vehicle's weapons were read).
 _PLACEHOLDER = {"name": "(vehicle weapon)", "dc": 1, "skill": "Gunnery"}
+
+
+def _placeholder(weapon: Weapon) -> dict:
+    """The placeholder a sheet is built with before ``weapon`` is put in: its name, and a
+    missile when it is one (so that the tactics' checks of a launch read the real weapon)."""
+    out = {**_PLACEHOLDER, "name": weapon.name}
+    if weapon.missile is not None:
+        out["missile"] = True
+    return out
+
+
 #: What a vehicle whose pilot operates no weapon may do.
 _WEAPONLESS = ("run", "sprint", "move", "none", "wait")
 
@@ -296,7 +315,7 @@ def _seat(ctx, parts, value, side, name, vehicle, pilot, weapon, armor, build_co
         sheet["weapon"] = {"name": "(no weapon)", "dc": 1, "skill": vehicle.control_skill,
                            "range": 1}  # fmt: skip
     else:
-        sheet["weapon"] = _PLACEHOLDER
+        sheet["weapon"] = _placeholder(weapon)
     sheet["stats"] = dict(pilot.stats)
     sheet["skills"] = {k: v for k, v in pilot.skills.items()}
     sheet.pop("surprised", None)

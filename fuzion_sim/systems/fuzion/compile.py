@@ -139,6 +139,12 @@ class Plan(NamedTuple):
     v_thr: np.ndarray
     v_eff: np.ndarray
     v_locid: np.ndarray
+    # missiles (see missile_arrays)
+    m_cluster: np.ndarray
+    m_dv: np.ndarray
+    m_evade: np.ndarray
+    m_evade_ref: np.ndarray
+    m_cm: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -276,6 +282,17 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_LOCATION_COUNTS_TOTAL] = bool(
         rules.values.get("location_damage_counts_total", True))
     options[codes.OPT_CREW_ARMOUR] = bool(rules.values.get("crew_personal_armour", True))
+    mis = missile_arrays(fighters, rules)
+    options[codes.OPT_ANY_MISSILE] = bool(mis["m_cluster"].any())
+    options[codes.OPT_MISSILE_ATTACK_ROLL] = rules.values.get("missile_launch") == "attack_roll"
+    options[codes.OPT_MISSILE_TIMING] = {
+        "per_round_free": codes.MT_ROUND_FREE, "per_round_action": codes.MT_ROUND_ACTION,
+        "per_phase": codes.MT_PHASE}[rules.values.get("missile_timing", "per_round_free")]
+    options[codes.OPT_CLUSTER_SEQUENCE] = rules.values.get("cluster_roll") == "sequence"
+    options[codes.OPT_CM_PER_ROLL] = rules.values.get("countermeasure_use") == "per_roll"
+    options[codes.OPT_MISSILE_ASPECT] = {
+        "launch": codes.MA_LAUNCH, "rear": codes.MA_REAR, "side": codes.MA_SIDE}[
+        rules.values.get("missile_aspect", "launch")]  # fmt: skip
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
@@ -303,6 +320,9 @@ def compile_scenario(scenario: Scenario) -> Plan:
     # F31: an attack on a vehicle opposes its pilot's REF + Piloting (or Driving); an object
     # with SDP or Kills is one whose sheet is its pilot's (M-16, VA-03)
     defence = [defence_of(c, s) for c, s in zip(fighters, scales, strict=True)]
+    if rules.values.get("maneuver_in_defence", False):  # VA-02: the MV adds to the DV too
+        defence = [(d[0], d[1] + _maneuver(c), d[2] + _maneuver(c))
+                   for c, d in zip(fighters, defence, strict=True)]  # fmt: skip
     # objects and Kill-rated structures: their SDP or Kills are the pool; no Stun to lose
     # (a huge Stun never reaches 0) and "dead" (destroyed) at 0 (BODY 0 in the death rule)
     hits_max = [
@@ -366,7 +386,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
         w_ap=_ints([w.ap for w in weapons]),
         w_energy=_ints([w.energy for w in weapons]),
         w_shots=_ints([-1 if w.shots is None else w.shots for w in weapons]),
-        w_reload=_ints([w.reload_actions for w in weapons]),
+        # a missile launcher without reload_actions carries its shots alone: 0, no reload
+        w_reload=_ints([_reload_actions(w) for w in weapons]),
         w_kills=_ints([getattr(w, "kills", 0) for w in weapons]),
         w_blade=_ints([getattr(w, "blade", False) for w in weapons]),
         w_autofire=_ints([w.autofire for w in weapons]),
@@ -409,7 +430,61 @@ def compile_scenario(scenario: Scenario) -> Plan:
         loc_num=_ints([m.numerator for m in locations.multipliers]),
         loc_den=_ints([m.denominator for m in locations.multipliers]),
         **{k: veh[k] for k in _VEHICLE_FIELDS},
+        **mis,
     )
+
+
+def _reload_actions(w) -> int:
+    """Actions a reload takes; 0 for a missile launcher without ``reload_actions``, whose
+    ``shots`` are every launch it carries (nothing to reload)."""
+    return 0 if w.missile is not None and not w.missile.reloads else w.reload_actions
+
+
+def _maneuver(c) -> int:
+    """A declared vehicle's Maneuver Value (VA-02), 0 for anyone else."""
+    vehicle = getattr(c, "vehicle", None)
+    return int(vehicle.maneuver) if vehicle is not None else 0
+
+
+def missile_arrays(fighters, rules) -> dict:
+    """The missiles' arrays (F18, M-42 to M-45, VA-20 to VA-25), per combatant:
+
+    - ``m_cluster[c]`` the missiles one launch of ``c``'s weapon fires (0: not a missile);
+      ``m_dv[c]`` their DV, 5 less under Interlock with ``missile_dv_interlock: minus5``
+      (F4, VA-22);
+    - ``m_evade[c]`` the skill ``c`` evades with and ``m_evade_ref[c]`` 1 when it is added to
+      REF, else to the defence characteristic (``dex``): a vehicle's pilot REF + its control
+      skill (F18 "Piloting+REF", F31; + the Maneuver Value under ``maneuver_in_defence``,
+      VA-02), a person's DEX + Ranged Evade or, with ``missile_evasion_on_foot:
+      ref_athletics``, REF + Athletics (VA-24); the GM's ``defence_modifiers`` count too;
+    - ``m_cm[c]`` its countermeasure charges (M-44, VA-25; -1 unlimited).
+    """
+    interlock = rules.dice == "interlock" and rules.values.get(
+        "missile_dv_interlock", "minus5") == "minus5"
+    on_foot = rules.values.get("missile_evasion_on_foot", "ranged_evade")
+    mv = bool(rules.values.get("maneuver_in_defence", False))
+    cluster, dv, evade, evade_ref, cm = [], [], [], [], []
+    for c in fighters:
+        m = c.weapon.missile
+        cluster.append(0 if m is None else m.cluster)
+        dv.append(0 if m is None else m.dv - 5 * interlock)
+        vehicle = getattr(c, "vehicle", None)
+        mods = c.defence_modifiers
+        if vehicle is not None:
+            evade.append(c.skill(vehicle.control_skill) + mods + (vehicle.maneuver if mv else 0))
+            evade_ref.append(0)  # a vehicle's defence characteristic is its pilot's REF
+        elif getattr(c, "sdp", 0) or getattr(c, "kills", 0):
+            evade.append(max(c.skill(s) for s in CONTROL_SKILLS) + mods)
+            evade_ref.append(0)
+        elif on_foot == "ref_athletics":
+            evade.append(c.skill("Athletics") + mods)
+            evade_ref.append(1)
+        else:
+            evade.append(c.skill("Ranged Evade") + mods)
+            evade_ref.append(0)
+        cm.append(vehicle.countermeasures if vehicle is not None else 0)
+    return {"m_cluster": _ints(cluster), "m_dv": _ints(dv), "m_evade": _ints(evade),
+            "m_evade_ref": _ints(evade_ref), "m_cm": _ints(cm)}  # fmt: skip
 
 
 def knock_body_of(c, scale: int) -> int:

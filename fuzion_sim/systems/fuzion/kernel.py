@@ -86,11 +86,16 @@ from .codes import (
     HOLD_CHOKE,
     HOLD_NONE,
     MELEE_REACH,
+    MT_PHASE,
+    MT_ROUND_ACTION,
+    OPT_ANY_MISSILE,
     OPT_ANY_VEHICLE,
     OPT_AUTOFIRE_ONE_PLUS,
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
     OPT_CHINKS,
+    OPT_CLUSTER_SEQUENCE,
+    OPT_CM_PER_ROLL,
     OPT_CREW_ARMOUR,
     OPT_CRIT_SINGLE_HIT,
     OPT_DODGE_BONUS,
@@ -103,6 +108,9 @@ from .codes import (
     OPT_INIT_DICE,
     OPT_KNOCKBACK,
     OPT_LOCATION_COUNTS_TOTAL,
+    OPT_MISSILE_ASPECT,
+    OPT_MISSILE_ATTACK_ROLL,
+    OPT_MISSILE_TIMING,
     OPT_PERCEPTION_DV,
     OPT_RECOVERY_SLOT,
     OPT_STUNNED,
@@ -114,6 +122,7 @@ from .codes import (
 )
 from .hull import Vehicles, VState, carry_crew, crew_fate
 from .kernel_parts import choose_target, log_event, sort_by_key
+from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .rules import (
     bleed,
     effective,
@@ -171,9 +180,11 @@ def run_chunk(
     # vehicles and their crews (compile.vehicle_arrays)
     carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
     v_eff, v_locid,
+    # missiles (compile.missile_arrays)
+    m_cluster, m_dv, m_evade, m_evade_ref, m_cm,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    immobilised, uncontrolled, crits, vehicle_location_hits,
+    immobilised, uncontrolled, crits, vehicle_location_hits, missiles_hit, engagements, evaded,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -221,6 +232,10 @@ def run_chunk(
     carrier ... v_locid
         The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
         vehicle's pilot, class, heading, Kill unit, and its hit table by aspect and by row.
+    m_cluster, m_dv, m_evade, m_evade_ref, m_cm : int64[C]
+        The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
+        weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
+        countermeasure charges (-1: unlimited).
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -232,6 +247,9 @@ def run_chunk(
         Written when a vehicle fights (else they may be (1, 1) and are not touched): 1 when a
         vehicle was immobilised / made uncontrollable, the critical locations it lost, and its
         hits by vehicle location (``tables.vehicle_location_names``) added over the chunk.
+    missiles_hit, engagements, evaded : int32[n_trials, C]
+        Written when a missile weapon fights (else (1, 1), not touched): the missiles that hit
+        each combatant, the missile engagements against it, and those it evaded untouched.
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -308,6 +326,26 @@ def run_chunk(
     c_unctl = np.zeros(n_comb, np.int64)
     c_crits = np.zeros(n_comb, np.int64)
     hidden = carrier >= 0  # a crew member is no target of its own
+    # missiles: charges left, the engagements in flight (missile.MState), counters
+    n_eng = 1
+    if options[OPT_ANY_MISSILE] != 0:
+        n_eng = ENGAGEMENTS_PER_ACTION * np.int64(np.sum(acts)) + n_comb
+    cm_left = np.zeros(n_comb, np.int64)
+    e_from = np.zeros(n_eng, np.int64)
+    e_tgt = np.full(n_eng, -1, np.int64)
+    e_left = np.zeros(n_eng, np.int64)
+    e_rounds = np.zeros(n_eng, np.int64)
+    e_round = np.zeros(n_eng, np.int64)
+    e_bonus = np.zeros(n_eng, np.int64)
+    e_asp = np.zeros(n_eng, np.int64)
+    e_last = np.zeros(n_eng, np.int64)
+    e_hit = np.zeros(n_eng, np.int64)
+    mvars = np.zeros(2 * n_comb, np.int64)
+    for c in range(n_comb):
+        mvars[c] = m_cluster[c]
+    c_mhit = np.zeros(n_comb, np.int64)
+    c_meng = np.zeros(n_comb, np.int64)
+    c_mevaded = np.zeros(n_comb, np.int64)
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -320,15 +358,17 @@ def run_chunk(
         slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr, v_eff, v_locid, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
-        landed, knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits,
+        v_thr, v_eff, v_locid, m_cluster, m_dv, m_evade, m_evade_ref, m_cm, winner, end_slot,
+        out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
+        uncontrolled, crits, vehicle_location_hits, missiles_hit, engagements, evaded,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, hidden,
+        c_unctl, c_crits, hidden, cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus,
+        e_asp, e_last, e_hit, mvars, c_mhit, c_meng, c_mevaded,
     )  # fmt: skip
 
 
@@ -344,16 +384,18 @@ def trials(
     rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, winner,
-    end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    immobilised, uncontrolled, crits, vehicle_location_hits, log_trial, events, n_events,
+    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, m_cluster,
+    m_dv, m_evade, m_evade_ref, m_cm, winner, end_slot, out_slot, death_slot, dealt, taken,
+    attacks, landed, knock, location_hits, immobilised, uncontrolled, crits,
+    vehicle_location_hits, missiles_hit, engagements, evaded, log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, hidden,
+    vdest, vstate, c_immob, c_unctl, c_crits, hidden, cm_left, e_from, e_tgt, e_left, e_rounds,
+    e_round, e_bonus, e_asp, e_last, e_hit, mvars, c_mhit, c_meng, c_mevaded,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -420,6 +462,18 @@ def trials(
         options[OPT_CREW_ARMOUR] != 0,
     )
     vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, vehicle_location_hits)
+    any_missile = options[OPT_ANY_MISSILE] != 0
+    per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
+    evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
+    mi = Missiles(
+        m_cluster, m_dv, m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_ATTACK_ROLL] != 0,
+        options[OPT_MISSILE_TIMING], options[OPT_CLUSTER_SEQUENCE] != 0,
+        options[OPT_CM_PER_ROLL] != 0, options[OPT_MISSILE_ASPECT], any_vehicle,
+    )
+    ms = MState(
+        cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, mvars,
+        c_mhit, c_meng, c_mevaded, c_landed,
+    )
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -485,6 +539,15 @@ def trials(
                 c_crits[c] = 0
             for k in range(n_comb * V_ROWS):
                 loc_dmg[k] = 0
+        if any_missile:
+            for c in range(n_comb):
+                cm_left[c] = m_cm[c]
+                mvars[n_comb + c] = 0
+                c_mhit[c] = 0
+                c_meng[c] = 0
+                c_mevaded[c] = 0
+            for k in range(e_tgt.shape[0]):
+                e_tgt[k] = -1
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -558,6 +621,16 @@ def trials(
                 diving[a0] = False
                 dv_pen[a0] = 0
                 prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
+                if any_missile and mvars[n_comb + a0] > 0:  # its rolls against missiles (F18)
+                    s0, s1, s2, s3, ne, sides_left, rolled = evade_turn(
+                        a0, t_abs if per_phase else rounds_done, now, mi, ms, wp, ar, sh, hl, wh,
+                        st, tl, dt, rl, vh, vs, vic, standing, sides_left, s0, s1, s2, s3, log,
+                        events, ne,
+                    )  # fmt: skip
+                    if sides_left <= 1:
+                        break
+                    if is_out[a0] or (rolled and evade_costs):
+                        continue  # VA-21 per_round_action: the roll took the turn
                 if surprised[a0] and opening:  # F11: no action in the opening phase/segment
                     if log:
                         row = log_event(events, ne, now, EVENT_SURPRISED, a0, -1)
@@ -644,7 +717,7 @@ def trials(
                         action, param, fire = choose_rule(
                             a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
                             side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
-                            held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
+                            held_by, lose, dist, dodge, block, w_range, w_melee, disarmed, mvars,
                         )  # fmt: skip
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
@@ -692,8 +765,15 @@ def trials(
                     firing = not w_melee[a] and not disarmed[a] and (
                         action == tx.A_ATTACK or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
                         or action == tx.A_MOVE or action == tx.A_HAYMAKER
+                        or action == tx.A_LAUNCH
                     )  # fmt: skip
                     if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
+                        if w_reload[a] == 0:  # a spent missile launcher: nothing to reload
+                            if log:
+                                row = log_event(events, ne, now, EVENT_IDLE, a, -1)
+                                events[row, EV_ACTION] = tx.A_RELOAD
+                                ne += 1
+                            continue
                         ne = act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now)
                         continue
                     if action == tx.A_ESCAPE:
@@ -753,7 +833,7 @@ def trials(
                     if holstered[a] and not disarmed[a] and (
                         action == tx.A_ATTACK or action == tx.A_DRAW_ATTACK
                         or action == tx.A_HAYMAKER or action == tx.A_ENTANGLE
-                        or action == tx.A_BURST
+                        or action == tx.A_BURST or action == tx.A_LAUNCH
                     ):  # fmt: skip
                         holstered[a] = False
                         if action != tx.A_DRAW_ATTACK:  # drawing takes the action
@@ -765,6 +845,9 @@ def trials(
                     form, melee, reach_ok, av, n_dice, dmg_type, armour = attack_form(
                         a, tgt, action, d_at, wp, ar, sh, hl, st, rl,
                     )  # fmt: skip
+                    launching = any_missile and form == F_WEAPON and m_cluster[a] > 0
+                    if launching and d_at > w_range[a]:
+                        reach_ok = False  # a missile locks on within its listed range only
                     if not reach_ok:
                         if log:
                             row = log_event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
@@ -797,6 +880,16 @@ def trials(
                             opening, fast_draw, wp, sh, md, hl, wh, st, rl, acts, log, events, ne,
                             now,
                         )  # fmt: skip
+                        if launching:  # a missile: its engagement (missile.py)
+                            c_attacks[a] += 1
+                            s0, s1, s2, s3, ne, sides_left = launch(
+                                a, tgt, av, dv_base, t_abs if per_phase else rounds_done, now,
+                                mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, vic,
+                                standing, sides_left, s0, s1, s2, s3, log, events, ne,
+                            )  # fmt: skip
+                            if sides_left <= 1:
+                                break
+                            continue
                         if log:  # the attack's line before what it causes (blast, dives,
                             # knockback, the contest for a weapon); filled in once resolved
                             att_row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
@@ -976,3 +1069,8 @@ def trials(
                 immobilised[j, c] = c_immob[c]
                 uncontrolled[j, c] = c_unctl[c]
                 crits[j, c] = c_crits[c]
+        if any_missile:
+            for c in range(n_comb):
+                missiles_hit[j, c] = c_mhit[c]
+                engagements[j, c] = c_meng[c]
+                evaded[j, c] = c_mevaded[c]

@@ -430,7 +430,7 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
         (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
          p_through) = vehicle_hits(
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
-            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3, -1,
         )  # fmt: skip
     else:
         for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
