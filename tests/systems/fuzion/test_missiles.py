@@ -181,6 +181,28 @@ def test_kernel_single_missile_p_hit_agrees_with_exact(timing):
     assert agrees(hits.mean(), p, math.sqrt(p * (1 - p) / trials))
 
 
+@pytest.mark.parametrize(("rules", "target", "cluster"), [
+    ({"dice": "interlock"}, {}, 10),
+    ({"dice": "interlock", "missile_dv_interlock": "same"}, {}, 10),
+    ({"criticals": "none"}, {}, 10),
+    ({"missile_launch": "attack_roll"}, {}, 10),
+    ({"countermeasure_use": "per_roll"}, {"countermeasures": 1}, 1),
+    ({"cluster_roll": "sequence", "countermeasure_use": "per_roll"}, {"countermeasures": 2}, 6),
+    ({"maneuver_in_defence": True}, {"maneuver": 2}, 10),
+])  # fmt: skip
+def test_kernel_mean_hits_agree_with_exact_under_each_reading(rules, target, cluster):
+    """The kernel's mean missiles per launch against ``attack``'s exact mean, within 4
+    standard errors, under the switches that change the odds."""
+    trials = 20_000
+    sc = missile_fight(target=jet(**target), attacker=launcher(cluster=cluster), **rules)
+    answer = scenario_attack(sc, "Launcher", "Jet")
+    pmf = {int(h): Fraction(p) for h, p in answer["hits"]["exact"].items()}
+    mean = sum(h * p for h, p in pmf.items())
+    sd = math.sqrt(sum((h - mean) ** 2 * p for h, p in pmf.items()))
+    hits, _, _ = counters(sc, trials, seed=17)
+    assert agrees(hits.mean(), float(mean), sd / math.sqrt(trials)), (hits.mean(), mean)
+
+
 def test_kernel_countermeasure_charges():
     """One charge, two launches: the first engagement at +2, the second without (VA-25);
     ``true``: both at +2."""

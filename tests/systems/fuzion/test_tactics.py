@@ -91,7 +91,7 @@ def test_action_codes_follow_the_listed_order():
     expected = (
         "attack aim run sprint move recover dodge block dive punch kick haymaker draw_attack "
         "sweep disarm choke entangle escape presence wait reload move_by move_thru first_aid none "
-        "burst"
+        "burst launch"
     ).split()
     assert list(T.ACTIONS) == expected
     assert list(T.ACTIONS.values()) == list(range(len(expected)))
