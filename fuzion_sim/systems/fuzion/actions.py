@@ -113,11 +113,12 @@ def is_attack(action):
 @jit(inline="always")
 def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max, aim,
                     ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee,
-                    disarmed, mvars):  # fmt: skip
+                    disarmed, w_missile, incoming):  # fmt: skip
     """The value of a condition's variable ``arg`` (``tactics.V_*``) for combatant ``a``
     aiming at ``tgt`` (``target.*`` variables read the target) ``d_at`` metres away.
-    ``mvars`` (``missile.MState.vars``): per combatant the missiles one launch of its weapon
-    fires (0: not a missile weapon), then the missile engagements in flight against each."""
+    ``w_missile``: the missiles one launch of each combatant's weapon fires (0: not a missile
+    weapon); ``incoming`` (``missile.MState.incoming``): the missile engagements in flight
+    against each."""
     n_comb = side.shape[0]
     who = a
     if tx.V_TARGET_HITS <= arg <= tx.V_TARGET_STUNNED:
@@ -169,12 +170,12 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
         v = d_at <= (MELEE_REACH if disarmed[a] else w_range[a])
     elif arg == tx.V_MISSILES:
         v = 0.0
-        if mvars[a] > 0:
+        if w_missile[a] > 0:
             v = ammo[a] if ammo[a] >= 0 else tx.UNLIMITED_SHOTS
     elif arg == tx.V_MISSILES_INCOMING:
-        v = mvars[n_comb + a]
+        v = incoming[a]
     elif arg == tx.V_TARGET_MISSILES_INCOMING:
-        v = mvars[n_comb + tgt]
+        v = incoming[tgt]
     else:  # V_IN_REACH
         v = d_at <= (w_range[a] if w_melee[a] else MELEE_REACH)
     return v
@@ -183,7 +184,7 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
 @jit(inline="always")
 def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack, side,
                 is_out, hits, stun, hits_max, stun_max, aim, ammo, prone, held_by, lose, dist,
-                dodge, block, w_range, w_melee, disarmed, mvars):  # fmt: skip
+                dodge, block, w_range, w_melee, disarmed, w_missile, incoming):  # fmt: skip
     """The first rule of ``a``'s tactics whose condition holds: ``(action, param, fire)``
     (``A_NONE`` when none holds). Conditions are postfix bytecode (``tactics.OP_*``)."""
     action = tx.A_NONE
@@ -204,7 +205,7 @@ def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, 
                     stack[top] = tactic_variable(
                         arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max,
                         aim, ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee,
-                        disarmed, mvars,
+                        disarmed, w_missile, incoming,
                     )  # fmt: skip
                     top += 1
                 elif op == tx.OP_NEG:

@@ -140,8 +140,8 @@ class Plan(NamedTuple):
     v_eff: np.ndarray
     v_locid: np.ndarray
     # missiles (see missile_arrays)
-    m_cluster: np.ndarray
-    m_dv: np.ndarray
+    w_missile: np.ndarray
+    w_mdv: np.ndarray
     m_evade: np.ndarray
     m_evade_ref: np.ndarray
     m_cm: np.ndarray
@@ -283,7 +283,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         rules.values.get("location_damage_counts_total", True))
     options[codes.OPT_CREW_ARMOUR] = bool(rules.values.get("crew_personal_armour", True))
     mis = missile_arrays(fighters, rules)
-    options[codes.OPT_ANY_MISSILE] = bool(mis["m_cluster"].any())
+    options[codes.OPT_ANY_MISSILE] = bool(mis["w_missile"].any())
     options[codes.OPT_MISSILE_ATTACK_ROLL] = rules.values.get("missile_launch") == "attack_roll"
     options[codes.OPT_MISSILE_TIMING] = {
         "per_round_free": codes.MT_ROUND_FREE, "per_round_action": codes.MT_ROUND_ACTION,
@@ -449,8 +449,8 @@ def _maneuver(c) -> int:
 def missile_arrays(fighters, rules) -> dict:
     """The missiles' arrays (F18, M-42 to M-45, VA-20 to VA-25), per combatant:
 
-    - ``m_cluster[c]`` the missiles one launch of ``c``'s weapon fires (0: not a missile);
-      ``m_dv[c]`` their DV, 5 less under Interlock with ``missile_dv_interlock: minus5``
+    - ``w_missile[c]`` the missiles one launch of ``c``'s weapon fires (0: not a missile);
+      ``w_mdv[c]`` their DV, 5 less under Interlock with ``missile_dv_interlock: minus5``
       (F4, VA-22);
     - ``m_evade[c]`` the skill ``c`` evades with and ``m_evade_ref[c]`` 1 when it is added to
       REF, else to the defence characteristic (``dex``): a vehicle's pilot REF + its control
@@ -483,7 +483,7 @@ def missile_arrays(fighters, rules) -> dict:
             evade.append(c.skill("Ranged Evade") + mods)
             evade_ref.append(0)
         cm.append(vehicle.countermeasures if vehicle is not None else 0)
-    return {"m_cluster": _ints(cluster), "m_dv": _ints(dv), "m_evade": _ints(evade),
+    return {"w_missile": _ints(cluster), "w_mdv": _ints(dv), "m_evade": _ints(evade),
             "m_evade_ref": _ints(evade_ref), "m_cm": _ints(cm)}  # fmt: skip
 
 

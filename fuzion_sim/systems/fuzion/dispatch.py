@@ -183,7 +183,7 @@ def no_vehicles(plan: Plan) -> bool:
 @condition("a missile weapon")
 def no_missiles(plan: Plan) -> bool:
     """Nobody's weapon is a missile (``missile:``): missiles run on the general kernel."""
-    return not plan.m_cluster.any()
+    return not plan.w_missile.any()
 
 
 # --- the table ------------------------------------------------------------------------------

@@ -181,7 +181,7 @@ def run_chunk(
     carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
     v_eff, v_locid,
     # missiles (compile.missile_arrays)
-    m_cluster, m_dv, m_evade, m_evade_ref, m_cm,
+    w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, vehicle_location_hits, missiles_hit, engagements, evaded,
@@ -232,7 +232,7 @@ def run_chunk(
     carrier ... v_locid
         The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
         vehicle's pilot, class, heading, Kill unit, and its hit table by aspect and by row.
-    m_cluster, m_dv, m_evade, m_evade_ref, m_cm : int64[C]
+    w_missile, w_mdv, m_evade, m_evade_ref, m_cm : int64[C]
         The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
         weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
         countermeasure charges (-1: unlimited).
@@ -340,9 +340,7 @@ def run_chunk(
     e_asp = np.zeros(n_eng, np.int64)
     e_last = np.zeros(n_eng, np.int64)
     e_hit = np.zeros(n_eng, np.int64)
-    mvars = np.zeros(2 * n_comb, np.int64)
-    for c in range(n_comb):
-        mvars[c] = m_cluster[c]
+    incoming = np.zeros(n_comb, np.int64)
     c_mhit = np.zeros(n_comb, np.int64)
     c_meng = np.zeros(n_comb, np.int64)
     c_mevaded = np.zeros(n_comb, np.int64)
@@ -358,7 +356,7 @@ def run_chunk(
         slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr, v_eff, v_locid, m_cluster, m_dv, m_evade, m_evade_ref, m_cm, winner, end_slot,
+        v_thr, v_eff, v_locid, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, winner, end_slot,
         out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
         uncontrolled, crits, vehicle_location_hits, missiles_hit, engagements, evaded,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
@@ -368,7 +366,7 @@ def run_chunk(
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
         c_unctl, c_crits, hidden, cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus,
-        e_asp, e_last, e_hit, mvars, c_mhit, c_meng, c_mevaded,
+        e_asp, e_last, e_hit, incoming, c_mhit, c_meng, c_mevaded,
     )  # fmt: skip
 
 
@@ -384,8 +382,8 @@ def trials(
     rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, m_cluster,
-    m_dv, m_evade, m_evade_ref, m_cm, winner, end_slot, out_slot, death_slot, dealt, taken,
+    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, w_missile,
+    w_mdv, m_evade, m_evade_ref, m_cm, winner, end_slot, out_slot, death_slot, dealt, taken,
     attacks, landed, knock, location_hits, immobilised, uncontrolled, crits,
     vehicle_location_hits, missiles_hit, engagements, evaded, log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
@@ -395,7 +393,7 @@ def trials(
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
     vdest, vstate, c_immob, c_unctl, c_crits, hidden, cm_left, e_from, e_tgt, e_left, e_rounds,
-    e_round, e_bonus, e_asp, e_last, e_hit, mvars, c_mhit, c_meng, c_mevaded,
+    e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng, c_mevaded,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -431,7 +429,7 @@ def trials(
     # the arrays in the groups the attack's rooms take (strike.py)
     wp = Weapons(
         w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_kills, w_blade,
-        w_autofire, w_rof, w_area, w_explosive,
+        w_autofire, w_rof, w_area, w_explosive, w_missile, w_mdv,
     )
     ar = Armour(a_pd, a_ekd, a_kills, a_half_blades, a_cover)
     sh = Sheet(
@@ -466,12 +464,12 @@ def trials(
     per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
     evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
     mi = Missiles(
-        m_cluster, m_dv, m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_ATTACK_ROLL] != 0,
+        m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_ATTACK_ROLL] != 0,
         options[OPT_MISSILE_TIMING], options[OPT_CLUSTER_SEQUENCE] != 0,
         options[OPT_CM_PER_ROLL] != 0, options[OPT_MISSILE_ASPECT], any_vehicle,
     )
     ms = MState(
-        cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, mvars,
+        cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
         c_mhit, c_meng, c_mevaded, c_landed,
     )
     for c in range(n_comb):
@@ -542,7 +540,7 @@ def trials(
         if any_missile:
             for c in range(n_comb):
                 cm_left[c] = m_cm[c]
-                mvars[n_comb + c] = 0
+                incoming[c] = 0
                 c_mhit[c] = 0
                 c_meng[c] = 0
                 c_mevaded[c] = 0
@@ -621,7 +619,7 @@ def trials(
                 diving[a0] = False
                 dv_pen[a0] = 0
                 prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
-                if any_missile and mvars[n_comb + a0] > 0:  # its rolls against missiles (F18)
+                if any_missile and incoming[a0] > 0:  # its rolls against missiles (F18)
                     s0, s1, s2, s3, ne, sides_left, rolled = evade_turn(
                         a0, t_abs if per_phase else rounds_done, now, mi, ms, wp, ar, sh, hl, wh,
                         st, tl, dt, rl, vh, vs, vic, standing, sides_left, s0, s1, s2, s3, log,
@@ -717,7 +715,8 @@ def trials(
                         action, param, fire = choose_rule(
                             a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
                             side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
-                            held_by, lose, dist, dodge, block, w_range, w_melee, disarmed, mvars,
+                            held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
+                            w_missile, incoming,
                         )  # fmt: skip
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
@@ -845,7 +844,7 @@ def trials(
                     form, melee, reach_ok, av, n_dice, dmg_type, armour = attack_form(
                         a, tgt, action, d_at, wp, ar, sh, hl, st, rl,
                     )  # fmt: skip
-                    launching = any_missile and form == F_WEAPON and m_cluster[a] > 0
+                    launching = any_missile and form == F_WEAPON and w_missile[a] > 0
                     if launching and d_at > w_range[a]:
                         reach_ok = False  # a missile locks on within its listed range only
                     if not reach_ok:

@@ -76,24 +76,25 @@ COUNTERMEASURE_BONUS = 2
 #: launcher's engagements last at most four rounds (a launch late in a round, then three).
 ENGAGEMENTS_PER_ACTION = 4
 
-#: ``mi``: the missiles, fixed for the fight (``compile.missile_arrays``), and the switches:
-#: missiles per launch (0: not a missile weapon), their DV, each evader's skill and whether it
-#: adds to REF (else to the defence characteristic), countermeasure charges (-1 unlimited);
+#: ``mi``: the evaders, fixed for the fight (``compile.missile_arrays``), and the switches:
+#: each evader's skill and whether it adds to REF (else to the defence characteristic), its
+#: countermeasure charges (-1 unlimited); (the missiles per launch and their DV are the
+#: weapon's: ``wp.missile[a]``, ``wp.mdv[a]``, as every weapon value is read);
 #: VA-20 attack_roll, VA-21 timing (``codes.MT_*``), VA-23 sequence, VA-25 per_roll, VA-26
 #: aspect (``codes.MA_*``), and whether a vehicle fights
 Missiles = namedtuple(
     "Missiles",
-    "cluster dv evade evade_ref cm0 attack_roll timing sequence per_roll aspect any_vehicle",
+    "evade evade_ref cm0 attack_roll timing sequence per_roll aspect any_vehicle",
 )
 #: ``ms``: the trial's missile state: countermeasure charges left; the engagements (launcher,
 #: target or -1 for a free slot, missiles flying, rounds it lasts, rolls made, countermeasure
-#: bonus, aspect, the stamp of its last roll, 1 once it hit); ``vars`` (the tactics' view:
-#: missiles per launch of each combatant's weapon, then the engagements against each); the
+#: bonus, aspect, the stamp of its last roll, 1 once it hit); ``incoming`` (the engagements in
+#: flight against each, for the tactics); the
 #: trial's counters per combatant (missiles that hit it, engagements against it, engagements
 #: it evaded without a hit) and the kernel's attacks that hit (``c_landed``)
 MState = namedtuple(
     "MState",
-    "cm_left e_from e_tgt e_left e_rounds e_round e_bonus e_asp e_last e_hit vars c_hit c_eng "
+    "cm_left e_from e_tgt e_left e_rounds e_round e_bonus e_asp e_last e_hit incoming c_hit c_eng "
     "c_evaded c_landed",
 )
 
@@ -189,7 +190,7 @@ def missile_damage(a, c, n_hits, asp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, d
                                vh.vclass, vh.carrier, now)  # fmt: skip
     if log:
         row = log_event(events, ne, now, EVENT_MISSILE_HITS, a, c)
-        events[row, EV_SHOTS] = n_hits * 1000 + mi.cluster[a]
+        events[row, EV_SHOTS] = n_hits * 1000 + wp.missile[a]
         events[row, EV_RAW] = raw
         events[row, EV_THROUGH] = through
         events[row, EV_HITS] = hl.hits[c]
@@ -212,7 +213,6 @@ def evade_roll(e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs
     min(flying, F) missiles, which are spent. The engagement ends after its last round, when
     no missile flies, or (a cluster under ``cluster_roll: single``) after its one roll.
     Returns ``(state, ne, sides_left)``."""
-    n = sh.side.shape[0]
     c = ms.e_tgt[e]
     a = ms.e_from[e]
     bonus = ms.e_bonus[e]
@@ -226,7 +226,7 @@ def evade_roll(e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(dt.task_table[np.int64(u * dt.task_table.shape[0])])
     total = base + bonus + roll
-    dv = mi.dv[a]
+    dv = wp.mdv[a]
     ms.e_last[e] = stamp
     ms.e_round[e] += 1
     flying = ms.e_left[e]
@@ -258,7 +258,7 @@ def evade_roll(e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs
         if ms.e_hit[e] == 0:
             ms.c_evaded[c] += 1
         ms.e_tgt[e] = -1
-        ms.vars[n + c] -= 1
+        ms.incoming[c] -= 1
     return s0, s1, s2, s3, ne, sides_left
 
 
@@ -274,7 +274,6 @@ def launch(a, tgt, av, dv_base, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, 
     (VA-26). Its first roll is made now, except under ``per_round_action`` (at the target's
     next action). ``stamp``: the round (per round) or slot (per phase) of the roll. Returns
     ``(state, ne, sides_left)``."""
-    n = sh.side.shape[0]
     engaged = True
     roll = np.int64(0)
     if mi.attack_roll:
@@ -283,7 +282,7 @@ def launch(a, tgt, av, dv_base, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, 
         engaged = roll - (dv_base - av) >= 0
     if log:
         row = log_event(events, ne, now, EVENT_LAUNCH, a, tgt)
-        events[row, EV_RAW] = mi.cluster[a]
+        events[row, EV_RAW] = wp.missile[a]
         events[row, EV_ROLL] = roll
         events[row, EV_AV] = av
         events[row, EV_DV] = dv_base
@@ -299,7 +298,7 @@ def launch(a, tgt, av, dv_base, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, 
         t = ms.e_tgt[k]
         if t >= 0 and hl.is_out[t]:  # an engagement against someone out of the fight ends
             ms.e_tgt[k] = -1
-            ms.vars[n + t] -= 1
+            ms.incoming[t] -= 1
             t = -1
         if t < 0:
             e = k
@@ -308,8 +307,8 @@ def launch(a, tgt, av, dv_base, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, 
         return s0, s1, s2, s3, ne, sides_left
     ms.e_from[e] = a
     ms.e_tgt[e] = tgt
-    ms.e_left[e] = mi.cluster[a]
-    if mi.cluster[a] > 1 and not mi.sequence:
+    ms.e_left[e] = wp.missile[a]
+    if wp.missile[a] > 1 and not mi.sequence:
         ms.e_rounds[e] = 1
     else:  # ceil(1d6 / 2) consecutive rounds (F18)
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -333,7 +332,7 @@ def launch(a, tgt, av, dv_base, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, 
         asp = np.int64(2)
     ms.e_asp[e] = asp
     ms.e_last[e] = stamp - 1
-    ms.vars[n + tgt] += 1
+    ms.incoming[tgt] += 1
     ms.c_eng[tgt] += 1
     if mi.timing == MT_ROUND_ACTION:
         return s0, s1, s2, s3, ne, sides_left  # the first roll costs the target's next action

@@ -74,7 +74,7 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     armour = int(sp.pair_armour[a * n + t])
     kind, shots = _first_attack(members[a])
     common = dict(dice=rules.dice, criticals=rules.criticals)
-    if plan.m_cluster[a]:
+    if plan.w_missile[a]:
         if dist > plan.w_range[a]:
             raise NotAvailable(f"{target} is {dist:g} m from {attacker}, beyond the "
                                f"{plan.w_range[a]:g} m its missile locks on within")
@@ -135,7 +135,7 @@ def _missile_attack(plan, scenario, a, t, av, dv_base, common) -> dict:
         total, hit = exact._hit_counts(av, dv_base, common["dice"], common["criticals"])
         p_launch = Fraction(hit, total)
     pmf = exact.missile_hits(
-        evade, int(plan.m_dv[a]), int(plan.m_cluster[a]), common["dice"], common["criticals"],
+        evade, int(plan.w_mdv[a]), int(plan.w_missile[a]), common["dice"], common["criticals"],
         countermeasures=int(plan.m_cm[t]),
         countermeasure_use=values.get("countermeasure_use", "per_engagement"),
         cluster_roll=values.get("cluster_roll", "single"), p_launch=p_launch,
@@ -148,7 +148,7 @@ def _missile_attack(plan, scenario, a, t, av, dv_base, common) -> dict:
         "hits": {"mean": float(mean), "pmf": {str(h): float(p) for h, p in pmf.items()},
                  "exact": {str(h): str(p) for h, p in pmf.items()},
                  "exact_mean": str(mean)},
-        "missile": {"dv": int(plan.m_dv[a]), "cluster": int(plan.m_cluster[a]),
+        "missile": {"dv": int(plan.w_mdv[a]), "cluster": int(plan.w_missile[a]),
                     "evasion": evade, "countermeasures": int(plan.m_cm[t])},
         "attack": {"dice": int(plan.w_dc[a]), "kills": int(plan.w_kills[a])},
     }  # fmt: skip

@@ -214,7 +214,7 @@ def _schema(plan: FightPlan) -> OutcomeSchema:
 
 def has_missiles(plan: FightPlan) -> bool:
     """Whether a missile weapon fights (the general kernel's plan only)."""
-    return plan.kernel == "general" and bool(plan.arrays.m_cluster.any())
+    return plan.kernel == "general" and bool(plan.arrays.w_missile.any())
 
 
 def has_vehicles(plan: FightPlan) -> bool:

@@ -69,7 +69,8 @@ from .rules import (
 # 30 arguments ``f(*args)``, which numba cannot inline.
 #: ``wp``: each combatant's weapon (``w_*`` in the kernel)
 Weapons = namedtuple(
-    "Weapons", "melee dmg dc acc min_str range ap energy kills blade autofire rof area explosive"
+    "Weapons",
+    "melee dmg dc acc min_str range ap energy kills blade autofire rof area explosive missile mdv",
 )
 #: ``ar``: each combatant's armour (``a_*``)
 Armour = namedtuple("Armour", "pd ekd kills half_blades cover")

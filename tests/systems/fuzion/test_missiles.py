@@ -137,9 +137,9 @@ def test_attack_roll_launch_and_interlock_minus_five():
     rolled = scenario_attack(missile_fight(missile_launch="attack_roll"), "Launcher", "Jet")
     assert auto["p_engage"] == 1.0 and 0 < rolled["p_engage"] < 1
     assert math.isclose(rolled["p_hit"], auto["p_hit"] * rolled["p_engage"], rel_tol=1e-12)
-    assert compile_plan(missile_fight(dice="interlock")).m_dv[2] == 13
-    assert compile_plan(missile_fight(dice="interlock", missile_dv_interlock="same")).m_dv[2] == 18
-    assert compile_plan(missile_fight()).m_dv[2] == 18
+    assert compile_plan(missile_fight(dice="interlock")).w_mdv[2] == 13
+    assert compile_plan(missile_fight(dice="interlock", missile_dv_interlock="same")).w_mdv[2] == 18
+    assert compile_plan(missile_fight()).w_mdv[2] == 18
     inter = scenario_attack(missile_fight(dice="interlock"), "Launcher", "Jet")
     assert inter["missile"]["dv"] == 13 and inter["hits"]["pmf"] != auto["hits"]["pmf"]
 
@@ -294,7 +294,7 @@ def test_tactic_words_and_attack_launches_too():
     weapon = {"name": "SAM", "skill": "Heavy Weapons", "dc": 6, "range": 5000, "shots": 2,
               "missile": {"cluster": 1, "smartness": "dumb"}}  # fmt: skip
     sc = missile_fight(attacker=launcher(weapon=weapon, tactics=tactic), max_rounds=6)
-    assert compile_plan(sc).m_dv[2] == 14
+    assert compile_plan(sc).w_mdv[2] == 14
     _, eng, _ = counters(sc, 2000)
     assert (eng == 2).all()  # two launches, one at a time, then nothing to reload
     _, events = logged(sc, 0)
@@ -435,4 +435,4 @@ def test_a_vehicle_gunner_launches_only_a_missile():
     sam = {**gun, "missile": {"cluster": 2}}
     target["vehicle"]["weapons"] = [sam]
     sc = missile_fight(target=target)
-    assert compile_plan(sc).m_cluster[2] == 2
+    assert compile_plan(sc).w_missile[2] == 2
