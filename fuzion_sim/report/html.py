@@ -24,7 +24,7 @@ h1{line-height:1.2}
 table.fz{border-collapse:collapse;margin:.5em 0;max-width:100%;
   font-variant-numeric:tabular-nums}
 table.fz td,table.fz th{border:1px solid #ccc;padding:3px 8px;text-align:left;
-  vertical-align:top;overflow-wrap:break-word}
+  vertical-align:top;overflow-wrap:anywhere}
 table.fz th{background:#f3f3f3;font-weight:600}
 table.fz td.num{text-align:right}
 pre{background:#f7f7f7;padding:.8em;overflow:auto;max-width:100%;white-space:pre-wrap}

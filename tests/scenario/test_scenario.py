@@ -158,6 +158,15 @@ def test_flagship_loads_as_written():
         "location_damage_counts_total": True,
         "crew_personal_armour": True,
         "no_turret": "fixed_mounts",
+        "maneuver_in_defence": False,
+        # read only with a missile weapon (F18, VA-20 to VA-26)
+        "missile_launch": "automatic",
+        "missile_timing": "per_round_free",
+        "missile_dv_interlock": "minus5",
+        "cluster_roll": "single",
+        "missile_evasion_on_foot": "ranged_evade",
+        "countermeasure_use": "per_engagement",
+        "missile_aspect": "launch",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

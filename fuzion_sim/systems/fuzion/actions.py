@@ -17,6 +17,8 @@ from ..._jit import jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
 from .codes import (
+    ARM_MELEE,
+    ARM_MISSILE,
     EV_ACTION,
     EV_AV,
     EV_DV,
@@ -103,7 +105,7 @@ def is_attack(action):
         action == tx.A_ATTACK or action == tx.A_PUNCH or action == tx.A_KICK
         or action == tx.A_HAYMAKER or action == tx.A_DRAW_ATTACK or action == tx.A_SWEEP
         or action == tx.A_DISARM or action == tx.A_CHOKE or action == tx.A_ENTANGLE
-        or action == tx.A_BURST
+        or action == tx.A_BURST or action == tx.A_LAUNCH
     )  # fmt: skip
 
 
@@ -115,26 +117,31 @@ def is_weapon_action(action):
     """An action a rule may name a weapon for (``tactics.WEAPON_ACTIONS``)."""
     return (
         action == tx.A_ATTACK or action == tx.A_AIM or action == tx.A_RELOAD
-        or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
+        or action == tx.A_BURST or action == tx.A_DRAW_ATTACK or action == tx.A_LAUNCH
     )  # fmt: skip
 
 
 @jit(inline="always")
 def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max, aim,
                     ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
-                    k, arms):  # fmt: skip
+                    w_missile, incoming, k, arms):  # fmt: skip
     """The value of a condition's variable ``arg`` (``tactics.V_*``) for combatant ``a``
-    aiming at ``tgt`` (``target.*`` variables read the target) ``d_at`` metres away. ``k``:
-    the row in ``arms`` (``arsenal.Arsenal``) of the weapon the rule names when it is not the
-    one in hand (-1: the one in hand), whose shots, range and reach the rule reads."""
+    aiming at ``tgt`` (``target.*`` variables read the target) ``d_at`` metres away.
+    ``w_missile``: the missiles one launch of each combatant's weapon fires (0: not a missile
+    weapon); ``incoming`` (``missile.MState.incoming``): the missile engagements in flight
+    against each. ``k``: the row in ``arms`` (``arsenal.Arsenal``) of the weapon the rule
+    names when it is not the one in hand (-1: the one in hand), whose shots, range, reach and
+    missiles the rule reads."""
     n_comb = side.shape[0]
     shots = ammo[a]
     rng = w_range[a]
     melee = w_melee[a]
+    missiles = w_missile[a]
     if k >= 0:
         shots = arms.ammo[k]
         rng = arms.rows_f[k, 0]
-        melee = arms.rows_i[k, 1]
+        melee = arms.rows_i[k, ARM_MELEE]
+        missiles = arms.rows_i[k, ARM_MISSILE]
     who = a
     if tx.V_TARGET_HITS <= arg <= tx.V_TARGET_STUNNED:
         who = tgt
@@ -183,6 +190,14 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
         v = rng if melee else MELEE_REACH
     elif arg == tx.V_IN_RANGE:
         v = d_at <= (MELEE_REACH if disarmed[a] else rng)
+    elif arg == tx.V_MISSILES:
+        v = 0.0
+        if missiles > 0:
+            v = shots if shots >= 0 else tx.UNLIMITED_SHOTS
+    elif arg == tx.V_MISSILES_INCOMING:
+        v = incoming[a]
+    elif arg == tx.V_TARGET_MISSILES_INCOMING:
+        v = incoming[tgt]
     else:  # V_IN_REACH
         v = d_at <= (rng if melee else MELEE_REACH)
     return v
@@ -191,7 +206,8 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
 @jit(inline="always")
 def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack, side,
                 is_out, hits, stun, hits_max, stun_max, aim, ammo, prone, held_by, lose, dist,
-                dodge, block, w_range, w_melee, disarmed, arms):  # fmt: skip
+                dodge, block, w_range, w_melee, disarmed, w_missile, incoming,
+                arms):  # fmt: skip
     """The first rule of ``a``'s tactics whose condition holds: ``(action, param, fire)``
     (``A_NONE`` when none holds). Conditions are postfix bytecode (``tactics.OP_*``); a rule
     that names one of several weapons (``arms``) reads that weapon's shots and range."""
@@ -218,7 +234,7 @@ def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, 
                     stack[top] = tactic_variable(
                         arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max,
                         aim, ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee,
-                        disarmed, k, arms,
+                        disarmed, w_missile, incoming, k, arms,
                     )  # fmt: skip
                     top += 1
                 elif op == tx.OP_NEG:

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..._jit import jit
 from .actions import moved_geometry
-from .codes import ARC_ALL, ARC_FRONT, ARC_LEFT, ARC_REAR, ARC_RIGHT
+from .codes import ARC_ALL, ARC_FRONT, ARC_LEFT, ARC_REAR, ARC_RIGHT, ARM_SHOTS
 
 #: ``arms``: the weapons of those who fire several: each one's first row (-1: one weapon), the
 #: row in hand now, each row's magazine while put down, and the rows (``compile.arsenal_arrays``)
@@ -28,8 +28,8 @@ Arsenal = namedtuple("Arsenal", "start cur ammo rows_i rows_f")
 @jit(_nrt=False)
 def equip(a, k, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc,
           w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade, w_autofire, w_rof,
-          w_explosive, att_mod_r, att_mod_m, w_arc, w_range, w_area, ammo, reloading, aim, px, py,
-          dist, rmod):  # fmt: skip
+          w_explosive, att_mod_r, att_mod_m, w_arc, w_missile, w_mdv, w_range, w_area, ammo,
+          reloading, aim, px, py, dist, rmod):  # fmt: skip
     """Combatant ``a`` takes up weapon row ``k`` (its magazine as it was left; the one put
     down keeps its own, a reload under way is lost, and so is the aim, which was with the
     other weapon). The columns are ``compile.ARM_INT_FIELDS`` then ``ARM_FLOAT_FIELDS``."""
@@ -58,6 +58,8 @@ def equip(a, k, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_
     att_mod_r[a] = row[15]
     att_mod_m[a] = row[16]
     w_arc[a] = row[17]
+    w_missile[a] = row[18]
+    w_mdv[a] = row[19]
     w_range[a] = arms_f[k, 0]
     w_area[a] = arms_f[k, 1]
     ammo[a] = arm_ammo[k]
@@ -69,8 +71,8 @@ def equip(a, k, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_
 @jit(_nrt=False)
 def rearm(arm_start, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc,
           w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade, w_autofire, w_rof,
-          w_explosive, att_mod_r, att_mod_m, w_arc, w_range, w_area, ammo, reloading, aim, px, py,
-          dist, rmod):  # fmt: skip
+          w_explosive, att_mod_r, att_mod_m, w_arc, w_missile, w_mdv, w_range, w_area, ammo,
+          reloading, aim, px, py, dist, rmod):  # fmt: skip
     """At a trial's start: everyone who fires several weapons has its first in hand again
     (``arm_start``) and every weapon's magazine is full (the caller then fills ``ammo`` from
     ``w_shots`` and works out the pair tables)."""
@@ -78,10 +80,10 @@ def rearm(arm_start, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dm
         if arm_start[c] >= 0 and arm_cur[c] != arm_start[c]:
             equip(c, arm_start[c], arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg,
                   w_dc, w_acc, w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
-                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc, w_range, w_area,
-                  ammo, reloading, aim, px, py, dist, rmod)  # fmt: skip
+                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc, w_missile, w_mdv,
+                  w_range, w_area, ammo, reloading, aim, px, py, dist, rmod)  # fmt: skip
     for k in range(arms_i.shape[0]):
-        arm_ammo[k] = arms_i[k, 8]
+        arm_ammo[k] = arms_i[k, ARM_SHOTS]
 
 
 @jit(inline="always")

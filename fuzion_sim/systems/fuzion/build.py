@@ -29,7 +29,7 @@ from fuzion_sim.scenario.checks import (
     optional,
 )
 
-from . import catalogue, tactics
+from . import catalogue, tables, tactics
 from .model import (
     ABORTS,
     AREA_BASES,
@@ -47,6 +47,7 @@ from .model import (
     Area,
     Armor,
     Combatant,
+    Missile,
     Weapon,
 )
 
@@ -54,6 +55,7 @@ __all__ = [
     "ARMOR_KEYS",
     "AREA_KEYS",
     "COMBATANT_KEYS",
+    "MISSILE_KEYS",
     "SIDE_KEYS",
     "WEAPON_KEYS",
     "build_armor_mapping",
@@ -73,8 +75,13 @@ COMBATANT_KEYS = (
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
     "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area", "reload_actions",
-    "kills", "blade", "bow", "power_points", "burst", "barrels", "explosive",
+    "kills", "blade", "bow", "power_points", "burst", "barrels", "explosive", "missile",
 )  # fmt: skip
+#: Keys of a weapon's ``missile:`` mapping (F18, M-42 to M-45).
+MISSILE_KEYS = ("dv", "cluster", "smartness")
+#: A missile's DV (the 3d6 scale) and the missiles one launch may fire.
+MISSILE_DV_RANGE = (1, 60)
+MAX_CLUSTER = 100
 #: Keys of a weapon's ``area:`` mapping (F17).
 AREA_KEYS = ("per", "radius")
 #: A burst fires this many shots (F16).
@@ -260,6 +267,20 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
             "(e.g. area: {per: barrel, radius: 1})",
         )
     explosive = opt("explosive", lambda p, v: check_bool(ctx, p, v), False)
+    missile = opt("missile", lambda p, v: _missile(ctx, p, v), None)
+    if missile is not None:
+        for key, bad, why in (
+            ("kind", kind != "ranged", "a missile is a ranged weapon"),
+            ("autofire", autofire, "a cluster is its missiles: give missile: {cluster: N}"),
+            ("burst", burst, "a cluster is its missiles: give missile: {cluster: N}"),
+            ("rof", rof > 1, "one launch fires one cluster: give missile: {cluster: N}"),
+            ("area", area is not None, "a missile's blast at its target (VA-26) is not built "
+                                       "yet"),
+            ("bow", bow != "none", "a bow is no missile launcher"),
+        ):
+            if bad:
+                raise ctx.fail(at(key), f"a missile weapon takes no '{key}': {why}")
+        missile = dataclasses.replace(missile, reloads=given("reload_actions"))
     if explosive and area is None:
         raise ctx.fail(
             at("explosive"),
@@ -291,7 +312,38 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
         area=area,
         barrels=barrels,
         explosive=explosive,
+        missile=missile,
     )
+
+
+def _missile(ctx: Context, parts, value) -> Missile:
+    """A missile (F18, M-42 to M-45): ``{dv: 18, cluster: 1}`` or ``{smartness: dumb |
+    heat_seeker | smart, cluster: N}`` (``missiles.yaml``, not from the seed); ``true`` is
+    every default (one heat-seeker, DV 18)."""
+    parts = list(parts)
+    if value is True:
+        return Missile()
+    if not isinstance(value, dict):
+        raise ctx.fail(parts, f"expected a mapping such as {{dv: 18, cluster: 4}}, got "
+                              f"{describe(value)}")  # fmt: skip
+    check_mapping(ctx, parts, value, MISSILE_KEYS)
+    smartness = tables.missile_smartness()
+    dv = Missile.dv
+    if optional(value, "smartness") is not MISSING:
+        word = check_choice(ctx, [*parts, "smartness"], value["smartness"], list(smartness),
+                            "smartness")  # fmt: skip
+        if optional(value, "dv") is not MISSING:
+            raise ctx.fail([*parts, "dv"], f"give dv or smartness, not both (smartness {word} "
+                                           f"is DV {smartness[word]})")  # fmt: skip
+        dv = smartness[word]
+    if optional(value, "dv") is not MISSING:
+        dv = check_int(ctx, [*parts, "dv"], value["dv"], MISSILE_DV_RANGE[0], "dv",
+                       maximum=MISSILE_DV_RANGE[1])  # fmt: skip
+    cluster = Missile.cluster
+    if optional(value, "cluster") is not MISSING:
+        cluster = check_int(ctx, [*parts, "cluster"], value["cluster"], 1, "cluster",
+                            maximum=MAX_CLUSTER)  # fmt: skip
+    return Missile(dv=dv, cluster=cluster)
 
 
 def _area(ctx: Context, parts, value) -> Area:
@@ -534,6 +586,10 @@ def check_called_shots(ctx: Context, rules, sides: dict) -> None:
 
 
 def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
+    if isinstance(value, dict) and "countermeasures" in value:
+        raise ctx.fail([*parts, "countermeasures"],
+                       "countermeasures are a vehicle's (vehicle: {countermeasures: N}); a "
+                       "person evades missiles with its defence alone (VA-24)")  # fmt: skip
     check_mapping(ctx, parts, value, COMBATANT_KEYS, required=("name",))
 
     def at(key):
@@ -610,6 +666,7 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     )
     _check_burst_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
     tactics.check_weapon_names(rules, [weapon.name], at("tactics"), ctx.fail)
+    _check_launch_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
     _check_damage(ctx, name, weapon, stats)
     return Combatant(
         name=name,
@@ -660,6 +717,21 @@ def _check_burst_tactics(ctx: Context, parts, raw, rules, weapon: Weapon) -> Non
                 where,
                 f"action 'burst' needs a weapon that fires bursts, but {weapon.name} has no "
                 "'burst: true'",
+                "attack",
+            )
+
+
+def _check_launch_tactics(ctx: Context, parts, raw, rules, weapon: Weapon) -> None:
+    """A tactic that launches needs a missile weapon (``missile:``, F18)."""
+    if weapon.missile is not None:
+        return
+    for index, rule in enumerate(rules):
+        if rule["do"] == "launch":
+            where = [*parts, index, "do"] if isinstance(raw, list) else list(parts)
+            raise ctx.fail(
+                where,
+                f"action 'launch' needs a missile weapon (missile: {{dv: 18, cluster: N}}), but "
+                f"{weapon.name} is none",
                 "attack",
             )
 

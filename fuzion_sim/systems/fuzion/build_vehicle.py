@@ -56,12 +56,11 @@ VEHICLE_MEMBER_KEYS = (
 #: Keys of the ``vehicle:`` block.
 VEHICLE_KEYS = (
     "class", "sdp", "kills", "move", "speed", "heading", "locomotion", "maneuver", "weight",
-    "fuel_flammable", "absent", "control_skill", "crew", "weapons",
+    "fuel_flammable", "absent", "control_skill", "crew", "weapons", "countermeasures",
 )  # fmt: skip
 #: Keys of the rules still to build (issue 16), refused with a clear message.
 PLANNED_VEHICLE_KEYS = {
     "altitude": "altitude (stalls, spins and falls: the next issue)",
-    "countermeasures": "countermeasures (missiles, issue 16 item 4)",
     "body": "the knockback BODY of an SDP vehicle (VA-41; it is SDP // 5)",
 }
 #: Keys of a crew member.
@@ -72,12 +71,13 @@ CREW_KEYS = (
 #: Keys of a vehicle weapon: a weapon's, its mount and who operates it.
 VEHICLE_WEAPON_KEYS = ("mount", "operator", "arc")
 PLANNED_WEAPON_KEYS = {
-    "missile": "missiles (issue 16 item 4)",
     "scale": "the mecha range scale (issue 16 item 1)",
 }
 #: Member keys that are the crew's, not the vehicle's: said so when given.
 _SHEET_KEYS = ("stats", "skills", "weapon", "sdp", "kills", "called_shot", "drawn", "abort",
                "prone", "crouched", "braced", *DERIVED)  # fmt: skip
+#: Most countermeasure charges a vehicle carries (``true``: unlimited).
+MAX_COUNTERMEASURES = 1000
 #: MOVE, speed and heading ranges.
 MAX_MOVE = 10_000
 #: Kilograms per unit of weight (M-12; "t" is a metric tonne, "ton" 2,000 lbs as the seed's
@@ -172,6 +172,13 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         return canon
 
     control_skill = opt("control_skill", control, CONTROL_SKILL_BY_CLASS[kind])
+
+    def charges(p, v):  # M-44, VA-25: N charges, or true for unlimited
+        if isinstance(v, bool):
+            return -1 if v else 0
+        return check_int(ctx, p, v, 0, "countermeasures", maximum=MAX_COUNTERMEASURES)
+
+    countermeasures = opt("countermeasures", charges, 0)
     armor = value.get("armor")
     crew_raw = optional(raw, "crew")
     if crew_raw is MISSING or (isinstance(crew_raw, list) and not crew_raw):
@@ -236,7 +243,7 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         if position is not None:
             sheet["position"] = position
         if member_name in operated:
-            sheet["weapon"] = _PLACEHOLDER
+            sheet["weapon"] = _placeholder(operated[member_name])
             named = _strip_weapon_names(ctx, [*cp, "tactics"], sheet, operated[member_name])
             person = _quiet(ctx, lambda cp=cp, sheet=sheet: build_combatant(ctx, cp, sheet, side))
             person = _armed(person, operated[member_name], named)
@@ -260,6 +267,7 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         locomotion=locomotion, maneuver=maneuver, weight_kg=weight, fuel_flammable=flammable,
         absent=absent, control_skill=control_skill, crew=tuple(m.name for m in members),
         pilot=pilot.name, weapons=tuple((operator or pilot_name, w) for operator, w in weapons),
+        countermeasures=countermeasures,
     )  # fmt: skip
     seat = _seat(ctx, parts, value, side, name, vehicle, pilot, seat_weapons, armor,
                  build_combatant)  # fmt: skip
@@ -274,6 +282,14 @@ def _strip_weapon_names(ctx: Context, parts, sheet: dict, weapons: list[Weapon])
         return None
     rules = tactics.validate_tactics(sheet["tactics"], parts, ctx.fail)
     tactics.check_weapon_names(rules, [w.name for w in weapons], parts, ctx.fail)
+    by_name = {w.name: w for w in weapons}
+    for index, rule in enumerate(rules):
+        weapon = by_name.get(rule.get("weapon"), weapons[0])
+        if rule["do"] == "launch" and weapon.missile is None:
+            where = [*parts, index, "weapon" if "weapon" in rule else "do"]
+            raise ctx.fail(where, f"action 'launch' needs a missile weapon (missile: {{dv: 18, "
+                                  f"cluster: N}}), but {weapon.name} is none",
+                           "attack")  # fmt: skip
     sheet["tactics"] = [{k: v for k, v in r.items() if k != "weapon"} for r in rules]
     return rules
 
@@ -288,6 +304,18 @@ def _armed(person: Combatant, weapons: list[Weapon], rules) -> Combatant:
 #: The weapon a crew member or vehicle is built with before its own is put in (its checks are
 #: the weapon's own, made when the vehicle's weapons were read).
 _PLACEHOLDER = {"name": "(vehicle weapon)", "dc": 1, "skill": "Gunnery"}
+
+
+def _placeholder(weapons: list[Weapon]) -> dict:
+    """The placeholder a sheet is built with before its ``weapons`` are put in: the first's
+    name, and a missile when one of them is (the launches are checked against the weapon each
+    names by :func:`_strip_weapon_names`)."""
+    out = {**_PLACEHOLDER, "name": weapons[0].name}
+    if any(w.missile is not None for w in weapons):
+        out["missile"] = True
+    return out
+
+
 #: What a vehicle whose pilot operates no weapon may do.
 _WEAPONLESS = ("run", "sprint", "move", "none", "wait")
 
@@ -321,7 +349,7 @@ def _seat(ctx, parts, value, side, name, vehicle, pilot, weapons, armor, build_c
         sheet["weapon"] = {"name": "(no weapon)", "dc": 1, "skill": vehicle.control_skill,
                            "range": 1}  # fmt: skip
     else:
-        sheet["weapon"] = _PLACEHOLDER
+        sheet["weapon"] = _placeholder(weapons)
         named = _strip_weapon_names(ctx, [*parts, "tactics"], sheet, weapons)
     sheet["stats"] = dict(pilot.stats)
     sheet["skills"] = {k: v for k, v in pilot.skills.items()}

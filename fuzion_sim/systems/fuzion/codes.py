@@ -44,6 +44,18 @@ __all__ = [
     "OPT_CRIT_SINGLE_HIT",
     "OPT_LOCATION_COUNTS_TOTAL",
     "OPT_CREW_ARMOUR",
+    "OPT_ANY_MISSILE",
+    "OPT_MISSILE_ATTACK_ROLL",
+    "OPT_MISSILE_TIMING",
+    "OPT_CLUSTER_SEQUENCE",
+    "OPT_CM_PER_ROLL",
+    "OPT_MISSILE_ASPECT",
+    "MT_ROUND_FREE",
+    "MT_ROUND_ACTION",
+    "MT_PHASE",
+    "MA_LAUNCH",
+    "MA_REAR",
+    "MA_SIDE",
     "VCLASS_GROUND",
     "VCLASS_AIRCRAFT",
     "VCLASS_BOAT",
@@ -59,6 +71,9 @@ __all__ = [
     "ARC_LEFT",
     "ARC_RIGHT",
     "ARC_SIDES",
+    "ARM_MELEE",
+    "ARM_SHOTS",
+    "ARM_MISSILE",
     "EFF_NONE",
     "EFF_IMMOBILE",
     "EFF_UNCONTROLLED",
@@ -123,6 +138,9 @@ __all__ = [
     "EVENT_KNOCKBACK",
     "EVENT_FIRST_AID",
     "EVENT_AREA",
+    "EVENT_LAUNCH",
+    "EVENT_EVADE",
+    "EVENT_MISSILE_HITS",
     "EVENT_OUT_OF_ARC",
     "EVENT_CRITICAL",
     "FLAG_HIT",
@@ -151,7 +169,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 23
+N_OPTIONS = 29
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -173,6 +191,19 @@ OPT_FRONT_ARC = 19  # VA-05: half the front arc in degrees (quarters 45, hex 30)
 OPT_CRIT_SINGLE_HIT = 20  # VA-09 critical_accumulation: single_hit
 OPT_LOCATION_COUNTS_TOTAL = 21  # VA-09 location_damage_counts_total
 OPT_CREW_ARMOUR = 22  # VA-13 crew_personal_armour
+# missiles (F18, M-42 to M-45, VA-20 to VA-26)
+OPT_ANY_MISSILE = 23  # some combatant's weapon is a missile
+OPT_MISSILE_ATTACK_ROLL = 24  # VA-20 missile_launch: attack_roll (0: automatic)
+OPT_MISSILE_TIMING = 25  # VA-21 missile_timing: MT_* below
+OPT_CLUSTER_SEQUENCE = 26  # VA-23 cluster_roll: sequence (0: single)
+OPT_CM_PER_ROLL = 27  # VA-25 countermeasure_use: per_roll (0: per_engagement)
+OPT_MISSILE_ASPECT = 28  # VA-26 missile_aspect: MA_* below
+MT_ROUND_FREE = 0  # one roll a round, at the target's first action, costing no action
+MT_ROUND_ACTION = 1  # one roll a round, costing the target's action
+MT_PHASE = 2  # one roll a phase (each of the target's actions)
+MA_LAUNCH = 0  # the launcher's bearing at launch
+MA_REAR = 1
+MA_SIDE = 2
 
 # vehicle classes (Plan.vclass; 0: not a vehicle), rows of a hit table, aspects, effects
 VCLASS_GROUND = 1
@@ -191,6 +222,10 @@ ARC_REAR = 2
 ARC_LEFT = 3
 ARC_RIGHT = 4
 ARC_SIDES = 5
+# columns of the weapons of those who fire several (compile.ARM_INT_FIELDS) read by name
+ARM_MELEE = 1
+ARM_SHOTS = 8
+ARM_MISSILE = 18
 EFF_NONE = 0
 EFF_IMMOBILE = 1
 EFF_UNCONTROLLED = 2
@@ -266,8 +301,18 @@ EVENT_PERCEPTION = 21  # obscured: EV_ROLL the task roll, EV_RAW the penalty thi
 EVENT_KNOCKBACK = 22  # ACTOR knocked back: EV_RAW units, EV_X/EV_Y its new position (cm)
 EVENT_FIRST_AID = 23  # ACTOR treats TARGET: EV_ROLL task roll, EV_DV the DV, FLAG_HIT stable
 EVENT_AREA = 24  # ACTOR caught in TARGET's area attack: EV_RAW damage there, EV_THROUGH taken
-EVENT_OUT_OF_ARC = 40  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HIT: it turned
-EVENT_CRITICAL = 41  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
+# missiles: ACTOR launches at TARGET (EV_RAW missiles fired, EV_ROLL / EV_AV / EV_DV the
+# launch's attack roll under missile_launch: attack_roll, FLAG_HIT it engages)
+EVENT_LAUNCH = 25
+# ACTOR (the evader) rolls against TARGET's missiles: EV_ROLL the task roll, EV_AV its total
+# (with countermeasures), EV_DV the missile DV, EV_RAW the round, EV_THROUGH the rounds of
+# the engagement, EV_SHOTS 1000 x missiles that hit + missiles flying, FLAG_HIT failed
+EVENT_EVADE = 26
+# ACTOR's missiles hit TARGET: EV_SHOTS 1000 x hits + missiles fired, EV_RAW damage rolled,
+# EV_THROUGH through, EV_HITS / EV_STUN the target's after, EV_LOCATION the last location
+EVENT_MISSILE_HITS = 27
+EVENT_OUT_OF_ARC = 28  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HIT: it turned
+EVENT_CRITICAL = 29  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
 #                      EV_THROUGH (EFF_*)
 FLAG_HIT = 1
 FLAG_STUNNED = 2

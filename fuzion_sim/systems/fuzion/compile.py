@@ -140,6 +140,12 @@ class Plan(NamedTuple):
     v_thr: np.ndarray
     v_eff: np.ndarray
     v_locid: np.ndarray
+    # missiles (see missile_arrays)
+    w_missile: np.ndarray
+    w_mdv: np.ndarray
+    m_evade: np.ndarray
+    m_evade_ref: np.ndarray
+    m_cm: np.ndarray
     # the arc each weapon in hand covers (codes.ARC_*); the weapons of those who fire several
     # (arsenal_arrays)
     w_arc: np.ndarray
@@ -283,6 +289,18 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_LOCATION_COUNTS_TOTAL] = bool(
         rules.values.get("location_damage_counts_total", True))
     options[codes.OPT_CREW_ARMOUR] = bool(rules.values.get("crew_personal_armour", True))
+    mis = missile_arrays(fighters, rules)
+    options[codes.OPT_ANY_MISSILE] = any(  # in hand or taken up later (arsenal_arrays)
+        w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,)))
+    options[codes.OPT_MISSILE_ATTACK_ROLL] = rules.values.get("missile_launch") == "attack_roll"
+    options[codes.OPT_MISSILE_TIMING] = {
+        "per_round_free": codes.MT_ROUND_FREE, "per_round_action": codes.MT_ROUND_ACTION,
+        "per_phase": codes.MT_PHASE}[rules.values.get("missile_timing", "per_round_free")]
+    options[codes.OPT_CLUSTER_SEQUENCE] = rules.values.get("cluster_roll") == "sequence"
+    options[codes.OPT_CM_PER_ROLL] = rules.values.get("countermeasure_use") == "per_roll"
+    options[codes.OPT_MISSILE_ASPECT] = {
+        "launch": codes.MA_LAUNCH, "rear": codes.MA_REAR, "side": codes.MA_SIDE}[
+        rules.values.get("missile_aspect", "launch")]  # fmt: skip
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
@@ -308,6 +326,9 @@ def compile_scenario(scenario: Scenario) -> Plan:
     # F31: an attack on a vehicle opposes its pilot's REF + Piloting (or Driving); an object
     # with SDP or Kills is one whose sheet is its pilot's (M-16, VA-03)
     defence = [defence_of(c, s) for c, s in zip(fighters, scales, strict=True)]
+    if rules.values.get("maneuver_in_defence", False):  # VA-02: the MV adds to the DV too
+        defence = [(d[0], d[1] + _maneuver(c), d[2] + _maneuver(c))
+                   for c, d in zip(fighters, defence, strict=True)]  # fmt: skip
     # objects and Kill-rated structures: their SDP or Kills are the pool; no Stun to lose
     # (a huge Stun never reaches 0) and "dead" (destroyed) at 0 (BODY 0 in the death rule)
     hits_max = [
@@ -395,6 +416,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         loc_num=_ints([m.numerator for m in locations.multipliers]),
         loc_den=_ints([m.denominator for m in locations.multipliers]),
         **{k: veh[k] for k in _VEHICLE_FIELDS},
+        **mis,
         **weapon_columns(fighters, rules),
         **arsenal_arrays(fighters, rules),
     )
@@ -405,7 +427,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
 #: then floats, in the columns' order.
 ARM_INT_FIELDS = ("att_skill", "w_melee", "w_dmg", "w_dc", "w_acc", "w_min_str", "w_ap",
                   "w_energy", "w_shots", "w_reload", "w_kills", "w_blade", "w_autofire", "w_rof",
-                  "w_explosive", "att_mod_r", "att_mod_m", "w_arc")  # fmt: skip
+                  "w_explosive", "att_mod_r", "att_mod_m", "w_arc", "w_missile",
+                  "w_mdv")  # fmt: skip
 ARM_FLOAT_FIELDS = ("w_range", "w_area")
 ARC_CODES = {"all": codes.ARC_ALL, "front": codes.ARC_FRONT, "rear": codes.ARC_REAR,
              "left": codes.ARC_LEFT, "right": codes.ARC_RIGHT,
@@ -417,6 +440,8 @@ def weapon_columns(fighters, rules) -> dict[str, np.ndarray]:
     weapon in hand: its skill level, the weapon's values, the attack modifiers by it (braced,
     the GM's flat modifier, a fixed mount's -4, VA-15) and the arc it covers."""
     weapons = [c.weapon for c in fighters]
+    interlock = rules.dice == "interlock" and rules.values.get(
+        "missile_dv_interlock", "minus5") == "minus5"
     mods_a = [attacker_modifiers(c.modifiers - no_turret_penalty(c, fighters, rules), c.braced)
               for c in fighters]  # fmt: skip
     return {
@@ -430,7 +455,8 @@ def weapon_columns(fighters, rules) -> dict[str, np.ndarray]:
         "w_ap": _ints([w.ap for w in weapons]),
         "w_energy": _ints([w.energy for w in weapons]),
         "w_shots": _ints([-1 if w.shots is None else w.shots for w in weapons]),
-        "w_reload": _ints([w.reload_actions for w in weapons]),
+        # a missile launcher without reload_actions carries its shots alone: 0, no reload
+        "w_reload": _ints([_reload_actions(w) for w in weapons]),
         "w_kills": _ints([getattr(w, "kills", 0) for w in weapons]),
         "w_blade": _ints([getattr(w, "blade", False) for w in weapons]),
         "w_autofire": _ints([w.autofire for w in weapons]),
@@ -440,6 +466,11 @@ def weapon_columns(fighters, rules) -> dict[str, np.ndarray]:
         "att_mod_r": _ints([m[0] for m in mods_a]),
         "att_mod_m": _ints([m[1] for m in mods_a]),
         "w_arc": _ints([ARC_CODES[getattr(w, "arc", "all")] for w in weapons]),
+        # missiles: those one launch fires (0: not a missile weapon) and their DV, 5 less
+        # under Interlock with missile_dv_interlock: minus5 (F4, F18, VA-22)
+        "w_missile": _ints([0 if w.missile is None else w.missile.cluster for w in weapons]),
+        "w_mdv": _ints([0 if w.missile is None else w.missile.dv - 5 * interlock
+                        for w in weapons]),
     }
 
 
@@ -465,6 +496,51 @@ def arsenal_arrays(fighters, rules) -> dict[str, np.ndarray]:
             np.stack([cols[k] for k in ARM_FLOAT_FIELDS], axis=1) if cols
             else np.zeros((0, len(ARM_FLOAT_FIELDS)), np.float64)),
     }  # fmt: skip
+
+
+def _reload_actions(w) -> int:
+    """Actions a reload takes; 0 for a missile launcher without ``reload_actions``, whose
+    ``shots`` are every launch it carries (nothing to reload)."""
+    return 0 if w.missile is not None and not w.missile.reloads else w.reload_actions
+
+
+def _maneuver(c) -> int:
+    """A declared vehicle's Maneuver Value (VA-02), 0 for anyone else."""
+    vehicle = getattr(c, "vehicle", None)
+    return int(vehicle.maneuver) if vehicle is not None else 0
+
+
+def missile_arrays(fighters, rules) -> dict:
+    """The missiles' arrays (F18, M-42 to M-45, VA-20 to VA-25; the weapon's own, ``w_missile``
+    and ``w_mdv``, are :func:`weapon_columns`'), per combatant:
+
+    - ``m_evade[c]`` the skill ``c`` evades with and ``m_evade_ref[c]`` 1 when it is added to
+      REF, else to the defence characteristic (``dex``): a vehicle's pilot REF + its control
+      skill (F18 "Piloting+REF", F31; + the Maneuver Value under ``maneuver_in_defence``,
+      VA-02), a person's DEX + Ranged Evade or, with ``missile_evasion_on_foot:
+      ref_athletics``, REF + Athletics (VA-24); the GM's ``defence_modifiers`` count too;
+    - ``m_cm[c]`` its countermeasure charges (M-44, VA-25; -1 unlimited).
+    """
+    on_foot = rules.values.get("missile_evasion_on_foot", "ranged_evade")
+    mv = bool(rules.values.get("maneuver_in_defence", False))
+    evade, evade_ref, cm = [], [], []
+    for c in fighters:
+        vehicle = getattr(c, "vehicle", None)
+        mods = c.defence_modifiers
+        if vehicle is not None:
+            evade.append(c.skill(vehicle.control_skill) + mods + (vehicle.maneuver if mv else 0))
+            evade_ref.append(0)  # a vehicle's defence characteristic is its pilot's REF
+        elif getattr(c, "sdp", 0) or getattr(c, "kills", 0):
+            evade.append(max(c.skill(s) for s in CONTROL_SKILLS) + mods)
+            evade_ref.append(0)
+        elif on_foot == "ref_athletics":
+            evade.append(c.skill("Athletics") + mods)
+            evade_ref.append(1)
+        else:
+            evade.append(c.skill("Ranged Evade") + mods)
+            evade_ref.append(0)
+        cm.append(vehicle.countermeasures if vehicle is not None else 0)
+    return {"m_evade": _ints(evade), "m_evade_ref": _ints(evade_ref), "m_cm": _ints(cm)}
 
 
 def knock_body_of(c, scale: int) -> int:

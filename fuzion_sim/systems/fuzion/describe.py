@@ -15,6 +15,12 @@ def attack_dice(c) -> str:
     strength = c.stats["STR"]
     n = weapon_dice(w, strength)
     kind = "Stun" if w.damage == "stun" else "killing"
+    missile = getattr(w, "missile", None)
+    if missile is not None:  # F18: a launch of missiles, each doing the weapon's damage
+        what = "a missile" if missile.cluster == 1 else f"a cluster of {missile.cluster}"
+        each = (f"{w.kills} Kills ({n} DC against small targets)" if w.kills
+                else f"{n}d6 {kind}")  # fmt: skip
+        return f"{what} at DV {missile.dv}, each {each}"
     if w.unarmed:
         return f"{n}d6 Stun (a punch at STR {strength})"
     if w.kills:
@@ -51,9 +57,12 @@ def describe_member(c) -> str:
     if vehicle is not None:
         seat = (f"fires {w.name}, {attack_dice(c)}, {w.skill} {c.skill(w.skill)}"
                 if w.name != "(no weapon)" else "no weapon of its pilot's")  # fmt: skip
+        cm = vehicle.countermeasures
+        flares = ("" if not cm else "; countermeasures unlimited" if cm < 0
+                  else f"; {cm} countermeasure charges")  # fmt: skip
         return (f"{c.name}: a {vehicle.kind} vehicle, driven by {vehicle.pilot} (defence REF "
                 f"{c.stats['REF']} + {vehicle.control_skill} {c.skill(vehicle.control_skill)}); "
-                f"{seat}{armour}; {pools}; heading {vehicle.heading:g}; at {where} m")
+                f"{seat}{armour}; {pools}{flares}; heading {vehicle.heading:g}; at {where} m")
     if getattr(c, "role", "") == "pilot":
         return f"{c.name}: the pilot of {c.carrier}{armour}; {pools}"
     if getattr(c, "carrier", None) is not None:

@@ -180,6 +180,12 @@ def no_vehicles(plan: Plan) -> bool:
     return not plan.vclass.any() and not (plan.carrier >= 0).any()
 
 
+@condition("a missile weapon")
+def no_missiles(plan: Plan) -> bool:
+    """Nobody's weapon is a missile (``missile:``): missiles run on the general kernel."""
+    return not plan.w_missile.any()
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -319,6 +325,8 @@ HONOURS: tuple[Honour, ...] = (
     _row("weapon.area.radius", "as weapon.area", standing=no_areas, duel=no_explosives),
     _row("weapon.barrels", "as weapon.area", standing=no_areas, duel=no_explosives),
     _row("weapon.explosive", "as weapon.area", standing=no_areas, duel=no_explosives),
+    _row("weapon.missile", "missiles, their engagements and evasion (F18): the general kernel",
+         standing=no_missiles),
     # armour
     _row("armor.name", _DESCRIPTIVE),
     _row("armor.description", _DESCRIPTIVE),

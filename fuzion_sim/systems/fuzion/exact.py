@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -47,6 +48,7 @@ __all__ = [
     "duel",
     "kill_dc",
     "knockback",
+    "missile_hits",
     "stabilise_dv",
     "superdamage_kills",
 ]
@@ -414,6 +416,108 @@ class AutofireResult:
         if self.locations is not None:
             out["locations"] = {k: float(v) for k, v in self.locations.items()}
         return out
+
+
+# --------------------------------------------------------------------------------------------
+# Missiles (RULINGS F18; ../shared/rulings/vehicles M-42 to M-45, VA-20 to VA-25)
+# --------------------------------------------------------------------------------------------
+
+#: M-44: a countermeasure charge's bonus to an evasion roll.
+COUNTERMEASURE_BONUS = 2
+#: Most missiles the exact pmf follows in a sequence over several rounds.
+MAX_CLUSTER = 100
+
+
+def _task_fractions(dice: str, criticals: str) -> dict[int, Fraction]:
+    """The evader's task roll (3d6 or 1d10 with their critical die, F3): value -> P."""
+    from .dice import task_table
+
+    values, counts = np.unique(task_table(dice, criticals), return_counts=True)
+    total = int(counts.sum())
+    return {int(v): Fraction(int(c), total) for v, c in zip(values, counts, strict=True)}
+
+
+def missile_hits(evade: int, dv: int, cluster: int = 1, dice: str = "hero",
+                 criticals: str = "both", countermeasures: int = 0,
+                 countermeasure_use: str = "per_engagement", cluster_roll: str = "single",
+                 p_launch: Fraction = Fraction(1)) -> dict[int, Fraction]:  # fmt: skip
+    """The exact pmf of the missiles of one launch that hit (F18, M-43 to M-45), as fractions.
+
+    Each evasion roll is ``evade`` + the task roll (+2 with a countermeasure charge) against
+    ``dv``; a failure by F hits with min(flying, F) missiles. A cluster (``cluster`` > 1)
+    under ``cluster_roll: single`` is one roll (VA-23); a single missile, or a cluster under
+    ``sequence``, rolls over ceil(1d6 / 2) rounds (1, 2 or 3, each 1/3), the missiles that hit
+    spent and the rest flying on (a single missile: P(clear) = E over R of p_success^R).
+
+    Parameters
+    ----------
+    evade : int
+        The evader's base: a vehicle's pilot REF + control skill, a person's DEX + Ranged
+        Evade (or REF + Athletics, VA-24).
+    dv : int
+        The missile's DV (already 5 less under Interlock with ``minus5``, VA-22).
+    cluster : int
+        Missiles fired at once.
+    dice, criticals : str
+        The dice (``hero``, ``interlock``) and whether the roll has criticals (``none``: no;
+        ``both`` and ``attacker``: yes, the evader's roll is its own task roll, VA-24).
+    countermeasures : int
+        The evader's charges at the launch (-1 unlimited, 0 none).
+    countermeasure_use : {"per_engagement", "per_roll"}
+        One charge gives +2 to every roll of the engagement, or a charge a roll (VA-25).
+    cluster_roll : {"single", "sequence"}
+    p_launch : Fraction
+        P(the launch engages): 1 under ``missile_launch: automatic``, its attack's P(hit)
+        under ``attack_roll`` (VA-20).
+
+    Returns
+    -------
+    dict of int to Fraction
+        Missiles that hit -> probability (summing to 1).
+    """
+    if not 1 <= cluster <= MAX_CLUSTER:
+        raise ArgumentError(f"cluster must be 1 to {MAX_CLUSTER}, got {cluster}")
+    if countermeasure_use not in ("per_engagement", "per_roll"):
+        raise ArgumentError(f"unknown countermeasure_use {countermeasure_use!r}")
+    if cluster_roll not in ("single", "sequence"):
+        raise ArgumentError(f"unknown cluster_roll {cluster_roll!r}")
+    rolls = _task_fractions(dice, criticals)
+
+    def bonus(i: int) -> int:
+        if countermeasures == 0:
+            return 0
+        if countermeasure_use == "per_engagement":
+            return COUNTERMEASURE_BONUS
+        return COUNTERMEASURE_BONUS if countermeasures < 0 or i < countermeasures else 0
+
+    def one_roll(left: int, i: int) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for r, p in rolls.items():
+            h = min(left, max(0, dv - (evade + bonus(i) + r)))
+            out[h] = out.get(h, Fraction(0)) + p
+        return out
+
+    pmf: dict[int, Fraction] = {}
+    if cluster > 1 and cluster_roll == "single":
+        pmf = one_roll(cluster, 0)
+    else:
+        for rounds in (1, 2, 3):
+            states = {(cluster, 0): Fraction(1)}
+            for i in range(rounds):
+                new: dict[tuple[int, int], Fraction] = {}
+                for (left, got), p in states.items():
+                    if left == 0:
+                        new[(left, got)] = new.get((left, got), Fraction(0)) + p
+                        continue
+                    for h, q in one_roll(left, i).items():
+                        key = (left - h, got + h)
+                        new[key] = new.get(key, Fraction(0)) + p * q
+                states = new
+            for (_, got), p in states.items():
+                pmf[got] = pmf.get(got, Fraction(0)) + p / 3
+    out = {h: p * p_launch for h, p in pmf.items()}
+    out[0] = out.get(0, Fraction(0)) + (1 - p_launch)
+    return {h: p for h, p in sorted(out.items()) if p}
 
 
 def autofire_penalty(shots: int) -> int:

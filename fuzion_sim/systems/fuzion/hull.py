@@ -181,8 +181,8 @@ def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrie
 
 @jit(_nrt=False)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
-                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2,
-                 s3):  # fmt: skip
+                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2, s3,
+                 aspect):  # fmt: skip
     """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
     ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
     damage dice as a person's would and meets the armour (chinks, F30: none when it beats the
@@ -190,14 +190,18 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
     ``kill_unit``, F29, VA-14); with ``vehicle_locations: random`` it lands on a row of the
     vehicle's table by the attacker's aspect (F31, M-22 to M-30), whose multiplier applies
     (M-25, rounded down) and whose critical location takes the damage (F31, VA-09, VA-10), or,
-    on the crew row, what passed the armour goes to the pilot (M-26, VA-13). Returns ``(state,
+    on the crew row, what passed the armour goes to the pilot (M-26, VA-13). ``aspect`` (a
+    ``codes.ASPECT_*``) is the table's aspect when it is 0 or more (missiles, VA-26), else the
+    attacker's from the positions. Returns ``(state,
     damage rolled, event location (100 + vehicle location), Kills of the attack, structure
     lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
     none, the event count)``; a critical location destroyed is logged."""
     nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
     u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
     asp = np.int64(1)
-    if vh.locs_on:  # the attacker's aspect (VA-05): the table's dice (F31)
+    if aspect >= 0:
+        asp = np.int64(aspect)
+    elif vh.locs_on:  # the attacker's aspect (VA-05): the table's dice (F31)
         asp = aspect_of(wh.px[a] - wh.px[tgt], wh.py[a] - wh.py[tgt], vs.hd[tgt],
                         vh.front_arc, vh.vclass[tgt] == VCLASS_MECHA)  # fmt: skip
     kill_rated = sh.scale[tgt] == SCALE_KILLS

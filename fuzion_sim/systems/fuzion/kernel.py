@@ -90,11 +90,16 @@ from .codes import (
     HOLD_CHOKE,
     HOLD_NONE,
     MELEE_REACH,
+    MT_PHASE,
+    MT_ROUND_ACTION,
+    OPT_ANY_MISSILE,
     OPT_ANY_VEHICLE,
     OPT_AUTOFIRE_ONE_PLUS,
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
     OPT_CHINKS,
+    OPT_CLUSTER_SEQUENCE,
+    OPT_CM_PER_ROLL,
     OPT_CREW_ARMOUR,
     OPT_CRIT_SINGLE_HIT,
     OPT_DODGE_BONUS,
@@ -107,6 +112,9 @@ from .codes import (
     OPT_INIT_DICE,
     OPT_KNOCKBACK,
     OPT_LOCATION_COUNTS_TOTAL,
+    OPT_MISSILE_ASPECT,
+    OPT_MISSILE_ATTACK_ROLL,
+    OPT_MISSILE_TIMING,
     OPT_PERCEPTION_DV,
     OPT_RECOVERY_SLOT,
     OPT_STUNNED,
@@ -118,6 +126,7 @@ from .codes import (
 )
 from .hull import Vehicles, VState, carry_crew, crew_fate
 from .kernel_parts import choose_target, log_event, sort_by_key
+from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .rules import (
     bleed,
     effective,
@@ -175,12 +184,14 @@ def run_chunk(
     # vehicles and their crews (compile.vehicle_arrays)
     carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
     v_eff, v_locid,
+    # missiles (compile.missile_arrays)
+    w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
     # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
     w_arc, arm_start, arms_i, arms_f,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
-    vehicle_location_damage,
+    vehicle_location_damage, missiles_hit, engagements, evaded,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -228,6 +239,10 @@ def run_chunk(
     carrier ... v_locid
         The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
         vehicle's pilot, class, heading, Kill unit, and its hit table by aspect and by row.
+    w_missile, w_mdv, m_evade, m_evade_ref, m_cm : int64[C]
+        The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
+        weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
+        countermeasure charges (-1: unlimited).
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -239,6 +254,9 @@ def run_chunk(
         Written when a vehicle fights (else they may be (1, 1) and are not touched): 1 when a
         vehicle was immobilised / made uncontrollable, the critical locations it lost, and its
         hits by vehicle location (``tables.vehicle_location_names``) added over the chunk.
+    missiles_hit, engagements, evaded : int32[n_trials, C]
+        Written when a missile weapon fights (else (1, 1), not touched): the missiles that hit
+        each combatant, the missile engagements against it, and those it evaded untouched.
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -316,6 +334,24 @@ def run_chunk(
     c_crits = np.zeros(n_comb, np.int64)
     c_crit_t = np.zeros(n_comb, np.int64)
     hidden = carrier >= 0  # a crew member is no target of its own
+    # missiles: charges left, the engagements in flight (missile.MState), counters
+    n_eng = 1
+    if options[OPT_ANY_MISSILE] != 0:
+        n_eng = ENGAGEMENTS_PER_ACTION * np.int64(np.sum(acts)) + n_comb
+    cm_left = np.zeros(n_comb, np.int64)
+    e_from = np.zeros(n_eng, np.int64)
+    e_tgt = np.full(n_eng, -1, np.int64)
+    e_left = np.zeros(n_eng, np.int64)
+    e_rounds = np.zeros(n_eng, np.int64)
+    e_round = np.zeros(n_eng, np.int64)
+    e_bonus = np.zeros(n_eng, np.int64)
+    e_asp = np.zeros(n_eng, np.int64)
+    e_last = np.zeros(n_eng, np.int64)
+    e_hit = np.zeros(n_eng, np.int64)
+    incoming = np.zeros(n_comb, np.int64)
+    c_mhit = np.zeros(n_comb, np.int64)
+    c_meng = np.zeros(n_comb, np.int64)
+    c_mevaded = np.zeros(n_comb, np.int64)
     # weapons taken up: the weapon arrays are the chunk's own (the plan's stay as they are)
     arm_cur = np.full(n_comb, -1, np.int64)
     arm_ammo = np.zeros(max(arms_i.shape[0], 1), np.int64)
@@ -335,6 +371,8 @@ def run_chunk(
         w_autofire = w_autofire.copy()
         w_rof = w_rof.copy()
         w_explosive = w_explosive.copy()
+        w_missile = w_missile.copy()
+        w_mdv = w_mdv.copy()
         att_mod_r = att_mod_r.copy()
         att_mod_m = att_mod_m.copy()
         w_arc = w_arc.copy()
@@ -352,17 +390,18 @@ def run_chunk(
         slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr, v_eff, v_locid, w_arc, arm_start, arms_i, arms_f, winner, end_slot, out_slot,
-        death_slot, dealt, taken, attacks,
-        landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
-        vehicle_location_hits, vehicle_location_damage,
+        v_thr, v_eff, v_locid, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start,
+        arms_i, arms_f, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+        knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
+        vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo,
+        c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt, e_left,
+        e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng, c_mevaded,
     )  # fmt: skip
 
 
@@ -378,17 +417,20 @@ def trials(
     rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, w_arc,
-    arm_start, arms_i, arms_f, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
-    landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
-    vehicle_location_hits, vehicle_location_damage, log_trial, events, n_events,
+    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, w_missile,
+    w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start, arms_i, arms_f, winner, end_slot,
+    out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
+    uncontrolled, crits, crit_any, crit_time, vehicle_location_hits, vehicle_location_damage,
+    missiles_hit, engagements, evaded, log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo,
+    vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left,
+    e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit,
+    c_meng, c_mevaded,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -425,7 +467,7 @@ def trials(
     # the arrays in the groups the attack's rooms take (strike.py)
     wp = Weapons(
         w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_kills, w_blade,
-        w_autofire, w_rof, w_area, w_explosive,
+        w_autofire, w_rof, w_area, w_explosive, w_missile, w_mdv,
     )
     ar = Armour(a_pd, a_ekd, a_kills, a_half_blades, a_cover)
     sh = Sheet(
@@ -458,6 +500,18 @@ def trials(
     arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
     vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
                 vehicle_location_hits, vehicle_location_damage)  # fmt: skip
+    any_missile = options[OPT_ANY_MISSILE] != 0
+    per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
+    evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
+    mi = Missiles(
+        m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_ATTACK_ROLL] != 0,
+        options[OPT_MISSILE_TIMING], options[OPT_CLUSTER_SEQUENCE] != 0,
+        options[OPT_CM_PER_ROLL] != 0, options[OPT_MISSILE_ASPECT], any_vehicle,
+    )
+    ms = MState(
+        cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
+        c_mhit, c_meng, c_mevaded, c_landed,
+    )
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -471,8 +525,8 @@ def trials(
         if n_arms > 0:  # each takes up its first weapon again (arsenal.py)
             rearm(arm_start, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_dc,
                   w_acc, w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
-                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc, w_range, w_area,
-                  ammo, reloading, aim, px, py, dist, rmod)  # fmt: skip
+                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc, w_missile,
+                  w_mdv, w_range, w_area, ammo, reloading, aim, px, py, dist, rmod)  # fmt: skip
         for c in range(n_comb):
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
@@ -529,6 +583,15 @@ def trials(
                 c_crit_t[c] = 0
             for k in range(n_comb * V_ROWS):
                 loc_dmg[k] = 0
+        if any_missile:
+            for c in range(n_comb):
+                cm_left[c] = m_cm[c]
+                incoming[c] = 0
+                c_mhit[c] = 0
+                c_meng[c] = 0
+                c_mevaded[c] = 0
+            for k in range(e_tgt.shape[0]):
+                e_tgt[k] = -1
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -602,6 +665,16 @@ def trials(
                 diving[a0] = False
                 dv_pen[a0] = 0
                 prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
+                if any_missile and incoming[a0] > 0:  # its rolls against missiles (F18)
+                    s0, s1, s2, s3, ne, sides_left, rolled = evade_turn(
+                        a0, t_abs if per_phase else rounds_done, now, mi, ms, wp, ar, sh, hl, wh,
+                        st, tl, dt, rl, vh, vs, vic, standing, sides_left, s0, s1, s2, s3, log,
+                        events, ne,
+                    )  # fmt: skip
+                    if sides_left <= 1:
+                        break
+                    if is_out[a0] or (rolled and evade_costs):
+                        continue  # VA-21 per_round_action: the roll took the turn
                 if surprised[a0] and opening:  # F11: no action in the opening phase/segment
                     if log:
                         row = log_event(events, ne, now, EVENT_SURPRISED, a0, -1)
@@ -689,7 +762,7 @@ def trials(
                             a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
                             side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
-                            arms,
+                            w_missile, incoming, arms,
                         )  # fmt: skip
                         if param > 0 and arm_start[a] >= 0 and is_weapon_action(action):
                             # the weapon the rule names (tactics.WEAPON_ACTIONS), taken up
@@ -697,8 +770,8 @@ def trials(
                                   arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc, w_min_str,
                                   w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
                                   w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc,
-                                  w_range, w_area, ammo, reloading, aim, px, py, dist,
-                                  rmod)  # fmt: skip
+                                  w_missile, w_mdv, w_range, w_area, ammo, reloading, aim, px,
+                                  py, dist, rmod)  # fmt: skip
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
                     if action == tx.A_WAIT:
@@ -745,8 +818,15 @@ def trials(
                     firing = not w_melee[a] and not disarmed[a] and (
                         action == tx.A_ATTACK or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
                         or action == tx.A_MOVE or action == tx.A_HAYMAKER
+                        or action == tx.A_LAUNCH
                     )  # fmt: skip
                     if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
+                        if w_reload[a] == 0:  # a spent missile launcher: nothing to reload
+                            if log:
+                                row = log_event(events, ne, now, EVENT_IDLE, a, -1)
+                                events[row, EV_ACTION] = tx.A_RELOAD
+                                ne += 1
+                            continue
                         ne = act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now)
                         continue
                     if action == tx.A_ESCAPE:
@@ -806,7 +886,7 @@ def trials(
                     if holstered[a] and not disarmed[a] and (
                         action == tx.A_ATTACK or action == tx.A_DRAW_ATTACK
                         or action == tx.A_HAYMAKER or action == tx.A_ENTANGLE
-                        or action == tx.A_BURST
+                        or action == tx.A_BURST or action == tx.A_LAUNCH
                     ):  # fmt: skip
                         holstered[a] = False
                         if action != tx.A_DRAW_ATTACK:  # drawing takes the action
@@ -818,6 +898,9 @@ def trials(
                     form, melee, reach_ok, av, n_dice, dmg_type, armour = attack_form(
                         a, tgt, action, d_at, wp, ar, sh, hl, st, rl,
                     )  # fmt: skip
+                    launching = any_missile and form == F_WEAPON and w_missile[a] > 0
+                    if launching and d_at > w_range[a]:
+                        reach_ok = False  # a missile locks on within its listed range only
                     if not reach_ok:
                         if log:
                             row = log_event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
@@ -865,6 +948,16 @@ def trials(
                             opening, fast_draw, wp, sh, md, hl, wh, st, rl, acts, log, events, ne,
                             now,
                         )  # fmt: skip
+                        if launching:  # a missile: its engagement (missile.py)
+                            c_attacks[a] += 1
+                            s0, s1, s2, s3, ne, sides_left = launch(
+                                a, tgt, av, dv_base, t_abs if per_phase else rounds_done, now,
+                                mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, vic,
+                                standing, sides_left, s0, s1, s2, s3, log, events, ne,
+                            )  # fmt: skip
+                            if sides_left <= 1:
+                                break
+                            continue
                         if log:  # the attack's line before what it causes (blast, dives,
                             # knockback, the contest for a weapon); filled in once resolved
                             att_row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
@@ -1046,3 +1139,8 @@ def trials(
                 crits[j, c] = c_crits[c]
                 crit_any[j, c] = c_crits[c] > 0
                 crit_time[j, c] = c_crit_t[c]
+        if any_missile:
+            for c in range(n_comb):
+                missiles_hit[j, c] = c_mhit[c]
+                engagements[j, c] = c_meng[c]
+                evaded[j, c] = c_mevaded[c]

@@ -36,6 +36,7 @@ __all__ = [
     "LOCOMOTION_BY_CLASS",
     "ARCS",
     "MOUNTS",
+    "Missile",
     "SIZES",
     "VEHICLE_CLASSES",
     "Vehicle",
@@ -112,6 +113,22 @@ SWITCHES: dict[str, Switch] = {
     "crew_personal_armour": Switch(bool, True, "VA-13", "crew hits meet personal armour"),
     "no_turret": Switch(("fixed_mounts", "all_vehicle_fire", "never"), "fixed_mounts", "VA-15",
                         "vehicle mounted, no turret -4"),
+    "maneuver_in_defence": Switch(bool, False, "VA-02",
+                                  "Maneuver Value in a vehicle's DV and missile evasion"),
+    # missiles (F18, M-42 to M-45): read only when a weapon has `missile:`
+    "missile_launch": Switch(("automatic", "attack_roll"), "automatic", "VA-20",
+                             "missile launch"),
+    "missile_timing": Switch(("per_round_free", "per_round_action", "per_phase"),
+                             "per_round_free", "VA-21", "missile evasion rolls"),
+    "missile_dv_interlock": Switch(("minus5", "same"), "minus5", "VA-22",
+                                   "missile DV under Interlock"),
+    "cluster_roll": Switch(("single", "sequence"), "single", "VA-23", "missile cluster roll"),
+    "missile_evasion_on_foot": Switch(("ranged_evade", "ref_athletics"), "ranged_evade", "VA-24",
+                                      "missile evasion on foot"),
+    "countermeasure_use": Switch(("per_engagement", "per_roll"), "per_engagement", "VA-25",
+                                 "countermeasure charges"),
+    "missile_aspect": Switch(("launch", "rear", "side"), "launch", "VA-26",
+                             "where missiles hit a vehicle from"),
 }  # fmt: skip
 #: The switches as (kind, default, ruling), as earlier versions listed them.
 RULE_SWITCHES = {k: (v.kind, v.default, v.ruling) for k, v in SWITCHES.items()}
@@ -179,6 +196,19 @@ class Area:
 
 
 @dataclass(frozen=True)
+class Missile:
+    """A missile weapon (F18, M-42 to M-45): ``dv`` is the DV its target's evasion rolls must
+    beat (its "smartness", default 18; ``missiles.yaml`` names dumb 14, heat_seeker 18 and
+    smart 22, not from the seed), ``cluster`` the missiles one launch fires, resolved by one
+    evasion roll (VA-23). ``reloads``: the launcher reloads (``reload_actions`` given); else
+    its ``shots`` are every launch it carries."""
+
+    dv: int = 18
+    cluster: int = 1
+    reloads: bool = False
+
+
+@dataclass(frozen=True)
 class Weapon:
     """A weapon as the kernel needs it (catalogue entry or inline definition).
 
@@ -223,6 +253,7 @@ class Weapon:
     unarmed: bool = False
     mount: str = "none"  # none (a hand weapon) | turret | fixed (a vehicle weapon, VA-15)
     arc: str = "all"  # the arc a vehicle weapon covers (ARCS); a hand weapon's is all
+    missile: Missile | None = None  # a missile weapon (F18); None for any other
 
 
 #: The fists of a combatant without a weapon (F14): an attack is a punch, STR dice of Stun
@@ -287,6 +318,7 @@ class Vehicle:
     crew: tuple[str, ...] = ()
     pilot: str | None = None
     weapons: tuple[tuple[str, Weapon], ...] = ()
+    countermeasures: int = 0  # charges (M-44, VA-25); -1: unlimited
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,9 @@ KIND_NAMES = {
     k.EVENT_KNOCKBACK: "knockback",
     k.EVENT_FIRST_AID: "first_aid",
     k.EVENT_AREA: "area",
+    k.EVENT_LAUNCH: "launch",
+    k.EVENT_EVADE: "evade",
+    k.EVENT_MISSILE_HITS: "missile_hits",
     k.EVENT_OUT_OF_ARC: "out_of_arc",
     k.EVENT_CRITICAL: "critical",
 }
@@ -164,7 +167,17 @@ def event_dicts(
     - ``draw`` (the weapon drawn, taking the action); ``perception`` (obscured):
       ``roll_difference`` and ``penalty`` this phase; ``knockback``: the ``actor`` is knocked
       back by ``target``, ``units``, new ``x``, ``y``; ``first_aid``: ``roll_difference``,
-      ``skill`` (TECH + Physician), ``dv``, ``stabilised``.
+      ``skill`` (TECH + Physician), ``dv``, ``stabilised``;
+    - ``launch`` (missiles, F18): ``missiles`` fired, ``engaged`` (False: the launch's attack
+      roll missed under ``missile_launch: attack_roll``), ``attack_roll`` (whether one was
+      made), ``roll_difference``, ``av``, ``dv_base``;
+    - ``evade``: the ``actor`` rolls against the ``target``'s missiles: ``roll`` (its task
+      roll), ``total``, ``dv`` (the missile's), ``round`` of ``rounds``, ``flying`` (missiles
+      before the roll), ``missiles_hit``, ``evaded`` (the roll succeeded);
+    - ``missile_hits``: the ``actor``'s missiles hit the ``target``: ``missiles_hit`` of
+      ``missiles`` (the launch's), ``damage_rolled``, ``damage_through``, ``hits_after``,
+      ``stun_after``, ``out``, ``dead``, ``location`` (a vehicle's row, or with ``locations``
+      a person's: the last missile's).
     """
     location_names = _location_names() if locations else ()
     down: set[int] = set()  # combatants known to be out (for the wake lines)
@@ -264,6 +277,25 @@ def event_dicts(
                 dv=row[k.EV_DV],
                 stabilised=bool(flags & k.FLAG_HIT),
             )
+        elif kind == "launch":
+            ev.update(missiles=row[k.EV_RAW], engaged=bool(flags & k.FLAG_HIT),
+                      attack_roll=not flags & k.FLAG_UNOPPOSED, roll_difference=row[k.EV_ROLL],
+                      av=row[k.EV_AV], dv_base=row[k.EV_DV])  # fmt: skip
+        elif kind == "evade":
+            ev.update(roll=row[k.EV_ROLL], total=row[k.EV_AV], dv=row[k.EV_DV],
+                      round=row[k.EV_RAW], rounds=row[k.EV_THROUGH],
+                      flying=row[k.EV_SHOTS] % 1000, missiles_hit=row[k.EV_SHOTS] // 1000,
+                      evaded=not flags & k.FLAG_HIT)  # fmt: skip
+        elif kind == "missile_hits":
+            ev.update(missiles_hit=row[k.EV_SHOTS] // 1000, missiles=row[k.EV_SHOTS] % 1000,
+                      damage_rolled=row[k.EV_RAW], damage_through=row[k.EV_THROUGH],
+                      out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
+                      stunned=False)  # fmt: skip
+            loc = row[k.EV_LOCATION]
+            if loc >= VEHICLE_LOCATION_BASE:
+                ev["location"] = _vehicle_location_names()[loc - VEHICLE_LOCATION_BASE]
+            elif locations and 0 <= loc < len(location_names):
+                ev["location"] = location_names[loc]
         elif kind in ("out_of_reach", "wait", "idle"):
             ev["action"] = _action(row[k.EV_ACTION])
         elif kind == "out_of_arc":
@@ -271,7 +303,7 @@ def event_dicts(
         elif kind == "critical":
             ev.update(location=_vehicle_location_names()[row[k.EV_RAW]],
                       effect=CRITICAL_EFFECTS[row[k.EV_THROUGH]])  # fmt: skip
-        if kind == "attack" and flags & k.FLAG_OUT:
+        if kind in ("attack", "missile_hits") and flags & k.FLAG_OUT:
             down.add(row[k.EV_TARGET])
         elif kind == "presence" and ev["effect"] == "surrender":
             down.add(row[k.EV_TARGET])
@@ -279,7 +311,7 @@ def event_dicts(
             ev["was_out"] = row[k.EV_ACTOR] in down
             if row[k.EV_STUN] > 0:
                 down.discard(row[k.EV_ACTOR])
-        if kind in ("attack", "wake", "bleed"):
+        if kind in ("attack", "wake", "bleed", "missile_hits"):
             ev["hits_after"] = row[k.EV_HITS]
             ev["stun_after"] = row[k.EV_STUN]
         if kind == "bleed":
@@ -359,6 +391,20 @@ def _consequences(ev: dict) -> str:
     elif ev["out"]:
         text += "; out of the fight"
     return text
+
+
+def _launch_line(ev: dict, dice: str) -> str:
+    n = ev["missiles"]
+    what = "a missile" if n == 1 else f"a cluster of {n}"
+    text = f"{ev['actor']} launches {what} at {ev['target']}"
+    if not ev["attack_roll"]:
+        return text
+    if dice == "hero":
+        rolled = ev["roll_difference"] + 10
+        roll = f"3d6 roll {rolled} -> AT {ev['av'] + rolled} vs DV {ev['dv_base'] + 10}"
+    else:
+        roll = f"d10 against d10: difference {ev['roll_difference']:+d}"
+    return text + f" (AV {ev['av']}; {roll}): " + ("locked on" if ev["engaged"] else "miss")
 
 
 def _presence_line(ev: dict) -> str:
@@ -509,6 +555,26 @@ def narrate(
             text = f"{actor} gives first aid to {ev['target']} (TECH + Physician {ev['skill']}, "
             text += f"roll {ev['roll_difference']:+d} vs {ev['dv']}): "
             text += "stabilised" if ev["stabilised"] else "fails"
+        elif kind == "launch":
+            text = _launch_line(ev, dice)
+        elif kind == "evade":
+            rounds = f"round {ev['round']} of {ev['rounds']}"
+            roll = f"roll {ev['roll']}, total {ev['total']} vs DV {ev['dv']}"
+            if ev["evaded"]:
+                text = f"{actor} evades {ev['target']}'s missiles ({rounds}; {roll})"
+            else:
+                text = (f"{actor} fails to evade {ev['target']}'s missiles by "
+                        f"{ev['dv'] - ev['total']} ({rounds}; {roll})")  # fmt: skip
+        elif kind == "missile_hits":
+            n, of = ev["missiles_hit"], ev["missiles"]
+            what = "missile hits" if of == 1 else f"{n} of {of} missiles hit"
+            if of == 1:
+                text = f"{actor}'s {what} {ev['target']}"
+            else:
+                text = f"{what} {ev['target']} ({actor}'s)"
+            where = f" (last at the {ev['location']})" if "location" in ev else ""
+            text += (f"{where}: {ev['damage_rolled']} damage rolled, {ev['damage_through']} "
+                     f"through; {ev['target']} at {_pools(ev)}" + _consequences(ev))  # fmt: skip
         elif kind == "end":
             w = ev["winner"]
             if w >= 0:

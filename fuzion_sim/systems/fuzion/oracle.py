@@ -74,6 +74,13 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     armour = int(sp.pair_armour[a * n + t])
     kind, shots = _first_attack(members[a])
     common = dict(dice=rules.dice, criticals=rules.criticals)
+    if plan.w_missile[a]:
+        if dist > plan.w_range[a]:
+            raise NotAvailable(f"{target} is {dist:g} m from {attacker}, beyond the "
+                               f"{plan.w_range[a]:g} m its missile locks on within")
+        out = _missile_attack(plan, scenario, a, t, av, dv_base, common)
+        out["attack"].update({"av": av, "dv_base": dv_base, "range_m": dist})
+        return out
     if plan.vclass[t] and rules.values.get("vehicle_locations", "random") == "random":
         if kind == "burst" or (plan.w_autofire[a] and shots != 1):
             raise NotAvailable("several hits on a vehicle, each on its own location, are not "
@@ -112,6 +119,55 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
         out["knockback"] = {"mean": float(kb.mean), "pmf": kb.to_dict()}
     out["attack"] = {"av": av, "dv_base": dv_base, "dice": int(dice_n), "damage": damage,
                      "armour": armour, "range_m": dist}  # fmt: skip
+    return out
+
+
+def _missile_attack(plan, scenario, a, t, av, dv_base, common) -> dict:
+    """One launch of ``a``'s missile weapon at ``t`` (F18, M-42 to M-45, VA-20 to VA-26): the
+    pmf of the missiles that hit (``hits``, with each probability as an exact fraction under
+    ``exact``), P(at least one hits) as ``p_hit``, P(the launch engages) and P(evaded); on a
+    vehicle, each missile's location given a hit from the engagement's aspect."""
+    rules = scenario.rules
+    values = rules.values
+    evade = int((plan.ref[t] if plan.m_evade_ref[t] else plan.dex[t]) + plan.m_evade[t])
+    p_launch = Fraction(1)
+    if values.get("missile_launch", "automatic") == "attack_roll":
+        total, hit = exact._hit_counts(av, dv_base, common["dice"], common["criticals"])
+        p_launch = Fraction(hit, total)
+    pmf = exact.missile_hits(
+        evade, int(plan.w_mdv[a]), int(plan.w_missile[a]), common["dice"], common["criticals"],
+        countermeasures=int(plan.m_cm[t]),
+        countermeasure_use=values.get("countermeasure_use", "per_engagement"),
+        cluster_roll=values.get("cluster_roll", "single"), p_launch=p_launch,
+    )  # fmt: skip
+    mean = sum(h * p for h, p in pmf.items())
+    out = {
+        "p_hit": float(1 - pmf.get(0, Fraction(0))),
+        "p_engage": float(p_launch),
+        "p_evaded": float(pmf.get(0, Fraction(0)) - (1 - p_launch)),
+        "hits": {"mean": float(mean), "pmf": {str(h): float(p) for h, p in pmf.items()},
+                 "exact": {str(h): str(p) for h, p in pmf.items()},
+                 "exact_mean": str(mean)},
+        "missile": {"dv": int(plan.w_mdv[a]), "cluster": int(plan.w_missile[a]),
+                    "evasion": evade, "countermeasures": int(plan.m_cm[t])},
+        "attack": {"dice": int(plan.w_dc[a]), "kills": int(plan.w_kills[a])},
+    }  # fmt: skip
+    vehicle = getattr(scenario.combatants[t], "vehicle", None)
+    if vehicle is not None and values.get("vehicle_locations", "random") == "random":
+        mode = values.get("missile_aspect", "launch")
+        if vehicle.kind == "mecha" or mode == "side":
+            aspect = "side"
+        elif mode == "rear":
+            aspect = "rear"
+        else:
+            arc = float(plan.options[codes.OPT_FRONT_ARC])
+            dx = float(plan.pos_x0[a] - plan.pos_x0[t])
+            dy = float(plan.pos_y0[a] - plan.pos_y0[t])
+            aspect = tables.ASPECTS[int(aspect_of(dx, dy, float(plan.heading0[t]), arc,
+                                                  False))]  # fmt: skip
+        locations = vehicle_locations(vehicle, aspect, values.get("vehicle_row9", "literal"))
+        out["locations"] = {k: float(v) for k, v in locations.items()}
+        out["aspect"] = aspect
     return out
 
 

@@ -13,7 +13,7 @@ from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
-from .codes import N_EV_FIELDS
+from .codes import N_EV_FIELDS, OPT_ANY_MISSILE
 from .compile import DuelPlan, Motion, Plan, StandingPlan, duel_plan, motion, standing_plan
 from .compile import compile_scenario as _compile
 from .tables import hit_locations, vehicle_location_names
@@ -56,20 +56,31 @@ VEHICLE_CATEGORIES = (
                "damage a vehicle took by location, after armour and the row's multiplier "
                "(SDP, or tenths of a Kill; the crew row: what reached the pilot)"),
 )
+#: What the general kernel counts for a fight with a missile weapon (F18, M-42 to M-45).
+MISSILE_COUNTERS = (
+    Counter("missiles_hit", "missiles_hit", "missiles that hit it (F18, M-45)"),
+    Counter("engagements", "missile_engagements", "missile engagements against it (launches "
+            "that engaged it)"),
+    Counter("evaded", "missiles_evaded", "missile engagements it evaded without a hit"),
+)
 
 
 @cache
-def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False) -> OutcomeSchema:
+def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
+              missiles: bool = False) -> OutcomeSchema:  # fmt: skip
     """What the Fuzion kernels count beyond the shared outcomes (knockback units taken per
     trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
     immobilised or made uncontrollable, its critical locations destroyed and its hits by
-    vehicle location, M-22 to M-30) and the time unit fights are reported in."""
+    vehicle location, M-22 to M-30; with a missile weapon, the missiles that hit each and the
+    engagements it met and evaded, F18) and the time unit fights are reported in."""
     counters = (Counter("knock", "knockback", "knockback units taken (F28)"),)
     categories = (Categories("location_hits", tuple(hit_locations().names),
                              "hits_by_location", "hits taken by location (F27)"),)  # fmt: skip
     if vehicles:
         counters += VEHICLE_COUNTERS
         categories += VEHICLE_CATEGORIES
+    if missiles:
+        counters += MISSILE_COUNTERS
     return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
                          counters=counters, categories=categories)  # fmt: skip
 
@@ -153,7 +164,8 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
             np.zeros(1, np.int64) if count is None else count)  # fmt: skip
     if plan.kernel == "general" or (log_trial >= 0 and plan.replay is not None):
         general = plan.arrays if plan.kernel == "general" else plan.replay
-        kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out), *logs)
+        kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out),
+                         *missile_outputs(out), *logs)  # fmt: skip
         return
     if plan.kernel == "duel" and log_trial < 0:
         if tally is not None:  # hits by location (F27) straight into the tally too
@@ -200,8 +212,23 @@ def vehicle_outputs(out: TrialOutcomes) -> list:
             *(out.categories[c.name] for c in VEHICLE_CATEGORIES)]  # fmt: skip
 
 
+def missile_outputs(out: TrialOutcomes) -> list:
+    """The general kernel's missile outputs: the counters of :data:`MISSILE_COUNTERS`, or (1, 1)
+    arrays it leaves alone in a fight without missiles."""
+    if "missiles_hit" not in out.counters:
+        return [_NO_COUNTER, _NO_COUNTER, _NO_COUNTER]
+    return [out.counters[c.name] for c in MISSILE_COUNTERS]
+
+
 def _schema(plan: FightPlan) -> OutcomeSchema:
+    if has_missiles(plan):
+        return schema_of(vehicles=has_vehicles(plan), missiles=True)
     return SCHEMA_VEHICLES if has_vehicles(plan) else SCHEMA
+
+
+def has_missiles(plan: FightPlan) -> bool:
+    """Whether a missile weapon fights (the general kernel's plan only)."""
+    return plan.kernel == "general" and bool(plan.arrays.options[OPT_ANY_MISSILE])
 
 
 def has_vehicles(plan: FightPlan) -> bool:
@@ -257,4 +284,5 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     """The plan's reported time unit (a phase, or a segment of the speed chart: twelve to the
     12-second round) and the Fuzion extras."""
     per_round = plan.arrays.slots_per_round // plan.arrays.slots_per_unit
-    return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan))
+    return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan),
+                     has_missiles(plan))  # fmt: skip

@@ -81,6 +81,17 @@ def weapon_schema() -> dict:
         "burst": _bool("may fire 3-round bursts (F16)"),
         "barrels": _int(1, 100, "barrels, for an area per barrel"),
         "explosive": _bool("damage falls 2 points per metre from the centre (F17)"),
+        "missile": {"oneOf": [
+            _object({"dv": _int(*build.MISSILE_DV_RANGE, "the DV its target's evasion rolls "
+                                                         "must beat (F18; default 18)"),
+                     "smartness": _enum(tables.missile_smartness(), "a named DV "
+                                        "(missiles.yaml, not from the seed): dumb 14, "
+                                        "heat_seeker 18, smart 22"),
+                     "cluster": _int(1, build.MAX_CLUSTER, "missiles one launch fires, "
+                                     "resolved by one evasion roll (VA-23; default 1)")}),
+            {"const": True}],
+            "description": "a missile weapon (F18): shots counts launches, dc or kills the "
+                           "damage of each missile"},
     }  # fmt: skip
     assert set(props) == set(build.WEAPON_KEYS), set(props) ^ set(build.WEAPON_KEYS)
     return _object(props, required=("name", "skill"), text="an inline weapon")
@@ -160,6 +171,9 @@ def vehicle_schema(member_props: dict) -> dict:
                  "it (VA-18); one is the pilot",
                  "items": _object(crew_props, required=("name", "role"), text="a crew member")},
         "weapons": {"type": "array", "items": weapon, "description": "its weapons (M-76)"},
+        "countermeasures": {"oneOf": [_int(0, bv.MAX_COUNTERMEASURES, "charges"), _bool(
+            "true: unlimited")], "description": "countermeasure charges: +2 to its missile "
+            "evasion rolls (M-44, VA-25)"},
     }  # fmt: skip
     assert set(props) == set(bv.VEHICLE_KEYS), set(props) ^ set(bv.VEHICLE_KEYS)
     return _object(props, required=("class",), text="a vehicle or mecha; its members "

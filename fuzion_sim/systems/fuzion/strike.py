@@ -69,7 +69,8 @@ from .rules import (
 # 30 arguments ``f(*args)``, which numba cannot inline.
 #: ``wp``: each combatant's weapon (``w_*`` in the kernel)
 Weapons = namedtuple(
-    "Weapons", "melee dmg dc acc min_str range ap energy kills blade autofire rof area explosive"
+    "Weapons",
+    "melee dmg dc acc min_str range ap energy kills blade autofire rof area explosive missile mdv",
 )
 #: ``ar``: each combatant's armour (``a_*``)
 Armour = namedtuple("Armour", "pd ekd kills half_blades cover")
@@ -433,7 +434,7 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
         (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
          p_through, ne) = vehicle_hits(
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
-            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2, s3,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2, s3, -1,
         )  # fmt: skip
     else:
         for h in range(max(n_hits, 1)):  # every hit rolls and meets armour

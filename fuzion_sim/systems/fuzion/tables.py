@@ -6,7 +6,8 @@ a malformed file raises ``ValueError`` naming it. Arrays returned are read-only.
 * ``hit_locations.yaml`` (RULINGS F27): the people's 3d6 table, as arrays indexed by the 3d6
   total (entries 0..2 are unused and hold -1 / 0);
 * ``campaigns.yaml`` (F15): campaign style -> autofire ratio;
-* ``area_effects.yaml`` (F17): effect -> radius per barrel, per die or per Kill.
+* ``area_effects.yaml`` (F17): effect -> radius per barrel, per die or per Kill;
+* ``missiles.yaml`` (VA-20, not from the seed): a missile's named smartness -> its DV.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = [
     "area_radius",
     "autofire_ratio",
     "campaign_ratios",
+    "missile_smartness",
     "hit_locations",
 ]
 
@@ -129,6 +131,21 @@ def hit_locations() -> HitLocationTable:
         location_by_roll=_frozen(by_roll),
         multiplier_by_roll=_frozen(mult_by_roll),
     )
+
+
+@cache
+def _missile_smartness() -> tuple[tuple[str, int], ...]:
+    data = _read("missiles.yaml")["smartness"]
+    out = tuple((str(k), int(v)) for k, v in data.items())
+    if any(not 1 <= v <= 60 for _, v in out):
+        raise ValueError("missiles.yaml: every smartness DV must be 1 to 60")
+    return out
+
+
+def missile_smartness() -> dict[str, int]:
+    """A missile's named smartness -> its DV on the 3d6 scale (``missiles.yaml``, VA-20; not
+    from the seed: dumb 14, heat_seeker 18, smart 22)."""
+    return dict(_missile_smartness())
 
 
 @cache

@@ -91,6 +91,7 @@ ACTION_NAMES = (
     "attack", "aim", "run", "sprint", "move", "recover", "dodge", "block", "dive", "punch",
     "kick", "haymaker", "draw_attack", "sweep", "disarm", "choke", "entangle", "escape",
     "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none", "burst",
+    "launch",
 )  # fmt: skip
 ACTIONS: dict[str, int] = {name: code for code, name in enumerate(ACTION_NAMES)}
 A_ATTACK = 0
@@ -121,7 +122,11 @@ A_NONE = 24
 #: A 3-round burst (F16): 3 shots, no autofire penalty, ceil(1d6 / 2) hits; needs a weapon
 #: with ``burst: true``; it takes no ``fire:`` (a burst always fires 3).
 A_BURST = 25
-N_ACTIONS = 26
+#: Fire the combatant's missile weapon at its target (F18, M-42 to M-45): the engagement its
+#: target evades over ceil(1d6 / 2) rounds; needs a weapon with ``missile:``. A plain
+#: ``attack`` with a missile weapon launches too.
+A_LAUNCH = 26
+N_ACTIONS = 27
 
 #: Targeting rule name -> code (``targeting:``; default ``first``). ``focus``: the side's
 #: shared target.
@@ -156,7 +161,7 @@ ACTION_PARAMS["wait"] = {"until": "enemy_attacks"}
 
 #: The actions that use a weapon, which a rule may give by name (``weapon: NAME``, one of the
 #: weapons the combatant fires: a crew member operating several vehicle weapons, M-76).
-WEAPON_ACTIONS = ("attack", "aim", "reload", "burst", "draw_attack")
+WEAPON_ACTIONS = ("attack", "aim", "reload", "burst", "draw_attack", "launch")
 
 #: Every key a rule may have.
 RULE_KEYS = ("when", "do", "toward", "fire", "until", "weapon")
@@ -169,6 +174,7 @@ VARIABLE_NAMES = (
     "held", "stunned", "threatened", "enemies", "allies", "phase", "dodging", "target.hits",
     "target.stun", "target.hits_pct", "target.stun_pct", "target.prone", "target.held",
     "target.stunned", "range", "weapon_range", "reach", "in_range", "in_reach",
+    "missiles", "missiles_incoming", "target.missiles_incoming",
 )  # fmt: skip
 VARIABLES: dict[str, int] = {name: code for code, name in enumerate(VARIABLE_NAMES)}
 V_HITS = 0
@@ -199,7 +205,12 @@ V_WEAPON_RANGE = 24
 V_REACH = 25
 V_IN_RANGE = 26
 V_IN_REACH = 27
-N_VARIABLES = 28
+#: Missiles (F18): launches left of a missile weapon (999 without a magazine; 0 for any
+#: other weapon), and the missile engagements in flight against me / my target.
+V_MISSILES = 28
+V_MISSILES_INCOMING = 29
+V_TARGET_MISSILES_INCOMING = 30
+N_VARIABLES = 31
 
 #: ``shots`` of a weapon without a magazine.
 UNLIMITED_SHOTS = 999

@@ -43,6 +43,7 @@ NOT_DRAWN = {
     "member.abort": "general kernel only", "member.sdp": "general kernel only",
     "member.kills": "general kernel only",
     "weapon.kills": "general kernel only",
+    "weapon.missile": "general kernel only",
     # vehicles and their crews (issue 16): every key and switch of theirs, the general kernel
     "member.vehicle": "general kernel only",
     **{f"vehicle.{k}": "general kernel only" for k in VEHICLE_KEYS},

@@ -144,6 +144,12 @@ def _one_of_each() -> np.ndarray:
         _ev(k.EVENT_AREA, 1, 0, time=4, raw=9, through=3, x=3000, y=0),
         _ev(k.EVENT_OUT_OF_ARC, 0, 1, time=4, flags=hit),
         _ev(k.EVENT_CRITICAL, 1, time=4, raw=2, through=k.EFF_IMMOBILE),
+        _ev(k.EVENT_LAUNCH, 0, 1, time=4, raw=4, action=tx.A_LAUNCH,
+            flags=hit | k.FLAG_UNOPPOSED),
+        _ev(k.EVENT_EVADE, 1, 0, time=4, roll=9, av=17, dv=18, raw=2, through=3, shots=1004,
+            action=tx.A_LAUNCH, flags=hit),
+        _ev(k.EVENT_MISSILE_HITS, 0, 1, time=4, shots=3004, raw=30, through=12, hits=4, stun=4,
+            action=tx.A_LAUNCH, flags=hit),
         _ev(k.EVENT_END, 0, time=4),
     ]
     return np.stack(rows)
@@ -188,6 +194,9 @@ def test_every_kind_renders_from_hand_built_events():
         "Bob bleeds: -1 Hits", "Bob draws a weapon", "-2 to attack and defence",
         "Bob is knocked back 2 by Ann, to (24.0, 0.0)",
         "Ann gives first aid to Bob (TECH + Physician 8, roll +4 vs 10): stabilised",
+        "Ann launches a cluster of 4 at Bob",
+        "Bob fails to evade Ann's missiles by 1 (round 2 of 3; roll 9, total 17 vs DV 18)",
+        "3 of 4 missiles hit Bob (Ann's): 30 damage rolled, 12 through; Bob at 4 Hits, 4 Stun",
         "the fight ends: red wins",
     ]:  # fmt: skip
         assert part in text, part

@@ -21,6 +21,8 @@ TRUE_CONDITIONS = [
     "target.stun_pct == 100", "not target.prone", "not target.held", "not target.stunned",
     "range == 20", "weapon_range == 50", "reach == 4", "in_range", "not in_reach",
     "2 * 3 - 1 == 5 and (1 < 2 or false)", "-range < 0",
+    # no missile weapon, none in flight (the missile cases: test_missiles.py)
+    "missiles == 0", "missiles_incoming == 0", "target.missiles_incoming == 0",
 ]  # fmt: skip
 
 
