@@ -37,6 +37,7 @@ from .model import (
     LOCOMOTIONS,
     MOUNTS,
     VEHICLE_CLASSES,
+    WEAPON_SCALES,
     Combatant,
     Vehicle,
     Weapon,
@@ -69,11 +70,10 @@ CREW_KEYS = (
     *DERIVED,
 )  # fmt: skip
 #: Keys of a vehicle weapon: a weapon's, its mount and who operates it.
-VEHICLE_WEAPON_KEYS = ("mount", "operator")
+VEHICLE_WEAPON_KEYS = ("mount", "operator", "scale")
 PLANNED_WEAPON_KEYS = {
     "arc": "the arc a fixed mount covers (issue 16 item 1)",
     "missile": "missiles (issue 16 item 4)",
-    "scale": "the mecha range scale (issue 16 item 1)",
 }
 #: Member keys that are the crew's, not the vehicle's: said so when given.
 _SHEET_KEYS = ("stats", "skills", "weapon", "sdp", "kills", "called_shot", "drawn", "abort",
@@ -378,7 +378,10 @@ def _weapons(ctx: Context, parts, value, build_weapon) -> list[tuple[str | None,
         operator = entry.get("operator")
         if operator is not None:
             operator = check_str(ctx, [*wp, "operator"], operator)
+        scale = entry.get("scale")
+        scale = "none" if scale is None else check_choice(ctx, [*wp, "scale"], scale,
+                                                           WEAPON_SCALES, "range scale")
         weapon = build_weapon({k: v for k, v in entry.items() if k not in VEHICLE_WEAPON_KEYS},
                               ctx, wp)  # fmt: skip
-        out.append((operator, dataclasses.replace(weapon, mount=mount)))
+        out.append((operator, dataclasses.replace(weapon, mount=mount, scale=scale)))
     return out

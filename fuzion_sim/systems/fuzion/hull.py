@@ -26,7 +26,10 @@ from .codes import (
     EFF_UNCONTROLLED,
     EFF_WRECKED,
     F_WEAPON,
+    INTEGRITY_FRACTION,
     SCALE_KILLS,
+    STAGED_ALL,
+    STAGED_AMOUNT,
     V_OUTCOMES,
     V_ROWS,
     VCLASS_MECHA,
@@ -48,6 +51,22 @@ Vehicles = namedtuple(
 #: (bits), immobile / uncontrolled (``VS_*`` bits), the trial's counters (immobilised,
 #: uncontrolled, critical locations destroyed) and the chunk's hits by vehicle location
 VState = namedtuple("VState", "hd loc_dmg vdest vstate c_immob c_unctl c_crits vloc_hits")
+#: ``mc``: the mecha rules (../shared/rulings/vehicles M-18, M-32 to M-36), switches and the
+#: trial's state in one group (one argument more for the inlined rooms): chinks against
+#: vehicles (VA-43 ``chinks_scope``); staged penetration (0 off, else ``codes.STAGED_*``, VA-42
+#: ``staged_loss``), its trigger (``rating``) and ``arm_lost[v, area]``, the Kills of armour
+#: area ``area`` of vehicle ``v`` has lost this trial (an area is a vehicle location,
+#: ``tables.vehicle_location_names()``, the last column the whole vehicle); structural
+#: integrity (0 off, else ``codes.INTEGRITY_*``, VA-45); the range scale (M-18, VA-17):
+#: ``rscale[a]`` the factor of ``a``'s range bands (1 or 10) and ``rs_target[t]`` whether it
+#: applies against ``t`` (``both_mecha``: only mecha); powered armour (M-35, VA-44):
+#: ``suit_max[c]`` the SDP of ``c``'s suit (0: none), ``suit[c]`` what is left this trial, the
+#: odd point to the wearer (``wearer_ceil``), a Stun attack's wearer half to Hits (``to_hits``)
+Mecha = namedtuple(
+    "Mecha",
+    "chinks staged staged_rating integrity arm_lost rscale rs_target suit_max suit wearer_ceil "
+    "to_hits",
+)
 
 
 @jit(inline="always")
@@ -91,9 +110,28 @@ def critical(tgt, row, dmg, vh, vs, hl, tl, now):
             tl.c_death[tgt] = now
 
 
+@jit(_nrt=False)
+def suit_split(c, killing, through, stun_before, mc):
+    """Powered armour (F30, M-35, VA-44): the damage ``through`` the PD of ``c``'s suit is
+    split, half to the suit's SDP (the odd point to the suit, or under ``powered_split:
+    wearer_ceil`` to the wearer), half to the wearer: killing damage to Hits with collateral
+    Stun (F21), a Stun attack's half to Stun (``powered_stun: as_stun``) or as killing damage
+    to Hits (``to_hits``). What the suit cannot take (its last SDP) goes to the wearer; at 0
+    SDP it is wrecked (the callers then give it PD 0) and the wearer takes everything as
+    usual. Called, not inlined: the people's damage path pays one branch. Returns ``(Hits
+    lost, Stun lost)`` of the wearer."""
+    left = mc.suit[c]
+    if left <= 0 or through <= 0:
+        return split_through(killing, through, stun_before)
+    half = through // 2 if mc.wearer_ceil else through - through // 2
+    take = min(half, left)
+    mc.suit[c] = left - take
+    return split_through(killing or mc.to_hits, through - take, stun_before)
+
+
 @jit(inline="always")
-def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, dt, ap_factor,
-               s0, s1, s2, s3):  # fmt: skip
+def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, mc, dt,
+               ap_factor, s0, s1, s2, s3):  # fmt: skip
     """The crew row (M-26, VA-13): what passed the vehicle's armour, unmultiplied, hits its
     pilot, through the pilot's own armour (``crew_personal_armour``). ``passed`` is the damage
     through an SDP vehicle's PD, or the whole Kills through a Kill-rated vehicle's armour,
@@ -118,10 +156,14 @@ def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh
         lo = dt.nd6_offsets[dice_left]
         dmg += dt.nd6_table[lo + np.int64(u * (dt.nd6_offsets[dice_left + 1] - lo))]
     armour = np.int64(0)
-    if vh.crew_armour:
+    suited = vh.crew_armour and mc.suit_max[p] > 0  # the pilot's powered armour (M-35)
+    if vh.crew_armour and not (suited and mc.suit[p] <= 0):
         armour = armour_value(ar.pd[p], ar.ekd[p], wp.energy[a], wp.ap[a], ap_factor)
     through = penetration(kind, dmg, armour, sh.sd[p])
-    lost, stun = split_through(kind == KILLING, through, stun_before)
+    if suited:
+        lost, stun = suit_split(p, kind == KILLING, through, stun_before, mc)
+    else:
+        lost, stun = split_through(kind == KILLING, through, stun_before)
     return s0, s1, s2, s3, lost, stun, through
 
 
@@ -163,20 +205,80 @@ def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrie
     return sides_left
 
 
+@jit(inline="always")
+def staged_armour(tgt, area, ar, mc):
+    """The Kill armour of area ``area`` of vehicle ``tgt`` now: its rating less what staged
+    penetration took (F30, M-33, VA-42)."""
+    if mc.staged:
+        return max(ar.kills[tgt] - mc.arm_lost[tgt, area], 0)
+    return ar.kills[tgt]
+
+
+@jit(inline="always")
+def stage(tgt, area, passed, att_kills, struct_h, crew_row, unit, ar, mc):
+    """Staged penetration (F30, M-33, VA-42): a hit that put at least 1 Kill through (into the
+    structure after the row's multiplier; on the crew row, through the armour), or under
+    ``staged_trigger: rating`` any penetrating hit by a weapon of 1 Kill or more, takes 1 Kill
+    of the area's armour (``minus_one``), all of it (``all``) or the Kills that got through
+    (``amount``)."""
+    if passed <= 0:
+        return
+    if mc.staged_rating:
+        counts = att_kills >= 1
+    elif crew_row:
+        counts = passed >= 1
+    else:
+        counts = struct_h >= unit
+    if not counts:
+        return
+    left = ar.kills[tgt] - mc.arm_lost[tgt, area]
+    if mc.staged == STAGED_ALL:
+        loss = left
+    elif mc.staged == STAGED_AMOUNT:
+        loss = min(passed, left)
+    else:
+        loss = min(np.int64(1), left)
+    if loss > 0:
+        mc.arm_lost[tgt, area] += loss
+
+
+@jit(inline="always")
+def integrity(tgt, left, unit, mc, hl, tl, now, s0, s1, s2, s3):
+    """Structural integrity (F30, M-36, VA-45): after a hit that penetrated a Kill-rated
+    vehicle, 1d10 above the tenths of a Kill it has ``left`` (in ``unit``s of a Kill; under
+    ``integrity_count: fractional_part`` only the tenths digit) destroys it (examples E-10:
+    0.5 K left is 1/2; 1 K or more never, by the total count). Returns the state."""
+    if left <= 0 or hl.dead[tgt]:
+        return s0, s1, s2, s3  # destroyed by the damage itself
+    tenths = left * 10 // unit
+    if mc.integrity == INTEGRITY_FRACTION:
+        tenths = tenths % 10
+    elif tenths >= 10:
+        return s0, s1, s2, s3  # 1d10 is never above 10 or more: no roll
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    if np.int64(u * 10.0) + 1 > tenths:  # scrapped
+        hl.gave_up[tgt] = True
+        hl.dead[tgt] = True
+        tl.c_death[tgt] = now
+    return s0, s1, s2, s3
+
+
 @jit(_nrt=False)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
-                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3):  # fmt: skip
+                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, s0, s1, s2, s3):  # fmt: skip
     """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
     ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
     damage dice as a person's would and meets the armour (chinks, F30: none when it beats the
-    DV by 10 or more; a Kill-rated vehicle loses the attack's Kills less its Kill armour, in
-    ``kill_unit``, F29, VA-14); with ``vehicle_locations: random`` it lands on a row of the
-    vehicle's table by the attacker's aspect (F31, M-22 to M-30), whose multiplier applies
-    (M-25, rounded down) and whose critical location takes the damage (F31, VA-09, VA-10), or,
-    on the crew row, what passed the armour goes to the pilot (M-26, VA-13). Returns ``(state,
-    damage rolled, event location (100 + vehicle location), Kills of the attack, structure
-    lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
-    none)``."""
+    DV by 10 or more, unless ``chinks_scope`` leaves vehicles out; a Kill-rated vehicle loses
+    the attack's Kills less its Kill armour, in ``kill_unit``, F29, VA-14, the armour of the
+    area hit less what staged penetration took, VA-42); with ``vehicle_locations: random`` it
+    lands on a row of the vehicle's table by the attacker's aspect (F31, M-22 to M-30), whose
+    multiplier applies (M-25, rounded down) and whose critical location takes the damage (F31,
+    VA-09, VA-10), or, on the crew row, what passed the armour goes to the pilot (M-26,
+    VA-13); a penetrating hit on a Kill-rated vehicle may stage its armour (VA-42) and roll its
+    structural integrity (VA-45). Returns ``(state, damage rolled, event location (100 +
+    vehicle location), Kills of the attack, structure lost, damage through, the pilot's Hits
+    lost, Stun lost and damage through, -1 for none)``."""
     nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
     u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
     asp = np.int64(1)
@@ -190,6 +292,8 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
             wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
             else (n_dice - 13 if n_dice >= 14 else 0)
         )  # fmt: skip
+    whole = mc.arm_lost.shape[1] - 1  # the whole vehicle's area (no locations rolled)
+    unit = vh.kill_unit[tgt]
     loc = np.int64(-1)
     raw = np.int64(0)
     hits_lost = np.int64(0)
@@ -217,25 +321,33 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
         if special:
             raw_h = 0  # these manoeuvres do no damage themselves
         raw += raw_h
-        chinked = rl.chinks and margin - h * rl.autofire_ratio >= 10
+        chinked = mc.chinks and margin - h * rl.autofire_ratio >= 10
+        row = np.int64(-1)
+        k = np.int64(0)
+        area = whole
+        if vh.locs_on:  # the row first: its area's armour (staged penetration, VA-42)
+            s0, s1, s2, s3, row = hit_row(tgt, asp, vh, s0, s1, s2, s3)
+            k = tgt * V_ROWS + row
+            area = vh.locid[k]
         if kill_rated:
-            passed = max(att_kills - (0 if chinked else ar.kills[tgt]), 0) * hit
-            through_h = passed * vh.kill_unit[tgt]
+            passed = max(att_kills - (0 if chinked else staged_armour(tgt, area, ar, mc)),
+                         0) * hit  # fmt: skip
+            through_h = passed * unit
         else:  # SDP: Stun and killing alike
             passed = max(raw_h - (0 if chinked else armour), 0) * hit
             through_h = passed
+        crew_row = False
         if vh.locs_on:
-            s0, s1, s2, s3, row = hit_row(tgt, asp, vh, s0, s1, s2, s3)
-            k = tgt * V_ROWS + row
             loc = 100 + vh.locid[k]
             if hit:
                 vs.vloc_hits[tgt, vh.locid[k]] += 1
             if vh.crew[k]:  # "damage to pilot only", "if shot penetrates armor"
+                crew_row = True
                 pilot = vh.pilot[tgt]
                 if passed > 0 and pilot >= 0:
                     s0, s1, s2, s3, lost, stun, thr = crew_wound(
                         a, tgt, passed, kill_rated, dmg_type, hl.stun[pilot] - p_stun, wp, ar,
-                        sh, vh, dt, rl.ap_factor, s0, s1, s2, s3,
+                        sh, vh, mc, dt, rl.ap_factor, s0, s1, s2, s3,
                     )  # fmt: skip
                     p_hits += lost
                     p_stun += stun
@@ -244,9 +356,16 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
             else:
                 through_h = through_h * vh.num[k] // vh.den[k]
                 critical(tgt, row, through_h, vh, vs, hl, tl, now)
-                if vh.thr[k] > 0 and not vh.counts_total:
-                    through_h = 0  # the location's alone (VA-09 b)
+        struct_h = through_h
+        if vh.locs_on and not crew_row and vh.thr[k] > 0 and not vh.counts_total:
+            through_h = 0  # the location's alone (VA-09 b)
         hits_lost += through_h
         through += through_h
+        if kill_rated and passed > 0:  # the special armour rules for mecha (F30)
+            if mc.staged:
+                stage(tgt, area, passed, att_kills, struct_h, crew_row, unit, ar, mc)
+            if mc.integrity and (struct_h > 0 or crew_row):
+                s0, s1, s2, s3 = integrity(tgt, hl.hits[tgt] - hits_lost, unit, mc, hl, tl, now,
+                                           s0, s1, s2, s3)  # fmt: skip
     return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
             p_through)

@@ -91,6 +91,7 @@ from .codes import (
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
     OPT_CHINKS,
+    OPT_CHINKS_VEHICLES,
     OPT_CREW_ARMOUR,
     OPT_CRIT_SINGLE_HIT,
     OPT_DODGE_BONUS,
@@ -101,10 +102,15 @@ from .codes import (
     OPT_HIT_LOCATIONS,
     OPT_IMPAIRMENT,
     OPT_INIT_DICE,
+    OPT_INTEGRITY,
     OPT_KNOCKBACK,
     OPT_LOCATION_COUNTS_TOTAL,
     OPT_PERCEPTION_DV,
+    OPT_POWERED_TO_HITS,
+    OPT_POWERED_WEARER_CEIL,
     OPT_RECOVERY_SLOT,
+    OPT_STAGED,
+    OPT_STAGED_RATING,
     OPT_STUNNED,
     OPT_SWITCH2,
     OPT_VEHICLE_LOCATIONS,
@@ -112,7 +118,7 @@ from .codes import (
     UNRESOLVED,
     V_ROWS,
 )
-from .hull import Vehicles, VState, carry_crew, crew_fate
+from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .rules import (
     bleed,
@@ -171,6 +177,8 @@ def run_chunk(
     # vehicles and their crews (compile.vehicle_arrays)
     carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
     v_eff, v_locid,
+    # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
+    rscale, rs_target, suit_max,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, vehicle_location_hits,
@@ -221,6 +229,11 @@ def run_chunk(
     carrier ... v_locid
         The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
         vehicle's pilot, class, heading, Kill unit, and its hit table by aspect and by row.
+    rscale : float64[C]; rs_target : int64[C]; suit_max : int64[C]
+        The mecha rules (``compile.mecha_arrays``): the factor of each attacker's range bands
+        (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
+        target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
+        (0: none, M-35).
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -308,6 +321,9 @@ def run_chunk(
     c_unctl = np.zeros(n_comb, np.int64)
     c_crits = np.zeros(n_comb, np.int64)
     hidden = carrier >= 0  # a crew member is no target of its own
+    # the mecha rules: armour lost to staged penetration by area, the suits' SDP left
+    arm_lost = np.zeros((n_comb, vehicle_location_hits.shape[1] + 1), np.int64)
+    suit = np.zeros(n_comb, np.int64)
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -320,7 +336,8 @@ def run_chunk(
         slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr, v_eff, v_locid, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,
+        v_thr, v_eff, v_locid, rscale, rs_target, suit_max, winner, end_slot, out_slot,
+        death_slot, dealt, taken, attacks,
         landed, knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
@@ -328,7 +345,7 @@ def run_chunk(
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, hidden,
+        c_unctl, c_crits, hidden, arm_lost, suit,
     )  # fmt: skip
 
 
@@ -344,16 +361,17 @@ def trials(
     rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, winner,
-    end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    immobilised, uncontrolled, crits, vehicle_location_hits, log_trial, events, n_events,
+    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, rscale,
+    rs_target, suit_max, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+    knock, location_hits, immobilised, uncontrolled, crits, vehicle_location_hits, log_trial,
+    events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, hidden,
+    vdest, vstate, c_immob, c_unctl, c_crits, hidden, arm_lost, suit,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -420,6 +438,15 @@ def trials(
         options[OPT_CREW_ARMOUR] != 0,
     )
     vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, vehicle_location_hits)
+    mc = Mecha(
+        options[OPT_CHINKS_VEHICLES] != 0, options[OPT_STAGED], options[OPT_STAGED_RATING] != 0,
+        options[OPT_INTEGRITY], arm_lost, rscale, rs_target, suit_max, suit,
+        options[OPT_POWERED_WEARER_CEIL] != 0, options[OPT_POWERED_TO_HITS] != 0,
+    )
+    any_suit = False
+    for c in range(n_comb):
+        if suit_max[c] > 0:
+            any_suit = True
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -485,6 +512,13 @@ def trials(
                 c_crits[c] = 0
             for k in range(n_comb * V_ROWS):
                 loc_dmg[k] = 0
+            if options[OPT_STAGED]:
+                for c in range(n_comb):
+                    for k in range(arm_lost.shape[1]):
+                        arm_lost[c, k] = 0
+        if any_suit:
+            for c in range(n_comb):
+                suit[c] = suit_max[c]
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -794,8 +828,8 @@ def trials(
                     else:
                         av, dv_base, n_dice, dmg_type, ne = attack_odds(
                             a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot,
-                            opening, fast_draw, wp, sh, md, hl, wh, st, rl, acts, log, events, ne,
-                            now,
+                            opening, fast_draw, wp, sh, md, hl, wh, st, rl, mc, acts, log, events,
+                            ne, now,
                         )  # fmt: skip
                         if log:  # the attack's line before what it causes (blast, dives,
                             # knockback, the contest for a weapon); filled in once resolved
@@ -806,8 +840,8 @@ def trials(
                             (s0, s1, s2, s3, ne, n_victims, roll, av, dv_base, raw, hit,
                              through) = blast(
                                  a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar,
-                                 sh, md, hl, wh, st, dt, vic, rl, vh, acts, s0, s1, s2, s3, log,
-                                 events, ne, now,
+                                 sh, md, hl, wh, st, dt, vic, rl, vh, mc, acts, s0, s1, s2, s3,
+                                 log, events, ne, now,
                              )  # fmt: skip
                             hits_lost = np.int64(0)
                             stun_lost = np.int64(0)
@@ -818,8 +852,8 @@ def trials(
                             (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost,
                              stun_lost, through, p_hits, p_stun, p_through) = strike(
                                  a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
-                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, s0, s1, s2,
-                                 s3, log, events, ne, now,
+                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, s0, s1,
+                                 s2, s3, log, events, ne, now,
                              )  # fmt: skip
                             s0, s1, s2, s3, ne = manoeuvre(
                                 a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,

@@ -49,7 +49,7 @@ from .codes import (
     SCALE_OBJECT,
 )
 from .dice import TABLE_DICE
-from .hull import carry_crew, vehicle_hits
+from .hull import carry_crew, suit_split, vehicle_hits
 from .kernel_parts import log_event
 from .rules import (
     KILLING,
@@ -60,6 +60,7 @@ from .rules import (
     move_away,
     out_of_fight,
     penetration,
+    range_modifier,
     split_through,
     wound_penalty,
 )
@@ -159,7 +160,7 @@ def attack_form(a, tgt, action, d_at, wp, ar, sh, hl, st, rl):
 
 @jit(inline="always")
 def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot, opening,
-                fast_draw, wp, sh, md, hl, wh, st, rl, acts, log, events, ne, now):  # fmt: skip
+                fast_draw, wp, sh, md, hl, wh, st, rl, mc, acts, log, events, ne, now):  # fmt: skip
     """The attack's modifiers and the target's defence base: range, cover, posture, size,
     aiming, a moving target, surprise, a called shot, the manoeuvre's own (haymaker, draw and
     attack, move by, move thru), and F32: a target with an ``abort`` spends its coming turn
@@ -171,7 +172,10 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
             av += md.cover_m[tgt]
         dv_base = hl.e_dex[tgt] + sh.def_melee[tgt] + st.dodge[tgt] + st.block[tgt]
     else:
-        av += wh.rmod[pair] + md.tgt_mod_r[tgt] + md.att_mod_r[a]
+        rm = wh.rmod[pair]
+        if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the mecha range scale (M-18, VA-17)
+            rm = range_modifier(wh.dist[pair] / mc.rscale[a], wp.range[a] / mc.rscale[a])
+        av += rm + md.tgt_mod_r[tgt] + md.att_mod_r[a]
         if st.aim_tgt[a] == tgt:
             av += st.aim[a]
         if st.in_cover[tgt]:
@@ -245,7 +249,7 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
 
 @jit(inline="always")
 def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt,
-          vic, rl, vh, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+          vic, rl, vh, mc, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius
     defends against; an explosive is thrown at a point (the DV by range, F4), scatters
     ``min(miss, range / 2)`` metres in a 1d6 direction on a miss, and deals one damage roll
@@ -261,16 +265,21 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
     cy = wh.py[tgt]
     radius = wp.area[a]
     if wp.explosive[a]:
-        if d_at <= 4.0:
+        d_s = d_at
+        r_s = wp.range[a]
+        if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the bands x10 (M-18, VA-17)
+            d_s = d_at / mc.rscale[a]
+            r_s = r_s / mc.rscale[a]
+        if d_s <= 4.0:
             dv_base = 4
-        elif d_at <= 10.0:
+        elif d_s <= 10.0:
             dv_base = 8
-        elif d_at <= 50.0:
+        elif d_s <= 50.0:
             dv_base = 12
-        elif d_at <= wp.range[a]:
+        elif d_s <= r_s:
             dv_base = 16
         else:
-            dv_base = 16 + 2 * np.int64((d_at - wp.range[a]) // 100.0)
+            dv_base = 16 + 2 * np.int64((d_s - r_s) // 100.0)
         av = hl.e_ref[a] + sh.att_skill[a] + wp.acc[a] + st.aim[a] + md.att_mod_r[a] - st.obs_pen[a]
         miss = dv_base - (av + roll)
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -339,6 +348,9 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
         if not caught:
             continue
         arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
+        suited = mc.suit_max[c] > 0  # powered armour (M-35): wrecked at 0 SDP, PD 0
+        if suited and mc.suit[c] <= 0:
+            arm = 0
         if sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
             kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
             lost_c = max(kills_in - ar.kills[c], 0) * vh.kill_unit[c]
@@ -350,7 +362,10 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
             thr_c = lost_c
         else:
             thr_c = penetration(dmg_type, dmg, arm, sh.sd[c])
-            lost_c, stun_c = split_through(dmg_type == KILLING, thr_c, hl.stun[c])
+            if suited:
+                lost_c, stun_c = suit_split(c, dmg_type == KILLING, thr_c, hl.stun[c], mc)
+            else:
+                lost_c, stun_c = split_through(dmg_type == KILLING, thr_c, hl.stun[c])
         vic.c[n_victims] = c
         vic.hits[n_victims] = lost_c
         vic.stun[n_victims] = stun_c
@@ -386,7 +401,7 @@ def shots_fired(a, action, form, fire, wp, st):
 
 @jit(inline="always")
 def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, wp, ar, sh, md, hl,
-           wh, tl, dt, rl, vh, vs, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+           wh, tl, dt, rl, vh, vs, mc, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """The roll and the damage of one attack of ``shots`` (F15 autofire: ceil(margin /
     ratio) bullets, or 1 + floor under ``one_plus_floor``; F16 a burst ceil(1d6 / 2)): every
     hit rolls its dice (F19: groups of five from the 5d6 table, the first from the roll's
@@ -430,9 +445,10 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
         (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
          p_through) = vehicle_hits(
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
-            ar, sh, hl, wh, tl, dt, rl, vh, vs, now, s0, s1, s2, s3,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, s0, s1, s2, s3,
         )  # fmt: skip
     else:
+        suited = mc.suit_max[tgt] > 0  # powered armour (M-35, VA-44): its own room (hull.py)
         for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
             if h == 0:
                 bits = dice_bits
@@ -467,6 +483,8 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                     armour_h = 0  # the armour does not cover it
                 if hit:
                     tl.location_hits[tgt, loc] += 1
+            if suited and mc.suit[tgt] <= 0:
+                armour_h = 0  # the suit is wrecked: PD 0, no split
             if sh.scale[tgt] == SCALE_KILLS:
                 # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
                 # (superdamage); armour in Kills, which chinks ignore too (M-34, VA-43)
@@ -489,9 +507,13 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                     through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
                 through_h *= hit
                 # collateral Stun never below 0: of what earlier hits left
-                lost_h, stun_h = split_through(
-                    dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
-                )
+                if suited:  # half to the suit's SDP, half to the wearer (F30)
+                    lost_h, stun_h = suit_split(tgt, dmg_type == KILLING, through_h,
+                                                hl.stun[tgt] - stun_lost, mc)  # fmt: skip
+                else:
+                    lost_h, stun_h = split_through(
+                        dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
+                    )
                 hits_lost += lost_h
                 stun_lost += stun_h
                 through += through_h
