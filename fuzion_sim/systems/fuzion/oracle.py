@@ -254,13 +254,13 @@ def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common) -
         extra["structural_integrity"] = {"p_scrapped": float(p_si),
                                          "p_destroyed": float(p_si + p_damage)}
     return {
-        **extra,
         "p_hit": hit / d_total,
         "damage": {"mean": float(mean), "pmf": {str(v): float(p) for v, p in sorted(pmf.items())
                                                 if p}},
         "locations": {k: float(v) for k, v in locations.items()},
         "aspect": aspect,
         "attack": {"dice": dice_n, "armour": wall, "unit": unit_name},
+        **extra,
     }  # fmt: skip
 
 
