@@ -543,16 +543,20 @@ def check_powered_armour(ctx: Context, rules, sides: dict) -> None:
     """Armour with ``sdp:`` is powered armour (M-35), an optional rule off by default (F30): a
     suit without ``rules.powered_armour: true`` is an error at its ``sdp`` key (every key a
     user writes reaches the fight or is an error)."""
-    if rules.values.get("powered_armour", False):
-        return
+    on = rules.values.get("powered_armour", False)
     for combatant in (c for members in sides.values() for c in members):
         sdp = getattr(combatant.armor, "sdp", 0)
         if not sdp:
             continue
         where = next((key for key in ctx.lines if key.endswith(".armor.sdp")), None)
-        raise ctx.fail([where] if where else ["sides"],
-                       f"{combatant.name}'s armour has sdp: {sdp}, which makes it powered "
-                       "armour (M-35): set rules.powered_armour: true (F30: off by default)")
+        parts = [where] if where else ["sides"]
+        if not on:
+            raise ctx.fail(parts, f"{combatant.name}'s armour has sdp: {sdp}, which makes it "
+                                  "powered armour (M-35): set rules.powered_armour: true (F30: "
+                                  "off by default)")  # fmt: skip
+        if combatant.sdp or combatant.kills or getattr(combatant, "vehicle", None) is not None:
+            raise ctx.fail(parts, f"{combatant.name} has SDP or Kills of its own: powered armour "
+                                  "(sdp: on its armour) is worn by a person (M-35)")  # fmt: skip
 
 
 def _combatant(ctx: Context, parts, value, side: str) -> Combatant:

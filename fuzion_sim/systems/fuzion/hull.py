@@ -38,6 +38,7 @@ from .codes import (
 )
 from .dice import TABLE_DICE
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
+from .suit import suit_split
 
 #: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
 #: they read: the vehicle hit tables on (VA-06), half the front arc in degrees (VA-05), single-hit
@@ -108,25 +109,6 @@ def critical(tgt, row, dmg, vh, vs, hl, tl, now):
         if eff == EFF_WRECKED and not hl.dead[tgt]:
             hl.dead[tgt] = True  # broken up or sunk: destroyed
             tl.c_death[tgt] = now
-
-
-@jit(_nrt=False)
-def suit_split(c, killing, through, stun_before, mc):
-    """Powered armour (F30, M-35, VA-44): the damage ``through`` the PD of ``c``'s suit is
-    split, half to the suit's SDP (the odd point to the suit, or under ``powered_split:
-    wearer_ceil`` to the wearer), half to the wearer: killing damage to Hits with collateral
-    Stun (F21), a Stun attack's half to Stun (``powered_stun: as_stun``) or as killing damage
-    to Hits (``to_hits``). What the suit cannot take (its last SDP) goes to the wearer; at 0
-    SDP it is wrecked (the callers then give it PD 0) and the wearer takes everything as
-    usual. Called, not inlined: the people's damage path pays one branch. Returns ``(Hits
-    lost, Stun lost)`` of the wearer."""
-    left = mc.suit[c]
-    if left <= 0 or through <= 0:
-        return split_through(killing, through, stun_before)
-    half = through // 2 if mc.wearer_ceil else through - through // 2
-    take = min(half, left)
-    mc.suit[c] = left - take
-    return split_through(killing or mc.to_hits, through - take, stun_before)
 
 
 @jit(inline="always")

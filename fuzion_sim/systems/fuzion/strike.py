@@ -49,7 +49,7 @@ from .codes import (
     SCALE_OBJECT,
 )
 from .dice import TABLE_DICE
-from .hull import carry_crew, suit_split, vehicle_hits
+from .hull import carry_crew, vehicle_hits
 from .kernel_parts import log_event
 from .rules import (
     KILLING,
@@ -60,10 +60,10 @@ from .rules import (
     move_away,
     out_of_fight,
     penetration,
-    range_modifier,
     split_through,
     wound_penalty,
 )
+from .suit import scaled_rmod, suited_area, suited_hits
 
 # The kernel's arrays in named groups (the kernel builds each once a chunk; the arrays are
 # shared): a call passes a few groups, not sixty arrays. CPython makes a call of more than
@@ -173,8 +173,8 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
         dv_base = hl.e_dex[tgt] + sh.def_melee[tgt] + st.dodge[tgt] + st.block[tgt]
     else:
         rm = wh.rmod[pair]
-        if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the mecha range scale (M-18, VA-17)
-            rm = range_modifier(wh.dist[pair] / mc.rscale[a], wp.range[a] / mc.rscale[a])
+        if mc.rscale[a] > 1.0:  # the mecha range scale (M-18, VA-17), called (suit.py)
+            rm = scaled_rmod(a, tgt, pair, wp.range, wh.dist, wh.rmod, mc.rscale, mc.rs_target)
         av += rm + md.tgt_mod_r[tgt] + md.att_mod_r[a]
         if st.aim_tgt[a] == tgt:
             av += st.aim[a]
@@ -348,9 +348,6 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
         if not caught:
             continue
         arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
-        suited = mc.suit_max[c] > 0  # powered armour (M-35): wrecked at 0 SDP, PD 0
-        if suited and mc.suit[c] <= 0:
-            arm = 0
         if sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
             kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
             lost_c = max(kills_in - ar.kills[c], 0) * vh.kill_unit[c]
@@ -360,12 +357,11 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
             lost_c = max(dmg - arm, 0)
             stun_c = np.int64(0)
             thr_c = lost_c
+        elif mc.suit_max[c] > 0:  # powered armour (M-35), called (suit.py)
+            thr_c, lost_c, stun_c = suited_area(c, dmg_type, dmg, arm, sh.sd[c], hl.stun[c], mc)
         else:
             thr_c = penetration(dmg_type, dmg, arm, sh.sd[c])
-            if suited:
-                lost_c, stun_c = suit_split(c, dmg_type == KILLING, thr_c, hl.stun[c], mc)
-            else:
-                lost_c, stun_c = split_through(dmg_type == KILLING, thr_c, hl.stun[c])
+            lost_c, stun_c = split_through(dmg_type == KILLING, thr_c, hl.stun[c])
         vic.c[n_victims] = c
         vic.hits[n_victims] = lost_c
         vic.stun[n_victims] = stun_c
@@ -447,8 +443,12 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
             ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, s0, s1, s2, s3,
         )  # fmt: skip
+    elif mc.suit_max[tgt] > 0:  # a person in powered armour (M-35): its own room (suit.py)
+        s0, s1, s2, s3, raw, loc, hits_lost, stun_lost, through = suited_hits(
+            a, tgt, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, ar, sh,
+            md, hl, tl, dt, rl, mc, s0, s1, s2, s3,
+        )  # fmt: skip
     else:
-        suited = mc.suit_max[tgt] > 0  # powered armour (M-35, VA-44): its own room (hull.py)
         for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
             if h == 0:
                 bits = dice_bits
@@ -483,8 +483,6 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                     armour_h = 0  # the armour does not cover it
                 if hit:
                     tl.location_hits[tgt, loc] += 1
-            if suited and mc.suit[tgt] <= 0:
-                armour_h = 0  # the suit is wrecked: PD 0, no split
             if sh.scale[tgt] == SCALE_KILLS:
                 # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
                 # (superdamage); armour in Kills, which chinks ignore too (M-34, VA-43)
@@ -507,13 +505,9 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                     through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
                 through_h *= hit
                 # collateral Stun never below 0: of what earlier hits left
-                if suited:  # half to the suit's SDP, half to the wearer (F30)
-                    lost_h, stun_h = suit_split(tgt, dmg_type == KILLING, through_h,
-                                                hl.stun[tgt] - stun_lost, mc)  # fmt: skip
-                else:
-                    lost_h, stun_h = split_through(
-                        dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
-                    )
+                lost_h, stun_h = split_through(
+                    dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
+                )
                 hits_lost += lost_h
                 stun_lost += stun_h
                 through += through_h
