@@ -158,6 +158,17 @@ def test_flagship_loads_as_written():
         "location_damage_counts_total": True,
         "crew_personal_armour": True,
         "no_turret": "fixed_mounts",
+        "mecha_range_scale": "attacker",
+        # the special armour rules for mecha (F30), each off by default
+        "staged_penetration": False,
+        "staged_loss": "minus_one",
+        "staged_trigger": "through",
+        "chinks_scope": "all",
+        "powered_armour": False,
+        "powered_split": "suit_ceil",
+        "powered_stun": "as_stun",
+        "structural_integrity": False,
+        "integrity_count": "total_tenths",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]
