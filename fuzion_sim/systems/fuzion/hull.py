@@ -38,7 +38,7 @@ from .codes import (
 )
 from .dice import TABLE_DICE
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
-from .suit import suit_split
+from .suit import suit_split, suited_hits
 
 #: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
 #: they read: the vehicle hit tables on (VA-06), half the front arc in degrees (VA-05), single-hit
@@ -351,3 +351,27 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
                                            s0, s1, s2, s3)  # fmt: skip
     return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
             p_through)
+
+
+@jit(_nrt=False)
+def other_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
+               wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, now, s0, s1, s2, s3):  # fmt: skip
+    """The hits of an attack on a target whose hits are not the people's: a vehicle
+    (:func:`vehicle_hits`) or a person in powered armour (``suit.suited_hits``). One entry
+    point, so the people's hit loop in ``strike.strike`` keeps a single call site. Returns
+    ``(state, damage rolled, location, Kills of the attack, Hits (structure) lost, Stun lost,
+    damage through, the pilot's Hits lost, Stun lost and damage through, -1 for none)``."""
+    if vh.vclass[tgt] > 0:
+        (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
+         p_through) = vehicle_hits(
+            a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, s0, s1, s2, s3,
+        )  # fmt: skip
+        return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, np.int64(0), through, p_hits,
+                p_stun, p_through)  # fmt: skip
+    s0, s1, s2, s3, raw, loc, hits_lost, stun_lost, through = suited_hits(
+        a, tgt, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, ar, sh, md,
+        hl, tl, dt, rl, mc, s0, s1, s2, s3,
+    )  # fmt: skip
+    return (s0, s1, s2, s3, raw, loc, np.int64(0), hits_lost, stun_lost, through, np.int64(0),
+            np.int64(0), np.int64(-1))  # fmt: skip
