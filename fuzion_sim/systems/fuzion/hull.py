@@ -62,11 +62,12 @@ VState = namedtuple("VState", "hd loc_dmg vdest vstate c_immob c_unctl c_crits v
 #: ``rscale[a]`` the factor of ``a``'s range bands (1 or 10) and ``rs_target[t]`` whether it
 #: applies against ``t`` (``both_mecha``: only mecha); powered armour (M-35, VA-44):
 #: ``suit_max[c]`` the SDP of ``c``'s suit (0: none), ``suit[c]`` what is left this trial, the
-#: odd point to the wearer (``wearer_ceil``), a Stun attack's wearer half to Hits (``to_hits``)
+#: odd point to the wearer (``wearer_ceil``), a Stun attack's wearer half to Hits (``to_hits``);
+#: ``room[c]`` 1 where a hit on ``c`` is not the people's (a vehicle or a suit: ``other_hits``)
 Mecha = namedtuple(
     "Mecha",
     "chinks staged staged_rating integrity arm_lost rscale rs_target suit_max suit wearer_ceil "
-    "to_hits",
+    "to_hits room",
 )
 
 

@@ -324,6 +324,9 @@ def run_chunk(
     # the mecha rules: armour lost to staged penetration by area, the suits' SDP left
     arm_lost = np.zeros((n_comb, vehicle_location_hits.shape[1] + 1), np.int64)
     suit = np.zeros(n_comb, np.int64)
+    room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
+    for c in range(n_comb):
+        room[c] = vclass[c] > 0 or suit_max[c] > 0
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -345,7 +348,7 @@ def run_chunk(
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, hidden, arm_lost, suit,
+        c_unctl, c_crits, hidden, arm_lost, suit, room,
     )  # fmt: skip
 
 
@@ -371,7 +374,7 @@ def trials(
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, hidden, arm_lost, suit,
+    vdest, vstate, c_immob, c_unctl, c_crits, hidden, arm_lost, suit, room,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -441,7 +444,7 @@ def trials(
     mc = Mecha(
         options[OPT_CHINKS_VEHICLES] != 0, options[OPT_STAGED], options[OPT_STAGED_RATING] != 0,
         options[OPT_INTEGRITY], arm_lost, rscale, rs_target, suit_max, suit,
-        options[OPT_POWERED_WEARER_CEIL] != 0, options[OPT_POWERED_TO_HITS] != 0,
+        options[OPT_POWERED_WEARER_CEIL] != 0, options[OPT_POWERED_TO_HITS] != 0, room,
     )
     any_suit = False
     for c in range(n_comb):

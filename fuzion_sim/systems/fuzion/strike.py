@@ -437,7 +437,7 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
     p_hits = np.int64(0)
     p_stun = np.int64(0)
     p_through = np.int64(-1)
-    if vh.vclass[tgt] > 0 or mc.suit_max[tgt] > 0:
+    if mc.room[tgt]:
         # a vehicle, or a person in powered armour: their own rooms, behind one call (hull.py;
         # a second call site here made the people's hits 10-30% slower)
         (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, stun_lost, through, p_hits, p_stun,
