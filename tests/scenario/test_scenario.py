@@ -167,6 +167,17 @@ def test_flagship_loads_as_written():
         "missile_evasion_on_foot": "ranged_evade",
         "countermeasure_use": "per_engagement",
         "missile_aspect": "launch",
+        "mecha_range_scale": "attacker",
+        # the special armour rules for mecha (F30), each off by default
+        "staged_penetration": False,
+        "staged_loss": "minus_one",
+        "staged_trigger": "through",
+        "chinks_scope": "all",
+        "powered_armour": False,
+        "powered_split": "suit_ceil",
+        "powered_stun": "as_stun",
+        "structural_integrity": False,
+        "integrity_count": "total_tenths",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

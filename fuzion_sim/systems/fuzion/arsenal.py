@@ -18,7 +18,7 @@ import numpy as np
 
 from ..._jit import jit
 from .actions import moved_geometry
-from .codes import ARC_ALL, ARC_FRONT, ARC_LEFT, ARC_REAR, ARC_RIGHT, ARM_SHOTS
+from .codes import ARC_ALL, ARC_FRONT, ARC_LEFT, ARC_REAR, ARC_RIGHT, ARM_MISSILE, ARM_SHOTS
 
 #: ``arms``: the weapons of those who fire several: each one's first row (-1: one weapon), the
 #: row in hand now, each row's magazine while put down, and the rows (``compile.arsenal_arrays``)
@@ -26,64 +26,60 @@ Arsenal = namedtuple("Arsenal", "start cur ammo rows_i rows_f")
 
 
 @jit(_nrt=False)
-def equip(a, k, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc,
-          w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade, w_autofire, w_rof,
-          w_explosive, att_mod_r, att_mod_m, w_arc, w_missile, w_mdv, w_range, w_area, ammo,
-          reloading, aim, px, py, dist, rmod):  # fmt: skip
-    """Combatant ``a`` takes up weapon row ``k`` (its magazine as it was left; the one put
-    down keeps its own, a reload under way is lost, and so is the aim, which was with the
-    other weapon). The columns are ``compile.ARM_INT_FIELDS`` then ``ARM_FLOAT_FIELDS``."""
-    old = arm_cur[a]
+def equip(a, k, arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
+    """Combatant ``a`` takes up weapon row ``k`` of ``arms`` (:class:`Arsenal`; its magazine as
+    it was left; the one put down keeps its own, a reload under way is lost, and so is the aim,
+    which was with the other weapon). The columns are ``compile.ARM_INT_FIELDS`` then
+    ``ARM_FLOAT_FIELDS``; the arrays they go to are the kernel's groups' (``strike.Weapons``
+    ``wp``, ``Sheet`` ``sh``, ``Mods`` ``md``, ``hull.Mecha`` ``mc``, ``Stance`` ``st``,
+    ``Where`` ``wh``) and three of its own."""
+    old = arms.cur[a]
     if old == k:
         return
     if old >= 0:
-        arm_ammo[old] = ammo[a]
-    arm_cur[a] = k
-    row = arms_i[k]
-    att_skill[a] = row[0]
-    w_melee[a] = row[1]
-    w_dmg[a] = row[2]
-    w_dc[a] = row[3]
-    w_acc[a] = row[4]
-    w_min_str[a] = row[5]
-    w_ap[a] = row[6]
-    w_energy[a] = row[7]
-    w_shots[a] = row[8]
+        arms.ammo[old] = st.ammo[a]
+    arms.cur[a] = k
+    row = arms.rows_i[k]
+    sh.att_skill[a] = row[0]
+    wp.melee[a] = row[1]
+    wp.dmg[a] = row[2]
+    wp.dc[a] = row[3]
+    wp.acc[a] = row[4]
+    wp.min_str[a] = row[5]
+    wp.ap[a] = row[6]
+    wp.energy[a] = row[7]
+    w_shots[a] = row[ARM_SHOTS]
     w_reload[a] = row[9]
-    w_kills[a] = row[10]
-    w_blade[a] = row[11]
-    w_autofire[a] = row[12]
-    w_rof[a] = row[13]
-    w_explosive[a] = row[14]
-    att_mod_r[a] = row[15]
-    att_mod_m[a] = row[16]
+    wp.kills[a] = row[10]
+    wp.blade[a] = row[11]
+    wp.autofire[a] = row[12]
+    wp.rof[a] = row[13]
+    wp.explosive[a] = row[14]
+    md.att_mod_r[a] = row[15]
+    md.att_mod_m[a] = row[16]
     w_arc[a] = row[17]
-    w_missile[a] = row[18]
-    w_mdv[a] = row[19]
-    w_range[a] = arms_f[k, 0]
-    w_area[a] = arms_f[k, 1]
-    ammo[a] = arm_ammo[k]
+    wp.missile[a] = row[ARM_MISSILE]
+    wp.mdv[a] = row[19]
+    wp.range[a] = arms.rows_f[k, 0]
+    wp.area[a] = arms.rows_f[k, 1]
+    mc.rscale[a] = arms.rows_f[k, 2]
+    st.ammo[a] = arms.ammo[k]
     reloading[a] = 0
-    aim[a] = 0
-    moved_geometry(a, px, py, w_range, dist, rmod)  # the range bands of its new weapon
+    st.aim[a] = 0
+    moved_geometry(a, wh.px, wh.py, wp.range, wh.dist, wh.rmod)  # its new weapon's bands
 
 
 @jit(_nrt=False)
-def rearm(arm_start, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc,
-          w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade, w_autofire, w_rof,
-          w_explosive, att_mod_r, att_mod_m, w_arc, w_missile, w_mdv, w_range, w_area, ammo,
-          reloading, aim, px, py, dist, rmod):  # fmt: skip
+def rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
     """At a trial's start: everyone who fires several weapons has its first in hand again
-    (``arm_start``) and every weapon's magazine is full (the caller then fills ``ammo`` from
-    ``w_shots`` and works out the pair tables)."""
-    for c in range(arm_start.shape[0]):
-        if arm_start[c] >= 0 and arm_cur[c] != arm_start[c]:
-            equip(c, arm_start[c], arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg,
-                  w_dc, w_acc, w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
-                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc, w_missile, w_mdv,
-                  w_range, w_area, ammo, reloading, aim, px, py, dist, rmod)  # fmt: skip
-    for k in range(arms_i.shape[0]):
-        arm_ammo[k] = arms_i[k, ARM_SHOTS]
+    (``arms.start``) and every weapon's magazine is full (the caller then fills the magazines
+    in hand from ``w_shots`` and works out the pair tables)."""
+    for c in range(arms.start.shape[0]):
+        if arms.start[c] >= 0 and arms.cur[c] != arms.start[c]:
+            equip(c, arms.start[c], arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc,
+                  reloading)  # fmt: skip
+    for k in range(arms.rows_i.shape[0]):
+        arms.ammo[k] = arms.rows_i[k, ARM_SHOTS]
 
 
 @jit(inline="always")

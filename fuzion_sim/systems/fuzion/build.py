@@ -62,6 +62,7 @@ __all__ = [
     "build_member",
     "build_weapon_mapping",
     "check_called_shots",
+    "check_powered_armour",
 ]
 
 #: Side-wide keys of a side given as a mapping (besides its ``members``).
@@ -110,7 +111,7 @@ _MODS = (MODIFIER_RANGE[0], "", MODIFIER_RANGE[1])  # _int's minimum, label, max
 _DERIVED_BOUNDS = {"hits": (1, MAX_POOL), "stun": (1, MAX_POOL), "spd": (1, 12)}
 ARMOR_KEYS = (
     "name", "pd", "ekd", "half_vs_blades", "description", "notes", "category", "cost", "kills",
-    "covers",
+    "covers", "sdp",
 )  # fmt: skip
 
 #: Full names of the primaries, offered as did-you-mean (never accepted silently).
@@ -426,6 +427,10 @@ def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
                     "not both (F29)",
                 )
     covers = opt("covers", lambda p, v: _covers(ctx, p, v), None)
+    sdp = opt("sdp", lambda p, v: check_int(ctx, p, v, minimum=1, maximum=MAX_POOL), 0)
+    if sdp and kills:
+        raise ctx.fail(at("sdp"), f"powered armour (sdp: {sdp}) has PD, not Kills (M-35): give "
+                                  "pd with sdp, or kills")  # fmt: skip
     description = opt("description", text, "")
     notes = opt("notes", text, "")
     opt("category", lambda p, v: check_str(ctx, p, v), None)
@@ -438,6 +443,7 @@ def build_armor_mapping(entry: dict, ctx: Context, parts: Sequence) -> Armor:
         notes=notes or description,
         kills=kills,
         covers=covers,
+        sdp=sdp,
     )
 
 
@@ -583,6 +589,26 @@ def check_called_shots(ctx: Context, rules, sides: dict) -> None:
                 f"{combatant.name} calls shots at the {combatant.called_shot}, but "
                 f"rules.hit_locations is '{rules.hit_locations}': the call is ignored"
             )
+
+
+def check_powered_armour(ctx: Context, rules, sides: dict) -> None:
+    """Armour with ``sdp:`` is powered armour (M-35), an optional rule off by default (F30): a
+    suit without ``rules.powered_armour: true`` is an error at its ``sdp`` key (every key a
+    user writes reaches the fight or is an error)."""
+    on = rules.values.get("powered_armour", False)
+    for combatant in (c for members in sides.values() for c in members):
+        sdp = getattr(combatant.armor, "sdp", 0)
+        if not sdp:
+            continue
+        where = next((key for key in ctx.lines if key.endswith(".armor.sdp")), None)
+        parts = [where] if where else ["sides"]
+        if not on:
+            raise ctx.fail(parts, f"{combatant.name}'s armour has sdp: {sdp}, which makes it "
+                                  "powered armour (M-35): set rules.powered_armour: true (F30: "
+                                  "off by default)")  # fmt: skip
+        if combatant.sdp or combatant.kills or getattr(combatant, "vehicle", None) is not None:
+            raise ctx.fail(parts, f"{combatant.name} has SDP or Kills of its own: powered armour "
+                                  "(sdp: on its armour) is worn by a person (M-35)")  # fmt: skip
 
 
 def _combatant(ctx: Context, parts, value, side: str) -> Combatant:

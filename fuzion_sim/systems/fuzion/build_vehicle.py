@@ -38,6 +38,7 @@ from .model import (
     LOCOMOTIONS,
     MOUNTS,
     VEHICLE_CLASSES,
+    WEAPON_SCALES,
     Combatant,
     Vehicle,
     Weapon,
@@ -69,10 +70,8 @@ CREW_KEYS = (
     *DERIVED,
 )  # fmt: skip
 #: Keys of a vehicle weapon: a weapon's, its mount and who operates it.
-VEHICLE_WEAPON_KEYS = ("mount", "operator", "arc")
-PLANNED_WEAPON_KEYS = {
-    "scale": "the mecha range scale (issue 16 item 1)",
-}
+VEHICLE_WEAPON_KEYS = ("mount", "operator", "arc", "scale")
+PLANNED_WEAPON_KEYS: dict[str, str] = {}
 #: Member keys that are the crew's, not the vehicle's: said so when given.
 _SHEET_KEYS = ("stats", "skills", "weapon", "sdp", "kills", "called_shot", "drawn", "abort",
                "prone", "crouched", "braced", *DERIVED)  # fmt: skip
@@ -435,7 +434,10 @@ def _weapons(ctx: Context, parts, value, build_weapon) -> list[tuple[str | None,
         operator = entry.get("operator")
         if operator is not None:
             operator = check_str(ctx, [*wp, "operator"], operator)
+        scale = entry.get("scale")
+        scale = "none" if scale is None else check_choice(ctx, [*wp, "scale"], scale,
+                                                           WEAPON_SCALES, "range scale")
         weapon = build_weapon({k: v for k, v in entry.items() if k not in VEHICLE_WEAPON_KEYS},
                               ctx, wp)  # fmt: skip
-        out.append((operator, dataclasses.replace(weapon, mount=mount, arc=arc)))
+        out.append((operator, dataclasses.replace(weapon, mount=mount, arc=arc, scale=scale)))
     return out

@@ -56,6 +56,17 @@ __all__ = [
     "MA_LAUNCH",
     "MA_REAR",
     "MA_SIDE",
+    "OPT_STAGED",
+    "OPT_STAGED_RATING",
+    "OPT_INTEGRITY",
+    "OPT_CHINKS_VEHICLES",
+    "OPT_POWERED_WEARER_CEIL",
+    "OPT_POWERED_TO_HITS",
+    "STAGED_MINUS_ONE",
+    "STAGED_ALL",
+    "STAGED_AMOUNT",
+    "INTEGRITY_TOTAL",
+    "INTEGRITY_FRACTION",
     "VCLASS_GROUND",
     "VCLASS_AIRCRAFT",
     "VCLASS_BOAT",
@@ -169,7 +180,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 29
+N_OPTIONS = 35
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -204,6 +215,18 @@ MT_PHASE = 2  # one roll a phase (each of the target's actions)
 MA_LAUNCH = 0  # the launcher's bearing at launch
 MA_REAR = 1
 MA_SIDE = 2
+# the special armour rules for mecha (F30, M-32 to M-36, VA-42 to VA-45)
+OPT_STAGED = 29  # staged penetration: 0 off, else STAGED_* (VA-42 staged_loss)
+OPT_STAGED_RATING = 30  # VA-42 staged_trigger: rating (else through)
+OPT_INTEGRITY = 31  # structural integrity: 0 off, else INTEGRITY_* (VA-45)
+OPT_CHINKS_VEHICLES = 32  # chinks against vehicles (OPT_CHINKS: against the others, VA-43)
+OPT_POWERED_WEARER_CEIL = 33  # VA-44 powered_split: wearer_ceil (else suit_ceil)
+OPT_POWERED_TO_HITS = 34  # VA-44 powered_stun: to_hits (else as_stun)
+STAGED_MINUS_ONE = 1
+STAGED_ALL = 2
+STAGED_AMOUNT = 3
+INTEGRITY_TOTAL = 1
+INTEGRITY_FRACTION = 2
 
 # vehicle classes (Plan.vclass; 0: not a vehicle), rows of a hit table, aspects, effects
 VCLASS_GROUND = 1

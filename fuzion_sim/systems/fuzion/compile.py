@@ -152,6 +152,10 @@ class Plan(NamedTuple):
     arm_start: np.ndarray
     arms_i: np.ndarray
     arms_f: np.ndarray
+    # the mecha rules (see mecha_arrays; rscale, the range bands' factor, is the weapon's)
+    rscale: np.ndarray
+    rs_target: np.ndarray
+    suit_max: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -281,7 +285,10 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_KNOCKBACK] = bool(rules.values.get("knockback", False))
     options[codes.OPT_AUTOFIRE_RATIO] = autofire_ratio_of(rules)
     options[codes.OPT_AUTOFIRE_ONE_PLUS] = rules.values.get("autofire_hits") == "one_plus_floor"
-    options[codes.OPT_CHINKS] = bool(rules.values.get("chinks", False))
+    chinks = bool(rules.values.get("chinks", False))
+    # VA-43 chinks_scope: mecha leaves everyone but vehicles out
+    options[codes.OPT_CHINKS] = chinks and rules.values.get("chinks_scope", "all") == "all"
+    options[codes.OPT_CHINKS_VEHICLES] = chinks
     options[codes.OPT_ANY_VEHICLE] = bool(veh["vclass"].any())
     options[codes.OPT_VEHICLE_LOCATIONS] = rules.values.get("vehicle_locations") != "none"
     options[codes.OPT_FRONT_ARC] = 30 if rules.values.get("facing_arcs") == "hex" else 45
@@ -301,6 +308,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_MISSILE_ASPECT] = {
         "launch": codes.MA_LAUNCH, "rear": codes.MA_REAR, "side": codes.MA_SIDE}[
         rules.values.get("missile_aspect", "launch")]  # fmt: skip
+    mecha_options(options, rules)
+    mecha = mecha_arrays(fighters, rules)
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
@@ -417,8 +426,9 @@ def compile_scenario(scenario: Scenario) -> Plan:
         loc_den=_ints([m.denominator for m in locations.multipliers]),
         **{k: veh[k] for k in _VEHICLE_FIELDS},
         **mis,
-        **weapon_columns(fighters, rules),
+        **weapon_columns(fighters, rules, fighters),
         **arsenal_arrays(fighters, rules),
+        **mecha,
     )
 
 
@@ -429,29 +439,34 @@ ARM_INT_FIELDS = ("att_skill", "w_melee", "w_dmg", "w_dc", "w_acc", "w_min_str",
                   "w_energy", "w_shots", "w_reload", "w_kills", "w_blade", "w_autofire", "w_rof",
                   "w_explosive", "att_mod_r", "att_mod_m", "w_arc", "w_missile",
                   "w_mdv")  # fmt: skip
-ARM_FLOAT_FIELDS = ("w_range", "w_area")
+ARM_FLOAT_FIELDS = ("w_range", "w_area", "rscale")
 ARC_CODES = {"all": codes.ARC_ALL, "front": codes.ARC_FRONT, "rear": codes.ARC_REAR,
              "left": codes.ARC_LEFT, "right": codes.ARC_RIGHT,
              "sides": codes.ARC_SIDES}  # fmt: skip
 
 
-def weapon_columns(fighters, rules) -> dict[str, np.ndarray]:
-    """The arrays of :data:`ARM_INT_FIELDS` and :data:`ARM_FLOAT_FIELDS` for each fighter's
-    weapon in hand: its skill level, the weapon's values, the attack modifiers by it (braced,
-    the GM's flat modifier, a fixed mount's -4, VA-15) and the arc it covers."""
-    weapons = [c.weapon for c in fighters]
+def weapon_columns(members, rules, fighters) -> dict[str, np.ndarray]:
+    """The arrays of :data:`ARM_INT_FIELDS` and :data:`ARM_FLOAT_FIELDS` for the weapon in hand
+    of each of ``members`` (of the fight's ``fighters``): its skill level, the weapon's values,
+    the attack modifiers by it (braced, the GM's flat modifier, a fixed mount's -4, VA-15), the
+    arc it covers and the factor of its range bands (:func:`range_scale`, M-18, VA-17), which
+    also multiplies a melee weapon's reach (4 m becomes 40 m, whatever the target)."""
+    weapons = [c.weapon for c in members]
+    rscale = [range_scale(c, fighters, rules) for c in members]
     interlock = rules.dice == "interlock" and rules.values.get(
         "missile_dv_interlock", "minus5") == "minus5"
     mods_a = [attacker_modifiers(c.modifiers - no_turret_penalty(c, fighters, rules), c.braced)
-              for c in fighters]  # fmt: skip
+              for c in members]  # fmt: skip
     return {
-        "att_skill": _ints([c.skill(w.skill) for c, w in zip(fighters, weapons, strict=True)]),
+        "att_skill": _ints([c.skill(w.skill) for c, w in zip(members, weapons, strict=True)]),
         "w_melee": _ints([w.kind == "melee" for w in weapons]),
         "w_dmg": _ints([STUN if w.damage == "stun" else KILLING for w in weapons]),
         "w_dc": _ints([FISTS_DC if w.unarmed else w.dc for w in weapons]),
         "w_acc": _ints([w.accuracy for w in weapons]),
         "w_min_str": _ints([w.min_str for w in weapons]),
-        "w_range": _floats([weapon_range(c) for c in fighters]),
+        "w_range": _floats([weapon_range(c) * (f if c.weapon.kind == "melee" else 1.0)
+                            for c, f in zip(members, rscale, strict=True)]),
+        "rscale": _floats(rscale),
         "w_ap": _ints([w.ap for w in weapons]),
         "w_energy": _ints([w.energy for w in weapons]),
         "w_shots": _ints([-1 if w.shots is None else w.shots for w in weapons]),
@@ -486,7 +501,7 @@ def arsenal_arrays(fighters, rules) -> dict[str, np.ndarray]:
         if getattr(member, "arsenal", ()):
             start[c] = len(armed)
             armed.extend(dataclasses.replace(member, weapon=w) for w in member.arsenal)
-    cols = weapon_columns(armed, rules) if armed else None
+    cols = weapon_columns(armed, rules, fighters) if armed else None
     return {
         "arm_start": start,
         "arms_i": np.ascontiguousarray(
@@ -565,6 +580,64 @@ def no_turret_penalty(c, fighters, rules) -> int:
         return 4
     riding = getattr(c, "carrier", None) is not None or getattr(c, "vehicle", None) is not None
     return 4 if mode == "all_vehicle_fire" and riding and mount == "none" else 0
+
+
+def mecha_options(options: np.ndarray, rules) -> None:
+    """The special armour rules for mecha into ``options`` (F30, VA-42, VA-44, VA-45): staged
+    penetration (0 off, else ``codes.STAGED_*``) and its trigger, structural integrity (0 off,
+    else ``codes.INTEGRITY_*``), powered armour's odd point and a Stun attack's wearer half."""
+    values = rules.values
+    if values.get("staged_penetration", False):
+        options[codes.OPT_STAGED] = {"minus_one": codes.STAGED_MINUS_ONE, "all": codes.STAGED_ALL,
+                                     "amount": codes.STAGED_AMOUNT}[
+            values.get("staged_loss", "minus_one")]  # fmt: skip
+    options[codes.OPT_STAGED_RATING] = values.get("staged_trigger", "through") == "rating"
+    if values.get("structural_integrity", False):
+        options[codes.OPT_INTEGRITY] = {"total_tenths": codes.INTEGRITY_TOTAL,
+                                        "fractional_part": codes.INTEGRITY_FRACTION}[
+            values.get("integrity_count", "total_tenths")]  # fmt: skip
+    options[codes.OPT_POWERED_WEARER_CEIL] = values.get("powered_split") == "wearer_ceil"
+    options[codes.OPT_POWERED_TO_HITS] = values.get("powered_stun") == "to_hits"
+
+
+def range_scale(c, fighters, rules) -> float:
+    """The factor of ``c``'s range bands (M-18, VA-17): 10 for a vehicle weapon marked ``scale:
+    mecha``, or unmarked and fired from a mecha (``mecha_range_scale: attacker`` and
+    ``both_mecha``) or from any vehicle (``all_vehicles``); 1 for a hand weapon (a crew
+    member's own, or a pilot's that the vehicle fires) and for ``scale: person``."""
+    w = c.weapon
+    if w.scale != "none":
+        return 10.0 if w.scale == "mecha" else 1.0
+    if w.mount == "none":
+        return 1.0
+    if rules.values.get("mecha_range_scale", "attacker") == "all_vehicles":
+        return 10.0
+    return 10.0 if riding_class(c, fighters) == "mecha" else 1.0
+
+
+def riding_class(c, fighters) -> str | None:
+    """The class of the vehicle ``c`` is (or rides in), or None."""
+    vehicle = getattr(c, "vehicle", None)
+    if vehicle is None and getattr(c, "carrier", None) is not None:
+        vehicle = next(f.vehicle for f in fighters if f.name == c.carrier)
+    return None if vehicle is None else vehicle.kind
+
+
+def mecha_arrays(fighters, rules) -> dict:
+    """The mecha rules' arrays:
+
+    - ``rs_target[t]`` 1 where the range bands' factor (the weapon's ``rscale``,
+      :func:`weapon_columns`) applies against ``t`` (``both_mecha``: a mecha);
+    - ``suit_max[c]`` the SDP of ``c``'s powered armour (M-35, VA-44), 0 for none or with
+      ``rules.powered_armour`` off (the scenario check refuses a suit then).
+    """
+    both = rules.values.get("mecha_range_scale", "attacker") == "both_mecha"
+    powered = bool(rules.values.get("powered_armour", False))
+    return {
+        "rs_target": _ints([not both or riding_class(c, fighters) == "mecha"
+                            for c in fighters]),
+        "suit_max": _ints([getattr(c.armor, "sdp", 0) if powered else 0 for c in fighters]),
+    }
 
 
 _VEHICLE_FIELDS = ("carrier", "pilot_of", "vclass", "heading0", "kill_unit", "v_rows", "v_nrows",
@@ -713,6 +786,17 @@ class StandingPlan(NamedTuple):
         return int(self.side.shape[0])
 
 
+def scaled_range_modifier(plan: Plan, a: int, t: int, dist: float) -> int:
+    """F10's range modifier of ``a``'s attack on ``t`` at ``dist`` metres, the bands x10 under
+    the mecha range scale (M-18, VA-17) as ``strike.attack_odds`` has them: the modifier of
+    ``dist / 10`` against the listed range / 10 (Melee <= 40 m, Close <= 100 m, Medium <=
+    500 m, Extreme -1 per full 500 m past the listed range; examples E-05)."""
+    f = float(plan.rscale[a])
+    if f > 1.0 and plan.rs_target[t]:
+        return int(range_modifier(dist / f, float(plan.w_range[a]) / f))
+    return int(range_modifier(dist, plan.w_range[a]))
+
+
 def pair_distances(plan: Plan) -> np.ndarray:
     """Metres from each combatant to each other at the start, at ``a * C + t`` (float64[C * C]),
     computed as the general kernel computes them (``kernel._geometry``), bit for bit."""
@@ -776,7 +860,7 @@ def standing_plan(plan: Plan) -> StandingPlan:
                 pair_mod[a * n + t] = plan.tgt_mod_m[t] + plan.cover_m[t] + plan.att_mod_m[a]
             else:
                 pair_mod[a * n + t] = (
-                    range_modifier(dist[a * n + t], plan.w_range[a])
+                    scaled_range_modifier(plan, a, t, dist[a * n + t])
                     + plan.tgt_mod_r[t]
                     + plan.cover_r[t]
                     + plan.att_mod_r[a]

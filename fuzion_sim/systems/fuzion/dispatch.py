@@ -27,7 +27,7 @@ from . import codes
 from . import tactics as tx
 from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
-from .model import SWITCHES
+from .model import PERSON_VA_SWITCHES, SWITCHES
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
@@ -183,7 +183,14 @@ def no_vehicles(plan: Plan) -> bool:
 @condition("a missile weapon")
 def no_missiles(plan: Plan) -> bool:
     """Nobody's weapon is a missile (``missile:``): missiles run on the general kernel."""
-    return not plan.w_missile.any()
+    return not plan.options[codes.OPT_ANY_MISSILE]
+
+
+@condition("powered armour")
+def no_suits(plan: Plan) -> bool:
+    """Nobody wears powered armour (``armor: {sdp: N}`` with ``rules.powered_armour``, M-35):
+    its split runs on the general kernel."""
+    return not plan.suit_max.any()
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -227,7 +234,9 @@ _VEHICLE_KEYS = VEHICLE_KEYS
 _CREW_KEYS = CREW_KEYS
 _VEHICLE_WEAPON_KEYS = VEHICLE_WEAPON_KEYS
 #: The rule switches of the vehicle rulings (VA-n).
-_VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items() if v.ruling.startswith("VA-"))
+_VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
+                          if v.ruling.startswith("VA-") and k not in PERSON_VA_SWITCHES)
+_SUIT = "powered armour (M-35, F30): the general kernel"
 
 #: Every key a Fuzion scenario can hold, and when each specialised kernel honours it.
 HONOURS: tuple[Honour, ...] = (
@@ -338,6 +347,7 @@ HONOURS: tuple[Honour, ...] = (
     _row("armor.half_vs_blades", _STATIC),
     _row("armor.kills", "counts only on a Kill-rated target (member.kills)"),
     _row("armor.covers", "read only with hit locations", standing=no_hit_locations, duel=None),
+    _row("armor.sdp", _SUIT, standing=no_suits),
     # rule switches
     _row("rules.dice", "every kernel's roll tables"),
     _row("rules.criticals", "every kernel's roll tables"),
@@ -362,6 +372,13 @@ HONOURS: tuple[Honour, ...] = (
     _row("rules.autofire_ratio", "read only by autofire"),
     _row("rules.autofire_hits", "read only by autofire"),
     _row("rules.chinks", "F30 in the standing kernel", squad=no_chinks, duel=no_chinks),
+    _row("rules.powered_armour", _SUIT, standing=no_suits),
+    *(_row(f"rules.{key}", "read only with powered armour: " + _SUIT, standing=no_suits)
+      for key in PERSON_VA_SWITCHES),
+    _row("rules.staged_penetration", "read only with a vehicle: " + _VEHICLE,
+         standing=no_vehicles),
+    _row("rules.structural_integrity", "read only with a vehicle: " + _VEHICLE,
+         standing=no_vehicles),
     # vehicles and mecha (../shared/rulings/vehicles): the general kernel only
     _row("member.vehicle", _VEHICLE, standing=no_vehicles),
     *(_row(f"vehicle.{key}", _VEHICLE, standing=no_vehicles) for key in _VEHICLE_KEYS),

@@ -29,7 +29,10 @@ from .codes import (
     EV_THROUGH,
     EVENT_CRITICAL,
     F_WEAPON,
+    INTEGRITY_FRACTION,
     SCALE_KILLS,
+    STAGED_ALL,
+    STAGED_AMOUNT,
     V_OUTCOMES,
     V_ROWS,
     VCLASS_MECHA,
@@ -39,6 +42,7 @@ from .codes import (
 from .dice import TABLE_DICE
 from .kernel_parts import log_event
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
+from .suit import suit_split, suited_hits
 
 #: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
 #: they read: the vehicle hit tables on (VA-06), half the front arc in degrees (VA-05), single-hit
@@ -54,6 +58,23 @@ Vehicles = namedtuple(
 #: damage by vehicle location
 VState = namedtuple(
     "VState", "hd loc_dmg vdest vstate c_immob c_unctl c_crits c_crit_t vloc_hits vloc_dmg"
+)
+#: ``mc``: the mecha rules (../shared/rulings/vehicles M-18, M-32 to M-36), switches and the
+#: trial's state in one group (one argument more for the inlined rooms): chinks against
+#: vehicles (VA-43 ``chinks_scope``); staged penetration (0 off, else ``codes.STAGED_*``, VA-42
+#: ``staged_loss``), its trigger (``rating``) and ``arm_lost[v, area]``, the Kills of armour
+#: area ``area`` of vehicle ``v`` has lost this trial (an area is a vehicle location,
+#: ``tables.vehicle_location_names()``, the last column the whole vehicle); structural
+#: integrity (0 off, else ``codes.INTEGRITY_*``, VA-45); the range scale (M-18, VA-17):
+#: ``rscale[a]`` the factor of ``a``'s range bands (1 or 10) and ``rs_target[t]`` whether it
+#: applies against ``t`` (``both_mecha``: only mecha); powered armour (M-35, VA-44):
+#: ``suit_max[c]`` the SDP of ``c``'s suit (0: none), ``suit[c]`` what is left this trial, the
+#: odd point to the wearer (``wearer_ceil``), a Stun attack's wearer half to Hits (``to_hits``);
+#: ``room[c]`` 1 where a hit on ``c`` is not the people's (a vehicle or a suit: ``other_hits``)
+Mecha = namedtuple(
+    "Mecha",
+    "chinks staged staged_rating integrity arm_lost rscale rs_target suit_max suit wearer_ceil "
+    "to_hits room",
 )
 
 
@@ -108,8 +129,8 @@ def critical(tgt, row, dmg, vh, vs, hl, tl, now, log, events, ne):
 
 
 @jit(inline="always")
-def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, dt, ap_factor,
-               s0, s1, s2, s3):  # fmt: skip
+def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, mc, dt,
+               ap_factor, s0, s1, s2, s3):  # fmt: skip
     """The crew row (M-26, VA-13): what passed the vehicle's armour, unmultiplied, hits its
     pilot, through the pilot's own armour (``crew_personal_armour``). ``passed`` is the damage
     through an SDP vehicle's PD, or the whole Kills through a Kill-rated vehicle's armour,
@@ -134,10 +155,14 @@ def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh
         lo = dt.nd6_offsets[dice_left]
         dmg += dt.nd6_table[lo + np.int64(u * (dt.nd6_offsets[dice_left + 1] - lo))]
     armour = np.int64(0)
-    if vh.crew_armour:
+    suited = vh.crew_armour and mc.suit_max[p] > 0  # the pilot's powered armour (M-35)
+    if vh.crew_armour and not (suited and mc.suit[p] <= 0):
         armour = armour_value(ar.pd[p], ar.ekd[p], wp.energy[a], wp.ap[a], ap_factor)
     through = penetration(kind, dmg, armour, sh.sd[p])
-    lost, stun = split_through(kind == KILLING, through, stun_before)
+    if suited:
+        lost, stun = suit_split(p, kind == KILLING, through, stun_before, mc)
+    else:
+        lost, stun = split_through(kind == KILLING, through, stun_before)
     return s0, s1, s2, s3, lost, stun, through
 
 
@@ -179,23 +204,83 @@ def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrie
     return sides_left
 
 
+@jit(inline="always")
+def staged_armour(tgt, area, ar, mc):
+    """The Kill armour of area ``area`` of vehicle ``tgt`` now: its rating less what staged
+    penetration took (F30, M-33, VA-42)."""
+    if mc.staged:
+        return max(ar.kills[tgt] - mc.arm_lost[tgt, area], 0)
+    return ar.kills[tgt]
+
+
+@jit(inline="always")
+def stage(tgt, area, passed, att_kills, struct_h, crew_row, unit, ar, mc):
+    """Staged penetration (F30, M-33, VA-42): a hit that put at least 1 Kill through (into the
+    structure after the row's multiplier; on the crew row, through the armour), or under
+    ``staged_trigger: rating`` any penetrating hit by a weapon of 1 Kill or more, takes 1 Kill
+    of the area's armour (``minus_one``), all of it (``all``) or the Kills that got through
+    (``amount``)."""
+    if passed <= 0:
+        return
+    if mc.staged_rating:
+        counts = att_kills >= 1
+    elif crew_row:
+        counts = passed >= 1
+    else:
+        counts = struct_h >= unit
+    if not counts:
+        return
+    left = ar.kills[tgt] - mc.arm_lost[tgt, area]
+    if mc.staged == STAGED_ALL:
+        loss = left
+    elif mc.staged == STAGED_AMOUNT:
+        loss = min(passed, left)
+    else:
+        loss = min(np.int64(1), left)
+    if loss > 0:
+        mc.arm_lost[tgt, area] += loss
+
+
+@jit(inline="always")
+def integrity(tgt, left, unit, mc, hl, tl, now, s0, s1, s2, s3):
+    """Structural integrity (F30, M-36, VA-45): after a hit that penetrated a Kill-rated
+    vehicle, 1d10 above the tenths of a Kill it has ``left`` (in ``unit``s of a Kill; under
+    ``integrity_count: fractional_part`` only the tenths digit) destroys it (examples E-10:
+    0.5 K left is 1/2; 1 K or more never, by the total count). Returns the state."""
+    if left <= 0 or hl.dead[tgt]:
+        return s0, s1, s2, s3  # destroyed by the damage itself
+    tenths = left * 10 // unit
+    if mc.integrity == INTEGRITY_FRACTION:
+        tenths = tenths % 10
+    elif tenths >= 10:
+        return s0, s1, s2, s3  # 1d10 is never above 10 or more: no roll
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    if np.int64(u * 10.0) + 1 > tenths:  # scrapped
+        hl.gave_up[tgt] = True
+        hl.dead[tgt] = True
+        tl.c_death[tgt] = now
+    return s0, s1, s2, s3
+
+
 @jit(_nrt=False)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
-                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2, s3,
-                 aspect):  # fmt: skip
+                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
+                 s3, aspect):  # fmt: skip
     """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
     ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
     damage dice as a person's would and meets the armour (chinks, F30: none when it beats the
-    DV by 10 or more; a Kill-rated vehicle loses the attack's Kills less its Kill armour, in
-    ``kill_unit``, F29, VA-14); with ``vehicle_locations: random`` it lands on a row of the
-    vehicle's table by the attacker's aspect (F31, M-22 to M-30), whose multiplier applies
-    (M-25, rounded down) and whose critical location takes the damage (F31, VA-09, VA-10), or,
-    on the crew row, what passed the armour goes to the pilot (M-26, VA-13). ``aspect`` (a
-    ``codes.ASPECT_*``) is the table's aspect when it is 0 or more (missiles, VA-26), else the
-    attacker's from the positions. Returns ``(state,
-    damage rolled, event location (100 + vehicle location), Kills of the attack, structure
-    lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
-    none, the event count)``; a critical location destroyed is logged."""
+    DV by 10 or more, unless ``chinks_scope`` leaves vehicles out; a Kill-rated vehicle loses
+    the attack's Kills less its Kill armour, in ``kill_unit``, F29, VA-14, the armour of the
+    area hit less what staged penetration took, VA-42); with ``vehicle_locations: random`` it
+    lands on a row of the vehicle's table by the attacker's aspect (F31, M-22 to M-30), whose
+    multiplier applies (M-25, rounded down) and whose critical location takes the damage (F31,
+    VA-09, VA-10; logged), or, on the crew row, what passed the armour goes to the pilot (M-26,
+    VA-13); a penetrating hit on a Kill-rated vehicle may stage its armour (VA-42) and roll its
+    structural integrity (VA-45). ``aspect`` (a ``codes.ASPECT_*``) is the table's aspect when
+    it is 0 or more (missiles, VA-26), else the attacker's from the positions. Returns
+    ``(state, damage rolled, event location (100 + vehicle location), Kills of the attack,
+    structure lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
+    none, the event count)``."""
     nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
     u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
     asp = np.int64(1)
@@ -211,6 +296,8 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
             wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
             else (n_dice - 13 if n_dice >= 14 else 0)
         )  # fmt: skip
+    whole = mc.arm_lost.shape[1] - 1  # the whole vehicle's area (no locations rolled)
+    unit = vh.kill_unit[tgt]
     loc = np.int64(-1)
     raw = np.int64(0)
     hits_lost = np.int64(0)
@@ -238,25 +325,33 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
         if special:
             raw_h = 0  # these manoeuvres do no damage themselves
         raw += raw_h
-        chinked = rl.chinks and margin - h * rl.autofire_ratio >= 10
+        chinked = mc.chinks and margin - h * rl.autofire_ratio >= 10
+        row = np.int64(-1)
+        k = np.int64(0)
+        area = whole
+        if vh.locs_on:  # the row first: its area's armour (staged penetration, VA-42)
+            s0, s1, s2, s3, row = hit_row(tgt, asp, vh, s0, s1, s2, s3)
+            k = tgt * V_ROWS + row
+            area = vh.locid[k]
         if kill_rated:
-            passed = max(att_kills - (0 if chinked else ar.kills[tgt]), 0) * hit
-            through_h = passed * vh.kill_unit[tgt]
+            passed = max(att_kills - (0 if chinked else staged_armour(tgt, area, ar, mc)),
+                         0) * hit  # fmt: skip
+            through_h = passed * unit
         else:  # SDP: Stun and killing alike
             passed = max(raw_h - (0 if chinked else armour), 0) * hit
             through_h = passed
+        crew_row = False
         if vh.locs_on:
-            s0, s1, s2, s3, row = hit_row(tgt, asp, vh, s0, s1, s2, s3)
-            k = tgt * V_ROWS + row
             loc = 100 + vh.locid[k]
             if hit:
                 vs.vloc_hits[tgt, vh.locid[k]] += 1
             if vh.crew[k]:  # "damage to pilot only", "if shot penetrates armor"
+                crew_row = True
                 pilot = vh.pilot[tgt]
                 if passed > 0 and pilot >= 0:
                     s0, s1, s2, s3, lost, stun, thr = crew_wound(
                         a, tgt, passed, kill_rated, dmg_type, hl.stun[pilot] - p_stun, wp, ar,
-                        sh, vh, dt, rl.ap_factor, s0, s1, s2, s3,
+                        sh, vh, mc, dt, rl.ap_factor, s0, s1, s2, s3,
                     )  # fmt: skip
                     p_hits += lost
                     p_stun += stun
@@ -267,9 +362,42 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
                 through_h = through_h * vh.num[k] // vh.den[k]
                 vs.vloc_dmg[tgt, vh.locid[k]] += through_h
                 ne = critical(tgt, row, through_h, vh, vs, hl, tl, now, log, events, ne)
-                if vh.thr[k] > 0 and not vh.counts_total:
-                    through_h = 0  # the location's alone (VA-09 b)
+        struct_h = through_h
+        if vh.locs_on and not crew_row and vh.thr[k] > 0 and not vh.counts_total:
+            through_h = 0  # the location's alone (VA-09 b)
         hits_lost += through_h
         through += through_h
+        if kill_rated and passed > 0:  # the special armour rules for mecha (F30)
+            if mc.staged:
+                stage(tgt, area, passed, att_kills, struct_h, crew_row, unit, ar, mc)
+            if mc.integrity and (struct_h > 0 or crew_row):
+                s0, s1, s2, s3 = integrity(tgt, hl.hits[tgt] - hits_lost, unit, mc, hl, tl, now,
+                                           s0, s1, s2, s3)  # fmt: skip
     return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
             p_through, ne)
+
+
+@jit(_nrt=False)
+def other_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
+               wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
+               s3, aspect):  # fmt: skip
+    """The hits of an attack on a target whose hits are not the people's: a vehicle
+    (:func:`vehicle_hits`) or a person in powered armour (``suit.suited_hits``). One entry
+    point, so the people's hit loop in ``strike.strike`` keeps a single call site. Returns
+    ``(state, damage rolled, location, Kills of the attack, Hits (structure) lost, Stun lost,
+    damage through, the pilot's Hits lost, Stun lost and damage through, -1 for none, the event
+    count)``; ``aspect`` as for :func:`vehicle_hits`."""
+    if vh.vclass[tgt] > 0:
+        (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
+         p_through, ne) = vehicle_hits(
+            a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
+            ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3, aspect,
+        )  # fmt: skip
+        return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, np.int64(0), through, p_hits,
+                p_stun, p_through, ne)  # fmt: skip
+    s0, s1, s2, s3, raw, loc, hits_lost, stun_lost, through = suited_hits(
+        a, tgt, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, ar, sh, md,
+        hl, tl, dt, rl, mc, s0, s1, s2, s3,
+    )  # fmt: skip
+    return (s0, s1, s2, s3, raw, loc, np.int64(0), hits_lost, stun_lost, through, np.int64(0),
+            np.int64(0), np.int64(-1), ne)  # fmt: skip

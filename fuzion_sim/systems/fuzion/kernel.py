@@ -98,6 +98,7 @@ from .codes import (
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
     OPT_CHINKS,
+    OPT_CHINKS_VEHICLES,
     OPT_CLUSTER_SEQUENCE,
     OPT_CM_PER_ROLL,
     OPT_CREW_ARMOUR,
@@ -110,13 +111,18 @@ from .codes import (
     OPT_HIT_LOCATIONS,
     OPT_IMPAIRMENT,
     OPT_INIT_DICE,
+    OPT_INTEGRITY,
     OPT_KNOCKBACK,
     OPT_LOCATION_COUNTS_TOTAL,
     OPT_MISSILE_ASPECT,
     OPT_MISSILE_ATTACK_ROLL,
     OPT_MISSILE_TIMING,
     OPT_PERCEPTION_DV,
+    OPT_POWERED_TO_HITS,
+    OPT_POWERED_WEARER_CEIL,
     OPT_RECOVERY_SLOT,
+    OPT_STAGED,
+    OPT_STAGED_RATING,
     OPT_STUNNED,
     OPT_SWITCH2,
     OPT_VEHICLE_LOCATIONS,
@@ -124,7 +130,7 @@ from .codes import (
     UNRESOLVED,
     V_ROWS,
 )
-from .hull import Vehicles, VState, carry_crew, crew_fate
+from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .rules import (
@@ -188,6 +194,8 @@ def run_chunk(
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
     # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
     w_arc, arm_start, arms_i, arms_f,
+    # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
+    rscale, rs_target, suit_max,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
@@ -243,6 +251,11 @@ def run_chunk(
         The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
         weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
         countermeasure charges (-1: unlimited).
+    rscale : float64[C]; rs_target : int64[C]; suit_max : int64[C]
+        The mecha rules (``compile.mecha_arrays``): the factor of each attacker's range bands
+        (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
+        target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
+        (0: none, M-35).
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -378,6 +391,13 @@ def run_chunk(
         w_arc = w_arc.copy()
         w_range = w_range.copy()
         w_area = w_area.copy()
+        rscale = rscale.copy()
+    # the mecha rules: armour lost to staged penetration by area, the suits' SDP left
+    arm_lost = np.zeros((n_comb, vehicle_location_hits.shape[1] + 1), np.int64)
+    suit = np.zeros(n_comb, np.int64)
+    room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
+    for c in range(n_comb):
+        room[c] = vclass[c] > 0 or suit_max[c] > 0
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -391,9 +411,10 @@ def run_chunk(
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
         v_thr, v_eff, v_locid, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start,
-        arms_i, arms_f, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
-        knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
-        vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
+        arms_i, arms_f, rscale, rs_target, suit_max, winner, end_slot, out_slot, death_slot,
+        dealt, taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits,
+        crit_any, crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit,
+        engagements, evaded,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
@@ -402,6 +423,7 @@ def run_chunk(
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
         c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt, e_left,
         e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng, c_mevaded,
+        arm_lost, suit, room,
     )  # fmt: skip
 
 
@@ -418,10 +440,10 @@ def trials(
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
     heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, w_missile,
-    w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start, arms_i, arms_f, winner, end_slot,
-    out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
-    uncontrolled, crits, crit_any, crit_time, vehicle_location_hits, vehicle_location_damage,
-    missiles_hit, engagements, evaded, log_trial, events, n_events,
+    w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start, arms_i, arms_f, rscale, rs_target,
+    suit_max, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+    location_hits, immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
+    vehicle_location_damage, missiles_hit, engagements, evaded, log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
@@ -430,7 +452,7 @@ def trials(
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
     vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left,
     e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit,
-    c_meng, c_mevaded,
+    c_meng, c_mevaded, arm_lost, suit, room,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -512,6 +534,15 @@ def trials(
         cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
         c_mhit, c_meng, c_mevaded, c_landed,
     )
+    mc = Mecha(
+        options[OPT_CHINKS_VEHICLES] != 0, options[OPT_STAGED], options[OPT_STAGED_RATING] != 0,
+        options[OPT_INTEGRITY], arm_lost, rscale, rs_target, suit_max, suit,
+        options[OPT_POWERED_WEARER_CEIL] != 0, options[OPT_POWERED_TO_HITS] != 0, room,
+    )
+    any_suit = False
+    for c in range(n_comb):
+        if suit_max[c] > 0:
+            any_suit = True
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -523,10 +554,7 @@ def trials(
             standing[s] = 0
         n_waiting = 0
         if n_arms > 0:  # each takes up its first weapon again (arsenal.py)
-            rearm(arm_start, arm_cur, arm_ammo, arms_i, arms_f, att_skill, w_melee, w_dmg, w_dc,
-                  w_acc, w_min_str, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
-                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc, w_missile,
-                  w_mdv, w_range, w_area, ammo, reloading, aim, px, py, dist, rmod)  # fmt: skip
+            rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading)
         for c in range(n_comb):
             hits[c] = hits_max[c]
             stun[c] = stun_max[c]
@@ -583,6 +611,10 @@ def trials(
                 c_crit_t[c] = 0
             for k in range(n_comb * V_ROWS):
                 loc_dmg[k] = 0
+            if options[OPT_STAGED]:
+                for c in range(n_comb):
+                    for k in range(arm_lost.shape[1]):
+                        arm_lost[c, k] = 0
         if any_missile:
             for c in range(n_comb):
                 cm_left[c] = m_cm[c]
@@ -592,6 +624,9 @@ def trials(
                 c_mevaded[c] = 0
             for k in range(e_tgt.shape[0]):
                 e_tgt[k] = -1
+        if any_suit:
+            for c in range(n_comb):
+                suit[c] = suit_max[c]
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -667,9 +702,9 @@ def trials(
                 prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
                 if any_missile and incoming[a0] > 0:  # its rolls against missiles (F18)
                     s0, s1, s2, s3, ne, sides_left, rolled = evade_turn(
-                        a0, t_abs if per_phase else rounds_done, now, mi, ms, wp, ar, sh, hl, wh,
-                        st, tl, dt, rl, vh, vs, vic, standing, sides_left, s0, s1, s2, s3, log,
-                        events, ne,
+                        a0, t_abs if per_phase else rounds_done, now, mi, ms, md, wp, ar, sh, hl,
+                        wh, st, tl, dt, rl, vh, vs, mc, vic, standing, sides_left, s0, s1, s2, s3,
+                        log, events, ne,
                     )  # fmt: skip
                     if sides_left <= 1:
                         break
@@ -766,12 +801,8 @@ def trials(
                         )  # fmt: skip
                         if param > 0 and arm_start[a] >= 0 and is_weapon_action(action):
                             # the weapon the rule names (tactics.WEAPON_ACTIONS), taken up
-                            equip(a, arm_start[a] + param - 1, arm_cur, arm_ammo, arms_i,
-                                  arms_f, att_skill, w_melee, w_dmg, w_dc, w_acc, w_min_str,
-                                  w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
-                                  w_autofire, w_rof, w_explosive, att_mod_r, att_mod_m, w_arc,
-                                  w_missile, w_mdv, w_range, w_area, ammo, reloading, aim, px,
-                                  py, dist, rmod)  # fmt: skip
+                            equip(a, arm_start[a] + param - 1, arms, wp, sh, md, mc, st, wh,
+                                  w_shots, w_reload, w_arc, reloading)
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
                     if action == tx.A_WAIT:
@@ -945,14 +976,15 @@ def trials(
                     else:
                         av, dv_base, n_dice, dmg_type, ne = attack_odds(
                             a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot,
-                            opening, fast_draw, wp, sh, md, hl, wh, st, rl, acts, log, events, ne,
-                            now,
+                            opening, fast_draw, wp, sh, md, hl, wh, st, rl, mc, acts, log, events,
+                            ne, now,
                         )  # fmt: skip
                         if launching:  # a missile: its engagement (missile.py)
                             c_attacks[a] += 1
                             s0, s1, s2, s3, ne, sides_left = launch(
                                 a, tgt, av, dv_base, t_abs if per_phase else rounds_done, now,
-                                mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, vic,
+                                mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
+                                vic,
                                 standing, sides_left, s0, s1, s2, s3, log, events, ne,
                             )  # fmt: skip
                             if sides_left <= 1:
@@ -967,8 +999,8 @@ def trials(
                             (s0, s1, s2, s3, ne, n_victims, roll, av, dv_base, raw, hit,
                              through) = blast(
                                  a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar,
-                                 sh, md, hl, wh, st, dt, vic, rl, vh, acts, s0, s1, s2, s3, log,
-                                 events, ne, now,
+                                 sh, md, hl, wh, st, dt, vic, rl, vh, mc, acts, s0, s1, s2, s3,
+                                 log, events, ne, now,
                              )  # fmt: skip
                             hits_lost = np.int64(0)
                             stun_lost = np.int64(0)
@@ -979,8 +1011,8 @@ def trials(
                             (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost,
                              stun_lost, through, p_hits, p_stun, p_through) = strike(
                                  a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
-                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, s0, s1, s2,
-                                 s3, log, events, ne, now,
+                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, s0, s1,
+                                 s2, s3, log, events, ne, now,
                              )  # fmt: skip
                             s0, s1, s2, s3, ne = manoeuvre(
                                 a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,

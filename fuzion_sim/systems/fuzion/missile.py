@@ -65,7 +65,7 @@ from .codes import (
     VCLASS_MECHA,
 )
 from .dice import TABLE_DICE
-from .hull import crew_fate, vehicle_hits
+from .hull import crew_fate, other_hits
 from .kernel_parts import log_event
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
 from .strike import take_wounds
@@ -100,7 +100,7 @@ MState = namedtuple(
 
 
 @jit(inline="always")
-def missile_damage(a, c, n_hits, asp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs,
+def missile_damage(a, c, n_hits, asp, now, mi, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
                    vic, standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """``n_hits`` of ``a``'s missiles hit ``c``: each rolls its weapon's damage dice and meets
     the armour; on a vehicle each lands on its own row of the table from aspect ``asp``
@@ -125,12 +125,12 @@ def missile_damage(a, c, n_hits, asp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, d
     if log:  # the hits' line before what they cause (a critical location lost)
         row = log_event(events, ne, now, EVENT_MISSILE_HITS, a, c)
         ne += 1
-    if vh.vclass[c] > 0:
-        (s0, s1, s2, s3, raw, loc, _kills, hits_lost, through, p_hits, p_stun,
-         p_through, ne) = vehicle_hits(
+    if mc.room[c]:  # a vehicle, or a person in powered armour (hull.other_hits)
+        (s0, s1, s2, s3, raw, loc, _kills, hits_lost, stun_lost, through, p_hits, p_stun,
+         p_through, ne) = other_hits(
             a, c, F_WEAPON, np.int64(1), n_hits, np.int64(0), bits, n_dice, dmg_type, armour,
-            False, wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, now, log, events, ne, s0, s1, s2, s3,
-            asp,
+            False, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1,
+            s2, s3, asp,
         )  # fmt: skip
     else:
         nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
@@ -209,8 +209,8 @@ def missile_damage(a, c, n_hits, asp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, d
 
 
 @jit(inline="always")
-def evade_roll(e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, vic, standing,
-               sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
+def evade_roll(e, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc, vic,
+               standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """One evasion roll of engagement ``e`` (F18, M-43 to M-45): the evader's task roll plus
     its evasion base and countermeasures against the missile DV; a failure by F hits with
     min(flying, F) missiles, which are spent. The engagement ends after its last round, when
@@ -254,7 +254,7 @@ def evade_roll(e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs
         ms.e_hit[e] = 1
         ms.c_hit[c] += hits
         s0, s1, s2, s3, ne, sides_left = missile_damage(
-            a, c, hits, ms.e_asp[e], now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs,
+            a, c, hits, ms.e_asp[e], now, mi, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
             vic, standing, sides_left, s0, s1, s2, s3, log, events, ne,
         )  # fmt: skip
     if ms.e_round[e] >= ms.e_rounds[e] or ms.e_left[e] == 0:
@@ -266,8 +266,8 @@ def evade_roll(e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs
 
 
 @jit(_nrt=False)
-def launch(a, tgt, av, dv_base, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs,
-           vic, standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
+def launch(a, tgt, av, dv_base, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs,
+           mc, vic, standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """``a`` fires its missile weapon at ``tgt`` (the kernel has counted the attack and taken
     the launch from its magazine): under ``missile_launch: attack_roll`` its attack (``av``
     against the defence base ``dv_base``, the attack's roll) must hit first (VA-20). The
@@ -339,13 +339,13 @@ def launch(a, tgt, av, dv_base, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, 
     ms.c_eng[tgt] += 1
     if mi.timing == MT_ROUND_ACTION:
         return s0, s1, s2, s3, ne, sides_left  # the first roll costs the target's next action
-    return evade_roll(e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, vic,
-                      standing, sides_left, s0, s1, s2, s3, log, events, ne)  # fmt: skip
+    return evade_roll(e, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
+                      vic, standing, sides_left, s0, s1, s2, s3, log, events, ne)  # fmt: skip
 
 
 @jit(_nrt=False)
-def evade_turn(c, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, vic, standing,
-               sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
+def evade_turn(c, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc, vic,
+               standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """At ``c``'s turn: its roll against every engagement in flight at it not yet rolled in
     this round (this phase under ``per_phase``, VA-21). Returns ``(state, ne, sides_left,
     whether it rolled)``; under ``per_round_action`` a roll takes the turn."""
@@ -357,7 +357,7 @@ def evade_turn(c, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs
             break
         rolled = True
         s0, s1, s2, s3, ne, sides_left = evade_roll(
-            e, stamp, now, mi, ms, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, vic, standing,
-            sides_left, s0, s1, s2, s3, log, events, ne,
+            e, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc, vic,
+            standing, sides_left, s0, s1, s2, s3, log, events, ne,
         )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left, rolled

@@ -25,8 +25,10 @@ __all__ = [
     "DERIVED",
     "PRIMARIES",
     "RANGE_PER_POWER_POINT",
+    "PERSON_VA_SWITCHES",
     "RULE_SWITCHES",
     "SWITCHES",
+    "WEAPON_SCALES",
     "Area",
     "Armor",
     "Combatant",
@@ -129,7 +131,27 @@ SWITCHES: dict[str, Switch] = {
                                  "countermeasure charges"),
     "missile_aspect": Switch(("launch", "rear", "side"), "launch", "VA-26",
                              "where missiles hit a vehicle from"),
+    # mecha range scale (M-18, VA-17): whose attacks have the x10 range bands
+    "mecha_range_scale": Switch(("attacker", "all_vehicles", "both_mecha"), "attacker", "VA-17",
+                                "mecha range scale x10"),
+    # the special armour rules for mecha (M-32 to M-36), each off by default (F30)
+    "staged_penetration": Switch(bool, False, "F30", "staged penetration"),
+    "staged_loss": Switch(("minus_one", "all", "amount"), "minus_one", "VA-42",
+                          "staged penetration: armour lost"),
+    "staged_trigger": Switch(("through", "rating"), "through", "VA-42",
+                             "staged penetration: what counts"),
+    "chinks_scope": Switch(("all", "mecha"), "all", "VA-43", "chinks: whose armour"),
+    "powered_armour": Switch(bool, False, "F30", "powered armour"),
+    "powered_split": Switch(("suit_ceil", "wearer_ceil"), "suit_ceil", "VA-44",
+                            "powered armour: the odd point"),
+    "powered_stun": Switch(("as_stun", "to_hits"), "as_stun", "VA-44",
+                           "powered armour: a Stun attack's wearer half"),
+    "structural_integrity": Switch(bool, False, "F30", "structural integrity"),
+    "integrity_count": Switch(("total_tenths", "fractional_part"), "total_tenths", "VA-45",
+                              "structural integrity: the count of Kills left"),
 }  # fmt: skip
+#: Switches of the vehicle rulings (VA-n) that are read for people too (powered armour, VA-44).
+PERSON_VA_SWITCHES = ("powered_split", "powered_stun")
 #: The switches as (kind, default, ruling), as earlier versions listed them.
 RULE_SWITCHES = {k: (v.kind, v.default, v.ruling) for k, v in SWITCHES.items()}
 
@@ -169,6 +191,9 @@ MOUNTS = ("turret", "fixed")
 #: rear within the front arc's half-angle, the sides between): a fixed mount covers ``front``
 #: unless told otherwise, a turret ``all``.
 ARCS = ("front", "rear", "left", "right", "sides", "all")
+#: A vehicle weapon's range scale (M-18, VA-17): ``mecha`` has the x10 bands whoever fires it,
+#: ``person`` never (a mecha's anti-personnel gun); unset follows ``rules.mecha_range_scale``.
+WEAPON_SCALES = ("mecha", "person")
 
 #: Cover a combatant may stand behind (F11; ``none``: in the open).
 COVERS = ("none", "half_body", "head_and_shoulders", "head_only", "behind_someone")
@@ -254,6 +279,7 @@ class Weapon:
     mount: str = "none"  # none (a hand weapon) | turret | fixed (a vehicle weapon, VA-15)
     arc: str = "all"  # the arc a vehicle weapon covers (ARCS); a hand weapon's is all
     missile: Missile | None = None  # a missile weapon (F18); None for any other
+    scale: str = "none"  # none | mecha | person: the range bands (M-18, VA-17)
 
 
 #: The fists of a combatant without a weapon (F14): an attack is a punch, STR dice of Stun
@@ -272,6 +298,9 @@ class Armor:
 
     ``kills`` > 0: Kill-rated armour of that many Kills (F29; then ``pd`` and ``ekd`` are 0).
     ``covers``: the hit locations it protects (names of the F27 table); None covers all.
+    ``sdp`` > 0: powered armour (M-35, VA-44; needs ``rules.powered_armour: true``): the damage
+    through its PD is split, half to the suit's SDP, half to the wearer, until the suit is
+    wrecked at 0 SDP (then PD 0, no split).
     """
 
     name: str
@@ -281,6 +310,7 @@ class Armor:
     notes: str = ""
     kills: int = 0
     covers: tuple[str, ...] | None = None
+    sdp: int = 0  # powered armour (M-35, F30 rules.powered_armour): the suit's SDP
 
 
 NO_ARMOR = Armor(name="none")

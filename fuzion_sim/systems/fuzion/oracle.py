@@ -89,7 +89,8 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
         out["attack"].update({"av": av, "dv_base": dv_base, "range_m": dist})
         return out
     if plan.scale[t] == codes.SCALE_KILLS:
-        return _kills_attack(plan, a, t, av, dv_base, int(dice_n), common, bool(rules.chinks))
+        return _kills_attack(plan, a, t, av, dv_base, int(dice_n), common,
+                             bool(plan.options[codes.OPT_CHINKS]))  # fmt: skip
     damage = "stun" if plan.w_dmg[a] == STUN else "killing"
     sd = int(plan.sd[t])
     if plan.scale[t] == codes.SCALE_OBJECT:  # SDP: either damage less the armour
@@ -101,7 +102,8 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
                    armor_covers=members[t].armor.covers if rules.hit_locations == "random"
                    else None)  # fmt: skip
     several = kind == "burst" or (plan.w_autofire[a] and shots != 1)
-    if several and rules.chinks:
+    people_chinks = bool(plan.options[codes.OPT_CHINKS])  # chinks_scope (VA-43)
+    if several and people_chinks:
         raise NotAvailable("chinks in the armour per bullet are not worked out exactly; run "
                            "the fight")  # fmt: skip
     if kind == "burst":
@@ -112,8 +114,11 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
         res = exact.autofire(av, dv_base, int(dice_n), fired, autofire_ratio_of(rules),
                              rule=rule, **per_hit)  # fmt: skip
     else:
-        res = exact.attack(av, dv_base, int(dice_n), chinks=bool(rules.chinks), **per_hit)
+        res = exact.attack(av, dv_base, int(dice_n), chinks=people_chinks, **per_hit)
     out = res.to_json_dict()
+    if plan.suit_max[t] and not several:
+        out["powered_armour"] = suit_split_pmf(res.damage.to_dict(), int(plan.suit_max[t]),
+                                               rules.values.get("powered_split", "suit_ceil"))
     if rules.knockback and not several:
         kb = exact.knockback(int(dice_n), int(plan.knock_body[t]), av, dv_base, **common)
         out["knockback"] = {"mean": float(kb.mean), "pmf": kb.to_dict()}
@@ -169,6 +174,41 @@ def _missile_attack(plan, scenario, a, t, av, dv_base, common) -> dict:
         out["locations"] = {k: float(v) for k, v in locations.items()}
         out["aspect"] = aspect
     return out
+
+
+def suit_split_pmf(damage: dict, sdp: int, split: str = "suit_ceil") -> dict:
+    """Powered armour (F30, M-35, VA-44): the damage through a fresh suit's PD (``damage``, a
+    pmf keyed by value) split between the suit's ``sdp`` (half, the odd point to the suit
+    under ``suit_ceil``; what it cannot take goes to the wearer) and the wearer. Returns
+    ``{"suit_sdp", "suit": {mean, pmf}, "wearer": {mean, pmf}, "p_wrecked"}``."""
+    suit: dict[int, float] = {}
+    wearer: dict[int, float] = {}
+    wrecked = 0.0
+    for key, p in damage.items():
+        v = int(key)
+        half = v // 2 if split == "wearer_ceil" else v - v // 2
+        take = min(half, sdp)
+        suit[take] = suit.get(take, 0.0) + p
+        wearer[v - take] = wearer.get(v - take, 0.0) + p
+        wrecked += p if take >= sdp else 0.0
+
+    def dist(pmf):
+        return {"mean": sum(k * p for k, p in pmf.items()),
+                "pmf": {str(k): p for k, p in sorted(pmf.items())}}  # fmt: skip
+
+    return {"suit_sdp": sdp, "suit": dist(suit), "wearer": dist(wearer), "p_wrecked": wrecked}
+
+
+def integrity_p(left: int, unit: int, count: str = "total_tenths") -> Fraction:
+    """Structural integrity (F30, M-36, VA-45, examples E-10): P(1d10 > the tenths of a Kill
+    ``left``, in ``unit``s of a Kill), 0 under ``total_tenths`` from 1 Kill up; 1 when nothing
+    is left (destroyed by the damage itself)."""
+    if left <= 0:
+        return Fraction(1)
+    tenths = left * 10 // unit
+    if count == "fractional_part":
+        tenths %= 10
+    return Fraction(max(10 - tenths, 0), 10)
 
 
 def vehicle_locations(vehicle, aspect: str, row9: str = "literal") -> dict[str, Fraction]:
@@ -249,6 +289,26 @@ def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common) -
                     c, tot) * Fraction(w, n_loc)
     mean = sum(v * p for v, p in pmf.items())
     locations = vehicle_locations(vehicle, aspect, row9)
+    extra = {}
+    if kill_rated and rules.values.get("structural_integrity", False):
+        # F30, VA-45: after a hit that put Kills into the structure (or, on the crew row, through
+        # the armour), 1d10 above the tenths left destroys it
+        count = rules.values.get("integrity_count", "total_tenths")
+        pool = int(plan.hits_max[t])
+        p_si = Fraction(0)
+        for chinked, share in ((False, hit - chink), (True, chink)):
+            if not share:
+                continue
+            for v in per_hit[chinked]:
+                for (num, den, crew), w in zip(mults, weights, strict=True):
+                    dmg = 0 if crew else v * scale * num // den
+                    if not w or v <= 0 or (dmg <= 0 and not crew) or dmg >= pool:
+                        continue
+                    p_si += Fraction(share, d_total) * Fraction(w, n_loc) * integrity_p(
+                        pool - dmg, scale, count)
+        p_damage = sum((p for v, p in pmf.items() if v >= pool), Fraction(0))
+        extra["structural_integrity"] = {"p_scrapped": float(p_si),
+                                         "p_destroyed": float(p_si + p_damage)}
     return {
         "p_hit": hit / d_total,
         "damage": {"mean": float(mean), "pmf": {str(v): float(p) for v, p in sorted(pmf.items())
@@ -256,6 +316,7 @@ def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common) -
         "locations": {k: float(v) for k, v in locations.items()},
         "aspect": aspect,
         "attack": {"dice": dice_n, "armour": wall, "unit": unit_name},
+        **extra,
     }  # fmt: skip
 
 

@@ -111,6 +111,8 @@ def armour_schema() -> dict:
         "kills": _int(0, build.MAX_KILLS, "Kill-rated armour of that many Kills (F29)"),
         "covers": {"type": "array", "items": {"enum": locations}, "minItems": 1,
                    "uniqueItems": True, "description": "the hit locations it covers (F27)"},
+        "sdp": _int(1, build.MAX_POOL, "powered armour: the suit's SDP, which takes half of what "
+                                       "gets through its PD (M-35; rules.powered_armour: true)"),
     }  # fmt: skip
     assert set(props) == set(build.ARMOR_KEYS), set(props) ^ set(build.ARMOR_KEYS)
     return _object(props, required=("name",), text="inline armour")
@@ -133,7 +135,7 @@ def _tactic_rule() -> dict:
 def vehicle_schema(member_props: dict) -> dict:
     """The ``vehicle:`` block (../shared/rulings/vehicles, M-01 to M-31, M-76)."""
     from . import build_vehicle as bv
-    from .model import ARCS, CREW_ROLES, LOCOMOTIONS, MOUNTS, VEHICLE_CLASSES
+    from .model import ARCS, CREW_ROLES, LOCOMOTIONS, MOUNTS, VEHICLE_CLASSES, WEAPON_SCALES
 
     locations = list(tables.vehicle_location_names())
     crew_props = {k: member_props[k] for k in bv.CREW_KEYS if k in member_props}
@@ -147,6 +149,8 @@ def vehicle_schema(member_props: dict) -> dict:
                            "mount, all for a turret)"),
         "operator": {"type": "string", "description": "the crew member who fires it "
                                                       "(default: the pilot)"},
+        "scale": _enum(WEAPON_SCALES, "range bands: mecha (x10 whoever fires it, M-18) or "
+                                      "person (never x10); unset: rules.mecha_range_scale"),
     }}  # fmt: skip
     props = {
         "class": _enum(VEHICLE_CLASSES, "its hit table: ground, aircraft, boat or (humanoid) "

@@ -35,6 +35,7 @@ class Fuzion(RuleSystem):
 
     def check_scenario(self, ctx, rules, sides):
         build.check_called_shots(ctx, rules, sides)
+        build.check_powered_armour(ctx, rules, sides)
 
     def catalogue(self, kind):
         entries = {"weapons": catalogue.weapon_entries, "armor": catalogue.armor_entries,

@@ -51,6 +51,10 @@ NOT_DRAWN = {
     **{f"vehicle_weapon.{k}": "general kernel only" for k in VEHICLE_WEAPON_KEYS},
     **{f"rules.{k}": "general kernel only" for k, v in SWITCHES.items()
        if v.ruling.startswith("VA-")},
+    # the mecha rules (F30): read only with a vehicle, or powered armour (general kernel only)
+    "rules.staged_penetration": "general kernel only",
+    "rules.structural_integrity": "general kernel only",
+    "rules.powered_armour": "general kernel only", "armor.sdp": "general kernel only",
 }  # fmt: skip
 
 
