@@ -701,8 +701,9 @@ def trials(
                 dv_pen[a0] = 0
                 prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
                 if any_missile and incoming[a0] > 0:  # its rolls against missiles (F18)
+                    stamp = t_abs if per_phase else rounds_done
                     s0, s1, s2, s3, ne, sides_left, rolled = evade_turn(
-                        a0, t_abs if per_phase else rounds_done, now, mi, ms, md, wp, ar, sh, hl,
+                        a0, stamp, now, mi, ms, md, wp, ar, sh, hl,
                         wh, st, tl, dt, rl, vh, vs, mc, vic, standing, sides_left, s0, s1, s2, s3,
                         log, events, ne,
                     )  # fmt: skip
@@ -981,8 +982,9 @@ def trials(
                         )  # fmt: skip
                         if launching:  # a missile: its engagement (missile.py)
                             c_attacks[a] += 1
+                            stamp = t_abs if per_phase else rounds_done
                             s0, s1, s2, s3, ne, sides_left = launch(
-                                a, tgt, av, dv_base, t_abs if per_phase else rounds_done, now,
+                                a, tgt, av, dv_base, stamp, now,
                                 mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
                                 vic,
                                 standing, sides_left, s0, s1, s2, s3, log, events, ne,
