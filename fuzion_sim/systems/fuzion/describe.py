@@ -8,6 +8,10 @@ from .rules import weapon_dice
 __all__ = ["attack_dice", "describe_kernel", "describe_member"]
 
 
+def _kills(n: int) -> str:
+    return f"{n} Kill" if n == 1 else f"{n} Kills"
+
+
 def attack_dice(c) -> str:
     """The member's damage per attack at full health, as a reader checks it: the dice with how
     they come about (F12-F14, F29), e.g. ``5d6 killing (DC 4 +1 for STR)``."""
@@ -18,13 +22,13 @@ def attack_dice(c) -> str:
     missile = getattr(w, "missile", None)
     if missile is not None:  # F18: a launch of missiles, each doing the weapon's damage
         what = "a missile" if missile.cluster == 1 else f"a cluster of {missile.cluster}"
-        each = (f"{w.kills} Kills ({n} DC against small targets)" if w.kills
+        each = (f"{_kills(w.kills)} ({n} DC against small targets)" if w.kills
                 else f"{n}d6 {kind}")  # fmt: skip
         return f"{what} at DV {missile.dv}, each {each}"
     if w.unarmed:
         return f"{n}d6 Stun (a punch at STR {strength})"
     if w.kills:
-        return f"{w.kills} Kills ({n} DC against small targets)"
+        return f"{_kills(w.kills)} ({n} DC against small targets)"
     parts = [f"DC {w.dc}"]
     if strength < w.min_str:
         short = w.min_str - strength
@@ -57,17 +61,30 @@ def describe_member(c) -> str:
     if vehicle is not None:
         seat = (f"fires {w.name}, {attack_dice(c)}, {w.skill} {c.skill(w.skill)}"
                 if w.name != "(no weapon)" else "no weapon of its pilot's")  # fmt: skip
+        others = [x.name for x in getattr(c, "arsenal", ())[1:]]
+        if others:
+            seat += f" (and {', '.join(others)}, taken up by name)"
+        sp = vehicle.speeds()
+        fast = (f"; afterburner Mach {sp['mach']} ({sp['afterburner_kph']:,.0f} kph)"
+                if sp["mach"] else "")  # fmt: skip
+        pace = (f"; MOVE {sp['move']} ({sp['kph']:,.0f} kph, {sp['mph']:,.0f} mph{fast})"
+                if sp["move"] else "")  # fmt: skip
         cm = vehicle.countermeasures
         flares = ("" if not cm else "; countermeasures unlimited" if cm < 0
                   else f"; {cm} countermeasure charges")  # fmt: skip
-        return (f"{c.name}: a {vehicle.kind} vehicle, driven by {vehicle.pilot} (defence REF "
-                f"{c.stats['REF']} + {vehicle.control_skill} {c.skill(vehicle.control_skill)}); "
-                f"{seat}{armour}; {pools}{flares}; heading {vehicle.heading:g}; at {where} m")
+        article = "an" if vehicle.kind[0] in "aeiou" else "a"
+        skill = vehicle.control_skill
+        return (f"{c.name}: {article} {vehicle.kind} vehicle, driven by {vehicle.pilot} (defence "
+                f"REF {c.stats['REF']} + {skill} {c.skill(skill)}); "
+                f"{seat}{armour}; {pools}{flares}{pace}; heading {vehicle.heading:g}; at "
+                f"{where} m")
     if getattr(c, "role", "") == "pilot":
         return f"{c.name}: the pilot of {c.carrier}{armour}; {pools}"
     if getattr(c, "carrier", None) is not None:
+        others = [x.name for x in getattr(c, "arsenal", ())[1:]]
+        more = f" (and {', '.join(others)}, taken up by name)" if others else ""
         return (f"{c.name}: {c.role} in {c.carrier}: {w.name}, {attack_dice(c)}, {w.skill} "
-                f"{c.skill(w.skill)}{armour}; {pools}")
+                f"{c.skill(w.skill)}{more}{armour}; {pools}")
     return (
         f"{c.name}: {w.name}, {attack_dice(c)}, {w.skill} {c.skill(w.skill)}{armour}; {pools}; "
         f"at {where} m"

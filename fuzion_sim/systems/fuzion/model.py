@@ -350,6 +350,17 @@ class Vehicle:
     weapons: tuple[tuple[str, Weapon], ...] = ()
     countermeasures: int = 0  # charges (M-44, VA-25); -1: unlimited
 
+    def speeds(self, move: int | None = None) -> dict[str, float]:
+        """Its MOVE (``move``, default its top MOVE) as the seed's speeds (M-08, M-09; examples
+        E-01 to E-03): ``kph`` 3 x MOVE and ``mph`` 2 x MOVE (the seed's conversions, L102-104,
+        not the 2 m a phase of combat movement), and the afterburner's non-combat ``mach``
+        floor(MOVE / 100) (VA-50) as ``afterburner_kph`` (1,125 kph a Mach) and
+        ``afterburner_mph`` (750 mph)."""
+        move = self.move if move is None else int(move)
+        mach = move // 100
+        return {"move": move, "kph": 3.0 * move, "mph": 2.0 * move, "mach": mach,
+                "afterburner_kph": 1125.0 * mach, "afterburner_mph": 750.0 * mach}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Combatant:
