@@ -142,7 +142,22 @@ def _abandon(cluster) -> None:
             with contextlib.suppress(BaseException):
                 child.kill()
                 child.join(1)
+    _kill_spawning()
     cluster.status = Status.closed
+
+
+def _kill_spawning() -> None:
+    """Kill the children still reading their start-up data from this process (a spawn whose
+    ``Process.start`` has not returned is in no list of multiprocessing's): once this process
+    has gone they fail to rebuild its semaphores and print a traceback on the terminal. Their
+    SIGINT is blocked (they inherit the loop thread's mask), so Ctrl-C does not reach them."""
+    import psutil  # a dependency of distributed
+
+    with contextlib.suppress(BaseException):
+        for child in psutil.Process().children(recursive=True):
+            with contextlib.suppress(BaseException):
+                if any("spawn_main" in part for part in child.cmdline()):
+                    child.kill()
 
 
 def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
@@ -167,7 +182,19 @@ def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
             with contextlib.suppress(BaseException):
                 runner.stop()
     finally:
-        log.setLevel(level)
+        if fast:  # the process is on its way out: what is left to collect stays quiet too
+            _silence_distributed()
+        else:
+            log.setLevel(level)
+
+
+def _silence_distributed() -> None:
+    """Every ``distributed`` logger to CRITICAL: after Ctrl-C, objects collected as the process
+    exits (an ``rpc`` with a comm still open) would otherwise log a warning on the terminal."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for name in list(logging.root.manager.loggerDict):
+        if name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def security_from_files(ca_file, cert_file, key_file=None):
