@@ -82,6 +82,24 @@ def rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
         arms.ammo[k] = arms.rows_i[k, ARM_SHOTS]
 
 
+@jit(_nrt=False)
+def bring_to_bear(a, tgt, arc, vclass, carrier, vstate, px, py, hd, front_arc):
+    """Whether ``a``'s vehicle weapon, covering ``arc``, bears on ``tgt`` from the heading of
+    the vehicle it is (or rides in); when it does not, the vehicle itself (not a gunner, nor
+    one immobile or out of control) turns to face ``tgt``. Returns ``(bears, turned)``. Called
+    from the trial loop (out of line, as the vehicles' rooms are), only for a weapon with an
+    arc."""
+    v = a if vclass[a] > 0 else carrier[a]
+    dx = px[tgt] - px[v]
+    dy = py[tgt] - py[v]
+    if bears(arc, dx, dy, hd[v], front_arc):
+        return True, False
+    turned = v == a and vstate[a] == 0
+    if turned:
+        hd[a] = np.arctan2(dy, dx)
+    return False, turned
+
+
 @jit(inline="always")
 def bears(arc, dx, dy, heading, front_arc):
     """Whether a weapon covering ``arc`` (``codes.ARC_*``) bears on a target ``(dx, dy)`` from

@@ -52,7 +52,7 @@ from .actions import (
     is_weapon_action,
     start_waiting,
 )
-from .arsenal import Arsenal, bears, equip, rearm
+from .arsenal import Arsenal, bring_to_bear, equip, rearm
 from .codes import (
     ARC_ALL,
     EV_ACTION,
@@ -882,6 +882,18 @@ def trials(
                         )  # fmt: skip
                         continue
 
+                    if any_vehicle and w_arc[a] != ARC_ALL and is_weapon_action(action):
+                        # a vehicle weapon bears only on its arc: the vehicle turns to face
+                        # the target (the action), a gunner waits for it (VA-05, VA-15)
+                        bearing, turned = bring_to_bear(a, tgt, w_arc[a], vclass, carrier,
+                                                        vstate, px, py, hd, vh.front_arc)
+                        if not bearing:
+                            if log:
+                                row = log_event(events, ne, now, EVENT_OUT_OF_ARC, a, tgt)
+                                events[row, EV_FLAGS] = FLAG_HIT if turned else 0
+                                ne += 1
+                            continue
+
                     # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
                     if is_movement(action):
                         if held_by[a] >= 0:
@@ -939,21 +951,6 @@ def trials(
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
-                    if any_vehicle and form == F_WEAPON and w_arc[a] != ARC_ALL:
-                        # a vehicle weapon bears only on its arc: the vehicle turns to face
-                        # the target (the action), a gunner waits for it (VA-05, VA-15)
-                        v = a if vclass[a] > 0 else carrier[a]
-                        dx = px[tgt] - px[v]
-                        dy = py[tgt] - py[v]
-                        if not bears(w_arc[a], dx, dy, hd[v], vh.front_arc):
-                            turned = v == a and vstate[a] == 0
-                            if turned:
-                                hd[a] = np.arctan2(dy, dx)
-                            if log:
-                                row = log_event(events, ne, now, EVENT_OUT_OF_ARC, a, tgt)
-                                events[row, EV_FLAGS] = FLAG_HIT if turned else 0
-                                ne += 1
-                            continue
                     n_victims = 0
                     p_through = np.int64(-1)  # the crew row's damage to the pilot (-1: none)
                     p_hits = np.int64(0)
