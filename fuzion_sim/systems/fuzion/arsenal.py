@@ -19,6 +19,7 @@ import numpy as np
 from ..._jit import jit
 from .actions import moved_geometry
 from .codes import ARC_ALL, ARC_FRONT, ARC_LEFT, ARC_REAR, ARC_RIGHT, ARM_MISSILE, ARM_SHOTS
+from .tactics import A_AIM, A_RELOAD
 
 #: ``arms``: the weapons of those who fire several: each one's first row (-1: one weapon), the
 #: row in hand now, each row's magazine while put down, and the rows (``compile.arsenal_arrays``)
@@ -83,15 +84,23 @@ def rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
 
 
 @jit(_nrt=False)
-def bring_to_bear(a, tgt, arc, vclass, carrier, vstate, px, py, hd, front_arc):
-    """Whether ``a``'s vehicle weapon, covering ``arc``, bears on ``tgt`` from the heading of
-    the vehicle it is (or rides in); when it does not, the vehicle itself (not a gunner, nor
-    one immobile or out of control) turns to face ``tgt``. Returns ``(bears, turned)``. Called
-    from the trial loop (out of line, as the vehicles' rooms are), only for a weapon with an
-    arc."""
+def take_up(a, tgt, action, param, arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc,
+            reloading, vclass, carrier, vstate, hd, front_arc):  # fmt: skip
+    """Before ``a``'s ``action`` (one that uses a weapon): the weapon its rule names (``param``,
+    1 + its index; 0: the one in hand) is taken up (:func:`equip`); then, for an attack, a
+    vehicle weapon covering an arc must bear on ``tgt`` from the heading of the vehicle ``a``
+    is (or rides in): when it does not, the vehicle itself (not a gunner, nor one immobile or
+    out of control) turns to face ``tgt`` instead. Returns ``(bears, turned)``. The trial loop's
+    one call for both (each call site in it costs, taken or not)."""
+    if param > 0 and arms.start[a] >= 0:
+        equip(a, arms.start[a] + param - 1, arms, wp, sh, md, mc, st, wh, w_shots, w_reload,
+              w_arc, reloading)  # fmt: skip
+    arc = w_arc[a]
+    if arc == ARC_ALL or action == A_AIM or action == A_RELOAD:
+        return True, False
     v = a if vclass[a] > 0 else carrier[a]
-    dx = px[tgt] - px[v]
-    dy = py[tgt] - py[v]
+    dx = wh.px[tgt] - wh.px[v]
+    dy = wh.py[tgt] - wh.py[v]
     if bears(arc, dx, dy, hd[v], front_arc):
         return True, False
     turned = v == a and vstate[a] == 0

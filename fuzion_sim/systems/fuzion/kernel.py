@@ -52,7 +52,7 @@ from .actions import (
     is_weapon_action,
     start_waiting,
 )
-from .arsenal import Arsenal, bring_to_bear, equip, rearm
+from .arsenal import Arsenal, rearm, take_up
 from .codes import (
     ARC_ALL,
     EV_ACTION,
@@ -478,6 +478,10 @@ def trials(
     chinks = options[OPT_CHINKS] != 0
     any_vehicle = options[OPT_ANY_VEHICLE] != 0
     n_arms = arms_i.shape[0]
+    weapon_rooms = n_arms > 0  # someone fires several weapons, or one with an arc (arsenal.py)
+    for c in range(n_comb):
+        if w_arc[c] != ARC_ALL:
+            weapon_rooms = True
     n_task = task_table.shape[0]
     any_obscured = False
     for c in range(n_comb):
@@ -800,10 +804,21 @@ def trials(
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
                             w_missile, incoming, arms,
                         )  # fmt: skip
-                        if param > 0 and arm_start[a] >= 0 and is_weapon_action(action):
-                            # the weapon the rule names (tactics.WEAPON_ACTIONS), taken up
-                            equip(a, arm_start[a] + param - 1, arms, wp, sh, md, mc, st, wh,
-                                  w_shots, w_reload, w_arc, reloading)
+                    if weapon_rooms and is_weapon_action(action):
+                        # the weapon a rule names, taken up; a vehicle weapon bears only on its
+                        # arc: the vehicle turns to face the target (the action), a gunner
+                        # waits for it (M-76, VA-05, VA-15; arsenal.py, one call)
+                        bearing, turned = take_up(
+                            a, tgt, action, param, arms, wp, sh, md, mc, st, wh, w_shots,
+                            w_reload, w_arc, reloading, vclass, carrier, vstate, hd,
+                            vh.front_arc,
+                        )  # fmt: skip
+                        if not bearing:
+                            if log:
+                                row = log_event(events, ne, now, EVENT_OUT_OF_ARC, a, tgt)
+                                events[row, EV_FLAGS] = FLAG_HIT if turned else 0
+                                ne += 1
+                            continue
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
                     if action == tx.A_WAIT:
@@ -882,17 +897,6 @@ def trials(
                         )  # fmt: skip
                         continue
 
-                    if any_vehicle and w_arc[a] != ARC_ALL and is_weapon_action(action):
-                        # a vehicle weapon bears only on its arc: the vehicle turns to face
-                        # the target (the action), a gunner waits for it (VA-05, VA-15)
-                        bearing, turned = bring_to_bear(a, tgt, w_arc[a], vclass, carrier,
-                                                        vstate, px, py, hd, vh.front_arc)
-                        if not bearing:
-                            if log:
-                                row = log_event(events, ne, now, EVENT_OUT_OF_ARC, a, tgt)
-                                events[row, EV_FLAGS] = FLAG_HIT if turned else 0
-                                ne += 1
-                            continue
 
                     # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
                     if is_movement(action):
