@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...engine.rng import xoshiro, xoshiro_bits
+from ...engine.rng import high_bits, index32, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .codes import EV_ACTOR, EV_KIND, EV_LOCATION, EV_TARGET, EV_TIME, N_EV_FIELDS
 from .dice import TABLE_DICE
@@ -260,3 +260,28 @@ def sort_by_key(order, key):
             order[k + 1] = order[k]
             k -= 1
         order[k + 1] = c
+
+
+@jit(inline="always")
+def hit_damage(h, dice_bits, n_dice, nd6_table, nd6_offsets, nd6_start, u_nd6_size, s0, s1, s2,
+               s3):  # fmt: skip
+    """The damage dice of hit ``h`` of an attack (the rooms' one roll): the first hit reads the
+    attack roll's spare bits (``dice_bits``), each later one draws its own; ``n_dice`` d6 in
+    groups of ``TABLE_DICE`` from the equally-likely-outcome tables (``nd6_start``,
+    ``u_nd6_size``: the full group's offset and size). Returns ``(state, damage)``."""
+    if h == 0:
+        bits = dice_bits
+    else:
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        bits = high_bits(x)
+    dice_left = n_dice
+    raw = np.int64(0)
+    while dice_left >= TABLE_DICE:
+        raw += nd6_table[nd6_start + index32(bits, u_nd6_size)]
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        bits = high_bits(x)
+        dice_left -= TABLE_DICE
+    lo = nd6_offsets[dice_left]
+    size = nd6_offsets[dice_left + 1] - lo
+    raw += nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
+    return s0, s1, s2, s3, raw

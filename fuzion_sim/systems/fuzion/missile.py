@@ -31,7 +31,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..._jit import jit
-from ...engine.rng import high_bits, index32, xoshiro, xoshiro_bits
+from ...engine.rng import high_bits, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .codes import (
     EV_ACTION,
@@ -66,7 +66,7 @@ from .codes import (
 )
 from .dice import TABLE_DICE
 from .hull import crew_fate, other_hits
-from .kernel_parts import log_event
+from .kernel_parts import hit_damage, log_event
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
 from .strike import take_wounds
 
@@ -136,19 +136,8 @@ def missile_damage(a, c, n_hits, asp, now, mi, md, wp, ar, sh, hl, wh, st, tl, d
         nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
         u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
         for h in range(n_hits):  # as strike's hits on a person, one a missile
-            if h > 0:
-                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                bits = high_bits(x)
-            dice_left = n_dice
-            raw_h = np.int64(0)
-            while dice_left >= TABLE_DICE:
-                raw_h += dt.nd6_table[nd6_start + index32(bits, u_nd6_size)]
-                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                bits = high_bits(x)
-                dice_left -= TABLE_DICE
-            lo = dt.nd6_offsets[dice_left]
-            size = dt.nd6_offsets[dice_left + 1] - lo
-            raw_h += dt.nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
+            s0, s1, s2, s3, raw_h = hit_damage(h, bits, n_dice, dt.nd6_table, dt.nd6_offsets,
+                                               nd6_start, u_nd6_size, s0, s1, s2, s3)
             raw += raw_h
             armour_h = armour
             if rl.loc_mode != LOC_NONE and sh.scale[c] != SCALE_KILLS:  # a missile calls no shot

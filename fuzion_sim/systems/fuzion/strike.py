@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..._jit import jit
-from ...engine.rng import high_bits, index32, split_bits, xoshiro, xoshiro_bits
+from ...engine.rng import split_bits, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .actions import moved_geometry
 from .codes import (
@@ -50,7 +50,7 @@ from .codes import (
 )
 from .dice import TABLE_DICE
 from .hull import carry_crew, other_hits
-from .kernel_parts import log_event
+from .kernel_parts import hit_damage, log_event
 from .rules import (
     KILLING,
     STUN,
@@ -451,22 +451,8 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
         )  # fmt: skip
     else:
         for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
-            if h == 0:
-                bits = dice_bits
-            else:
-                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                bits = high_bits(x)
-            dice_left = n_dice
-            raw_h = np.int64(0)
-            while dice_left >= TABLE_DICE:
-                group = index32(bits, u_nd6_size)
-                raw_h += dt.nd6_table[nd6_start + group]
-                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                bits = high_bits(x)
-                dice_left -= TABLE_DICE
-            lo = dt.nd6_offsets[dice_left]
-            size = dt.nd6_offsets[dice_left + 1] - lo
-            raw_h += dt.nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
+            s0, s1, s2, s3, raw_h = hit_damage(h, dice_bits, n_dice, dt.nd6_table, dt.nd6_offsets,
+                                               nd6_start, u_nd6_size, s0, s1, s2, s3)
             if special:
                 raw_h = 0  # these manoeuvres do no damage themselves
             raw += raw_h
