@@ -580,15 +580,34 @@ def build_member(ctx: Context, parts, value, side: str, side_options: dict):
 
 
 def check_called_shots(ctx: Context, rules, sides: dict) -> None:
-    """A called shot without ``rules.hit_locations: called`` is ignored: say so."""
-    if rules.hit_locations == "called":
-        return
-    for combatant in (c for members in sides.values() for c in members):
-        if combatant.called_shot is not None:
-            ctx.warnings.append(
-                f"{combatant.name} calls shots at the {combatant.called_shot}, but "
-                f"rules.hit_locations is '{rules.hit_locations}': the call is ignored"
-            )
+    """A called shot nothing honours is ignored: say so. A person's location is called under
+    ``rules.hit_locations: called`` (F27), a vehicle's under ``rules.vehicle_locations: called``
+    (M-77, VA-08), and only at an enemy vehicle whose table has that row to call."""
+    people = rules.hit_locations == "called"
+    vehicles = rules.values.get("vehicle_locations", "random") == "called"
+    x_mod = -4 if rules.values.get("vehicle_called_x", "forbidden") == "minus4" else None
+    person_names = tables.hit_locations().names
+    for side, members in sides.items():
+        enemy_vehicles = [c.vehicle for s, others in sides.items() if s != side
+                          for c in others if getattr(c, "vehicle", None) is not None]  # fmt: skip
+        for combatant in members:
+            name = combatant.called_shot
+            if name is None:
+                continue
+            callable_at = [v for v in enemy_vehicles
+                           if tables.vehicle_called_row(v.kind, v.absent, name, x_mod)]  # fmt: skip
+            if (people and name in person_names) or (vehicles and callable_at):
+                continue
+            why = []
+            if name in person_names:
+                why.append(f"rules.hit_locations is '{rules.hit_locations}'")
+            if name in tables.vehicle_location_names():
+                why.append(f"no enemy vehicle has a {name} to call (VA-08)" if vehicles else
+                           "rules.vehicle_locations is "
+                           f"'{rules.values.get('vehicle_locations', 'random')}'")  # fmt: skip
+            why = " and ".join(why)
+            ctx.warnings.append(f"{combatant.name} calls shots at the {name}, but {why}: the "
+                                "call is ignored")  # fmt: skip
 
 
 def check_powered_armour(ctx: Context, rules, sides: dict) -> None:
@@ -687,7 +706,7 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         )
     called_shot = opt(
         "called_shot",
-        lambda p, v: check_choice(ctx, p, v, _hit_location_names(), "hit location"),
+        lambda p, v: check_choice(ctx, p, v, tables.called_locations(), "hit location"),
         None,
     )
     _check_burst_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)

@@ -44,6 +44,7 @@ __all__ = [
     "OPT_CRIT_SINGLE_HIT",
     "OPT_LOCATION_COUNTS_TOTAL",
     "OPT_CREW_ARMOUR",
+    "OPT_CREW_RANDOM",
     "OPT_ANY_MISSILE",
     "OPT_MISSILE_ATTACK_ROLL",
     "OPT_MISSILE_TIMING",
@@ -180,7 +181,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 35
+N_OPTIONS = 36
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -222,6 +223,7 @@ OPT_INTEGRITY = 31  # structural integrity: 0 off, else INTEGRITY_* (VA-45)
 OPT_CHINKS_VEHICLES = 32  # chinks against vehicles (OPT_CHINKS: against the others, VA-43)
 OPT_POWERED_WEARER_CEIL = 33  # VA-44 powered_split: wearer_ceil (else suit_ceil)
 OPT_POWERED_TO_HITS = 34  # VA-44 powered_stun: to_hits (else as_stun)
+OPT_CREW_RANDOM = 35  # VA-13 crew_hit: random_crew (else the pilot)
 STAGED_MINUS_ONE = 1
 STAGED_ALL = 2
 STAGED_AMOUNT = 3

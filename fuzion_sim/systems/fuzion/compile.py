@@ -140,6 +140,7 @@ class Plan(NamedTuple):
     v_thr: np.ndarray
     v_eff: np.ndarray
     v_locid: np.ndarray
+    v_call: np.ndarray
     # missiles (see missile_arrays)
     w_missile: np.ndarray
     w_mdv: np.ndarray
@@ -296,6 +297,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_LOCATION_COUNTS_TOTAL] = bool(
         rules.values.get("location_damage_counts_total", True))
     options[codes.OPT_CREW_ARMOUR] = bool(rules.values.get("crew_personal_armour", True))
+    options[codes.OPT_CREW_RANDOM] = rules.values.get("crew_hit", "pilot") == "random_crew"
     mis = missile_arrays(fighters, rules)
     options[codes.OPT_ANY_MISSILE] = any(  # in hand or taken up later (arsenal_arrays)
         w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,)))
@@ -345,7 +347,6 @@ def compile_scenario(scenario: Scenario) -> Plan:
         for c, s, h, u in zip(fighters, scales, derived["hits"], veh["kill_unit"], strict=True)
     ]
     stun_max = [st if s == 0 else 1 << 40 for s, st in zip(scales, derived["stun"], strict=True)]
-    called = [getattr(c, "called_shot", None) for c in fighters]
 
     acts = timing.acts.copy()
     spr = timing.slots_per_round
@@ -387,10 +388,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         physician=_ints([c.skill("Physician") for c in fighters]),
         scale=_ints(scales),
         knock_body=_ints([knock_body_of(c, s) for c, s in zip(fighters, scales, strict=True)]),
-        called_loc=_ints([-1 if x is None else locations.index(x) for x in called]),
-        called_mod=_ints(
-            [0 if x is None else locations.called_modifiers[locations.index(x)] for x in called]
-        ),
+        **called_arrays(fighters, rules, veh["vclass"]),
         a_pd=_ints([c.armor.pd for c in fighters]),
         a_ekd=_ints([c.armor.ekd for c in fighters]),
         a_kills=_ints([getattr(c.armor, "kills", 0) for c in fighters]),
@@ -641,7 +639,8 @@ def mecha_arrays(fighters, rules) -> dict:
 
 
 _VEHICLE_FIELDS = ("carrier", "pilot_of", "vclass", "heading0", "kill_unit", "v_rows", "v_nrows",
-                   "v_num", "v_den", "v_crew", "v_thr", "v_eff", "v_locid")  # fmt: skip
+                   "v_num", "v_den", "v_crew", "v_thr", "v_eff", "v_locid",
+                   "v_call")  # fmt: skip
 
 
 def vehicle_arrays(fighters, rules) -> dict:
@@ -676,7 +675,7 @@ def vehicle_arrays(fighters, rules) -> dict:
         "v_nrows": np.zeros(n * 3, np.int64), "v_num": np.zeros(n * nr, np.int64),
         "v_den": np.ones(n * nr, np.int64), "v_crew": np.zeros(n * nr, np.int64),
         "v_thr": np.zeros(n * nr, np.int64), "v_eff": np.zeros(n * nr, np.int64),
-        "v_locid": np.zeros(n * nr, np.int64),
+        "v_locid": np.zeros(n * nr, np.int64), "v_call": np.full(n * n, -1, np.int64),
     }  # fmt: skip
     tenths = rules.values.get("kill_precision", "tenths") == "tenths"
     crits = bool(rules.values.get("critical_effects", True))
@@ -719,7 +718,46 @@ def vehicle_arrays(fighters, rules) -> dict:
                 out["v_rows"][base + m:base + m + count] = r
                 m += count
             out["v_nrows"][c * 3 + a] = m
+        for a, attacker in enumerate(fighters):
+            call = called_row(getattr(attacker, "called_shot", None), vehicle, rules)
+            if call is not None:
+                out["v_call"][a * n + c] = call[0]
     return out
+
+
+def called_row(location: str | None, vehicle, rules) -> tuple[int, int] | None:
+    """The row of ``vehicle``'s table a shot called at ``location`` hits and its modifier
+    (``tables.vehicle_called_row``) when ``rules.vehicle_locations`` is ``called``; None: the
+    shot is not called at this vehicle (its table is rolled)."""
+    if location is None or vehicle is None:
+        return None
+    if rules.values.get("vehicle_locations", "random") != "called":
+        return None
+    x_mod = -4 if rules.values.get("vehicle_called_x", "forbidden") == "minus4" else None
+    return tables.vehicle_called_row(vehicle.kind, vehicle.absent, location, x_mod)
+
+
+def called_arrays(fighters, rules, vclass) -> dict[str, np.ndarray]:
+    """Called shots (F27, M-77, VA-08): ``called_loc[a]`` the people's location ``a`` calls
+    (-1: none), and ``called_mod[a * n + t]`` the modifier of ``a``'s attacks on ``t``: the
+    vehicle row's (:func:`called_row`) on a vehicle, the people's location's on anyone else
+    under ``rules.hit_locations: called``, else 0."""
+    locations = hit_locations()
+    n = len(fighters)
+    people = rules.values.get("hit_locations", "none") == "called"
+    loc = np.full(n, -1, np.int64)
+    mod = np.zeros(n * n, np.int64)
+    for a, attacker in enumerate(fighters):
+        name = getattr(attacker, "called_shot", None)
+        if name in locations.names:
+            loc[a] = locations.index(name)
+        for t, target in enumerate(fighters):
+            if vclass[t]:
+                call = called_row(name, getattr(target, "vehicle", None), rules)
+                mod[a * n + t] = 0 if call is None else call[1]
+            elif people and loc[a] >= 0:
+                mod[a * n + t] = locations.called_modifiers[loc[a]]
+    return {"called_loc": loc, "called_mod": mod}
 
 
 def vehicle_rows(vehicle, row9: str = "literal"):
@@ -943,7 +981,7 @@ def duel_plan(plan: Plan, sp: StandingPlan) -> DuelPlan:
     fixed_loc = _ints([int(plan.called_loc[c]) if called else -1 for c in range(2)])
     fixed_mod = _ints(
         [
-            (int(plan.called_mod[c]) if called and plan.called_loc[c] >= 0 else 0)
+            (int(plan.called_mod[c * 2 + 1 - c]) if called and plan.called_loc[c] >= 0 else 0)
             - int(shots[c]) // 10  # F15: -1 per full 10 shots
             for c in range(2)
         ]

@@ -46,18 +46,22 @@ from .suit import suit_split, suited_hits
 
 #: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
 #: they read: the vehicle hit tables on (VA-06), half the front arc in degrees (VA-05), single-hit
-#: criticals (VA-09), location damage off the structure too (VA-09), the crew's armour (VA-13)
+#: criticals (VA-09), location damage off the structure too (VA-09), the crew's armour (VA-13);
+#: ``call[a * n + v]`` the row of ``v``'s table ``a``'s called shot hits (-1: rolled; M-77);
+#: the crew row hits one of the crew at random, not the pilot (VA-13 ``crew_hit``)
 Vehicles = namedtuple(
     "Vehicles",
-    "vclass carrier pilot kill_unit rows nrows num den crew thr eff locid locs_on front_arc "
-    "single_hit counts_total crew_armour",
+    "vclass carrier pilot kill_unit rows nrows num den crew thr eff locid call locs_on front_arc "
+    "single_hit counts_total crew_armour random_crew",
 )
 #: ``vs``: the trial's vehicle state: heading (radians), damage at each row, the rows destroyed
 #: (bits), immobile / uncontrolled (``VS_*`` bits), the trial's counters (immobilised,
-#: uncontrolled, critical locations destroyed, the time of the first) and the chunk's hits and
-#: damage by vehicle location
+#: uncontrolled, critical locations destroyed, the time of the first), the chunk's hits and
+#: damage by vehicle location, and ``hit_crew[v]`` whom the crew row of the last attack on
+#: ``v`` hit (VA-13)
 VState = namedtuple(
-    "VState", "hd loc_dmg vdest vstate c_immob c_unctl c_crits c_crit_t vloc_hits vloc_dmg"
+    "VState",
+    "hd loc_dmg vdest vstate c_immob c_unctl c_crits c_crit_t vloc_hits vloc_dmg hit_crew",
 )
 #: ``mc``: the mecha rules (../shared/rulings/vehicles M-18, M-32 to M-36), switches and the
 #: trial's state in one group (one argument more for the inlined rooms): chinks against
@@ -129,14 +133,14 @@ def critical(tgt, row, dmg, vh, vs, hl, tl, now, log, events, ne):
 
 
 @jit(inline="always")
-def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, mc, dt,
+def crew_wound(a, p, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, mc, dt,
                ap_factor, s0, s1, s2, s3):  # fmt: skip
-    """The crew row (M-26, VA-13): what passed the vehicle's armour, unmultiplied, hits its
-    pilot, through the pilot's own armour (``crew_personal_armour``). ``passed`` is the damage
+    """The crew row (M-26, VA-13): what passed the vehicle's armour, unmultiplied, hits crew
+    member ``p`` (its pilot, or one at random), through its own armour
+    (``crew_personal_armour``). ``passed`` is the damage
     through an SDP vehicle's PD, or the whole Kills through a Kill-rated vehicle's armour,
     which become 13 + K DC of killing damage rolled against the pilot (F29). Returns
     ``(state, Hits lost, Stun lost, damage through)`` of the pilot."""
-    p = vh.pilot[tgt]
     if p < 0 or passed <= 0:
         return s0, s1, s2, s3, np.int64(0), np.int64(0), np.int64(0)
     dmg = passed
@@ -164,6 +168,26 @@ def crew_wound(a, tgt, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh
     else:
         lost, stun = split_through(kind == KILLING, through, stun_before)
     return s0, s1, s2, s3, lost, stun, through
+
+
+@jit(inline="always")
+def random_crew(v, vh, hl, s0, s1, s2, s3):
+    """One of vehicle ``v``'s crew still in the fight, each alike (VA-13 ``crew_hit:
+    random_crew``; the pilot when none is). Returns ``(state, crew member)``."""
+    n = 0
+    for c in range(vh.carrier.shape[0]):
+        if vh.carrier[c] == v and not hl.is_out[c]:
+            n += 1
+    if n == 0:
+        return s0, s1, s2, s3, vh.pilot[v]
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    k = np.int64(u * n)
+    for c in range(vh.carrier.shape[0]):
+        if vh.carrier[c] == v and not hl.is_out[c]:
+            if k == 0:
+                return s0, s1, s2, s3, np.int64(c)
+            k -= 1
+    return s0, s1, s2, s3, vh.pilot[v]
 
 
 @jit(_nrt=False)
@@ -316,7 +340,9 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
         k = np.int64(0)
         area = whole
         if vh.locs_on:  # the row first: its area's armour (staged penetration, VA-42)
-            s0, s1, s2, s3, row = hit_row(tgt, asp, vh, s0, s1, s2, s3)
+            row = vh.call[a * vh.vclass.shape[0] + tgt] if aspect < 0 else -1
+            if row < 0:  # not a called shot (a missile's never is): the table's dice
+                s0, s1, s2, s3, row = hit_row(tgt, asp, vh, s0, s1, s2, s3)
             k = tgt * V_ROWS + row
             area = vh.locid[k]
         if kill_rated:
@@ -333,10 +359,15 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
                 vs.vloc_hits[tgt, vh.locid[k]] += 1
             if vh.crew[k]:  # "damage to pilot only", "if shot penetrates armor"
                 crew_row = True
-                pilot = vh.pilot[tgt]
+                if passed > 0 and p_through < 0:  # whom the attack's crew hits strike
+                    vs.hit_crew[tgt] = vh.pilot[tgt]
+                    if vh.random_crew:
+                        s0, s1, s2, s3, who = random_crew(tgt, vh, hl, s0, s1, s2, s3)
+                        vs.hit_crew[tgt] = who
+                pilot = vs.hit_crew[tgt]
                 if passed > 0 and pilot >= 0:
                     s0, s1, s2, s3, lost, stun, thr = crew_wound(
-                        a, tgt, passed, kill_rated, dmg_type, hl.stun[pilot] - p_stun, wp, ar,
+                        a, pilot, passed, kill_rated, dmg_type, hl.stun[pilot] - p_stun, wp, ar,
                         sh, vh, mc, dt, rl.ap_factor, s0, s1, s2, s3,
                     )  # fmt: skip
                     p_hits += lost

@@ -102,6 +102,7 @@ from .codes import (
     OPT_CLUSTER_SEQUENCE,
     OPT_CM_PER_ROLL,
     OPT_CREW_ARMOUR,
+    OPT_CREW_RANDOM,
     OPT_CRIT_SINGLE_HIT,
     OPT_DODGE_BONUS,
     OPT_DYING_CAN_ACT,
@@ -189,7 +190,7 @@ def run_chunk(
     loc_by_roll, loc_num, loc_den,
     # vehicles and their crews (compile.vehicle_arrays)
     carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
-    v_eff, v_locid,
+    v_eff, v_locid, v_call,
     # missiles (compile.missile_arrays)
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
     # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
@@ -217,7 +218,8 @@ def run_chunk(
         starting position in metres, INT and Perception, obscured, weapon holstered at the start
         (``drawn: false``), no weapon (the fists: every attack a punch), abort (``ABORT_*``),
         TECH and Physician (first aid), scale (``SCALE_*``), the BODY (Kills) knockback
-        subtracts, a called shot's location (-1: none) and its modifier.
+        subtracts, a called shot's location (-1: none) and its modifier against each target
+        (``called_mod[a * C + t]``; at a vehicle, its row's).
     w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
         (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
         weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
@@ -246,7 +248,8 @@ def run_chunk(
         Hit location of each 3d6 total, and each location's damage multiplier num / den.
     carrier ... v_locid
         The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
-        vehicle's pilot, class, heading, Kill unit, and its hit table by aspect and by row.
+        vehicle's pilot, class, heading, Kill unit, its hit table by aspect and by row, and
+        the row each attacker's called shot hits (``v_call[a * C + v]``, -1: rolled).
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm : int64[C]
         The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
         weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
@@ -346,6 +349,7 @@ def run_chunk(
     c_unctl = np.zeros(n_comb, np.int64)
     c_crits = np.zeros(n_comb, np.int64)
     c_crit_t = np.zeros(n_comb, np.int64)
+    hit_crew = np.full(n_comb, -1, np.int64)
     hidden = carrier >= 0  # a crew member is no target of its own
     # missiles: charges left, the engagements in flight (missile.MState), counters
     n_eng = 1
@@ -410,20 +414,20 @@ def run_chunk(
         slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr, v_eff, v_locid, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start,
-        arms_i, arms_f, rscale, rs_target, suit_max, winner, end_slot, out_slot, death_slot,
-        dealt, taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits,
-        crit_any, crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit,
-        engagements, evaded,
+        v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
+        arm_start, arms_i, arms_f, rscale, rs_target, suit_max, winner, end_slot, out_slot,
+        death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
+        uncontrolled, crits, crit_any, crit_time, vehicle_location_hits, vehicle_location_damage,
+        missiles_hit, engagements, evaded,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt, e_left,
-        e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng, c_mevaded,
-        arm_lost, suit, room,
+        c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt,
+        e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng,
+        c_mevaded, arm_lost, suit, room,
     )  # fmt: skip
 
 
@@ -439,20 +443,21 @@ def trials(
     rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, w_missile,
-    w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start, arms_i, arms_f, rscale, rs_target,
-    suit_max, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-    location_hits, immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
-    vehicle_location_damage, missiles_hit, engagements, evaded, log_trial, events, n_events,
+    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
+    w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start, arms_i, arms_f, rscale,
+    rs_target, suit_max, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+    knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
+    vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded, log_trial,
+    events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
     hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
     aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left,
-    e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit,
-    c_meng, c_mevaded, arm_lost, suit, room,
+    vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo,
+    cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
+    c_mhit, c_meng, c_mevaded, arm_lost, suit, room,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -519,13 +524,13 @@ def trials(
     )
     vh = Vehicles(
         vclass, carrier, pilot_of, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff,
-        v_locid, options[OPT_VEHICLE_LOCATIONS] != 0, np.float64(options[OPT_FRONT_ARC]),
+        v_locid, v_call, options[OPT_VEHICLE_LOCATIONS] != 0, np.float64(options[OPT_FRONT_ARC]),
         options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
-        options[OPT_CREW_ARMOUR] != 0,
+        options[OPT_CREW_ARMOUR] != 0, options[OPT_CREW_RANDOM] != 0,
     )
     arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
     vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
-                vehicle_location_hits, vehicle_location_damage)  # fmt: skip
+                vehicle_location_hits, vehicle_location_damage, hit_crew)  # fmt: skip
     any_missile = options[OPT_ANY_MISSILE] != 0
     per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
     evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
@@ -984,8 +989,8 @@ def trials(
                         if launching:  # a missile: its engagement (missile.py)
                             c_attacks[a] += 1
                             stamp = t_abs if per_phase else rounds_done
-                            s0, s1, s2, s3, ne, sides_left = launch(
-                                a, tgt, av, dv_base, stamp, now,
+                            s0, s1, s2, s3, ne, sides_left = launch(  # never called (M-77)
+                                a, tgt, av - called_mod[pair], dv_base, stamp, now,
                                 mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
                                 vic,
                                 standing, sides_left, s0, s1, s2, s3, log, events, ne,
@@ -1030,7 +1035,7 @@ def trials(
                         v_through[0] = through
                         if p_through >= 0:  # and the vehicle's pilot, through its crew row
                             n_victims = 2
-                            v_c[1] = pilot_of[tgt]
+                            v_c[1] = vs.hit_crew[tgt]
                             v_hits[1] = p_hits
                             v_stun[1] = p_stun
                             v_through[1] = p_through

@@ -173,7 +173,7 @@ def missile_damage(a, c, n_hits, asp, now, mi, md, wp, ar, sh, hl, wh, st, tl, d
     vic.through[0] = through
     if p_through >= 0:  # and the vehicle's pilot, through its crew row
         n_victims = 2
-        vic.c[1] = vh.pilot[c]
+        vic.c[1] = vs.hit_crew[c]
         vic.hits[1] = p_hits
         vic.stun[1] = p_stun
         vic.through[1] = p_through

@@ -99,8 +99,11 @@ SWITCHES: dict[str, Switch] = {
     "chinks": Switch(bool, False, "F30", "chinks in the armour"),
     # vehicles and mecha (../shared/rulings/vehicles/rulings.md): read only when a combatant
     # has a `vehicle:` block
-    "vehicle_locations": Switch(("random", "none"), "random", "VA-06",
+    "vehicle_locations": Switch(("random", "none", "called"), "random", "VA-06",
                                 "vehicle hit locations by facing"),
+    # a called shot at a row whose HIT MOD is "X" (ground cargo, aircraft propeller, boat rudder)
+    "vehicle_called_x": Switch(("forbidden", "minus4"), "forbidden", "VA-08",
+                               "called shots at the rows marked X"),
     "critical_effects": Switch(bool, True, "VA-10", "vehicle critical effects"),
     "minor_crits": Switch(("effects", "none"), "effects", "VA-10", "wheels and flaps"),
     "facing_arcs": Switch(("quarters", "hex"), "quarters", "VA-05", "facing arcs"),
@@ -113,6 +116,11 @@ SWITCHES: dict[str, Switch] = {
     "location_damage_counts_total": Switch(bool, True, "VA-09",
                                            "location damage counts toward the structure"),
     "crew_personal_armour": Switch(bool, True, "VA-13", "crew hits meet personal armour"),
+    "crew_hit": Switch(("pilot", "random_crew"), "pilot", "VA-13", "who the crew row hits"),
+    # the Weapon row's damage that knocks the vehicle's weapons out, as a % of its structure
+    # (0: never; not from the seed)
+    "weapon_disable_pct": Switch(int, 0, "VA-11", "weapon location knocked out at",
+                                 low=0, high=100),
     "no_turret": Switch(("fixed_mounts", "all_vehicle_fire", "never"), "fixed_mounts", "VA-15",
                         "vehicle mounted, no turret -4"),
     "maneuver_in_defence": Switch(bool, False, "VA-02",

@@ -59,8 +59,9 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     if plan.w_area[a]:
         raise NotAvailable(f"{attacker}'s {members[a].weapon.name} hits everyone in its area: "
                            "one attack on one target is not its whole effect; run the fight")
-    if rules.hit_locations == "called":
-        raise NotAvailable("exact attacks with called shots are not worked out; run the fight")
+    if rules.hit_locations == "called" and not plan.vclass[t]:
+        raise NotAvailable("exact attacks with called shots at people are not worked out; run "
+                           "the fight")  # fmt: skip
     dist = float(pair_distances(plan)[a * n + t])
     melee = bool(plan.w_melee[a])
     if melee and dist > plan.w_range[a]:
@@ -81,11 +82,14 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
         out = _missile_attack(plan, scenario, a, t, av, dv_base, common)
         out["attack"].update({"av": av, "dv_base": dv_base, "range_m": dist})
         return out
-    if plan.vclass[t] and rules.values.get("vehicle_locations", "random") == "random":
+    if plan.vclass[t] and rules.values.get("vehicle_locations", "random") != "none":
+        call = int(plan.v_call[a * n + t])  # a called shot's row (M-77, VA-08), -1: rolled
         if kind == "burst" or (plan.w_autofire[a] and shots != 1):
             raise NotAvailable("several hits on a vehicle, each on its own location, are not "
                                "worked out exactly; run the fight")  # fmt: skip
-        out = _vehicle_attack(plan, scenario, a, t, av, dv_base, int(dice_n), armour, common)
+        av += int(plan.called_mod[a * n + t])
+        out = _vehicle_attack(plan, scenario, a, t, av, dv_base, int(dice_n), armour, common,
+                              call)  # fmt: skip
         out["attack"].update({"av": av, "dv_base": dv_base, "range_m": dist})
         return out
     if plan.scale[t] == codes.SCALE_KILLS:
@@ -158,7 +162,7 @@ def _missile_attack(plan, scenario, a, t, av, dv_base, common) -> dict:
         "attack": {"dice": int(plan.w_dc[a]), "kills": int(plan.w_kills[a])},
     }  # fmt: skip
     vehicle = getattr(scenario.combatants[t], "vehicle", None)
-    if vehicle is not None and values.get("vehicle_locations", "random") == "random":
+    if vehicle is not None and values.get("vehicle_locations", "random") != "none":
         mode = values.get("missile_aspect", "launch")
         if vehicle.kind == "mecha" or mode == "side":
             aspect = "side"
@@ -230,11 +234,13 @@ def _row_weights(vehicle, aspect: str, rows) -> list[int]:
             sum(counts[r - 3] for r in range(row.lo, row.hi + 1)) for row in rows]  # fmt: skip
 
 
-def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common) -> dict:
+def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common,
+                    call=-1) -> dict:  # fmt: skip
     """One attack on a vehicle (F31, M-22 to M-30): the aspect from the starting positions and
-    heading, each location's probability given a hit, and the structure's damage (SDP, or
-    Kills in the plan's unit: tenths under ``kill_precision: tenths``) after the row's
-    multiplier; the crew row does none to the structure (its damage is the pilot's)."""
+    heading, each location's probability given a hit (all on row ``call`` of a called shot,
+    M-77), and the structure's damage (SDP, or Kills in the plan's unit: tenths under
+    ``kill_precision: tenths``) after the row's multiplier; the crew row does none to the
+    structure (its damage is the pilot's)."""
     rules = scenario.rules
     vehicle = scenario.combatants[t].vehicle
     kill_rated = plan.scale[t] == codes.SCALE_KILLS
@@ -249,6 +255,8 @@ def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common) -
     row9 = rules.values.get("vehicle_row9", "literal")
     rows = vehicle_rows(vehicle, row9)
     weights = _row_weights(vehicle, aspect, rows)
+    if call >= 0:
+        weights = [int(r == call) for r in range(len(rows))]
     n_loc = sum(weights)
     k0 = t * codes.V_ROWS
     mults = [(int(plan.v_num[k0 + r]), int(plan.v_den[k0 + r]), bool(plan.v_crew[k0 + r]))
@@ -289,6 +297,8 @@ def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common) -
                     c, tot) * Fraction(w, n_loc)
     mean = sum(v * p for v, p in pmf.items())
     locations = vehicle_locations(vehicle, aspect, row9)
+    if call >= 0:
+        locations = {name: Fraction(int(name == rows[call].location)) for name in locations}
     extra = {}
     if kill_rated and rules.values.get("structural_integrity", False):
         # F30, VA-45: after a hit that put Kills into the structure (or, on the crew row, through

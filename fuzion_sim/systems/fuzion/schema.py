@@ -229,8 +229,9 @@ def member_schema() -> dict:
         "abort": _enum(ABORTS, "the defence it aborts to when attacked (F32)"),
         "sdp": _int(1, build.MAX_POOL, "an object of that many SDP"),
         "kills": _int(1, build.MAX_KILLS, "a Kill-rated target of that many Kills (F29)"),
-        "called_shot": _enum(tables.hit_locations().names,
-                             "the location it calls with rules.hit_locations: called"),
+        "called_shot": _enum(tables.called_locations(),
+                             "the location it calls with rules.hit_locations: called (a "
+                             "person's) or rules.vehicle_locations: called (a vehicle's)"),
     }  # fmt: skip
     props["vehicle"] = vehicle_schema(props)
     assert set(props) == set(build.COMBATANT_KEYS), set(props) ^ set(build.COMBATANT_KEYS)

@@ -224,8 +224,7 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
         av += 5  # F11: attacking a surprised target
     av += st.next_mod[a]
     st.next_mod[a] = 0
-    if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
-        av += md.called_mod[a]  # F27 called shot
+    av += md.called_mod[pair]  # a called shot (F27; at a vehicle, M-77)
     if action == tx.A_HAYMAKER:
         av -= 3  # +3 dice, -3 to hit
         n_dice += 3

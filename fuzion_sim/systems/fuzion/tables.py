@@ -315,6 +315,41 @@ def vehicle_location_names() -> tuple[str, ...]:
     return tuple(names)
 
 
+def vehicle_called_row(kind: str, absent, location: str,
+                       x_modifier: int | None = None) -> tuple[int, int] | None:  # fmt: skip
+    """The row a shot called at ``location`` hits on a vehicle of class ``kind`` lacking the
+    locations ``absent``, and the shot's to-hit modifier (the HIT MOD column, M-77, VA-08).
+
+    Of the rows of that name the vehicle has, the one with the best HIT MOD (the ground Body's
+    -1 row, the mecha Torso's 10-11, as VA-53 reads it); ``crew`` and ``pilot`` name the crew
+    row of every table. A row whose HIT MOD is "X" cannot be called, or is called at
+    ``x_modifier`` when one is given (``vehicle_called_x: minus4``).
+
+    Returns
+    -------
+    tuple of (int, int), or None
+        The row's index in ``vehicle_tables()[kind]`` and the modifier; None where the shot
+        cannot be called at such a vehicle.
+    """
+    best = None
+    for r, row in enumerate(vehicle_tables()[kind]):
+        named = row.location == location or (row.crew and location in ("crew", "pilot"))
+        if not named or row.location in absent:
+            continue
+        mod = row.called_modifier if row.called_modifier is not None else x_modifier
+        if mod is not None and (best is None or mod > best[1]):
+            best = (r, mod)
+    return best
+
+
+@cache
+def called_locations() -> tuple[str, ...]:
+    """What a combatant's ``called_shot`` may name: a person's hit location (F27) or a
+    vehicle's (M-77), each once."""
+    names = hit_locations().names
+    return (*names, *(n for n in vehicle_location_names() if n not in names))
+
+
 @cache
 def aspect_roll_counts(aspect: str) -> tuple[int, ...]:
     """Equally likely outcomes of the hit-table roll by aspect (F31), as counts of the totals

@@ -1,0 +1,174 @@
+"""Called shots on vehicles and mecha (issue 16 item 5, "`crew` targets"; ../shared/rulings/
+vehicles M-77, VA-06 ``vehicle_locations: called``, VA-08 ``vehicle_called_x``, VA-53): the row
+a call hits and its HIT MOD, the warnings when nothing honours a call, the kernel held to the
+exact attack (P(hit) at the row's modifier, every hit on the row), and the fault it fixes: a
+person's called shot no longer costs its modifier against a vehicle whose table is rolled.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+from oracles import agrees
+from test_vehicles import FRONT, ONCE, SIDE, car, driver, fight, shooter
+
+from fuzion_sim import simulate
+from fuzion_sim.cli import cli
+from fuzion_sim.systems.fuzion import tables
+from fuzion_sim.systems.fuzion.compile import compile_scenario as compile_plan
+from fuzion_sim.systems.fuzion.oracle import scenario_attack
+
+#: A fair shot: AV and DV close enough that the HIT MOD shows in P(hit).
+FAIR = {"stats": {"REF": 6}, "skills": {"Heavy Weapons": 4}}
+GUN = {"name": "Gun", "dc": 3, "skill": "Heavy Weapons", "range": 500}
+
+
+def row_of(kind, location, absent=(), x=None):
+    got = tables.vehicle_called_row(kind, absent, location, x)
+    if got is None:
+        return None
+    row, mod = got
+    return tables.vehicle_tables()[kind][row].printed, mod
+
+
+def test_the_row_a_call_hits_and_its_modifier():
+    """M-77: the HIT MOD as printed; the best row of a name (VA-53: Torso's 10-11 at -1); crew
+    and pilot name the crew row; X rows are not called unless ``minus4`` (VA-08); absent rows
+    cannot be called."""
+    assert row_of("ground", "engine") == ("Engine", -3)
+    assert row_of("ground", "body") == ("Body", -1)
+    assert tables.vehicle_called_row("ground", (), "body", None)[0] == 4  # row 10, x1/2
+    assert row_of("mecha", "torso") == ("Torso", -1)
+    assert row_of("ground", "crew") == ("Crew", -3)
+    assert row_of("mecha", "crew") == row_of("mecha", "pilot") == ("Pilot", -3)
+    assert row_of("ground", "cargo") is None
+    assert row_of("ground", "cargo", x=-4) == ("Cargo", -4)
+    assert row_of("aircraft", "propeller") is None
+    assert row_of("ground", "engine", absent=("engine",)) is None
+    assert row_of("ground", "propeller") is None
+    assert row_of("mecha", "head") == ("head", -6)
+
+
+def called_fight(location, where=SIDE, pool=None, shooter_sheet=FAIR, **rules):
+    rules.setdefault("vehicle_locations", "called")
+    vehicle = car(pool=pool or {"sdp": 10_000}, crew=[driver(hits=10_000, stun=10_000)])
+    attacker = shooter(where, GUN, tactics=ONCE)
+    attacker.update(shooter_sheet)
+    if location is not None:
+        attacker["called_shot"] = location
+    return fight(vehicle, attacker, max_rounds=1, **rules)
+
+
+def test_calls_nothing_honours_are_warned_about():
+    assert not called_fight("engine").warnings
+    (w,) = called_fight("engine", vehicle_locations="random").warnings
+    assert "Shooter calls shots at the engine" in w and "vehicle_locations is 'random'" in w
+    (w,) = called_fight("propeller").warnings
+    assert "no enemy vehicle has a propeller to call" in w
+    assert called_fight("cargo").warnings
+    assert not called_fight("cargo", vehicle_called_x="minus4").warnings
+    (w,) = called_fight("head").warnings  # a person's location, no mecha to call it at
+    assert "hit_locations is 'none'" in w and "no enemy vehicle has a head" in w
+
+
+def test_the_plan_holds_the_row_and_the_modifier_per_target():
+    plan = compile_plan(called_fight("engine"))
+    n = plan.n_combatants
+    tank, shot = 0, 2
+    assert plan.v_call[shot * n + tank] == 2  # the ground table's Engine row
+    assert plan.called_mod[shot * n + tank] == -3
+    assert plan.called_mod[shot * n + 1] == 0  # the driver rides inside: no call at him
+    random = compile_plan(called_fight("engine", vehicle_locations="random"))
+    assert random.v_call[shot * n + tank] == -1 and random.called_mod[shot * n + tank] == 0
+
+
+@pytest.mark.parametrize(("location", "mod"), [("engine", -3), ("crew", -3), ("body", -1)])
+def test_kernel_called_shots_agree_with_the_exact_attack(location, mod):
+    """The kernel's P(hit) against the exact attack at the row's modifier, within 4 standard
+    errors, with every hit on the called row; the control (the uncalled P(hit)) is rejected."""
+    sc = called_fight(location)
+    exact = scenario_attack(sc, "Shooter", "Car")
+    assert exact["attack"]["av"] == scenario_attack(
+        called_fight(location, vehicle_locations="random"), "Shooter", "Car")["attack"]["av"] + mod
+    assert exact["locations"][location] == 1.0
+    assert sum(exact["locations"].values()) == 1.0
+    res = simulate(sc, trials=6000, seed=9, threads=1)
+    n = res.trials
+    landed = int(res.tally.landed_sum[2])
+    p = exact["p_hit"]
+    se = math.sqrt(p * (1 - p) / n)
+    assert agrees(landed / n, p, se)
+    uncalled = scenario_attack(called_fight(location, vehicle_locations="random"),
+                               "Shooter", "Car")["p_hit"]  # fmt: skip
+    assert not agrees(landed / n, uncalled, se)
+    names = tables.vehicle_location_names()
+    hits = dict(zip(names, res.tally.categories["vehicle_location_hits"][0], strict=True))
+    assert hits[location] == landed and sum(hits.values()) == landed
+
+
+def test_a_called_crew_shot_hurts_the_driver_not_the_car():
+    res = simulate(called_fight("crew", shooter_sheet={"skills": {"Heavy Weapons": 40}}),
+                   trials=500, seed=2, threads=1)  # fmt: skip
+    assert res.tally.landed_sum[2] == res.trials
+    assert res.tally.taken_sum[0] == 0  # the structure takes nothing (M-26)
+    assert res.tally.taken_sum[1] > 0  # the driver takes what passed the PD
+
+
+def test_a_persons_called_shot_costs_nothing_against_a_rolled_vehicle_table():
+    """The fault fixed: under ``hit_locations: called`` a shot called at a person's head
+    (-8... as printed) was taken at that modifier against a vehicle whose table was rolled
+    anyway; the vehicle's modifier is now 0 unless its own table is called."""
+    sc = called_fight("head", vehicle_locations="random", hit_locations="called")
+    plan = compile_plan(sc)
+    n = plan.n_combatants
+    assert plan.called_mod[2 * n + 0] == 0
+    plain = called_fight(None, vehicle_locations="random")
+    assert scenario_attack(sc, "Shooter", "Car")["p_hit"] == scenario_attack(
+        plain, "Shooter", "Car")["p_hit"]
+    res = simulate(sc, trials=6000, seed=9, threads=1)
+    p = scenario_attack(plain, "Shooter", "Car")["p_hit"]
+    assert agrees(res.tally.landed_sum[2] / res.trials, p, math.sqrt(p * (1 - p) / res.trials))
+
+
+def test_called_shot_at_a_mecha_pilot(tmp_path):
+    """A mecha's pilot row (crew and pilot both name it), through ``attack --json``."""
+    import yaml
+
+    mech = car(kind="mecha", pool={"kills": 10})
+    mech["armor"] = {"name": "Plate", "kills": 1}
+    attacker = shooter(FRONT, {"name": "Rail", "kills": 4, "skill": "Heavy Weapons",
+                               "range": 500}, called_shot="crew")  # fmt: skip
+    data = {"name": "t", "max_rounds": 1, "trials": 200,
+            "rules": {"vehicle_locations": "called"},
+            "sides": {"road": [mech], "ambush": [attacker]}}  # fmt: skip
+    path = tmp_path / "mech.yaml"
+    path.write_text(yaml.safe_dump(data))
+    out = CliRunner().invoke(cli, ["attack", str(path), "--attacker", "Shooter", "--target",
+                                   "Car", "--json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    assert got["locations"]["pilot"] == 1.0
+    assert got["damage"]["pmf"] == {"0": 1.0}  # the pilot's row does nothing to the structure
+
+
+@pytest.mark.parametrize("rule", ["pilot", "random_crew"])
+def test_the_crew_row_hits_the_pilot_or_one_of_the_crew(rule):
+    """VA-13 ``crew_hit``: the crew row's damage goes to the pilot, or to one of the crew still
+    in the fight, each alike (a half each here, within 4 standard errors)."""
+    gunner = driver(name="Gunner", role="gunner", hits=10_000, stun=10_000)
+    vehicle = car(crew=[driver(hits=10_000, stun=10_000), gunner])
+    attacker = shooter(SIDE, GUN, tactics=ONCE, called_shot="crew",
+                       skills={"Heavy Weapons": 40})  # fmt: skip
+    sc = fight(vehicle, attacker, max_rounds=1, vehicle_locations="called", crew_hit=rule)
+    res = simulate(sc, trials=4000, seed=5, threads=1)
+    taken = res.outcomes.taken
+    assert res.tally.landed_sum[3] == res.trials
+    assert ((taken[:, 1] > 0) ^ (taken[:, 2] > 0)).all()  # one of them, every time
+    share = (taken[:, 2] > 0).mean()
+    if rule == "pilot":
+        assert share == 0
+    else:
+        assert agrees(share, 0.5, math.sqrt(0.25 / res.trials))
