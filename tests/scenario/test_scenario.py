@@ -149,6 +149,7 @@ def test_flagship_loads_as_written():
         "chinks": False,
         # read only with a vehicle (../shared/rulings/vehicles)
         "vehicle_locations": "random",
+        "vehicle_called_x": "forbidden",
         "critical_effects": True,
         "minor_crits": "effects",
         "facing_arcs": "quarters",
@@ -157,6 +158,8 @@ def test_flagship_loads_as_written():
         "critical_accumulation": "cumulative",
         "location_damage_counts_total": True,
         "crew_personal_armour": True,
+        "crew_hit": "pilot",
+        "weapon_disable_pct": 0,
         "no_turret": "fixed_mounts",
         "maneuver_in_defence": False,
         # read only with a missile weapon (F18, VA-20 to VA-26)

@@ -18,7 +18,17 @@ import numpy as np
 
 from ..._jit import jit
 from .actions import moved_geometry
-from .codes import ARC_ALL, ARC_FRONT, ARC_LEFT, ARC_REAR, ARC_RIGHT, ARM_MISSILE, ARM_SHOTS
+from .codes import (
+    ARC_ALL,
+    ARC_FRONT,
+    ARC_LEFT,
+    ARC_REAR,
+    ARC_RIGHT,
+    ARM_MISSILE,
+    ARM_SHOTS,
+    VS_NO_MOVE,
+    VS_WEAPONLESS,
+)
 from .tactics import A_AIM, A_RELOAD
 
 #: ``arms``: the weapons of those who fire several: each one's first row (-1: one weapon), the
@@ -85,28 +95,32 @@ def rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
 
 @jit(_nrt=False)
 def take_up(a, tgt, action, param, arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc,
-            reloading, vclass, carrier, vstate, hd, front_arc):  # fmt: skip
+            w_mounted, reloading, vclass, carrier, vstate, hd, front_arc):  # fmt: skip
     """Before ``a``'s ``action`` (one that uses a weapon): the weapon its rule names (``param``,
-    1 + its index; 0: the one in hand) is taken up (:func:`equip`); then, for an attack, a
+    1 + its index; 0: the one in hand) is taken up (:func:`equip`); a vehicle weapon (``w_mounted``)
+    of a vehicle whose Weapon location is lost does nothing (VA-11); then, for an attack, a
     vehicle weapon covering an arc must bear on ``tgt`` from the heading of the vehicle ``a``
     is (or rides in): when it does not, the vehicle itself (not a gunner, nor one immobile or
-    out of control) turns to face ``tgt`` instead. Returns ``(bears, turned)``. The trial loop's
-    one call for both (each call site in it costs, taken or not)."""
+    out of control) turns to face ``tgt`` instead. Returns ``(bears, turned)``: ``turned`` 1
+    when the vehicle turned, -1 when its weapons are out of action. The trial loop's one call
+    for all of it (each call site in it costs, taken or not)."""
     if param > 0 and arms.start[a] >= 0:
         equip(a, arms.start[a] + param - 1, arms, wp, sh, md, mc, st, wh, w_shots, w_reload,
               w_arc, reloading)  # fmt: skip
+    v = a if vclass[a] > 0 else carrier[a]
+    if w_mounted[a] and v >= 0 and vstate[v] & VS_WEAPONLESS:
+        return False, -1
     arc = w_arc[a]
     if arc == ARC_ALL or action == A_AIM or action == A_RELOAD:
-        return True, False
-    v = a if vclass[a] > 0 else carrier[a]
+        return True, 0
     dx = wh.px[tgt] - wh.px[v]
     dy = wh.py[tgt] - wh.py[v]
     if bears(arc, dx, dy, hd[v], front_arc):
-        return True, False
-    turned = v == a and vstate[a] == 0
-    if turned:
+        return True, 0
+    if v == a and vstate[a] & VS_NO_MOVE == 0:
         hd[a] = np.arctan2(dy, dx)
-    return False, turned
+        return False, 1
+    return False, 0
 
 
 @jit(inline="always")

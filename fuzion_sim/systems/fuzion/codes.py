@@ -91,8 +91,11 @@ __all__ = [
     "EFF_UNCONTROLLED",
     "EFF_DOWN",
     "EFF_WRECKED",
+    "EFF_WEAPON",
     "VS_IMMOBILE",
     "VS_UNCONTROLLED",
+    "VS_WEAPONLESS",
+    "VS_NO_MOVE",
     "ABORT_NONE",
     "ABORT_DODGE",
     "ABORT_BLOCK",
@@ -155,6 +158,7 @@ __all__ = [
     "EVENT_MISSILE_HITS",
     "EVENT_OUT_OF_ARC",
     "EVENT_CRITICAL",
+    "EVENT_NO_WEAPON",
     "FLAG_HIT",
     "FLAG_STUNNED",
     "FLAG_OUT",
@@ -256,9 +260,12 @@ EFF_IMMOBILE = 1
 EFF_UNCONTROLLED = 2
 EFF_DOWN = 3
 EFF_WRECKED = 4
+EFF_WEAPON = 5  # the vehicle's weapons fire no more (VA-11 weapon_disable_pct)
 # vehicle state bits (the kernel's vstate)
 VS_IMMOBILE = 1
 VS_UNCONTROLLED = 2
+VS_WEAPONLESS = 4  # its Weapon location destroyed (VA-11)
+VS_NO_MOVE = VS_IMMOBILE | VS_UNCONTROLLED  # no move or turn of its own (VA-10)
 
 # abort (F32: a combatant attacked before its turn uses its coming action to defend)
 ABORT_NONE = 0
@@ -339,6 +346,7 @@ EVENT_MISSILE_HITS = 27
 EVENT_OUT_OF_ARC = 28  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HIT: it turned
 EVENT_CRITICAL = 29  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
 #                      EV_THROUGH (EFF_*)
+EVENT_NO_WEAPON = 30  # ACTOR's vehicle weapon is out of action (its Weapon location lost)
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

@@ -150,6 +150,8 @@ class Plan(NamedTuple):
     # the arc each weapon in hand covers (codes.ARC_*); the weapons of those who fire several
     # (arsenal_arrays)
     w_arc: np.ndarray
+    # 1 where the weapons one fires are its vehicle's (the same for all it takes up: VA-11)
+    w_mounted: np.ndarray
     arm_start: np.ndarray
     arms_i: np.ndarray
     arms_f: np.ndarray
@@ -479,6 +481,7 @@ def weapon_columns(members, rules, fighters) -> dict[str, np.ndarray]:
         "att_mod_r": _ints([m[0] for m in mods_a]),
         "att_mod_m": _ints([m[1] for m in mods_a]),
         "w_arc": _ints([ARC_CODES[getattr(w, "arc", "all")] for w in weapons]),
+        "w_mounted": _ints([getattr(w, "mount", "none") != "none" for w in weapons]),
         # missiles: those one launch fires (0: not a missile weapon) and their DV, 5 less
         # under Interlock with missile_dv_interlock: minus5 (F4, F18, VA-22)
         "w_missile": _ints([0 if w.missile is None else w.missile.cluster for w in weapons]),
@@ -680,6 +683,7 @@ def vehicle_arrays(fighters, rules) -> dict:
     tenths = rules.values.get("kill_precision", "tenths") == "tenths"
     crits = bool(rules.values.get("critical_effects", True))
     minor = rules.values.get("minor_crits", "effects") == "effects"
+    weapon_pct = int(rules.values.get("weapon_disable_pct", 0))  # VA-11: 0, never
     row9 = rules.values.get("vehicle_row9", "literal")
     names = tables.vehicle_location_names()
     effects = {name: i for i, name in enumerate(tables.VEHICLE_EFFECTS)}
@@ -707,6 +711,9 @@ def vehicle_arrays(fighters, rules) -> dict:
             if crits and row.critical_pct and (minor or not row.minor):
                 out["v_thr"][k] = row.critical_pct * pool
                 out["v_eff"][k] = effects[row.effect]
+            elif crits and weapon_pct and row.location == "weapon":
+                out["v_thr"][k] = weapon_pct * pool
+                out["v_eff"][k] = codes.EFF_WEAPON
             out["v_locid"][k] = names.index(row.location)
         for a, counts in enumerate(aspect_outcomes(vehicle)):
             base = (c * 3 + a) * no

@@ -24,6 +24,7 @@ from .codes import (
     EFF_DOWN,
     EFF_IMMOBILE,
     EFF_UNCONTROLLED,
+    EFF_WEAPON,
     EFF_WRECKED,
     EV_RAW,
     EV_THROUGH,
@@ -38,6 +39,7 @@ from .codes import (
     VCLASS_MECHA,
     VS_IMMOBILE,
     VS_UNCONTROLLED,
+    VS_WEAPONLESS,
 )
 from .dice import TABLE_DICE
 from .kernel_parts import hit_damage, log_event
@@ -124,6 +126,8 @@ def critical(tgt, row, dmg, vh, vs, hl, tl, now, log, events, ne):
     elif eff == EFF_UNCONTROLLED:
         vs.vstate[tgt] |= VS_UNCONTROLLED
         vs.c_unctl[tgt] = 1
+    elif eff == EFF_WEAPON:  # its weapons fire no more (VA-11; arsenal.take_up)
+        vs.vstate[tgt] |= VS_WEAPONLESS
     elif eff == EFF_DOWN or eff == EFF_WRECKED:
         hl.gave_up[tgt] = True  # out of the fight (take_wounds counts it)
         if eff == EFF_WRECKED and not hl.dead[tgt]:

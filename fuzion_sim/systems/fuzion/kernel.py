@@ -55,6 +55,7 @@ from .actions import (
 from .arsenal import Arsenal, rearm, take_up
 from .codes import (
     ARC_ALL,
+    EFF_WEAPON,
     EV_ACTION,
     EV_AV,
     EV_DV,
@@ -74,6 +75,7 @@ from .codes import (
     EVENT_END,
     EVENT_IDLE,
     EVENT_LOST_ACTION,
+    EVENT_NO_WEAPON,
     EVENT_OUT_OF_ARC,
     EVENT_OUT_OF_REACH,
     EVENT_PERCEPTION,
@@ -130,6 +132,7 @@ from .codes import (
     OPT_WAKE_OWN_PHASE,
     UNRESOLVED,
     V_ROWS,
+    VS_NO_MOVE,
 )
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .kernel_parts import choose_target, log_event, sort_by_key
@@ -194,7 +197,7 @@ def run_chunk(
     # missiles (compile.missile_arrays)
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
     # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
-    w_arc, arm_start, arms_i, arms_f,
+    w_arc, w_mounted, arm_start, arms_i, arms_f,
     # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
     rscale, rs_target, suit_max,
     # outputs, one row per trial
@@ -254,6 +257,10 @@ def run_chunk(
         The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
         weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
         countermeasure charges (-1: unlimited).
+    w_arc, w_mounted, arm_start, arms_i, arms_f
+        The arc each weapon in hand covers (``codes.ARC_*``), 1 where a combatant's weapons are
+        its vehicle's (lost with its Weapon location, VA-11), and the weapons of those who fire
+        several (``compile.arsenal_arrays``, ``arsenal.py``).
     rscale : float64[C]; rs_target : int64[C]; suit_max : int64[C]
         The mecha rules (``compile.mecha_arrays``): the factor of each attacker's range bands
         (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
@@ -415,8 +422,8 @@ def run_chunk(
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
         v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
-        arm_start, arms_i, arms_f, rscale, rs_target, suit_max, winner, end_slot, out_slot,
-        death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
+        w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max, winner, end_slot,
+        out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
         uncontrolled, crits, crit_any, crit_time, vehicle_location_hits, vehicle_location_damage,
         missiles_hit, engagements, evaded,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
@@ -444,7 +451,8 @@ def trials(
     start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
     heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
-    w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start, arms_i, arms_f, rscale,
+    w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
+    rscale,
     rs_target, suit_max, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
     knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
     vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded, log_trial,
@@ -486,6 +494,9 @@ def trials(
     weapon_rooms = n_arms > 0  # someone fires several weapons, or one with an arc (arsenal.py)
     for c in range(n_comb):
         if w_arc[c] != ARC_ALL:
+            weapon_rooms = True
+    for k in range(v_eff.shape[0]):
+        if v_eff[k] == EFF_WEAPON:  # a vehicle's weapons may be lost (VA-11)
             weapon_rooms = True
     n_task = task_table.shape[0]
     any_obscured = False
@@ -815,13 +826,16 @@ def trials(
                         # waits for it (M-76, VA-05, VA-15; arsenal.py, one call)
                         bearing, turned = take_up(
                             a, tgt, action, param, arms, wp, sh, md, mc, st, wh, w_shots,
-                            w_reload, w_arc, reloading, vclass, carrier, vstate, hd,
+                            w_reload, w_arc, w_mounted, reloading, vclass, carrier, vstate, hd,
                             vh.front_arc,
                         )  # fmt: skip
                         if not bearing:
                             if log:
-                                row = log_event(events, ne, now, EVENT_OUT_OF_ARC, a, tgt)
-                                events[row, EV_FLAGS] = FLAG_HIT if turned else 0
+                                row = log_event(
+                                    events, ne, now,
+                                    EVENT_NO_WEAPON if turned < 0 else EVENT_OUT_OF_ARC, a, tgt,
+                                )  # fmt: skip
+                                events[row, EV_FLAGS] = FLAG_HIT if turned > 0 else 0
                                 ne += 1
                             continue
 
@@ -907,7 +921,7 @@ def trials(
                     if is_movement(action):
                         if held_by[a] >= 0:
                             continue
-                        if any_vehicle and vstate[a] != 0:
+                        if any_vehicle and vstate[a] & VS_NO_MOVE:
                             continue  # immobile or uncontrolled: no move of its own (VA-10)
                         ox = px[a]
                         oy = py[a]

@@ -46,11 +46,13 @@ KIND_NAMES = {
     k.EVENT_MISSILE_HITS: "missile_hits",
     k.EVENT_OUT_OF_ARC: "out_of_arc",
     k.EVENT_CRITICAL: "critical",
+    k.EVENT_NO_WEAPON: "no_weapon",
 }
 #: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
 CRITICAL_EFFECTS = {k.EFF_NONE: "none", k.EFF_IMMOBILE: "immobile",
                     k.EFF_UNCONTROLLED: "uncontrolled", k.EFF_DOWN: "out of the fight",
-                    k.EFF_WRECKED: "destroyed"}  # fmt: skip
+                    k.EFF_WRECKED: "destroyed",
+                    k.EFF_WEAPON: "its weapons are out of action"}  # fmt: skip
 _KINDS = KIND_NAMES  # the old private name
 
 #: Presence attack effect code (``kernel.PA_*``) -> name.
@@ -467,6 +469,8 @@ def narrate(
         elif kind == "out_of_arc":
             text = (f"{actor} turns to bring its weapon to bear on {ev['target']}"
                     if ev["turned"] else f"{actor}'s weapon does not bear on {ev['target']}")
+        elif kind == "no_weapon":
+            text = f"{actor}'s vehicle weapon is out of action"
         elif kind == "critical":
             where = ev["location"].replace("_", " ")
             verb = "are" if where.endswith("s") else "is"  # flaps, front wheels, arms

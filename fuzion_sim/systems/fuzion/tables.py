@@ -238,7 +238,7 @@ def area_radius(effect: str, amount: int) -> int:
 #: The attacker's aspect of a vehicle (VA-05), in the order the kernel numbers them.
 ASPECTS = ("front", "side", "rear")
 #: What destroying a critical location does (VA-10), in the kernel's numbering from 1.
-VEHICLE_EFFECTS = ("none", "immobile", "uncontrolled", "down", "wrecked")
+VEHICLE_EFFECTS = ("none", "immobile", "uncontrolled", "down", "wrecked", "weapon_lost")
 
 
 @dataclass(frozen=True)

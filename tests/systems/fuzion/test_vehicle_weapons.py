@@ -171,3 +171,39 @@ def test_a_person_may_name_its_own_weapon_only():
 
 def test_several_weapons_run_on_the_general_kernel_only():
     assert dispatch.kernel_for(compile_plan(sc(tank([POPGUN, CANNON])))) == "general"
+
+
+# --- the Weapon location lost (VA-11 weapon_disable_pct) ------------------------------------
+
+
+def _weaponless(pct, **rules):
+    """A tank whose pilot fires a cannon at a sharpshooter who acts first (REF 10) and calls
+    every shot at the tank's Weapon row (x1/2 of 3d6 through no armour: 1 SDP or more, past 5%
+    of 20 SDP)."""
+    shooter = target(stats={"REF": 10, "DEX": 5, "BODY": 6}, skills={"Rifle": 40},
+                     weapon={"name": "Rifle", "dc": 3, "skill": "Rifle", "range": 300},
+                     tactics=[{"do": "attack"}], called_shot="weapon",
+                     hits=10_000, stun=10_000)  # fmt: skip
+    vehicle = tank([{**CANNON, "operator": "Pilot", "mount": "turret"}])
+    vehicle["vehicle"]["sdp"] = 10_000 if pct == 0 else 20
+    vehicle["armor"] = {"name": "None", "pd": 0}
+    return sc(vehicle, shooter, vehicle_locations="called", weapon_disable_pct=pct, **rules)
+
+
+def test_a_lost_weapon_location_silences_the_vehicles_weapons():
+    """VA-11: with ``weapon_disable_pct: 5`` the first hit on the Weapon row (1 SDP or more of
+    20) knocks the tank's weapons out before it fires: it never attacks again, and the replay
+    says why; with the default 0 (and as much structure) it fires every phase."""
+    _, out = outcomes(_weaponless(5))
+    assert (out.attacks[:, 0] == 0).all()
+    assert (out.counters["crits"][:, 0] == 1).all()
+    _, plain = outcomes(_weaponless(0))
+    assert (plain.attacks[:, 0] > 0).all()
+    text = "\n".join(replay(_weaponless(5), trial=0, seed=1)["lines"])
+    assert "Tank's weapon is destroyed: its weapons are out of action" in text
+    assert "Tank's vehicle weapon is out of action" in text
+
+
+def test_a_lost_weapon_location_needs_critical_effects():
+    _, out = outcomes(_weaponless(5, critical_effects=False))
+    assert (out.attacks[:, 0] > 0).all()
