@@ -158,6 +158,7 @@ def test_flagship_loads_as_written():
         "critical_accumulation": "cumulative",
         "location_damage_counts_total": True,
         "crew_personal_armour": True,
+        "unmanned_dv": "by_range",
         "crew_hit": "pilot",
         "weapon_disable_pct": 0,
         "no_turret": "fixed_mounts",

@@ -181,8 +181,9 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
     armor = value.get("armor")
     crew_raw = optional(raw, "crew")
     if crew_raw is MISSING or (isinstance(crew_raw, list) and not crew_raw):
-        raise ctx.fail(at("crew"), "a vehicle needs a crew with a pilot (role: pilot): "
-                                   "unmanned vehicles (VA-04) are not built yet")  # fmt: skip
+        raise ctx.fail(at("crew"), "a vehicle needs a crew with a pilot (role: pilot): a "
+                                   "vehicle with no crew is not built yet (VA-04 applies once "
+                                   "its pilot is out)")  # fmt: skip
     if not isinstance(crew_raw, list):
         raise ctx.fail(at("crew"), f"expected a list of crew members, got {describe(crew_raw)}")
     weapons = _weapons(ctx, at("weapons"), optional(raw, "weapons"), build_weapon)
@@ -202,8 +203,9 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         roles[member_name] = role
         crew.append((cp, entry, role, member_name))
     if "pilot" not in roles.values():
-        raise ctx.fail(at("crew"), "a vehicle needs a pilot (role: pilot): unmanned vehicles "
-                                   "(VA-04) are not built yet")  # fmt: skip
+        raise ctx.fail(at("crew"), "a vehicle needs a pilot (role: pilot): a vehicle nobody "
+                                   "drives from the start is not built yet (VA-04 applies once "
+                                   "its pilot is out)")  # fmt: skip
     # who fires what (M-76): a crew member may operate several weapons, its tactics pick one
     # by name (the first is in hand at the start)
     operated: dict[str, list[Weapon]] = {}

@@ -45,6 +45,10 @@ __all__ = [
     "OPT_LOCATION_COUNTS_TOTAL",
     "OPT_CREW_ARMOUR",
     "OPT_CREW_RANDOM",
+    "OPT_UNMANNED",
+    "OPT_UNMANNED_SHIFT",
+    "UNMANNED_BY_RANGE",
+    "UNMANNED_ZERO_BASE",
     "OPT_ANY_MISSILE",
     "OPT_MISSILE_ATTACK_ROLL",
     "OPT_MISSILE_TIMING",
@@ -165,6 +169,7 @@ __all__ = [
     "FLAG_DEAD",
     "FLAG_DYING",
     "FLAG_UNOPPOSED",
+    "FLAG_UNMANNED",
     "F_WEAPON",
     "F_PUNCH",
     "F_KICK",
@@ -185,7 +190,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 36
+N_OPTIONS = 38
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -228,6 +233,10 @@ OPT_CHINKS_VEHICLES = 32  # chinks against vehicles (OPT_CHINKS: against the oth
 OPT_POWERED_WEARER_CEIL = 33  # VA-44 powered_split: wearer_ceil (else suit_ceil)
 OPT_POWERED_TO_HITS = 34  # VA-44 powered_stun: to_hits (else as_stun)
 OPT_CREW_RANDOM = 35  # VA-13 crew_hit: random_crew (else the pilot)
+OPT_UNMANNED = 36  # VA-04 unmanned_dv: 0 (no vehicle fights), else UNMANNED_*
+OPT_UNMANNED_SHIFT = 37  # F4: 5 under Interlock (the DV by range is for 3d6)
+UNMANNED_BY_RANGE = 1
+UNMANNED_ZERO_BASE = 2
 STAGED_MINUS_ONE = 1
 STAGED_ALL = 2
 STAGED_AMOUNT = 3
@@ -353,6 +362,7 @@ FLAG_OUT = 4
 FLAG_DEAD = 8
 FLAG_DYING = 16
 FLAG_UNOPPOSED = 32  # an explosion's throw at a point: EV_ROLL is the plain die, EV_DV the DV
+FLAG_UNMANNED = 64  # with FLAG_UNOPPOSED: a shot at a vehicle nobody drives (VA-04)
 
 # attack forms
 F_WEAPON = 0

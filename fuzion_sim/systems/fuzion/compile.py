@@ -300,6 +300,11 @@ def compile_scenario(scenario: Scenario) -> Plan:
         rules.values.get("location_damage_counts_total", True))
     options[codes.OPT_CREW_ARMOUR] = bool(rules.values.get("crew_personal_armour", True))
     options[codes.OPT_CREW_RANDOM] = rules.values.get("crew_hit", "pilot") == "random_crew"
+    if options[codes.OPT_ANY_VEHICLE]:  # VA-04: the DV of a vehicle nobody drives
+        options[codes.OPT_UNMANNED] = (
+            codes.UNMANNED_ZERO_BASE if rules.values.get("unmanned_dv") == "zero_base"
+            else codes.UNMANNED_BY_RANGE)  # fmt: skip
+        options[codes.OPT_UNMANNED_SHIFT] = 5 if rules.dice == "interlock" else 0
     mis = missile_arrays(fighters, rules)
     options[codes.OPT_ANY_MISSILE] = any(  # in hand or taken up later (arsenal_arrays)
         w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,)))

@@ -50,11 +50,13 @@ from .suit import suit_split, suited_hits
 #: they read: the vehicle hit tables on (VA-06), half the front arc in degrees (VA-05), single-hit
 #: criticals (VA-09), location damage off the structure too (VA-09), the crew's armour (VA-13);
 #: ``call[a * n + v]`` the row of ``v``'s table ``a``'s called shot hits (-1: rolled; M-77);
-#: the crew row hits one of the crew at random, not the pilot (VA-13 ``crew_hit``)
+#: the crew row hits one of the crew at random, not the pilot (VA-13 ``crew_hit``); the DV of a
+#: vehicle nobody drives (VA-04: 0 no vehicles, else ``codes.UNMANNED_*``) and what Interlock
+#: takes off the DV by range (5, F4)
 Vehicles = namedtuple(
     "Vehicles",
     "vclass carrier pilot kill_unit rows nrows num den crew thr eff locid call locs_on front_arc "
-    "single_hit counts_total crew_armour random_crew",
+    "single_hit counts_total crew_armour random_crew unmanned unmanned_shift",
 )
 #: ``vs``: the trial's vehicle state: heading (radians), damage at each row, the rows destroyed
 #: (bits), immobile / uncontrolled (``VS_*`` bits), the trial's counters (immobilised,

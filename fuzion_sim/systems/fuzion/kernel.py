@@ -88,6 +88,7 @@ from .codes import (
     FLAG_HIT,
     FLAG_OUT,
     FLAG_STUNNED,
+    FLAG_UNMANNED,
     FLAG_UNOPPOSED,
     HOLD_CHOKE,
     HOLD_NONE,
@@ -128,8 +129,11 @@ from .codes import (
     OPT_STAGED_RATING,
     OPT_STUNNED,
     OPT_SWITCH2,
+    OPT_UNMANNED,
+    OPT_UNMANNED_SHIFT,
     OPT_VEHICLE_LOCATIONS,
     OPT_WAKE_OWN_PHASE,
+    UNMANNED_BY_RANGE,
     UNRESOLVED,
     V_ROWS,
     VS_NO_MOVE,
@@ -537,7 +541,8 @@ def trials(
         vclass, carrier, pilot_of, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff,
         v_locid, v_call, options[OPT_VEHICLE_LOCATIONS] != 0, np.float64(options[OPT_FRONT_ARC]),
         options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
-        options[OPT_CREW_ARMOUR] != 0, options[OPT_CREW_RANDOM] != 0,
+        options[OPT_CREW_ARMOUR] != 0, options[OPT_CREW_RANDOM] != 0, options[OPT_UNMANNED],
+        options[OPT_UNMANNED_SHIFT],
     )
     arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
     vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
@@ -982,6 +987,7 @@ def trials(
                     shots = np.int64(1)
                     n_hits = np.int64(1)
                     loc = -1
+                    unopposed = False  # a vehicle nobody drives, targeted by range (VA-04)
                     if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
                         # the choke held: 2D6 killing (armour does not cover the throat)
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -1030,8 +1036,12 @@ def trials(
                             shots = shots_fired(a, action, form, fire, wp, st)
                             if action == tx.A_ATTACK:
                                 av -= shots // 10  # F15: -1 per full 10 shots fired
-                            (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost,
-                             stun_lost, through, p_hits, p_stun, p_through) = strike(
+                            if log and any_vehicle and vclass[tgt] > 0:
+                                unopposed = vh.unmanned == UNMANNED_BY_RANGE and (
+                                    pilot_of[tgt] < 0 or is_out[pilot_of[tgt]])
+                            (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc,
+                             hits_lost, stun_lost, through, p_hits, p_stun,
+                             p_through) = strike(
                                  a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
                                  shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, s0, s1,
                                  s2, s3, log, events, ne, now,
@@ -1082,7 +1092,9 @@ def trials(
                             + FLAG_OUT * went_out
                             + FLAG_DEAD * dead[tgt]
                             + FLAG_DYING * (hits[tgt] <= 0)
-                            + FLAG_UNOPPOSED * (w_area[a] > 0.0 and w_explosive[a] != 0)
+                            + FLAG_UNOPPOSED * ((w_area[a] > 0.0 and w_explosive[a] != 0)
+                                               or unopposed)
+                            + FLAG_UNMANNED * unopposed
                         )
                     if sides_left <= 1:
                         break

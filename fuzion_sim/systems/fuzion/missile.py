@@ -215,6 +215,8 @@ def evade_roll(e, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh
             if ms.cm_left[c] > 0:
                 ms.cm_left[c] -= 1
     base = (hl.e_ref[c] if mi.evade_ref[c] else hl.e_dex[c]) + mi.evade[c]
+    if vh.vclass[c] > 0 and (vh.pilot[c] < 0 or hl.is_out[vh.pilot[c]]):
+        base = 0  # nobody drives (VA-04): the die alone
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(dt.task_table[np.int64(u * dt.task_table.shape[0])])
     total = base + bonus + roll

@@ -148,8 +148,10 @@ def event_dicts(
       entangle, move_by, move_thru, burst), ``roll_difference``, ``av``, ``dv_base``, ``hit``,
       ``damage_rolled``, ``damage_through``, ``stunned``, ``out``, ``dead``, ``hits_after``,
       ``stun_after``, ``shots_fired`` and ``rounds_hit`` (autofire and bursts), ``location``
-      (see ``locations``) and ``held_choke`` (True for the 2D6 of a choke already held, which
-      rolls no attack);
+      (see ``locations``), ``held_choke`` (True for the 2D6 of a choke already held, which
+      rolls no attack), ``at_a_point`` (an explosive thrown at a point) and ``unmanned`` (a
+      vehicle nobody drives, VA-04: ``roll_difference`` is the plain die, ``dv_base`` the DV
+      by range);
     - ``move``: ``action`` (run, sprint, move, move_by, move_thru), ``metres`` moved, the new
       position ``x``, ``y`` (metres); ``target`` is the combatant moved toward or away from
       (``direction``: ``toward`` or ``away`` when ``positions`` is given);
@@ -210,7 +212,8 @@ def event_dicts(
                 hit=bool(flags & k.FLAG_HIT), damage_rolled=row[k.EV_RAW],
                 damage_through=row[k.EV_THROUGH], stunned=bool(flags & k.FLAG_STUNNED),
                 out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
-                at_a_point=bool(flags & k.FLAG_UNOPPOSED),
+                at_a_point=bool(flags & k.FLAG_UNOPPOSED) and not flags & k.FLAG_UNMANNED,
+                unmanned=bool(flags & k.FLAG_UNMANNED),
                 held_choke=bool(held and action == "choke"),
             )  # fmt: skip
             shots = row[_EV_SHOTS] if _EV_SHOTS is not None and _EV_SHOTS < len(row) else 0
@@ -342,7 +345,11 @@ def _attack_line(ev: dict, dice: str) -> str:
             f"{ev['damage_rolled']} damage at the centre, {ev['damage_through']} through; "
             f"{ev['target']} at {_pools(ev)}" + _consequences(ev)
         )
-    if dice == "hero":
+    if ev.get("unmanned"):  # a vehicle nobody drives: the plain die against the DV by range
+        rolled = ev["roll_difference"]
+        roll = f"nobody drives it: roll {rolled} -> AT {ev['av'] + rolled}"
+        versus = f"DV {ev['dv_base']}"
+    elif dice == "hero":
         rolled = ev["roll_difference"] + 10
         roll = f"3d6 roll {rolled} -> AT {ev['av'] + rolled}"
         versus = f"DV {ev['dv_base'] + 10}"

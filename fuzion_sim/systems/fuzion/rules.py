@@ -59,6 +59,22 @@ def range_modifier(dist, listed):
     return -6
 
 
+@jit(inline="always")
+def object_dv(dist, listed):
+    """F4: the DV of targeting an object (a point, a vehicle nobody drives) at ``dist`` metres
+    with a weapon of ``listed`` range: Melee (4 m) 4, Close (10 m) 8, Medium (50 m) 12, Long
+    (the listed range) 16, Extreme 16 + 2 per full 100 m past it."""
+    if dist <= 4.0:
+        return np.int64(4)
+    if dist <= 10.0:
+        return np.int64(8)
+    if dist <= 50.0:
+        return np.int64(12)
+    if dist <= listed:
+        return np.int64(16)
+    return 16 + 2 * np.int64((dist - listed) // 100.0)
+
+
 @jit
 def effective(base, penalty):
     """A primary after penalties (F6): never pushed below 1 (a primary already below 1 stays)."""

@@ -47,6 +47,7 @@ from .codes import (
     MELEE_REACH,
     SCALE_KILLS,
     SCALE_OBJECT,
+    UNMANNED_BY_RANGE,
 )
 from .dice import TABLE_DICE
 from .hull import carry_crew, other_hits
@@ -58,6 +59,7 @@ from .rules import (
     damage_dice,
     effective,
     move_away,
+    object_dv,
     out_of_fight,
     penetration,
     split_through,
@@ -271,16 +273,7 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
         if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the bands x10 (M-18, VA-17)
             d_s = d_at / mc.rscale[a]
             r_s = r_s / mc.rscale[a]
-        if d_s <= 4.0:
-            dv_base = 4
-        elif d_s <= 10.0:
-            dv_base = 8
-        elif d_s <= 50.0:
-            dv_base = 12
-        elif d_s <= r_s:
-            dv_base = 16
-        else:
-            dv_base = 16 + 2 * np.int64((d_s - r_s) // 100.0)
+        dv_base = object_dv(d_s, r_s)
         aimed = st.aim[a] if st.aim_tgt[a] == tgt else 0
         st.aim[a] = 0  # the throw spends the aim
         av = hl.e_ref[a] + sh.att_skill[a] + wp.acc[a] + aimed + md.att_mod_r[a] - st.obs_pen[a]
@@ -408,14 +401,29 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
     the margin is 10 or more), a location (F27) and its multiplier; Kills against a Kill-rated
     target (F29), SDP of an object; knockback (F28) on a hit. A hit on a vehicle rolls its
     table by the attacker's aspect (``hull``: F31, M-22 to M-30): the row's multiplier, its
-    critical location, or the crew row's damage to the pilot. Returns ``(state, ne, roll,
-    damage rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through, and
-    the pilot's Hits lost, Stun lost and damage through, -1 for no crew hit)``."""
+    critical location, or the crew row's damage to the pilot. A vehicle nobody drives (VA-04)
+    is targeted unopposed at the DV by range (``unmanned_dv: by_range``, F4) or opposed from a
+    defence base of 0 (``zero_base``). Returns ``(state, ne, roll, defence base, damage
+    rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through, and the
+    pilot's Hits lost, Stun lost and damage through, -1 for no crew hit)``."""
     nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
     u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    ri, dice_bits = split_bits(x, np.uint64(dt.roll_table.shape[0]))
+    ri, dice_bits = split_bits(x, np.uint64(dt.roll_table.shape[0]))  # (a multiple of the task
+    # table's size: ri % its size is its die alone, uniformly)
     roll = np.int64(dt.roll_table[ri])
+    if vh.unmanned != 0 and vh.vclass[tgt] > 0:
+        p = vh.pilot[tgt]
+        if p < 0 or hl.is_out[p]:  # nobody drives (VA-04): the DV by range, or a base of 0
+            dv_base = 0
+            if vh.unmanned == UNMANNED_BY_RANGE:  # unopposed: the attacker's die alone (F4)
+                roll = np.int64(dt.task_table[ri % dt.task_table.shape[0]])
+                d = wh.dist[a * sh.side.shape[0] + tgt]
+                listed = wp.range[a]
+                if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the bands x10 (M-18, VA-17)
+                    d = d / mc.rscale[a]
+                    listed = listed / mc.rscale[a]
+                dv_base = object_dv(d, listed) - vh.unmanned_shift
     margin = roll - (dv_base - av)
     hit = np.int64(margin >= 0)
     n_hits = hit
@@ -515,8 +523,8 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
                 events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
                 ne += 1
-    return (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost, stun_lost, through,
-            p_hits, p_stun, p_through)
+    return (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc, hits_lost, stun_lost,
+            through, p_hits, p_stun, p_through)
 
 
 @jit(inline="always")

@@ -15,10 +15,12 @@ from click.testing import CliRunner
 from oracles import agrees
 from test_vehicles import FRONT, ONCE, SIDE, car, driver, fight, shooter
 
-from fuzion_sim import simulate
+from fuzion_sim import replay, simulate
 from fuzion_sim.cli import cli
+from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems.fuzion import tables
 from fuzion_sim.systems.fuzion.compile import compile_scenario as compile_plan
+from fuzion_sim.systems.fuzion.dice import task_table
 from fuzion_sim.systems.fuzion.oracle import scenario_attack
 
 #: A fair shot: AV and DV close enough that the HIT MOD shows in P(hit).
@@ -172,3 +174,65 @@ def test_the_crew_row_hits_the_pilot_or_one_of_the_crew(rule):
         assert share == 0
     else:
         assert agrees(share, 0.5, math.sqrt(0.25 / res.trials))
+
+
+# --- a vehicle nobody drives (VA-04 unmanned_dv) --------------------------------------------
+
+
+def _driverless(dice="hero", **rules):
+    """A sharpshooter (REF 10, acting first) calls every shot at the car's crew row: the first
+    hit puts its driver (1 Hit, 1 Stun) out, while a gunner who does nothing keeps the car in
+    the fight (VA-10); then a fair shot 30 m away (Medium: DV 12 by range, F4) shoots at the
+    car nobody drives."""
+    sniper = shooter(SIDE, GUN, called_shot="crew", name="Sniper",
+                     stats={"REF": 10}, skills={"Heavy Weapons": 40})  # fmt: skip
+    fair = shooter((0, -30), GUN, name="Fair", **FAIR)
+    gunner = driver(name="Gunner", role="gunner", hits=10_000, stun=10_000)
+    vehicle = car(crew=[driver(hits=1, stun=1), gunner])
+    return scenario_from_dict({
+        "name": "t", "max_rounds": 4,
+        "rules": {"vehicle_locations": "called", "dice": dice, **rules},
+        "sides": {"road": [vehicle], "ambush": [sniper, fair]}})  # fmt: skip
+
+
+def _fair_attacks(sc, trial=0, seed=1):
+    events = replay(sc, trial, seed=seed)["events"]
+    return [e for e in events if e["kind"] == "attack" and e["actor"] == "Fair"]
+
+
+@pytest.mark.parametrize(("dice", "rule", "dv", "unmanned"), [
+    ("hero", "by_range", 12, True), ("interlock", "by_range", 7, True),
+    ("hero", "zero_base", 0, False),
+])  # fmt: skip
+def test_a_car_nobody_drives_is_hit_at_the_dv_by_range(dice, rule, dv, unmanned):
+    """VA-04: with its driver out, a car is targeted at the DV by range (F4; -5 under
+    Interlock), unopposed, or (``zero_base``) opposed from a defence base of 0; the replay
+    shows the plain die against that DV."""
+    attacks = _fair_attacks(_driverless(dice, unmanned_dv=rule))
+    assert attacks
+    for ev in attacks:
+        assert ev["dv_base"] == dv and ev["unmanned"] is unmanned
+    line = next(x for x in replay_lines(_driverless(dice, unmanned_dv=rule)) if "Fair" in x)
+    assert ("nobody drives it" in line) is unmanned
+
+
+def replay_lines(sc):
+    return replay(sc, 0, seed=1)["lines"]
+
+
+def test_kernel_hits_a_car_nobody_drives_as_the_task_roll_says():
+    """The fair shot's P(hit) once the driver is out, kernel against the exact task roll (3d6
+    + AV >= 12) within 4 standard errors; the control, the driver's opposed DV, is rejected."""
+    sc = _driverless()
+    av = _fair_attacks(sc)[0]["av"]
+    res = simulate(sc, trials=4000, seed=3, threads=1)
+    fair = 4  # the car, its driver and gunner, the sniper, the fair shot
+    n = int(res.tally.attacks_sum[fair])
+    landed = int(res.tally.landed_sum[fair])
+    assert n > 4000
+    task = task_table("hero", "both")
+    p = float((task + av >= 12).mean())
+    se = math.sqrt(p * (1 - p) / n)
+    assert agrees(landed / n, p, se)
+    driven = float((task + av >= 6 + 5 + 10).mean())  # REF 6 + Driving 5 + 10 (F31)
+    assert not agrees(landed / n, driven, se)
