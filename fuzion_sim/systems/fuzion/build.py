@@ -601,9 +601,10 @@ def check_called_shots(ctx: Context, rules, sides: dict) -> None:
             why = []
             if name in person_names:
                 why.append(f"rules.hit_locations is '{rules.hit_locations}'")
-            if name in tables.vehicle_location_names():
-                why.append(f"no enemy vehicle has a {name} to call (VA-08)" if vehicles else
-                           "rules.vehicle_locations is "
+            if name in tables.vehicle_location_names() and (
+                    enemy_vehicles or name not in person_names):
+                why.append(f"no enemy vehicle has a {name} to call (VA-08)" if not callable_at
+                           else "rules.vehicle_locations is "
                            f"'{rules.values.get('vehicle_locations', 'random')}'")  # fmt: skip
             why = " and ".join(why)
             ctx.warnings.append(f"{combatant.name} calls shots at the {name}, but {why}: the "

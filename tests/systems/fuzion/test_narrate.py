@@ -143,6 +143,7 @@ def _one_of_each() -> np.ndarray:
         _ev(k.EVENT_FIRST_AID, 0, 1, time=4, roll=4, av=8, dv=10, flags=hit),
         _ev(k.EVENT_AREA, 1, 0, time=4, raw=9, through=3, x=3000, y=0),
         _ev(k.EVENT_OUT_OF_ARC, 0, 1, time=4, flags=hit),
+        _ev(k.EVENT_NO_WEAPON, 0, 1, time=4),
         _ev(k.EVENT_CRITICAL, 1, time=4, raw=2, through=k.EFF_IMMOBILE),
         _ev(k.EVENT_LAUNCH, 0, 1, time=4, raw=4, action=tx.A_LAUNCH,
             flags=hit | k.FLAG_UNOPPOSED),
