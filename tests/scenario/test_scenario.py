@@ -159,6 +159,7 @@ def test_flagship_loads_as_written():
         "location_damage_counts_total": True,
         "crew_personal_armour": True,
         "unmanned_dv": "by_range",
+        "area_kill_falloff": "per_radius_step",
         "crew_hit": "pilot",
         "weapon_disable_pct": 0,
         "no_turret": "fixed_mounts",

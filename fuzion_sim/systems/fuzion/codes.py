@@ -45,6 +45,7 @@ __all__ = [
     "OPT_LOCATION_COUNTS_TOTAL",
     "OPT_CREW_ARMOUR",
     "OPT_CREW_RANDOM",
+    "OPT_AREA_KILL_FALLOFF",
     "OPT_UNMANNED",
     "OPT_UNMANNED_SHIFT",
     "UNMANNED_BY_RANGE",
@@ -190,7 +191,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 38
+N_OPTIONS = 39
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -235,6 +236,7 @@ OPT_POWERED_TO_HITS = 34  # VA-44 powered_stun: to_hits (else as_stun)
 OPT_CREW_RANDOM = 35  # VA-13 crew_hit: random_crew (else the pilot)
 OPT_UNMANNED = 36  # VA-04 unmanned_dv: 0 (no vehicle fights), else UNMANNED_*
 OPT_UNMANNED_SHIFT = 37  # F4: 5 under Interlock (the DV by range is for 3d6)
+OPT_AREA_KILL_FALLOFF = 38  # VA-52 area_kill_falloff: per_radius_step (1 Kill per 4 m)
 UNMANNED_BY_RANGE = 1
 UNMANNED_ZERO_BASE = 2
 STAGED_MINUS_ONE = 1

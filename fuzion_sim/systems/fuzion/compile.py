@@ -305,6 +305,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
             codes.UNMANNED_ZERO_BASE if rules.values.get("unmanned_dv") == "zero_base"
             else codes.UNMANNED_BY_RANGE)  # fmt: skip
         options[codes.OPT_UNMANNED_SHIFT] = 5 if rules.dice == "interlock" else 0
+    options[codes.OPT_AREA_KILL_FALLOFF] = (
+        rules.values.get("area_kill_falloff", "per_radius_step") == "per_radius_step")
     mis = missile_arrays(fighters, rules)
     options[codes.OPT_ANY_MISSILE] = any(  # in hand or taken up later (arsenal_arrays)
         w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,)))

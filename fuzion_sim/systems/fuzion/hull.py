@@ -21,6 +21,7 @@ from ..._jit import jit
 from ...engine.rng import xoshiro
 from .actions import moved_geometry
 from .codes import (
+    ASPECT_SIDE,
     EFF_DOWN,
     EFF_IMMOBILE,
     EFF_UNCONTROLLED,
@@ -44,7 +45,7 @@ from .codes import (
 from .dice import TABLE_DICE
 from .kernel_parts import hit_damage, log_event
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
-from .suit import suit_split, suited_hits
+from .suit import suit_split, suited_area, suited_hits
 
 #: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
 #: they read: the vehicle hit tables on (VA-06), half the front arc in degrees (VA-05), single-hit
@@ -52,11 +53,11 @@ from .suit import suit_split, suited_hits
 #: ``call[a * n + v]`` the row of ``v``'s table ``a``'s called shot hits (-1: rolled; M-77);
 #: the crew row hits one of the crew at random, not the pilot (VA-13 ``crew_hit``); the DV of a
 #: vehicle nobody drives (VA-04: 0 no vehicles, else ``codes.UNMANNED_*``) and what Interlock
-#: takes off the DV by range (5, F4)
+#: takes off the DV by range (5, F4); a Kill-rated blast loses 1 Kill per 4 m (VA-52)
 Vehicles = namedtuple(
     "Vehicles",
     "vclass carrier pilot kill_unit rows nrows num den crew thr eff locid call locs_on front_arc "
-    "single_hit counts_total crew_armour random_crew unmanned unmanned_shift",
+    "single_hit counts_total crew_armour random_crew unmanned unmanned_shift kill_falloff",
 )
 #: ``vs``: the trial's vehicle state: heading (radians), damage at each row, the rows destroyed
 #: (bits), immobile / uncontrolled (``VS_*`` bits), the trial's counters (immobilised,
@@ -295,7 +296,7 @@ def integrity(tgt, left, unit, mc, hl, tl, now, s0, s1, s2, s3):
 @jit(_nrt=False)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
                  wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
-                 s3, aspect):  # fmt: skip
+                 s3, aspect, given=-1, kill_drop=0):  # fmt: skip
     """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
     ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
     damage dice as a person's would and meets the armour (chinks, F30: none when it beats the
@@ -307,7 +308,9 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
     VA-09, VA-10; logged), or, on the crew row, what passed the armour goes to the pilot (M-26,
     VA-13); a penetrating hit on a Kill-rated vehicle may stage its armour (VA-42) and roll its
     structural integrity (VA-45). ``aspect`` (a ``codes.ASPECT_*``) is the table's aspect when
-    it is 0 or more (missiles, VA-26), else the attacker's from the positions. Returns
+    it is 0 or more (missiles, VA-26; an area's from its centre, VA-52), else the attacker's
+    from the positions; ``given`` (0 or more) is the damage an area already rolled for it, and
+    ``kill_drop`` the Kills its blast lost on the way (VA-52 ``area_kill_falloff``). Returns
     ``(state, damage rolled, event location (100 + vehicle location), Kills of the attack,
     structure lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
     none, the event count)``."""
@@ -326,6 +329,7 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
             wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
             else (n_dice - 13 if n_dice >= 14 else 0)
         )  # fmt: skip
+        att_kills = max(att_kills - kill_drop, 0)
     whole = mc.arm_lost.shape[1] - 1  # the whole vehicle's area (no locations rolled)
     unit = vh.kill_unit[tgt]
     loc = np.int64(-1)
@@ -336,8 +340,12 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
     p_stun = np.int64(0)
     p_through = np.int64(-1)
     for h in range(max(n_hits, 1)):
-        s0, s1, s2, s3, raw_h = hit_damage(h, dice_bits, n_dice, dt.nd6_table, dt.nd6_offsets,
-                                           nd6_start, u_nd6_size, s0, s1, s2, s3)
+        if given >= 0:
+            raw_h = given
+        else:
+            s0, s1, s2, s3, raw_h = hit_damage(h, dice_bits, n_dice, dt.nd6_table,
+                                               dt.nd6_offsets, nd6_start, u_nd6_size, s0, s1,
+                                               s2, s3)  # fmt: skip
         if special:
             raw_h = 0  # these manoeuvres do no damage themselves
         raw += raw_h
@@ -398,6 +406,37 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
                                            s0, s1, s2, s3)  # fmt: skip
     return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
             p_through, ne)
+
+
+@jit(_nrt=False)
+def area_room(a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh, tl, dt, rl, vh,
+              vs, mc, now, log, events, ne, s0, s1, s2, s3):  # fmt: skip
+    """An area's damage ``dmg`` (after the explosion's fall-off) on ``c``, a vehicle or a person
+    in powered armour (``arm``: its PD against the attack), the one call of ``strike.blast``
+    for both. A vehicle (VA-52) takes it as one hit: its table's dice from the blast centre's
+    aspect (side at the centre itself), the row's multiplier, critical location or crew row,
+    staging and integrity as :func:`vehicle_hits`; a Kill-rated blast on a Kill-rated vehicle
+    loses 1 Kill per 4 m from the centre (``area_kill_falloff: per_radius_step``, not from the
+    seed). Returns ``(state, damage through, Hits (structure) lost, Stun lost, the crew member
+    the crew row hit (-1: none), its Hits lost, Stun lost and damage through, the event
+    count)``."""
+    if vh.vclass[c] == 0:
+        thr, lost, stun = suited_area(c, dmg_type, dmg, arm, sh.sd[c], hl.stun[c], mc)
+        return (s0, s1, s2, s3, thr, lost, stun, np.int64(-1), np.int64(0), np.int64(0),
+                np.int64(0), ne)  # fmt: skip
+    asp = np.int64(ASPECT_SIDE)
+    if vh.locs_on:
+        asp = aspect_of(cx - wh.px[c], cy - wh.py[c], vs.hd[c], vh.front_arc,
+                        vh.vclass[c] == VCLASS_MECHA or (cx == wh.px[c] and cy == wh.py[c]))
+    drop = np.int64(dc_m // 4.0) if vh.kill_falloff and wp.kills[a] > 0 else np.int64(0)
+    (s0, s1, s2, s3, _raw, _loc, _k, lost, through, p_hits, p_stun, p_through,
+     ne) = vehicle_hits(
+        a, c, F_WEAPON, np.int64(1), np.int64(1), np.int64(-1), np.uint64(0), n_dice, dmg_type,
+        arm, False, wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
+        s3, asp, dmg, drop,
+    )  # fmt: skip
+    who = vs.hit_crew[c] if p_through >= 0 else np.int64(-1)
+    return s0, s1, s2, s3, through, lost, np.int64(0), who, p_hits, p_stun, p_through, ne
 
 
 @jit(_nrt=False)

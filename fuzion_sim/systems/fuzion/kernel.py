@@ -97,6 +97,7 @@ from .codes import (
     MT_ROUND_ACTION,
     OPT_ANY_MISSILE,
     OPT_ANY_VEHICLE,
+    OPT_AREA_KILL_FALLOFF,
     OPT_AUTOFIRE_ONE_PLUS,
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
@@ -542,7 +543,7 @@ def trials(
         v_locid, v_call, options[OPT_VEHICLE_LOCATIONS] != 0, np.float64(options[OPT_FRONT_ARC]),
         options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
         options[OPT_CREW_ARMOUR] != 0, options[OPT_CREW_RANDOM] != 0, options[OPT_UNMANNED],
-        options[OPT_UNMANNED_SHIFT],
+        options[OPT_UNMANNED_SHIFT], options[OPT_AREA_KILL_FALLOFF] != 0,
     )
     arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
     vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
@@ -1024,12 +1025,14 @@ def trials(
                             ne += 1
                         c_attacks[a] += 1
                         if form == F_WEAPON and w_area[a] > 0.0:
-                            (s0, s1, s2, s3, ne, n_victims, roll, av, dv_base, raw, hit,
+                            (s0, s1, s2, s3, ne, n_victims, roll, av, dv_point, raw, hit,
                              through) = blast(
-                                 a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar,
-                                 sh, md, hl, wh, st, dt, vic, rl, vh, mc, acts, s0, s1, s2, s3,
-                                 log, events, ne, now,
+                                 a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl,
+                                 wh, st, dt, vic, rl, vh, vs, mc, tl, acts, s0, s1, s2, s3, log,
+                                 events, ne, now,
                              )  # fmt: skip
+                            if dv_point >= 0:  # an explosive's throw at a point (F4)
+                                dv_base = dv_point
                             hits_lost = np.int64(0)
                             stun_lost = np.int64(0)
                         else:

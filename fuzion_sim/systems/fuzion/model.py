@@ -118,6 +118,8 @@ SWITCHES: dict[str, Switch] = {
     "crew_personal_armour": Switch(bool, True, "VA-13", "crew hits meet personal armour"),
     "unmanned_dv": Switch(("by_range", "zero_base"), "by_range", "VA-04",
                           "DV of a vehicle nobody drives"),
+    "area_kill_falloff": Switch(("per_radius_step", "none"), "per_radius_step", "VA-52",
+                                "Kills of a blast on a vehicle by distance"),
     "crew_hit": Switch(("pilot", "random_crew"), "pilot", "VA-13", "who the crew row hits"),
     # the Weapon row's damage that knocks the vehicle's weapons out, as a % of its structure
     # (0: never; not from the seed)

@@ -50,7 +50,7 @@ from .codes import (
     UNMANNED_BY_RANGE,
 )
 from .dice import TABLE_DICE
-from .hull import carry_crew, other_hits
+from .hull import area_room, carry_crew, other_hits
 from .kernel_parts import hit_damage, log_event
 from .rules import (
     KILLING,
@@ -65,7 +65,7 @@ from .rules import (
     split_through,
     wound_penalty,
 )
-from .suit import scaled_rmod, suited_area
+from .suit import scaled_rmod
 
 # The kernel's arrays in named groups (the kernel builds each once a chunk; the arrays are
 # shared): a call passes a few groups, not sixty arrays. CPython makes a call of more than
@@ -251,16 +251,22 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
 
 
 @jit(inline="always")
-def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt,
-          vic, rl, vh, mc, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt, vic, rl, vh,
+          vs, mc, tl, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius
     defends against; an explosive is thrown at a point (the DV by range, F4), scatters
     ``min(miss, range / 2)`` metres in a 1d6 direction on a miss, and deals one damage roll
     less 2 a metre from the centre; a diver (or a bystander aborting to dive, F32) gets clear
     on DEX + Athletics + the task die against 8, +1 a metre past the first. Friends are caught
-    too. Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, defence base,
-    damage rolled, hit the target, damage through to it)``."""
+    too. A vehicle in it takes one hit on its table from the blast centre, a suit its split
+    (``hull.area_room``, VA-52); a crew row's damage is its crew member's, another victim.
+    Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, the explosive's DV
+    (-1 for a spread, whose target keeps its defence base), damage rolled, hit the target,
+    damage through to it)`` (at most 30 arguments: more are a call numba cannot inline).
+    """
     n_comb = sh.side.shape[0]
+    d_at = wh.dist[a * n_comb + tgt]
+    dv_base = np.int64(-1)
     n_task = dt.task_table.shape[0]
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(dt.task_table[np.int64(u * n_task)])
@@ -344,7 +350,17 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
         if not caught:
             continue
         arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
-        if sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
+        who = np.int64(-1)
+        p_hits = np.int64(0)
+        p_stun = np.int64(0)
+        p_thr = np.int64(0)
+        if mc.room[c]:  # a vehicle or a suit: their rooms, one call (hull.py, VA-52)
+            (s0, s1, s2, s3, thr_c, lost_c, stun_c, who, p_hits, p_stun, p_thr,
+             ne) = area_room(
+                a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh, tl, dt, rl,
+                vh, vs, mc, now, log, events, ne, s0, s1, s2, s3,
+            )  # fmt: skip
+        elif sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
             kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
             lost_c = max(kills_in - ar.kills[c], 0) * vh.kill_unit[c]
             stun_c = np.int64(0)
@@ -353,8 +369,6 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
             lost_c = max(dmg - arm, 0)
             stun_c = np.int64(0)
             thr_c = lost_c
-        elif mc.suit_max[c] > 0:  # powered armour (M-35), called (suit.py)
-            thr_c, lost_c, stun_c = suited_area(c, dmg_type, dmg, arm, sh.sd[c], hl.stun[c], mc)
         else:
             thr_c = penetration(dmg_type, dmg, arm, sh.sd[c])
             lost_c, stun_c = split_through(dmg_type == KILLING, thr_c, hl.stun[c])
@@ -363,6 +377,12 @@ def blast(a, tgt, av, dv_base, n_dice, dmg_type, d_at, t_abs, slot, wp, ar, sh, 
         vic.stun[n_victims] = stun_c
         vic.through[n_victims] = thr_c
         n_victims += 1
+        if who >= 0:  # the crew row: its crew member's (M-26, VA-13)
+            vic.c[n_victims] = who
+            vic.hits[n_victims] = p_hits
+            vic.stun[n_victims] = p_stun
+            vic.through[n_victims] = p_thr
+            n_victims += 1
         if c == tgt:
             hit = np.int64(1)
             through = thr_c

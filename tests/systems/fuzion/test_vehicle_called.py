@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
-from oracles import agrees
+from oracles import agrees, chi2_p
 from test_vehicles import FRONT, ONCE, SIDE, car, driver, fight, shooter
 
 from fuzion_sim import replay, simulate
@@ -21,7 +22,7 @@ from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems.fuzion import tables
 from fuzion_sim.systems.fuzion.compile import compile_scenario as compile_plan
 from fuzion_sim.systems.fuzion.dice import task_table
-from fuzion_sim.systems.fuzion.oracle import scenario_attack
+from fuzion_sim.systems.fuzion.oracle import scenario_attack, vehicle_locations
 
 #: A fair shot: AV and DV close enough that the HIT MOD shows in P(hit).
 FAIR = {"stats": {"REF": 6}, "skills": {"Heavy Weapons": 4}}
@@ -236,3 +237,54 @@ def test_kernel_hits_a_car_nobody_drives_as_the_task_roll_says():
     assert agrees(landed / n, p, se)
     driven = float((task + av >= 6 + 5 + 10).mean())  # REF 6 + Driving 5 + 10 (F31)
     assert not agrees(landed / n, driven, se)
+
+
+# --- area attacks on vehicles (VA-52) -------------------------------------------------------
+
+GRENADE = {"name": "Grenade", "skill": "Heavy Weapons", "dc": 4, "range": 100,
+           "area": {"per": "die", "radius": 1}, "explosive": True}  # fmt: skip
+
+
+def test_a_blast_on_a_vehicle_rolls_its_table_from_the_centre():
+    """VA-52: a grenade that lands on a car (a sure throw: no scatter) hits it at the blast
+    centre, on the side table (3d6), whatever the thrower's aspect (here its front): the
+    kernel's location frequencies against the exact side table (chi-square and each within 4
+    standard errors), and the front table (the thrower's aspect) rejected."""
+    vehicle = car(crew=[driver(hits=10_000, stun=10_000)])
+    thrower = shooter(FRONT, GRENADE, tactics=ONCE)
+    sc = fight(vehicle, thrower, max_rounds=1)
+    res = simulate(sc, trials=3000, seed=4, threads=1)
+    names = tables.vehicle_location_names()
+    got = dict(zip(names, res.tally.categories["vehicle_location_hits"][0], strict=True))
+    n = sum(got.values())
+    assert n == res.trials
+    model = sc.combatants[0].vehicle
+    side, front = vehicle_locations(model, "side"), vehicle_locations(model, "front")
+    for name, p in side.items():
+        p = float(p)
+        assert agrees(got[name] / n, p, math.sqrt(max(p * (1 - p), 1e-12) / n)), name
+    cells = [nm for nm, p in side.items() if p > 0]
+    counts = np.array([got[nm] for nm in cells])
+    assert chi2_p(counts, np.array([float(side[nm]) for nm in cells])) > 1e-4
+    expected = np.array([float(front[nm]) for nm in cells])
+    assert (expected == 0).any() or chi2_p(counts, expected / expected.sum()) < 1e-6
+
+
+@pytest.mark.parametrize(("falloff", "tenths"), [("per_radius_step", 20), ("none", 30)])
+def test_a_kill_blast_loses_a_kill_per_4_m(falloff, tenths):
+    """VA-52 ``area_kill_falloff``: a 4-Kill blast centred on a soldier 4 m behind a tank (1
+    Kill of armour, no table rolled) does 4 - 1 - 1 = 2 Kills (20 tenths) to it, or 3 without
+    the fall-off."""
+    tank = car(pool={"kills": 100}, crew=[driver(hits=10_000, stun=10_000)])
+    tank["armor"] = {"name": "Plate", "kills": 1}
+    soldier = {"name": "Soldier", "stats": {"BODY": 6}, "position": [-4, 0],
+               "tactics": [{"do": "none"}], "hits": 10_000, "stun": 10_000}  # fmt: skip
+    bomb = {"name": "Bomb", "skill": "Heavy Weapons", "kills": 4, "range": 100,
+            "area": {"per": "kill", "radius": 2}, "explosive": True}  # fmt: skip
+    thrower = shooter((-40, 0), bomb, tactics=ONCE, targeting="nearest")
+    sc = scenario_from_dict({
+        "name": "t", "max_rounds": 1,
+        "rules": {"vehicle_locations": "none", "area_kill_falloff": falloff},
+        "sides": {"road": [tank, soldier], "ambush": [thrower]}})  # fmt: skip
+    res = simulate(sc, trials=200, seed=1, threads=1)
+    assert set(np.unique(res.outcomes.taken[:, 0])) == {tenths}
