@@ -202,6 +202,10 @@ class RuleSystem:
         slot or entry."""
         return None
 
+    def scene_schema(self) -> dict:
+        """JSON Schemas of its own top-level keys (``scene_keys``), by key."""
+        return {}
+
     def member_schema(self) -> dict:
         """A JSON Schema of one member mapping (every key, its type, range and meaning)."""
         return {"type": "object", "properties": {"name": {"type": "string"}}}

@@ -61,6 +61,11 @@ class Fuzion(RuleSystem):
 
         return member_schema()
 
+    def scene_schema(self):
+        from .schema import scene_schema
+
+        return scene_schema()
+
     def side_option_schema(self):
         from .schema import side_option_schema
 
