@@ -51,6 +51,7 @@ from .codes import (
     EV_Y,
     EVENT_COLLISION,
     EVENT_FALL,
+    EVENT_IDLE,
     EVENT_KNOCKBACK,
     FLAG_DEAD,
     FLAG_DYING,
@@ -339,6 +340,10 @@ def jump(c, d, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets, nd6_table
     A combatant already below has nowhere to jump (the action is idle). Returns ``(state, ne,
     sides still standing)``."""
     if d < 0 or im.fallen[c]:
+        if log:
+            r = log_event(events, ne, now, EVENT_IDLE, c, -1)
+            events[r, EV_ACTION] = tx.A_JUMP
+            ne += 1
         return s0, s1, s2, s3, ne, sides_left
     x = im.dr[d, 0]
     y = im.dr[d, 1]
