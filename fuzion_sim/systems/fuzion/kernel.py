@@ -1016,6 +1016,7 @@ def trials(
                     p_hits = np.int64(0)
                     p_stun = np.int64(0)
                     att_row = -1  # the attack's event row, once reserved
+                    impact_thr = np.int64(0)  # issue 17: of which a wall's or a fall's
                     shots = np.int64(1)
                     n_hits = np.int64(1)
                     loc = -1
@@ -1093,6 +1094,7 @@ def trials(
                                 hits_lost += i_hits
                                 stun_lost += i_stun
                                 through += i_thr
+                                impact_thr = i_thr
                         c_landed[a] += hit
                     if n_victims == 0:  # a single target
                         n_victims = 1
@@ -1121,7 +1123,7 @@ def trials(
                         events[row, EV_AV] = av
                         events[row, EV_DV] = dv_base
                         events[row, EV_RAW] = raw
-                        events[row, EV_THROUGH] = through
+                        events[row, EV_THROUGH] = through - impact_thr  # the strike's own
                         events[row, EV_HITS] = hits[tgt]
                         events[row, EV_STUN] = stun[tgt]
                         events[row, EV_ACTION] = action

@@ -305,6 +305,32 @@ def test_the_replay_tells_the_collision_and_the_fall():
     assert any(re.search(r"falls 15 m: 8 DC", line) for line in lines)
 
 
+def test_the_log_adds_up_to_the_bulk_run():
+    # an attack's line has the strike's own damage; the collision and fall lines the rest,
+    # which counts as dealt by the one who knocked (and taken)
+    from fuzion_sim import simulate
+    from fuzion_sim.api import replay
+
+    for name in ("brick-through-a-wall.yaml", "rooftop-fall.yaml"):
+        sc = load_scenario(ROOT / "scenarios" / "vehicles" / name)
+        bulk = simulate(sc, trials=30, seed=4, keep_trials=True, threads=1)
+        for trial in range(30):
+            events = replay(sc, trial, seed=4)["events"]
+            for i, c in enumerate(sc.combatants):
+                mine = [e for e in events if e["kind"] == "attack" and e["actor"] == c.name]
+                taken = sum(e["damage_through"] for e in events if e["kind"] == "attack"
+                            and e.get("target") == c.name)  # fmt: skip
+                taken += sum(e["damage_through"] for e in events
+                             if e["kind"] in ("fall", "collision") and e["actor"] == c.name)
+                assert taken == bulk.outcomes.taken[trial, i], (name, trial, c.name)
+                if name.startswith("brick"):  # nobody jumps: all of it dealt by the knocker
+                    other = sc.combatants[1 - i].name
+                    dealt = sum(e["damage_through"] for e in mine) + sum(
+                        e["damage_through"] for e in events
+                        if e["kind"] in ("fall", "collision") and e["actor"] == other)
+                    assert dealt == bulk.outcomes.dealt[trial, i]
+
+
 def test_results_report_falls_and_collisions():
     from fuzion_sim import simulate
 
