@@ -418,6 +418,7 @@ def run_chunk(
     c_colls = np.zeros(n_comb, np.int64)
     c_imp = np.zeros(n_comb, np.int64)
     c_broke = np.zeros(n_comb, np.int64)
+    k_from = np.zeros(4, np.float64)  # a knockback's start x, y, the units before, the wall's
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -445,7 +446,7 @@ def run_chunk(
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
         c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt, e_left,
         e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng, c_mevaded,
-        arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
+        arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke, k_from,
     )  # fmt: skip
 
 
@@ -477,6 +478,7 @@ def trials(
     vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left,
     e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit,
     c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
+    k_from,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -678,6 +680,7 @@ def trials(
                 suit[c] = suit_max[c]
         if any_impact:
             reset_trial(im)
+            k_from[3] = 0.0
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -1016,7 +1019,6 @@ def trials(
                     p_hits = np.int64(0)
                     p_stun = np.int64(0)
                     att_row = -1  # the attack's event row, once reserved
-                    impact_thr = np.int64(0)  # issue 17: of which a wall's or a fall's
                     shots = np.int64(1)
                     n_hits = np.int64(1)
                     loc = -1
@@ -1068,13 +1070,10 @@ def trials(
                             shots = shots_fired(a, action, form, fire, wp, st)
                             if action == tx.A_ATTACK:
                                 av -= shots // 10  # F15: -1 per full 10 shots fired
-                            kx = 0.0  # issue 17: where a knockback starts from
-                            ky = 0.0
-                            kn = np.int64(0)
-                            if any_impact:
-                                kx = px[tgt]
-                                ky = py[tgt]
-                                kn = c_knock[tgt]
+                            if any_impact:  # issue 17: where a knockback starts from
+                                k_from[0] = px[tgt]
+                                k_from[1] = py[tgt]
+                                k_from[2] = c_knock[tgt]
                             (s0, s1, s2, s3, ne, roll, raw, hit, n_hits, loc, hits_lost,
                              stun_lost, through, p_hits, p_stun, p_through) = strike(
                                  a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
@@ -1085,16 +1084,16 @@ def trials(
                                 a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,
                                 log, events, ne, now,
                             )  # fmt: skip
-                            if any_impact and c_knock[tgt] != kn:  # into a wall, off a ledge
+                            if any_impact and c_knock[tgt] != k_from[2]:  # into a wall, off a ledge
                                 s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
-                                    a, tgt, kx, ky, stun[tgt] - stun_lost, im, ar, sh, hl, wh, wp,
-                                    vh, kill_unit, nd6_offsets, nd6_table, s0, s1, s2, s3, log,
-                                    events, ne, now,
+                                    a, tgt, k_from[0], k_from[1], stun[tgt] - stun_lost, im, ar, sh,
+                                    hl, wh, wp, vh, kill_unit, nd6_offsets, nd6_table, s0, s1, s2,
+                                    s3, log, events, ne, now,
                                 )  # fmt: skip
                                 hits_lost += i_hits
                                 stun_lost += i_stun
                                 through += i_thr
-                                impact_thr = i_thr
+                                k_from[3] = i_thr  # the log's attack line: the strike's own
                         c_landed[a] += hit
                     if n_victims == 0:  # a single target
                         n_victims = 1
@@ -1123,7 +1122,10 @@ def trials(
                         events[row, EV_AV] = av
                         events[row, EV_DV] = dv_base
                         events[row, EV_RAW] = raw
-                        events[row, EV_THROUGH] = through - impact_thr  # the strike's own
+                        events[row, EV_THROUGH] = through
+                        if any_impact:  # less a wall's or a fall's (their own lines)
+                            events[row, EV_THROUGH] -= np.int64(k_from[3])
+                            k_from[3] = 0.0
                         events[row, EV_HITS] = hits[tgt]
                         events[row, EV_STUN] = stun[tgt]
                         events[row, EV_ACTION] = action
