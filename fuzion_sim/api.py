@@ -17,7 +17,8 @@ from .scenario.model import Scenario
 from .systems import get_system
 
 __all__ = [
-    "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight", "replay",
+    "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight", "exact_impact",
+    "replay",
     "scenario_hash", "simulate",
 ]  # fmt: skip
 
@@ -259,6 +260,23 @@ def exact_attack(scenario, attacker: str, target: str) -> dict:
     if members[attacker].side == members[target].side:
         raise ArgumentError(f"{attacker} and {target} are on the same side")
     return get_system(scenario.system).attack(scenario, attacker, target)
+
+
+def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None) -> dict:
+    """The exact damage of one fall (``fall`` metres), knockback into an obstacle
+    (``knockback`` units) or collision (``speed`` m/s) of member ``target`` under the
+    scenario's rules (issue 17; Fuzion's Falling & Collisions table): the table's row, column
+    and DC, and ``damage`` (``{"mean", "pmf"}``) through its defences.
+
+    Raises
+    ------
+    FuzionSimError
+        An unknown member, not exactly one of the three, or a system without falls.
+    """
+    scenario = as_scenario(scenario)
+    answer = get_system(scenario.system).impact(scenario, target, fall=fall,
+                                                knockback=knockback, speed=speed)  # fmt: skip
+    return {"scenario": scenario.name, "target": target, **answer}
 
 
 def exact_fight(scenario) -> dict:

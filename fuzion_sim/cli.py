@@ -485,6 +485,32 @@ cli.add_command(_attack_command())
 
 @cli.command()
 @click.argument("scenario")
+@click.option("--target", required=True, help="The member who falls or is knocked.")
+@click.option("--fall", type=float, metavar="METRES", help="A fall of this many metres.")
+@click.option("--knockback", type=float, metavar="UNITS",
+              help="Knockback of this many units into an obstacle (VA-41).")
+@click.option("--speed", type=float, metavar="M_S", help="A collision at this closing speed.")
+@click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
+              help="Most rows of the distribution table.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def impact(scenario, target, fall, knockback, speed, rows, as_json):  # issue 17
+    """The exact damage of one fall, knockback into an obstacle or collision of a member of
+    SCENARIO (the Falling & Collisions table under the scenario's rules)."""
+    answer = api.exact_impact(_load(scenario), target, fall=fall, knockback=knockback,
+                              speed=speed)  # fmt: skip
+    if as_json:
+        _dump(answer)
+        return
+    from .report.text import render_answer
+
+    what = {"fall": "falls", "knockback": "is knocked into an obstacle",
+            "speed": "collides"}[answer["what"]]  # fmt: skip
+    render_answer(f"{target} {what} (exact): {answer['row']}, column {answer['column']}, "
+                  f"{answer['dc']} DC", answer, rows)  # fmt: skip
+
+
+@cli.command()
+@click.argument("scenario")
 def validate(scenario):
     """Check SCENARIO and print what it resolves to."""
     from .systems import get_system

@@ -117,7 +117,11 @@ def scenario_from_dict(
     ctx = Context(source, lines)
     if not isinstance(data, dict):
         raise ctx.fail([], f"a scenario must be a mapping of keys, got {describe(data)}")
-    check_mapping(ctx, [], data, TOP_KEYS, required=("sides",))
+    # a system may add keys of its own to the top level (``scene_keys``: Fuzion's obstacles)
+    scene_keys: tuple[str, ...] = ()
+    if data.get("system", DEFAULT_SYSTEM) in system_names():
+        scene_keys = get_system(data.get("system", DEFAULT_SYSTEM)).scene_keys
+    check_mapping(ctx, [], data, (*TOP_KEYS, *scene_keys), required=("sides",))
 
     name = optional(data, "name")
     name = (Path(source).stem if source else "scenario") if name is MISSING else check_str(
@@ -179,6 +183,7 @@ def scenario_from_dict(
                                f"(allowed: 1 to {MAX_COMBATANTS})")  # fmt: skip
         sides[side] = tuple(built)
     system.check_scenario(ctx, rules, sides)
+    scene = system.build_scene(ctx, data, rules, sides)
     return Scenario(
         name=name,
         system=system_name,
@@ -191,4 +196,5 @@ def scenario_from_dict(
         source=source,
         warnings=tuple(ctx.warnings),
         description="" if description is MISSING else description,
+        scene=scene,
     )

@@ -52,6 +52,9 @@ class Scenario:
     source: str | None = None
     warnings: tuple[str, ...] = ()
     description: str = ""
+    #: the system's own top-level keys, built (``RuleSystem.scene_keys``; Fuzion's obstacles
+    #: and drops)
+    scene: dict = field(default_factory=dict, compare=False)
 
     @property
     def combatants(self) -> list:

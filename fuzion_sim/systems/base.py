@@ -153,6 +153,8 @@ class RuleSystem:
         Every key a member (combatant) may have; the loader rejects the rest.
     side_keys : tuple of str
         Keys of a side given as a mapping, besides ``members``.
+    scene_keys : tuple of str
+        Keys it adds to the scenario's top level (Fuzion's ``obstacles``, ``drops``).
     catalogue_kinds : tuple of str
         What ``fuzion-sim catalog`` lists for it (``weapons``, ``armor``, ...).
     catalogue_columns : mapping of str to tuple of str
@@ -164,6 +166,7 @@ class RuleSystem:
     switches: Mapping[str, Switch] = {}
     member_keys: tuple[str, ...] = ("name",)
     side_keys: tuple[str, ...] = ()
+    scene_keys: tuple[str, ...] = ()
     catalogue_kinds: tuple[str, ...] = ()
     catalogue_columns: Mapping[str, tuple[str, ...]] = {}
 
@@ -184,6 +187,11 @@ class RuleSystem:
         """Checks across members once every side is built (append to ``ctx.warnings``, or
         raise ``ctx.fail(...)``)."""
 
+    def build_scene(self, ctx, data: dict, rules, sides: dict) -> dict:
+        """The scenario's own top-level keys (``scene_keys``) validated and built, once the
+        sides are (for the checks across them): a mapping, ``Scenario.scene``."""
+        return {}
+
     def catalogue(self, kind: str) -> list[dict]:
         """The entries of a catalogue (``catalogue_kinds``), as plain dicts."""
         raise NotAvailable(f"system {self.name} has no {kind} catalogue")
@@ -193,6 +201,10 @@ class RuleSystem:
         mapping: key paths such as ``sides.blue[0].armor.pd`` reach into it. None: no such
         slot or entry."""
         return None
+
+    def scene_schema(self) -> dict:
+        """JSON Schemas of its own top-level keys (``scene_keys``), by key."""
+        return {}
 
     def member_schema(self) -> dict:
         """A JSON Schema of one member mapping (every key, its type, range and meaning)."""
@@ -254,6 +266,12 @@ class RuleSystem:
         the scenario's rules and positions: ``{"p_hit": p, "damage": {"mean": m, "pmf":
         {"0": p0, ...}}}`` and what the system adds."""
         raise NotAvailable(f"system {self.name} has no exact attack")
+
+    def impact(self, scenario, target: str, **how) -> dict:
+        """The exact damage of one fall or collision of ``target`` (``how``: ``fall`` metres,
+        ``knockback`` units, ``speed`` m/s; issue 17): ``{"dc": ..., "damage": {"mean",
+        "pmf"}}`` and what the system adds."""
+        raise NotAvailable(f"system {self.name} has no falls or collisions")
 
     def exact_check(self, scenario) -> None:
         """Raise :class:`NotAvailable` saying why when :meth:`exact` cannot solve the fight

@@ -183,6 +183,13 @@ def test_flagship_loads_as_written():
         "powered_stun": "as_stun",
         "structural_integrity": False,
         "integrity_count": "total_tenths",
+        # falls and knockback into obstacles (issue 17)
+        "falling_columns": "six",
+        "weight_row": "nearest_ratio",
+        "impact_damage": "killing",
+        "impact_armour": True,
+        "collision_speed_bands": "fall_equivalent",
+        "knockback_collision": "as_fall",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

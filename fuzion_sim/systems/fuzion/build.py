@@ -30,6 +30,7 @@ from fuzion_sim.scenario.checks import (
 )
 
 from . import catalogue, tables, tactics
+from .build_vehicle import parse_weight
 from .model import (
     ABORTS,
     AREA_BASES,
@@ -71,7 +72,7 @@ COMBATANT_KEYS = (
     "name", "stats", "skills", "weapon", "armor", "position", *DERIVED, "tactics",
     "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
     "size", "modifiers", "defence_modifiers", "drawn", "abort", "sdp", "kills", "called_shot",
-    "vehicle",
+    "vehicle", "weight",
 )  # fmt: skip
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
@@ -714,6 +715,8 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     tactics.check_weapon_names(rules, [weapon.name], at("tactics"), ctx.fail)
     _check_launch_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
     _check_damage(ctx, name, weapon, stats)
+    # issue 17: the weight falls and collisions go by (VA-36; default 72 kg)
+    weight_kg = opt("weight", lambda p, v: parse_weight(ctx, p, v), None)
     return Combatant(
         name=name,
         side=side,
@@ -734,6 +737,7 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
         sdp=sdp,
         kills=kills,
         called_shot=called_shot,
+        weight_kg=weight_kg,
         **flags,
     )
 

@@ -88,20 +88,22 @@ _MAX_KG = 1e10
 
 def parse_weight(ctx: Context, parts, value) -> float:
     """A weight in kg: a number (kg) or text ``"575 kg"``, ``"1265 lbs"``, ``"20 t"``,
-    ``"2 tons"`` (M-12)."""
+    ``"2 tons"`` (M-12); a leading ``+`` (the table's ``"+100 tons"``) is just over it."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return check_number(ctx, parts, value, maximum=_MAX_KG, positive=True)
     if isinstance(value, str):
-        m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*", value)
-        if m and m.group(2).lower() in _WEIGHT_UNITS:
-            kg = float(m.group(1)) * _WEIGHT_UNITS[m.group(2).lower()]
+        m = re.fullmatch(r"\s*(\+?)([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*", value)
+        if m and m.group(3).lower() in _WEIGHT_UNITS:
+            kg = float(m.group(2)) * _WEIGHT_UNITS[m.group(3).lower()]
+            if m.group(1):
+                kg *= 1.0 + 1e-6  # "+100 tons": more than 100 tons
             if 0 < kg <= _MAX_KG:
                 return kg
-        unit = m.group(2) if m else None
+        unit = m.group(3) if m else None
         hint = did_you_mean(unit, _WEIGHT_UNITS) if unit else None
         raise ctx.fail(parts, f"expected a weight such as '575 kg', '1265 lbs', '20 t' or "
                               f"'2 tons', got {describe(value)}",
-                       f"{m.group(1)} {hint}" if hint else None)  # fmt: skip
+                       f"{m.group(1)}{m.group(2)} {hint}" if hint else None)  # fmt: skip
     raise ctx.fail(parts, f"expected a weight (a number of kg, or '20 t'), got {describe(value)}")
 
 

@@ -358,6 +358,16 @@ EVENT_OUT_OF_ARC = 28  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HI
 EVENT_CRITICAL = 29  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
 #                      EV_THROUGH (EFF_*)
 EVENT_NO_WEAPON = 30  # ACTOR's vehicle weapon is out of action (its Weapon location lost)
+# --- issue 17: falls and knockback into obstacles (impact.py) ------------------------------
+# ACTOR falls EV_RAW centimetres (a jump, EV_ACTION jump, or knocked into a drop TARGET: the
+# drop's index): EV_DV the DC, EV_ROLL the damage rolled, EV_THROUGH through, EV_HITS /
+# EV_STUN after, EV_X / EV_Y where it lands (cm); FLAG_DEAD / FLAG_OUT / FLAG_DYING
+EVENT_FALL = 40
+# ACTOR knocked into obstacle TARGET (its index): EV_DV the DC, EV_ROLL the damage rolled,
+# EV_THROUGH through to ACTOR, EV_RAW the obstacle's SDP (or Kills) left, EV_SHOTS the
+# knockback distance in cm, EV_X / EV_Y where it stops; FLAG_HIT: the obstacle broke (it went
+# through)
+EVENT_COLLISION = 41
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

@@ -12,6 +12,7 @@ import yaml
 
 from ...scenario.model import Scenario
 from . import codes, dice, tables, tactics
+from .impact_build import impact_arrays
 from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
 from .rules import (
     FISTS_DC,
@@ -159,6 +160,16 @@ class Plan(NamedTuple):
     rscale: np.ndarray
     rs_target: np.ndarray
     suit_max: np.ndarray
+    # --- issue 17: falls and obstacles (impact_build.impact_arrays) ---------------------
+    im_row: np.ndarray
+    ob_rect: np.ndarray
+    ob_sdp: np.ndarray
+    ob_kills: np.ndarray
+    drop_geo: np.ndarray
+    fall_dc: np.ndarray
+    fall_kills: np.ndarray
+    im_bands: np.ndarray
+    im_opts: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -325,7 +336,8 @@ def compile_scenario(scenario: Scenario) -> Plan:
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
     covers = [target_modifiers(c.cover, "normal", c.prone, c.crouched, False) for c in fighters]
-    packed = tactics.pack([tactics.program_of(c) for c in fighters])
+    drops = [d.name for d in scenario.scene.get("drops", ())]  # issue 17: a jump's drop
+    packed = tactics.pack([tactics.program_of(c, drops) for c in fighters])
     default = list(tactics.validate_tactics(None))
     margin, effect = _presence_table()
     locations = hit_locations()
@@ -436,6 +448,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         **weapon_columns(fighters, rules, fighters),
         **arsenal_arrays(fighters, rules),
         **mecha,
+        **impact_arrays(scenario, fighters),  # issue 17
     )
 
 

@@ -27,7 +27,8 @@ from . import codes
 from . import tactics as tx
 from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
-from .model import PERSON_VA_SWITCHES, SWITCHES
+from .impact_build import DROP_KEYS, OBSTACLE_KEYS
+from .model import IMPACT_SWITCHES, PERSON_VA_SWITCHES, SWITCHES
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
@@ -193,6 +194,13 @@ def no_suits(plan: Plan) -> bool:
     return not plan.suit_max.any()
 
 
+@condition("an obstacle or a drop")
+def no_impacts(plan: Plan) -> bool:
+    """No obstacle and no drop (issue 17): falls and knockback into obstacles run on the
+    general kernel."""
+    return not plan.im_opts[0]
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -235,8 +243,10 @@ _CREW_KEYS = CREW_KEYS
 _VEHICLE_WEAPON_KEYS = VEHICLE_WEAPON_KEYS
 #: The rule switches of the vehicle rulings (VA-n).
 _VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
-                          if v.ruling.startswith("VA-") and k not in PERSON_VA_SWITCHES)
+                          if v.ruling.startswith("VA-") and k not in PERSON_VA_SWITCHES
+                          and k not in IMPACT_SWITCHES)  # fmt: skip
 _SUIT = "powered armour (M-35, F30): the general kernel"
+_IMPACT = "falls and knockback into obstacles (issue 17): the general kernel"
 
 #: Every key a Fuzion scenario can hold, and when each specialised kernel honours it.
 HONOURS: tuple[Honour, ...] = (
@@ -388,7 +398,16 @@ HONOURS: tuple[Honour, ...] = (
       for key in _VEHICLE_WEAPON_KEYS),
     *(_row(f"rules.{key}", "read only with a vehicle: " + _VEHICLE, standing=no_vehicles)
       for key in _VEHICLE_SWITCHES),
-)
+    # issue 17: falls and knockback into obstacles (impact.py): the general kernel only
+    _row("obstacles", _IMPACT, standing=no_impacts),
+    _row("drops", _IMPACT, standing=no_impacts),
+    *(_row(f"obstacle.{key}", _IMPACT, standing=no_impacts) for key in OBSTACLE_KEYS),
+    *(_row(f"drop.{key}", _IMPACT, standing=no_impacts) for key in DROP_KEYS),
+    _row("member.weight", "read only with an obstacle or a drop: " + _IMPACT,
+         standing=no_impacts),
+    *(_row(f"rules.{key}", "read only with an obstacle or a drop: " + _IMPACT,
+           standing=no_impacts) for key in IMPACT_SWITCHES),
+)  # fmt: skip
 
 
 def _conditions(name: str) -> list[Condition]:

@@ -140,6 +140,7 @@ from .codes import (
     VS_NO_MOVE,
 )
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
+from .impact import Impacts, jump, knocked, reset_trial
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .rules import (
@@ -205,10 +206,13 @@ def run_chunk(
     w_arc, w_mounted, arm_start, arms_i, arms_f,
     # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
     rscale, rs_target, suit_max,
+    # issue 17: falls and obstacles (impact_build.impact_arrays)
+    im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
     vehicle_location_damage, missiles_hit, engagements, evaded,
+    falls, collisions, impact_taken, broke_through,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -271,6 +275,11 @@ def run_chunk(
         (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
         target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
         (0: none, M-35).
+    im_row ... im_opts
+        Falls and obstacles (issue 17, ``impact_build.impact_arrays``): each combatant's row
+        of the Falling & Collisions table, the obstacles' rectangles and structure, the drops,
+        the table's DC and Kills, its column bands and the switches (``im_opts[0]``: any
+        obstacle or drop, the one flag).
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -285,6 +294,10 @@ def run_chunk(
     missiles_hit, engagements, evaded : int32[n_trials, C]
         Written when a missile weapon fights (else (1, 1), not touched): the missiles that hit
         each combatant, the missile engagements against it, and those it evaded untouched.
+    falls, collisions, impact_taken, broke_through : int32[n_trials, C]
+        Written in a fight with an obstacle or a drop (else (1, 1), not touched): the falls
+        each took, its knockbacks into an obstacle, the damage they did through its defences,
+        and the obstacles it broke through.
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -414,6 +427,14 @@ def run_chunk(
     room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
     for c in range(n_comb):
         room[c] = vclass[c] > 0 or suit_max[c] > 0
+    # issue 17: each obstacle's structure left, who fell, the counters (impact.Impacts)
+    ob_left = np.zeros(ob_sdp.shape[0], np.int64)
+    fallen = np.zeros(n_comb, np.int64)
+    c_falls = np.zeros(n_comb, np.int64)
+    c_colls = np.zeros(n_comb, np.int64)
+    c_imp = np.zeros(n_comb, np.int64)
+    c_broke = np.zeros(n_comb, np.int64)
+    k_from = np.zeros(4, np.float64)  # a knockback's start x, y, the units before, the wall's
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -427,10 +448,12 @@ def run_chunk(
         roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
         carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
         v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
-        w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max, winner, end_slot,
-        out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits, immobilised,
-        uncontrolled, crits, crit_any, crit_time, vehicle_location_hits, vehicle_location_damage,
-        missiles_hit, engagements, evaded,
+        w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
+        im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+        location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
+        vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
+        falls, collisions, impact_taken, broke_through,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
@@ -439,7 +462,8 @@ def run_chunk(
         order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
         c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt,
         e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng,
-        c_mevaded, arm_lost, suit, room,
+        c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
+        k_from,
     )  # fmt: skip
 
 
@@ -457,11 +481,11 @@ def trials(
     def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
     heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
-    rscale,
-    rs_target, suit_max, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
-    knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
-    vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded, log_trial,
-    events, n_events,
+    rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
+    fall_kills, im_bands, im_opts, winner, end_slot, out_slot, death_slot, dealt, taken,
+    attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
+    crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
+    evaded, falls, collisions, impact_taken, broke_through, log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
@@ -470,7 +494,8 @@ def trials(
     c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
     vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo,
     cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
-    c_mhit, c_meng, c_mevaded, arm_lost, suit, room,
+    c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp,
+    c_broke, k_from,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -569,6 +594,27 @@ def trials(
     for c in range(n_comb):
         if suit_max[c] > 0:
             any_suit = True
+    # issue 17: falls and obstacles, behind one flag (impact.py)
+    any_impact = im_opts[0] != 0
+    im = Impacts(
+        im_row,
+        ob_rect,
+        ob_sdp,
+        ob_kills,
+        ob_left,
+        drop_geo,
+        fall_dc,
+        fall_kills,
+        im_bands,
+        im_opts[1] != 0,
+        im_opts[2] != 0,
+        im_opts[3],
+        fallen,
+        c_falls,
+        c_colls,
+        c_imp,
+        c_broke,
+    )
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -653,6 +699,9 @@ def trials(
         if any_suit:
             for c in range(n_comb):
                 suit[c] = suit_max[c]
+        if any_impact:
+            reset_trial(im)
+            k_from[3] = 0.0
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -921,6 +970,15 @@ def trials(
                             nd6_table, s0, s1, s2, s3, log, events, ne, now,
                         )  # fmt: skip
                         continue
+                    if action == tx.A_JUMP:  # issue 17: down a drop (impact.py)
+                        s0, s1, s2, s3, ne, sides_left = jump(
+                            a, param, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets,
+                            nd6_table, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne,
+                            now,
+                        )  # fmt: skip
+                        if sides_left <= 1:
+                            break
+                        continue
 
 
                     # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
@@ -1042,6 +1100,10 @@ def trials(
                             if log and any_vehicle and vclass[tgt] > 0:
                                 unopposed = vh.unmanned == UNMANNED_BY_RANGE and (
                                     pilot_of[tgt] < 0 or is_out[pilot_of[tgt]])
+                            if any_impact:  # issue 17: where a knockback starts from
+                                k_from[0] = px[tgt]
+                                k_from[1] = py[tgt]
+                                k_from[2] = c_knock[tgt]
                             (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc,
                              hits_lost, stun_lost, through, p_hits, p_stun,
                              p_through) = strike(
@@ -1053,6 +1115,16 @@ def trials(
                                 a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,
                                 log, events, ne, now,
                             )  # fmt: skip
+                            if any_impact and c_knock[tgt] != k_from[2]:  # into a wall, off a ledge
+                                s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
+                                    a, tgt, k_from[0], k_from[1], stun[tgt] - stun_lost, im, ar, sh,
+                                    hl, wh, wp, vh, kill_unit, nd6_offsets, nd6_table, s0, s1, s2,
+                                    s3, log, events, ne, now,
+                                )  # fmt: skip
+                                hits_lost += i_hits
+                                stun_lost += i_stun
+                                through += i_thr
+                                k_from[3] = i_thr  # the log's attack line: the strike's own
                         c_landed[a] += hit
                     if n_victims == 0:  # a single target
                         n_victims = 1
@@ -1082,6 +1154,9 @@ def trials(
                         events[row, EV_DV] = dv_base
                         events[row, EV_RAW] = raw
                         events[row, EV_THROUGH] = through
+                        if any_impact:  # less a wall's or a fall's (their own lines)
+                            events[row, EV_THROUGH] -= np.int64(k_from[3])
+                            k_from[3] = 0.0
                         events[row, EV_HITS] = hits[tgt]
                         events[row, EV_STUN] = stun[tgt]
                         events[row, EV_ACTION] = action
@@ -1213,3 +1288,9 @@ def trials(
                 missiles_hit[j, c] = c_mhit[c]
                 engagements[j, c] = c_meng[c]
                 evaded[j, c] = c_mevaded[c]
+        if any_impact:
+            for c in range(n_comb):
+                falls[j, c] = c_falls[c]
+                collisions[j, c] = c_colls[c]
+                impact_taken[j, c] = c_imp[c]
+                broke_through[j, c] = c_broke[c]

@@ -26,6 +26,7 @@ __all__ = [
     "PRIMARIES",
     "RANGE_PER_POWER_POINT",
     "PERSON_VA_SWITCHES",
+    "IMPACT_SWITCHES",
     "RULE_SWITCHES",
     "SWITCHES",
     "WEAPON_SCALES",
@@ -161,7 +162,29 @@ SWITCHES: dict[str, Switch] = {
     "structural_integrity": Switch(bool, False, "F30", "structural integrity"),
     "integrity_count": Switch(("total_tenths", "fractional_part"), "total_tenths", "VA-45",
                               "structural integrity: the count of Kills left"),
+    # --- issue 17: falls and knockback into obstacles (M-40, M-59 to M-62, VA-35 to VA-41);
+    # read only in a fight with `obstacles:` or `drops:` (impact.py)
+    "falling_columns": Switch(("six", "eleven"), "six", "VA-35", "falling table columns"),
+    "weight_row": Switch(("nearest_ratio", "at_or_below"), "nearest_ratio", "VA-36",
+                         "falling table: the weight row"),
+    "impact_damage": Switch(("killing", "stun"), "killing", "VA-37",
+                            "falls and collisions: damage type"),
+    "impact_armour": Switch(bool, True, "VA-37", "falls and collisions: armour applies"),
+    "collision_speed_bands": Switch(("fall_equivalent", "mph10"), "fall_equivalent", "VA-38",
+                                    "collision speed bands"),
+    "knockback_collision": Switch(("as_fall", "speed", "none"), "as_fall", "VA-41",
+                                  "knockback into an obstacle"),
 }  # fmt: skip
+#: The switches of issue 17's falls and knockback into obstacles (read for people too, only
+#: with obstacles or drops).
+IMPACT_SWITCHES = (
+    "falling_columns",
+    "weight_row",
+    "impact_damage",
+    "impact_armour",
+    "collision_speed_bands",
+    "knockback_collision",
+)
 #: Switches of the vehicle rulings (VA-n) that are read for people too (powered armour, VA-44).
 PERSON_VA_SWITCHES = ("powered_split", "powered_stun")
 #: The switches as (kind, default, ruling), as earlier versions listed them.
@@ -428,6 +451,8 @@ class Combatant:
     #: every weapon it fires, ``weapon`` (the one in hand at the start) first, when it operates
     #: several vehicle weapons (M-76); tactics pick one by name (``do: attack, weapon: NAME``)
     arsenal: tuple[Weapon, ...] = ()
+    #: issue 17: the weight in kg falls and collisions go by (None: a person's 72 kg, VA-36)
+    weight_kg: float | None = None
 
     @property
     def xy(self) -> tuple[float, float]:

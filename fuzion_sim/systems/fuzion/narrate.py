@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import codes as k
-from .tactics import ACTION_NAMES
+from .tactics import ACTION_NAMES, ACTIONS
 
 __all__ = ["KIND_NAMES", "event_dicts", "narrate"]
 
@@ -47,6 +47,8 @@ KIND_NAMES = {
     k.EVENT_OUT_OF_ARC: "out_of_arc",
     k.EVENT_CRITICAL: "critical",
     k.EVENT_NO_WEAPON: "no_weapon",
+    k.EVENT_FALL: "fall",  # issue 17
+    k.EVENT_COLLISION: "collision",
 }
 #: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
 CRITICAL_EFFECTS = {k.EFF_NONE: "none", k.EFF_IMMOBILE: "immobile",
@@ -132,6 +134,7 @@ def event_dicts(
     names: list[str],
     positions: list[tuple[float, float]] | None = None,
     locations: bool = False,
+    scene: dict | None = None,
 ) -> list[dict]:
     """The events as plain dicts (for JSON): kind, time, actor and target names, numbers.
 
@@ -181,7 +184,14 @@ def event_dicts(
     - ``missile_hits``: the ``actor``'s missiles hit the ``target``: ``missiles_hit`` of
       ``missiles`` (the launch's), ``damage_rolled``, ``damage_through``, ``hits_after``,
       ``stun_after``, ``out``, ``dead``, ``location`` (a vehicle's row, or with ``locations``
-      a person's: the last missile's).
+      a person's: the last missile's);
+    - ``fall`` (issue 17; ``scene``: the scenario's obstacles and drops, for their names):
+      the ``actor`` falls ``metres`` (``jumped``: its own jump; ``drop``: the drop's name),
+      ``dc``, ``damage_rolled``, ``damage_through``, where it lands ``x``, ``y``, and after a
+      jump ``hits_after``, ``stun_after``, ``out``, ``dead``;
+    - ``collision``: the ``actor`` is knocked into the ``obstacle`` (its name) over
+      ``metres`` of knockback: ``dc``, ``damage_rolled``, ``damage_through``, ``broke`` (the
+      obstacle broke and it went through), ``structure_left``, where it stopped ``x``, ``y``.
     """
     location_names = _location_names() if locations else ()
     down: set[int] = set()  # combatants known to be out (for the wake lines)
@@ -196,9 +206,13 @@ def event_dicts(
             ev["winner"] = row[k.EV_ACTOR]
         else:
             ev["actor"] = names[row[k.EV_ACTOR]]
+        flags = row[k.EV_FLAGS]
+        if kind in ("fall", "collision"):  # issue 17: the target is a drop or an obstacle
+            _impact_event(ev, row, kind, flags, scene or {})
+            out.append(ev)
+            continue
         if row[k.EV_TARGET] >= 0:
             ev["target"] = names[row[k.EV_TARGET]]
-        flags = row[k.EV_FLAGS]
         if kind == "attack":
             action = _action(row[k.EV_ACTION])
             # a choke already held: announced by a choke event (older logs), or logged as a
@@ -439,6 +453,7 @@ def narrate(
     dice: str,
     positions: list[tuple[float, float]] | None = None,
     locations: bool = False,
+    scene: dict | None = None,
 ):
     """Play-by-play lines, one per event.
 
@@ -456,10 +471,12 @@ def narrate(
         "away from" their goal.
     locations : bool
         The fight rolls hit locations: a hit names where it landed.
+    scene : dict, optional
+        The scenario's obstacles and drops (``Scenario.scene``): falls and collisions name them.
     """
     lines = []
     unit_name = unit.capitalize()
-    for ev in event_dicts(events, names, positions, locations):
+    for ev in event_dicts(events, names, positions, locations, scene):
         head = f"{unit_name} {ev['time']:>3}: "
         kind = ev["kind"]
         actor = ev.get("actor")
@@ -555,6 +572,8 @@ def narrate(
         elif kind == "knockback":
             text = f"{actor} is knocked back {ev['units']} by {ev['target']}, "
             text += f"to ({ev['x']:.1f}, {ev['y']:.1f})"
+        elif kind in ("fall", "collision"):  # issue 17
+            text = _impact_line(actor, ev)
         elif kind == "area":
             cx, cy = ev["centre"]
             text = (
@@ -598,3 +617,40 @@ def narrate(
             text = f"{actor}: {kind}"
         lines.append(head + text)
     return lines
+
+
+# --- issue 17: falls and knockback into obstacles ---------------------------------------------
+
+
+def _impact_event(ev: dict, row: list, kind: str, flags: int, scene: dict) -> None:
+    """The fields of a ``fall`` or ``collision`` event (see :func:`event_dicts`)."""
+    things = scene.get("drops" if kind == "fall" else "obstacles", ())
+    index = row[k.EV_TARGET]
+    name = things[index].name if 0 <= index < len(things) else f"#{index}"
+    ev.update(dc=row[k.EV_DV], damage_rolled=row[k.EV_ROLL], damage_through=row[k.EV_THROUGH],
+              x=_metres(row[k.EV_X]), y=_metres(row[k.EV_Y]))  # fmt: skip
+    if kind == "fall":
+        ev.update(drop=name, metres=_metres(row[k.EV_RAW]),
+                  jumped=row[k.EV_ACTION] == ACTIONS["jump"])  # fmt: skip
+        if ev["jumped"]:
+            ev.update(hits_after=row[k.EV_HITS], stun_after=row[k.EV_STUN],
+                      out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD))  # fmt: skip
+    else:
+        ev.update(obstacle=name, metres=_metres(row[k.EV_SHOTS]), broke=bool(flags & k.FLAG_HIT),
+                  structure_left=row[k.EV_RAW])  # fmt: skip
+
+
+def _impact_line(actor: str, ev: dict) -> str:
+    """A fall ("falls 8 m") or a collision ("is knocked into the East wall") in words."""
+    if ev["kind"] == "fall":
+        how = "jumps down" if ev["jumped"] else "is knocked over"
+        text = f"{actor} {how} {ev['drop']} and falls {ev['metres']:g} m: {ev['dc']} DC, "
+        text += f"{ev['damage_rolled']} rolled, {ev['damage_through']} through"
+        if ev.get("out"):
+            text += ", out of the fight" if not ev.get("dead") else ", dead"
+        return text + f"; lands at ({ev['x']:.1f}, {ev['y']:.1f}), prone"
+    text = f"{actor} is knocked into the {ev['obstacle']} ({ev['metres']:g} m of knockback): "
+    text += f"{ev['dc']} DC, {ev['damage_rolled']} rolled, {ev['damage_through']} through"
+    if ev["broke"]:
+        return text + f"; the {ev['obstacle']} breaks and {actor} goes through"
+    return text + f" ({ev['structure_left']} left); stops at ({ev['x']:.1f}, {ev['y']:.1f})"

@@ -63,16 +63,29 @@ MISSILE_COUNTERS = (
             "that engaged it)"),
     Counter("evaded", "missiles_evaded", "missile engagements it evaded without a hit"),
 )
+#: What the general kernel counts in a fight with an obstacle or a drop (issue 17, M-40, M-60).
+IMPACT_COUNTERS = (
+    Counter("falls", "falls", "falls it took (a jump, or knocked off a ledge; M-60, M-72)"),
+    Counter("collisions", "collisions", "knockbacks of it into an obstacle (M-40, VA-41)"),
+    Counter(
+        "impact",
+        "impact_damage",
+        "damage its falls and collisions did through its defences (VA-37)",
+    ),
+    Counter("broke", "walls_broken", "obstacles it was knocked through (their structure gone)"),
+    Counter("fell", "fell", "1 when it fell at least once", percent=True),
+)
 
 
 @cache
 def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
-              missiles: bool = False) -> OutcomeSchema:  # fmt: skip
+              missiles: bool = False, impacts: bool = False) -> OutcomeSchema:  # fmt: skip
     """What the Fuzion kernels count beyond the shared outcomes (knockback units taken per
     trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
     immobilised or made uncontrollable, its critical locations destroyed and its hits by
     vehicle location, M-22 to M-30; with a missile weapon, the missiles that hit each and the
-    engagements it met and evaded, F18) and the time unit fights are reported in."""
+    engagements it met and evaded, F18; with an obstacle or a drop, the falls and collisions,
+    issue 17) and the time unit fights are reported in."""
     counters = (Counter("knock", "knockback", "knockback units taken (F28)"),)
     categories = (Categories("location_hits", tuple(hit_locations().names),
                              "hits_by_location", "hits taken by location (F27)"),)  # fmt: skip
@@ -81,6 +94,8 @@ def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
         categories += VEHICLE_CATEGORIES
     if missiles:
         counters += MISSILE_COUNTERS
+    if impacts:
+        counters += IMPACT_COUNTERS
     return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
                          counters=counters, categories=categories)  # fmt: skip
 
@@ -165,7 +180,9 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     if plan.kernel == "general" or (log_trial >= 0 and plan.replay is not None):
         general = plan.arrays if plan.kernel == "general" else plan.replay
         kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out),
-                         *missile_outputs(out), *logs)  # fmt: skip
+                         *missile_outputs(out), *impact_outputs(out), *logs)  # fmt: skip
+        if "fell" in out.counters:  # 1 when it fell (issue 17)
+            np.minimum(out.counters["falls"], 1, out=out.counters["fell"])
         return
     if plan.kernel == "duel" and log_trial < 0:
         if tally is not None:  # hits by location (F27) straight into the tally too
@@ -220,10 +237,26 @@ def missile_outputs(out: TrialOutcomes) -> list:
     return [out.counters[c.name] for c in MISSILE_COUNTERS]
 
 
+def impact_outputs(out: TrialOutcomes) -> list:
+    """The general kernel's falls and collisions (issue 17): the first four counters of
+    :data:`IMPACT_COUNTERS`, or (1, 1) arrays it leaves alone in a fight without obstacles or
+    drops."""
+    if "falls" not in out.counters:
+        return [_NO_COUNTER] * 4
+    return [out.counters[c.name] for c in IMPACT_COUNTERS[:4]]
+
+
 def _schema(plan: FightPlan) -> OutcomeSchema:
+    if has_impacts(plan):
+        return schema_of(vehicles=has_vehicles(plan), missiles=has_missiles(plan), impacts=True)
     if has_missiles(plan):
         return schema_of(vehicles=has_vehicles(plan), missiles=True)
     return SCHEMA_VEHICLES if has_vehicles(plan) else SCHEMA
+
+
+def has_impacts(plan: FightPlan) -> bool:
+    """Whether the fight has an obstacle or a drop (the general kernel's plan only)."""
+    return plan.kernel == "general" and bool(plan.arrays.im_opts[0])
 
 
 def has_missiles(plan: FightPlan) -> bool:
@@ -285,4 +318,4 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     12-second round) and the Fuzion extras."""
     per_round = plan.arrays.slots_per_round // plan.arrays.slots_per_unit
     return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan),
-                     has_missiles(plan))  # fmt: skip
+                     has_missiles(plan), has_impacts(plan))  # fmt: skip

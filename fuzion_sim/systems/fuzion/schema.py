@@ -128,6 +128,7 @@ def _tactic_rule() -> dict:
         "until": _enum(tactics.WAIT_UNTIL, "what a wait waits for"),
         "weapon": {"type": "string", "description": "the weapon (by name) the action uses, "
                                                     "for one who fires several (M-76)"},
+        "drop": {"type": "string", "description": "jump: the drop (by name) it jumps down"},
     }, required=("do",),
         text="a rule: at every action the first whose condition holds")  # fmt: skip
 
@@ -233,9 +234,48 @@ def member_schema() -> dict:
                              "the location it calls with rules.hit_locations: called (a "
                              "person's) or rules.vehicle_locations: called (a vehicle's)"),
     }  # fmt: skip
+    props["weight"] = _weight("its weight: the Falling & Collisions row (VA-36; default 72 kg)")
     props["vehicle"] = vehicle_schema(props)
     assert set(props) == set(build.COMBATANT_KEYS), set(props) ^ set(build.COMBATANT_KEYS)
     return _object(props, required=("name",), text="a combatant")
+
+
+def _weight(text: str) -> dict:
+    return {"oneOf": [_num(positive=True, text="kg"),
+                      {"type": "string", "description": "'72 kg', '160 lbs', '20 t', '2 tons', "
+                                                        "'+100 tons'"}],
+            "description": text}  # fmt: skip
+
+
+def scene_schema() -> dict:
+    """The scenario-level ``obstacles`` and ``drops`` (issue 17, impact_build.py)."""
+    from .impact_build import DROP_KEYS, MAX_SCENE, OBSTACLE_KEYS
+
+    pair = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+    obstacle = {
+        "name": {"type": "string", "description": "its name (unique among obstacles and drops)"},
+        "at": {**pair, "description": "[x, y] of its corner with the least x and y (m)"},
+        "size": {**pair, "description": "[width along x, height along y] (m)"},
+        "sdp": _int(1, 1_000_000, "its Structural Damage Points: it breaks at 0"),
+        "kills": _int(1, 10_000, "its Kills: it breaks at 0"),
+        "weight": _weight("its weight (the table's row; kept for ramming)"),
+    }
+    drop = {
+        "name": {"type": "string", "description": "its name (unique among obstacles and drops)"},
+        "at": {**pair, "description": "[x, y] of its centre (m)"},
+        "radius": _num(positive=True, text="m (default 1)"),
+        "height": _num(positive=True, text="how far down (m): the fall"),
+    }
+    assert set(obstacle) == set(OBSTACLE_KEYS) and set(drop) == set(DROP_KEYS)
+    return {
+        "obstacles": {"type": "array", "maxItems": MAX_SCENE, "items": _object(
+            obstacle, required=("name", "at", "size"), text="a wall or block: knockback into "
+            "it is a collision (M-40, VA-41)"), "description": "obstacles (issue 17)"},
+        "drops": {"type": "array", "maxItems": MAX_SCENE, "items": _object(
+            drop, required=("name", "at", "height"), text="a ledge, window or hole: a jump "
+            "there, or knockback into it, is a fall (M-60, M-72)"),
+            "description": "drops (issue 17)"},
+    }  # fmt: skip
 
 
 def side_option_schema() -> dict:

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from ..base import NotAvailable, RuleSystem
 from . import build, catalogue, run
+from .impact_build import SCENE_KEYS
 from .model import SWITCHES
 
 __all__ = ["Fuzion", "SYSTEM"]
@@ -20,6 +21,7 @@ class Fuzion(RuleSystem):
     switches = SWITCHES
     member_keys = build.COMBATANT_KEYS
     side_keys = build.SIDE_KEYS
+    scene_keys = SCENE_KEYS  # issue 17: obstacles, drops
     catalogue_kinds = ("weapons", "armor", "skills")
     catalogue_columns: ClassVar[dict] = {
         "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
@@ -37,6 +39,13 @@ class Fuzion(RuleSystem):
         build.check_called_shots(ctx, rules, sides)
         build.check_powered_armour(ctx, rules, sides)
 
+    def build_scene(self, ctx, data, rules, sides):
+        from .impact_build import build_scene, check_scene
+
+        scene = build_scene(ctx, data)
+        check_scene(ctx, rules, sides, scene)
+        return scene
+
     def catalogue(self, kind):
         entries = {"weapons": catalogue.weapon_entries, "armor": catalogue.armor_entries,
                    "skills": lambda: [{"name": s} for s in catalogue.skills()]}  # fmt: skip
@@ -51,6 +60,11 @@ class Fuzion(RuleSystem):
         from .schema import member_schema
 
         return member_schema()
+
+    def scene_schema(self):
+        from .schema import scene_schema
+
+        return scene_schema()
 
     def side_option_schema(self):
         from .schema import side_option_schema
@@ -101,9 +115,9 @@ class Fuzion(RuleSystem):
         return {
             "winner": int(out.winner[0]),
             "end_time": int(out.end_slot[0]),
-            "events": narrate.event_dicts(events, names, positions, locations),
+            "events": narrate.event_dicts(events, names, positions, locations, scenario.scene),
             "lines": narrate.narrate(events, names, scenario.side_names, unit,
-                                     scenario.rules.dice, positions, locations),
+                                     scenario.rules.dice, positions, locations, scenario.scene),
         }  # fmt: skip
 
     # --- exact answers --------------------------------------------------------------------
@@ -111,6 +125,11 @@ class Fuzion(RuleSystem):
         from .oracle import scenario_attack
 
         return scenario_attack(scenario, attacker, target)
+
+    def impact(self, scenario, target, **how):
+        from .impact_exact import impact_answer
+
+        return impact_answer(scenario, target, **how)
 
     def exact_check(self, scenario):
         from .oracle import fight_check

@@ -7,11 +7,14 @@ a malformed file raises ``ValueError`` naming it. Arrays returned are read-only.
   total (entries 0..2 are unused and hold -1 / 0);
 * ``campaigns.yaml`` (F15): campaign style -> autofire ratio;
 * ``area_effects.yaml`` (F17): effect -> radius per barrel, per die or per Kill;
-* ``missiles.yaml`` (VA-20, not from the seed): a missile's named smartness -> its DV.
+* ``missiles.yaml`` (VA-20, not from the seed): a missile's named smartness -> its DV;
+* ``falling.yaml`` (M-60 to M-62, VA-35 to VA-38): the Falling & Collisions table, its height
+  and speed bands.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -23,6 +26,8 @@ import yaml
 __all__ = [
     "AREA_BASES",
     "ASPECTS",
+    "FallingTable",
+    "falling_table",
     "HitLocationTable",
     "VEHICLE_EFFECTS",
     "VehicleRow",
@@ -366,3 +371,126 @@ def aspect_roll_counts(aspect: str) -> tuple[int, ...]:
         for b in range(1, 7):
             counts[a + b + shift - 3] += 1
     return tuple(counts)
+
+
+# --- the Falling & Collisions table (issue 17: falls and knockback into obstacles) ----------
+
+#: The two readings of the falling table's columns (VA-35) and of the collision speed labels
+#: (VA-38), and of "closest approximate weight" (VA-36).
+FALLING_COLUMNS = ("six", "eleven")
+SPEED_BANDS = ("fall_equivalent", "mph10")
+WEIGHT_ROWS = ("nearest_ratio", "at_or_below")
+#: kg per lb (VA-36: kg x 2.2046 = lbs)
+KG_PER_LB = 0.45359237
+#: m/s per mph
+MS_PER_MPH = 0.44704
+
+
+def _table_entry(value) -> tuple[int, int]:
+    """A printed entry as ``(DC against people and SDP, Kills against a Kill-rated target)``:
+    ``12`` is 12 DC and no Kill; ``"3K"`` is 3 Kills, 13 + 3 DC (L886, M-38)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 13:
+        return value, 0
+    m = re.fullmatch(r"([0-9]+)K", str(value))
+    if m and int(m.group(1)) >= 1:
+        return 13 + int(m.group(1)), int(m.group(1))
+    raise ValueError(f"falling.yaml: bad entry {value!r} (a DC 1 to 13, or xK)")
+
+
+@dataclass(frozen=True, eq=False)
+class FallingTable:
+    """The Falling & Collisions table (seed 000 L867-886, ``falling.yaml``).
+
+    Attributes
+    ----------
+    labels : tuple of str
+        The weight rows as printed (``"<50 lbs"`` ... ``"+100 tons"``).
+    lbs : numpy.ndarray of float64, shape (18,)
+        Each row's weight in lbs (``<50`` and ``+100 tons`` hold their bound).
+    dc : numpy.ndarray of int64, shape (18, 11)
+        The DC each entry does to people and SDP (xK = 13 + x, M-61).
+    kills : numpy.ndarray of int64, shape (18, 11)
+        The Kills each entry does to a Kill-rated target (0 for a plain DC, M-38).
+    printed : tuple of tuple of str
+        The entries as printed (``"12"``, ``"1K"``).
+    heights : dict of str to tuple
+        Per ``falling_columns`` reading, each column's highest fall in metres (inf: none).
+    speeds : dict of str to tuple
+        Per ``collision_speed_bands`` reading, each column's highest closing speed in m/s.
+    """
+
+    labels: tuple[str, ...]
+    lbs: np.ndarray
+    dc: np.ndarray
+    kills: np.ndarray
+    printed: tuple[tuple[str, ...], ...]
+    heights: dict
+    speeds: dict
+
+    def weight_row(self, kg: float, mode: str = "nearest_ratio") -> int:
+        """The row of a weight (VA-36): below 50 lbs the first, above 100 tons the last; in
+        between the listed weight nearest by ratio (a tie to the heavier), or under
+        ``at_or_below`` the heaviest listed not above it."""
+        lbs = kg / KG_PER_LB
+        last = len(self.labels) - 1
+        if lbs < self.lbs[1]:
+            return 0
+        if lbs > self.lbs[last - 1]:
+            return last
+        listed = range(1, last)
+        if mode == "at_or_below":
+            return max(r for r in listed if self.lbs[r] <= lbs * (1 + 1e-12))
+        if mode != "nearest_ratio":
+            raise ValueError(f"unknown weight_row {mode!r}")
+        return min(listed, key=lambda r: (abs(np.log(lbs / self.lbs[r])) - 1e-12 * r, -r))
+
+    def height_column(self, metres: float, mode: str = "six") -> int:
+        """The column of a fall of ``metres`` (VA-35): the first band whose upper end it does
+        not pass."""
+        return _band(self.heights[mode], metres)
+
+    def speed_column(self, m_s: float, mode: str = "fall_equivalent") -> int:
+        """The column of a closing speed of ``m_s`` m/s on VA-38's bands."""
+        return _band(self.speeds[mode], m_s)
+
+
+def _band(ends: tuple[float, ...], value: float) -> int:
+    for k, end in enumerate(ends):
+        if value <= end:
+            return k
+    return len(ends) - 1
+
+
+@cache
+def falling_table() -> FallingTable:
+    """The Falling & Collisions table (``falling.yaml``), read and checked once."""
+    data = _read("falling.yaml")
+    rows = data["rows"]
+    if len(rows) != 18 or any(len(r["values"]) != 11 for r in rows):
+        raise ValueError("falling.yaml: expected 18 weight rows of 11 columns")
+    entries = [[_table_entry(v) for v in r["values"]] for r in rows]
+    heights = {}
+    for mode in FALLING_COLUMNS:
+        ends = tuple(np.inf if e is None else float(e) for e in data["heights"][mode])
+        if list(ends) != sorted(ends) or ends[-1] != np.inf:
+            raise ValueError(f"falling.yaml: heights.{mode} must rise and end open (null)")
+        heights[mode] = ends
+    if len(heights["six"]) != 6 or len(heights["eleven"]) != 11:
+        raise ValueError("falling.yaml: heights.six has 6 bands, heights.eleven 11")
+    speeds = {}
+    for mode in SPEED_BANDS:
+        spec = data["speeds"][mode]
+        factor = {"m/s": 1.0, "mph": MS_PER_MPH}[spec["unit"]]
+        ends = tuple(np.inf if e is None else float(e) * factor for e in spec["ends"])
+        if len(ends) != 11 or ends[-1] != np.inf:
+            raise ValueError(f"falling.yaml: speeds.{mode} needs 11 bands, the last open")
+        speeds[mode] = ends
+    return FallingTable(
+        labels=tuple(str(r["label"]) for r in rows),
+        lbs=_frozen(np.array([float(r["lbs"]) for r in rows])),
+        dc=_frozen(np.array([[e[0] for e in row] for row in entries], np.int64)),
+        kills=_frozen(np.array([[e[1] for e in row] for row in entries], np.int64)),
+        printed=tuple(tuple(str(v) for v in r["values"]) for r in rows),
+        heights=heights,
+        speeds=speeds,
+    )

@@ -91,7 +91,7 @@ ACTION_NAMES = (
     "attack", "aim", "run", "sprint", "move", "recover", "dodge", "block", "dive", "punch",
     "kick", "haymaker", "draw_attack", "sweep", "disarm", "choke", "entangle", "escape",
     "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none", "burst",
-    "launch",
+    "launch", "jump",
 )  # fmt: skip
 ACTIONS: dict[str, int] = {name: code for code, name in enumerate(ACTION_NAMES)}
 A_ATTACK = 0
@@ -126,7 +126,11 @@ A_BURST = 25
 #: target evades over ceil(1d6 / 2) rounds; needs a weapon with ``missile:``. A plain
 #: ``attack`` with a missile weapon launches too.
 A_LAUNCH = 26
-N_ACTIONS = 27
+# --- issue 17 (falls): jump down a drop of the scenario (``drop: NAME``) -------------------
+#: Jump down the named drop (``drops:``, M-60, M-72): move to it and fall its height; the
+#: rule's ``param`` is the drop's index.
+A_JUMP = 27
+N_ACTIONS = 28
 
 #: Targeting rule name -> code (``targeting:``; default ``first``). ``focus``: the side's
 #: shared target.
@@ -158,13 +162,14 @@ ACTION_PARAMS: dict[str, dict[str, Any]] = {name: {} for name in ACTION_NAMES}
 ACTION_PARAMS["attack"] = {"fire": 1}
 ACTION_PARAMS.update({name: {"toward": "target"} for name in MOVEMENT_ACTIONS})
 ACTION_PARAMS["wait"] = {"until": "enemy_attacks"}
+ACTION_PARAMS["jump"] = {"drop": None}  # issue 17: the drop's name (required)
 
 #: The actions that use a weapon, which a rule may give by name (``weapon: NAME``, one of the
 #: weapons the combatant fires: a crew member operating several vehicle weapons, M-76).
 WEAPON_ACTIONS = ("attack", "aim", "reload", "burst", "draw_attack", "launch")
 
 #: Every key a rule may have.
-RULE_KEYS = ("when", "do", "toward", "fire", "until", "weapon")
+RULE_KEYS = ("when", "do", "toward", "fire", "until", "weapon", "drop")
 
 #: Variable name -> code. Own state first, then the current target (under the combatant's
 #: targeting rule) and the distance to it. Booleans are 0 or 1; ``shots`` is 999 for a weapon
@@ -770,6 +775,15 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
             raise fail([*parts, "weapon"], f"expected a weapon's name, got "
                                            f"{_describe(raw['weapon'])}")  # fmt: skip
         out["weapon"] = raw["weapon"]
+    if action == "jump" or raw.get("drop") is not None:  # issue 17: jump names its drop
+        if action != "jump":
+            raise fail([*parts, "drop"], f"'drop' does not apply to action '{action}' (only to "
+                                         "jump)")  # fmt: skip
+        if not isinstance(raw.get("drop"), str) or not raw["drop"].strip():
+            raise fail([*parts, "drop"] if "drop" in raw else parts,
+                       "jump needs drop: the name of one of the scenario's drops, got "
+                       f"{_describe(raw.get('drop'))}")  # fmt: skip
+        out["drop"] = raw["drop"]
     for key in ("toward", "fire", "until"):
         if key not in raw or raw[key] is None:
             continue
@@ -910,8 +924,8 @@ class TacticsProgram:
         return -1
 
 
-def compile_tactics(rules: Any, path=None, fail: Fail | None = None,
-                    weapons: Sequence[str] = ()) -> TacticsProgram:  # fmt: skip
+def compile_tactics(rules: Any, path=None, fail: Fail | None = None, weapons: Sequence[str] = (),
+                    drops: Sequence[str] = ()) -> TacticsProgram:  # fmt: skip
     """Validate and compile one combatant's tactics.
 
     Parameters
@@ -921,6 +935,9 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None,
     weapons : sequence of str, optional
         The names of the weapons the combatant fires, in order: a rule's ``weapon:`` is
         compiled to 1 + its index there (its ``param``); the loader checked the names.
+    drops : sequence of str, optional
+        The names of the scenario's drops: a ``jump``'s ``drop:`` is compiled to its index
+        there (its ``param``; the loader checked the names).
     path : str or sequence, optional
         Key path for messages (default ``"tactics"``).
     fail : callable, optional
@@ -957,6 +974,8 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None,
             param = WAIT_UNTIL[rule["until"]]
         elif "weapon" in rule:  # 1 + its index among the combatant's weapons (0: in hand)
             param = 1 + weapons.index(rule["weapon"])
+        elif "drop" in rule:  # issue 17: the drop's index (-1: none, refused by the loader)
+            param = list(drops).index(rule["drop"]) if rule["drop"] in drops else -1
         else:
             param = 0
         fire = rule.get("fire", 1)
@@ -970,7 +989,7 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None,
     )
 
 
-def program_of(combatant) -> TacticsProgram:
+def program_of(combatant, drops: Sequence[str] = ()) -> TacticsProgram:
     """The compiled tactics of a validated :class:`~fuzion_sim.systems.fuzion.model.Combatant`.
 
     Parameters
@@ -983,7 +1002,7 @@ def program_of(combatant) -> TacticsProgram:
     TacticsProgram
     """
     names = [w.name for w in getattr(combatant, "arsenal", ())] or [combatant.weapon.name]
-    return compile_tactics(combatant.tactics, ["tactics"], weapons=names)
+    return compile_tactics(combatant.tactics, ["tactics"], weapons=names, drops=drops)
 
 
 def check_weapon_names(rules: Sequence[dict], names: Sequence[str], parts, fail: Fail) -> None:

@@ -29,6 +29,7 @@ from fuzion_sim.systems.fuzion.build import (
     WEAPON_KEYS,
 )
 from fuzion_sim.systems.fuzion.build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
+from fuzion_sim.systems.fuzion.impact_build import DROP_KEYS, OBSTACLE_KEYS, SCENE_KEYS
 from fuzion_sim.systems.fuzion.model import RULE_SWITCHES, SWITCHES
 
 #: Keys the property test does not draw, and why: no specialised kernel claims them in use
@@ -55,6 +56,11 @@ NOT_DRAWN = {
     "rules.staged_penetration": "general kernel only",
     "rules.structural_integrity": "general kernel only",
     "rules.powered_armour": "general kernel only", "armor.sdp": "general kernel only",
+    # falls and knockback into obstacles (issue 17): the general kernel
+    "obstacles": "general kernel only", "drops": "general kernel only",
+    "member.weight": "general kernel only",
+    **{f"obstacle.{k}": "general kernel only" for k in OBSTACLE_KEYS},
+    **{f"drop.{k}": "general kernel only" for k in DROP_KEYS},
 }  # fmt: skip
 
 
@@ -62,6 +68,9 @@ def scenario_keys() -> set[str]:
     """Every key a Fuzion scenario may hold, spelt as in ``dispatch.HONOURS``."""
     return (
         set(TOP_KEYS)
+        | set(SCENE_KEYS)
+        | {f"obstacle.{k}" for k in OBSTACLE_KEYS}
+        | {f"drop.{k}" for k in DROP_KEYS}
         | {f"side.{k}" for k in ("members", *SIDE_KEYS)}
         | {f"member.{k}" for k in COMBATANT_KEYS}
         | {f"weapon.{k}" for k in WEAPON_KEYS}

@@ -1,0 +1,115 @@
+"""Exact falls and collisions (issue 17 item 7): the damage pmf of a fall, of a knockback into an
+obstacle and of a collision at a closing speed, for one member of a scenario under its rules
+(M-60 to M-62, VA-35 to VA-38, VA-41). ``fuzion-sim impact SCENARIO --target NAME (--fall M |
+--knockback UNITS | --speed M_S)`` prints it; the kernel's falls and collisions are tested
+against it (``impact.impact_hits`` works the same numbers out in the fight).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from fuzion_sim.errors import ArgumentError
+
+from . import codes
+from .dice import Pmf, _nd6_counts
+from .impact import PHASE_SECONDS
+from .impact_build import impact_weight
+from .tables import falling_table
+
+__all__ = ["impact_answer", "impact_dc", "impact_pmf"]
+
+
+def impact_dc(scenario, target: str, fall=None, knockback=None, speed=None) -> dict:
+    """Where the table puts one fall or collision of ``target``: ``weight_kg``, its ``row``
+    (label), the ``column`` (1-based), ``dc`` and ``kills``, and ``metres`` or ``m_s``.
+    Exactly one of ``fall`` (metres), ``knockback`` (units, into an obstacle) and ``speed``
+    (m/s, a collision) is given."""
+    given = [k for k, v in (("fall", fall), ("knockback", knockback), ("speed", speed))
+             if v is not None]  # fmt: skip
+    if len(given) != 1:
+        raise ArgumentError("give exactly one of --fall METRES, --knockback UNITS, --speed M_S")
+    value = float({"fall": fall, "knockback": knockback, "speed": speed}[given[0]])
+    if not value > 0 or value > 1e7:
+        raise ArgumentError(f"--{given[0]} must be a positive number, got {value:g}")
+    members = {c.name: c for c in scenario.combatants}
+    if target not in members:
+        from fuzion_sim.errors import unknown_name
+
+        raise unknown_name("target", target, members)
+    rules = scenario.rules.values
+    table = falling_table()
+    kg = impact_weight(members[target])
+    if kg is None:
+        raise ArgumentError(f"{target} is a vehicle without vehicle.weight")
+    row = table.weight_row(kg, rules.get("weight_row", "nearest_ratio"))
+    out = {"what": given[0], "weight_kg": kg, "row": table.labels[row]}
+    if given[0] == "fall":
+        col = table.height_column(value, rules.get("falling_columns", "six"))
+        out["metres"] = value
+    elif given[0] == "speed":
+        col = table.speed_column(value, rules.get("collision_speed_bands", "fall_equivalent"))
+        out["m_s"] = value
+    else:
+        metres = value * float(rules.get("knockback_unit", 1.0))
+        mode = rules.get("knockback_collision", "as_fall")
+        out.update(metres=metres, knockback_collision=mode)
+        if mode == "none":
+            return {**out, "column": 0, "dc": 0, "kills": 0}
+        if mode == "as_fall":
+            col = table.height_column(metres, rules.get("falling_columns", "six"))
+        else:
+            bands = rules.get("collision_speed_bands", "fall_equivalent")
+            col = table.speed_column(metres / PHASE_SECONDS, bands)
+    return {**out, "column": col + 1, "dc": int(table.dc[row, col]),
+            "kills": int(table.kills[row, col])}  # fmt: skip
+
+
+def impact_pmf(dc: int, kills: int, scale: int, pd: int, kill_armour: int, sd: int,
+               kill_unit: int = 1, stun: bool = False, armour: bool = True) -> dict:
+    """The exact pmf of the damage through the defences of one fall or collision (VA-37), as
+    ``{value: Fraction}``: a Kill-rated target (``scale`` ``SCALE_KILLS``) takes ``kills``
+    less its Kill armour (x ``kill_unit``); an object ``dc`` d6 less PD; a person ``dc`` d6 of
+    Killing less PD, or (``stun``) of Stun less the higher of PD and SD; ``armour`` False:
+    no PD (nor Kill armour)."""
+    if dc <= 0:
+        return {0: Fraction(1)}
+    if scale == codes.SCALE_KILLS:
+        return {max(kills - (kill_armour if armour else 0), 0) * kill_unit: Fraction(1)}
+    lo, counts = _nd6_counts(dc)
+    total = sum(counts)
+    arm = pd if armour else 0
+    out: dict[int, Fraction] = {}
+    for i, n in enumerate(counts):
+        raw = lo + i
+        if scale == codes.SCALE_OBJECT or not stun:
+            thr = max(raw - arm, 0)
+        else:
+            thr = max(raw - max(arm, sd), 0)
+        out[thr] = out.get(thr, Fraction(0)) + Fraction(n, total)
+    return out
+
+
+def impact_answer(scenario, target: str, fall=None, knockback=None, speed=None) -> dict:
+    """The exact answer of ``fuzion-sim impact``: the table's entry (:func:`impact_dc`) and
+    the ``damage`` through ``target``'s defences (``{"mean", "pmf"}``) under the scenario's
+    ``impact_damage`` and ``impact_armour`` (VA-37), with its ``damage_type``."""
+    from .compile import compile_scenario
+
+    where = impact_dc(scenario, target, fall, knockback, speed)
+    plan = compile_scenario(scenario)
+    c = [m.name for m in scenario.combatants].index(target)
+    rules = scenario.rules.values
+    stun = rules.get("impact_damage", "killing") == "stun"
+    pmf = impact_pmf(
+        where["dc"], where["kills"], int(plan.scale[c]), int(plan.a_pd[c]), int(plan.a_kills[c]),
+        int(plan.sd[c]), int(plan.kill_unit[c]), stun, bool(rules.get("impact_armour", True)),
+    )  # fmt: skip
+    p = Pmf.from_dict({k: float(v) for k, v in pmf.items()})
+    kind = "kills" if plan.scale[c] == codes.SCALE_KILLS else ("stun" if stun else "killing")
+    return {
+        **where,
+        "damage_type": kind,
+        "damage": {"mean": float(sum(k * v for k, v in pmf.items())),
+                   "pmf": {str(int(v)): float(q) for v, q in zip(p.values, p.probs, strict=True)}},
+    }  # fmt: skip
