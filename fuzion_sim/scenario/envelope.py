@@ -117,7 +117,8 @@ def scenario_from_dict(
     ctx = Context(source, lines)
     if not isinstance(data, dict):
         raise ctx.fail([], f"a scenario must be a mapping of keys, got {describe(data)}")
-    check_mapping(ctx, [], data, TOP_KEYS, required=("sides",))
+    system_keys = _system_keys(data)
+    check_mapping(ctx, [], data, (*TOP_KEYS, *system_keys), required=("sides",))
 
     name = optional(data, "name")
     name = (Path(source).stem if source else "scenario") if name is MISSING else check_str(
@@ -179,6 +180,8 @@ def scenario_from_dict(
                                f"(allowed: 1 to {MAX_COMBATANTS})")  # fmt: skip
         sides[side] = tuple(built)
     system.check_scenario(ctx, rules, sides)
+    # --- a system's own scenario-level keys (Fuzion: hazards:) ---------------------------
+    extras = system.build_scenario_keys(ctx, data, rules, sides)
     return Scenario(
         name=name,
         system=system_name,
@@ -191,4 +194,14 @@ def scenario_from_dict(
         source=source,
         warnings=tuple(ctx.warnings),
         description="" if description is MISSING else description,
+        extras=extras,
     )
+
+
+def _system_keys(data: dict) -> tuple[str, ...]:
+    """The scenario-level keys of the scenario's system (``RuleSystem.scenario_keys``), or
+    none when the system is unknown (the ``system`` check then names the problem)."""
+    name = data.get("system") or DEFAULT_SYSTEM
+    if not isinstance(name, str) or name not in system_names():
+        return ()
+    return tuple(get_system(name).scenario_keys)

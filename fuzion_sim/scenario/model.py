@@ -52,6 +52,9 @@ class Scenario:
     source: str | None = None
     warnings: tuple[str, ...] = ()
     description: str = ""
+    #: the system's own scenario-level keys, built (``RuleSystem.scenario_keys``; Fuzion:
+    #: ``hazards``)
+    extras: dict = field(default_factory=dict, compare=False)
 
     @property
     def combatants(self) -> list:

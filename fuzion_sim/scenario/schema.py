@@ -68,6 +68,7 @@ def scenario_schema(system) -> dict:
                   "description": f"two or more sides (at most {MAX_COMBATANTS} members)"},
     }  # fmt: skip
     assert set(props) == set(TOP_KEYS), set(props) ^ set(TOP_KEYS)
+    props.update(system.scenario_key_schema())  # the system's own keys (Fuzion: hazards)
     return {
         "$schema": SCHEMA_DRAFT,
         "$id": f"https://fuzion-sim.invalid/schemas/{system.name}.schema.json",

@@ -153,6 +153,9 @@ class RuleSystem:
         Every key a member (combatant) may have; the loader rejects the rest.
     side_keys : tuple of str
         Keys of a side given as a mapping, besides ``members``.
+    scenario_keys : tuple of str
+        Its own top-level scenario keys, beside the envelope's (Fuzion: ``hazards``); built by
+        :meth:`build_scenario_keys` into ``Scenario.extras``.
     catalogue_kinds : tuple of str
         What ``fuzion-sim catalog`` lists for it (``weapons``, ``armor``, ...).
     catalogue_columns : mapping of str to tuple of str
@@ -164,6 +167,7 @@ class RuleSystem:
     switches: Mapping[str, Switch] = {}
     member_keys: tuple[str, ...] = ("name",)
     side_keys: tuple[str, ...] = ()
+    scenario_keys: tuple[str, ...] = ()
     catalogue_kinds: tuple[str, ...] = ()
     catalogue_columns: Mapping[str, tuple[str, ...]] = {}
 
@@ -178,6 +182,15 @@ class RuleSystem:
 
     def build_side_options(self, ctx, parts: list, value: dict) -> dict:
         """The side-wide keys of a side given as a mapping (``side_keys``), validated."""
+        return {}
+
+    def build_scenario_keys(self, ctx, data: dict, rules, sides: dict) -> dict:
+        """The system's own top-level keys (``scenario_keys``) of the scenario ``data``,
+        validated and built (by key) once the sides are built; ``{}`` when it has none."""
+        return {}
+
+    def scenario_key_schema(self) -> dict:
+        """JSON Schemas of the system's own top-level keys (``scenario_keys``), by key."""
         return {}
 
     def check_scenario(self, ctx, rules, sides: dict) -> None:

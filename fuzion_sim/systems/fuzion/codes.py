@@ -180,7 +180,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 35
+N_OPTIONS = 48
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -222,6 +222,14 @@ OPT_INTEGRITY = 31  # structural integrity: 0 off, else INTEGRITY_* (VA-45)
 OPT_CHINKS_VEHICLES = 32  # chinks against vehicles (OPT_CHINKS: against the others, VA-43)
 OPT_POWERED_WEARER_CEIL = 33  # VA-44 powered_split: wearer_ceil (else suit_ceil)
 OPT_POWERED_TO_HITS = 34  # VA-44 powered_stun: to_hits (else as_stun)
+# --- the environment (hazard.py, VA-46 to VA-48); codes 40-47 ---
+OPT_ANY_HAZARD = 40  # a hazard zone, or someone carries a poison: the hazard room runs
+OPT_HAZARD_ON_ENTRY = 41  # VA-46 hazard_timing: on_entry (else end_of_phase)
+OPT_ELECTRICITY_STUN = 42  # VA-46 electricity_damage: stun (else killing)
+OPT_BREATH_AFTER_REST = 43  # VA-47 breath_reset: after_rest (else on_exit)
+OPT_ASPHYXIA_COLLATERAL = 44  # VA-47 asphyxia_collateral
+OPT_POISON_PERIOD = 45  # VA-48 poison_timing: phases between doses' effects (20 or 1)
+OPT_ANY_OBSCURING = 46  # a hazard zone obscures (the F11 Perception roll inside it)
 STAGED_MINUS_ONE = 1
 STAGED_ALL = 2
 STAGED_AMOUNT = 3
@@ -337,6 +345,10 @@ EVENT_MISSILE_HITS = 27
 EVENT_OUT_OF_ARC = 28  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HIT: it turned
 EVENT_CRITICAL = 29  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
 #                      EV_THROUGH (EFF_*)
+# --- the environment (hazard.py); codes 40-41 ---
+EVENT_HAZARD = 40  # ACTOR takes a hazard's damage: TARGET the zone (-1: its own poison),
+#   EV_ACTION the source (hazard.HZ_*), EV_RAW dice, EV_THROUGH through, EV_HITS/EV_STUN after
+EVENT_BREATH = 41  # ACTOR is out of breath (TARGET the asphyxiating zone)
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

@@ -12,6 +12,7 @@ import yaml
 
 from ...scenario.model import Scenario
 from . import codes, dice, tables, tactics
+from .hazard_build import hazard_arrays, hazard_options
 from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
 from .rules import (
     FISTS_DC,
@@ -156,6 +157,18 @@ class Plan(NamedTuple):
     rscale: np.ndarray
     rs_target: np.ndarray
     suit_max: np.ndarray
+    # --- the environment (hazard_build.hazard_arrays, hazard.Hazards) ---
+    hz_kind: np.ndarray
+    hz_dc: np.ndarray
+    hz_shape: np.ndarray
+    hz_geom: np.ndarray
+    hz_flags: np.ndarray
+    hz_who: np.ndarray
+    hz_arm: np.ndarray
+    breath_max: np.ndarray
+    ps_dc0: np.ndarray
+    ps_pool0: np.ndarray
+    hz_tick: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -310,6 +323,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         rules.values.get("missile_aspect", "launch")]  # fmt: skip
     mecha_options(options, rules)
     mecha = mecha_arrays(fighters, rules)
+    hazard_options(options, scenario)  # the environment (hazard_build.py)
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
@@ -429,6 +443,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         **weapon_columns(fighters, rules, fighters),
         **arsenal_arrays(fighters, rules),
         **mecha,
+        **hazard_arrays(scenario, fighters, timing.slots_per_round, timing.slots_per_unit),
     )
 
 

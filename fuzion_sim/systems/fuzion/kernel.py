@@ -44,6 +44,7 @@ from .actions import (
     act_move,
     act_presence,
     act_reload,
+    Sense,
     choose_rule,
     geometry,
     interrupt_by_waiter,
@@ -92,7 +93,14 @@ from .codes import (
     MELEE_REACH,
     MT_PHASE,
     MT_ROUND_ACTION,
+    OPT_ANY_HAZARD,
     OPT_ANY_MISSILE,
+    OPT_ANY_OBSCURING,
+    OPT_ASPHYXIA_COLLATERAL,
+    OPT_BREATH_AFTER_REST,
+    OPT_ELECTRICITY_STUN,
+    OPT_HAZARD_ON_ENTRY,
+    OPT_POISON_PERIOD,
     OPT_ANY_VEHICLE,
     OPT_AUTOFIRE_ONE_PLUS,
     OPT_AUTOFIRE_RATIO,
@@ -130,6 +138,7 @@ from .codes import (
     UNRESOLVED,
     V_ROWS,
 )
+from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
@@ -196,10 +205,14 @@ def run_chunk(
     w_arc, arm_start, arms_i, arms_f,
     # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
     rscale, rs_target, suit_max,
+    # the environment (hazard_build.hazard_arrays)
+    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
+    hz_tick,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
     vehicle_location_damage, missiles_hit, engagements, evaded,
+    hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -270,6 +283,13 @@ def run_chunk(
     missiles_hit, engagements, evaded : int32[n_trials, C]
         Written when a missile weapon fights (else (1, 1), not touched): the missiles that hit
         each combatant, the missile engagements against it, and those it evaded untouched.
+    hz_kind ... hz_tick
+        The environment (``hazard_build.hazard_arrays``, ``hazard.Hazards``): the hazard zones,
+        whom they reach, armour against them, breath, carried poison, the slots ending a phase.
+    hazard_damage, hazard_phases, hazard_out, breath_out, breathless : int32[n_trials, C]
+        Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
+        taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
+        breath ran out, and the time unit it did (0: never).
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -398,6 +418,20 @@ def run_chunk(
     room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
     for c in range(n_comb):
         room[c] = vclass[c] > 0 or suit_max[c] > 0
+    # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
+    # an obscuring zone, the zones of the last phase's end, poison, counters
+    env = np.zeros((n_comb, 2), np.int64)
+    for c in range(n_comb):
+        env[c, 1] = breath_max[c]
+    in_smoke = np.zeros(n_comb, np.int64)
+    was_in = np.zeros(n_comb, np.int64)
+    ps_dc = np.zeros(n_comb, np.int64)
+    ps_pool = np.zeros(n_comb, np.int64)
+    ps_clock = np.zeros(n_comb, np.int64)
+    c_hz_dmg = np.zeros(n_comb, np.int64)
+    c_hz_ph = np.zeros(n_comb, np.int64)
+    c_hz_out = np.zeros(n_comb, np.int64)
+    c_breath = np.zeros(n_comb, np.int64)
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -415,6 +449,8 @@ def run_chunk(
         dealt, taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits,
         crit_any, crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit,
         engagements, evaded,
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
+        ps_pool0, hz_tick, hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
@@ -424,6 +460,7 @@ def run_chunk(
         c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt, e_left,
         e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng, c_mevaded,
         arm_lost, suit, room,
+        env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
     )  # fmt: skip
 
 
@@ -443,7 +480,10 @@ def trials(
     w_mdv, m_evade, m_evade_ref, m_cm, w_arc, arm_start, arms_i, arms_f, rscale, rs_target,
     suit_max, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
     location_hits, immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
-    vehicle_location_damage, missiles_hit, engagements, evaded, log_trial, events, n_events,
+    vehicle_location_damage, missiles_hit, engagements, evaded,
+    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
+    hz_tick, hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+    log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
@@ -453,6 +493,7 @@ def trials(
     vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hidden, arm_cur, arm_ammo, cm_left,
     e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit,
     c_meng, c_mevaded, arm_lost, suit, room,
+    env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -483,7 +524,7 @@ def trials(
         if w_arc[c] != ARC_ALL:
             weapon_rooms = True
     n_task = task_table.shape[0]
-    any_obscured = False
+    any_obscured = options[OPT_ANY_OBSCURING] != 0  # a hazard zone obscures (hazard.py)
     for c in range(n_comb):
         if obscured[c]:
             any_obscured = True
@@ -547,6 +588,17 @@ def trials(
     for c in range(n_comb):
         if suit_max[c] > 0:
             any_suit = True
+    # --- the environment (hazard.py): one flag a chunk, three called entry points ---
+    any_hazard = options[OPT_ANY_HAZARD] != 0
+    hz = Hazards(
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
+        ps_pool0, hz_tick, options[OPT_HAZARD_ON_ENTRY] != 0,
+        options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
+        options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
+    )
+    sense = Sense(incoming, env)  # what the tactics read of missiles and hazards
+    hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
+                c_breath)  # fmt: skip
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -631,6 +683,8 @@ def trials(
         if any_suit:
             for c in range(n_comb):
                 suit[c] = suit_max[c]
+        if any_hazard:
+            hazard_reset(hz, hs, px, py)
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -672,7 +726,7 @@ def trials(
                 # F11 obscured: a Perception roll each phase (INT + Perception + the task die
                 # against the GM's DV): success -2, failure -4, to attack and defence
                 for c in range(n_comb):
-                    if obscured[c] and not is_out[c]:
+                    if (obscured[c] or in_smoke[c]) and not is_out[c]:
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                         troll = np.int64(task_table[np.int64(u * n_task)])
                         obs_pen[c] = 2 if int_[c] + perception[c] + troll >= perception_dv else 4
@@ -802,7 +856,7 @@ def trials(
                             a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
                             side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
-                            w_missile, incoming, arms,
+                            w_missile, sense, arms,
                         )  # fmt: skip
                     if weapon_rooms and is_weapon_action(action):
                         # the weapon a rule names, taken up; a vehicle weapon bears only on its
@@ -846,6 +900,10 @@ def trials(
                         or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
                     ):  # fmt: skip
                         moved[a] = 0.0  # "moving target" counts its last action's movement
+                    if any_hazard and action == tx.A_FLEE_HAZARD:  # the environment (hazard.py)
+                        ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
+                                  events, ne, now)  # fmt: skip
+                        continue
                     if action == tx.A_NONE:
                         if log:
                             row = log_event(events, ne, now, EVENT_IDLE, a, -1)
@@ -1071,6 +1129,15 @@ def trials(
                 result = fight_result(standing)
                 finish = now
                 break
+            if any_hazard and hz_tick[slot]:  # the end of a phase in the hazards (hazard.py)
+                s0, s1, s2, s3, ne, sides_left = hazard_phase(
+                    now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, sides_left,
+                    s0, s1, s2, s3, log, events, ne,
+                )  # fmt: skip
+                if sides_left <= 1:
+                    result = fight_result(standing)
+                    finish = now
+                    break
             # end of the slot: recovering, the free Recovery after segment 12 (speed chart),
             # waking (F23) at the end of each phase, and bleeding (F25) at the end of a round
             end_of_round = slot == slots_per_round - 1
@@ -1179,3 +1246,10 @@ def trials(
                 missiles_hit[j, c] = c_mhit[c]
                 engagements[j, c] = c_meng[c]
                 evaded[j, c] = c_mevaded[c]
+        if any_hazard:
+            for c in range(n_comb):
+                hazard_damage[j, c] = c_hz_dmg[c]
+                hazard_phases[j, c] = c_hz_ph[c]
+                hazard_out[j, c] = c_hz_out[c]
+                breath_out[j, c] = c_breath[c] > 0
+                breathless[j, c] = c_breath[c]

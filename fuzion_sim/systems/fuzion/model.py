@@ -149,6 +149,17 @@ SWITCHES: dict[str, Switch] = {
     "structural_integrity": Switch(bool, False, "F30", "structural integrity"),
     "integrity_count": Switch(("total_tenths", "fractional_part"), "total_tenths", "VA-45",
                               "structural integrity: the count of Kills left"),
+    # --- the environment (M-67 to M-71; hazard.py): read only with `hazards:` or `poison:` ---
+    "hazard_armour": Switch(("ekd", "pd", "none"), "ekd", "VA-46",
+                            "armour against fire and electricity"),
+    "electricity_damage": Switch(("killing", "stun"), "killing", "VA-46",
+                                 "electricity damage"),
+    "hazard_timing": Switch(("end_of_phase", "on_entry"), "end_of_phase", "VA-46",
+                            "when fire and electricity land"),
+    "breath_reset": Switch(("on_exit", "after_rest"), "on_exit", "VA-47",
+                           "breath comes back"),
+    "asphyxia_collateral": Switch(bool, True, "VA-47", "asphyxiation costs collateral Stun"),
+    "poison_timing": Switch(("minute", "turn"), "minute", "VA-48", "poison damage every"),
 }  # fmt: skip
 #: Switches of the vehicle rulings (VA-n) that are read for people too (powered armour, VA-44).
 PERSON_VA_SWITCHES = ("powered_split", "powered_stun")
@@ -416,6 +427,11 @@ class Combatant:
     #: every weapon it fires, ``weapon`` (the one in hand at the start) first, when it operates
     #: several vehicle weapons (M-76); tactics pick one by name (``do: attack, weapon: NAME``)
     arsenal: tuple[Weapon, ...] = ()
+    # --- the environment (hazard_build.py) ---
+    #: a poison or drug in its blood from the start (VA-48): ``hazard_build.Poison``
+    poison: Any = None
+    #: sitting quietly: holds its breath END / 2 phases, not END / 4 (M-71, VA-47)
+    resting: bool = False
 
     @property
     def xy(self) -> tuple[float, float]:

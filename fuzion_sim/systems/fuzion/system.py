@@ -20,6 +20,7 @@ class Fuzion(RuleSystem):
     switches = SWITCHES
     member_keys = build.COMBATANT_KEYS
     side_keys = build.SIDE_KEYS
+    scenario_keys = ("hazards",)  # the environment (hazard_build.py)
     catalogue_kinds = ("weapons", "armor", "skills")
     catalogue_columns: ClassVar[dict] = {
         "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
@@ -32,6 +33,16 @@ class Fuzion(RuleSystem):
 
     def build_side_options(self, ctx, parts, value):
         return build.build_side_options(ctx, parts, value)
+
+    def build_scenario_keys(self, ctx, data, rules, sides):
+        from .hazard_build import build_hazards
+
+        return {"hazards": build_hazards(ctx, data.get("hazards"))}
+
+    def scenario_key_schema(self):
+        from .schema import hazards_schema
+
+        return {"hazards": hazards_schema()}
 
     def check_scenario(self, ctx, rules, sides):
         build.check_called_shots(ctx, rules, sides)
@@ -103,7 +114,9 @@ class Fuzion(RuleSystem):
             "end_time": int(out.end_slot[0]),
             "events": narrate.event_dicts(events, names, positions, locations),
             "lines": narrate.narrate(events, names, scenario.side_names, unit,
-                                     scenario.rules.dice, positions, locations),
+                                     scenario.rules.dice, positions, locations,
+                                     hazards=[h.name for h in
+                                              scenario.extras.get("hazards", ())]),
         }  # fmt: skip
 
     # --- exact answers --------------------------------------------------------------------
