@@ -268,6 +268,11 @@ class RuleSystem:
         {"0": p0, ...}}}`` and what the system adds."""
         raise NotAvailable(f"system {self.name} has no exact attack")
 
+    def hazard(self, scenario, hazard: str, target: str) -> dict:
+        """The exact damage of one phase of the scenario's ``hazard`` on member ``target``
+        (``fuzion-sim hazard``); raises :class:`NotAvailable` where the system has none."""
+        raise NotAvailable(f"system {self.name} has no hazards")
+
     def exact_check(self, scenario) -> None:
         """Raise :class:`NotAvailable` saying why when :meth:`exact` cannot solve the fight
         (cheap: ``validate`` and ``run`` use it to mention an exact answer)."""

@@ -23,6 +23,7 @@ __all__ = [
     "ABORTS",
     "DEFAULT_TACTICS",
     "DERIVED",
+    "HAZARD_SWITCHES",
     "PRIMARIES",
     "RANGE_PER_POWER_POINT",
     "PERSON_VA_SWITCHES",
@@ -161,6 +162,9 @@ SWITCHES: dict[str, Switch] = {
     "asphyxia_collateral": Switch(bool, True, "VA-47", "asphyxiation costs collateral Stun"),
     "poison_timing": Switch(("minute", "turn"), "minute", "VA-48", "poison damage every"),
 }  # fmt: skip
+#: The environment's switches (VA-46 to VA-48; hazard.py), read only with a hazard or poison.
+HAZARD_SWITCHES = ("hazard_armour", "electricity_damage", "hazard_timing", "breath_reset",
+                   "asphyxia_collateral", "poison_timing")  # fmt: skip
 #: Switches of the vehicle rulings (VA-n) that are read for people too (powered armour, VA-44).
 PERSON_VA_SWITCHES = ("powered_split", "powered_stun")
 #: The switches as (kind, default, ruling), as earlier versions listed them.

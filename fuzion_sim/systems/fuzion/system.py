@@ -125,6 +125,11 @@ class Fuzion(RuleSystem):
 
         return scenario_attack(scenario, attacker, target)
 
+    def hazard(self, scenario, hazard, target):
+        from .hazard_exact import scenario_hazard
+
+        return scenario_hazard(scenario, hazard, target)
+
     def exact_check(self, scenario):
         from .oracle import fight_check
 

@@ -29,6 +29,8 @@ from fuzion_sim.systems.fuzion.build import (
     WEAPON_KEYS,
 )
 from fuzion_sim.systems.fuzion.build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
+from fuzion_sim.systems.fuzion.hazard_build import HAZARD_KEYS, POISON_KEYS
+from fuzion_sim.systems.fuzion.system import SYSTEM as FUZION
 from fuzion_sim.systems.fuzion.model import RULE_SWITCHES, SWITCHES
 
 #: Keys the property test does not draw, and why: no specialised kernel claims them in use
@@ -55,6 +57,11 @@ NOT_DRAWN = {
     "rules.staged_penetration": "general kernel only",
     "rules.structural_integrity": "general kernel only",
     "rules.powered_armour": "general kernel only", "armor.sdp": "general kernel only",
+    # the environment (issue 17: hazards, breath, poison): the general kernel
+    "hazards": "general kernel only", "member.poison": "general kernel only",
+    "member.resting": "general kernel only",
+    **{f"hazard.{k}": "general kernel only" for k in HAZARD_KEYS},
+    **{f"poison.{k}": "general kernel only" for k in POISON_KEYS},
 }  # fmt: skip
 
 
@@ -62,6 +69,9 @@ def scenario_keys() -> set[str]:
     """Every key a Fuzion scenario may hold, spelt as in ``dispatch.HONOURS``."""
     return (
         set(TOP_KEYS)
+        | set(FUZION.scenario_keys)
+        | {f"hazard.{k}" for k in HAZARD_KEYS}
+        | {f"poison.{k}" for k in POISON_KEYS}
         | {f"side.{k}" for k in ("members", *SIDE_KEYS)}
         | {f"member.{k}" for k in COMBATANT_KEYS}
         | {f"weapon.{k}" for k in WEAPON_KEYS}
