@@ -46,7 +46,11 @@ KIND_NAMES = {
     k.EVENT_MISSILE_HITS: "missile_hits",
     k.EVENT_OUT_OF_ARC: "out_of_arc",
     k.EVENT_CRITICAL: "critical",
+    k.EVENT_HAZARD: "hazard",  # the environment (hazard.py)
+    k.EVENT_BREATH: "out_of_breath",
 }
+#: What did a hazard's damage (``hazard.HZ_*``): fire, electricity, smoke, poison, asphyxia.
+HAZARD_SOURCES = ("fire", "electricity", "smoke", "poison", "asphyxiation")
 #: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
 CRITICAL_EFFECTS = {k.EFF_NONE: "none", k.EFF_IMMOBILE: "immobile",
                     k.EFF_UNCONTROLLED: "uncontrolled", k.EFF_DOWN: "out of the fight",
@@ -80,6 +84,7 @@ _ATTACK_VERBS = {
 _EV_SHOTS = getattr(k, "EV_SHOTS", None)  # autofire: 1000 x hits + shots fired
 
 _MOVE_VERBS = {
+    "flee_hazard": "flees the hazard,",
     "run": "runs",
     "sprint": "sprints",
     "move": "moves",
@@ -130,6 +135,7 @@ def event_dicts(
     names: list[str],
     positions: list[tuple[float, float]] | None = None,
     locations: bool = False,
+    hazards: list[str] | None = None,
 ) -> list[dict]:
     """The events as plain dicts (for JSON): kind, time, actor and target names, numbers.
 
@@ -137,7 +143,8 @@ def event_dicts(
     (``[c.xy for c in scenario.combatants]``); with it a ``move`` says whether it went
     ``toward`` or ``away`` from its goal. ``locations``: the fight rolls hit locations (then a
     hit attack has ``location``, a name of ``tables.hit_locations``; the standing-fight kernel
-    leaves the field unset, so it is read only when asked).
+    leaves the field unset, so it is read only when asked). ``hazards``: the names of the
+    scenario's hazard zones (a ``hazard`` or ``out_of_breath`` event names its zone).
 
     Every dict has ``time`` and ``kind`` (a name of :data:`KIND_NAMES`), ``actor`` (the
     winning side index as ``winner`` for ``end``) and, when there is one, ``target``. By kind:
@@ -192,9 +199,24 @@ def event_dicts(
             ev["winner"] = row[k.EV_ACTOR]
         else:
             ev["actor"] = names[row[k.EV_ACTOR]]
+        flags = row[k.EV_FLAGS]
+        if kind in ("hazard", "out_of_breath"):  # the environment: the target is a zone
+            zone = row[k.EV_TARGET]
+            if zone >= 0:
+                ev["hazard"] = hazards[zone] if hazards and zone < len(hazards) else f"#{zone}"
+            if kind == "hazard":
+                code = row[k.EV_ACTION]
+                ev.update(source=HAZARD_SOURCES[code] if 0 <= code < 5 else str(code),
+                          damage_rolled=row[k.EV_RAW], damage_through=row[k.EV_THROUGH],
+                          hits_after=row[k.EV_HITS], stun_after=row[k.EV_STUN],
+                          out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
+                          stunned=False)  # fmt: skip
+            if kind == "hazard" and ev["out"]:
+                down.add(row[k.EV_ACTOR])
+            out.append(ev)
+            continue
         if row[k.EV_TARGET] >= 0:
             ev["target"] = names[row[k.EV_TARGET]]
-        flags = row[k.EV_FLAGS]
         if kind == "attack":
             action = _action(row[k.EV_ACTION])
             # a choke already held: announced by a choke event (older logs), or logged as a
@@ -393,6 +415,24 @@ def _consequences(ev: dict) -> str:
     return text
 
 
+def _hazard_line(ev: dict) -> str:
+    """The environment: "takes fire damage", "suffocates", "is out of breath"."""
+    actor = ev["actor"]
+    where = f" in {ev['hazard']}" if "hazard" in ev else ""
+    if ev["kind"] == "out_of_breath":
+        return f"{actor} is out of breath{where}"
+    source = ev["source"]
+    if source == "asphyxiation":
+        text = f"{actor} suffocates{where}: 3d6 = {ev['damage_rolled']}"
+    elif source == "poison":
+        whence = f" from {ev['hazard']}" if "hazard" in ev else ""
+        text = f"{actor} takes poison damage{whence}: {ev['damage_rolled']}"
+    else:
+        text = (f"{actor} takes {source} damage from {ev.get('hazard', 'a hazard')}: "
+                f"{ev['damage_rolled']} rolled, {ev['damage_through']} through")  # fmt: skip
+    return text + f" ({_pools(ev)})" + _consequences(ev)
+
+
 def _launch_line(ev: dict, dice: str) -> str:
     n = ev["missiles"]
     what = "a missile" if n == 1 else f"a cluster of {n}"
@@ -430,6 +470,7 @@ def narrate(
     dice: str,
     positions: list[tuple[float, float]] | None = None,
     locations: bool = False,
+    hazards: list[str] | None = None,
 ):
     """Play-by-play lines, one per event.
 
@@ -447,15 +488,19 @@ def narrate(
         "away from" their goal.
     locations : bool
         The fight rolls hit locations: a hit names where it landed.
+    hazards : list of str, optional
+        The names of the scenario's hazard zones (the environment's lines name them).
     """
     lines = []
     unit_name = unit.capitalize()
-    for ev in event_dicts(events, names, positions, locations):
+    for ev in event_dicts(events, names, positions, locations, hazards):
         head = f"{unit_name} {ev['time']:>3}: "
         kind = ev["kind"]
         actor = ev.get("actor")
         if kind == "attack":
             text = _attack_line(ev, dice)
+        elif kind in ("hazard", "out_of_breath"):
+            text = _hazard_line(ev)
         elif kind == "lost_action":
             text = f"{actor} is stunned and loses this action"
         elif kind == "surprised":

@@ -109,14 +109,14 @@ class Fuzion(RuleSystem):
         positions = [c.xy for c in scenario.combatants]
         locations = scenario.rules.hit_locations != "none"
         unit = run.outcome_schema(plan).unit
+        hazards = [h.name for h in scenario.extras.get("hazards", ())]
         return {
             "winner": int(out.winner[0]),
             "end_time": int(out.end_slot[0]),
-            "events": narrate.event_dicts(events, names, positions, locations),
+            "events": narrate.event_dicts(events, names, positions, locations, hazards),
             "lines": narrate.narrate(events, names, scenario.side_names, unit,
                                      scenario.rules.dice, positions, locations,
-                                     hazards=[h.name for h in
-                                              scenario.extras.get("hazards", ())]),
+                                     hazards=hazards),
         }  # fmt: skip
 
     # --- exact answers --------------------------------------------------------------------
