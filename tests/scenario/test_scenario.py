@@ -178,6 +178,12 @@ def test_flagship_loads_as_written():
         "powered_stun": "as_stun",
         "structural_integrity": False,
         "integrity_count": "total_tenths",
+        "hazard_armour": "ekd",
+        "electricity_damage": "killing",
+        "hazard_timing": "end_of_phase",
+        "breath_reset": "on_exit",
+        "asphyxia_collateral": True,
+        "poison_timing": "minute",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]
