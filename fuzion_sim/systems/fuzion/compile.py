@@ -443,7 +443,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         **weapon_columns(fighters, rules, fighters),
         **arsenal_arrays(fighters, rules),
         **mecha,
-        **hazard_arrays(scenario, fighters, timing.slots_per_round, timing.slots_per_unit),
+        **hazard_arrays(scenario, fighters, timing.slots_per_round),
     )
 
 

@@ -204,7 +204,7 @@ def hazard_reset(hz, hs, px, py):
     """A trial's start: each in the zones of its starting place, its breath full, its own
     poison in its blood (the dose at time 0), the counters at 0."""
     for c in range(hs.env.shape[0]):
-        mask, first = zones_at(hz, px[c], py[c])
+        mask, _ = zones_at(hz, px[c], py[c])
         smoke = False
         for k in range(hz.kind.shape[0]):
             if (mask >> k) & 1 and hz.flags[k] & FL_OBSCURES:
@@ -231,7 +231,7 @@ def hazard_phase(now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, si
     for c in range(hs.env.shape[0]):
         if hl.dead[c] or not hz.who[c]:
             continue
-        mask, first = zones_at(hz, wh.px[c], wh.py[c])
+        mask, _ = zones_at(hz, wh.px[c], wh.py[c])
         smoke = False
         asph = np.int64(-1)
         dose = np.int64(-1)

@@ -236,18 +236,17 @@ def _reached(c) -> bool:
             and getattr(c, "carrier", None) is None)  # fmt: skip
 
 
-def hazard_ticks(slots_per_round: int, slots_per_unit: int) -> np.ndarray:
+def hazard_ticks(slots_per_round: int) -> np.ndarray:
     """int64[slots_per_round]: 1 in the slots a 3-second phase ends in (every slot under
     ``timing: phases``; the last pass of each phase under ``extra_actions``; segments 3, 6, 9
     and 12 under the speed chart)."""
     tick = np.zeros(slots_per_round, np.int64)
     per_phase = slots_per_round // 4
     tick[per_phase - 1 :: per_phase] = 1
-    del slots_per_unit
     return tick
 
 
-def hazard_arrays(scenario, fighters, slots_per_round: int, slots_per_unit: int) -> dict:
+def hazard_arrays(scenario, fighters, slots_per_round: int) -> dict:
     """The plan's hazard fields (``compile.Plan``'s environment block) for ``scenario``."""
     from .hazard import FL_ASPHYX, FL_OBSCURES, SHAPE_CIRCLE, SHAPE_RECT
 
@@ -283,7 +282,7 @@ def hazard_arrays(scenario, fighters, slots_per_round: int, slots_per_unit: int)
             np.int64),
         "ps_pool0": np.ascontiguousarray(
             [int(p is not None and p.pool == "stun") for p in poisons], np.int64),
-        "hz_tick": hazard_ticks(slots_per_round, slots_per_unit),
+        "hz_tick": hazard_ticks(slots_per_round),
     }  # fmt: skip
 
 
