@@ -17,8 +17,8 @@ from .scenario.model import Scenario
 from .systems import get_system
 
 __all__ = [
-    "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight", "exact_impact",
-    "replay",
+    "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight",
+    "exact_hazard", "exact_impact", "replay",
     "scenario_hash", "simulate",
 ]  # fmt: skip
 
@@ -277,6 +277,33 @@ def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None) -
     answer = get_system(scenario.system).impact(scenario, target, fall=fall,
                                                 knockback=knockback, speed=speed)  # fmt: skip
     return {"scenario": scenario.name, "target": target, **answer}
+
+
+def exact_hazard(scenario, hazard: str, target: str) -> dict:
+    """The exact damage of one phase of the scenario's hazard zone ``hazard`` on member
+    ``target`` after its armour, and its breath there (its rule system's oracle; Fuzion's
+    ``hazards:``, M-67 to M-71).
+
+    Parameters
+    ----------
+    scenario : Scenario, path or dict
+    hazard, target : str
+        A hazard's name and a member's.
+
+    Returns
+    -------
+    dict
+        ``{"hazard", "kind", "dc", "target", "damage": {"mean", "pmf"}, ...}`` plus
+        ``breath_phases`` and ``asphyxia`` for an asphyxiating zone.
+
+    Raises
+    ------
+    FuzionSimError
+        An unknown hazard or member, or a system without hazards
+        (:class:`~fuzion_sim.systems.base.NotAvailable`).
+    """
+    scenario = as_scenario(scenario)
+    return get_system(scenario.system).hazard(scenario, hazard, target)
 
 
 def exact_fight(scenario) -> dict:

@@ -511,6 +511,25 @@ def impact(scenario, target, fall, knockback, speed, rows, as_json):  # issue 17
 
 @cli.command()
 @click.argument("scenario")
+@click.option("--hazard", "hazard", required=True, help="The hazard zone's name.")
+@click.option("--target", required=True, help="The member standing in it.")
+@click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
+              help="Most rows per distribution table.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def hazard(scenario, hazard, target, rows, as_json):
+    """The exact damage of one phase of a hazard of SCENARIO on a member, after its armour,
+    and its breath there (fire, electricity, smoke, poison: M-67 to M-71)."""
+    sc = _load(scenario)
+    answer = api.exact_hazard(sc, hazard, target)
+    if as_json:
+        _dump(answer)
+        return
+    from .report.text import render_answer
+
+    render_answer(f"One phase of {hazard} on {target} (exact)", answer, rows)
+
+@cli.command()
+@click.argument("scenario")
 def validate(scenario):
     """Check SCENARIO and print what it resolves to."""
     from .systems import get_system

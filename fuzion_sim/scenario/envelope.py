@@ -117,10 +117,7 @@ def scenario_from_dict(
     ctx = Context(source, lines)
     if not isinstance(data, dict):
         raise ctx.fail([], f"a scenario must be a mapping of keys, got {describe(data)}")
-    # a system may add keys of its own to the top level (``scene_keys``: Fuzion's obstacles)
-    scene_keys: tuple[str, ...] = ()
-    if data.get("system", DEFAULT_SYSTEM) in system_names():
-        scene_keys = get_system(data.get("system", DEFAULT_SYSTEM)).scene_keys
+    scene_keys = _scene_keys(data)
     check_mapping(ctx, [], data, (*TOP_KEYS, *scene_keys), required=("sides",))
 
     name = optional(data, "name")
@@ -198,3 +195,13 @@ def scenario_from_dict(
         description="" if description is MISSING else description,
         scene=scene,
     )
+
+
+def _scene_keys(data: dict) -> tuple[str, ...]:
+    """The top-level keys the scenario's system adds (``RuleSystem.scene_keys``: Fuzion's
+    obstacles, drops and hazards), or none when the system is unknown (the ``system`` check
+    then names the problem)."""
+    name = data.get("system") or DEFAULT_SYSTEM
+    if not isinstance(name, str) or name not in system_names():
+        return ()
+    return tuple(get_system(name).scene_keys)

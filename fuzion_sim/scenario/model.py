@@ -52,8 +52,8 @@ class Scenario:
     source: str | None = None
     warnings: tuple[str, ...] = ()
     description: str = ""
-    #: the system's own top-level keys, built (``RuleSystem.scene_keys``; Fuzion's obstacles
-    #: and drops)
+    #: the system's own top-level keys, built (``RuleSystem.scene_keys``; Fuzion's obstacles,
+    #: drops and hazards)
     scene: dict = field(default_factory=dict, compare=False)
 
     @property

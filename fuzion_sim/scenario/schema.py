@@ -68,7 +68,7 @@ def scenario_schema(system) -> dict:
                   "description": f"two or more sides (at most {MAX_COMBATANTS} members)"},
     }  # fmt: skip
     assert set(props) == set(TOP_KEYS), set(props) ^ set(TOP_KEYS)
-    props.update(system.scene_schema())  # its own top-level keys (Fuzion's obstacles, drops)
+    props.update(system.scene_schema())  # its own top-level keys (Fuzion's obstacles, hazards)
     return {
         "$schema": SCHEMA_DRAFT,
         "$id": f"https://fuzion-sim.invalid/schemas/{system.name}.schema.json",

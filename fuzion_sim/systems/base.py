@@ -154,7 +154,8 @@ class RuleSystem:
     side_keys : tuple of str
         Keys of a side given as a mapping, besides ``members``.
     scene_keys : tuple of str
-        Keys it adds to the scenario's top level (Fuzion's ``obstacles``, ``drops``).
+        Keys it adds to the scenario's top level (Fuzion's ``obstacles``, ``drops``,
+        ``hazards``); built by :meth:`build_scene` into ``Scenario.scene``.
     catalogue_kinds : tuple of str
         What ``fuzion-sim catalog`` lists for it (``weapons``, ``armor``, ...).
     catalogue_columns : mapping of str to tuple of str
@@ -272,6 +273,10 @@ class RuleSystem:
         ``knockback`` units, ``speed`` m/s; issue 17): ``{"dc": ..., "damage": {"mean",
         "pmf"}}`` and what the system adds."""
         raise NotAvailable(f"system {self.name} has no falls or collisions")
+    def hazard(self, scenario, hazard: str, target: str) -> dict:
+        """The exact damage of one phase of the scenario's ``hazard`` on member ``target``
+        (``fuzion-sim hazard``); raises :class:`NotAvailable` where the system has none."""
+        raise NotAvailable(f"system {self.name} has no hazards")
 
     def exact_check(self, scenario) -> None:
         """Raise :class:`NotAvailable` saying why when :meth:`exact` cannot solve the fight

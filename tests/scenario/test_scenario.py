@@ -190,6 +190,12 @@ def test_flagship_loads_as_written():
         "impact_armour": True,
         "collision_speed_bands": "fall_equivalent",
         "knockback_collision": "as_fall",
+        "hazard_armour": "ekd",
+        "electricity_damage": "killing",
+        "hazard_timing": "end_of_phase",
+        "breath_reset": "on_exit",
+        "asphyxia_collateral": True,
+        "poison_timing": "minute",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

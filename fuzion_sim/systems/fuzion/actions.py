@@ -11,6 +11,8 @@ and the tactics language of ``tactics.py``.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..._jit import jit
@@ -57,6 +59,11 @@ _TARGET_AS_OWN = np.array(
     [tx.V_HITS, tx.V_STUN, tx.V_HITS_PCT, tx.V_STUN_PCT, tx.V_PRONE, tx.V_HELD, tx.V_STUNNED],
     dtype=np.int64,
 )
+
+
+#: What the tactics read beyond the sheet: the missile engagements in flight at each
+#: (``missile.MState.incoming``) and the environment (``hazard.HState.env``).
+Sense = namedtuple("Sense", "incoming env")
 
 
 @jit
@@ -124,14 +131,16 @@ def is_weapon_action(action):
 @jit(inline="always")
 def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max, aim,
                     ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
-                    w_missile, incoming, k, arms):  # fmt: skip
+                    w_missile, sense, k, arms):  # fmt: skip
     """The value of a condition's variable ``arg`` (``tactics.V_*``) for combatant ``a``
     aiming at ``tgt`` (``target.*`` variables read the target) ``d_at`` metres away.
     ``w_missile``: the missiles one launch of each combatant's weapon fires (0: not a missile
     weapon); ``incoming`` (``missile.MState.incoming``): the missile engagements in flight
     against each. ``k``: the row in ``arms`` (``arsenal.Arsenal``) of the weapon the rule
     names when it is not the one in hand (-1: the one in hand), whose shots, range, reach and
-    missiles the rule reads."""
+    missiles the rule reads. ``sense`` (:data:`Sense`): the missile engagements in flight at
+    each (``incoming``) and the environment (``env`` int64[C, 2], ``hazard.HState.env``: in a
+    hazard zone, phases of breath left)."""
     n_comb = side.shape[0]
     shots = ammo[a]
     rng = w_range[a]
@@ -195,9 +204,13 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
         if missiles > 0:
             v = shots if shots >= 0 else tx.UNLIMITED_SHOTS
     elif arg == tx.V_MISSILES_INCOMING:
-        v = incoming[a]
+        v = sense.incoming[a]
     elif arg == tx.V_TARGET_MISSILES_INCOMING:
-        v = incoming[tgt]
+        v = sense.incoming[tgt]
+    elif arg == tx.V_IN_HAZARD:
+        v = sense.env[a, 0]
+    elif arg == tx.V_BREATH:
+        v = sense.env[a, 1]
     else:  # V_IN_REACH
         v = d_at <= (rng if melee else MELEE_REACH)
     return v
@@ -206,7 +219,7 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
 @jit(inline="always")
 def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack, side,
                 is_out, hits, stun, hits_max, stun_max, aim, ammo, prone, held_by, lose, dist,
-                dodge, block, w_range, w_melee, disarmed, w_missile, incoming,
+                dodge, block, w_range, w_melee, disarmed, w_missile, sense,
                 arms):  # fmt: skip
     """The first rule of ``a``'s tactics whose condition holds: ``(action, param, fire)``
     (``A_NONE`` when none holds). Conditions are postfix bytecode (``tactics.OP_*``); a rule
@@ -234,7 +247,7 @@ def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, 
                     stack[top] = tactic_variable(
                         arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, stun_max,
                         aim, ammo, prone, held_by, lose, dist, dodge, block, w_range, w_melee,
-                        disarmed, w_missile, incoming, k, arms,
+                        disarmed, w_missile, sense, k, arms,
                     )  # fmt: skip
                     top += 1
                 elif op == tx.OP_NEG:

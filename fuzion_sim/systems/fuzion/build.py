@@ -73,6 +73,7 @@ COMBATANT_KEYS = (
     "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
     "size", "modifiers", "defence_modifiers", "drawn", "abort", "sdp", "kills", "called_shot",
     "vehicle", "weight",
+    "poison", "resting",  # the environment (hazard_build.py)
 )  # fmt: skip
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
@@ -575,6 +576,10 @@ def build_member(ctx: Context, parts, value, side: str, side_options: dict):
             members = tuple(dataclasses.replace(m, surprised=True) for m in members)
         return members
     combatant = _combatant(ctx, parts, value, side)
+    if isinstance(value, dict) and ("poison" in value or "resting" in value):
+        from .hazard_build import member_environment  # poison:, resting: (VA-47, VA-48)
+
+        combatant = member_environment(ctx, parts, value, combatant)
     if surprise:
         combatant = dataclasses.replace(combatant, surprised=True)
     return combatant
@@ -656,9 +661,10 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
             derived[key] = check_int(ctx, at(key), value[key], minimum=low, label=key, maximum=high)
     if weapon.skill not in skills:
         ctx.warnings.append(f"{name} has no {weapon.skill} skill; it counts 0")
-    if "end" in value:
+    if "end" in value:  # read by breath in an asphyxiating hazard only (hazard_build.py)
         ctx.warnings.append(
-            f"{name}: end (Endurance) is recorded on the sheet only; no rule of the fight uses it"
+            f"{name}: end (Endurance) is used only for holding its breath in an asphyxiating "
+            "hazard (M-71, VA-47)"
         )
 
     def opt(key, check, default):

@@ -191,7 +191,7 @@ OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: non
 OPT_DODGE_BONUS = 9  # F32
 OPT_BLOCK_BONUS = 10  # F32
 OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 39
+N_OPTIONS = 48
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -239,6 +239,14 @@ OPT_UNMANNED_SHIFT = 37  # F4: 5 under Interlock (the DV by range is for 3d6)
 OPT_AREA_KILL_FALLOFF = 38  # VA-52 area_kill_falloff: per_radius_step (1 Kill per 4 m)
 UNMANNED_BY_RANGE = 1
 UNMANNED_ZERO_BASE = 2
+# --- the environment (hazard.py, VA-46 to VA-48); codes 40-47 ---
+OPT_ANY_HAZARD = 40  # a hazard zone, or someone carries a poison: the hazard room runs
+OPT_HAZARD_ON_ENTRY = 41  # VA-46 hazard_timing: on_entry (else end_of_phase)
+OPT_ELECTRICITY_STUN = 42  # VA-46 electricity_damage: stun (else killing)
+OPT_BREATH_AFTER_REST = 43  # VA-47 breath_reset: after_rest (else on_exit)
+OPT_ASPHYXIA_COLLATERAL = 44  # VA-47 asphyxia_collateral
+OPT_POISON_PERIOD = 45  # VA-48 poison_timing: phases between doses' effects (20 or 1)
+OPT_ANY_OBSCURING = 46  # a hazard zone obscures (the F11 Perception roll inside it)
 STAGED_MINUS_ONE = 1
 STAGED_ALL = 2
 STAGED_AMOUNT = 3
@@ -368,6 +376,10 @@ EVENT_FALL = 40
 # knockback distance in cm, EV_X / EV_Y where it stops; FLAG_HIT: the obstacle broke (it went
 # through)
 EVENT_COLLISION = 41
+# --- the environment (hazard.py); codes 42-43 ---
+EVENT_HAZARD = 42  # ACTOR takes a hazard's damage: TARGET the zone (-1: its own poison),
+#   EV_ACTION the source (hazard.HZ_*), EV_RAW dice, EV_THROUGH through, EV_HITS/EV_STUN after
+EVENT_BREATH = 43  # ACTOR is out of breath (TARGET the asphyxiating zone)
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

@@ -12,6 +12,7 @@ import yaml
 
 from ...scenario.model import Scenario
 from . import codes, dice, tables, tactics
+from .hazard_build import hazard_arrays, hazard_options
 from .impact_build import impact_arrays
 from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
 from .rules import (
@@ -170,6 +171,18 @@ class Plan(NamedTuple):
     fall_kills: np.ndarray
     im_bands: np.ndarray
     im_opts: np.ndarray
+    # --- the environment (hazard_build.hazard_arrays, hazard.Hazards) ---
+    hz_kind: np.ndarray
+    hz_dc: np.ndarray
+    hz_shape: np.ndarray
+    hz_geom: np.ndarray
+    hz_flags: np.ndarray
+    hz_who: np.ndarray
+    hz_arm: np.ndarray
+    breath_max: np.ndarray
+    ps_dc0: np.ndarray
+    ps_pool0: np.ndarray
+    hz_tick: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -332,6 +345,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         rules.values.get("missile_aspect", "launch")]  # fmt: skip
     mecha_options(options, rules)
     mecha = mecha_arrays(fighters, rules)
+    hazard_options(options, scenario)  # the environment (hazard_build.py)
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
@@ -449,6 +463,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         **arsenal_arrays(fighters, rules),
         **mecha,
         **impact_arrays(scenario, fighters),  # issue 17
+        **hazard_arrays(scenario, fighters, timing.slots_per_round),
     )
 
 

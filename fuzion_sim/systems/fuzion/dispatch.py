@@ -27,8 +27,9 @@ from . import codes
 from . import tactics as tx
 from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
+from .hazard_build import HAZARD_KEYS, POISON_KEYS
 from .impact_build import DROP_KEYS, OBSTACLE_KEYS
-from .model import IMPACT_SWITCHES, PERSON_VA_SWITCHES, SWITCHES
+from .model import HAZARD_SWITCHES, IMPACT_SWITCHES, PERSON_VA_SWITCHES, SWITCHES
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
@@ -116,6 +117,13 @@ def one_against_one(plan: Plan) -> bool:
 @condition("a magazine to reload")
 def no_magazines(plan: Plan) -> bool:
     return bool((plan.w_shots < 0).all())
+
+
+@condition("a hazard zone or a poison (the environment)")
+def no_hazards(plan: Plan) -> bool:
+    """No hazard zone and no poison: the environment room (hazard.py) is the general
+    kernel's."""
+    return not plan.options[codes.OPT_ANY_HAZARD]
 
 
 @condition("someone is obscured")
@@ -233,6 +241,7 @@ def _row(key, why, standing=None, squad=_SAME, duel=_SAME) -> Honour:
     return Honour(key, standing, squad, duel, why)
 
 
+_HAZARD_WORD = "the general kernel (hazard.py)"
 _DESCRIPTIVE = "descriptive: recorded with the scenario, read by no rule"
 _MOVING = "read only when someone moves; the standing kernels run fights where nobody does"
 _STATIC = "in the static pair tables (modifier, armour) worked out once per plan"
@@ -244,7 +253,8 @@ _VEHICLE_WEAPON_KEYS = VEHICLE_WEAPON_KEYS
 #: The rule switches of the vehicle rulings (VA-n).
 _VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
                           if v.ruling.startswith("VA-") and k not in PERSON_VA_SWITCHES
-                          and k not in IMPACT_SWITCHES)  # fmt: skip
+                          and k not in IMPACT_SWITCHES and k not in HAZARD_SWITCHES)  # fmt: skip
+_HAZARD = "the environment (hazard zones, breath, poison; hazard.py): the general kernel"
 _SUIT = "powered armour (M-35, F30): the general kernel"
 _IMPACT = "falls and knockback into obstacles (issue 17): the general kernel"
 
@@ -278,7 +288,8 @@ HONOURS: tuple[Honour, ...] = (
     _row("member.stun", "every kernel"),
     _row("member.sd", "every kernel (Stun damage, F20)"),
     _row("member.rec", "waking (F23) in every kernel"),
-    _row("member.end", "no rule reads END (validation warns)"),
+    _row("member.end", "read only for breath in an asphyxiating zone: " + _HAZARD_WORD,
+         standing=no_hazards),
     _row("member.res", "read only by a presence attack, a tactic"),
     _row("member.run", _MOVING + "; the squad kernel's close in", standing=nobody_moves,
          squad=None),
@@ -407,6 +418,15 @@ HONOURS: tuple[Honour, ...] = (
          standing=no_impacts),
     *(_row(f"rules.{key}", "read only with an obstacle or a drop: " + _IMPACT,
            standing=no_impacts) for key in IMPACT_SWITCHES),
+    # the environment (M-67 to M-71): the general kernel only
+    _row("hazards", _HAZARD, standing=no_hazards),
+    *(_row(f"hazard.{key}", _HAZARD, standing=no_hazards) for key in HAZARD_KEYS),
+    _row("member.poison", _HAZARD, standing=no_hazards),
+    *(_row(f"poison.{key}", _HAZARD, standing=no_hazards) for key in POISON_KEYS),
+    _row("member.resting", "read only in an asphyxiating zone: " + _HAZARD,
+         standing=no_hazards),
+    *(_row(f"rules.{key}", "read only with a hazard: " + _HAZARD, standing=no_hazards)
+      for key in HAZARD_SWITCHES),
 )  # fmt: skip
 
 

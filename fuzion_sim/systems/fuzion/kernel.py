@@ -37,6 +37,7 @@ from ..._jit import jit
 from ...engine.rng import trial_seed, xoshiro
 from . import tactics as tx
 from .actions import (
+    Sense,
     act_aim,
     act_defend,
     act_escape,
@@ -95,12 +96,16 @@ from .codes import (
     MELEE_REACH,
     MT_PHASE,
     MT_ROUND_ACTION,
+    OPT_ANY_HAZARD,
     OPT_ANY_MISSILE,
+    OPT_ANY_OBSCURING,
     OPT_ANY_VEHICLE,
     OPT_AREA_KILL_FALLOFF,
+    OPT_ASPHYXIA_COLLATERAL,
     OPT_AUTOFIRE_ONE_PLUS,
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
+    OPT_BREATH_AFTER_REST,
     OPT_CHINKS,
     OPT_CHINKS_VEHICLES,
     OPT_CLUSTER_SEQUENCE,
@@ -111,8 +116,10 @@ from .codes import (
     OPT_DODGE_BONUS,
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
+    OPT_ELECTRICITY_STUN,
     OPT_FRONT_ARC,
     OPT_HAS_TIES,
+    OPT_HAZARD_ON_ENTRY,
     OPT_HIT_LOCATIONS,
     OPT_IMPAIRMENT,
     OPT_INIT_DICE,
@@ -123,6 +130,7 @@ from .codes import (
     OPT_MISSILE_ATTACK_ROLL,
     OPT_MISSILE_TIMING,
     OPT_PERCEPTION_DV,
+    OPT_POISON_PERIOD,
     OPT_POWERED_TO_HITS,
     OPT_POWERED_WEARER_CEIL,
     OPT_RECOVERY_SLOT,
@@ -139,6 +147,7 @@ from .codes import (
     V_ROWS,
     VS_NO_MOVE,
 )
+from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .impact import Impacts, jump, knocked, reset_trial
 from .kernel_parts import choose_target, log_event, sort_by_key
@@ -208,11 +217,15 @@ def run_chunk(
     rscale, rs_target, suit_max,
     # issue 17: falls and obstacles (impact_build.impact_arrays)
     im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+    # the environment (hazard_build.hazard_arrays)
+    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
+    hz_tick,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
     vehicle_location_damage, missiles_hit, engagements, evaded,
     falls, collisions, impact_taken, broke_through,
+    hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -298,6 +311,13 @@ def run_chunk(
         Written in a fight with an obstacle or a drop (else (1, 1), not touched): the falls
         each took, its knockbacks into an obstacle, the damage they did through its defences,
         and the obstacles it broke through.
+    hz_kind ... hz_tick
+        The environment (``hazard_build.hazard_arrays``, ``hazard.Hazards``): the hazard zones,
+        whom they reach, armour against them, breath, carried poison, the slots ending a phase.
+    hazard_damage, hazard_phases, hazard_out, breath_out, breathless : int32[n_trials, C]
+        Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
+        taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
+        breath ran out, and the time unit it did (0: never).
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -435,6 +455,20 @@ def run_chunk(
     c_imp = np.zeros(n_comb, np.int64)
     c_broke = np.zeros(n_comb, np.int64)
     k_from = np.zeros(4, np.float64)  # a knockback's start x, y, the units before, the wall's
+    # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
+    # an obscuring zone, the zones of the last phase's end, poison, counters
+    env = np.zeros((n_comb, 2), np.int64)
+    for c in range(n_comb):
+        env[c, 1] = breath_max[c]
+    in_smoke = np.zeros(n_comb, np.int64)
+    was_in = np.zeros(n_comb, np.int64)
+    ps_dc = np.zeros(n_comb, np.int64)
+    ps_pool = np.zeros(n_comb, np.int64)
+    ps_clock = np.zeros(n_comb, np.int64)
+    c_hz_dmg = np.zeros(n_comb, np.int64)
+    c_hz_ph = np.zeros(n_comb, np.int64)
+    c_hz_out = np.zeros(n_comb, np.int64)
+    c_breath = np.zeros(n_comb, np.int64)
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -450,10 +484,13 @@ def run_chunk(
         v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
         w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
         im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
+        ps_pool0, hz_tick,
         winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
         location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
         vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
         falls, collisions, impact_taken, broke_through,
+        hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
@@ -464,6 +501,7 @@ def run_chunk(
         e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng,
         c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
         k_from,
+        env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
     )  # fmt: skip
 
 
@@ -482,10 +520,14 @@ def trials(
     heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
     rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
-    fall_kills, im_bands, im_opts, winner, end_slot, out_slot, death_slot, dealt, taken,
+    fall_kills, im_bands, im_opts,
+    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
+    hz_tick, winner, end_slot, out_slot, death_slot, dealt, taken,
     attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
     crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
-    evaded, falls, collisions, impact_taken, broke_through, log_trial, events, n_events,
+    evaded, falls, collisions, impact_taken, broke_through,
+    hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+    log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
     dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
@@ -496,6 +538,7 @@ def trials(
     cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
     c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp,
     c_broke, k_from,
+    env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -529,7 +572,7 @@ def trials(
         if v_eff[k] == EFF_WEAPON:  # a vehicle's weapons may be lost (VA-11)
             weapon_rooms = True
     n_task = task_table.shape[0]
-    any_obscured = False
+    any_obscured = options[OPT_ANY_OBSCURING] != 0  # a hazard zone obscures (hazard.py)
     for c in range(n_comb):
         if obscured[c]:
             any_obscured = True
@@ -615,6 +658,17 @@ def trials(
         c_imp,
         c_broke,
     )
+    # --- the environment (hazard.py): one flag a chunk, three called entry points ---
+    any_hazard = options[OPT_ANY_HAZARD] != 0
+    hz = Hazards(
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
+        ps_pool0, hz_tick, options[OPT_HAZARD_ON_ENTRY] != 0,
+        options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
+        options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
+    )
+    sense = Sense(incoming, env)  # what the tactics read of missiles and hazards
+    hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
+                c_breath)  # fmt: skip
     for c in range(n_comb):
         order[c] = base_order[c]
 
@@ -702,6 +756,8 @@ def trials(
         if any_impact:
             reset_trial(im)
             k_from[3] = 0.0
+        if any_hazard:
+            hazard_reset(hz, hs, px, py)
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -743,7 +799,7 @@ def trials(
                 # F11 obscured: a Perception roll each phase (INT + Perception + the task die
                 # against the GM's DV): success -2, failure -4, to attack and defence
                 for c in range(n_comb):
-                    if obscured[c] and not is_out[c]:
+                    if (obscured[c] or in_smoke[c]) and not is_out[c]:
                         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
                         troll = np.int64(task_table[np.int64(u * n_task)])
                         obs_pen[c] = 2 if int_[c] + perception[c] + troll >= perception_dv else 4
@@ -873,7 +929,7 @@ def trials(
                             a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
                             side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
-                            w_missile, incoming, arms,
+                            w_missile, sense, arms,
                         )  # fmt: skip
                     if weapon_rooms and is_weapon_action(action):
                         # the weapon a rule names, taken up; a vehicle weapon bears only on its
@@ -920,6 +976,10 @@ def trials(
                         or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
                     ):  # fmt: skip
                         moved[a] = 0.0  # "moving target" counts its last action's movement
+                    if any_hazard and action == tx.A_FLEE_HAZARD:  # the environment (hazard.py)
+                        ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
+                                  events, ne, now)  # fmt: skip
+                        continue
                     if action == tx.A_NONE:
                         if log:
                             row = log_event(events, ne, now, EVENT_IDLE, a, -1)
@@ -1180,6 +1240,15 @@ def trials(
                 result = fight_result(standing)
                 finish = now
                 break
+            if any_hazard and hz_tick[slot]:  # the end of a phase in the hazards (hazard.py)
+                s0, s1, s2, s3, ne, sides_left = hazard_phase(
+                    now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, sides_left,
+                    s0, s1, s2, s3, log, events, ne,
+                )  # fmt: skip
+                if sides_left <= 1:
+                    result = fight_result(standing)
+                    finish = now
+                    break
             # end of the slot: recovering, the free Recovery after segment 12 (speed chart),
             # waking (F23) at the end of each phase, and bleeding (F25) at the end of a round
             end_of_round = slot == slots_per_round - 1
@@ -1294,3 +1363,10 @@ def trials(
                 collisions[j, c] = c_colls[c]
                 impact_taken[j, c] = c_imp[c]
                 broke_through[j, c] = c_broke[c]
+        if any_hazard:
+            for c in range(n_comb):
+                hazard_damage[j, c] = c_hz_dmg[c]
+                hazard_phases[j, c] = c_hz_ph[c]
+                hazard_out[j, c] = c_hz_out[c]
+                breath_out[j, c] = c_breath[c] > 0
+                breathless[j, c] = c_breath[c]

@@ -23,6 +23,7 @@ __all__ = [
     "ABORTS",
     "DEFAULT_TACTICS",
     "DERIVED",
+    "HAZARD_SWITCHES",
     "PRIMARIES",
     "RANGE_PER_POWER_POINT",
     "PERSON_VA_SWITCHES",
@@ -174,6 +175,17 @@ SWITCHES: dict[str, Switch] = {
                                     "collision speed bands"),
     "knockback_collision": Switch(("as_fall", "speed", "none"), "as_fall", "VA-41",
                                   "knockback into an obstacle"),
+    # --- the environment (M-67 to M-71; hazard.py): read only with `hazards:` or `poison:` ---
+    "hazard_armour": Switch(("ekd", "pd", "none"), "ekd", "VA-46",
+                            "armour against fire and electricity"),
+    "electricity_damage": Switch(("killing", "stun"), "killing", "VA-46",
+                                 "electricity damage"),
+    "hazard_timing": Switch(("end_of_phase", "on_entry"), "end_of_phase", "VA-46",
+                            "when fire and electricity land"),
+    "breath_reset": Switch(("on_exit", "after_rest"), "on_exit", "VA-47",
+                           "breath comes back"),
+    "asphyxia_collateral": Switch(bool, True, "VA-47", "asphyxiation costs collateral Stun"),
+    "poison_timing": Switch(("minute", "turn"), "minute", "VA-48", "poison damage every"),
 }  # fmt: skip
 #: The switches of issue 17's falls and knockback into obstacles (read for people too, only
 #: with obstacles or drops).
@@ -185,6 +197,9 @@ IMPACT_SWITCHES = (
     "collision_speed_bands",
     "knockback_collision",
 )
+#: The environment's switches (VA-46 to VA-48; hazard.py), read only with a hazard or poison.
+HAZARD_SWITCHES = ("hazard_armour", "electricity_damage", "hazard_timing", "breath_reset",
+                   "asphyxia_collateral", "poison_timing")  # fmt: skip
 #: Switches of the vehicle rulings (VA-n) that are read for people too (powered armour, VA-44).
 PERSON_VA_SWITCHES = ("powered_split", "powered_stun")
 #: The switches as (kind, default, ruling), as earlier versions listed them.
@@ -453,6 +468,11 @@ class Combatant:
     arsenal: tuple[Weapon, ...] = ()
     #: issue 17: the weight in kg falls and collisions go by (None: a person's 72 kg, VA-36)
     weight_kg: float | None = None
+    # --- the environment (hazard_build.py) ---
+    #: a poison or drug in its blood from the start (VA-48): ``hazard_build.Poison``
+    poison: Any = None
+    #: sitting quietly: holds its breath END / 2 phases, not END / 4 (M-71, VA-47)
+    resting: bool = False
 
     @property
     def xy(self) -> tuple[float, float]:

@@ -49,7 +49,11 @@ KIND_NAMES = {
     k.EVENT_NO_WEAPON: "no_weapon",
     k.EVENT_FALL: "fall",  # issue 17
     k.EVENT_COLLISION: "collision",
+    k.EVENT_HAZARD: "hazard",  # the environment (hazard.py)
+    k.EVENT_BREATH: "out_of_breath",
 }
+#: What did a hazard's damage (``hazard.HZ_*``): fire, electricity, smoke, poison, asphyxia.
+HAZARD_SOURCES = ("fire", "electricity", "smoke", "poison", "asphyxiation")
 #: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
 CRITICAL_EFFECTS = {k.EFF_NONE: "none", k.EFF_IMMOBILE: "immobile",
                     k.EFF_UNCONTROLLED: "uncontrolled", k.EFF_DOWN: "out of the fight",
@@ -84,6 +88,7 @@ _ATTACK_VERBS = {
 _EV_SHOTS = getattr(k, "EV_SHOTS", None)  # autofire: 1000 x hits + shots fired
 
 _MOVE_VERBS = {
+    "flee_hazard": "flees the hazard,",
     "run": "runs",
     "sprint": "sprints",
     "move": "moves",
@@ -142,7 +147,9 @@ def event_dicts(
     (``[c.xy for c in scenario.combatants]``); with it a ``move`` says whether it went
     ``toward`` or ``away`` from its goal. ``locations``: the fight rolls hit locations (then a
     hit attack has ``location``, a name of ``tables.hit_locations``; the standing-fight kernel
-    leaves the field unset, so it is read only when asked).
+    leaves the field unset, so it is read only when asked). ``scene``: the scenario's obstacles,
+    drops and hazard zones (``Scenario.scene``; a fall, a collision, a ``hazard`` or an
+    ``out_of_breath`` event names its own).
 
     Every dict has ``time`` and ``kind`` (a name of :data:`KIND_NAMES`), ``actor`` (the
     winning side index as ``winner`` for ``end``) and, when there is one, ``target``. By kind:
@@ -209,6 +216,20 @@ def event_dicts(
         flags = row[k.EV_FLAGS]
         if kind in ("fall", "collision"):  # issue 17: the target is a drop or an obstacle
             _impact_event(ev, row, kind, flags, scene or {})
+        if kind in ("hazard", "out_of_breath"):  # the environment: the target is a zone
+            zone = row[k.EV_TARGET]
+            zones = [h.name for h in (scene or {}).get("hazards", ())]
+            if zone >= 0:
+                ev["hazard"] = zones[zone] if zone < len(zones) else f"#{zone}"
+            if kind == "hazard":
+                code = row[k.EV_ACTION]
+                ev.update(source=HAZARD_SOURCES[code] if 0 <= code < 5 else str(code),
+                          damage_rolled=row[k.EV_RAW], damage_through=row[k.EV_THROUGH],
+                          hits_after=row[k.EV_HITS], stun_after=row[k.EV_STUN],
+                          out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
+                          stunned=False)  # fmt: skip
+            if kind == "hazard" and ev["out"]:
+                down.add(row[k.EV_ACTOR])
             out.append(ev)
             continue
         if row[k.EV_TARGET] >= 0:
@@ -416,6 +437,24 @@ def _consequences(ev: dict) -> str:
     return text
 
 
+def _hazard_line(ev: dict) -> str:
+    """The environment: "takes fire damage", "suffocates", "is out of breath"."""
+    actor = ev["actor"]
+    where = f" in {ev['hazard']}" if "hazard" in ev else ""
+    if ev["kind"] == "out_of_breath":
+        return f"{actor} is out of breath{where}"
+    source = ev["source"]
+    if source == "asphyxiation":
+        text = f"{actor} suffocates{where}: 3d6 = {ev['damage_rolled']}"
+    elif source == "poison":
+        whence = f" from {ev['hazard']}" if "hazard" in ev else ""
+        text = f"{actor} takes poison damage{whence}: {ev['damage_rolled']}"
+    else:
+        text = (f"{actor} takes {source} damage from {ev.get('hazard', 'a hazard')}: "
+                f"{ev['damage_rolled']} rolled, {ev['damage_through']} through")  # fmt: skip
+    return text + f" ({_pools(ev)})" + _consequences(ev)
+
+
 def _launch_line(ev: dict, dice: str) -> str:
     n = ev["missiles"]
     what = "a missile" if n == 1 else f"a cluster of {n}"
@@ -472,7 +511,8 @@ def narrate(
     locations : bool
         The fight rolls hit locations: a hit names where it landed.
     scene : dict, optional
-        The scenario's obstacles and drops (``Scenario.scene``): falls and collisions name them.
+        The scenario's obstacles, drops and hazard zones (``Scenario.scene``): falls,
+        collisions and the environment's lines name them.
     """
     lines = []
     unit_name = unit.capitalize()
@@ -482,6 +522,8 @@ def narrate(
         actor = ev.get("actor")
         if kind == "attack":
             text = _attack_line(ev, dice)
+        elif kind in ("hazard", "out_of_breath"):
+            text = _hazard_line(ev)
         elif kind == "lost_action":
             text = f"{actor} is stunned and loses this action"
         elif kind == "surprised":

@@ -13,7 +13,7 @@ from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
-from .codes import N_EV_FIELDS, OPT_ANY_MISSILE
+from .codes import N_EV_FIELDS, OPT_ANY_HAZARD, OPT_ANY_MISSILE
 from .compile import DuelPlan, Motion, Plan, StandingPlan, duel_plan, motion, standing_plan
 from .compile import compile_scenario as _compile
 from .tables import hit_locations, vehicle_location_names
@@ -76,10 +76,24 @@ IMPACT_COUNTERS = (
     Counter("fell", "fell", "1 when it fell at least once", percent=True),
 )
 
+#: What the general kernel counts for a fight with a hazard zone or a poison (M-67 to M-71).
+HAZARD_COUNTERS = (
+    Counter("hazard_damage", "hazard_damage", "damage taken from hazards: fire and electricity "
+            "through armour, asphyxiation, poison (VA-46 to VA-48)"),
+    Counter("hazard_phases", "hazard_phases", "phases it ended inside a hazard zone"),
+    Counter("hazard_out", "out_by_hazard", "1 when a hazard put it out of the fight",
+            percent=True),
+    Counter("breath_out", "out_of_breath", "1 when its breath ran out in an asphyxiating zone "
+            "(VA-47)", percent=True),
+    Counter("breathless", "out_of_breath_time", "the time unit its breath ran out (its first "
+            "3d6 of asphyxiation), over the fights in which it did", per="breath_out"),
+)
+
 
 @cache
 def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
-              missiles: bool = False, impacts: bool = False) -> OutcomeSchema:  # fmt: skip
+              missiles: bool = False, impacts: bool = False,
+              hazards: bool = False) -> OutcomeSchema:  # fmt: skip
     """What the Fuzion kernels count beyond the shared outcomes (knockback units taken per
     trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
     immobilised or made uncontrollable, its critical locations destroyed and its hits by
@@ -96,6 +110,8 @@ def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
         counters += MISSILE_COUNTERS
     if impacts:
         counters += IMPACT_COUNTERS
+    if hazards:
+        counters += HAZARD_COUNTERS
     return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
                          counters=counters, categories=categories)  # fmt: skip
 
@@ -180,7 +196,8 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     if plan.kernel == "general" or (log_trial >= 0 and plan.replay is not None):
         general = plan.arrays if plan.kernel == "general" else plan.replay
         kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out),
-                         *missile_outputs(out), *impact_outputs(out), *logs)  # fmt: skip
+                         *missile_outputs(out), *impact_outputs(out), *hazard_outputs(out),
+                         *logs)  # fmt: skip
         if "fell" in out.counters:  # 1 when it fell (issue 17)
             np.minimum(out.counters["falls"], 1, out=out.counters["fell"])
         return
@@ -246,17 +263,29 @@ def impact_outputs(out: TrialOutcomes) -> list:
     return [out.counters[c.name] for c in IMPACT_COUNTERS[:4]]
 
 
+def hazard_outputs(out: TrialOutcomes) -> list:
+    """The general kernel's environment outputs: the counters of :data:`HAZARD_COUNTERS`, or
+    (1, 1) arrays it leaves alone in a fight without hazards."""
+    if "hazard_damage" not in out.counters:
+        return [_NO_COUNTER for _ in HAZARD_COUNTERS]
+    return [out.counters[c.name] for c in HAZARD_COUNTERS]
+
+
 def _schema(plan: FightPlan) -> OutcomeSchema:
-    if has_impacts(plan):
-        return schema_of(vehicles=has_vehicles(plan), missiles=has_missiles(plan), impacts=True)
-    if has_missiles(plan):
-        return schema_of(vehicles=has_vehicles(plan), missiles=True)
+    if has_missiles(plan) or has_impacts(plan) or has_hazards(plan):
+        return schema_of(vehicles=has_vehicles(plan), missiles=has_missiles(plan),
+                         impacts=has_impacts(plan), hazards=has_hazards(plan))  # fmt: skip
     return SCHEMA_VEHICLES if has_vehicles(plan) else SCHEMA
 
 
 def has_impacts(plan: FightPlan) -> bool:
     """Whether the fight has an obstacle or a drop (the general kernel's plan only)."""
     return plan.kernel == "general" and bool(plan.arrays.im_opts[0])
+
+
+def has_hazards(plan: FightPlan) -> bool:
+    """Whether a hazard zone or a poison is in the fight (the general kernel's plan only)."""
+    return plan.kernel == "general" and bool(plan.arrays.options[OPT_ANY_HAZARD])
 
 
 def has_missiles(plan: FightPlan) -> bool:
@@ -318,4 +347,4 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     12-second round) and the Fuzion extras."""
     per_round = plan.arrays.slots_per_round // plan.arrays.slots_per_unit
     return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan),
-                     has_missiles(plan), has_impacts(plan))  # fmt: skip
+                     has_missiles(plan), has_impacts(plan), has_hazards(plan))  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import build, catalogue, tables, tactics
 from .model import ABORTS, AREA_BASES, BOWS, COVERS, DERIVED, PRIMARIES, SIZES, UNARMED_NAMES
 
-__all__ = ["member_schema"]
+__all__ = ["hazards_schema", "member_schema"]
 
 
 def _int(low=None, high=None, text=""):
@@ -236,6 +236,7 @@ def member_schema() -> dict:
     }  # fmt: skip
     props["weight"] = _weight("its weight: the Falling & Collisions row (VA-36; default 72 kg)")
     props["vehicle"] = vehicle_schema(props)
+    props.update(_environment_member_keys())  # poison:, resting: (hazard_build.py)
     assert set(props) == set(build.COMBATANT_KEYS), set(props) ^ set(build.COMBATANT_KEYS)
     return _object(props, required=("name",), text="a combatant")
 
@@ -248,7 +249,8 @@ def _weight(text: str) -> dict:
 
 
 def scene_schema() -> dict:
-    """The scenario-level ``obstacles`` and ``drops`` (issue 17, impact_build.py)."""
+    """The scenario-level ``obstacles`` and ``drops`` (issue 17, impact_build.py) and
+    ``hazards`` (hazard_build.py)."""
     from .impact_build import DROP_KEYS, MAX_SCENE, OBSTACLE_KEYS
 
     pair = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
@@ -275,7 +277,50 @@ def scene_schema() -> dict:
             drop, required=("name", "at", "height"), text="a ledge, window or hole: a jump "
             "there, or knockback into it, is a fall (M-60, M-72)"),
             "description": "drops (issue 17)"},
+        "hazards": hazards_schema(),
     }  # fmt: skip
+# --- the environment (hazard_build.py) ---------------------------------------------------
+
+
+def _dc_or_intensity(bands) -> dict:
+    return {"dc": _int(1, 60, "damage class: d6 a phase (VA-46)"),
+            "intensity": _enum(bands, "the seed's band, as a DC (VA-46: 2, 7, 15)")}  # fmt: skip
+
+
+def _environment_member_keys() -> dict:
+    from .hazard_build import INTENSITY_DC, POISON_POOLS
+
+    poison = _object({"name": {"type": "string", "description": "its name"},
+                      **_dc_or_intensity(INTENSITY_DC["poison"]),
+                      "pool": _enum(POISON_POOLS, "the pool it takes from (default hits)")},
+                     text="a poison or drug in its blood from the start (VA-48)")  # fmt: skip
+    return {"poison": poison,
+            "resting": _bool("sitting quietly: holds its breath END / 2 phases (M-71)")}
+
+
+def hazards_schema() -> dict:
+    """The JSON Schema of the scenario's ``hazards:`` list (M-67 to M-71)."""
+    from .hazard_build import HAZARD_KINDS, INTENSITY_DC
+
+    point = {"type": "array", "items": _num(-100_000.0, 100_000.0), "minItems": 2,
+             "maxItems": 2, "description": "[x, y] in metres"}
+    bands = sorted({b for v in INTENSITY_DC.values() for b in v})
+    props = {
+        "name": {"type": "string", "description": "its name (unique)"},
+        "kind": _enum(HAZARD_KINDS, "what it is"),
+        **_dc_or_intensity(bands),
+        "circle": _object({"center": point, "radius": _num(high=100_000.0, positive=True,
+                                                            text="metres")},
+                          required=("center", "radius"), text="a round zone"),
+        "rect": _object({"from": point, "to": point}, required=("from", "to"),
+                        text="a rectangular zone between two corners"),
+        "obscures": _bool("inside, sight is obscured (the F11 Perception roll)"),
+        "asphyxiating": _bool("inside, the air cannot be breathed (VA-47)"),
+        "terrain": {"description": "not built yet (an error)"},
+    }  # fmt: skip
+    return {"type": "array", "items": _object(props, required=("name", "kind"),
+                                              text="a hazard zone"),
+            "description": "hazard zones: fire, electricity, smoke, poison (M-67 to M-71)"}
 
 
 def side_option_schema() -> dict:

@@ -21,7 +21,7 @@ class Fuzion(RuleSystem):
     switches = SWITCHES
     member_keys = build.COMBATANT_KEYS
     side_keys = build.SIDE_KEYS
-    scene_keys = SCENE_KEYS  # issue 17: obstacles, drops
+    scene_keys = (*SCENE_KEYS, "hazards")  # issue 17: obstacles, drops; the environment
     catalogue_kinds = ("weapons", "armor", "skills")
     catalogue_columns: ClassVar[dict] = {
         "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
@@ -40,11 +40,12 @@ class Fuzion(RuleSystem):
         build.check_powered_armour(ctx, rules, sides)
 
     def build_scene(self, ctx, data, rules, sides):
+        from .hazard_build import build_hazards
         from .impact_build import build_scene, check_scene
 
         scene = build_scene(ctx, data)
         check_scene(ctx, rules, sides, scene)
-        return scene
+        return {**scene, "hazards": build_hazards(ctx, data.get("hazards"))}
 
     def catalogue(self, kind):
         entries = {"weapons": catalogue.weapon_entries, "armor": catalogue.armor_entries,
@@ -130,6 +131,10 @@ class Fuzion(RuleSystem):
         from .impact_exact import impact_answer
 
         return impact_answer(scenario, target, **how)
+    def hazard(self, scenario, hazard, target):
+        from .hazard_exact import scenario_hazard
+
+        return scenario_hazard(scenario, hazard, target)
 
     def exact_check(self, scenario):
         from .oracle import fight_check

@@ -91,7 +91,7 @@ ACTION_NAMES = (
     "attack", "aim", "run", "sprint", "move", "recover", "dodge", "block", "dive", "punch",
     "kick", "haymaker", "draw_attack", "sweep", "disarm", "choke", "entangle", "escape",
     "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none", "burst",
-    "launch", "jump",
+    "launch", "jump", "flee_hazard",
 )  # fmt: skip
 ACTIONS: dict[str, int] = {name: code for code, name in enumerate(ACTION_NAMES)}
 A_ATTACK = 0
@@ -130,7 +130,10 @@ A_LAUNCH = 26
 #: Jump down the named drop (``drops:``, M-60, M-72): move to it and fall its height; the
 #: rule's ``param`` is the drop's index.
 A_JUMP = 27
-N_ACTIONS = 28
+#: Run out of the hazard zone it stands in by the shortest way (M-67 to M-71; hazard.flee);
+#: in no zone it stands.
+A_FLEE_HAZARD = 28
+N_ACTIONS = 29
 
 #: Targeting rule name -> code (``targeting:``; default ``first``). ``focus``: the side's
 #: shared target.
@@ -180,6 +183,7 @@ VARIABLE_NAMES = (
     "target.stun", "target.hits_pct", "target.stun_pct", "target.prone", "target.held",
     "target.stunned", "range", "weapon_range", "reach", "in_range", "in_reach",
     "missiles", "missiles_incoming", "target.missiles_incoming",
+    "in_hazard", "breath",
 )  # fmt: skip
 VARIABLES: dict[str, int] = {name: code for code, name in enumerate(VARIABLE_NAMES)}
 V_HITS = 0
@@ -215,7 +219,11 @@ V_IN_REACH = 27
 V_MISSILES = 28
 V_MISSILES_INCOMING = 29
 V_TARGET_MISSILES_INCOMING = 30
-N_VARIABLES = 31
+#: The environment (hazard.py): 1 while it stands in a hazard zone (as of the last phase's end
+#: or its flee), and the phases of breath it has left (M-71, VA-47; full outside a zone).
+V_IN_HAZARD = 31
+V_BREATH = 32
+N_VARIABLES = 33
 
 #: ``shots`` of a weapon without a magazine.
 UNLIMITED_SHOTS = 999

@@ -29,8 +29,10 @@ from fuzion_sim.systems.fuzion.build import (
     WEAPON_KEYS,
 )
 from fuzion_sim.systems.fuzion.build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
-from fuzion_sim.systems.fuzion.impact_build import DROP_KEYS, OBSTACLE_KEYS, SCENE_KEYS
+from fuzion_sim.systems.fuzion.hazard_build import HAZARD_KEYS, POISON_KEYS
+from fuzion_sim.systems.fuzion.impact_build import DROP_KEYS, OBSTACLE_KEYS
 from fuzion_sim.systems.fuzion.model import RULE_SWITCHES, SWITCHES
+from fuzion_sim.systems.fuzion.system import SYSTEM as FUZION
 
 #: Keys the property test does not draw, and why: no specialised kernel claims them in use
 #: (the table sends a fight that uses them to the general kernel), or they are descriptive.
@@ -61,6 +63,11 @@ NOT_DRAWN = {
     "member.weight": "general kernel only",
     **{f"obstacle.{k}": "general kernel only" for k in OBSTACLE_KEYS},
     **{f"drop.{k}": "general kernel only" for k in DROP_KEYS},
+    # the environment (issue 17: hazards, breath, poison): the general kernel
+    "hazards": "general kernel only", "member.poison": "general kernel only",
+    "member.resting": "general kernel only",
+    **{f"hazard.{k}": "general kernel only" for k in HAZARD_KEYS},
+    **{f"poison.{k}": "general kernel only" for k in POISON_KEYS},
 }  # fmt: skip
 
 
@@ -68,9 +75,11 @@ def scenario_keys() -> set[str]:
     """Every key a Fuzion scenario may hold, spelt as in ``dispatch.HONOURS``."""
     return (
         set(TOP_KEYS)
-        | set(SCENE_KEYS)
+        | set(FUZION.scene_keys)
         | {f"obstacle.{k}" for k in OBSTACLE_KEYS}
         | {f"drop.{k}" for k in DROP_KEYS}
+        | {f"hazard.{k}" for k in HAZARD_KEYS}
+        | {f"poison.{k}" for k in POISON_KEYS}
         | {f"side.{k}" for k in ("members", *SIDE_KEYS)}
         | {f"member.{k}" for k in COMBATANT_KEYS}
         | {f"weapon.{k}" for k in WEAPON_KEYS}

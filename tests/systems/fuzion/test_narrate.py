@@ -145,6 +145,8 @@ def _one_of_each() -> np.ndarray:
         _ev(k.EVENT_OUT_OF_ARC, 0, 1, time=4, flags=hit),
         _ev(k.EVENT_NO_WEAPON, 0, 1, time=4),
         _ev(k.EVENT_CRITICAL, 1, time=4, raw=2, through=k.EFF_IMMOBILE),
+        _ev(k.EVENT_BREATH, 1, 0, time=4),  # the environment: target 0 is a hazard zone
+        _ev(k.EVENT_HAZARD, 1, 0, time=4, action=0, raw=20, through=15, hits=1, stun=1),
         _ev(k.EVENT_LAUNCH, 0, 1, time=4, raw=4, action=tx.A_LAUNCH,
             flags=hit | k.FLAG_UNOPPOSED),
         _ev(k.EVENT_EVADE, 1, 0, time=4, roll=9, av=17, dv=18, raw=2, through=3, shots=1004,

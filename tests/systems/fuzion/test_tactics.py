@@ -91,7 +91,7 @@ def test_action_codes_follow_the_listed_order():
     expected = (
         "attack aim run sprint move recover dodge block dive punch kick haymaker draw_attack "
         "sweep disarm choke entangle escape presence wait reload move_by move_thru first_aid none "
-        "burst launch jump"
+        "burst launch jump flee_hazard"
     ).split()
     assert list(T.ACTIONS) == expected
     assert list(T.ACTIONS.values()) == list(range(len(expected)))
@@ -101,11 +101,12 @@ def test_action_codes_follow_the_listed_order():
 
 
 def test_burst_is_appended_and_older_codes_stay():
-    assert (T.A_NONE, T.A_FIRST_AID, T.A_BURST, T.A_LAUNCH, T.A_JUMP, T.N_ACTIONS) == (
-        24, 23, 25, 26, 27, 28)  # fmt: skip
-    assert T.ACTION_NAMES[-3] == "burst" and T.ACTIONS["burst"] == 25
-    assert T.ACTION_NAMES[-2] == "launch" and T.ACTION_PARAMS["launch"] == {}
-    assert T.ACTION_NAMES[-1] == "jump" and T.ACTION_PARAMS["jump"] == {"drop": None}
+    assert (T.A_NONE, T.A_FIRST_AID, T.A_BURST, T.A_LAUNCH, T.A_JUMP, T.A_FLEE_HAZARD,
+            T.N_ACTIONS) == (24, 23, 25, 26, 27, 28, 29)  # fmt: skip
+    assert T.ACTION_NAMES[-4] == "burst" and T.ACTIONS["burst"] == 25
+    assert T.ACTION_NAMES[-3] == "launch" and T.ACTION_PARAMS["launch"] == {}
+    assert T.ACTION_NAMES[-2] == "jump" and T.ACTION_PARAMS["jump"] == {"drop": None}
+    assert T.ACTION_NAMES[-1] == "flee_hazard"
     assert T.ACTION_PARAMS["burst"] == {}
 
 

@@ -23,6 +23,7 @@ TRUE_CONDITIONS = [
     "2 * 3 - 1 == 5 and (1 < 2 or false)", "-range < 0",
     # no missile weapon, none in flight (the missile cases: test_missiles.py)
     "missiles == 0", "missiles_incoming == 0", "target.missiles_incoming == 0",
+    "in_hazard == 0", "breath == 12",
 ]  # fmt: skip
 
 
