@@ -80,7 +80,7 @@ _STANDOFF = 0.01
 Impacts = namedtuple(
     "Impacts",
     "row ob_rect ob_sdp ob_kills ob_left dr fall_dc fall_kills bands stun_dmg use_armour "
-    "kb_mode fallen c_falls c_colls c_imp c_broke",
+    "kb_mode fallen c_falls c_colls c_imp c_broke on last",
 )
 
 

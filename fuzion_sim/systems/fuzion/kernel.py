@@ -149,7 +149,7 @@ from .codes import (
 )
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
-from .impact import Impacts, jump, knocked, reset_trial
+from .impact import Impacts, jump, reset_trial
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .rules import (
@@ -454,7 +454,7 @@ def run_chunk(
     c_colls = np.zeros(n_comb, np.int64)
     c_imp = np.zeros(n_comb, np.int64)
     c_broke = np.zeros(n_comb, np.int64)
-    k_from = np.zeros(4, np.float64)  # a knockback's start x, y, the units before, the wall's
+    k_from = np.zeros(1, np.float64)  # what the last knockback's wall or fall put through
     # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
     # an obscuring zone, the zones of the last phase's end, poison, counters
     env = np.zeros((n_comb, 2), np.int64)
@@ -591,7 +591,30 @@ def trials(
     )
     md = Mods(tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, called_loc, called_mod)
     hl = Health(hits, stun, dead, gave_up, lose, is_out, penalty, e_ref, e_dex, e_str, damaged)
-    wh = Where(px, py, moved, dist, rmod)
+    # issue 17: falls and obstacles, behind one flag (impact.py)
+    any_impact = im_opts[0] != 0
+    im = Impacts(
+        im_row,
+        ob_rect,
+        ob_sdp,
+        ob_kills,
+        ob_left,
+        drop_geo,
+        fall_dc,
+        fall_kills,
+        im_bands,
+        im_opts[1] != 0,
+        im_opts[2] != 0,
+        im_opts[3],
+        fallen,
+        c_falls,
+        c_colls,
+        c_imp,
+        c_broke,
+        any_impact,
+        k_from,
+    )
+    wh = Where(px, py, moved, dist, rmod, im)
     st = Stance(
         aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
         disarmed, ammo, recovering, obs_pen, acted_t, aborted_t,
@@ -637,27 +660,6 @@ def trials(
     for c in range(n_comb):
         if suit_max[c] > 0:
             any_suit = True
-    # issue 17: falls and obstacles, behind one flag (impact.py)
-    any_impact = im_opts[0] != 0
-    im = Impacts(
-        im_row,
-        ob_rect,
-        ob_sdp,
-        ob_kills,
-        ob_left,
-        drop_geo,
-        fall_dc,
-        fall_kills,
-        im_bands,
-        im_opts[1] != 0,
-        im_opts[2] != 0,
-        im_opts[3],
-        fallen,
-        c_falls,
-        c_colls,
-        c_imp,
-        c_broke,
-    )
     # --- the environment (hazard.py): one flag a chunk, three called entry points ---
     any_hazard = options[OPT_ANY_HAZARD] != 0
     hz = Hazards(
@@ -755,7 +757,7 @@ def trials(
                 suit[c] = suit_max[c]
         if any_impact:
             reset_trial(im)
-            k_from[3] = 0.0
+            k_from[0] = 0.0
         if any_hazard:
             hazard_reset(hz, hs, px, py)
         geometry(px, py, w_range, dist, rmod)
@@ -1160,10 +1162,6 @@ def trials(
                             if log and any_vehicle and vclass[tgt] > 0:
                                 unopposed = vh.unmanned == UNMANNED_BY_RANGE and (
                                     pilot_of[tgt] < 0 or is_out[pilot_of[tgt]])
-                            if any_impact:  # issue 17: where a knockback starts from
-                                k_from[0] = px[tgt]
-                                k_from[1] = py[tgt]
-                                k_from[2] = c_knock[tgt]
                             (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc,
                              hits_lost, stun_lost, through, p_hits, p_stun,
                              p_through) = strike(
@@ -1175,16 +1173,6 @@ def trials(
                                 a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,
                                 log, events, ne, now,
                             )  # fmt: skip
-                            if any_impact and c_knock[tgt] != k_from[2]:  # into a wall, off a ledge
-                                s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
-                                    a, tgt, k_from[0], k_from[1], stun[tgt] - stun_lost, im, ar, sh,
-                                    hl, wh, wp, vh, kill_unit, nd6_offsets, nd6_table, s0, s1, s2,
-                                    s3, log, events, ne, now,
-                                )  # fmt: skip
-                                hits_lost += i_hits
-                                stun_lost += i_stun
-                                through += i_thr
-                                k_from[3] = i_thr  # the log's attack line: the strike's own
                         c_landed[a] += hit
                     if n_victims == 0:  # a single target
                         n_victims = 1
@@ -1215,8 +1203,8 @@ def trials(
                         events[row, EV_RAW] = raw
                         events[row, EV_THROUGH] = through
                         if any_impact:  # less a wall's or a fall's (their own lines)
-                            events[row, EV_THROUGH] -= np.int64(k_from[3])
-                            k_from[3] = 0.0
+                            events[row, EV_THROUGH] -= np.int64(k_from[0])
+                            k_from[0] = 0.0
                         events[row, EV_HITS] = hits[tgt]
                         events[row, EV_STUN] = stun[tgt]
                         events[row, EV_ACTION] = action

@@ -51,6 +51,7 @@ from .codes import (
 )
 from .dice import TABLE_DICE
 from .hull import area_room, carry_crew, other_hits
+from .impact import knocked
 from .kernel_parts import hit_damage, log_event
 from .rules import (
     KILLING,
@@ -91,8 +92,9 @@ Mods = namedtuple(
 Health = namedtuple(
     "Health", "hits stun dead gave_up lose is_out penalty e_ref e_dex e_str damaged"
 )
-#: ``wh``: positions, the last move, the distance and range modifier of every pair
-Where = namedtuple("Where", "px py moved dist rmod")
+#: ``wh``: positions, the last move, the distance and range modifier of every pair, and the
+#: scene's obstacles and drops a knockback may meet (``impact.Impacts``; issue 17)
+Where = namedtuple("Where", "px py moved dist rmod scene")
 #: ``st``: aim, cover, posture, defences, holds, the magazine, turns taken and aborted
 Stance = namedtuple(
     "Stance",
@@ -530,6 +532,8 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
         kb_att = att_kills if sh.scale[tgt] == SCALE_KILLS else n_dice
         units = max(kb_att + 1 + np.int64(u * 6.0) - sh.knock_body[tgt], 0)
         if units > 0:
+            ox = wh.px[tgt]
+            oy = wh.py[tgt]
             tl.c_knock[tgt] += units
             wh.px[tgt], wh.py[tgt], _ = move_away(
                 wh.px[tgt], wh.py[tgt], wh.px[a], wh.py[a], units * rl.knock_unit
@@ -543,6 +547,16 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
                 events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
                 ne += 1
+            if wh.scene.on:  # into a wall, off a ledge (issue 17: impact.py, called)
+                s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
+                    a, tgt, ox, oy, hl.stun[tgt] - stun_lost, wh.scene, ar, sh, hl, wh, wp, vh,
+                    vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3, log, events, ne,
+                    now,
+                )  # fmt: skip
+                hits_lost += i_hits
+                stun_lost += i_stun
+                through += i_thr
+                wh.scene.last[0] = i_thr  # the attack's log line keeps the strike's own
     return (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc, hits_lost, stun_lost,
             through, p_hits, p_stun, p_through)
 
