@@ -78,7 +78,18 @@ def _loop_without_sigint() -> LoopRunner:
         runner.start()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    runner.loop.asyncio_loop.set_exception_handler(_quiet_failed_start)
     return runner
+
+
+def _quiet_failed_start(loop, context) -> None:
+    """The loop's exception handler: a nanny whose worker was killed (Ctrl-C) while it started
+    fails in a task nobody awaits, which asyncio would print on the terminal when the task is
+    collected; the rest goes to asyncio's own handler."""
+    exc = context.get("exception")
+    if isinstance(exc, RuntimeError) and "failed to start" in str(exc):
+        return
+    loop.default_exception_handler(context)
 
 
 def start_local_cluster(n_workers: int):
@@ -116,11 +127,12 @@ def start_local_cluster(n_workers: int):
             loop=runner.loop, security=security, silence_logs=quiet,
         )  # fmt: skip
         client = distributed.Client(cluster, security=security)
-    except BaseException:
+    except BaseException as exc:
         if cluster is None:  # Ctrl-C (or a failure) half-way through the cluster's start
             for half in set(SpecCluster._instances) - before:
                 _abandon(half)
-        stop_local_cluster(client, cluster, runner)
+        # after Ctrl-C the process is on its way out: the fast, quiet shutdown
+        stop_local_cluster(client, cluster, runner, fast=isinstance(exc, KeyboardInterrupt))
         raise
     return client, cluster, runner
 
@@ -167,11 +179,9 @@ def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
     level = log.level
     log.setLevel(logging.CRITICAL)
     try:
-        if fast and runner is not None:
-            # a nanny whose worker was killed while it started fails in a task nobody awaits:
-            # asyncio would print that on the terminal as the process exits
-            with contextlib.suppress(BaseException):
-                runner.loop.set_exception_handler(lambda loop, context: None)
+        if fast:  # a nanny that failed to start leaves a task nobody awaits, on whichever
+            # loop it ran: asyncio's default handler would log it as the process exits
+            logging.getLogger("asyncio").setLevel(logging.CRITICAL)
         if fast and cluster is not None:
             _abandon(cluster)
         for thing in (client, cluster):
@@ -189,9 +199,11 @@ def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
 
 
 def _silence_distributed() -> None:
-    """Every ``distributed`` logger to CRITICAL: after Ctrl-C, objects collected as the process
-    exits (an ``rpc`` with a comm still open) would otherwise log a warning on the terminal."""
+    """Every ``distributed`` logger, and ``asyncio``'s, to CRITICAL: after Ctrl-C, objects
+    collected as the process exits (an ``rpc`` with a comm still open, a nanny's task that
+    failed to start) would otherwise log a warning on the terminal."""
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     for name in list(logging.root.manager.loggerDict):
         if name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
