@@ -57,11 +57,10 @@ from .codes import (
     FLAG_DEAD,
     FLAG_DYING,
     FLAG_OUT,
-    HOLD_NONE,
 )
 from .dice import TABLE_DICE
-from .kernel_parts import log_event
-from .rules import KILLING, STUN, effective, out_of_fight, penetration, split_through, wound_penalty
+from .kernel_parts import land_wound, log_event
+from .rules import KILLING, STUN, penetration, split_through
 
 __all__ = [
     "FL_ASPHYX", "FL_OBSCURES", "HZ_ASPHYXIA", "HZ_ELECTRICITY", "HZ_FIRE", "HZ_POISON",
@@ -134,39 +133,10 @@ def wound(c, hits_lost, stun_lost, through, now, hs, sh, hl, st, tl, rl, standin
     no attacker): Hits and Stun, death at -2 x BODY, F22 stunned, F24 penalty, F26 out.
     Returns the sides still standing."""
     hs.c_dmg[c] += through
-    if through > 0:
-        hl.damaged[c] = True
-        st.aim[c] = 0
-    hl.hits[c] -= hits_lost
-    hl.stun[c] -= stun_lost
-    if hl.hits[c] <= -2 * sh.body[c] and not hl.dead[c]:
-        hl.dead[c] = True
-        tl.c_death[c] = now
-    if rl.stunned_rule and 2 * stun_lost > sh.stun_max[c]:
-        hl.lose[c] = True
-    pen = wound_penalty(
-        hl.hits[c], sh.hits_max[c], rl.impairment and sh.scale[c] == 0, rl.dying_penalty
-    )
-    if hl.lose[c]:
-        pen += 5
-    if pen != hl.penalty[c]:
-        hl.penalty[c] = pen
-        hl.e_ref[c] = effective(sh.ref[c], pen)
-        hl.e_dex[c] = effective(sh.dex[c], pen)
-        hl.e_str[c] = effective(sh.strength[c], pen)
-    if not hl.is_out[c] and (
-        hl.gave_up[c] or out_of_fight(hl.hits[c], hl.stun[c], hl.dead[c], rl.dying_can_act)
-    ):
-        hl.is_out[c] = True
+    went_out, sides_left = land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl, rl,
+                                      standing, sides_left)  # fmt: skip
+    if went_out:
         hs.c_out[c] = 1
-        if tl.c_out[c] == 0:
-            tl.c_out[c] = now
-        standing[sh.side[c]] -= 1
-        if standing[sh.side[c]] == 0:
-            sides_left -= 1
-        if st.held_by[c] >= 0 or st.hold[c] != HOLD_NONE:
-            st.held_by[c] = -1
-            st.hold[c] = HOLD_NONE
     return sides_left
 
 

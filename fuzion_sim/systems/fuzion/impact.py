@@ -57,14 +57,13 @@ from .codes import (
     FLAG_DYING,
     FLAG_HIT,
     FLAG_OUT,
-    HOLD_NONE,
     SCALE_KILLS,
     SCALE_OBJECT,
 )
 from .dice import TABLE_DICE
 from .hull import carry_crew
-from .kernel_parts import log_event
-from .rules import KILLING, STUN, effective, out_of_fight, penetration, split_through, wound_penalty
+from .kernel_parts import land_wound, log_event
+from .rules import KILLING, STUN, penetration, split_through
 
 #: The seconds of a phase (a 12-second round of 4 phases): knockback metres per phase as a
 #: closing speed (VA-41 ``knockback_collision: speed``).
@@ -367,39 +366,8 @@ def jump(c, d, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets, nd6_table
     st.prone[c] = True
     st.in_cover[c] = False
     tl.c_taken[c] += through
-    if through > 0:
-        hl.damaged[c] = True
-        st.aim[c] = 0
-    hl.hits[c] -= hits_lost
-    hl.stun[c] -= stun_lost
-    if hl.hits[c] <= -2 * sh.body[c] and not hl.dead[c]:
-        hl.dead[c] = True
-        tl.c_death[c] = now
-    if rl.stunned_rule and 2 * stun_lost > sh.stun_max[c]:
-        hl.lose[c] = True
-    pen = wound_penalty(hl.hits[c], sh.hits_max[c], rl.impairment and sh.scale[c] == 0,
-                        rl.dying_penalty)  # fmt: skip
-    if hl.lose[c]:
-        pen += 5
-    if pen != hl.penalty[c]:
-        hl.penalty[c] = pen
-        hl.e_ref[c] = effective(sh.ref[c], pen)
-        hl.e_dex[c] = effective(sh.dex[c], pen)
-        hl.e_str[c] = effective(sh.strength[c], pen)
-    went_out = False
-    if not hl.is_out[c] and (
-        hl.gave_up[c] or out_of_fight(hl.hits[c], hl.stun[c], hl.dead[c], rl.dying_can_act)
-    ):
-        hl.is_out[c] = True
-        went_out = True
-        if tl.c_out[c] == 0:
-            tl.c_out[c] = now
-        standing[sh.side[c]] -= 1
-        if standing[sh.side[c]] == 0:
-            sides_left -= 1
-        if st.held_by[c] >= 0 or st.hold[c] != HOLD_NONE:
-            st.held_by[c] = -1
-            st.hold[c] = HOLD_NONE
+    went_out, sides_left = land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl, rl,
+                                      standing, sides_left)  # fmt: skip
     if log:
         r = _fall_event(events, ne, now, c, d, tx.A_JUMP, height, dc, raw, through, x, y, hl)
         events[r, EV_HITS] = hl.hits[c]

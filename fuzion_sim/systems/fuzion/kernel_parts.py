@@ -14,9 +14,9 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import high_bits, index32, xoshiro, xoshiro_bits
 from . import tactics as tx
-from .codes import EV_ACTOR, EV_KIND, EV_LOCATION, EV_TARGET, EV_TIME, N_EV_FIELDS
+from .codes import EV_ACTOR, EV_KIND, EV_LOCATION, EV_TARGET, EV_TIME, HOLD_NONE, N_EV_FIELDS
 from .dice import TABLE_DICE
-from .rules import KILLING, combat_values, effective
+from .rules import KILLING, combat_values, effective, out_of_fight, wound_penalty
 
 __all__ = [
     "break_ties", "choose_target", "log_event", "refresh_values", "sort_by_key", "stop_table",
@@ -285,3 +285,45 @@ def hit_damage(h, dice_bits, n_dice, nd6_table, nd6_offsets, nd6_start, u_nd6_si
     size = nd6_offsets[dice_left + 1] - lo
     raw += nd6_table[lo + np.int64(index32(bits, np.uint64(size)))]
     return s0, s1, s2, s3, raw
+
+
+@jit(inline="always")
+def land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl, rl, standing, sides_left):
+    """Damage that no attack dealt (a hazard's, a fall's) lands on ``c`` as
+    ``strike.take_wounds`` lands an attack's: Hits and Stun, death at -2 x BODY, F22 stunned,
+    F24 penalty, F26 out (its holds let go). Returns ``(went out, sides still standing)``."""
+    if through > 0:
+        hl.damaged[c] = True
+        st.aim[c] = 0
+    hl.hits[c] -= hits_lost
+    hl.stun[c] -= stun_lost
+    if hl.hits[c] <= -2 * sh.body[c] and not hl.dead[c]:
+        hl.dead[c] = True
+        tl.c_death[c] = now
+    if rl.stunned_rule and 2 * stun_lost > sh.stun_max[c]:
+        hl.lose[c] = True
+    pen = wound_penalty(
+        hl.hits[c], sh.hits_max[c], rl.impairment and sh.scale[c] == 0, rl.dying_penalty
+    )
+    if hl.lose[c]:
+        pen += 5
+    if pen != hl.penalty[c]:
+        hl.penalty[c] = pen
+        hl.e_ref[c] = effective(sh.ref[c], pen)
+        hl.e_dex[c] = effective(sh.dex[c], pen)
+        hl.e_str[c] = effective(sh.strength[c], pen)
+    went_out = False
+    if not hl.is_out[c] and (
+        hl.gave_up[c] or out_of_fight(hl.hits[c], hl.stun[c], hl.dead[c], rl.dying_can_act)
+    ):
+        hl.is_out[c] = True
+        went_out = True
+        if tl.c_out[c] == 0:
+            tl.c_out[c] = now
+        standing[sh.side[c]] -= 1
+        if standing[sh.side[c]] == 0:
+            sides_left -= 1
+        if st.held_by[c] >= 0 or st.hold[c] != HOLD_NONE:
+            st.held_by[c] = -1
+            st.hold[c] = HOLD_NONE
+    return went_out, sides_left
