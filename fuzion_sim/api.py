@@ -18,7 +18,7 @@ from .systems import get_system
 
 __all__ = [
     "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight",
-    "exact_hazard", "exact_impact", "replay",
+    "exact_hazard", "exact_impact", "exact_manoeuvre", "replay",
     "scenario_hash", "simulate",
 ]  # fmt: skip
 
@@ -277,6 +277,23 @@ def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None) -
     answer = get_system(scenario.system).impact(scenario, target, fall=fall,
                                                 knockback=knockback, speed=speed)  # fmt: skip
     return {"scenario": scenario.name, "target": target, **answer}
+
+
+def exact_manoeuvre(scenario, vehicle: str, name: str) -> dict:
+    """The exact odds of member ``vehicle``'s manoeuvre ``name`` under the scenario's rules
+    (issue 17; Fuzion's ``manoeuvres.yaml``, M-46 to M-51): ``p_made``, ``lost`` (each way
+    control is lost and its probability), the pmf of the ``miss``, the skid's dice and, for
+    an aircraft, ``p_regain``.
+
+    Raises
+    ------
+    FuzionSimError
+        An unknown member or manoeuvre, a member that is not a vehicle, or a system without
+        manoeuvres (:class:`~fuzion_sim.systems.base.NotAvailable`).
+    """
+    scenario = as_scenario(scenario)
+    answer = get_system(scenario.system).manoeuvre(scenario, vehicle, name)
+    return {"scenario": scenario.name, **answer}
 
 
 def exact_hazard(scenario, hazard: str, target: str) -> dict:

@@ -528,6 +528,29 @@ def hazard(scenario, hazard, target, rows, as_json):
 
     render_answer(f"One phase of {hazard} on {target} (exact)", answer, rows)
 
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--vehicle", required=True, help="The vehicle that makes the manoeuvre.")
+@click.option("--name", "name", required=True, help="The manoeuvre (manoeuvres.yaml).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def manoeuvre(scenario, vehicle, name, as_json):  # issue 17
+    """The exact odds of one manoeuvre of a vehicle of SCENARIO: made, and each way control is
+    lost (skid or spin, stall or spin, falls over; M-46 to M-51, VA-27 to VA-30)."""
+    answer = api.exact_manoeuvre(_load(scenario), vehicle, name)
+    if as_json:
+        _dump(answer)
+        return
+    lines = [f"{vehicle}: {name} (exact), {answer['base']} + the die against DV {answer['dv']}",
+             f"  made        {answer['p_made']:.4f}"]
+    lines += [f"  {how:<11} {p:.4f}" for how, p in answer["lost"].items()]
+    if answer["lost"].get("skid", 0) or answer["lost"].get("spin", 0):
+        lines.append(f"  a skid goes {answer['skid_dice']}d6 m straight on")
+    for state, p in answer.get("p_regain", {}).items():
+        lines.append(f"  regains control from a {state}: {p:.4f} a roll")
+    click.echo("\n".join(lines))
+
+
 @cli.command()
 @click.argument("scenario")
 def validate(scenario):

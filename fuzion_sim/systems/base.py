@@ -278,6 +278,12 @@ class RuleSystem:
         (``fuzion-sim hazard``); raises :class:`NotAvailable` where the system has none."""
         raise NotAvailable(f"system {self.name} has no hazards")
 
+    def manoeuvre(self, scenario, vehicle: str, name: str) -> dict:
+        """The exact odds of vehicle ``vehicle``'s manoeuvre ``name`` (``fuzion-sim
+        manoeuvre``): made, and each way control is lost; raises :class:`NotAvailable` where
+        the system has no manoeuvres."""
+        raise NotAvailable(f"system {self.name} has no manoeuvres")
+
     def exact_check(self, scenario) -> None:
         """Raise :class:`NotAvailable` saying why when :meth:`exact` cannot solve the fight
         (cheap: ``validate`` and ``run`` use it to mention an exact answer)."""

@@ -62,8 +62,9 @@ _TARGET_AS_OWN = np.array(
 
 
 #: What the tactics read beyond the sheet: the missile engagements in flight at each
-#: (``missile.MState.incoming``) and the environment (``hazard.HState.env``).
-Sense = namedtuple("Sense", "incoming env")
+#: (``missile.MState.incoming``), the environment (``hazard.HState.env``) and the vehicles in
+#: motion (``motion.Motion``: control state, MOVE now, altitude).
+Sense = namedtuple("Sense", "incoming env motion")
 
 
 @jit
@@ -140,7 +141,8 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
     names when it is not the one in hand (-1: the one in hand), whose shots, range, reach and
     missiles the rule reads. ``sense`` (:data:`Sense`): the missile engagements in flight at
     each (``incoming``) and the environment (``env`` int64[C, 2], ``hazard.HState.env``: in a
-    hazard zone, phases of breath left)."""
+    hazard zone, phases of breath left) and the vehicles in motion (``motion``,
+    ``motion.Motion``)."""
     n_comb = side.shape[0]
     shots = ammo[a]
     rng = w_range[a]
@@ -211,6 +213,14 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
         v = sense.env[a, 0]
     elif arg == tx.V_BREATH:
         v = sense.env[a, 1]
+    elif arg == tx.V_OUT_OF_CONTROL:  # a vehicle in motion (motion.Motion)
+        v = sense.motion.ctl[a] != 0
+    elif arg == tx.V_SPEED:
+        v = sense.motion.speed[a]
+    elif arg == tx.V_TARGET_SPEED:
+        v = sense.motion.speed[tgt]
+    elif arg == tx.V_ALTITUDE:
+        v = sense.motion.alt[a]
     else:  # V_IN_REACH
         v = d_at <= (rng if melee else MELEE_REACH)
     return v

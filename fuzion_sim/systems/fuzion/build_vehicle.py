@@ -58,10 +58,10 @@ VEHICLE_MEMBER_KEYS = (
 VEHICLE_KEYS = (
     "class", "sdp", "kills", "move", "speed", "heading", "locomotion", "maneuver", "weight",
     "fuel_flammable", "absent", "control_skill", "crew", "weapons", "countermeasures",
+    "altitude", "height",
 )  # fmt: skip
 #: Keys of the rules still to build (issue 16), refused with a clear message.
 PLANNED_VEHICLE_KEYS = {
-    "altitude": "altitude (stalls, spins and falls: the next issue)",
     "body": "the knockback BODY of an SDP vehicle (VA-41; it is SDP // 5)",
 }
 #: Keys of a crew member.
@@ -77,6 +77,8 @@ _SHEET_KEYS = ("stats", "skills", "weapon", "sdp", "kills", "called_shot", "draw
                "prone", "crouched", "braced", *DERIVED)  # fmt: skip
 #: Most countermeasure charges a vehicle carries (``true``: unlimited).
 MAX_COUNTERMEASURES = 1000
+#: An aircraft's altitude when the scenario gives none (m; not from the seed).
+DEFAULT_ALTITUDE = 1000.0
 #: MOVE, speed and heading ranges.
 MAX_MOVE = 10_000
 #: Kilograms per unit of weight (M-12; "t" is a metric tonne, "ton" 2,000 lbs as the seed's
@@ -159,6 +161,12 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
     maneuver = opt("maneuver", lambda p, v: check_int(ctx, p, v, -100, "maneuver", maximum=100),
                    0)  # fmt: skip
     weight = opt("weight", lambda p, v: parse_weight(ctx, p, v), None)
+    altitude = opt("altitude", lambda p, v: check_number(ctx, p, v, 0.0, 1e6),
+                   DEFAULT_ALTITUDE if locomotion == "air" else 0.0)  # fmt: skip
+    if altitude and locomotion != "air":
+        raise ctx.fail(at("altitude"), f"only an aircraft flies (locomotion air): {name} is "
+                                       f"{locomotion}")  # fmt: skip
+    height = opt("height", lambda p, v: check_number(ctx, p, v, None, 1e4, positive=True), 10.0)
     flammable = opt("fuel_flammable", lambda p, v: check_bool(ctx, p, v), True)
     absent = opt("absent", lambda p, v: _absent(ctx, p, v, kind), ())
     from . import catalogue
@@ -270,7 +278,7 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         locomotion=locomotion, maneuver=maneuver, weight_kg=weight, fuel_flammable=flammable,
         absent=absent, control_skill=control_skill, crew=tuple(m.name for m in members),
         pilot=pilot.name, weapons=tuple((operator or pilot_name, w) for operator, w in weapons),
-        countermeasures=countermeasures,
+        countermeasures=countermeasures, altitude=float(altitude), height=float(height),
     )  # fmt: skip
     seat = _seat(ctx, parts, value, side, name, vehicle, pilot, seat_weapons, armor,
                  build_combatant)  # fmt: skip
@@ -320,7 +328,7 @@ def _placeholder(weapons: list[Weapon]) -> dict:
 
 
 #: What a vehicle whose pilot operates no weapon may do.
-_WEAPONLESS = ("run", "sprint", "move", "none", "wait")
+_WEAPONLESS = ("run", "sprint", "move", "none", "wait", *tactics.MOTION_ACTIONS)
 
 
 def _quiet(ctx: Context, build):
@@ -389,7 +397,7 @@ def _no_movement(ctx: Context, parts, value) -> None:
     """A crew member rides: its tactics may not move it."""
     rules = tactics.validate_tactics(value, parts, ctx.fail)
     for index, rule in enumerate(rules):
-        if rule["do"] in tactics.MOVEMENT_ACTIONS:
+        if rule["do"] in (*tactics.MOVEMENT_ACTIONS, *tactics.MOTION_ACTIONS):
             raise ctx.fail([*parts, index, "do"] if isinstance(value, list) else list(parts),
                            f"a crew member rides in its vehicle: it cannot '{rule['do']}' (the "
                            "vehicle's tactics move it)")  # fmt: skip

@@ -380,6 +380,24 @@ EVENT_COLLISION = 41
 EVENT_HAZARD = 42  # ACTOR takes a hazard's damage: TARGET the zone (-1: its own poison),
 #   EV_ACTION the source (hazard.HZ_*), EV_RAW dice, EV_THROUGH through, EV_HITS/EV_STUN after
 EVENT_BREATH = 43  # ACTOR is out of breath (TARGET the asphyxiating zone)
+# --- vehicles in motion (motion.py); codes 44-47 and 52 ---
+# ACTOR's manoeuvre roll (EV_ACTION the action, EV_ROLL the total, EV_DV the DV, EV_SHOTS the
+# manoeuvre's index in manoeuvres.yaml, -1 a steer's hard turn; FLAG_HIT made it), or, with
+# EV_ACTION 0, its loss of control: EV_RAW the state (motion.CTL_*), EV_DV the miss, EV_SHOTS
+# the skid in cm, EV_ROLL a spin's facing die, EV_X / EV_Y where it stops
+EVENT_CONTROL = 44
+# ACTOR comes out of its skid or spin or gets up (EV_RAW the state), or an aircraft's regain
+# roll (EV_ROLL total, EV_DV the DV, EV_SHOTS its altitude in cm after); FLAG_HIT regained
+EVENT_REGAIN = 45
+# ACTOR rams TARGET: EV_ACTION the kind (tactics.RAM_KINDS), EV_ROLL the total, EV_DV the DV,
+# EV_RAW the closing speed in cm/s; FLAG_HIT it hit
+EVENT_RAM = 46
+# ACTOR drives (EV_ACTION the action): EV_RAW cm, EV_SHOTS its MOVE now, EV_X / EV_Y
+EVENT_DRIVE = 47
+# ACTOR takes a collision from TARGET (a combatant; -1 the ground, -2 - o obstacle o): EV_DV
+# the DC, EV_ROLL the damage rolled, EV_THROUGH through, EV_HITS / EV_STUN after; a crew
+# member's (TARGET its vehicle): what passed the vehicle's armour, through its own
+EVENT_CRASH = 52
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

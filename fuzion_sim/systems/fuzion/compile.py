@@ -15,6 +15,7 @@ from . import codes, dice, tables, tactics
 from .hazard_build import hazard_arrays, hazard_options
 from .impact_build import impact_arrays
 from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
+from .motion_build import motion_arrays
 from .rules import (
     FISTS_DC,
     KILLING,
@@ -183,6 +184,11 @@ class Plan(NamedTuple):
     ps_dc0: np.ndarray
     ps_pool0: np.ndarray
     hz_tick: np.ndarray
+    # --- vehicles in motion (motion_build.motion_arrays, motion.Motion) ---
+    mo_i: np.ndarray
+    mo_f: np.ndarray
+    mo_dv: np.ndarray
+    mo_opts: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -464,6 +470,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         **mecha,
         **impact_arrays(scenario, fighters),  # issue 17
         **hazard_arrays(scenario, fighters, timing.slots_per_round),
+        **motion_arrays(scenario, fighters),
     )
 
 

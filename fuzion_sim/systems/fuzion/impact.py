@@ -146,7 +146,7 @@ def impact_hits(c, dc, kills, stun_left, im, ar, sh, kill_unit, nd6_offsets, nd6
 
 
 @jit(inline="always")
-def _enter_rect(ox, oy, dx, dy, x0, y0, x1, y1):
+def enter_rect(ox, oy, dx, dy, x0, y0, x1, y1):
     """The fraction of the path ``(ox, oy) + t (dx, dy)``, t in [0, 1], at which it enters the
     rectangle (Liang-Barsky), or 2.0 when it does not (a path leaving it from its face
     neither)."""
@@ -236,7 +236,7 @@ def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd
         for o in range(n_obs):
             if im.ob_sdp[o] > 0 and im.ob_left[o] <= 0:
                 continue  # broken: it stops nothing
-            t = _enter_rect(ox, oy, dx, dy, im.ob_rect[o, 0], im.ob_rect[o, 1],
+            t = enter_rect(ox, oy, dx, dy, im.ob_rect[o, 0], im.ob_rect[o, 1],
                             im.ob_rect[o, 2], im.ob_rect[o, 3])  # fmt: skip
             if t >= t_done and t < best:
                 best = t

@@ -148,10 +148,12 @@ from .codes import (
     VS_NO_MOVE,
 )
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
-from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
-from .impact import Impacts, jump, reset_trial
+from .hull import Mecha, Vehicles, VState, crew_fate
+from .impact import Impacts, reset_trial
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
+from .motion import MO_ANY, Motion, bump, control_turn, drive
+from .motion import reset_trial as motion_reset
 from .rules import (
     bleed,
     effective,
@@ -220,12 +222,15 @@ def run_chunk(
     # the environment (hazard_build.hazard_arrays)
     hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
     hz_tick,
+    # vehicles in motion (motion_build.motion_arrays)
+    mo_i, mo_f, mo_dv, mo_opts,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
     vehicle_location_damage, missiles_hit, engagements, evaded,
     falls, collisions, impact_taken, broke_through,
     hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+    lost_control, spins, rams, crashes,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -469,6 +474,15 @@ def run_chunk(
     c_hz_ph = np.zeros(n_comb, np.int64)
     c_hz_out = np.zeros(n_comb, np.int64)
     c_breath = np.zeros(n_comb, np.int64)
+    # vehicles in motion (motion.Motion): MOVE, control state and altitude now, counters
+    mo = Motion(
+        np.ascontiguousarray(mo_i[:, 0]), np.ascontiguousarray(mo_i[:, 1]),
+        np.ascontiguousarray(mo_i[:, 2]), np.ascontiguousarray(mo_i[:, 3]),
+        np.ascontiguousarray(mo_f[:, 0]), np.ascontiguousarray(mo_f[:, 1]), mo_dv, mo_opts,
+        mo_i[:, 0].copy(), np.zeros(n_comb, np.int64), mo_f[:, 0].copy(),
+        np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64),
+        np.zeros(n_comb, np.int64),
+    )
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -502,6 +516,7 @@ def run_chunk(
         c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
         k_from,
         env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
+        mo, (lost_control, spins, rams, crashes),
     )  # fmt: skip
 
 
@@ -539,6 +554,7 @@ def trials(
     c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp,
     c_broke, k_from,
     env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
+    mo, mo_out,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -668,7 +684,8 @@ def trials(
         options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
         options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
     )
-    sense = Sense(incoming, env)  # what the tactics read of missiles and hazards
+    sense = Sense(incoming, env, mo)  # what the tactics read of missiles, hazards, motion
+    any_motion = mo.opts[MO_ANY] != 0  # a vehicle's tactics drive it (motion.py)
     hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
                 c_breath)  # fmt: skip
     for c in range(n_comb):
@@ -760,6 +777,8 @@ def trials(
             k_from[0] = 0.0
         if any_hazard:
             hazard_reset(hz, hs, px, py)
+        if any_motion:
+            motion_reset(mo)
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -866,6 +885,14 @@ def trials(
                 if pilot >= 0:  # a vehicle acts with its pilot's action (VA-18)
                     if is_out[pilot]:
                         continue  # nobody drives: its gunners fight on
+                    if any_motion and mo.ctl[a0] != 0:  # out of control (motion.py)
+                        s0, s1, s2, s3, ne, sides_left = control_turn(
+                            a0, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+                            sides_left, s0, s1, s2, s3, log, events, ne, now,
+                        )  # fmt: skip
+                        if sides_left <= 1:
+                            break
+                        continue
                     if lose[pilot]:  # its pilot is stunned (F22): the action is lost
                         lose[pilot] = False
                         pen = wound_penalty(hits[pilot], hits_max[pilot], impairment,
@@ -1032,11 +1059,10 @@ def trials(
                             nd6_table, s0, s1, s2, s3, log, events, ne, now,
                         )  # fmt: skip
                         continue
-                    if action == tx.A_JUMP:  # issue 17: down a drop (impact.py)
-                        s0, s1, s2, s3, ne, sides_left = jump(
-                            a, param, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets,
-                            nd6_table, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne,
-                            now,
+                    if action >= tx.A_JUMP:  # issue 17: a jump, a vehicle's drive (motion.py)
+                        s0, s1, s2, s3, ne, sides_left = drive(
+                            a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
+                            rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
                         )  # fmt: skip
                         if sides_left <= 1:
                             break
@@ -1058,7 +1084,13 @@ def trials(
                         )  # fmt: skip
                         if any_vehicle and vclass[a] > 0 and moved[a] > 0.0:
                             hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces where it goes
-                            carry_crew(a, carrier, px, py, moved, w_range, dist, rmod)
+                            # its crew with it; an obstacle in the way is a crash (motion.py)
+                            s0, s1, s2, s3, ne, sides_left = bump(
+                                a, ox, oy, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
+                                standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+                            )  # fmt: skip
+                            if sides_left <= 1:
+                                break
                         d_at = dist[pair]
                         # waiting enemies with "until in range" get their shot now
                         if n_waiting > 0:
@@ -1358,3 +1390,9 @@ def trials(
                 hazard_out[j, c] = c_hz_out[c]
                 breath_out[j, c] = c_breath[c] > 0
                 breathless[j, c] = c_breath[c]
+        if any_motion:
+            for c in range(n_comb):
+                mo_out[0][j, c] = mo.c_lost[c]
+                mo_out[1][j, c] = mo.c_spin[c]
+                mo_out[2][j, c] = mo.c_ram[c]
+                mo_out[3][j, c] = mo.c_crash[c]

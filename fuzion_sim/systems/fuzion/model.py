@@ -186,6 +186,29 @@ SWITCHES: dict[str, Switch] = {
                            "breath comes back"),
     "asphyxia_collateral": Switch(bool, True, "VA-47", "asphyxiation costs collateral Stun"),
     "poison_timing": Switch(("minute", "turn"), "minute", "VA-48", "poison damage every"),
+    # --- issue 17: manoeuvres, loss of control, speeds and ramming (M-46 to M-52, M-62 to
+    # M-66; VA-19, VA-27 to VA-31, VA-39, VA-40; motion.py): read only by a vehicle's
+    # steer, accelerate, brake, manoeuvre, regain_control or ram
+    "manoeuvre_dv": Switch(("full", "plus_roll"), "full", "VA-27", "manoeuvre DVs"),
+    "manoeuvre_conditions": Switch(("clear", "rough", "very_rough"), "clear", "VA-27",
+                                   "terrain or weather on manoeuvres (M-52)"),
+    "ground_loss": Switch(("by_severity", "literal"), "by_severity", "VA-28",
+                          "ground loss of control: skid or spin"),
+    "skid_rounding": Switch(("floor_min1", "ceil", "floor"), "floor_min1", "VA-29",
+                            "skid dice per 10 mph"),
+    "stall_dv": Switch(int, 14, "VA-30", "regain control from a stall", low=0, high=60),
+    "spin_altitude_loss": Switch(("combat_move", "none"), "combat_move", "VA-30",
+                                 "altitude lost out of control"),
+    "walker_fall_damage": Switch(bool, False, "VA-31", "a walker that falls over is hurt"),
+    "acceleration": Switch(("vehicles", "none"), "vehicles", "VA-19",
+                           "speed change a phase (10 MOVE)"),
+    "side_ram": Switch(("each_other", "both_same"), "each_other", "VA-39",
+                       "a side ram's damage"),
+    "collision_obstacle": Switch(("same_dc", "none"), "same_dc", "VA-39",
+                                 "an obstacle a vehicle drives into"),
+    "collision_occupants": Switch(("crew_row", "none"), "crew_row", "VA-39",
+                                  "a vehicle's crew in its collision"),
+    "ram_miss_control": Switch(bool, True, "VA-40", "a missed ram loses control"),
 }  # fmt: skip
 #: The switches of issue 17's falls and knockback into obstacles (read for people too, only
 #: with obstacles or drops).
@@ -377,7 +400,9 @@ class Vehicle:
     with Kill armour) is set (VA-01). ``move`` is its top MOVE and ``speed`` the MOVE it moves at
     (2 x speed m a phase at a run, 3 x at a sprint, M-06); ``heading`` in degrees (0: +x,
     counter-clockwise) sets its facing (VA-05) until it moves. ``maneuver`` (its Maneuver
-    Value, M-13) and ``weight_kg`` (M-12) are recorded for the dogfight and collision rules.
+    Value, M-13) is the dogfight's; ``weight_kg`` (M-12) picks its row of the collision table.
+    ``altitude`` (an aircraft's, m) is what it loses out of control before it crashes (VA-30);
+    ``height`` a walker's fall when it falls over (VA-31).
     ``fuel_flammable`` makes row 11 x3 (VA-12); ``absent`` lists the locations it lacks, rolled
     again (M-24). ``control_skill`` is the pilot's skill that opposes attacks (F31, VA-03).
     ``weapons``: (operator, weapon) of each vehicle weapon (M-76).
@@ -399,6 +424,8 @@ class Vehicle:
     pilot: str | None = None
     weapons: tuple[tuple[str, Weapon], ...] = ()
     countermeasures: int = 0  # charges (M-44, VA-25); -1: unlimited
+    altitude: float = 0.0  # an aircraft's metres above the ground (VA-30)
+    height: float = 10.0  # a walker's fall when it falls over (VA-31 walker_fall_damage)
 
     def speeds(self, move: int | None = None) -> dict[str, float]:
         """Its MOVE (``move``, default its top MOVE) as the seed's speeds (M-08, M-09; examples

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import codes as k
+from .narrate_motion import MOTION_KINDS, motion_event, motion_line
 from .tactics import ACTION_NAMES, ACTIONS
 
 __all__ = ["KIND_NAMES", "event_dicts", "narrate"]
@@ -51,6 +52,7 @@ KIND_NAMES = {
     k.EVENT_COLLISION: "collision",
     k.EVENT_HAZARD: "hazard",  # the environment (hazard.py)
     k.EVENT_BREATH: "out_of_breath",
+    **MOTION_KINDS,  # vehicles in motion (motion.py)
 }
 #: What did a hazard's damage (``hazard.HZ_*``): fire, electricity, smoke, poison, asphyxia.
 HAZARD_SOURCES = ("fire", "electricity", "smoke", "poison", "asphyxiation")
@@ -216,6 +218,10 @@ def event_dicts(
         flags = row[k.EV_FLAGS]
         if kind in ("fall", "collision"):  # issue 17: the target is a drop or an obstacle
             _impact_event(ev, row, kind, flags, scene or {})
+        if code in MOTION_KINDS:  # vehicles in motion: a crash's target may be the ground
+            motion_event(ev, row, names, scene or {})
+            out.append(ev)
+            continue
         if kind in ("hazard", "out_of_breath"):  # the environment: the target is a zone
             zone = row[k.EV_TARGET]
             zones = [h.name for h in (scene or {}).get("hazards", ())]
@@ -524,6 +530,8 @@ def narrate(
             text = _attack_line(ev, dice)
         elif kind in ("hazard", "out_of_breath"):
             text = _hazard_line(ev)
+        elif kind in MOTION_KINDS.values():
+            text = motion_line(ev, _pools)
         elif kind == "lost_action":
             text = f"{actor} is stunned and loses this action"
         elif kind == "surprised":

@@ -89,11 +89,21 @@ HAZARD_COUNTERS = (
             "3d6 of asphyxiation), over the fights in which it did", per="breath_out"),
 )
 
+#: What the general kernel counts when a vehicle's tactics drive it (motion.py, M-46 to M-66).
+MOTION_COUNTERS = (
+    Counter("lost_control", "lost_control", "times it lost control (a missed manoeuvre or ram: "
+            "M-47 to M-51)"),
+    Counter("spins", "spins", "of those, spins (a ground spin, or an aircraft's)"),
+    Counter("rams", "rams", "rams it landed (VA-40)"),
+    Counter("crashes", "crashes", "collisions it was in at speed: a ram either way, an obstacle "
+            "it drove into, the ground (M-62 to M-66)"),
+)
+
 
 @cache
 def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
               missiles: bool = False, impacts: bool = False,
-              hazards: bool = False) -> OutcomeSchema:  # fmt: skip
+              hazards: bool = False, motion: bool = False) -> OutcomeSchema:  # fmt: skip
     """What the Fuzion kernels count beyond the shared outcomes (knockback units taken per
     trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
     immobilised or made uncontrollable, its critical locations destroyed and its hits by
@@ -112,6 +122,8 @@ def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
         counters += IMPACT_COUNTERS
     if hazards:
         counters += HAZARD_COUNTERS
+    if motion:
+        counters += MOTION_COUNTERS
     return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
                          counters=counters, categories=categories)  # fmt: skip
 
@@ -197,7 +209,7 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         general = plan.arrays if plan.kernel == "general" else plan.replay
         kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out),
                          *missile_outputs(out), *impact_outputs(out), *hazard_outputs(out),
-                         *logs)  # fmt: skip
+                         *motion_outputs(out), *logs)  # fmt: skip
         if "fell" in out.counters:  # 1 when it fell (issue 17)
             np.minimum(out.counters["falls"], 1, out=out.counters["fell"])
         return
@@ -271,10 +283,19 @@ def hazard_outputs(out: TrialOutcomes) -> list:
     return [out.counters[c.name] for c in HAZARD_COUNTERS]
 
 
+def motion_outputs(out: TrialOutcomes) -> list:
+    """The general kernel's vehicles in motion: the counters of :data:`MOTION_COUNTERS`, or
+    (1, 1) arrays it leaves alone in a fight where no vehicle's tactics drive it."""
+    if "lost_control" not in out.counters:
+        return [_NO_COUNTER for _ in MOTION_COUNTERS]
+    return [out.counters[c.name] for c in MOTION_COUNTERS]
+
+
 def _schema(plan: FightPlan) -> OutcomeSchema:
-    if has_missiles(plan) or has_impacts(plan) or has_hazards(plan):
+    if has_missiles(plan) or has_impacts(plan) or has_hazards(plan) or has_motion(plan):
         return schema_of(vehicles=has_vehicles(plan), missiles=has_missiles(plan),
-                         impacts=has_impacts(plan), hazards=has_hazards(plan))  # fmt: skip
+                         impacts=has_impacts(plan), hazards=has_hazards(plan),
+                         motion=has_motion(plan))  # fmt: skip
     return SCHEMA_VEHICLES if has_vehicles(plan) else SCHEMA
 
 
@@ -286,6 +307,11 @@ def has_impacts(plan: FightPlan) -> bool:
 def has_hazards(plan: FightPlan) -> bool:
     """Whether a hazard zone or a poison is in the fight (the general kernel's plan only)."""
     return plan.kernel == "general" and bool(plan.arrays.options[OPT_ANY_HAZARD])
+
+
+def has_motion(plan: FightPlan) -> bool:
+    """Whether a vehicle's tactics drive it (the general kernel's plan only)."""
+    return plan.kernel == "general" and bool(plan.arrays.mo_opts[0])
 
 
 def has_missiles(plan: FightPlan) -> bool:
@@ -347,4 +373,5 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     12-second round) and the Fuzion extras."""
     per_round = plan.arrays.slots_per_round // plan.arrays.slots_per_unit
     return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan),
-                     has_missiles(plan), has_impacts(plan), has_hazards(plan))  # fmt: skip
+                     has_missiles(plan), has_impacts(plan), has_hazards(plan),
+                     has_motion(plan))  # fmt: skip

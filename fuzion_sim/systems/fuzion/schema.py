@@ -161,12 +161,17 @@ def vehicle_schema(member_props: dict) -> dict:
         "move": _int(0, bv.MAX_MOVE, "top MOVE (M-06)"),
         "speed": _int(0, bv.MAX_MOVE, "the MOVE it moves at: 2 x speed m a phase (default move)"),
         "heading": _num(-360, 360, "degrees, 0 = +x, counter-clockwise: its facing (VA-05)"),
-        "locomotion": _enum(LOCOMOTIONS, "how it moves (default by class)"),
+        "locomotion": _enum(LOCOMOTIONS, "how it moves (default by class): how it loses "
+                            "control (skid and spin, stall and spin, falls over; M-47 to M-51)"),
+        "altitude": _num(0, 1e6, "an aircraft's metres above the ground: what it loses out of "
+                               "control before it crashes (VA-30; default 1000)"),
+        "height": _num(positive=True, text="a walker's fall in m when it falls over (VA-31 "
+                                           "walker_fall_damage; default 10)"),
         "maneuver": _int(-100, 100, "Maneuver Value (M-13; recorded for dogfights)"),
         "weight": {"oneOf": [_num(positive=True, text="kg"),
                              {"type": "string", "description": "'575 kg', '1265 lbs', '20 t', "
                                                                "'2 tons'"}],
-                   "description": "its weight (M-12; recorded for collisions)"},
+                   "description": "its weight (M-12): its row of the collision table"},
         "fuel_flammable": _bool("row 11 does x3 (VA-12; default true)"),
         "absent": {"type": "array", "items": {"enum": locations}, "uniqueItems": True,
                    "description": "locations it lacks: rolled again (M-24)"},

@@ -38,6 +38,9 @@ class Fuzion(RuleSystem):
     def check_scenario(self, ctx, rules, sides):
         build.check_called_shots(ctx, rules, sides)
         build.check_powered_armour(ctx, rules, sides)
+        from .motion_build import check_motion
+
+        check_motion(ctx, sides)
 
     def build_scene(self, ctx, data, rules, sides):
         from .hazard_build import build_hazards
@@ -135,6 +138,11 @@ class Fuzion(RuleSystem):
         from .hazard_exact import scenario_hazard
 
         return scenario_hazard(scenario, hazard, target)
+
+    def manoeuvre(self, scenario, vehicle, name):
+        from .motion_exact import manoeuvre_odds
+
+        return manoeuvre_odds(scenario, vehicle, name)
 
     def exact_check(self, scenario):
         from .oracle import fight_check

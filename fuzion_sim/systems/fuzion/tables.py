@@ -28,6 +28,8 @@ __all__ = [
     "ASPECTS",
     "FallingTable",
     "falling_table",
+    "manoeuvre_conditions",
+    "manoeuvres",
     "HitLocationTable",
     "VEHICLE_EFFECTS",
     "VehicleRow",
@@ -494,3 +496,20 @@ def falling_table() -> FallingTable:
         heights=heights,
         speeds=speeds,
     )
+
+
+@cache
+def manoeuvres() -> dict[str, int]:
+    """The manoeuvre difficulties of ``manoeuvres.yaml`` (M-46, VA-27; not from the seed): name
+    -> DV on the 3d6 scale, in file order (a rule's ``name:`` compiles to its index)."""
+    data = _read("manoeuvres.yaml")
+    out = {str(k): int(v) for k, v in data["manoeuvres"].items()}
+    if any(v < 0 for v in out.values()):
+        raise ValueError("manoeuvres.yaml: a manoeuvre's DV is 0 or more")
+    return out
+
+
+@cache
+def manoeuvre_conditions() -> dict[str, int]:
+    """What terrain or weather adds to every manoeuvre DV (M-52, VA-27): name -> DV."""
+    return {str(k): int(v) for k, v in _read("manoeuvres.yaml")["conditions"].items()}

@@ -58,9 +58,11 @@ __all__ = [
     "ACTION_PARAMS",
     "DEFAULT_TACTICS",
     "MAX_STACK",
+    "MOTION_ACTIONS",
     "MOVEMENT_ACTIONS",
     "MOVE_DIRECTION",
     "OPS",
+    "RAM_KINDS",
     "RULE_KEYS",
     "TARGETING",
     "VARIABLES",
@@ -91,7 +93,8 @@ ACTION_NAMES = (
     "attack", "aim", "run", "sprint", "move", "recover", "dodge", "block", "dive", "punch",
     "kick", "haymaker", "draw_attack", "sweep", "disarm", "choke", "entangle", "escape",
     "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none", "burst",
-    "launch", "jump", "flee_hazard",
+    "launch", "jump", "flee_hazard", "manoeuvre", "regain_control", "accelerate", "brake",
+    "steer", "ram",
 )  # fmt: skip
 ACTIONS: dict[str, int] = {name: code for code, name in enumerate(ACTION_NAMES)}
 A_ATTACK = 0
@@ -133,7 +136,25 @@ A_JUMP = 27
 #: Run out of the hazard zone it stands in by the shortest way (M-67 to M-71; hazard.flee);
 #: in no zone it stands.
 A_FLEE_HAZARD = 28
-N_ACTIONS = 29
+# --- issue 17 (motion.py): a vehicle's driving, manoeuvres and rams (M-46 to M-52, M-63 to
+# M-66, VA-19, VA-27 to VA-31, VA-40) ------------------------------------------------------
+#: A named manoeuvre (``name:`` of ``data/manoeuvres.yaml``): REF + control skill + the task
+#: die against its DV; it then drives on (``toward:`` or ``heading:``, default straight
+#: ahead). A miss loses control (skid, spin, stall, or a walker falls over).
+A_MANOEUVRE = 29
+#: The roll to regain control of an aircraft in a stall or spin (DV ``stall_dv`` or 18); an
+#: aircraft out of control makes it whatever its rule says (VA-30).
+A_REGAIN_CONTROL = 30
+#: Speed up or slow down by up to 10 MOVE (VA-19), then drive straight on.
+A_ACCELERATE = 31
+A_BRAKE = 32
+#: Turn (``toward:`` target, nearest, away, or ``heading:`` degrees) and drive 2 x speed m; a
+#: turn of more than 45 degrees is a hard turn manoeuvre (DV 14).
+A_STEER = 33
+#: Drive into the target (``kind: auto | head_on | side | rear``): a manoeuvre made as an
+#: attack; on a hit both take the collision table's damage (VA-39, VA-40).
+A_RAM = 34
+N_ACTIONS = 35
 
 #: Targeting rule name -> code (``targeting:``; default ``first``). ``focus``: the side's
 #: shared target.
@@ -159,6 +180,16 @@ WAIT_UNTIL: dict[str, int] = {"in_range": 0, "enemy_moves": 1, "enemy_attacks": 
 
 #: Actions that move the combatant; they take ``toward:``.
 MOVEMENT_ACTIONS = ("run", "sprint", "move", "move_by", "move_thru")
+#: A vehicle's own actions (motion.py): only a vehicle's tactics take them.
+MOTION_ACTIONS = ("manoeuvre", "regain_control", "accelerate", "brake", "steer", "ram")
+#: Where a steer or manoeuvre drives (the low part of its ``param``): the movement directions,
+#: straight on, or ``D_HEADING + degrees`` (0 to 359, counter-clockwise from +x).
+D_STRAIGHT = 3
+D_HEADING = 4
+#: A manoeuvre's ``param`` is ``D_SPAN * name index + direction``.
+D_SPAN = 1024
+#: ``kind:`` of a ram (VA-39): worked out from the headings, or as given.
+RAM_KINDS: dict[str, int] = {"auto": 0, "head_on": 1, "side": 2, "rear": 3}
 
 #: Parameters each action accepts (beyond ``when`` and ``do``) with their defaults.
 ACTION_PARAMS: dict[str, dict[str, Any]] = {name: {} for name in ACTION_NAMES}
@@ -166,13 +197,17 @@ ACTION_PARAMS["attack"] = {"fire": 1}
 ACTION_PARAMS.update({name: {"toward": "target"} for name in MOVEMENT_ACTIONS})
 ACTION_PARAMS["wait"] = {"until": "enemy_attacks"}
 ACTION_PARAMS["jump"] = {"drop": None}  # issue 17: the drop's name (required)
+ACTION_PARAMS["steer"] = {"toward": "target", "heading": None}  # issue 17 (motion.py)
+ACTION_PARAMS["manoeuvre"] = {"name": None, "toward": None, "heading": None}
+ACTION_PARAMS["ram"] = {"kind": "auto"}
 
 #: The actions that use a weapon, which a rule may give by name (``weapon: NAME``, one of the
 #: weapons the combatant fires: a crew member operating several vehicle weapons, M-76).
 WEAPON_ACTIONS = ("attack", "aim", "reload", "burst", "draw_attack", "launch")
 
 #: Every key a rule may have.
-RULE_KEYS = ("when", "do", "toward", "fire", "until", "weapon", "drop")
+RULE_KEYS = ("when", "do", "toward", "fire", "until", "weapon", "drop", "name", "kind",
+             "heading")
 
 #: Variable name -> code. Own state first, then the current target (under the combatant's
 #: targeting rule) and the distance to it. Booleans are 0 or 1; ``shots`` is 999 for a weapon
@@ -183,7 +218,7 @@ VARIABLE_NAMES = (
     "target.stun", "target.hits_pct", "target.stun_pct", "target.prone", "target.held",
     "target.stunned", "range", "weapon_range", "reach", "in_range", "in_reach",
     "missiles", "missiles_incoming", "target.missiles_incoming",
-    "in_hazard", "breath",
+    "in_hazard", "breath", "out_of_control", "speed", "target.speed", "altitude",
 )  # fmt: skip
 VARIABLES: dict[str, int] = {name: code for code, name in enumerate(VARIABLE_NAMES)}
 V_HITS = 0
@@ -223,7 +258,14 @@ V_TARGET_MISSILES_INCOMING = 30
 #: or its flee), and the phases of breath it has left (M-71, VA-47; full outside a zone).
 V_IN_HAZARD = 31
 V_BREATH = 32
-N_VARIABLES = 33
+#: A vehicle's motion (motion.py): 1 while it is out of control (a skid or spin it has not
+#: come out of, an aircraft's stall or spin, a walker down), its MOVE now and its target's,
+#: and an aircraft's altitude in metres (0 for the others).
+V_OUT_OF_CONTROL = 33
+V_SPEED = 34
+V_TARGET_SPEED = 35
+V_ALTITUDE = 36
+N_VARIABLES = 37
 
 #: ``shots`` of a weapon without a magazine.
 UNLIMITED_SHOTS = 999
@@ -792,12 +834,14 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
                        "jump needs drop: the name of one of the scenario's drops, got "
                        f"{_describe(raw.get('drop'))}")  # fmt: skip
         out["drop"] = raw["drop"]
+    _motion_params(raw, action, parts, fail, out)
     for key in ("toward", "fire", "until"):
         if key not in raw or raw[key] is None:
             continue
         if key not in params:
             users = {
-                "toward": "movement actions " + ", ".join(MOVEMENT_ACTIONS),
+                "toward": "movement actions " + ", ".join(MOVEMENT_ACTIONS) + ", steer and "
+                "manoeuvre",
                 "fire": "attack",
                 "until": "wait",
             }[key]
@@ -829,6 +873,44 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
                 )
         out[key] = value
     return out
+
+
+def _motion_params(raw: dict, action: str, parts: list, fail: Fail, out: dict) -> None:
+    """A vehicle's ``name:`` (manoeuvre, required), ``kind:`` (ram) and ``heading:`` (steer,
+    manoeuvre), checked into ``out`` (issue 17, motion.py)."""
+    from .tables import manoeuvres
+
+    for key, users in (("name", ("manoeuvre",)), ("kind", ("ram",)),
+                       ("heading", ("steer", "manoeuvre"))):  # fmt: skip
+        if raw.get(key) is not None and action not in users:
+            raise fail([*parts, key], f"'{key}' does not apply to action '{action}' (only to "
+                                      f"{' and '.join(users)})")  # fmt: skip
+    if action == "manoeuvre":
+        names = manoeuvres()
+        name = raw.get("name")
+        if not isinstance(name, str) or name not in names:
+            raise fail([*parts, "name"] if "name" in raw else parts,
+                       f"manoeuvre needs name: one of {', '.join(names)} (manoeuvres.yaml), got "
+                       f"{_describe(name)}",
+                       did_you_mean(name, names) if isinstance(name, str) else None)  # fmt: skip
+        out["name"] = name
+    if action == "ram" and raw.get("kind") is not None:
+        kind = raw["kind"]
+        if not isinstance(kind, str) or kind not in RAM_KINDS:
+            raise fail([*parts, "kind"], f"unknown ram kind {_describe(kind)} (expected "
+                                         f"{', '.join(RAM_KINDS)})",
+                       did_you_mean(kind, RAM_KINDS) if isinstance(kind, str) else None)
+        out["kind"] = kind
+    heading = raw.get("heading")
+    if heading is not None:
+        if isinstance(heading, bool) or not isinstance(heading, int | float) or not (
+                -360 <= heading <= 360):  # fmt: skip
+            raise fail([*parts, "heading"], "expected a heading in degrees (-360 to 360, 0 = +x, "
+                                            f"counter-clockwise), got {_describe(heading)}")
+        if raw.get("toward") is not None:
+            raise fail([*parts, "heading"], "give toward or heading, not both")
+        out["heading"] = heading
+        out["toward"] = None
 
 
 def validate_tactics(value: Any, path=None, fail: Fail | None = None) -> tuple[dict, ...]:
@@ -976,7 +1058,9 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None, weapons: Se
             except _ConditionError as exc:  # pragma: no cover - validated above
                 raise _condition_failure(exc, rule["when"], [*parts, index, "when"], fail) from None
         action = rule["do"]
-        if "toward" in rule:
+        if action in MOTION_ACTIONS:
+            param = _motion_param(rule)
+        elif "toward" in rule:
             param = MOVE_DIRECTION[rule["toward"]]
         elif "until" in rule:
             param = WAIT_UNTIL[rule["until"]]
@@ -995,6 +1079,25 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None, weapons: Se
         consts=np.asarray(consts, dtype=np.float64),
         source=source,
     )
+
+
+def _motion_param(rule: dict) -> int:
+    """The ``param`` of a vehicle's action (motion.py): a ram's kind; a steer's or manoeuvre's
+    direction (``MOVE_DIRECTION``, ``D_STRAIGHT`` or ``D_HEADING`` + degrees), a manoeuvre's
+    plus ``D_SPAN`` x its index in ``manoeuvres.yaml``."""
+    from .tables import manoeuvres
+
+    if rule["do"] == "ram":
+        return RAM_KINDS[rule.get("kind") or "auto"]
+    if rule.get("heading") is not None:
+        direction = D_HEADING + round(rule["heading"]) % 360
+    elif rule.get("toward") is not None:
+        direction = MOVE_DIRECTION[rule["toward"]]
+    else:
+        direction = D_STRAIGHT
+    if rule["do"] == "manoeuvre":
+        return D_SPAN * list(manoeuvres()).index(rule["name"]) + direction
+    return direction
 
 
 def program_of(combatant, drops: Sequence[str] = ()) -> TacticsProgram:

@@ -1,0 +1,104 @@
+"""The compile-time side of the vehicles in motion (motion.py): the checks a scenario's driving
+tactics need, and the arrays of :data:`motion.Motion` (issue 17; ../shared/rulings/vehicles
+M-46 to M-52, M-62 to M-66, VA-19, VA-27 to VA-31, VA-39, VA-40)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import motion as mo
+from . import tactics
+from .tables import manoeuvre_conditions, manoeuvres
+
+__all__ = ["MOTION_FIELDS", "check_motion", "motion_arrays", "uses_motion"]
+
+#: The plan's arrays of the vehicles in motion (``compile.Plan``, the kernel's order).
+MOTION_FIELDS = ("mo_i", "mo_f", "mo_dv", "mo_opts")
+#: ``mo_i`` columns: MOVE now at the start, top MOVE, ``motion.LOCO_*``, the control skill.
+MI_SPEED, MI_MOVE, MI_LOCO, MI_SKILL = range(4)
+_LOCO = {"wheels": mo.LOCO_GROUND, "tracks": mo.LOCO_GROUND, "water": mo.LOCO_GROUND,
+         "air": mo.LOCO_AIR, "walker": mo.LOCO_WALKER}  # fmt: skip
+_SKID = {"floor_min1": mo.SKID_FLOOR_MIN1, "ceil": mo.SKID_CEIL, "floor": mo.SKID_FLOOR}
+#: Speed-changing actions: a vehicle with one drives with steer, not run (which goes at its
+#: scenario speed).
+_SPEED_ACTIONS = ("accelerate", "brake")
+
+
+def uses_motion(fighters) -> bool:
+    """Whether a vehicle's tactics drive it (a steer, speed change, manoeuvre or ram)."""
+    return any(rule["do"] in tactics.MOTION_ACTIONS for c in fighters for rule in c.tactics)
+
+
+def check_motion(ctx, sides: dict) -> None:
+    """Across the scenario: only a vehicle's own tactics drive (not a person's, not its
+    crew's); a vehicle that changes speed does not also ``run``; a fight with a ram or a
+    vehicle that drives gives each vehicle a weight (collisions go by weight, M-62)."""
+    driven = False
+    rams = False
+    for side, members in sides.items():
+        for index, c in enumerate(members):
+            used = [r["do"] for r in c.tactics]
+            for r, action in enumerate(used):
+                if action not in tactics.MOTION_ACTIONS:
+                    continue
+                if c.vehicle is None:
+                    raise ctx.fail(["sides", side, index, "tactics", r, "do"],
+                                   f"{c.name} is not a vehicle: only a vehicle's tactics can "
+                                   f"'{action}' (people run, sprint and move)")  # fmt: skip
+                driven = True
+                rams = rams or action == "ram"
+            if any(a in _SPEED_ACTIONS for a in used):
+                for r, action in enumerate(used):
+                    if action in tactics.MOVEMENT_ACTIONS:
+                        raise ctx.fail(["sides", side, index, "tactics", r, "do"],
+                                       f"{c.name} changes speed (accelerate, brake): it drives "
+                                       f"with steer, not '{action}' (which moves it at its "
+                                       "scenario speed)")  # fmt: skip
+    if not driven:
+        return
+    for side, members in sides.items():
+        for index, c in enumerate(members):
+            if c.vehicle is None or c.vehicle.weight_kg is not None:
+                continue
+            if rams or any(r["do"] in tactics.MOTION_ACTIONS for r in c.tactics):
+                raise ctx.fail(["sides", side, index, "vehicle"],
+                               f"{c.name} has no vehicle.weight: a vehicle that drives (or "
+                               "meets a ram) needs it, for its collisions (M-62, VA-39)")
+
+
+def motion_arrays(scenario, fighters) -> dict:
+    """The arrays of :data:`motion.Motion`: per combatant ``mo_i`` (``MI_*``), ``mo_f``
+    (altitude, a walker's fall height), the manoeuvre DVs ``mo_dv`` and ``mo_opts``
+    (``motion.MO_*``)."""
+    rules = scenario.rules.values
+    n = len(fighters)
+    mo_i = np.zeros((n, 4), np.int64)
+    mo_f = np.zeros((n, 2), np.float64)
+    for c, member in enumerate(fighters):
+        vehicle = getattr(member, "vehicle", None)
+        if vehicle is None:
+            continue
+        mo_i[c] = (vehicle.speed, vehicle.move, _LOCO[vehicle.locomotion],
+                   member.skill(vehicle.control_skill))  # fmt: skip
+        mo_f[c] = (vehicle.altitude, vehicle.height)
+    names = list(manoeuvres())
+    opts = np.zeros(mo.N_MO_OPTS, np.int64)
+    opts[mo.MO_ANY] = uses_motion(fighters)
+    plus_roll = rules.get("manoeuvre_dv", "full") == "plus_roll"
+    opts[mo.MO_PLUS_ROLL] = plus_roll
+    opts[mo.MO_DV_SHIFT] = 5 if scenario.rules.dice == "interlock" and not plus_roll else 0
+    opts[mo.MO_CONDITIONS] = manoeuvre_conditions()[rules.get("manoeuvre_conditions", "clear")]
+    opts[mo.MO_LITERAL] = rules.get("ground_loss", "by_severity") == "literal"
+    opts[mo.MO_SKID_ROUNDING] = _SKID[rules.get("skid_rounding", "floor_min1")]
+    opts[mo.MO_STALL_DV] = int(rules.get("stall_dv", 14))
+    opts[mo.MO_ALTITUDE_LOSS] = rules.get("spin_altitude_loss", "combat_move") == "combat_move"
+    opts[mo.MO_WALKER_DAMAGE] = bool(rules.get("walker_fall_damage", False))
+    opts[mo.MO_ACCELERATION] = 10 if rules.get("acceleration", "vehicles") == "vehicles" else 0
+    opts[mo.MO_SIDE_SAME] = rules.get("side_ram", "each_other") == "both_same"
+    opts[mo.MO_OBSTACLE_SAME] = rules.get("collision_obstacle", "same_dc") == "same_dc"
+    opts[mo.MO_OCCUPANTS] = rules.get("collision_occupants", "crew_row") == "crew_row"
+    opts[mo.MO_RAM_MISS] = bool(rules.get("ram_miss_control", True))
+    opts[mo.MO_HARD_TURN] = names.index("hard turn")
+    opts[mo.MO_RAM_DV] = names.index("ram")
+    return {"mo_i": mo_i, "mo_f": mo_f,
+            "mo_dv": np.asarray(list(manoeuvres().values()), np.int64), "mo_opts": opts}
