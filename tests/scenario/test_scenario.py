@@ -196,6 +196,19 @@ def test_flagship_loads_as_written():
         "breath_reset": "on_exit",
         "asphyxia_collateral": True,
         "poison_timing": "minute",
+        # vehicles in motion (VA-19, VA-27 to VA-31, VA-39, VA-40)
+        "manoeuvre_dv": "full",
+        "manoeuvre_conditions": "clear",
+        "ground_loss": "by_severity",
+        "skid_rounding": "floor_min1",
+        "stall_dv": 14,
+        "spin_altitude_loss": "combat_move",
+        "walker_fall_damage": False,
+        "acceleration": "vehicles",
+        "side_ram": "each_other",
+        "collision_obstacle": "same_dc",
+        "collision_occupants": "own_weight",
+        "ram_miss_control": True,
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

@@ -206,7 +206,7 @@ SWITCHES: dict[str, Switch] = {
                        "a side ram's damage"),
     "collision_obstacle": Switch(("same_dc", "none"), "same_dc", "VA-39",
                                  "an obstacle a vehicle drives into"),
-    "collision_occupants": Switch(("crew_row", "none"), "crew_row", "VA-39",
+    "collision_occupants": Switch(("own_weight", "through_hull", "none"), "own_weight", "VA-39",
                                   "a vehicle's crew in its collision"),
     "ram_miss_control": Switch(bool, True, "VA-40", "a missed ram loses control"),
 }  # fmt: skip

@@ -26,8 +26,9 @@ straight on floor(mph / 10) d6 m (``skid_rounding``), the spin facing by 1d6; an
 stalls (a miss under 4) or spins; a walker falls over. A vehicle that drives into an obstacle
 (its own path, a skid, or a ``run``) collides at its speed: its own weight's DC on the table,
 the obstacle the same (VA-39); a broken obstacle lets it through, else it stops at the face.
-The crew inside take what passed the vehicle's armour, as the crew row's hit does
-(``collision_occupants: crew_row``).
+The crew inside are thrown about: each takes its own weight's DC in the collision's column
+(``collision_occupants: own_weight``; ``through_hull``: what passed the vehicle's armour, as
+the crew row's hit does).
 """
 
 from __future__ import annotations
@@ -79,11 +80,17 @@ CTL_SPIN = 2  # a ground spin
 CTL_DOWN = 3  # a walker fallen over
 CTL_STALL = 4
 CTL_AIR_SPIN = 5
+#: ``mo.opts[MO_OCCUPANTS]``: the crew in its vehicle's collision (VA-39
+#: ``collision_occupants``): none, thrown about inside (their own weight's DC at the same
+#: column), or what passed the vehicle's armour (as the crew row)
+OCC_NONE = 0
+OCC_OWN_WEIGHT = 1
+OCC_THROUGH_HULL = 2
 #: ``mo.opts``: the flag, the DV shift (5 under Interlock with ``manoeuvre_dv: full``),
 #: ``plus_roll``, the conditions' DV (M-52), ``ground_loss: literal``, ``skid_rounding``
 #: (SKID_*), the stall's DV, altitude lost out of control, a walker's fall hurts, the speed
 #: change a phase (0: any), ``side_ram: both_same``, ``collision_obstacle: same_dc``,
-#: ``collision_occupants: crew_row``, ``ram_miss_control``, the index of the hard turn and of
+#: ``collision_occupants`` (OCC_*), ``ram_miss_control``, the index of the hard turn and of
 #: the fixed target's ram in ``mo.dv``
 MO_ANY = 0
 MO_DV_SHIFT = 1
@@ -179,12 +186,13 @@ def _occupant_wound(p, dmg, kill_rated, ar, sh, hl, vh, dt, s0, s1, s2, s3):
 
 
 @jit(inline="always")
-def _collide(c, other, dc, kills, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standing, sides_left,
-             s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
-    """``c`` takes a collision's ``dc`` (``kills`` against Kill armour) from ``other`` (a
-    combatant, -1 the ground, -2 - o obstacle ``o``): its wounds land, and its crew take what
-    passed its armour (``collision_occupants``). Returns ``(state, ne, sides left, the damage
-    rolled, through)``."""
+def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standing,
+             sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+    """``c`` takes a collision's ``dc`` (``kills`` against Kill armour; column ``col`` of the
+    table) from ``other`` (a combatant, -1 the ground, -2 - o obstacle ``o``): its wounds land,
+    and its crew are hurt inside (``collision_occupants``: their own weight's DC in the same
+    column, or what passed its armour). Returns ``(state, ne, sides left, the damage rolled,
+    through)``."""
     s0, s1, s2, s3, raw, hits_lost, stun_lost, through = impact_hits(
         c, dc, kills, hl.stun[c], im, ar, sh, vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1,
         s2, s3,
@@ -203,23 +211,35 @@ def _collide(c, other, dc, kills, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standi
         events[r, EV_STUN] = hl.stun[c]
         events[r, EV_FLAGS] = FLAG_OUT * went_out + FLAG_DEAD * hl.dead[c]
         ne += 1
-    if vh.vclass[c] > 0 and mo.opts[MO_OCCUPANTS]:
+    occupants = mo.opts[MO_OCCUPANTS]
+    if vh.vclass[c] > 0 and occupants != OCC_NONE:
         kill_rated = sh.scale[c] == SCALE_KILLS
         passed = through // vh.kill_unit[c] if kill_rated else through
         for p in range(vh.carrier.shape[0]):
             if vh.carrier[p] != c or hl.is_out[p]:
                 continue
-            s0, s1, s2, s3, lost, stun, thr = _occupant_wound(
-                p, passed, kill_rated, ar, sh, hl, vh, dt, s0, s1, s2, s3)
+            dc_p = np.int64(0)
+            raw_p = np.int64(0)
+            if occupants == OCC_OWN_WEIGHT:  # thrown about inside: its own weight (VA-37)
+                dc_p = im.fall_dc[im.row[p], col]
+                s0, s1, s2, s3, raw_p, lost, stun, thr = impact_hits(
+                    p, dc_p, im.fall_kills[im.row[p], col], hl.stun[p], im, ar, sh,
+                    vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3,
+                )  # fmt: skip
+            else:
+                s0, s1, s2, s3, lost, stun, thr = _occupant_wound(
+                    p, passed, kill_rated, ar, sh, hl, vh, dt, s0, s1, s2, s3)
             tl.c_taken[p] += thr
             gone, sides_left = land_wound(p, lost, stun, thr, now, sh, hl, st, tl, rl,
                                           standing, sides_left)  # fmt: skip
-            if log and thr > 0:
+            if log:
                 r = log_event(events, ne, now, EVENT_CRASH, p, c)
+                events[r, EV_DV] = dc_p
+                events[r, EV_ROLL] = raw_p
                 events[r, EV_THROUGH] = thr
                 events[r, EV_HITS] = hl.hits[p]
                 events[r, EV_STUN] = hl.stun[p]
-                events[r, EV_FLAGS] = FLAG_OUT * gone + FLAG_DEAD * hl.dead[p]
+                events[r, EV_FLAGS] = FLAG_OUT * gone + FLAG_DEAD * hl.dead[p] + FLAG_HIT
                 ne += 1
     if vh.vclass[c] > 0:
         sides_left = crew_fate(sh.side, hl.is_out, hl.gave_up, tl.c_out, standing, sides_left,
@@ -256,8 +276,8 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, stan
         row = im.row[c]
         col = column(im.bands, 1, mo.speed[c] * MS_PER_MOVE)
         s0, s1, s2, s3, ne, sides_left, raw, _thr = _collide(
-            c, -2 - hit_o, im.fall_dc[row, col], im.fall_kills[row, col], mo, im, ar, sh, hl, vh,
-            st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+            c, -2 - hit_o, im.fall_dc[row, col], im.fall_kills[row, col], col, mo, im, ar, sh, hl,
+            vh, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
         broke = False
         if mo.opts[MO_OBSTACLE_SAME] and im.ob_sdp[hit_o] > 0:
@@ -362,7 +382,7 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
         row = im.row[c]
         col = column(im.bands, 0, mo.height[c])
         s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
-            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], mo, im, ar, sh, hl, vh, st,
+            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, mo, im, ar, sh, hl, vh, st,
             tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
@@ -404,7 +424,7 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
         col = column(im.bands, 1, mo.speed[c] * MS_PER_MOVE)
         hl.gave_up[c] = True  # down: out of the fight, whatever the damage
         s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
-            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], mo, im, ar, sh, hl, vh, st,
+            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, mo, im, ar, sh, hl, vh, st,
             tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
@@ -580,11 +600,11 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
         row_t = row_a  # both take the rammer's weight (VA-39 side_ram: both_same)
     col = column(im.bands, 1, closing)
     s0, s1, s2, s3, ne, sides_left, _raw_t, thr_t = _collide(
-        tgt, a, im.fall_dc[row_a, col], im.fall_kills[row_a, col], mo, im, ar, sh, hl, vh, st,
+        tgt, a, im.fall_dc[row_a, col], im.fall_kills[row_a, col], col, mo, im, ar, sh, hl, vh, st,
         tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
-        a, tgt, im.fall_dc[row_t, col], im.fall_kills[row_t, col], mo, im, ar, sh, hl, vh, st,
+        a, tgt, im.fall_dc[row_t, col], im.fall_kills[row_t, col], col, mo, im, ar, sh, hl, vh, st,
         tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     tl.c_dealt[a] += thr_t

@@ -18,6 +18,8 @@ MOTION_FIELDS = ("mo_i", "mo_f", "mo_dv", "mo_opts")
 MI_SPEED, MI_MOVE, MI_LOCO, MI_SKILL = range(4)
 _LOCO = {"wheels": mo.LOCO_GROUND, "tracks": mo.LOCO_GROUND, "water": mo.LOCO_GROUND,
          "air": mo.LOCO_AIR, "walker": mo.LOCO_WALKER}  # fmt: skip
+_OCCUPANTS = {"none": mo.OCC_NONE, "own_weight": mo.OCC_OWN_WEIGHT,
+              "through_hull": mo.OCC_THROUGH_HULL}
 _SKID = {"floor_min1": mo.SKID_FLOOR_MIN1, "ceil": mo.SKID_CEIL, "floor": mo.SKID_FLOOR}
 #: Speed-changing actions: a vehicle with one drives with steer, not run (which goes at its
 #: scenario speed).
@@ -96,7 +98,7 @@ def motion_arrays(scenario, fighters) -> dict:
     opts[mo.MO_ACCELERATION] = 10 if rules.get("acceleration", "vehicles") == "vehicles" else 0
     opts[mo.MO_SIDE_SAME] = rules.get("side_ram", "each_other") == "both_same"
     opts[mo.MO_OBSTACLE_SAME] = rules.get("collision_obstacle", "same_dc") == "same_dc"
-    opts[mo.MO_OCCUPANTS] = rules.get("collision_occupants", "crew_row") == "crew_row"
+    opts[mo.MO_OCCUPANTS] = _OCCUPANTS[rules.get("collision_occupants", "own_weight")]
     opts[mo.MO_RAM_MISS] = bool(rules.get("ram_miss_control", True))
     opts[mo.MO_HARD_TURN] = names.index("hard turn")
     opts[mo.MO_RAM_DV] = names.index("ram")

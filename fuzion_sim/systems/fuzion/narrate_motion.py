@@ -34,7 +34,8 @@ def motion_event(ev: dict, row: list, names: list[str], scene: dict) -> None:
     aircraft ``total``, ``dv``, ``altitude``), ``ram`` (``ram`` kind, ``total``, ``dv``,
     ``closing`` m/s, ``hit``), ``drive`` (``action``, ``metres``, ``speed``, ``x``, ``y``) and
     ``crash`` (``with``: a combatant, the ground or an obstacle; ``dc``, ``damage_rolled``,
-    ``damage_through``, ``hits_after``, ``stun_after``, ``out``, ``dead``)."""
+    ``damage_through``, ``hits_after``, ``stun_after``, ``out``, ``dead``, ``inside``: a crew
+    member hurt in its vehicle's collision)."""
     kind, flags, target = ev["kind"], row[k.EV_FLAGS], row[k.EV_TARGET]
     if target >= 0:
         ev["target"] = names[target]
@@ -69,7 +70,8 @@ def motion_event(ev: dict, row: list, names: list[str], scene: dict) -> None:
         ev.update({"with": other, "dc": row[k.EV_DV], "damage_rolled": row[k.EV_ROLL],
                    "damage_through": row[k.EV_THROUGH], "hits_after": row[k.EV_HITS],
                    "stun_after": row[k.EV_STUN], "out": bool(flags & k.FLAG_OUT),
-                   "dead": bool(flags & k.FLAG_DEAD)})  # fmt: skip
+                   "dead": bool(flags & k.FLAG_DEAD),
+                   "inside": bool(flags & k.FLAG_HIT)})  # fmt: skip
 
 
 def motion_line(ev: dict, pools) -> str:
@@ -95,14 +97,18 @@ def motion_line(ev: dict, pools) -> str:
         return (f"{actor} {verb} from its {ev['state']} ({ev['total']} vs DV {ev['dv']}); "
                 f"altitude {ev['altitude']:g} m")  # fmt: skip
     if kind == "ram":
-        return (f"{actor} rams {ev['target']} {ev['ram']} (closing {ev['closing']:g} m/s; "
-                f"{ev['total']} vs {ev['dv']}): " + ("hit" if ev["hit"] else "miss"))
+        margin = ev["total"] - ev["dv"]
+        return (f"{actor} rams {ev['target']} {ev['ram']} (closing {ev['closing']:g} m/s): "
+                + (f"hit by {margin}" if ev["hit"] else f"miss by {-margin}"))
     if kind == "drive":
         what = {"accelerate": "speeds up, ", "brake": "slows down, "}.get(ev["action"], "")
         return (f"{actor} {what}drives {ev['metres']:g} m at MOVE {ev['speed']} to "
                 f"({ev['x']:.1f}, {ev['y']:.1f})")  # fmt: skip
-    if ev["dc"] == 0 and ev["damage_rolled"] == 0:  # a crew member inside
+    if ev["inside"] and ev["dc"] == 0:  # a crew member: what passed the armour
         text = f"{actor} is hurt in {ev['with']}'s crash: {ev['damage_through']} through"
+    elif ev["inside"]:
+        text = (f"{actor} is thrown about inside {ev['with']}: {ev['dc']} DC, "
+                f"{ev['damage_rolled']} rolled, {ev['damage_through']} through")  # fmt: skip
     else:
         text = (f"{actor} crashes into {ev['with']}: {ev['dc']} DC, {ev['damage_rolled']} "
                 f"rolled, {ev['damage_through']} through")  # fmt: skip

@@ -119,6 +119,8 @@ def armour_schema() -> dict:
 
 
 def _tactic_rule() -> dict:
+    from .tables import manoeuvres
+
     return _object({
         "when": {"type": "string", "description": "a condition (absent: always)"},
         "do": _enum(tactics.ACTION_NAMES, "the action"),
@@ -129,6 +131,10 @@ def _tactic_rule() -> dict:
         "weapon": {"type": "string", "description": "the weapon (by name) the action uses, "
                                                     "for one who fires several (M-76)"},
         "drop": {"type": "string", "description": "jump: the drop (by name) it jumps down"},
+        "name": _enum(tuple(manoeuvres()), "manoeuvre: which (manoeuvres.yaml; M-46, VA-27)"),
+        "kind": _enum(tactics.RAM_KINDS, "ram: head-on, side or rear (auto: by the headings; "
+                                         "VA-39)"),
+        "heading": _num(-360, 360, "steer, manoeuvre: the heading in degrees it drives at"),
     }, required=("do",),
         text="a rule: at every action the first whose condition holds")  # fmt: skip
 

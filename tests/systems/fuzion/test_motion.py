@@ -213,8 +213,17 @@ def test_a_car_into_a_wall_crashes_at_its_speed():
     se = np.sqrt(float(((support - mean) ** 2 * probs).sum()) / 3000)
     got = out.taken[:, 0]
     assert agrees(got.mean(), mean, se) and not agrees(got.mean(), mean + 3.5, se)
-    # the driver inside takes what passed the car's armour, unless collision_occupants: none
-    assert out.taken[:, 1].mean() > 0
+    # the driver inside is thrown about: its own weight (200 lbs) at 25 m/s, 10 DC
+    inside = impact_answer(sc, "Car driver", speed=25)
+    assert inside["dc"] == 10
+    support = np.array(sorted(int(k) for k in inside["damage"]["pmf"]))
+    probs = np.array([inside["damage"]["pmf"][str(k)] for k in support])
+    mean = float((support * probs).sum())
+    se = np.sqrt(float(((support - mean) ** 2 * probs).sum()) / 3000)
+    assert agrees(out.taken[:, 1].mean(), mean, se)
+    assert not agrees(out.taken[:, 1].mean(), mean + 3.5, se)  # control: 11 DC
+    hull = _outcomes(_scenario([car], obstacles=wall, collision_occupants="through_hull"), 300)
+    assert hull.taken[:, 1].mean() > mean + 10  # what passed the car's PD 4: about 52
     spared = _outcomes(_scenario([car], obstacles=wall, collision_occupants="none"), 300)
     assert spared.taken[:, 1].sum() == 0
 
