@@ -38,6 +38,9 @@ class Fuzion(RuleSystem):
     def check_scenario(self, ctx, rules, sides):
         build.check_called_shots(ctx, rules, sides)
         build.check_powered_armour(ctx, rules, sides)
+        from .throw_build import resolve_thrown
+
+        resolve_thrown(ctx, rules, sides)  # thrown objects' damage and range (VA-49)
 
     def build_scene(self, ctx, data, rules, sides):
         from .hazard_build import build_hazards
