@@ -40,8 +40,8 @@ from .build_vehicle import parse_weight
 from .model import Thrown, Weapon
 
 __all__ = [
-    "THROWN_KEYS", "ThrowError", "ThrowTables", "describe_throw", "lift_kg", "resolve_thrown", "throw_figures",
-    "throw_lift_kg", "throw_tables", "thrown_weapon",
+    "THROWN_KEYS", "ThrowError", "ThrowTables", "describe_throw", "lift_kg", "resolve_thrown",
+    "throw_figures", "throw_lift_kg", "throw_tables", "thrown_weapon",
 ]  # fmt: skip
 
 #: Keys of a weapon's ``thrown:`` mapping.
