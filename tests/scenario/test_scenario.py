@@ -196,6 +196,7 @@ def test_flagship_loads_as_written():
         "breath_reset": "on_exit",
         "asphyxia_collateral": True,
         "poison_timing": "minute",
+        "thrown_damage": "collision",  # throwing objects (VA-49)
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]
