@@ -280,6 +280,8 @@ def resolve_thrown(ctx: Context, rules, sides: dict) -> None:
         for c in members:
             w = c.weapon
             if w.thrown is None:
+                w = next((x for x in c.arsenal if x.thrown is not None), w)
+            if w.thrown is None:
                 out.append(c)
                 continue
             where = list(w.thrown.where) or ["sides", side]

@@ -293,3 +293,16 @@ def test_the_scenario_runs():
     assert (w.dc, w.kills, w.range, w.shots) == (14, 1, 36, 3)
     res = CliRunner().invoke(cli, ["validate", str(SCENARIO)])
     assert res.exit_code == 0 and "Throw STR 10 + 4 -10 (1.15 tons) = 4: 36 m" in res.output
+
+
+def test_a_vehicle_throwing_is_not_built_yet(tmp_path):
+    robot = (ROOT / "scenarios" / "vehicles" / "giant-robot-duel.yaml").read_text()
+    cannon = "- {name: Beam cannon, skill: Gunnery, "
+    text = robot.replace(cannon + "kills: 6, range: 800, energy: true,",
+                         cannon + "thrown: {weight: 5 t},")  # fmt: skip
+    assert text != robot
+    path = tmp_path / "robot.yaml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError, match="throwing an object is not built yet") as info:
+        load_scenario(path)
+    assert "vehicle.weapons[0].thrown" in str(info.value)
