@@ -262,11 +262,13 @@ def exact_attack(scenario, attacker: str, target: str) -> dict:
     return get_system(scenario.system).attack(scenario, attacker, target)
 
 
-def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None) -> dict:
+def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None,
+                 thrown=None) -> dict:  # fmt: skip
     """The exact damage of one fall (``fall`` metres), knockback into an obstacle
-    (``knockback`` units) or collision (``speed`` m/s) of member ``target`` under the
-    scenario's rules (issue 17; Fuzion's Falling & Collisions table): the table's row, column
-    and DC, and ``damage`` (``{"mean", "pmf"}``) through its defences.
+    (``knockback`` units) or collision (``speed`` m/s) of member ``target``, or of the object
+    member ``thrown`` throws at it (M-73, VA-49), under the scenario's rules (issue 17;
+    Fuzion's Falling & Collisions table): the table's row, column and DC, and ``damage``
+    (``{"mean", "pmf"}``) through its defences.
 
     Raises
     ------
@@ -274,8 +276,10 @@ def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None) -
         An unknown member, not exactly one of the three, or a system without falls.
     """
     scenario = as_scenario(scenario)
-    answer = get_system(scenario.system).impact(scenario, target, fall=fall,
-                                                knockback=knockback, speed=speed)  # fmt: skip
+    how = {"fall": fall, "knockback": knockback, "speed": speed}
+    if thrown is not None:  # only a system with thrown objects takes it
+        how["thrown"] = thrown
+    answer = get_system(scenario.system).impact(scenario, target, **how)
     return {"scenario": scenario.name, "target": target, **answer}
 
 

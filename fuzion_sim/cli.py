@@ -490,21 +490,26 @@ cli.add_command(_attack_command())
 @click.option("--knockback", type=float, metavar="UNITS",
               help="Knockback of this many units into an obstacle (VA-41).")
 @click.option("--speed", type=float, metavar="M_S", help="A collision at this closing speed.")
+@click.option("--thrown", metavar="THROWER",
+              help="The object this member throws (weapon thrown:), hitting the target.")
 @click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
               help="Most rows of the distribution table.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def impact(scenario, target, fall, knockback, speed, rows, as_json):  # issue 17
+def impact(scenario, target, fall, knockback, speed, thrown, rows, as_json):  # issue 17
     """The exact damage of one fall, knockback into an obstacle or collision of a member of
-    SCENARIO (the Falling & Collisions table under the scenario's rules)."""
+    SCENARIO, or of an object thrown at it (the Falling & Collisions table under the
+    scenario's rules)."""
     answer = api.exact_impact(_load(scenario), target, fall=fall, knockback=knockback,
-                              speed=speed)  # fmt: skip
+                              speed=speed, thrown=thrown)  # fmt: skip
     if as_json:
         _dump(answer)
         return
     from .report.text import render_answer
 
     what = {"fall": "falls", "knockback": "is knocked into an obstacle",
-            "speed": "collides"}[answer["what"]]  # fmt: skip
+            "speed": "collides",
+            "thrown": f"is hit by {thrown}'s thrown {answer.get('weapon')} "
+                      f"({answer.get('m_s', 0):.3g} m/s)"}[answer["what"]]  # fmt: skip
     render_answer(f"{target} {what} (exact): {answer['row']}, column {answer['column']}, "
                   f"{answer['dc']} DC", answer, rows)  # fmt: skip
 

@@ -209,6 +209,7 @@ def test_flagship_loads_as_written():
         "collision_obstacle": "same_dc",
         "collision_occupants": "own_weight",
         "ram_miss_control": True,
+        "thrown_damage": "collision",  # throwing objects (VA-49)
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

@@ -79,6 +79,7 @@ WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
     "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area", "reload_actions",
     "kills", "blade", "bow", "power_points", "burst", "barrels", "explosive", "missile",
+    "thrown",  # an object thrown (M-73, VA-49; throw_build.py)
 )  # fmt: skip
 #: Keys of a weapon's ``missile:`` mapping (F18, M-42 to M-45).
 MISSILE_KEYS = ("dv", "cluster", "smartness")
@@ -175,6 +176,10 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
 
     name = check_str(ctx, at("name"), entry["name"])
     skill = _skill_name(ctx, at("skill"), entry["skill"])
+    if given("thrown"):  # an object thrown: its damage and range from the tables (VA-49)
+        from .throw_build import thrown_weapon
+
+        return thrown_weapon(ctx, parts, entry, name, skill)
     kills = opt("kills", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=MAX_WEAPON_KILLS), 0)
     bow = opt("bow", lambda p, v: check_choice(ctx, p, v, BOWS, "bow"), "none")
     if kills > 0:
@@ -753,7 +758,7 @@ def _check_damage(ctx: Context, name: str, weapon: Weapon, stats: dict[str, int]
     STR bonus, or a minimum STR far above its own, F12-F13)."""
     from .rules import weapon_dice
 
-    if weapon.unarmed or weapon.kills or weapon_dice(weapon, stats["STR"]) > 0:
+    if weapon.unarmed or weapon.kills or weapon.thrown or weapon_dice(weapon, stats["STR"]) > 0:
         return
     why = (
         f"DC {weapon.dc}" if weapon.min_str <= stats["STR"]

@@ -558,7 +558,9 @@ def arsenal_arrays(fighters, rules) -> dict[str, np.ndarray]:
 
 def _reload_actions(w) -> int:
     """Actions a reload takes; 0 for a missile launcher without ``reload_actions``, whose
-    ``shots`` are every launch it carries (nothing to reload)."""
+    ``shots`` are every launch it carries, and for a thrown object (nothing to reload)."""
+    if w.thrown is not None:  # each object is thrown once (M-73): nothing to reload
+        return 0
     return 0 if w.missile is not None and not w.missile.reloads else w.reload_actions
 
 

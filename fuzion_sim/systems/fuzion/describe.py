@@ -85,6 +85,11 @@ def describe_member(c) -> str:
         more = f" (and {', '.join(others)}, taken up by name)" if others else ""
         return (f"{c.name}: {c.role} in {c.carrier}: {w.name}, {attack_dice(c)}, {w.skill} "
                 f"{c.skill(w.skill)}{more}{armour}; {pools}")
+    thrown = getattr(w, "thrown", None)
+    if thrown is not None and thrown.figures is not None:  # M-73, VA-49
+        from .throw_build import describe_throw
+
+        armour = f" ({describe_throw(thrown.figures)}; {w.shots} thrown){armour}"
     return (
         f"{c.name}: {w.name}, {attack_dice(c)}, {w.skill} {c.skill(w.skill)}{armour}; {pools}; "
         f"at {where} m"

@@ -29,7 +29,8 @@ from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
 from .hazard_build import HAZARD_KEYS, POISON_KEYS
 from .impact_build import DROP_KEYS, OBSTACLE_KEYS
-from .model import HAZARD_SWITCHES, IMPACT_SWITCHES, PERSON_VA_SWITCHES, SWITCHES
+from .model import HAZARD_SWITCHES, IMPACT_SWITCHES, PERSON_VA_SWITCHES, SWITCHES, THROW_SWITCHES
+from .throw_build import THROWN_KEYS
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
@@ -253,10 +254,13 @@ _VEHICLE_WEAPON_KEYS = VEHICLE_WEAPON_KEYS
 #: The rule switches of the vehicle rulings (VA-n).
 _VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
                           if v.ruling.startswith("VA-") and k not in PERSON_VA_SWITCHES
-                          and k not in IMPACT_SWITCHES and k not in HAZARD_SWITCHES)  # fmt: skip
+                          and k not in IMPACT_SWITCHES and k not in HAZARD_SWITCHES
+                          and k not in THROW_SWITCHES)  # fmt: skip
 _HAZARD = "the environment (hazard zones, breath, poison; hazard.py): the general kernel"
 _SUIT = "powered armour (M-35, F30): the general kernel"
 _IMPACT = "falls and knockback into obstacles (issue 17): the general kernel"
+_THROWN = ("built into the weapon's dc, kills, range and shots (throw_build.py); its objects "
+           "are a magazine: the general kernel")
 
 #: Every key a Fuzion scenario can hold, and when each specialised kernel honours it.
 HONOURS: tuple[Honour, ...] = (
@@ -357,6 +361,12 @@ HONOURS: tuple[Honour, ...] = (
     _row("weapon.explosive", "as weapon.area", standing=no_areas, duel=no_explosives),
     _row("weapon.missile", "missiles, their engagements and evasion (F18): the general kernel",
          standing=no_missiles),
+    # a thrown object (M-73, VA-49): built into weapon.dc, kills, range and shots (one object
+    # unless more), so it needs what they need: the objects are a magazine never reloaded
+    _row("weapon.thrown", _THROWN, standing=no_magazines),
+    *(_row(f"thrown.{key}", _THROWN, standing=no_magazines) for key in THROWN_KEYS),
+    *(_row(f"rules.{key}", "read only with a thrown object: " + _THROWN, standing=no_magazines)
+      for key in THROW_SWITCHES),
     # armour
     _row("armor.name", _DESCRIPTIVE),
     _row("armor.description", _DESCRIPTIVE),

@@ -1,7 +1,8 @@
 """Exact falls and collisions (issue 17 item 7): the damage pmf of a fall, of a knockback into an
-obstacle and of a collision at a closing speed, for one member of a scenario under its rules
-(M-60 to M-62, VA-35 to VA-38, VA-41). ``fuzion-sim impact SCENARIO --target NAME (--fall M |
---knockback UNITS | --speed M_S)`` prints it; the kernel's falls and collisions are tested
+obstacle, of a collision at a closing speed and of an object thrown (M-73, VA-49) at one
+member of a scenario under its rules (M-60 to M-62, VA-35 to VA-38, VA-41).
+``fuzion-sim impact SCENARIO --target NAME (--fall M | --knockback UNITS | --speed M_S |
+--thrown THROWER)`` prints it; the kernel's falls and collisions are tested
 against it (``impact.impact_hits`` works the same numbers out in the fight).
 """
 
@@ -20,23 +21,45 @@ from .tables import falling_table
 __all__ = ["impact_answer", "impact_dc", "impact_pmf"]
 
 
-def impact_dc(scenario, target: str, fall=None, knockback=None, speed=None) -> dict:
+def _thrown_dc(members: dict, thrower: str) -> dict:
+    """The table's entry of the object ``thrower`` throws (``throw_build.throw_figures``)."""
+    if thrower not in members:
+        from fuzion_sim.errors import unknown_name
+
+        raise unknown_name("thrower", thrower, members)
+    thrown = members[thrower].weapon.thrown
+    if thrown is None or thrown.figures is None:
+        raise ArgumentError(f"--thrown {thrower}: {thrower}'s weapon is not a thrown object "
+                            "(weapon: {..., thrown: {weight: ...}})")  # fmt: skip
+    fig = thrown.figures
+    keep = ("weight_kg", "row", "column", "dc", "kills", "metres", "m_s", "throw", "modifier",
+            "lift_kg", "throw_lift_kg")  # fmt: skip
+    return {"what": "thrown", "thrower": thrower, "weapon": members[thrower].weapon.name,
+            **{k: fig[k] for k in keep}}  # fmt: skip
+
+
+def impact_dc(scenario, target: str, fall=None, knockback=None, speed=None,
+              thrown=None) -> dict:  # fmt: skip
     """Where the table puts one fall or collision of ``target``: ``weight_kg``, its ``row``
     (label), the ``column`` (1-based), ``dc`` and ``kills``, and ``metres`` or ``m_s``.
-    Exactly one of ``fall`` (metres), ``knockback`` (units, into an obstacle) and ``speed``
-    (m/s, a collision) is given."""
-    given = [k for k, v in (("fall", fall), ("knockback", knockback), ("speed", speed))
-             if v is not None]  # fmt: skip
+    Exactly one of ``fall`` (metres), ``knockback`` (units, into an obstacle), ``speed``
+    (m/s, a collision) and ``thrown`` (the name of a member whose weapon is a thrown object:
+    the object's weight at the throw's speed, M-73, VA-49) is given."""
+    given = [k for k, v in (("fall", fall), ("knockback", knockback), ("speed", speed),
+                            ("thrown", thrown)) if v is not None]  # fmt: skip
     if len(given) != 1:
-        raise ArgumentError("give exactly one of --fall METRES, --knockback UNITS, --speed M_S")
-    value = float({"fall": fall, "knockback": knockback, "speed": speed}[given[0]])
-    if not value > 0 or value > 1e7:
-        raise ArgumentError(f"--{given[0]} must be a positive number, got {value:g}")
+        raise ArgumentError("give exactly one of --fall METRES, --knockback UNITS, --speed M_S, "
+                            "--thrown THROWER")  # fmt: skip
     members = {c.name: c for c in scenario.combatants}
     if target not in members:
         from fuzion_sim.errors import unknown_name
 
         raise unknown_name("target", target, members)
+    if given[0] == "thrown":
+        return _thrown_dc(members, str(thrown))
+    value = float({"fall": fall, "knockback": knockback, "speed": speed}[given[0]])
+    if not value > 0 or value > 1e7:
+        raise ArgumentError(f"--{given[0]} must be a positive number, got {value:g}")
     rules = scenario.rules.values
     table = falling_table()
     kg = impact_weight(members[target])
@@ -90,13 +113,14 @@ def impact_pmf(dc: int, kills: int, scale: int, pd: int, kill_armour: int, sd: i
     return out
 
 
-def impact_answer(scenario, target: str, fall=None, knockback=None, speed=None) -> dict:
+def impact_answer(scenario, target: str, fall=None, knockback=None, speed=None,
+                  thrown=None) -> dict:  # fmt: skip
     """The exact answer of ``fuzion-sim impact``: the table's entry (:func:`impact_dc`) and
     the ``damage`` through ``target``'s defences (``{"mean", "pmf"}``) under the scenario's
     ``impact_damage`` and ``impact_armour`` (VA-37), with its ``damage_type``."""
     from .compile import compile_scenario
 
-    where = impact_dc(scenario, target, fall, knockback, speed)
+    where = impact_dc(scenario, target, fall, knockback, speed, thrown)
     plan = compile_scenario(scenario)
     c = [m.name for m in scenario.combatants].index(target)
     rules = scenario.rules.values

@@ -28,6 +28,7 @@ __all__ = [
     "RANGE_PER_POWER_POINT",
     "PERSON_VA_SWITCHES",
     "IMPACT_SWITCHES",
+    "THROW_SWITCHES",
     "RULE_SWITCHES",
     "SWITCHES",
     "WEAPON_SCALES",
@@ -42,6 +43,7 @@ __all__ = [
     "MOUNTS",
     "Missile",
     "SIZES",
+    "Thrown",
     "VEHICLE_CLASSES",
     "Vehicle",
     "UNARMED",
@@ -209,6 +211,9 @@ SWITCHES: dict[str, Switch] = {
     "collision_occupants": Switch(("own_weight", "through_hull", "none"), "own_weight", "VA-39",
                                   "a vehicle's crew in its collision"),
     "ram_miss_control": Switch(bool, True, "VA-40", "a missed ram loses control"),
+    # --- throwing objects (M-73, VA-49; throw_build.py): read only with a `thrown:` weapon ---
+    "thrown_damage": Switch(("collision", "none"), "collision", "VA-49",
+                            "damage of a thrown object"),
 }  # fmt: skip
 #: The switches of issue 17's falls and knockback into obstacles (read for people too, only
 #: with obstacles or drops).
@@ -220,6 +225,9 @@ IMPACT_SWITCHES = (
     "collision_speed_bands",
     "knockback_collision",
 )
+#: The switches of throwing objects (VA-49; throw_build.py), read at build time for a weapon
+#: with ``thrown:`` (its damage also reads ``weight_row`` and ``collision_speed_bands``).
+THROW_SWITCHES = ("thrown_damage",)
 #: The environment's switches (VA-46 to VA-48; hazard.py), read only with a hazard or poison.
 HAZARD_SWITCHES = ("hazard_armour", "electricity_damage", "hazard_timing", "breath_reset",
                    "asphyxia_collateral", "poison_timing")  # fmt: skip
@@ -307,6 +315,22 @@ class Missile:
 
 
 @dataclass(frozen=True)
+class Thrown:
+    """An object thrown as a weapon (M-73, VA-49; ``throw_build.py``): ``weight_kg`` (its row
+    of the Weight Modifier table), ``aerodynamic`` and ``balanced`` (+1 each to the Throw).
+    ``where`` is the key path of the ``thrown:`` mapping, for the errors of the checks made
+    once the rules are known (the thrower's lift, the Throw below .5); ``figures`` what they
+    work out (``throw_build.throw_figures``: the lift, the Throw, the metres, the table's
+    entry), None until then."""
+
+    weight_kg: float
+    aerodynamic: bool = False
+    balanced: bool = False
+    where: tuple = field(default=(), compare=False)
+    figures: dict | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Weapon:
     """A weapon as the kernel needs it (catalogue entry or inline definition).
 
@@ -353,6 +377,9 @@ class Weapon:
     arc: str = "all"  # the arc a vehicle weapon covers (ARCS); a hand weapon's is all
     missile: Missile | None = None  # a missile weapon (F18); None for any other
     scale: str = "none"  # none | mecha | person: the range bands (M-18, VA-17)
+    # a thrown object (M-73, VA-49): its dc, kills, range and shots are worked out from the
+    # thrower's STR and the tables once the rules are known (throw_build.resolve_thrown)
+    thrown: Thrown | None = None
 
 
 #: The fists of a combatant without a weapon (F14): an attack is a punch, STR dice of Stun

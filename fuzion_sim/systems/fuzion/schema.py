@@ -92,6 +92,14 @@ def weapon_schema() -> dict:
             {"const": True}],
             "description": "a missile weapon (F18): shots counts launches, dc or kills the "
                            "damage of each missile"},
+        "thrown": _object(
+            {"weight": _weight("its weight: its Weight Modifier row and collision row"),
+             "aerodynamic": _bool("+1 to the Throw (M-73)"),
+             "balanced": _bool("balanced for throwing: +1 to the Throw (M-73)")},
+            required=("weight",),
+            text="an object thrown (M-73, VA-49): its range from the Throw Table, its damage "
+                 "the collision DC of its weight at the throw's speed; shots: the objects; "
+                 "takes no dc, kills, damage, range, kind or reload_actions"),
     }  # fmt: skip
     assert set(props) == set(build.WEAPON_KEYS), set(props) ^ set(build.WEAPON_KEYS)
     return _object(props, required=("name", "skill"), text="an inline weapon")

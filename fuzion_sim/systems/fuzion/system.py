@@ -41,6 +41,9 @@ class Fuzion(RuleSystem):
         from .motion_build import check_motion
 
         check_motion(ctx, sides)
+        from .throw_build import resolve_thrown
+
+        resolve_thrown(ctx, rules, sides)  # thrown objects' damage and range (VA-49)
 
     def build_scene(self, ctx, data, rules, sides):
         from .hazard_build import build_hazards

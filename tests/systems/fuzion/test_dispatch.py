@@ -33,6 +33,7 @@ from fuzion_sim.systems.fuzion.hazard_build import HAZARD_KEYS, POISON_KEYS
 from fuzion_sim.systems.fuzion.impact_build import DROP_KEYS, OBSTACLE_KEYS
 from fuzion_sim.systems.fuzion.model import RULE_SWITCHES, SWITCHES
 from fuzion_sim.systems.fuzion.system import SYSTEM as FUZION
+from fuzion_sim.systems.fuzion.throw_build import THROWN_KEYS
 
 #: Keys the property test does not draw, and why: no specialised kernel claims them in use
 #: (the table sends a fight that uses them to the general kernel), or they are descriptive.
@@ -68,6 +69,9 @@ NOT_DRAWN = {
     "member.resting": "general kernel only",
     **{f"hazard.{k}": "general kernel only" for k in HAZARD_KEYS},
     **{f"poison.{k}": "general kernel only" for k in POISON_KEYS},
+    # a thrown object (M-73, VA-49): its objects are a magazine never reloaded
+    "weapon.thrown": "general kernel only",
+    **{f"thrown.{k}": "general kernel only" for k in THROWN_KEYS},
 }  # fmt: skip
 
 
@@ -84,6 +88,7 @@ def scenario_keys() -> set[str]:
         | {f"member.{k}" for k in COMBATANT_KEYS}
         | {f"weapon.{k}" for k in WEAPON_KEYS}
         | {f"weapon.area.{k}" for k in AREA_KEYS}
+        | {f"thrown.{k}" for k in THROWN_KEYS}
         | {f"armor.{k}" for k in ARMOR_KEYS}
         | {f"rules.{k}" for k in RULE_SWITCHES}
         | {f"vehicle.{k}" for k in VEHICLE_KEYS}
