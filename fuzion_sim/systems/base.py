@@ -278,6 +278,11 @@ class RuleSystem:
         (``fuzion-sim hazard``); raises :class:`NotAvailable` where the system has none."""
         raise NotAvailable(f"system {self.name} has no hazards")
 
+    def dogfight(self, scenario, a: str, b: str) -> dict:
+        """The exact dogfight roll between vehicles ``a`` and ``b`` of the scenario
+        (``fuzion-sim dogfight``); raises :class:`NotAvailable` where the system has none."""
+        raise NotAvailable(f"system {self.name} has no dogfights")
+
     def exact_check(self, scenario) -> None:
         """Raise :class:`NotAvailable` saying why when :meth:`exact` cannot solve the fight
         (cheap: ``validate`` and ``run`` use it to mention an exact answer)."""

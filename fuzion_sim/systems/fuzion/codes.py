@@ -380,6 +380,17 @@ EVENT_COLLISION = 41
 EVENT_HAZARD = 42  # ACTOR takes a hazard's damage: TARGET the zone (-1: its own poison),
 #   EV_ACTION the source (hazard.HZ_*), EV_RAW dice, EV_THROUGH through, EV_HITS/EV_STUN after
 EVENT_BREATH = 43  # ACTOR is out of breath (TARGET the asphyxiating zone)
+# --- dogfights (dogfight.py); codes 48-50 (44-47 are the manoeuvres') ---
+# ACTOR wins the dogfight roll against TARGET by EV_RAW (0: a tie, neither wins): EV_AV / EV_DV
+# the totals, EV_ROLL / EV_THROUGH the dice, EV_LOCATION the position (dogfight.POS_*),
+# EV_ACTION what roll (dogfight.DF_*: a phase's, the engaging one, the Perception intercept),
+# FLAG_HIT tailing
+EVENT_DOGFIGHT = 48
+# ACTOR's break-off from TARGET (its partner): EV_ROLL what (dogfight.BO_*), EV_RAW the rounds to
+# hold (an announcement) or the margin (no Advantage); FLAG_OUT it left the fight
+EVENT_BREAK_OFF = 49
+# ACTOR may not attack TARGET: it lost (EV_RAW the margin, < 0) or tied the dogfight roll
+EVENT_DOGFIGHT_BARRED = 50
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

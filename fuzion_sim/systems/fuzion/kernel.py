@@ -147,6 +147,25 @@ from .codes import (
     V_ROWS,
     VS_NO_MOVE,
 )
+from .dogfight import (
+    Dogfight,
+    DState,
+    dogfight_act,
+    dogfight_attack,
+    dogfight_phase,
+    dogfight_reset,
+)
+from .dogfight_build import (
+    DO_ADV_MIN,
+    DO_BREAK_D6,
+    DO_BREAK_ROUNDS,
+    DO_ON,
+    DO_PER_ROUND,
+    DO_PERCEPTION,
+    DO_TAIL_BONUS,
+    DO_TAIL_MIN,
+    DO_TIE_BOTH,
+)
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .impact import Impacts, jump, reset_trial
@@ -220,12 +239,15 @@ def run_chunk(
     # the environment (hazard_build.hazard_arrays)
     hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
     hz_tick,
+    # dogfights (dogfight_build.dogfight_arrays)
+    df_opts, df_fly, df_skill, df_intel,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
     vehicle_location_damage, missiles_hit, engagements, evaded,
     falls, collisions, impact_taken, broke_through,
     hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+    dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -318,6 +340,13 @@ def run_chunk(
         Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
         taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
         breath ran out, and the time unit it did (0: never).
+    df_opts, df_fly, df_skill, df_intel
+        Dogfights (``dogfight_build.dogfight_arrays``, ``dogfight.Dogfight``): the switches
+        and the chart, and per combatant whether it is a flying vehicle with a pilot, its
+        pilot's control skill + Maneuver Value, its pilot's INT + Perception.
+    dogfight_rolls, dogfight_won, dogfight_tail, broke_off : int32[n_trials, C]
+        Written when a tactic names ``dogfight`` (else (1, 1), not touched): the dogfight rolls
+        each made, won (the Advantage or tailing), won by tailing, and 1 when it broke off.
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -469,6 +498,17 @@ def run_chunk(
     c_hz_ph = np.zeros(n_comb, np.int64)
     c_hz_out = np.zeros(n_comb, np.int64)
     c_breath = np.zeros(n_comb, np.int64)
+    # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
+    dfs = np.zeros((n_comb, 3), np.int64)
+    for c in range(n_comb):
+        dfs[c, 0] = -1
+    df_since = np.zeros(n_comb, np.int64)
+    df_need = np.zeros(n_comb, np.int64)
+    df_wish = np.zeros(n_comb, np.int64)
+    c_df_rolls = np.zeros(n_comb, np.int64)
+    c_df_won = np.zeros(n_comb, np.int64)
+    c_df_tail = np.zeros(n_comb, np.int64)
+    c_df_broke = np.zeros(n_comb, np.int64)
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -485,12 +525,13 @@ def run_chunk(
         w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
         im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
         hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
-        ps_pool0, hz_tick,
+        ps_pool0, hz_tick, df_opts, df_fly, df_skill, df_intel,
         winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
         location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
         vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
         falls, collisions, impact_taken, broke_through,
         hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+        dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
@@ -502,6 +543,7 @@ def run_chunk(
         c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
         k_from,
         env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
+        dfs, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
     )  # fmt: skip
 
 
@@ -522,11 +564,12 @@ def trials(
     rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
     fall_kills, im_bands, im_opts,
     hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
-    hz_tick, winner, end_slot, out_slot, death_slot, dealt, taken,
-    attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
+    hz_tick, df_opts, df_fly, df_skill, df_intel, winner, end_slot, out_slot, death_slot, dealt,
+    taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
     crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
     evaded, falls, collisions, impact_taken, broke_through,
     hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+    dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
     log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
@@ -539,6 +582,7 @@ def trials(
     c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp,
     c_broke, k_from,
     env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
+    dfs, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -668,7 +712,16 @@ def trials(
         options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
         options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
     )
-    sense = Sense(incoming, env)  # what the tactics read of missiles and hazards
+    # --- dogfights (dogfight.py): one flag a chunk, four called entry points ---
+    any_dogfight = df_opts[DO_ON] != 0
+    df = Dogfight(
+        any_dogfight, df_fly, df_skill, df_intel, df_opts[DO_PER_ROUND] != 0,
+        df_opts[DO_TIE_BOTH] != 0, df_opts[DO_PERCEPTION] != 0, df_opts[DO_BREAK_ROUNDS],
+        df_opts[DO_BREAK_D6] != 0, df_opts[DO_ADV_MIN], df_opts[DO_TAIL_MIN],
+        df_opts[DO_TAIL_BONUS], slots_per_unit,
+    )
+    ds = DState(dfs, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke)
+    sense = Sense(incoming, env, dfs)  # what the tactics read of missiles, hazards, dogfights
     hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
                 c_breath)  # fmt: skip
     for c in range(n_comb):
@@ -760,6 +813,8 @@ def trials(
             k_from[0] = 0.0
         if any_hazard:
             hazard_reset(hz, hs, px, py)
+        if any_dogfight:
+            dogfight_reset(ds)
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -818,6 +873,16 @@ def trials(
                         s0, s1, s2, s3, e_ref[c], init_dice, nd6_table, nd6_offsets[3]
                     )
                 sort_by_key(order, init_key)
+            if any_dogfight and sub == 0:  # the dogfight rolls, before anyone acts (dogfight.py)
+                s0, s1, s2, s3, ne, sides_left = dogfight_phase(
+                    now, slot < slots_per_unit, rounds_done, df, ds, side, is_out, gave_up,
+                    c_out, e_ref, pilot_of, carrier, task_table, standing, sides_left, s0, s1,
+                    s2, s3, log, events, ne,
+                )  # fmt: skip
+                if sides_left <= 1:
+                    result = fight_result(standing)
+                    finish = now
+                    break
             for k in range(n_comb):
                 if sides_left <= 1:
                     break
@@ -982,6 +1047,16 @@ def trials(
                         ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
                                   events, ne, now)  # fmt: skip
                         continue
+                    if any_dogfight and action >= tx.A_DOGFIGHT:  # dogfight, break_off
+                        s0, s1, s2, s3, ne, sides_left, action, param = dogfight_act(
+                            a, tgt, action, slot, rounds_done, df, ds, side, is_out, gave_up,
+                            c_out, e_ref, pilot_of, carrier, task_table, standing, sides_left,
+                            s0, s1, s2, s3, log, events, ne, now,
+                        )  # fmt: skip
+                        if sides_left <= 1:
+                            break
+                        if action < 0:
+                            continue  # spent: idle, in vain, or it left the fight
                     if action == tx.A_NONE:
                         if log:
                             row = log_event(events, ne, now, EVENT_IDLE, a, -1)
@@ -1100,6 +1175,11 @@ def trials(
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
+                    if any_dogfight:  # the dogfight's bans and bonuses (dogfight.py)
+                        barred, ne = dogfight_attack(a, tgt, melee, df, ds, moved, next_mod, log,
+                                                     events, ne, now)  # fmt: skip
+                        if barred:
+                            continue
                     n_victims = 0
                     p_through = np.int64(-1)  # the crew row's damage to the pilot (-1: none)
                     p_hits = np.int64(0)
@@ -1358,3 +1438,9 @@ def trials(
                 hazard_out[j, c] = c_hz_out[c]
                 breath_out[j, c] = c_breath[c] > 0
                 breathless[j, c] = c_breath[c]
+        if any_dogfight:
+            for c in range(n_comb):
+                dogfight_rolls[j, c] = c_df_rolls[c]
+                dogfight_won[j, c] = c_df_won[c]
+                dogfight_tail[j, c] = c_df_tail[c]
+                broke_off[j, c] = c_df_broke[c]

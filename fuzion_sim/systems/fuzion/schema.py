@@ -121,7 +121,8 @@ def armour_schema() -> dict:
 def _tactic_rule() -> dict:
     return _object({
         "when": {"type": "string", "description": "a condition (absent: always)"},
-        "do": _enum(tactics.ACTION_NAMES, "the action"),
+        "do": _enum(tuple(a for a in tactics.ACTION_NAMES if a not in tactics.NOT_BUILT_ACTIONS),
+                    "the action"),
         "toward": _enum(tactics.MOVE_DIRECTION, "where a movement action goes"),
         "fire": {"oneOf": [{"type": "integer", "minimum": 1}, {"const": "all"}],
                  "description": "shots of an autofire attack"},

@@ -136,6 +136,11 @@ class Fuzion(RuleSystem):
 
         return scenario_hazard(scenario, hazard, target)
 
+    def dogfight(self, scenario, a, b):
+        from .dogfight_exact import scenario_dogfight
+
+        return scenario_dogfight(scenario, a, b)
+
     def exact_check(self, scenario):
         from .oracle import fight_check
 

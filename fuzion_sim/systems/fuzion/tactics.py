@@ -55,6 +55,8 @@ from .model import DEFAULT_TACTICS
 __all__ = [
     "ACTIONS",
     "ACTION_NAMES",
+    "NOT_BUILT_ACTIONS",
+    "NOT_BUILT_VARIABLES",
     "ACTION_PARAMS",
     "DEFAULT_TACTICS",
     "MAX_STACK",
@@ -92,6 +94,9 @@ ACTION_NAMES = (
     "kick", "haymaker", "draw_attack", "sweep", "disarm", "choke", "entangle", "escape",
     "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none", "burst",
     "launch", "jump", "flee_hazard",
+    # 29-34: the other engineer's (manoeuvres, loss of control, ramming): not built yet here
+    "manoeuvre", "regain_control", "accelerate", "brake", "steer", "ram",
+    "dogfight", "break_off",
 )  # fmt: skip
 ACTIONS: dict[str, int] = {name: code for code, name in enumerate(ACTION_NAMES)}
 A_ATTACK = 0
@@ -133,7 +138,19 @@ A_JUMP = 27
 #: Run out of the hazard zone it stands in by the shortest way (M-67 to M-71; hazard.flee);
 #: in no zone it stands.
 A_FLEE_HAZARD = 28
-N_ACTIONS = 29
+# --- dogfights (M-53 to M-58, VA-32 to VA-34; dogfight.py); codes 29-34 are reserved -------
+#: Engage the current target in a dogfight (both must be flying vehicles) or keep engaged:
+#: the pilot's action of the phase spent manoeuvring for position, a ``run`` toward it.
+A_DOGFIGHT = 35
+#: Announce a break-off (it needs the Advantage; VA-34) or keep to it: a ``run`` away from the
+#: dogfight's other pilot. Both pilots choosing it is mutual agreement.
+A_BREAK_OFF = 36
+N_ACTIONS = 37
+#: Names with reserved codes whose rooms are not built in this tree: a rule naming one is an
+#: error ("not built yet").
+NOT_BUILT_ACTIONS = frozenset(
+    {"manoeuvre", "regain_control", "accelerate", "brake", "steer", "ram"}
+)
 
 #: Targeting rule name -> code (``targeting:``; default ``first``). ``focus``: the side's
 #: shared target.
@@ -184,6 +201,9 @@ VARIABLE_NAMES = (
     "target.stunned", "range", "weapon_range", "reach", "in_range", "in_reach",
     "missiles", "missiles_incoming", "target.missiles_incoming",
     "in_hazard", "breath",
+    # 33-36: the other engineer's (loss of control, speeds, altitude): not built yet here
+    "out_of_control", "speed", "target.speed", "altitude",
+    "advantage", "tailing",
 )  # fmt: skip
 VARIABLES: dict[str, int] = {name: code for code, name in enumerate(VARIABLE_NAMES)}
 V_HITS = 0
@@ -223,7 +243,14 @@ V_TARGET_MISSILES_INCOMING = 30
 #: or its flee), and the phases of breath it has left (M-71, VA-47; full outside a zone).
 V_IN_HAZARD = 31
 V_BREATH = 32
-N_VARIABLES = 33
+#: Dogfights (dogfight.py; codes 33-36 are reserved): this phase's dogfight margin against the
+#: current target (negative when losing; 0 when not engaged with it), and 1 when tailing it
+#: (the margin reaches the chart's tailing row, VA-32).
+V_ADVANTAGE = 37
+V_TAILING = 38
+N_VARIABLES = 39
+#: Variables with reserved codes not built in this tree (a condition naming one is an error).
+NOT_BUILT_VARIABLES = frozenset({"out_of_control", "speed", "target.speed", "altitude"})
 
 #: ``shots`` of a weapon without a magazine.
 UNLIMITED_SHOTS = 999
@@ -504,6 +531,8 @@ class _Parser:
         if tok.kind == "name":
             self.take()
             code = VARIABLES.get(tok.text)
+            if tok.text in NOT_BUILT_VARIABLES:
+                raise _ConditionError(f"'{tok.text}' is not built yet", tok.pos)
             if code is None:
                 raise _ConditionError(
                     f"unknown name '{tok.text}'", tok.pos, _unknown_name(tok.text)
@@ -762,9 +791,11 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
         raise fail(parts, "missing key 'do' (the action, e.g. do: attack)")
     action = raw["do"]
     if not isinstance(action, str) or action not in ACTIONS:
-        names = ", ".join(ACTIONS)
+        names = ", ".join(a for a in ACTIONS if a not in NOT_BUILT_ACTIONS)
         hint = did_you_mean(action, ACTIONS) if isinstance(action, str) else None
         raise fail([*parts, "do"], f"unknown action {_describe(action)} (actions: {names})", hint)
+    if action in NOT_BUILT_ACTIONS:
+        raise fail([*parts, "do"], f"action '{action}' is not built yet")
     params = ACTION_PARAMS[action]
     out: dict[str, Any] = {"when": None, "do": action, **params}
     when = raw.get("when")
