@@ -184,8 +184,8 @@ def test_tailing_adds_two_to_the_attack_and_the_advantage_nothing():
     avs = {"tailing": set(), "advantage": set()}
     last = None
     for e in events:
-        if e["kind"] == "dogfight":
-            last = e
+        if e["kind"] in ("dogfight", "end"):
+            last = e if e["kind"] == "dogfight" else None
         elif e["kind"] == "attack" and e["actor"] == "Viper":
             assert last is not None and last["actor"] == "Viper" and last["raw"] >= 1
             avs["tailing" if last["raw"] >= 5 else "advantage"].add(e["av"])
@@ -208,16 +208,16 @@ def test_the_loser_may_not_attack_the_winner():
 
 @pytest.mark.parametrize("tie", ["none", "both"])
 def test_a_level_roll_bars_both_unless_dogfight_tie_both(tie):
-    viper = jet("Viper", [{"when": "advantage >= 0", "do": "attack"}, {"do": "dogfight"}],
+    viper = jet("Viper", [{"when": "advantage >= 1", "do": "attack"}, {"do": "dogfight"}],
                 weapon=POP, ref=7, piloting=6, maneuver=2)  # fmt: skip
-    flanker = jet("Flanker", [{"when": "advantage >= 0", "do": "attack"}, {"do": "dogfight"}],
-                  (300, 0), weapon=POP, ref=7, piloting=6, maneuver=2)  # fmt: skip
+    flanker = jet("Flanker", [{"do": "attack"}], (300, 0), weapon=POP, ref=7, piloting=6,
+                  maneuver=2)  # fmt: skip
     sc = duel([viper], [flanker], max_rounds=4, dogfight_tie=tie)
     level_attacks = level_barred = 0
     last = None
     for e in events_of(sc, range(30)):
-        if e["kind"] == "dogfight":
-            last = e
+        if e["kind"] in ("dogfight", "end"):
+            last = e if e["kind"] == "dogfight" else None  # a trial's events end with "end"
         elif last is not None and last["raw"] == 0:
             level_attacks += e["kind"] == "attack"
             level_barred += e["kind"] == "dogfight_barred"
@@ -232,7 +232,8 @@ def test_no_moving_target_penalty_inside_the_dogfight_but_outside_it():
     engaged with it, does not take the penalty (VA-16); the Hawk, outside, does."""
     viper = jet("Viper", [{"when": "advantage >= 1 and range <= 700", "do": "attack"},
                           {"do": "dogfight"}], weapon=POP, piloting=30)  # fmt: skip
-    hawk = jet("Hawk", [{"when": "range <= 700", "do": "attack"}, {"do": "run"}], (0, 50),
+    # the Hawk waits ahead, out of range until the Flanker has run (its first run, phase 1)
+    hawk = jet("Hawk", [{"when": "range <= 700", "do": "attack"}, {"do": "none"}], (1100, 50),
                weapon=POP)  # fmt: skip
     flanker = jet("Flanker", [{"do": "run", "toward": "away"}], (300, 0), ref=7, piloting=0)
     sc = duel([viper, hawk], [flanker], max_rounds=4, criticals="none")
@@ -347,7 +348,8 @@ def test_bad_input_is_an_error():
     message = _error(tank)
     assert "needs a flying vehicle" in message and "tactics[0].do" in message
     rider = jet("Viper", DOGFIGHT)
-    rider["vehicle"]["crew"][0]["tactics"] = DOGFIGHT
+    rider["vehicle"]["crew"].append({"name": "Gunner", "role": "gunner", "tactics": DOGFIGHT,
+                                     "stats": {"REF": 6}, "skills": {"Gunnery": 5}})
     assert "crew member rides" in _error(rider)
     assert "not built yet" in _error(jet("Viper", [{"do": "ram"}]))
     assert "not built yet" in _error(jet("Viper", [{"when": "speed > 2", "do": "dogfight"}]))
@@ -365,9 +367,13 @@ def test_a_dogfight_at_a_target_that_does_not_fly_is_idle():
 
 def test_results_report_the_dogfight_and_the_replay_narrates_it():
     result = simulate(both_dogfight(max_rounds=2), trials=2000, seed=4, threads=1)
-    data = result.to_dict() if hasattr(result, "to_dict") else json.loads(result.to_json())
-    text = json.dumps(data)
-    assert "dogfight_won_mean" in text and "broke_off" in text and "tailing_mean" in text
+    row = next(r for r in result.combatant_stats() if r["combatant"] == "Viper")
+    assert row["dogfight_rolls_mean"] == 8.0 and row["broke_off_mean"] == 0.0
+    exact = positions(margin_pmf(18, 15))
+    won = float(exact["a_advantage"] + exact["a_tailing"])
+    se = math.sqrt(8 * won * (1 - won) / 2000)
+    assert abs(row["dogfight_won_mean"] - 8 * won) < 4 * se
+    assert abs(row["tailing_mean"] - 8 * float(exact["a_tailing"])) < 4 * se
     lines = api.replay(both_dogfight(), trial=0)["lines"]
     assert any("engages Flanker in a dogfight" in x for x in lines)
     assert any("wins the dogfight roll by" in x or "draw level" in x for x in lines)
