@@ -196,6 +196,11 @@ def test_flagship_loads_as_written():
         "breath_reset": "on_exit",
         "asphyxia_collateral": True,
         "poison_timing": "minute",
+        "dogfight_cadence": "phase",
+        "dogfight_tie": "none",
+        "intercept": "scenario",
+        "break_off_rounds": 2,
+        "break_off_time": "fixed",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]
