@@ -1,40 +1,46 @@
 """The general kernel's dogfight room (M-53 to M-58; VA-16, VA-32 to VA-34).
 
-The kernel calls four entry points, each compiled with ``_nrt=False`` and never inlined,
+The kernel calls three entry points, each compiled with ``_nrt=False`` and never inlined,
 behind one flag worked out once a chunk (``Dogfight.on``: some tactic names ``dogfight``;
 PERFORMANCE-NOTES lessons 13 to 15): :func:`dogfight_reset` at the start of each trial,
-:func:`dogfight_phase` at the start of each phase (or of each round, ``dogfight_cadence:
-round``) before anyone acts, :func:`dogfight_act` for the ``dogfight`` and ``break_off``
-actions, and :func:`dogfight_attack` once an attack's target is in reach. A fight without
-a dogfight pays one predictable branch per phase, per non-moving action and per attack.
+:func:`dogfight_phase` at the start of each phase before anyone acts, and
+:func:`dogfight_choice` after the tactics' choice when it is ``dogfight`` or ``break_off`` or
+its target is its dogfight partner. Nothing is added to the attack's path: the tailing bonus
+rides in the pair's modifier (``called_mod``, a copy the chunk owns) and the moving-target
+exemption is a test inside ``strike.attack_odds``'s moving-target branch (read only when the
+target moved). A fight without a dogfight pays one predictable branch per phase and per choice.
 
 - **The roll** (M-54, VA-33): each pilot of an engaged pair rolls its Piloting (its vehicle's
   control skill) + current REF + the action die (the task die of the project: 3d6 or 1d10,
   criticals F3 unless ``criticals: none``; no flat 10) + the vehicle's Maneuver Value; the
   margin ``m`` is the difference, ``+m`` for one and ``-m`` for the other. It costs no action.
+  Under ``dogfight_cadence: round`` a pair rolls at a round's start only (and when engaged).
 - **The chart** (VA-32, ``data/dogfight.yaml``, not from the seed): ``|m| >= tail_min`` is
-  tailing, ``|m| >= adv_min`` the Advantage, else neutral. The loser may not attack the winner;
-  in a neutral phase neither may attack the other (``dogfight_tie: both``: both may); the
-  tailing winner has ``tail_bonus`` (+2) to its attack on the loser. Inside the pair the
-  moving-target penalty is not applied (VA-16). Anyone else attacks, and is attacked, normally.
+  tailing, ``|m| >= adv_min`` the Advantage, else level (neutral). The loser may not attack the
+  winner; after a level roll neither may attack the other (``dogfight_tie: both``: both may);
+  an attack the chart bars spends the action. The tailing winner has ``tail_bonus`` (+2) to
+  its attacks on the loser (not to a missile's launch, which leaves the pair's modifier out).
+  Inside the pair the moving-target penalty is not applied (VA-16). Anyone else attacks, and
+  is attacked, normally.
 - **Engaging** (``dogfight``): the pilot's action of the phase is spent manoeuvring for
-  position, a ``run`` toward the target; the pair is engaged from then on and makes its first
-  roll at once (``intercept: perception``: that first roll is INT + Perception + die, VA-34,
-  M-53). Both must be flying vehicles with a pilot; against any other target the action is idle.
-  Engaging a new partner leaves the old pair.
-- **Breaking off** (``break_off``, M-57, VA-34): a pilot holding the Advantage announces; from
-  the round of the announcement (the next round when it is made after the round's first phase)
-  it must win every roll for ``break_off_rounds`` rounds (``break_off_time: d6_half``:
-  ceil(1d6 / 2), rolled at the announcement); a roll it does not win ends the announcement. At
-  the start of the round after that it escapes: the pair disengages and the vehicle (with its
-  crew) leaves the fight as fled (``gave_up``, as a surrender), counted in ``broke_off``. Both
-  pilots choosing ``break_off`` in the same or consecutive phases is mutual agreement: both
-  leave. Without the Advantage the action is spent in vain. Each ``break_off`` is a ``run``
-  away from the other pilot.
-- The pair disengages when either vehicle or its pilot is out.
+  position, a ``run`` toward the target; the pair is engaged at the start of the next phase and
+  makes its first roll then (``intercept: perception``: that first roll is INT + Perception +
+  die, VA-34, M-53). Both must be flying vehicles with a pilot; against any other target the
+  action is idle. Engaging a new partner leaves the old pair.
+- **Breaking off** (``break_off``, M-57, VA-34): a ``run`` away from the target, weighed at the
+  next phase's start: if the other pilot chose it too (that phase or the one before), mutual
+  agreement, both leave; else a pilot holding the Advantage announces, and from the round of
+  the announcement (the next round when it is not a round's first phase) it must win every roll
+  for ``break_off_rounds`` rounds (``break_off_time: d6_half``: ceil(1d6 / 2), rolled at the
+  announcement); a roll it does not win ends the announcement. At the start of the round after,
+  it escapes: the pair parts and the vehicle (with its crew) leaves the fight as fled
+  (``gave_up``, as a surrender), counted in ``broke_off``. Without the Advantage the choice is
+  spent in vain; outside a dogfight ``break_off`` is idle.
+- The pair parts when either vehicle or its pilot is out.
 
-``DState.dfs`` (int64[C, 3]: partner or -1, this phase's margin, 1 when tailing) is also
-what the tactics read (``actions.Sense.dogfight_state``: ``advantage``, ``tailing``).
+``DState.dfs`` (int64[C, 4]: partner or -1, this phase's margin, 1 when tailing, the partner
+its tailing bonus is against) is also what the tactics read (``actions.Sense.dogfight_state``:
+``advantage``, ``tailing``) and what ``attack_odds`` reads (``strike.Where.dogfight``).
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
+from .actions import is_attack
 from .codes import (
     EV_ACTION,
     EV_AV,
@@ -67,7 +74,7 @@ from .kernel_parts import log_event
 __all__ = [
     "BO_ANNOUNCE", "BO_ESCAPE", "BO_LAPSE", "BO_MUTUAL", "BO_NO_ADVANTAGE", "DF_ENGAGE",
     "DF_INTERCEPT", "DF_ROLL", "DState", "Dogfight", "POS_ADVANTAGE", "POS_NEUTRAL",
-    "POS_TAILING", "dogfight_act", "dogfight_attack", "dogfight_phase", "dogfight_reset",
+    "POS_TAILING", "dogfight_choice", "dogfight_phase", "dogfight_reset",
 ]  # fmt: skip
 
 #: The positions of the chart (``EV_LOCATION`` of a dogfight event).
@@ -96,20 +103,28 @@ Dogfight = namedtuple(
     "on fly skill intel per_round tie_both perception break_rounds break_d6 adv_min tail_min "
     "tail_bonus unit",
 )
-#: ``ds``: the trial's state. ``dfs`` int64[C, 3] (partner, margin, tailing); ``since`` the
-#: first round a break-off announcement counts (-1: none); ``need`` its rounds; ``wish`` the
-#: phase it last chose ``break_off`` (mutual agreement); the counters: rolls made, won, won by
-#: tailing, 1 when it broke off
-DState = namedtuple("DState", "dfs since need wish c_rolls c_won c_tail c_broke")
+#: ``ds``: the trial's state. ``dfs`` int64[C, 4] (partner, margin, 1 while its tailing bonus
+#: is in ``called_mod``, the partner that bonus is against); ``req`` the target a ``dogfight``
+#: chose (-1: none), engaged at the next phase's start; ``since`` the first round a break-off
+#: announcement counts (-1: none); ``need`` its rounds; ``wish`` the phase it last chose
+#: ``break_off``; the counters: rolls made, won, won by tailing, 1 when it broke off
+DState = namedtuple("DState", "dfs req since need wish c_rolls c_won c_tail c_broke")
 
 
 @jit(_nrt=False)
-def dogfight_reset(ds):
-    """The start of a trial: nobody engaged, no announcement, the counters at 0."""
+def dogfight_reset(df, ds, called_mod):
+    """The start of a trial: nobody engaged (the last trial's tailing bonus taken back out of
+    ``called_mod``), no announcement, the counters at 0."""
+    n = ds.dfs.shape[0]
+    for c in range(n):
+        if ds.dfs[c, 2] and ds.dfs[c, 3] >= 0:
+            called_mod[c * n + ds.dfs[c, 3]] -= df.tail_bonus
+        ds.dfs[c, 2] = 0
+        ds.dfs[c, 3] = -1
     for c in range(ds.dfs.shape[0]):
         ds.dfs[c, 0] = -1
         ds.dfs[c, 1] = 0
-        ds.dfs[c, 2] = 0
+        ds.req[c] = -1
         ds.since[c] = -1
         ds.need[c] = 0
         ds.wish[c] = -10
@@ -124,7 +139,6 @@ def _part(ds, c):
     """``c`` leaves its pair (no partner, no margin, no announcement)."""
     ds.dfs[c, 0] = -1
     ds.dfs[c, 1] = 0
-    ds.dfs[c, 2] = 0
     ds.since[c] = -1
 
 
@@ -158,8 +172,6 @@ def roll_pair(a, b, how, df, ds, e_ref, pilot_of, task_table, s0, s1, s2, s3, lo
     m = ta + ra - (tb + rb)
     ds.dfs[a, 1] = m
     ds.dfs[b, 1] = -m
-    ds.dfs[a, 2] = m >= df.tail_min
-    ds.dfs[b, 2] = -m >= df.tail_min
     ds.c_rolls[a] += 1
     ds.c_rolls[b] += 1
     w = a if m >= 0 else b
@@ -217,50 +229,139 @@ def _leave(c, how, ds, side, is_out, gave_up, c_out, carrier, standing, sides_le
     return ne, sides_left
 
 
+@jit(inline="always")
+def _bonus(ds, df, called_mod, c):
+    """Keep ``c``'s tailing bonus in its attacks on its partner (``called_mod``, which
+    ``strike.attack_odds`` adds to every attack of the pair) and its ``tailing`` flag:
+    ``ds.dfs[c, 2]`` says whether the bonus is in, against ``ds.dfs[c, 3]``."""
+    n = ds.dfs.shape[0]
+    p = ds.dfs[c, 0]
+    tail = p >= 0 and ds.dfs[c, 1] >= df.tail_min
+    if ds.dfs[c, 2] and ds.dfs[c, 3] >= 0:
+        called_mod[c * n + ds.dfs[c, 3]] -= df.tail_bonus
+    if tail:
+        called_mod[c * n + p] += df.tail_bonus
+    ds.dfs[c, 2] = tail
+    ds.dfs[c, 3] = p
+
+
 @jit(_nrt=False)
 def dogfight_phase(now, round_start, rounds_done, df, ds, side, is_out, gave_up, c_out, e_ref,
-                   pilot_of, carrier, task_table, standing, sides_left, s0, s1, s2, s3, log,
-                   events, ne):  # fmt: skip
-    """The start of a phase (``round_start``: the round's first), before anyone acts: pairs
-    with a vehicle or a pilot out part; at a round's start a break-off held long enough
-    escapes (VA-34); every other engaged pair rolls (every phase, or only at a round's start
-    under ``dogfight_cadence: round``, the margin holding for the round). Returns ``(state,
-    ne, sides still standing)``."""
-    if df.per_round and not round_start:
-        return s0, s1, s2, s3, ne, sides_left
+                   pilot_of, carrier, task_table, called_mod, standing, sides_left, s0, s1, s2,
+                   s3, log, events, ne):  # fmt: skip
+    """The start of a phase (``round_start``: the round's first), before anyone acts:
+
+    1. the last phase's ``dogfight`` choices engage their pairs (leaving any other pair);
+    2. pairs with a vehicle or a pilot out part;
+    3. the last phase's ``break_off`` choices: mutual agreement (both chose it, this phase or
+       the one before) puts both out as fled; else a pilot holding the Advantage announces;
+    4. at a round's start a break-off held long enough escapes (VA-34);
+    5. every engaged pair rolls (every phase, or only at a round's start under
+       ``dogfight_cadence: round``, the margin holding for the round); a pair just engaged
+       rolls at once (its first roll: INT + Perception under ``intercept: perception``).
+
+    Returns ``(state, ne, sides still standing)``."""
     n = side.shape[0]
+    for a in range(n):  # 1. engagements
+        b = ds.req[a]
+        if b < 0:
+            continue
+        ds.req[a] = -1
+        if is_out[a] or is_out[b] or ds.dfs[a, 0] == b:
+            continue
+        for c in (a, b):
+            if ds.dfs[c, 0] >= 0:
+                p = ds.dfs[c, 0]
+                _part(ds, p)
+                _bonus(ds, df, called_mod, p)
+                _part(ds, c)
+                _bonus(ds, df, called_mod, c)
+        ds.dfs[a, 0] = b
+        ds.dfs[b, 0] = a
+        ds.dfs[a, 1] = 0
+        ds.dfs[b, 1] = 0
+        ds.since[a] = -2  # just engaged: its first roll now (reset below)
+        ds.since[b] = -2
     for a in range(n):
         b = ds.dfs[a, 0]
         if b <= a:
             continue  # each pair once (from its lower index); -1: not engaged
         if (is_out[a] or is_out[b] or pilot_of[a] < 0 or pilot_of[b] < 0
-                or is_out[pilot_of[a]] or is_out[pilot_of[b]]):  # fmt: skip
+                or is_out[pilot_of[a]] or is_out[pilot_of[b]]):  # 2. fmt: skip
             _part(ds, a)
             _part(ds, b)
+            _bonus(ds, df, called_mod, a)
+            _bonus(ds, df, called_mod, b)
             continue
-        if round_start:
-            escaped = False
+        first = ds.since[a] == -2
+        if first:
+            ds.since[a] = -1
+            ds.since[b] = -1
+        left = False
+        for c in (a, b):  # 3. break-off choices of the last phase
+            p = b if c == a else a
+            if left or ds.wish[c] != now - 1:
+                continue
+            if ds.wish[p] >= now - 2:  # mutual agreement: both leave
+                ne, sides_left = _leave(c, BO_MUTUAL, ds, side, is_out, gave_up, c_out, carrier,
+                                        standing, sides_left, log, events, ne, now)  # fmt: skip
+                ne, sides_left = _leave(p, BO_MUTUAL, ds, side, is_out, gave_up, c_out, carrier,
+                                        standing, sides_left, log, events, ne, now)  # fmt: skip
+                left = True
+            elif ds.since[c] < 0:
+                if ds.dfs[c, 1] < df.adv_min:
+                    if log:
+                        row = log_event(events, ne, now, EVENT_BREAK_OFF, c, p)
+                        events[row, EV_ROLL] = BO_NO_ADVANTAGE
+                        events[row, EV_RAW] = ds.dfs[c, 1]
+                        ne += 1
+                    continue
+                ds.since[c] = rounds_done if round_start else rounds_done + 1
+                need = df.break_rounds
+                if df.break_d6:  # ceil(1d6 / 2), as the missile chase
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    need = (np.int64(u * 6.0) + 2) // 2
+                ds.need[c] = need
+                if log:
+                    row = log_event(events, ne, now, EVENT_BREAK_OFF, c, p)
+                    events[row, EV_ROLL] = BO_ANNOUNCE
+                    events[row, EV_RAW] = need
+                    ne += 1
+        if left:
+            _bonus(ds, df, called_mod, a)
+            _bonus(ds, df, called_mod, b)
+            continue
+        if round_start:  # 4.
             for c in (a, b):
-                if not escaped and ds.since[c] >= 0 and rounds_done - ds.since[c] >= ds.need[c]:
+                if not left and ds.since[c] >= 0 and rounds_done - ds.since[c] >= ds.need[c]:
                     ne, sides_left = _leave(c, BO_ESCAPE, ds, side, is_out, gave_up, c_out,
                                             carrier, standing, sides_left, log, events, ne,
                                             now)  # fmt: skip
-                    escaped = True
-            if escaped:
+                    left = True
+            if left:
+                _bonus(ds, df, called_mod, a)
+                _bonus(ds, df, called_mod, b)
                 continue
-        s0, s1, s2, s3, ne = roll_pair(a, b, DF_ROLL, df, ds, e_ref, pilot_of, task_table, s0,
-                                       s1, s2, s3, log, events, ne, now)  # fmt: skip
+        if first or round_start or not df.per_round:  # 5.
+            how = DF_ROLL
+            if first:
+                how = DF_INTERCEPT if df.perception else DF_ENGAGE
+            s0, s1, s2, s3, ne = roll_pair(a, b, how, df, ds, e_ref, pilot_of, task_table, s0,
+                                           s1, s2, s3, log, events, ne, now)  # fmt: skip
+            _bonus(ds, df, called_mod, a)
+            _bonus(ds, df, called_mod, b)
     return s0, s1, s2, s3, ne, sides_left
 
 
 @jit(_nrt=False)
-def dogfight_act(a, tgt, action, slot, rounds_done, df, ds, side, is_out, gave_up, c_out, e_ref,
-                 pilot_of, carrier, task_table, standing, sides_left, s0, s1, s2, s3, log,
-                 events, ne, now):  # fmt: skip
-    """The ``dogfight`` and ``break_off`` actions of ``a`` at ``tgt`` (see the module's
-    docstring). Returns ``(state, ne, sides still standing, action, param)``: ``run`` toward
-    (``dogfight``) or away from the other pilot (``break_off``), or -1 when the action is
-    spent here (idle, in vain, or it left the fight)."""
+def dogfight_choice(a, tgt, action, param, now, df, ds, pilot_of, is_out, log, events, ne):
+    """What ``a`` chose at ``tgt``, when it is ``dogfight`` or ``break_off`` or ``tgt`` is its
+    partner. ``dogfight``: a ``run`` toward the target, engaging it at the next phase's start
+    (idle at a target that is not a flying vehicle with a pilot); ``break_off``: a ``run`` away
+    from it, the break-off weighed at the next phase's start (idle outside a dogfight); an
+    attacking action at its partner that the chart bars (the loser's, or either's in a level
+    roll unless ``dogfight_tie: both``) is spent (``EVENT_DOGFIGHT_BARRED``). Returns
+    ``(action, param, ne)``; action -1: spent here."""
     if action == tx.A_DOGFIGHT:
         if (not (df.fly[a] and df.fly[tgt]) or pilot_of[a] < 0 or pilot_of[tgt] < 0
                 or is_out[pilot_of[tgt]]):  # fmt: skip
@@ -268,77 +369,26 @@ def dogfight_act(a, tgt, action, slot, rounds_done, df, ds, side, is_out, gave_u
                 row = log_event(events, ne, now, EVENT_IDLE, a, tgt)
                 events[row, EV_ACTION] = action
                 ne += 1
-            return s0, s1, s2, s3, ne, sides_left, -1, 0
-        if ds.dfs[a, 0] != tgt:  # engage: leave any other pair, the first roll at once
-            if ds.dfs[a, 0] >= 0:
-                _part(ds, ds.dfs[a, 0])
-                _part(ds, a)
-            if ds.dfs[tgt, 0] >= 0:
-                _part(ds, ds.dfs[tgt, 0])
-                _part(ds, tgt)
-            ds.dfs[a, 0] = tgt
-            ds.dfs[tgt, 0] = a
-            how = DF_INTERCEPT if df.perception else DF_ENGAGE
-            s0, s1, s2, s3, ne = roll_pair(a, tgt, how, df, ds, e_ref, pilot_of, task_table, s0,
-                                           s1, s2, s3, log, events, ne, now)  # fmt: skip
-        return s0, s1, s2, s3, ne, sides_left, tx.A_RUN, tx.M_TARGET
-    # break_off
-    p = ds.dfs[a, 0]
-    if p < 0:
-        if log:
-            row = log_event(events, ne, now, EVENT_IDLE, a, tgt)
-            events[row, EV_ACTION] = action
-            ne += 1
-        return s0, s1, s2, s3, ne, sides_left, -1, 0
-    if now - ds.wish[p] <= 1:  # mutual agreement: both leave
-        ne, sides_left = _leave(a, BO_MUTUAL, ds, side, is_out, gave_up, c_out, carrier,
-                                standing, sides_left, log, events, ne, now)  # fmt: skip
-        ne, sides_left = _leave(p, BO_MUTUAL, ds, side, is_out, gave_up, c_out, carrier,
-                                standing, sides_left, log, events, ne, now)  # fmt: skip
-        return s0, s1, s2, s3, ne, sides_left, -1, 0
-    ds.wish[a] = now
-    if ds.since[a] < 0:
-        if ds.dfs[a, 1] < df.adv_min:
+            return -1, param, ne
+        if ds.dfs[a, 0] != tgt:
+            ds.req[a] = tgt
+        return tx.A_RUN, tx.M_TARGET, ne
+    if action == tx.A_BREAK_OFF:
+        if ds.dfs[a, 0] < 0:
             if log:
-                row = log_event(events, ne, now, EVENT_BREAK_OFF, a, p)
-                events[row, EV_ROLL] = BO_NO_ADVANTAGE
-                events[row, EV_RAW] = ds.dfs[a, 1]
+                row = log_event(events, ne, now, EVENT_IDLE, a, tgt)
+                events[row, EV_ACTION] = action
                 ne += 1
-            return s0, s1, s2, s3, ne, sides_left, -1, 0
-        ds.since[a] = rounds_done if slot < df.unit else rounds_done + 1
-        need = df.break_rounds
-        if df.break_d6:  # ceil(1d6 / 2), as the missile chase
-            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-            need = (np.int64(u * 6.0) + 2) // 2
-        ds.need[a] = need
-        if log:
-            row = log_event(events, ne, now, EVENT_BREAK_OFF, a, p)
-            events[row, EV_ROLL] = BO_ANNOUNCE
-            events[row, EV_RAW] = need
-            ne += 1
-    return s0, s1, s2, s3, ne, sides_left, tx.A_RUN, tx.M_AWAY
-
-
-@jit(_nrt=False)
-def dogfight_attack(a, tgt, melee, df, ds, moved, next_mod, log, events, ne, now):
-    """An attack of ``a`` on ``tgt`` once in reach: outside ``a``'s pair nothing changes;
-    inside, the loser (and, neutral, both unless ``dogfight_tie: both``) may not attack
-    (``EVENT_DOGFIGHT_BARRED``, the action spent); the tailing winner has ``tail_bonus``, and
-    a ranged attack gets no moving-target penalty (VA-16): both through ``next_mod``, which
-    ``strike.attack_odds`` adds and spends. Returns ``(barred, ne)``."""
-    if ds.dfs[a, 0] != tgt:
-        return False, ne
+            return -1, param, ne
+        ds.wish[a] = now
+        return tx.A_RUN, tx.M_AWAY, ne
+    if not is_attack(action):
+        return action, param, ne
     m = ds.dfs[a, 1]
     if m <= -df.adv_min or (m < df.adv_min and not df.tie_both):
         if log:
             row = log_event(events, ne, now, EVENT_DOGFIGHT_BARRED, a, tgt)
             events[row, EV_RAW] = m
             ne += 1
-        return True, ne
-    bonus = np.int64(0)
-    if m >= df.tail_min:
-        bonus += df.tail_bonus
-    if not melee and moved[tgt] >= 10.0:
-        bonus += np.int64(moved[tgt] // 10.0)  # what attack_odds takes off for a moving target
-    next_mod[a] += bonus
-    return False, ne
+        return -1, param, ne
+    return action, param, ne

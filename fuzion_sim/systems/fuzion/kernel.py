@@ -147,14 +147,7 @@ from .codes import (
     V_ROWS,
     VS_NO_MOVE,
 )
-from .dogfight import (
-    Dogfight,
-    DState,
-    dogfight_act,
-    dogfight_attack,
-    dogfight_phase,
-    dogfight_reset,
-)
+from .dogfight import Dogfight, DState, dogfight_choice, dogfight_phase, dogfight_reset
 from .dogfight_build import (
     DO_ADV_MIN,
     DO_BREAK_D6,
@@ -499,9 +492,13 @@ def run_chunk(
     c_hz_out = np.zeros(n_comb, np.int64)
     c_breath = np.zeros(n_comb, np.int64)
     # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
-    dfs = np.zeros((n_comb, 3), np.int64)
+    dfs = np.zeros((n_comb, 4), np.int64)
+    df_req = np.full(n_comb, -1, np.int64)
     for c in range(n_comb):
         dfs[c, 0] = -1
+        dfs[c, 3] = -1
+    if df_opts[DO_ON] != 0:  # the tailing bonus rides in the pair's modifier (dogfight.py)
+        called_mod = called_mod.copy()
     df_since = np.zeros(n_comb, np.int64)
     df_need = np.zeros(n_comb, np.int64)
     df_wish = np.zeros(n_comb, np.int64)
@@ -543,7 +540,7 @@ def run_chunk(
         c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
         k_from,
         env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
-        dfs, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
+        dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
     )  # fmt: skip
 
 
@@ -582,7 +579,7 @@ def trials(
     c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp,
     c_broke, k_from,
     env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
-    dfs, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
+    dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -658,7 +655,7 @@ def trials(
         any_impact,
         k_from,
     )
-    wh = Where(px, py, moved, dist, rmod, im)
+    wh = Where(px, py, moved, dist, rmod, im, dfs)
     st = Stance(
         aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
         disarmed, ammo, recovering, obs_pen, acted_t, aborted_t,
@@ -720,7 +717,8 @@ def trials(
         df_opts[DO_BREAK_D6] != 0, df_opts[DO_ADV_MIN], df_opts[DO_TAIL_MIN],
         df_opts[DO_TAIL_BONUS], slots_per_unit,
     )
-    ds = DState(dfs, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke)
+    ds = DState(dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail,
+                c_df_broke)  # fmt: skip
     sense = Sense(incoming, env, dfs)  # what the tactics read of missiles, hazards, dogfights
     hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
                 c_breath)  # fmt: skip
@@ -814,7 +812,7 @@ def trials(
         if any_hazard:
             hazard_reset(hz, hs, px, py)
         if any_dogfight:
-            dogfight_reset(ds)
+            dogfight_reset(df, ds, called_mod)
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -876,8 +874,8 @@ def trials(
             if any_dogfight and sub == 0:  # the dogfight rolls, before anyone acts (dogfight.py)
                 s0, s1, s2, s3, ne, sides_left = dogfight_phase(
                     now, slot < slots_per_unit, rounds_done, df, ds, side, is_out, gave_up,
-                    c_out, e_ref, pilot_of, carrier, task_table, standing, sides_left, s0, s1,
-                    s2, s3, log, events, ne,
+                    c_out, e_ref, pilot_of, carrier, task_table, called_mod, standing,
+                    sides_left, s0, s1, s2, s3, log, events, ne,
                 )  # fmt: skip
                 if sides_left <= 1:
                     result = fight_result(standing)
@@ -998,6 +996,12 @@ def trials(
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
                             w_missile, sense, arms,
                         )  # fmt: skip
+                    if any_dogfight and (action >= tx.A_DOGFIGHT or dfs[a, 0] == tgt):
+                        # dogfight, break_off, or an attack the chart bars (dogfight.py)
+                        action, param, ne = dogfight_choice(a, tgt, action, param, now, df, ds,
+                                                            pilot_of, is_out, log, events, ne)
+                        if action < 0:
+                            continue
                     if weapon_rooms and is_weapon_action(action):
                         # the weapon a rule names, taken up; a vehicle weapon bears only on its
                         # arc: the vehicle turns to face the target (the action), a gunner
@@ -1047,16 +1051,6 @@ def trials(
                         ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
                                   events, ne, now)  # fmt: skip
                         continue
-                    if any_dogfight and action >= tx.A_DOGFIGHT:  # dogfight, break_off
-                        s0, s1, s2, s3, ne, sides_left, action, param = dogfight_act(
-                            a, tgt, action, slot, rounds_done, df, ds, side, is_out, gave_up,
-                            c_out, e_ref, pilot_of, carrier, task_table, standing, sides_left,
-                            s0, s1, s2, s3, log, events, ne, now,
-                        )  # fmt: skip
-                        if sides_left <= 1:
-                            break
-                        if action < 0:
-                            continue  # spent: idle, in vain, or it left the fight
                     if action == tx.A_NONE:
                         if log:
                             row = log_event(events, ne, now, EVENT_IDLE, a, -1)
@@ -1175,11 +1169,6 @@ def trials(
                             events[row, EV_ACTION] = action
                             ne += 1
                         continue
-                    if any_dogfight:  # the dogfight's bans and bonuses (dogfight.py)
-                        barred, ne = dogfight_attack(a, tgt, melee, df, ds, moved, next_mod, log,
-                                                     events, ne, now)  # fmt: skip
-                        if barred:
-                            continue
                     n_victims = 0
                     p_through = np.int64(-1)  # the crew row's damage to the pilot (-1: none)
                     p_hits = np.int64(0)
