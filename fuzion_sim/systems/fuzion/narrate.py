@@ -489,8 +489,9 @@ def _dogfight_line(ev: dict) -> str:
     Viper: it lost the dogfight", "Viper breaks off"."""
     actor, target = ev["actor"], ev.get("target", "its partner")
     if ev["kind"] == "dogfight":
-        head = {"phase": "", "engage": f"{actor} engages {target} in a dogfight: ",
-                "intercept": f"{actor} and {target} meet (Perception intercept): "}[ev["roll"]]
+        head = {"phase": "", "engage": f"{actor} and {target} engage in a dogfight: ",
+                "intercept": f"{actor} and {target} engage in a dogfight (Perception "
+                             "intercept): "}[ev["roll"]]  # fmt: skip
         totals = f"{ev['totals'][0]} against {ev['totals'][1]}"
         if ev["position"] == "neutral":
             return head + (f"{actor} and {target} draw level in the dogfight roll ({totals}, "

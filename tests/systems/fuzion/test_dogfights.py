@@ -377,7 +377,7 @@ def test_results_report_the_dogfight_and_the_replay_narrates_it():
     assert abs(row["dogfight_won_mean"] - 7 * won) < 4 * se
     assert abs(row["tailing_mean"] - 7 * float(exact["a_tailing"])) < 4 * se
     lines = api.replay(both_dogfight(), trial=0)["lines"]
-    assert any("engages Flanker in a dogfight" in x for x in lines)
+    assert any("engage in a dogfight" in x for x in lines)
     assert any("wins the dogfight roll by" in x or "draw level" in x for x in lines)
 
 

@@ -201,8 +201,8 @@ def test_every_kind_renders_from_hand_built_events():
         "breaks free", "Bob reloads (1 of 2 actions): 0 shots", "Bob reloads 6 rounds: 6 shots",
         "Ann's presence attack on Bob: 24 vs RES 12 (+12): impressed, -3 to its next action",
         "awed, loses its next action",
-        "Ann engages Bob in a dogfight: Ann wins the dogfight roll by 6 against Bob (27 against "
-        "21): tailing", "Bob may not attack Ann: it lost the dogfight",
+        "Ann and Bob engage in a dogfight: Ann wins the dogfight roll by 6 against Bob (27 "
+        "against 21): tailing", "Bob may not attack Ann: it lost the dogfight",
         "Ann announces a break-off from Bob: it must hold the Advantage for 2 rounds",
         "Ann breaks off from Bob and escapes: it leaves the fight",
         "Bob waits", "Bob interrupts Ann", "Ann does nothing", "Ann cannot reach Bob (punch)",
