@@ -18,7 +18,7 @@ from .systems import get_system
 
 __all__ = [
     "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight",
-    "exact_hazard", "exact_impact", "exact_manoeuvre", "replay",
+    "exact_dogfight", "exact_hazard", "exact_impact", "exact_manoeuvre", "replay",
     "scenario_hash", "simulate",
 ]  # fmt: skip
 
@@ -325,6 +325,34 @@ def exact_hazard(scenario, hazard: str, target: str) -> dict:
     """
     scenario = as_scenario(scenario)
     return get_system(scenario.system).hazard(scenario, hazard, target)
+
+
+def exact_dogfight(scenario, a: str, b: str) -> dict:
+    """The exact dogfight roll between the scenario's flying vehicles ``a`` and ``b`` (its rule
+    system's oracle; Fuzion's M-54, VA-32, VA-33): the pmf of ``a``'s margin and the chart's
+    positions.
+
+    Parameters
+    ----------
+    scenario : Scenario, path or dict
+    a, b : str
+        Two vehicles' names.
+
+    Returns
+    -------
+    dict
+        ``{"scenario", "a", "b", "a_base", "b_base", "margin": {"mean", "pmf"}, "positions":
+        {"level", "a_advantage", "a_tailing", "b_advantage", "b_tailing"}, ...}`` (plus the
+        first roll's ``intercept_margin`` under ``intercept: perception``).
+
+    Raises
+    ------
+    FuzionSimError
+        A name that is not a flying vehicle with a pilot, or a system without dogfights
+        (:class:`~fuzion_sim.systems.base.NotAvailable`).
+    """
+    scenario = as_scenario(scenario)
+    return {"scenario": scenario.name, **get_system(scenario.system).dogfight(scenario, a, b)}
 
 
 def exact_fight(scenario) -> dict:

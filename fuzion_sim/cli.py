@@ -558,6 +558,28 @@ def manoeuvre(scenario, vehicle, name, as_json):  # issue 17
 
 @cli.command()
 @click.argument("scenario")
+@click.option("--a", "a", required=True, help="One flying vehicle's name.")
+@click.option("--b", "b", required=True, help="The other's.")
+@click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
+              help="Most rows per distribution table.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def dogfight(scenario, a, b, rows, as_json):
+    """The exact dogfight roll between two flying vehicles of SCENARIO: the pmf of A's margin
+    over B (Piloting + REF + die + Maneuver Value each) and the Advantage chart's positions
+    (M-54, VA-32, VA-33)."""
+    sc = _load(scenario)
+    answer = api.exact_dogfight(sc, a, b)
+    if as_json:
+        _dump(answer)
+        return
+    from .report.text import render_answer
+
+    render_answer(f"The dogfight roll of {a} against {b} (exact; margin: {a} less {b})", answer,
+                  rows)
+
+
+@cli.command()
+@click.argument("scenario")
 def validate(scenario):
     """Check SCENARIO and print what it resolves to."""
     from .systems import get_system

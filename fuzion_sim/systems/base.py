@@ -283,6 +283,10 @@ class RuleSystem:
         manoeuvre``): made, and each way control is lost; raises :class:`NotAvailable` where
         the system has no manoeuvres."""
         raise NotAvailable(f"system {self.name} has no manoeuvres")
+    def dogfight(self, scenario, a: str, b: str) -> dict:
+        """The exact dogfight roll between vehicles ``a`` and ``b`` of the scenario
+        (``fuzion-sim dogfight``); raises :class:`NotAvailable` where the system has none."""
+        raise NotAvailable(f"system {self.name} has no dogfights")
 
     def exact_check(self, scenario) -> None:
         """Raise :class:`NotAvailable` saying why when :meth:`exact` cannot solve the fight

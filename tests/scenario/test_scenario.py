@@ -210,6 +210,11 @@ def test_flagship_loads_as_written():
         "collision_occupants": "own_weight",
         "ram_miss_control": True,
         "thrown_damage": "collision",  # throwing objects (VA-49)
+        "dogfight_cadence": "phase",
+        "dogfight_tie": "none",
+        "intercept": "scenario",
+        "break_off_rounds": 2,
+        "break_off_time": "fixed",
     }
     assert scenario.rules.dice == "hero"
     assert scenario.side_names == ["red", "blue"]

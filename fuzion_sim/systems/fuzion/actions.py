@@ -62,9 +62,10 @@ _TARGET_AS_OWN = np.array(
 
 
 #: What the tactics read beyond the sheet: the missile engagements in flight at each
-#: (``missile.MState.incoming``), the environment (``hazard.HState.env``) and the vehicles in
-#: motion (``motion.Motion``: control state, MOVE now, altitude).
-Sense = namedtuple("Sense", "incoming env motion")
+#: (``missile.MState.incoming``), the environment (``hazard.HState.env``), the vehicles in
+#: motion (``motion.Motion``: control state, MOVE now, altitude) and the dogfights
+#: (``dogfight.DState.dfs``: partner, margin, tailing).
+Sense = namedtuple("Sense", "incoming env motion dogfight_state")
 
 
 @jit
@@ -221,6 +222,10 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
         v = sense.motion.speed[tgt]
     elif arg == tx.V_ALTITUDE:
         v = sense.motion.alt[a]
+    elif arg == tx.V_ADVANTAGE:  # this phase's dogfight margin against the target
+        v = sense.dogfight_state[a, 1] if sense.dogfight_state[a, 0] == tgt else 0
+    elif arg == tx.V_TAILING:
+        v = sense.dogfight_state[a, 2] if sense.dogfight_state[a, 0] == tgt else 0
     else:  # V_IN_REACH
         v = d_at <= (rng if melee else MELEE_REACH)
     return v

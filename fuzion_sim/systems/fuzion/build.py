@@ -580,6 +580,11 @@ def build_member(ctx: Context, parts, value, side: str, side_options: dict):
         if surprise:
             members = tuple(dataclasses.replace(m, surprised=True) for m in members)
         return members
+    if isinstance(value, dict):  # dogfights are for flying vehicles (dogfight_build.py)
+        from .dogfight_build import check_dogfight_tactics
+
+        check_dogfight_tactics(ctx, [*parts, "tactics"], value.get("tactics"),
+                               "a person is not one")  # fmt: skip
     combatant = _combatant(ctx, parts, value, side)
     if isinstance(value, dict) and ("poison" in value or "resting" in value):
         from .hazard_build import member_environment  # poison:, resting: (VA-47, VA-48)

@@ -29,6 +29,7 @@ from fuzion_sim.scenario.checks import (
 )
 
 from . import tables, tactics
+from .dogfight_build import DOGFIGHT_ACTIONS, check_dogfight_tactics, flying
 from .model import (
     ARCS,
     CONTROL_SKILL_BY_CLASS,
@@ -280,6 +281,9 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         pilot=pilot.name, weapons=tuple((operator or pilot_name, w) for operator, w in weapons),
         countermeasures=countermeasures, altitude=float(altitude), height=float(height),
     )  # fmt: skip
+    if not flying(vehicle):  # M-58: dogfights are aerial (dogfight_build.py)
+        check_dogfight_tactics(ctx, [*parts, "tactics"], value.get("tactics"),
+                               f"{name} is of class {kind}, locomotion {locomotion}")  # fmt: skip
     seat = _seat(ctx, parts, value, side, name, vehicle, pilot, seat_weapons, armor,
                  build_combatant)  # fmt: skip
     return (seat, *members)
@@ -328,7 +332,8 @@ def _placeholder(weapons: list[Weapon]) -> dict:
 
 
 #: What a vehicle whose pilot operates no weapon may do.
-_WEAPONLESS = ("run", "sprint", "move", "none", "wait", *tactics.MOTION_ACTIONS)
+_WEAPONLESS = ("run", "sprint", "move", "none", "wait", "dogfight", "break_off",
+               *tactics.MOTION_ACTIONS)
 
 
 def _quiet(ctx: Context, build):
@@ -397,7 +402,7 @@ def _no_movement(ctx: Context, parts, value) -> None:
     """A crew member rides: its tactics may not move it."""
     rules = tactics.validate_tactics(value, parts, ctx.fail)
     for index, rule in enumerate(rules):
-        if rule["do"] in (*tactics.MOVEMENT_ACTIONS, *tactics.MOTION_ACTIONS):
+        if rule["do"] in (*tactics.MOVEMENT_ACTIONS, *tactics.MOTION_ACTIONS, *DOGFIGHT_ACTIONS):
             raise ctx.fail([*parts, index, "do"] if isinstance(value, list) else list(parts),
                            f"a crew member rides in its vehicle: it cannot '{rule['do']}' (the "
                            "vehicle's tactics move it)")  # fmt: skip

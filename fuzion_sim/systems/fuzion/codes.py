@@ -398,6 +398,17 @@ EVENT_DRIVE = 47
 # the DC, EV_ROLL the damage rolled, EV_THROUGH through, EV_HITS / EV_STUN after; a crew
 # member's (TARGET its vehicle): what passed the vehicle's armour, through its own
 EVENT_CRASH = 52
+# --- dogfights (dogfight.py); codes 48-50 (44-47 are the manoeuvres') ---
+# ACTOR wins the dogfight roll against TARGET by EV_RAW (0: a tie, neither wins): EV_AV / EV_DV
+# the totals, EV_ROLL / EV_THROUGH the dice, EV_LOCATION the position (dogfight.POS_*),
+# EV_ACTION what roll (dogfight.DF_*: a phase's, the engaging one, the Perception intercept),
+# FLAG_HIT tailing
+EVENT_DOGFIGHT = 48
+# ACTOR's break-off from TARGET (its partner): EV_ROLL what (dogfight.BO_*), EV_RAW the rounds to
+# hold (an announcement) or the margin (no Advantage); FLAG_OUT it left the fight
+EVENT_BREAK_OFF = 49
+# ACTOR may not attack TARGET: it lost (EV_RAW the margin, < 0) or tied the dogfight roll
+EVENT_DOGFIGHT_BARRED = 50
 FLAG_HIT = 1
 FLAG_STUNNED = 2
 FLAG_OUT = 4

@@ -12,6 +12,7 @@ import yaml
 
 from ...scenario.model import Scenario
 from . import codes, dice, tables, tactics
+from .dogfight_build import dogfight_arrays
 from .hazard_build import hazard_arrays, hazard_options
 from .impact_build import impact_arrays
 from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
@@ -189,6 +190,11 @@ class Plan(NamedTuple):
     mo_f: np.ndarray
     mo_dv: np.ndarray
     mo_opts: np.ndarray
+    # --- dogfights (dogfight_build.dogfight_arrays, dogfight.Dogfight) ---
+    df_opts: np.ndarray
+    df_fly: np.ndarray
+    df_skill: np.ndarray
+    df_intel: np.ndarray
 
     @property
     def n_combatants(self) -> int:
@@ -471,6 +477,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         **impact_arrays(scenario, fighters),  # issue 17
         **hazard_arrays(scenario, fighters, timing.slots_per_round),
         **motion_arrays(scenario, fighters),
+        **dogfight_arrays(fighters, rules),
     )
 
 

@@ -147,6 +147,18 @@ from .codes import (
     V_ROWS,
     VS_NO_MOVE,
 )
+from .dogfight import Dogfight, DState, dogfight_choice, dogfight_phase, dogfight_reset
+from .dogfight_build import (
+    DO_ADV_MIN,
+    DO_BREAK_D6,
+    DO_BREAK_ROUNDS,
+    DO_ON,
+    DO_PER_ROUND,
+    DO_PERCEPTION,
+    DO_TAIL_BONUS,
+    DO_TAIL_MIN,
+    DO_TIE_BOTH,
+)
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, crew_fate
 from .impact import Impacts, reset_trial
@@ -224,6 +236,8 @@ def run_chunk(
     hz_tick,
     # vehicles in motion (motion_build.motion_arrays)
     mo_i, mo_f, mo_dv, mo_opts,
+    # dogfights (dogfight_build.dogfight_arrays)
+    df_opts, df_fly, df_skill, df_intel,
     # outputs, one row per trial
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
     immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
@@ -231,6 +245,7 @@ def run_chunk(
     falls, collisions, impact_taken, broke_through,
     hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
     lost_control, spins, rams, crashes,
+    dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
     # event log of one trial (log_trial < 0: none)
     log_trial, events, n_events,
 ):  # fmt: skip
@@ -323,6 +338,13 @@ def run_chunk(
         Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
         taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
         breath ran out, and the time unit it did (0: never).
+    df_opts, df_fly, df_skill, df_intel
+        Dogfights (``dogfight_build.dogfight_arrays``, ``dogfight.Dogfight``): the switches
+        and the chart, and per combatant whether it is a flying vehicle with a pilot, its
+        pilot's control skill + Maneuver Value, its pilot's INT + Perception.
+    dogfight_rolls, dogfight_won, dogfight_tail, broke_off : int32[n_trials, C]
+        Written when a tactic names ``dogfight`` (else (1, 1), not touched): the dogfight rolls
+        each made, won (the Advantage or tailing), won by tailing, and 1 when it broke off.
     log_trial : int
         Offset (within this call) of the trial whose events are logged; -1 for none. Logging
         is a predictable branch per event, free when off.
@@ -483,6 +505,21 @@ def run_chunk(
         np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64),
         np.zeros(n_comb, np.int64),
     )
+    # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
+    dfs = np.zeros((n_comb, 4), np.int64)
+    df_req = np.full(n_comb, -1, np.int64)
+    for c in range(n_comb):
+        dfs[c, 0] = -1
+        dfs[c, 3] = -1
+    if df_opts[DO_ON] != 0:  # the tailing bonus rides in the pair's modifier (dogfight.py)
+        called_mod = called_mod.copy()
+    df_since = np.zeros(n_comb, np.int64)
+    df_need = np.zeros(n_comb, np.int64)
+    df_wish = np.zeros(n_comb, np.int64)
+    c_df_rolls = np.zeros(n_comb, np.int64)
+    c_df_won = np.zeros(n_comb, np.int64)
+    c_df_tail = np.zeros(n_comb, np.int64)
+    c_df_broke = np.zeros(n_comb, np.int64)
     trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
@@ -499,12 +536,13 @@ def run_chunk(
         w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
         im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
         hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
-        ps_pool0, hz_tick,
+        ps_pool0, hz_tick, df_opts, df_fly, df_skill, df_intel,
         winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
         location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
         vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
         falls, collisions, impact_taken, broke_through,
         hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+        dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
         target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
@@ -517,6 +555,7 @@ def run_chunk(
         k_from,
         env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
         mo, (lost_control, spins, rams, crashes),
+        dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
     )  # fmt: skip
 
 
@@ -537,11 +576,12 @@ def trials(
     rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
     fall_kills, im_bands, im_opts,
     hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
-    hz_tick, winner, end_slot, out_slot, death_slot, dealt, taken,
-    attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
+    hz_tick, df_opts, df_fly, df_skill, df_intel, winner, end_slot, out_slot, death_slot, dealt,
+    taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
     crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
     evaded, falls, collisions, impact_taken, broke_through,
     hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+    dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
     log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
@@ -555,6 +595,7 @@ def trials(
     c_broke, k_from,
     env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
     mo, mo_out,
+    dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
 ):  # fmt: skip
     """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
     arrays it works in (the per-combatant state of a trial, the tactics stack) come from
@@ -630,7 +671,7 @@ def trials(
         any_impact,
         k_from,
     )
-    wh = Where(px, py, moved, dist, rmod, im)
+    wh = Where(px, py, moved, dist, rmod, im, dfs)
     st = Stance(
         aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
         disarmed, ammo, recovering, obs_pen, acted_t, aborted_t,
@@ -684,8 +725,19 @@ def trials(
         options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
         options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
     )
-    sense = Sense(incoming, env, mo)  # what the tactics read of missiles, hazards, motion
     any_motion = mo.opts[MO_ANY] != 0  # a vehicle's tactics drive it (motion.py)
+    # --- dogfights (dogfight.py): one flag a chunk, four called entry points ---
+    any_dogfight = df_opts[DO_ON] != 0
+    df = Dogfight(
+        any_dogfight, df_fly, df_skill, df_intel, df_opts[DO_PER_ROUND] != 0,
+        df_opts[DO_TIE_BOTH] != 0, df_opts[DO_PERCEPTION] != 0, df_opts[DO_BREAK_ROUNDS],
+        df_opts[DO_BREAK_D6] != 0, df_opts[DO_ADV_MIN], df_opts[DO_TAIL_MIN],
+        df_opts[DO_TAIL_BONUS], slots_per_unit,
+    )
+    ds = DState(dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail,
+                c_df_broke)  # fmt: skip
+    sense = Sense(incoming, env, mo, dfs)  # what the tactics read: missiles, hazards, motion,
+    # dogfights
     hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
                 c_breath)  # fmt: skip
     for c in range(n_comb):
@@ -779,6 +831,8 @@ def trials(
             hazard_reset(hz, hs, px, py)
         if any_motion:
             motion_reset(mo)
+        if any_dogfight:
+            dogfight_reset(df, ds, called_mod)
         geometry(px, py, w_range, dist, rmod)
         sides_left = 0
         for s in range(n_sides):
@@ -837,6 +891,16 @@ def trials(
                         s0, s1, s2, s3, e_ref[c], init_dice, nd6_table, nd6_offsets[3]
                     )
                 sort_by_key(order, init_key)
+            if any_dogfight and sub == 0:  # the dogfight rolls, before anyone acts (dogfight.py)
+                s0, s1, s2, s3, ne, sides_left = dogfight_phase(
+                    now, slot < slots_per_unit, rounds_done, df, ds, side, is_out, gave_up,
+                    c_out, e_ref, pilot_of, carrier, task_table, called_mod, standing,
+                    sides_left, s0, s1, s2, s3, log, events, ne,
+                )  # fmt: skip
+                if sides_left <= 1:
+                    result = fight_result(standing)
+                    finish = now
+                    break
             for k in range(n_comb):
                 if sides_left <= 1:
                     break
@@ -960,6 +1024,12 @@ def trials(
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
                             w_missile, sense, arms,
                         )  # fmt: skip
+                    if any_dogfight and (action >= tx.A_DOGFIGHT or dfs[a, 0] == tgt):
+                        # dogfight, break_off, or an attack the chart bars (dogfight.py)
+                        action, param, ne = dogfight_choice(a, tgt, action, param, now, df, ds,
+                                                            pilot_of, is_out, log, events, ne)
+                        if action < 0:
+                            continue
                     if weapon_rooms and is_weapon_action(action):
                         # the weapon a rule names, taken up; a vehicle weapon bears only on its
                         # arc: the vehicle turns to face the target (the action), a gunner
@@ -1396,3 +1466,9 @@ def trials(
                 mo_out[1][j, c] = mo.c_spin[c]
                 mo_out[2][j, c] = mo.c_ram[c]
                 mo_out[3][j, c] = mo.c_crash[c]
+        if any_dogfight:
+            for c in range(n_comb):
+                dogfight_rolls[j, c] = c_df_rolls[c]
+                dogfight_won[j, c] = c_df_won[c]
+                dogfight_tail[j, c] = c_df_tail[c]
+                broke_off[j, c] = c_df_broke[c]

@@ -23,6 +23,7 @@ __all__ = [
     "ABORTS",
     "DEFAULT_TACTICS",
     "DERIVED",
+    "DOGFIGHT_SWITCHES",
     "HAZARD_SWITCHES",
     "PRIMARIES",
     "RANGE_PER_POWER_POINT",
@@ -214,6 +215,16 @@ SWITCHES: dict[str, Switch] = {
     # --- throwing objects (M-73, VA-49; throw_build.py): read only with a `thrown:` weapon ---
     "thrown_damage": Switch(("collision", "none"), "collision", "VA-49",
                             "damage of a thrown object"),
+    # --- dogfights (M-53 to M-58; dogfight.py): read only when a tactic names `dogfight` ---
+    "dogfight_cadence": Switch(("phase", "round"), "phase", "VA-33", "dogfight roll every"),
+    "dogfight_tie": Switch(("none", "both"), "none", "VA-32",
+                           "dogfight tie: who may attack"),
+    "intercept": Switch(("scenario", "perception"), "scenario", "VA-34",
+                        "dogfight intercept: the first roll"),
+    "break_off_rounds": Switch(int, 2, "VA-34", "break-off: rounds of Advantage (fixed)",
+                               low=1, high=20),
+    "break_off_time": Switch(("fixed", "d6_half"), "fixed", "VA-34",
+                             "break-off: break_off_rounds, or ceil(1d6/2) rounds"),
 }  # fmt: skip
 #: The switches of issue 17's falls and knockback into obstacles (read for people too, only
 #: with obstacles or drops).
@@ -231,6 +242,10 @@ THROW_SWITCHES = ("thrown_damage",)
 #: The environment's switches (VA-46 to VA-48; hazard.py), read only with a hazard or poison.
 HAZARD_SWITCHES = ("hazard_armour", "electricity_damage", "hazard_timing", "breath_reset",
                    "asphyxia_collateral", "poison_timing")  # fmt: skip
+#: The dogfights' switches (VA-32 to VA-34; dogfight.py), read only when a tactic names
+#: ``dogfight``.
+DOGFIGHT_SWITCHES = ("dogfight_cadence", "dogfight_tie", "intercept", "break_off_rounds",
+                     "break_off_time")  # fmt: skip
 #: Switches of the vehicle rulings (VA-n) that are read for people too (powered armour, VA-44).
 PERSON_VA_SWITCHES = ("powered_split", "powered_stun")
 #: The switches as (kind, default, ruling), as earlier versions listed them.

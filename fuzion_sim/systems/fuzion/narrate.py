@@ -53,7 +53,14 @@ KIND_NAMES = {
     k.EVENT_HAZARD: "hazard",  # the environment (hazard.py)
     k.EVENT_BREATH: "out_of_breath",
     **MOTION_KINDS,  # vehicles in motion (motion.py)
+    k.EVENT_DOGFIGHT: "dogfight",  # dogfights (dogfight.py)
+    k.EVENT_BREAK_OFF: "break_off",
+    k.EVENT_DOGFIGHT_BARRED: "dogfight_barred",
 }
+#: A dogfight event's position (``dogfight.POS_*``), roll (``DF_*``) and break-off (``BO_*``).
+DOGFIGHT_POSITIONS = ("neutral", "advantage", "tailing")
+DOGFIGHT_ROLLS = ("phase", "engage", "intercept")
+BREAK_OFF_STEPS = ("announce", "lapse", "escape", "mutual", "no_advantage")
 #: What did a hazard's damage (``hazard.HZ_*``): fire, electricity, smoke, poison, asphyxia.
 HAZARD_SOURCES = ("fire", "electricity", "smoke", "poison", "asphyxiation")
 #: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
@@ -344,6 +351,8 @@ def event_dicts(
                 ev["location"] = location_names[loc]
         elif kind in ("out_of_reach", "wait", "idle"):
             ev["action"] = _action(row[k.EV_ACTION])
+        elif kind in ("dogfight", "break_off", "dogfight_barred"):
+            _dogfight_event(ev, row, kind, flags)
         elif kind == "out_of_arc":
             ev["turned"] = bool(flags & k.FLAG_HIT)
         elif kind == "critical":
@@ -459,6 +468,56 @@ def _hazard_line(ev: dict) -> str:
         text = (f"{actor} takes {source} damage from {ev.get('hazard', 'a hazard')}: "
                 f"{ev['damage_rolled']} rolled, {ev['damage_through']} through")  # fmt: skip
     return text + f" ({_pools(ev)})" + _consequences(ev)
+
+
+def _dogfight_event(ev: dict, row: list, kind: str, flags: int) -> None:
+    """The fields of a dogfight event (dogfight.py): ``margin``, ``position``, ``roll``,
+    ``totals`` and ``dice`` of a roll; ``step``, ``rounds`` and ``out`` of a break-off; the
+    ``margin`` of a barred attack."""
+    if kind == "dogfight":
+        ev.update(margin=row[k.EV_RAW], position=DOGFIGHT_POSITIONS[row[k.EV_LOCATION]],
+                  roll=DOGFIGHT_ROLLS[row[k.EV_ACTION]], totals=[row[k.EV_AV], row[k.EV_DV]],
+                  dice=[row[k.EV_ROLL], row[k.EV_THROUGH]],
+                  tailing=bool(flags & k.FLAG_HIT))  # fmt: skip
+    elif kind == "break_off":
+        step = BREAK_OFF_STEPS[row[k.EV_ROLL]]
+        ev.update(step=step, out=bool(flags & k.FLAG_OUT))
+        if step == "announce":
+            ev["rounds"] = row[k.EV_RAW]
+        elif step == "no_advantage":
+            ev["margin"] = row[k.EV_RAW]
+    else:
+        ev["margin"] = row[k.EV_RAW]
+
+
+def _dogfight_line(ev: dict) -> str:
+    """"Viper wins the dogfight roll by 6 against Flanker (tailing)", "Flanker may not attack
+    Viper: it lost the dogfight", "Viper breaks off"."""
+    actor, target = ev["actor"], ev.get("target", "its partner")
+    if ev["kind"] == "dogfight":
+        head = {"phase": "", "engage": f"{actor} and {target} engage in a dogfight: ",
+                "intercept": f"{actor} and {target} engage in a dogfight (Perception "
+                             "intercept): "}[ev["roll"]]  # fmt: skip
+        totals = f"{ev['totals'][0]} against {ev['totals'][1]}"
+        if ev["position"] == "neutral":
+            return head + (f"{actor} and {target} draw level in the dogfight roll ({totals}, "
+                           f"margin {ev['margin']}): neutral")  # fmt: skip
+        return head + (f"{actor} wins the dogfight roll by {ev['margin']} against {target} "
+                       f"({totals}): {ev['position']}")  # fmt: skip
+    if ev["kind"] == "dogfight_barred":
+        why = "it lost the dogfight" if ev["margin"] < 0 else "the dogfight roll was level"
+        return f"{actor} may not attack {target}: {why}"
+    step = ev["step"]
+    if step == "announce":
+        return (f"{actor} announces a break-off from {target}: it must hold the Advantage for "
+                f"{ev['rounds']} round{'s' if ev['rounds'] != 1 else ''}")  # fmt: skip
+    if step == "lapse":
+        return f"{actor} does not win the dogfight roll: its break-off from {target} fails"
+    if step == "no_advantage":
+        return f"{actor} cannot break off from {target}: it does not hold the Advantage"
+    if step == "mutual":
+        return f"{actor} breaks off by mutual agreement and leaves the fight"
+    return f"{actor} breaks off from {target} and escapes: it leaves the fight"
 
 
 def _launch_line(ev: dict, dice: str) -> str:
@@ -604,6 +663,12 @@ def narrate(
             text = f"{actor} waits, holding the action"
         elif kind == "interrupt":
             text = f"{actor} interrupts {ev['target']} with the held action"
+        elif kind == "idle" and ev["action"] in ("dogfight", "break_off"):
+            text = (f"{actor} cannot dogfight {ev.get('target', 'its target')}: not a flying "
+                    "vehicle with a pilot" if ev["action"] == "dogfight"
+                    else f"{actor} is in no dogfight to break off")  # fmt: skip
+        elif kind in ("dogfight", "break_off", "dogfight_barred"):
+            text = _dogfight_line(ev)
         elif kind == "idle":
             text = f"{actor} does nothing this action"
         elif kind == "held":

@@ -98,12 +98,24 @@ MOTION_COUNTERS = (
     Counter("crashes", "crashes", "collisions it was in at speed: a ram either way, an obstacle "
             "it drove into, the ground (M-62 to M-66)"),
 )
+#: What the general kernel counts in a fight where a tactic names ``dogfight`` (M-53 to M-58).
+DOGFIGHT_COUNTERS = (
+    Counter("dogfight_rolls", "dogfight_rolls", "dogfight rolls it made (M-54; every phase, or "
+            "round under dogfight_cadence: round, while engaged)"),
+    Counter("dogfight_won", "dogfight_won", "dogfight rolls it won: the Advantage or tailing "
+            "(VA-32)"),
+    Counter("dogfight_tail", "tailing", "dogfight rolls it won by the tailing margin (+2 to "
+            "its attack on the loser, M-56)"),
+    Counter("broke_off", "broke_off", "1 when it broke off the dogfight and left the fight "
+            "(an escape, or mutual agreement; VA-34)", percent=True),
+)
 
 
 @cache
 def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
               missiles: bool = False, impacts: bool = False,
-              hazards: bool = False, motion: bool = False) -> OutcomeSchema:  # fmt: skip
+              hazards: bool = False, motion: bool = False,
+              dogfights: bool = False) -> OutcomeSchema:  # fmt: skip
     """What the Fuzion kernels count beyond the shared outcomes (knockback units taken per
     trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
     immobilised or made uncontrollable, its critical locations destroyed and its hits by
@@ -124,6 +136,8 @@ def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
         counters += HAZARD_COUNTERS
     if motion:
         counters += MOTION_COUNTERS
+    if dogfights:
+        counters += DOGFIGHT_COUNTERS
     return OutcomeSchema(unit=unit, seconds=12.0 / per_round, per_round=per_round,
                          counters=counters, categories=categories)  # fmt: skip
 
@@ -209,7 +223,7 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         general = plan.arrays if plan.kernel == "general" else plan.replay
         kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out),
                          *missile_outputs(out), *impact_outputs(out), *hazard_outputs(out),
-                         *motion_outputs(out), *logs)  # fmt: skip
+                         *motion_outputs(out), *dogfight_outputs(out), *logs)  # fmt: skip
         if "fell" in out.counters:  # 1 when it fell (issue 17)
             np.minimum(out.counters["falls"], 1, out=out.counters["fell"])
         return
@@ -291,11 +305,20 @@ def motion_outputs(out: TrialOutcomes) -> list:
     return [out.counters[c.name] for c in MOTION_COUNTERS]
 
 
+def dogfight_outputs(out: TrialOutcomes) -> list:
+    """The general kernel's dogfight outputs: the counters of :data:`DOGFIGHT_COUNTERS`, or
+    (1, 1) arrays it leaves alone in a fight without a dogfight."""
+    if "dogfight_rolls" not in out.counters:
+        return [_NO_COUNTER for _ in DOGFIGHT_COUNTERS]
+    return [out.counters[c.name] for c in DOGFIGHT_COUNTERS]
+
+
 def _schema(plan: FightPlan) -> OutcomeSchema:
-    if has_missiles(plan) or has_impacts(plan) or has_hazards(plan) or has_motion(plan):
+    if (has_missiles(plan) or has_impacts(plan) or has_hazards(plan) or has_motion(plan)
+            or has_dogfights(plan)):  # fmt: skip
         return schema_of(vehicles=has_vehicles(plan), missiles=has_missiles(plan),
                          impacts=has_impacts(plan), hazards=has_hazards(plan),
-                         motion=has_motion(plan))  # fmt: skip
+                         motion=has_motion(plan), dogfights=has_dogfights(plan))  # fmt: skip
     return SCHEMA_VEHICLES if has_vehicles(plan) else SCHEMA
 
 
@@ -312,6 +335,11 @@ def has_hazards(plan: FightPlan) -> bool:
 def has_motion(plan: FightPlan) -> bool:
     """Whether a vehicle's tactics drive it (the general kernel's plan only)."""
     return plan.kernel == "general" and bool(plan.arrays.mo_opts[0])
+
+
+def has_dogfights(plan: FightPlan) -> bool:
+    """Whether a tactic names ``dogfight`` (the general kernel's plan only)."""
+    return plan.kernel == "general" and bool(plan.arrays.df_opts[0])
 
 
 def has_missiles(plan: FightPlan) -> bool:
@@ -374,4 +402,4 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     per_round = plan.arrays.slots_per_round // plan.arrays.slots_per_unit
     return schema_of("segment" if per_round == 12 else "phase", per_round, has_vehicles(plan),
                      has_missiles(plan), has_impacts(plan), has_hazards(plan),
-                     has_motion(plan))  # fmt: skip
+                     has_motion(plan), has_dogfights(plan))  # fmt: skip

@@ -92,9 +92,10 @@ Mods = namedtuple(
 Health = namedtuple(
     "Health", "hits stun dead gave_up lose is_out penalty e_ref e_dex e_str damaged"
 )
-#: ``wh``: positions, the last move, the distance and range modifier of every pair, and the
-#: scene's obstacles and drops a knockback may meet (``impact.Impacts``; issue 17)
-Where = namedtuple("Where", "px py moved dist rmod scene")
+#: ``wh``: positions, the last move, the distance and range modifier of every pair, the
+#: scene's obstacles and drops a knockback may meet (``impact.Impacts``; issue 17), and the
+#: dogfights' pairs (``dogfight.DState.dfs``: column 0 the partner, -1 none)
+Where = namedtuple("Where", "px py moved dist rmod scene dogfight")
 #: ``st``: aim, cover, posture, defences, holds, the magazine, turns taken and aborted
 Stance = namedtuple(
     "Stance",
@@ -188,8 +189,9 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
         dv_base = hl.e_dex[tgt] + sh.def_ranged[tgt] + st.dodge[tgt]
         if st.prone[tgt]:
             av -= 2  # knocked prone by a sweep (F11: target prone)
-        if wh.moved[tgt] >= 10.0:  # moving target: -1 per 10 m it moved
-            av -= np.int64(wh.moved[tgt] // 10.0)
+        if wh.moved[tgt] >= 10.0 and wh.dogfight[a, 0] != tgt:
+            av -= np.int64(wh.moved[tgt] // 10.0)  # moving target: -1 per 10 m (not in a
+            # dogfight with it, VA-16: the dogfight roll stands for the relative motion)
     if (
         sh.abort_kind[tgt] != ABORT_NONE
         and not (sh.abort_kind[tgt] == ABORT_DIVE and wp.area[a] == 0.0)

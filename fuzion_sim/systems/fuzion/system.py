@@ -146,6 +146,10 @@ class Fuzion(RuleSystem):
         from .motion_exact import manoeuvre_odds
 
         return manoeuvre_odds(scenario, vehicle, name)
+    def dogfight(self, scenario, a, b):
+        from .dogfight_exact import scenario_dogfight
+
+        return scenario_dogfight(scenario, a, b)
 
     def exact_check(self, scenario):
         from .oracle import fight_check

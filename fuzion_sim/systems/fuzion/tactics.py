@@ -94,7 +94,7 @@ ACTION_NAMES = (
     "kick", "haymaker", "draw_attack", "sweep", "disarm", "choke", "entangle", "escape",
     "presence", "wait", "reload", "move_by", "move_thru", "first_aid", "none", "burst",
     "launch", "jump", "flee_hazard", "manoeuvre", "regain_control", "accelerate", "brake",
-    "steer", "ram",
+    "steer", "ram", "dogfight", "break_off",
 )  # fmt: skip
 ACTIONS: dict[str, int] = {name: code for code, name in enumerate(ACTION_NAMES)}
 A_ATTACK = 0
@@ -154,7 +154,14 @@ A_STEER = 33
 #: Drive into the target (``kind: auto | head_on | side | rear``): a manoeuvre made as an
 #: attack; on a hit both take the collision table's damage (VA-39, VA-40).
 A_RAM = 34
-N_ACTIONS = 35
+# --- dogfights (M-53 to M-58, VA-32 to VA-34; dogfight.py) -------
+#: Engage the current target in a dogfight (both must be flying vehicles) or keep engaged:
+#: the pilot's action of the phase spent manoeuvring for position, a ``run`` toward it.
+A_DOGFIGHT = 35
+#: Announce a break-off (it needs the Advantage; VA-34) or keep to it: a ``run`` away from the
+#: dogfight's other pilot. Both pilots choosing it is mutual agreement.
+A_BREAK_OFF = 36
+N_ACTIONS = 37
 
 #: Targeting rule name -> code (``targeting:``; default ``first``). ``focus``: the side's
 #: shared target.
@@ -219,6 +226,7 @@ VARIABLE_NAMES = (
     "target.stunned", "range", "weapon_range", "reach", "in_range", "in_reach",
     "missiles", "missiles_incoming", "target.missiles_incoming",
     "in_hazard", "breath", "out_of_control", "speed", "target.speed", "altitude",
+    "advantage", "tailing",
 )  # fmt: skip
 VARIABLES: dict[str, int] = {name: code for code, name in enumerate(VARIABLE_NAMES)}
 V_HITS = 0
@@ -265,7 +273,12 @@ V_OUT_OF_CONTROL = 33
 V_SPEED = 34
 V_TARGET_SPEED = 35
 V_ALTITUDE = 36
-N_VARIABLES = 37
+#: Dogfights (dogfight.py): this phase's dogfight margin against the
+#: current target (negative when losing; 0 when not engaged with it), and 1 when tailing it
+#: (the margin reaches the chart's tailing row, VA-32).
+V_ADVANTAGE = 37
+V_TAILING = 38
+N_VARIABLES = 39
 
 #: ``shots`` of a weapon without a magazine.
 UNLIMITED_SHOTS = 999

@@ -158,6 +158,12 @@ def _one_of_each() -> np.ndarray:
             action=tx.A_JUMP, x=1000, y=0),
         _ev(k.EVENT_COLLISION, 1, 0, time=4, dv=8, roll=30, through=26, raw=0, shots=1800,
             x=500, y=0, flags=hit),
+        # dogfights: the engaging roll won by 6 (tailing), a barred attack, a break-off
+        _ev(k.EVENT_DOGFIGHT, 0, 1, time=4, raw=6, av=27, dv=21, roll=12, through=8,
+            location=2, action=1, flags=hit),
+        _ev(k.EVENT_DOGFIGHT_BARRED, 1, 0, time=4, raw=-6),
+        _ev(k.EVENT_BREAK_OFF, 0, 1, time=4, roll=0, raw=2),
+        _ev(k.EVENT_BREAK_OFF, 0, 1, time=4, roll=2, flags=k.FLAG_OUT),
         _ev(k.EVENT_END, 0, time=4),
     ]
     return np.stack(rows)
@@ -195,6 +201,10 @@ def test_every_kind_renders_from_hand_built_events():
         "breaks free", "Bob reloads (1 of 2 actions): 0 shots", "Bob reloads 6 rounds: 6 shots",
         "Ann's presence attack on Bob: 24 vs RES 12 (+12): impressed, -3 to its next action",
         "awed, loses its next action",
+        "Ann and Bob engage in a dogfight: Ann wins the dogfight roll by 6 against Bob (27 "
+        "against 21): tailing", "Bob may not attack Ann: it lost the dogfight",
+        "Ann announces a break-off from Bob: it must hold the Advantage for 2 rounds",
+        "Ann breaks off from Bob and escapes: it leaves the fight",
         "Bob waits", "Bob interrupts Ann", "Ann does nothing", "Ann cannot reach Bob (punch)",
         "Bob is stunned and loses this action",
         "Ann slams into (move thru) Bob", "stunned; out of the fight",

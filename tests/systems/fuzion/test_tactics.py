@@ -91,7 +91,8 @@ def test_action_codes_follow_the_listed_order():
     expected = (
         "attack aim run sprint move recover dodge block dive punch kick haymaker draw_attack "
         "sweep disarm choke entangle escape presence wait reload move_by move_thru first_aid none "
-        "burst launch jump flee_hazard"
+        "burst launch jump flee_hazard manoeuvre regain_control accelerate brake steer ram "
+        "dogfight break_off"
     ).split()
     assert list(T.ACTIONS) == expected
     assert list(T.ACTIONS.values()) == list(range(len(expected)))
@@ -102,11 +103,12 @@ def test_action_codes_follow_the_listed_order():
 
 def test_burst_is_appended_and_older_codes_stay():
     assert (T.A_NONE, T.A_FIRST_AID, T.A_BURST, T.A_LAUNCH, T.A_JUMP, T.A_FLEE_HAZARD,
-            T.N_ACTIONS) == (24, 23, 25, 26, 27, 28, 29)  # fmt: skip
-    assert T.ACTION_NAMES[-4] == "burst" and T.ACTIONS["burst"] == 25
-    assert T.ACTION_NAMES[-3] == "launch" and T.ACTION_PARAMS["launch"] == {}
-    assert T.ACTION_NAMES[-2] == "jump" and T.ACTION_PARAMS["jump"] == {"drop": None}
-    assert T.ACTION_NAMES[-1] == "flee_hazard"
+            T.N_ACTIONS) == (24, 23, 25, 26, 27, 28, 37)  # fmt: skip
+    assert T.ACTION_NAMES[25] == "burst" and T.ACTIONS["burst"] == 25
+    assert T.ACTION_NAMES[26] == "launch" and T.ACTION_PARAMS["launch"] == {}
+    assert T.ACTION_NAMES[27] == "jump" and T.ACTION_PARAMS["jump"] == {"drop": None}
+    assert T.ACTION_NAMES[28] == "flee_hazard"
+    assert (T.A_DOGFIGHT, T.A_BREAK_OFF) == (35, 36) and T.ACTION_NAMES[-1] == "break_off"
     assert T.ACTION_PARAMS["burst"] == {}
 
 
@@ -122,6 +124,7 @@ def test_targeting_direction_variable_and_op_codes():
     assert list(T.VARIABLES.values()) == list(range(T.N_VARIABLES))
     for name, code in T.VARIABLES.items():
         assert getattr(T, "V_" + name.replace(".", "_").upper()) == code
+    assert (T.V_ADVANTAGE, T.V_TAILING, T.N_VARIABLES) == (37, 38, 39)
     assert "target.threatened" not in T.VARIABLES
     ops = "CONST VAR ADD SUB MUL NEG LT LE GT GE EQ NE AND OR NOT".split()
     assert [getattr(T, f"OP_{op}") for op in ops] == list(range(15))

@@ -23,7 +23,8 @@ TRUE_CONDITIONS = [
     "2 * 3 - 1 == 5 and (1 < 2 or false)", "-range < 0",
     # no missile weapon, none in flight (the missile cases: test_missiles.py)
     "missiles == 0", "missiles_incoming == 0", "target.missiles_incoming == 0",
-    "in_hazard == 0", "breath == 12",
+    "in_hazard == 0", "breath == 12", "advantage == 0", "tailing == 0",
+    "not out_of_control", "speed == 0", "target.speed == 0", "altitude == 0",
 ]  # fmt: skip
 
 
