@@ -164,6 +164,17 @@ def _one_of_each() -> np.ndarray:
         _ev(k.EVENT_DOGFIGHT_BARRED, 1, 0, time=4, raw=-6),
         _ev(k.EVENT_BREAK_OFF, 0, 1, time=4, roll=0, raw=2),
         _ev(k.EVENT_BREAK_OFF, 0, 1, time=4, roll=2, flags=k.FLAG_OUT),
+        # vehicles in motion: a manoeuvre made, a loss of control (a ground spin), coming out
+        # of it, an aircraft's regain roll, a drive, a ram, a crash and a crew member inside
+        _ev(k.EVENT_CONTROL, 0, time=4, action=29, roll=19, dv=18, shots=3, flags=hit),
+        _ev(k.EVENT_CONTROL, 0, time=4, raw=2, dv=5, shots=1100, roll=1, x=4000, y=0),
+        _ev(k.EVENT_REGAIN, 0, time=4, raw=2, flags=hit),
+        _ev(k.EVENT_REGAIN, 1, time=4, raw=5, roll=14, dv=18, shots=30000),
+        _ev(k.EVENT_DRIVE, 0, 1, time=4, action=31, raw=9000, shots=45, x=15000, y=0),
+        _ev(k.EVENT_RAM, 0, 1, time=4, action=3, roll=17, dv=15, raw=416, flags=hit),
+        _ev(k.EVENT_CRASH, 1, 0, time=4, dv=14, roll=55, through=51, hits=-11, stun=1 << 40),
+        _ev(k.EVENT_CRASH, 0, 1, time=4, dv=6, roll=21, through=15, hits=10, stun=20,
+            flags=hit),
         _ev(k.EVENT_END, 0, time=4),
     ]
     return np.stack(rows)
@@ -190,6 +201,14 @@ def test_every_kind_renders_from_hand_built_events():
         "Ann sprints 18.5 m toward Bob to (18.5, -3.0)",
         "Bob aims at Ann: +2",
         "Bob dodges: +3 DV", "Bob blocks: +3 DV against melee", "Bob dives for cover",
+        "Ann makes a high-speed turn (19 vs DV 18)",
+        "Ann loses control by 5: spins 11 m straight on (now backwards), to (40.0, 0.0)",
+        "Ann comes out of its spin",
+        "Bob fails to regain control from its spin (14 vs DV 18); altitude 300 m",
+        "Ann speeds up, drives 90 m at MOVE 45 to (150.0, 0.0)",
+        "Ann rams Bob rear (closing 4.16 m/s): hit by 2",
+        "Bob crashes into Ann: 14 DC, 55 rolled, 51 through (-11 left (structure))",
+        "Ann is thrown about inside Bob: 6 DC, 21 rolled, 15 through (10 Hits, 20 Stun)",
         "Ann attacks Bob (AV 12; 3d6 roll 12 -> AT 24 vs DV 19): hit, 20 damage rolled, 14 "
         "through; Bob at 16 Hits, 16 Stun",
         "Ann throws a haymaker at Bob (AV 9; 3d6 roll 7 -> AT 16 vs DV 19): miss",

@@ -126,7 +126,7 @@ def _fail(vehicle, match):
     ({"class": "tank"}, "vehicle.class", "unknown vehicle class 'tank'", None),
     ({"kills": 3}, "vehicle.kills", "give sdp", None),
     ({"sdp": None}, "vehicle", "give sdp", None),
-    ({"altitude": 100}, "vehicle.altitude", "'altitude' is not built yet", None),
+    ({"altitude": 100}, "vehicle.altitude", "only an aircraft flies", None),
     ({"absent": ["wheels"]}, "vehicle.absent[0]", "unknown ground location 'wheels'",
      "rear_wheels"),
     ({"weight": "20 tonn"}, "vehicle.weight", "expected a weight", "20 tonne"),
