@@ -62,11 +62,10 @@ _TARGET_AS_OWN = np.array(
 
 
 #: What the tactics read beyond the sheet: the missile engagements in flight at each
-#: (``missile.MState.incoming``), the environment and the vehicles in motion
-#: (``hazard.HState.env``: in a zone, breath; ``motion.Motion.sense``: out of control, MOVE
-#: now, altitude) and the dogfights
+#: (``missile.MState.incoming``), the environment (``hazard.HState.env``), the vehicles in
+#: motion (``motion.Motion``: control state, MOVE now, altitude) and the dogfights
 #: (``dogfight.DState.dfs``: partner, margin, tailing).
-Sense = namedtuple("Sense", "incoming env dogfight_state")
+Sense = namedtuple("Sense", "incoming env motion dogfight_state")
 
 
 @jit
@@ -142,9 +141,9 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
     against each. ``k``: the row in ``arms`` (``arsenal.Arsenal``) of the weapon the rule
     names when it is not the one in hand (-1: the one in hand), whose shots, range, reach and
     missiles the rule reads. ``sense`` (:data:`Sense`): the missile engagements in flight at
-    each (``incoming``) and the environment (``env`` int64[C, 5], ``hazard.HState.env``: in a
-    hazard zone, phases of breath left; columns 2 to 4 ``motion.Motion.sense``: out of
-    control, MOVE now, altitude) and the dogfights (``dogfight_state``)."""
+    each (``incoming``) and the environment (``env`` int64[C, 2], ``hazard.HState.env``: in a
+    hazard zone, phases of breath left) and the vehicles in motion (``motion``,
+    ``motion.Motion``)."""
     n_comb = side.shape[0]
     shots = ammo[a]
     rng = w_range[a]
@@ -215,14 +214,14 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
         v = sense.env[a, 0]
     elif arg == tx.V_BREATH:
         v = sense.env[a, 1]
-    elif arg == tx.V_OUT_OF_CONTROL:  # a vehicle in motion (motion.Motion.sense)
-        v = sense.env[a, 2]
+    elif arg == tx.V_OUT_OF_CONTROL:  # a vehicle in motion (motion.Motion)
+        v = sense.motion.ctl[a] != 0
     elif arg == tx.V_SPEED:
-        v = sense.env[a, 3]
+        v = sense.motion.speed[a]
     elif arg == tx.V_TARGET_SPEED:
-        v = sense.env[tgt, 3]
+        v = sense.motion.speed[tgt]
     elif arg == tx.V_ALTITUDE:
-        v = sense.env[a, 4]
+        v = sense.motion.alt[a]
     elif arg == tx.V_ADVANTAGE:  # this phase's dogfight margin against the target
         v = sense.dogfight_state[a, 1] if sense.dogfight_state[a, 0] == tgt else 0
     elif arg == tx.V_TAILING:

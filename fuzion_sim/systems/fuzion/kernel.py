@@ -484,12 +484,9 @@ def run_chunk(
     k_from = np.zeros(1, np.float64)  # what the last knockback's wall or fall put through
     # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
     # an obscuring zone, the zones of the last phase's end, poison, counters
-    env = np.zeros((n_comb, 5), np.int64)  # 2 to 4: motion.Motion.sense (out of control,
-    # MOVE now, altitude in m)
+    env = np.zeros((n_comb, 2), np.int64)
     for c in range(n_comb):
         env[c, 1] = breath_max[c]
-        env[c, 3] = mo_i[c, 0]  # a vehicle's MOVE and altitude, as motion.reset_trial sets them
-        env[c, 4] = np.int64(mo_f[c, 0])
     in_smoke = np.zeros(n_comb, np.int64)
     was_in = np.zeros(n_comb, np.int64)
     ps_dc = np.zeros(n_comb, np.int64)
@@ -506,7 +503,7 @@ def run_chunk(
         np.ascontiguousarray(mo_f[:, 0]), np.ascontiguousarray(mo_f[:, 1]), mo_dv, mo_opts,
         mo_i[:, 0].copy(), np.zeros(n_comb, np.int64), mo_f[:, 0].copy(),
         np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64),
-        np.zeros(n_comb, np.int64), env,
+        np.zeros(n_comb, np.int64),
     )
     # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
     dfs = np.zeros((n_comb, 4), np.int64)
@@ -739,8 +736,8 @@ def trials(
     )
     ds = DState(dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail,
                 c_df_broke)  # fmt: skip
-    sense = Sense(incoming, env, dfs)  # what the tactics read: missiles, hazards and motion
-    # (env), dogfights
+    sense = Sense(incoming, env, mo, dfs)  # what the tactics read: missiles, hazards, motion,
+    # dogfights
     hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
                 c_breath)  # fmt: skip
     for c in range(n_comb):

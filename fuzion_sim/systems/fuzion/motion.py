@@ -124,11 +124,10 @@ MPH_PER_MOVE = 2.0
 _CONTACT = 2.0
 
 #: ``mo``: the vehicles in motion (``motion_build.motion_arrays``; the trial's state after
-#: ``dv``); ``sense`` is the tactics' view (``hazard.HState.env``, columns 2 to 4: out of
-#: control, MOVE now, altitude in m), written by :func:`_note` after every change
+#: ``dv``)
 Motion = namedtuple(
     "Motion",
-    "speed0 move loco skill alt0 height dv opts speed ctl alt c_lost c_spin c_ram c_crash sense",
+    "speed0 move loco skill alt0 height dv opts speed ctl alt c_lost c_spin c_ram c_crash",
 )
 
 
@@ -143,15 +142,6 @@ def reset_trial(mo):
         mo.c_spin[c] = 0
         mo.c_ram[c] = 0
         mo.c_crash[c] = 0
-        _note(mo, c)
-
-
-@jit(inline="always")
-def _note(mo, c):
-    """What the tactics read of ``c``'s motion now (``Motion.sense``)."""
-    mo.sense[c, 2] = mo.ctl[c] != 0
-    mo.sense[c, 3] = mo.speed[c]
-    mo.sense[c, 4] = np.int64(mo.alt[c])
 
 
 @jit(inline="always")
@@ -302,7 +292,6 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, stan
         break
     wh.px[c] = ox + stop_t * dx
     wh.py[c] = oy + stop_t * dy
-    _note(mo, c)
     gone = stop_t * metres
     wh.moved[c] = gone
     moved_geometry(c, wh.px, wh.py, wp.range, wh.dist, wh.rmod)
@@ -356,7 +345,6 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
     if kind == CTL_SPIN or kind == CTL_AIR_SPIN:
         mo.c_spin[c] += 1
     mo.ctl[c] = kind
-    _note(mo, c)
     if log:
         r = log_event(events, ne, now, EVENT_CONTROL, c, -1)
         events[r, EV_RAW] = kind
@@ -411,7 +399,6 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
     kind = mo.ctl[c]
     if kind != CTL_STALL and kind != CTL_AIR_SPIN:
         mo.ctl[c] = 0
-        _note(mo, c)
         if log:
             r = log_event(events, ne, now, EVENT_REGAIN, c, -1)
             events[r, EV_RAW] = kind
@@ -424,7 +411,6 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
         mo.ctl[c] = 0
     elif mo.opts[MO_ALTITUDE_LOSS]:
         mo.alt[c] = max(mo.alt[c] - M_PER_MOVE * mo.speed[c], 0.0)
-    _note(mo, c)
     if log:
         r = log_event(events, ne, now, EVENT_REGAIN, c, -1)
         events[r, EV_RAW] = kind
