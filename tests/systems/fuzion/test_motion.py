@@ -261,3 +261,66 @@ def test_the_car_chase_runs_and_replays():
     assert rows["Cruiser 1"]["rams_mean"] > 0 and rows["Getaway sedan"]["crashes_mean"] > 0
     lines = api.replay(path, trial=0)["lines"]
     assert any("drives" in line for line in lines)
+
+
+# --- the other switches reach the fight -----------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [{"manoeuvre_conditions": "very_rough"},
+                                   {"manoeuvre_dv": "plus_roll", "dice": "interlock"}])
+def test_manoeuvre_dv_and_conditions_move_the_odds(rules):
+    sc = _scenario([_car("Car", (0, 0), _once("hard turn"))], **rules)
+    plain = manoeuvre_odds(_scenario([_car("Car", (0, 0), _once("hard turn"))]), "Car",
+                           "hard turn")  # fmt: skip
+    odds = manoeuvre_odds(sc, "Car", "hard turn")
+    assert odds["p_made"] < plain["p_made"] - 0.05
+    n = 4000
+    lost = _outcomes(sc, n).counters["lost_control"][:, 0].sum()
+    assert _share_agrees(lost, n, 1 - odds["p_made"])
+    assert not _share_agrees(lost, n, 1 - plain["p_made"])
+
+
+def test_stall_dv_decides_the_regain():
+    # REF 10 + Piloting 9 at an impossible stunt (DV 26): a 3d6 of 4 to 6 stalls (a miss of
+    # 1 to 3), 3 spins; then regain rolls at stall_dv: 3 always regains, 40 never (the jet
+    # loses 100 m a roll from 150 m and crashes)
+    jet = _car("Jet", (0, 0), [{"when": "phase == 1", "do": "manoeuvre",
+                                "name": "impossible stunt"}, {"do": "none"}],
+               cls="aircraft", altitude=150, move=50, speed=50, ref=10, skill=9)
+    for dv, crashed in ((3, 0), (40, 1)):
+        out = _outcomes(_scenario([jet], max_rounds=2, criticals="none", stall_dv=dv), 2000)
+        stalls = (out.counters["lost_control"][:, 0] == 1) & (out.counters["spins"][:, 0] == 0)
+        assert stalls.sum() > 100
+        assert (out.counters["crashes"][stalls, 0] == crashed).all()
+
+
+def test_collision_obstacle_and_side_ram_switches():
+    car = _car("Car", (0, 0), [{"do": "steer", "heading": 0}], speed=30, sdp=3000)
+    flimsy = [{"name": "Fence", "at": [40, -5], "size": [1, 10], "sdp": 5, "weight": "50 lbs"}]
+    same = _outcomes(_scenario([car], obstacles=flimsy), 300)
+    kept = _outcomes(_scenario([car], obstacles=flimsy, collision_obstacle="none"), 300)
+    assert (same.counters["broke"][:, 0] == 1).all() and kept.counters["broke"].sum() == 0
+    # a side ram on a man: each takes the other's weight (the car the man's 200 lbs row), or
+    # both the rammer's (side_ram: both_same)
+    rammer = _car("Rammer", (0, 0), [{"when": "phase == 1", "do": "ram", "kind": "side"},
+                                     {"do": "none"}], speed=30, sdp=3000, ref=9, skill=9)
+    man = {"name": "Man", "stats": {"REF": 3, "DEX": 3, "BODY": 10}, "hits": 500, "stun": 500,
+           "position": [20, 0], "tactics": [{"do": "none"}]}  # fmt: skip
+    each = _outcomes(_scenario([rammer], [man]), 500)
+    both = _outcomes(_scenario([rammer], [man], side_ram="both_same"), 500)
+    hit_e, hit_b = each.counters["rams"][:, 0] == 1, both.counters["rams"][:, 0] == 1
+    assert hit_e.mean() > 0.5 and hit_b.mean() > 0.5
+    assert both.taken[hit_b, 0].mean() > each.taken[hit_e, 0].mean() + 20
+
+
+def test_skid_rounding_under_ten_mph():
+    # MOVE 4 is 8 mph: floor_min1 and ceil skid 1d6 m into the wall ahead; floor does not skid
+    tactics = [{"when": "phase == 1", "do": "manoeuvre", "name": "impossible stunt",
+                "toward": "away"}, {"do": "none"}]  # fmt: skip
+    car = _car("Car", (0, 0), tactics, speed=4, move=10, ref=2, skill=0, sdp=3000)
+    wall = [{"name": "Wall", "at": [0.5, -5], "size": [1, 10], "weight": "+100 tons"}]
+    for rounding, crashes in (("floor_min1", 1), ("ceil", 1), ("floor", 0)):
+        out = _outcomes(_scenario([car], obstacles=wall, skid_rounding=rounding,
+                                  criticals="none"), 200)  # fmt: skip
+        assert (out.counters["lost_control"][:, 0] == 1).all()
+        assert (out.counters["crashes"][:, 0] == crashes).all(), rounding
