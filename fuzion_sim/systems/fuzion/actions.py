@@ -100,6 +100,16 @@ def moved_geometry(c, px, py, w_range, dist, rmod):
 
 
 @jit(inline="always")
+def note_move(moved, c, x0, y0, x1, y1, metres):
+    """``c`` went ``metres`` in its action, from ``(x0, y0)`` to ``(x1, y1)``: its row of
+    ``moved`` (float64[C, 3]: metres, then the vector, which the relative moving-target
+    penalty reads, VA-16)."""
+    moved[c, 0] = metres
+    moved[c, 1] = x1 - x0
+    moved[c, 2] = y1 - y0
+
+
+@jit(inline="always")
 def is_movement(action):
     return (
         action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
@@ -472,8 +482,10 @@ def act_first_aid(a, side, hits, dead, stable, dist, px, py, run_m, moved, w_ran
     if patient < 0:
         return s0, s1, s2, s3, ne
     if best > MELEE_REACH:  # go to the patient first
-        px[a], py[a], went = move_toward(px[a], py[a], px[patient], py[patient], run_m[a], 1.0)
-        moved[a] = went
+        x0 = px[a]
+        y0 = py[a]
+        px[a], py[a], went = move_toward(x0, y0, px[patient], py[patient], run_m[a], 1.0)
+        note_move(moved, a, x0, y0, px[a], py[a], went)
         moved_geometry(a, px, py, w_range, dist, rmod)
         if log:
             row = log_event(events, ne, now, EVENT_MOVE, a, patient)
@@ -575,8 +587,10 @@ def act_move(a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m, spr
                 if dist[a * n_comb + c] < best:
                     best = dist[a * n_comb + c]
                     goal = c
+    x0 = px[a]
+    y0 = py[a]
     if param == tx.M_AWAY:
-        px[a], py[a], went = move_away(px[a], py[a], px[goal], py[goal], step)
+        px[a], py[a], went = move_away(x0, y0, px[goal], py[goal], step)
     else:
         reach = MELEE_REACH if disarmed[a] else w_range[a]
         if not w_melee[a] and not disarmed[a] and not tac_default[a]:
@@ -584,8 +598,8 @@ def act_move(a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m, spr
         if action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU:
             reach = 1.0  # right up to the target
         reach = max(reach - 0.01, 0.0)  # end inside it, not on its edge
-        px[a], py[a], went = move_toward(px[a], py[a], px[goal], py[goal], step, reach)
-    moved[a] = went
+        px[a], py[a], went = move_toward(x0, y0, px[goal], py[goal], step, reach)
+    note_move(moved, a, x0, y0, px[a], py[a], went)
     if went > 0.0:
         aim[a] = 0  # aiming is lost when the aimer moves
         in_cover[a] = False  # and it leaves its cover and posture

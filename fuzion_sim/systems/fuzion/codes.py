@@ -46,6 +46,7 @@ __all__ = [
     "OPT_CREW_ARMOUR",
     "OPT_CREW_RANDOM",
     "OPT_AREA_KILL_FALLOFF",
+    "OPT_MOVING_RELATIVE",
     "OPT_UNMANNED",
     "OPT_UNMANNED_SHIFT",
     "UNMANNED_BY_RANGE",
@@ -237,6 +238,7 @@ OPT_CREW_RANDOM = 35  # VA-13 crew_hit: random_crew (else the pilot)
 OPT_UNMANNED = 36  # VA-04 unmanned_dv: 0 (no vehicle fights), else UNMANNED_*
 OPT_UNMANNED_SHIFT = 37  # F4: 5 under Interlock (the DV by range is for 3d6)
 OPT_AREA_KILL_FALLOFF = 38  # VA-52 area_kill_falloff: per_radius_step (1 Kill per 4 m)
+OPT_MOVING_RELATIVE = 39  # VA-16 moving_target: relative (else absolute)
 UNMANNED_BY_RANGE = 1
 UNMANNED_ZERO_BASE = 2
 # --- the environment (hazard.py, VA-46 to VA-48); codes 40-47 ---
@@ -398,6 +400,9 @@ EVENT_DRIVE = 47
 # the DC, EV_ROLL the damage rolled, EV_THROUGH through, EV_HITS / EV_STUN after; a crew
 # member's (TARGET its vehicle): what passed the vehicle's armour, through its own
 EVENT_CRASH = 52
+# ACTOR's way to TARGET (EV_ACTION a move; EV_X / EV_Y where it stopped) or its line of fire
+# (EV_ACTION the attack; spent) is blocked by obstacle EV_RAW (M-10)
+EVENT_BLOCKED = 51
 # --- dogfights (dogfight.py); codes 48-50 (44-47 are the manoeuvres') ---
 # ACTOR wins the dogfight roll against TARGET by EV_RAW (0: a tie, neither wins): EV_AV / EV_DV
 # the totals, EV_ROLL / EV_THROUGH the dice, EV_LOCATION the position (dogfight.POS_*),

@@ -343,6 +343,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         options[codes.OPT_UNMANNED_SHIFT] = 5 if rules.dice == "interlock" else 0
     options[codes.OPT_AREA_KILL_FALLOFF] = (
         rules.values.get("area_kill_falloff", "per_radius_step") == "per_radius_step")
+    options[codes.OPT_MOVING_RELATIVE] = rules.values.get("moving_target") == "relative"
     mis = missile_arrays(fighters, rules)
     options[codes.OPT_ANY_MISSILE] = any(  # in hand or taken up later (arsenal_arrays)
         w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,)))

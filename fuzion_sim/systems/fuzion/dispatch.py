@@ -190,6 +190,13 @@ def no_vehicles(plan: Plan) -> bool:
     return not plan.vclass.any() and not (plan.carrier >= 0).any()
 
 
+@condition("moving_target: relative")
+def absolute_moving_target(plan: Plan) -> bool:
+    """The moving-target penalty counts the target's own move (VA-16 ``absolute``): the duel
+    and squad kernels, where people move, do not take the relative reading."""
+    return not plan.options[codes.OPT_MOVING_RELATIVE]
+
+
 @condition("a missile weapon")
 def no_missiles(plan: Plan) -> bool:
     """Nobody's weapon is a missile (``missile:``): missiles run on the general kernel."""
@@ -255,7 +262,7 @@ _VEHICLE_WEAPON_KEYS = VEHICLE_WEAPON_KEYS
 _VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
                           if v.ruling.startswith("VA-") and k not in PERSON_VA_SWITCHES
                           and k not in IMPACT_SWITCHES and k not in HAZARD_SWITCHES
-                          and k not in THROW_SWITCHES)  # fmt: skip
+                          and k not in THROW_SWITCHES and k != "moving_target")  # fmt: skip
 _HAZARD = "the environment (hazard zones, breath, poison; hazard.py): the general kernel"
 _SUIT = "powered armour (M-35, F30): the general kernel"
 _IMPACT = "falls and knockback into obstacles (issue 17): the general kernel"
@@ -403,6 +410,8 @@ HONOURS: tuple[Honour, ...] = (
     _row("rules.autofire_ratio", "read only by autofire"),
     _row("rules.autofire_hits", "read only by autofire"),
     _row("rules.chinks", "F30 in the standing kernel", squad=no_chinks, duel=no_chinks),
+    _row("rules.moving_target", "VA-16: nobody moves in a standing fight; the relative reading "
+         "on the general kernel", squad=absolute_moving_target, duel=absolute_moving_target),
     _row("rules.powered_armour", _SUIT, standing=no_suits),
     *(_row(f"rules.{key}", "read only with powered armour: " + _SUIT, standing=no_suits)
       for key in PERSON_VA_SWITCHES),

@@ -4,8 +4,9 @@ The kernel calls three entry points, each compiled with ``_nrt=False`` and never
 behind one flag worked out once a chunk (``Dogfight.on``: some tactic names ``dogfight``;
 PERFORMANCE-NOTES lessons 13 to 15): :func:`dogfight_reset` at the start of each trial,
 :func:`dogfight_phase` at the start of each phase before anyone acts, and
-:func:`dogfight_choice` after the tactics' choice when it is ``dogfight`` or ``break_off`` or
-its target is its dogfight partner. Nothing is added to the attack's path: the tailing bonus
+:func:`dogfight_choice` (from ``gate.gate``, the trial loop's one call between the tactics'
+choice and the action) when it is ``dogfight`` or ``break_off`` or its target is its dogfight
+partner. Nothing is added to the attack's path: the tailing bonus
 rides in the pair's modifier (``called_mod``, a copy the chunk owns) and the moving-target
 exemption is a test inside ``strike.attack_odds``'s moving-target branch (read only when the
 target moved). A fight without a dogfight pays one predictable branch per phase and per choice.

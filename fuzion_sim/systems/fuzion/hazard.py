@@ -40,7 +40,7 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
-from .actions import moved_geometry
+from .actions import moved_geometry, note_move
 from .codes import (
     EV_ACTION,
     EV_FLAGS,
@@ -59,6 +59,7 @@ from .codes import (
     FLAG_OUT,
 )
 from .dice import TABLE_DICE
+from .impact import stop_at_walls
 from .kernel_parts import land_wound, log_event
 from .rules import KILLING, STUN, penetration, split_through
 
@@ -292,7 +293,7 @@ def flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log, events, ne, n
     y = wh.py[a]
     mask, k = zones_at(hz, x, y)
     if k < 0:
-        moved[a] = 0.0
+        note_move(moved, a, x, y, x, y, 0.0)
         if log:
             row = log_event(events, ne, now, EVENT_IDLE, a, -1)
             events[row, EV_ACTION] = tx.A_FLEE_HAZARD
@@ -327,7 +328,11 @@ def flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log, events, ne, n
     went = min(run_m[a], need)
     wh.px[a] = x + ux * went
     wh.py[a] = y + uy * went
-    moved[a] = went
+    note_move(moved, a, x, y, wh.px[a], wh.py[a], went)
+    if wh.scene.block:  # a wall in the way stops it (M-10)
+        ne = stop_at_walls(a, x, y, wh.scene, wh, w_range, tx.A_FLEE_HAZARD, -1, log, events,
+                           ne, now)  # fmt: skip
+        went = wh.moved[a, 0]
     if went > 0.0:
         aim[a] = 0
         in_cover[a] = False

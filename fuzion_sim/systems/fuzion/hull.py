@@ -204,7 +204,8 @@ def carry_crew(v, carrier, px, py, moved, w_range, dist, rmod):
         if carrier[c] == v:
             px[c] = px[v]
             py[c] = py[v]
-            moved[c] = moved[v]
+            for k in range(3):
+                moved[c, k] = moved[v, k]
             moved_geometry(c, px, py, w_range, dist, rmod)
 
 

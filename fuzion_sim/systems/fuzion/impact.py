@@ -5,7 +5,7 @@ A room of its own over one group, :data:`Impacts` (``im``): each combatant's row
 Falling & Collisions table (its weight, VA-36), the obstacles (rectangles, their structure and
 what is left of it in this trial), the drops (circles and their height), the table's DC and
 Kills, the bands of its columns (fall heights, VA-35; closing speeds, VA-38), the switches and
-the counters. The kernel calls three entry points, each compiled with ``_nrt=False`` and never
+the counters. The kernel calls these entry points, each compiled with ``_nrt=False`` and never
 inlined, each behind the one flag ``any_impact`` (a fight with an obstacle or a drop) worked
 out once a chunk:
 
@@ -16,7 +16,10 @@ out once a chunk:
   distance per phase as a closing speed, ``speed``; or nothing, ``none``) or a drop (it falls
   the drop's height, M-72); an obstacle whose structure reaches 0 breaks and the target goes on
   through it to the rest of its knockback (the brick through the wall);
-* :func:`jump` for the ``jump`` action: the jumper goes to the drop and falls its height.
+* :func:`jump` for the ``jump`` action: the jumper goes to the drop and falls its height;
+* with ``obstacles_block`` (M-10, on by default) :func:`line_blocked` before an attack (no line
+  of fire through an unbroken obstacle: the action is spent) and :func:`stop_at_walls` after a
+  move on foot (it stops at the face).
 
 A fall or collision does the table's DC (xK = 13 + x) of Killing damage against PD
 (``impact_damage: killing``, ``impact_armour: true``, VA-37), or Stun against the higher of PD
@@ -34,7 +37,7 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
-from .actions import moved_geometry
+from .actions import moved_geometry, note_move
 from .codes import (
     EV_ACTION,
     EV_ACTOR,
@@ -49,10 +52,12 @@ from .codes import (
     EV_THROUGH,
     EV_X,
     EV_Y,
+    EVENT_BLOCKED,
     EVENT_COLLISION,
     EVENT_FALL,
     EVENT_IDLE,
     EVENT_KNOCKBACK,
+    EVENT_MOVE,
     FLAG_DEAD,
     FLAG_DYING,
     FLAG_HIT,
@@ -79,7 +84,7 @@ _STANDOFF = 0.01
 Impacts = namedtuple(
     "Impacts",
     "row ob_rect ob_sdp ob_kills ob_left dr fall_dc fall_kills bands stun_dmg use_armour "
-    "kb_mode fallen c_falls c_colls c_imp c_broke on last",
+    "kb_mode fallen c_falls c_colls c_imp c_broke on last block",
 )
 
 
@@ -196,6 +201,65 @@ def _enter_circle(ox, oy, dx, dy, cx, cy, radius):
 
 
 @jit(inline="always")
+def first_block(im, ox, oy, dx, dy, t_from):
+    """The first unbroken obstacle the path ``(ox, oy) + t (dx, dy)`` enters at a ``t`` from
+    ``t_from`` to 1: ``(t, obstacle)``, or ``(2.0, -1)`` when none is in the way."""
+    best = 2.0
+    hit_o = -1
+    for o in range(im.ob_rect.shape[0]):
+        if im.ob_sdp[o] > 0 and im.ob_left[o] <= 0:
+            continue  # broken: it stops nothing
+        t = enter_rect(ox, oy, dx, dy, im.ob_rect[o, 0], im.ob_rect[o, 1], im.ob_rect[o, 2],
+                       im.ob_rect[o, 3])  # fmt: skip
+        if t >= t_from and t < best:
+            best = t
+            hit_o = o
+    return best, hit_o
+
+
+@jit(_nrt=False)
+def line_blocked(a, tgt, im, px, py):
+    """The first unbroken obstacle on the line from ``a`` to ``tgt`` (M-10: nobody shoots
+    through a solid object), or -1."""
+    _t, o = first_block(im, px[a], py[a], px[tgt] - px[a], py[tgt] - py[a], 0.0)
+    return o
+
+
+@jit(_nrt=False)
+def stop_at_walls(c, ox, oy, im, wh, w_range, action, goal, log, events, ne, now):
+    """``c`` went on foot from ``(ox, oy)`` to where it is now: the first unbroken obstacle in
+    the way stops it at its face (M-10: nobody moves through a solid object; a vehicle's way
+    is a crash, ``motion.bump``). Its move's line says where it stopped, and a line of its
+    own what stopped it. Returns ne."""
+    dx = wh.px[c] - ox
+    dy = wh.py[c] - oy
+    metres = np.sqrt(dx * dx + dy * dy)
+    if metres <= 0.0:
+        return ne
+    t, o = first_block(im, ox, oy, dx, dy, 0.0)
+    if o < 0:
+        return ne
+    t = max(t - _STANDOFF / metres, 0.0)
+    wh.px[c] = ox + t * dx
+    wh.py[c] = oy + t * dy
+    note_move(wh.moved, c, ox, oy, wh.px[c], wh.py[c], t * metres)
+    moved_geometry(c, wh.px, wh.py, w_range, wh.dist, wh.rmod)
+    if log:
+        last = min(ne, events.shape[0] - 1) - 1
+        if last >= 0 and events[last, EV_KIND] == EVENT_MOVE and events[last, EV_ACTOR] == c:
+            events[last, EV_RAW] = np.int64(t * metres * 100.0)
+            events[last, EV_X] = np.int64(wh.px[c] * 100.0)
+            events[last, EV_Y] = np.int64(wh.py[c] * 100.0)
+        r = log_event(events, ne, now, EVENT_BLOCKED, c, goal)
+        events[r, EV_ACTION] = action
+        events[r, EV_RAW] = o
+        events[r, EV_X] = np.int64(wh.px[c] * 100.0)
+        events[r, EV_Y] = np.int64(wh.py[c] * 100.0)
+        ne += 1
+    return ne
+
+
+@jit(inline="always")
 def _fall_event(events, ne, now, c, drop, action, metres, dc, raw, through, x, y, hl):
     row = log_event(events, ne, now, EVENT_FALL, c, drop)
     events[row, EV_RAW] = np.int64(metres * 100.0)
@@ -230,17 +294,8 @@ def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd
     t_done = 0.0
     stop_t = 1.0
     for _ in range(n_obs + 1):
-        best = 2.0
-        hit_o = -1
+        best, hit_o = first_block(im, ox, oy, dx, dy, t_done)
         hit_d = -1
-        for o in range(n_obs):
-            if im.ob_sdp[o] > 0 and im.ob_left[o] <= 0:
-                continue  # broken: it stops nothing
-            t = enter_rect(ox, oy, dx, dy, im.ob_rect[o, 0], im.ob_rect[o, 1],
-                            im.ob_rect[o, 2], im.ob_rect[o, 3])  # fmt: skip
-            if t >= t_done and t < best:
-                best = t
-                hit_o = o
         if not im.fallen[tgt]:
             for d in range(n_drops):
                 t = _enter_circle(ox, oy, dx, dy, im.dr[d, 0], im.dr[d, 1], im.dr[d, 2])
@@ -348,7 +403,7 @@ def jump(c, d, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets, nd6_table
     y = im.dr[d, 1]
     ddx = x - wh.px[c]
     ddy = y - wh.py[c]
-    wh.moved[c] = np.sqrt(ddx * ddx + ddy * ddy)
+    note_move(wh.moved, c, wh.px[c], wh.py[c], x, y, np.sqrt(ddx * ddx + ddy * ddy))
     wh.px[c] = x
     wh.py[c] = y
     moved_geometry(c, wh.px, wh.py, wp.range, wh.dist, wh.rmod)

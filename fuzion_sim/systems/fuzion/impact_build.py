@@ -170,6 +170,15 @@ def check_scene(ctx: Context, rules, sides: dict, scene: dict) -> None:
                     )
     if not (scene.get("obstacles") or scene.get("drops")):
         return
+    for side, members in sides.items():  # M-10: nothing stands inside a solid object
+        for index, c in enumerate(members):
+            x, y = c.xy
+            for o in scene.get("obstacles", ()):
+                if c.carrier is None and o.x < x < o.x + o.w and o.y < y < o.y + o.h:
+                    raise ctx.fail(["sides", side, index, "position"],
+                                   f"{c.name} stands inside obstacle '{o.name}' (from "
+                                   f"({o.x:g}, {o.y:g}), {o.w:g} x {o.h:g} m): nothing stands "
+                                   "in a solid object (M-10); move one of them")  # fmt: skip
     for c in (c for members in sides.values() for c in members):
         if c.carrier is None and impact_weight(c) is None:
             key = "obstacles" if scene.get("obstacles") else "drops"
@@ -182,8 +191,9 @@ def check_scene(ctx: Context, rules, sides: dict, scene: dict) -> None:
 IMPACT_FIELDS = ("im_row", "ob_rect", "ob_sdp", "ob_kills", "drop_geo", "fall_dc", "fall_kills",
                  "im_bands", "im_opts")  # fmt: skip
 #: ``im_opts``: whether the fight has an obstacle or a drop (the kernel's one flag), Stun
-#: damage (VA-37 impact_damage: stun), armour applies (impact_armour), and VA-41's mode.
-IO_ANY, IO_STUN, IO_ARMOUR, IO_KB_MODE = range(4)
+#: damage (VA-37 impact_damage: stun), armour applies (impact_armour), VA-41's mode, and
+#: whether obstacles block moves on foot and lines of fire (M-10 obstacles_block).
+IO_ANY, IO_STUN, IO_ARMOUR, IO_KB_MODE, IO_BLOCK = range(5)
 _KB_MODES = {"as_fall": 0, "speed": 1, "none": 2}
 
 
@@ -208,11 +218,12 @@ def impact_arrays(scenario, fighters) -> dict:
     heights = table.heights[rules.get("falling_columns", "six")]
     bands[0, : len(heights)] = heights
     bands[1] = table.speeds[rules.get("collision_speed_bands", "fall_equivalent")]
-    opts = np.zeros(4, np.int64)
+    opts = np.zeros(5, np.int64)
     opts[IO_ANY] = bool(obstacles or drops)
     opts[IO_STUN] = rules.get("impact_damage", "killing") == "stun"
     opts[IO_ARMOUR] = bool(rules.get("impact_armour", True))
     opts[IO_KB_MODE] = _KB_MODES[rules.get("knockback_collision", "as_fall")]
+    opts[IO_BLOCK] = bool(obstacles) and bool(rules.get("obstacles_block", True))
     return {
         "im_row": np.asarray(rows, np.int64),
         "ob_rect": np.asarray([(o.x, o.y, o.x + o.w, o.y + o.h) for o in obstacles],

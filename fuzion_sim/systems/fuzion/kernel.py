@@ -50,10 +50,10 @@ from .actions import (
     interrupt_by_waiter,
     interrupt_in_range,
     is_movement,
-    is_weapon_action,
+    note_move,
     start_waiting,
 )
-from .arsenal import Arsenal, rearm, take_up
+from .arsenal import Arsenal, rearm
 from .codes import (
     ARC_ALL,
     EFF_WEAPON,
@@ -76,8 +76,6 @@ from .codes import (
     EVENT_END,
     EVENT_IDLE,
     EVENT_LOST_ACTION,
-    EVENT_NO_WEAPON,
-    EVENT_OUT_OF_ARC,
     EVENT_OUT_OF_REACH,
     EVENT_PERCEPTION,
     EVENT_RECOVER,
@@ -129,6 +127,7 @@ from .codes import (
     OPT_MISSILE_ASPECT,
     OPT_MISSILE_ATTACK_ROLL,
     OPT_MISSILE_TIMING,
+    OPT_MOVING_RELATIVE,
     OPT_PERCEPTION_DV,
     OPT_POISON_PERIOD,
     OPT_POWERED_TO_HITS,
@@ -147,7 +146,7 @@ from .codes import (
     V_ROWS,
     VS_NO_MOVE,
 )
-from .dogfight import Dogfight, DState, dogfight_choice, dogfight_phase, dogfight_reset
+from .dogfight import Dogfight, DState, dogfight_phase, dogfight_reset
 from .dogfight_build import (
     DO_ADV_MIN,
     DO_BREAK_D6,
@@ -159,6 +158,7 @@ from .dogfight_build import (
     DO_TAIL_MIN,
     DO_TIE_BOTH,
 )
+from .gate import gate, gated
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, crew_fate
 from .impact import Impacts, reset_trial
@@ -367,7 +367,7 @@ def run_chunk(
     e_str = np.empty(n_comb, np.int64)
     px = np.empty(n_comb, np.float64)
     py = np.empty(n_comb, np.float64)
-    moved = np.zeros(n_comb, np.float64)  # metres moved in its last action
+    moved = np.zeros((n_comb, 3), np.float64)  # its last action's move: metres, dx, dy
     dist = np.empty(n_comb * n_comb, np.float64)
     rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
     aim = np.zeros(n_comb, np.int64)
@@ -670,8 +670,10 @@ def trials(
         c_broke,
         any_impact,
         k_from,
+        im_opts[4] != 0,
     )
-    wh = Where(px, py, moved, dist, rmod, im, dfs)
+    any_block = any_impact and im.block  # M-10: no move on foot or fire through walls
+    wh = Where(px, py, moved, dist, rmod, im, dfs, carrier)
     st = Stance(
         aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
         disarmed, ammo, recovering, obs_pen, acted_t, aborted_t,
@@ -684,7 +686,7 @@ def trials(
     rl = Rules(
         loc_mode, chinks, autofire_one_plus, autofire_ratio, knockback, knock_unit, ap_factor,
         dodge_bonus, block_bonus, stunned_rule, impairment, dying_penalty, dying_can_act,
-        slots_per_round,
+        slots_per_round, options[OPT_MOVING_RELATIVE] != 0,
     )
     vh = Vehicles(
         vclass, carrier, pilot_of, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff,
@@ -736,6 +738,8 @@ def trials(
     )
     ds = DState(dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail,
                 c_df_broke)  # fmt: skip
+    # the rooms between the tactics' choice and the action: one call, one flag (gate.py)
+    gate_on = weapon_rooms or any_dogfight or any_block
     sense = Sense(incoming, env, mo, dfs)  # what the tactics read: missiles, hazards, motion,
     # dogfights
     hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
@@ -767,7 +771,8 @@ def trials(
             e_str[c] = strength[c]
             px[c] = pos_x0[c]
             py[c] = pos_y0[c]
-            moved[c] = 0.0
+            for k in range(3):
+                moved[c, k] = 0.0
             aim[c] = 0
             aim_tgt[c] = -1
             in_cover[c] = True
@@ -1024,29 +1029,15 @@ def trials(
                             held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
                             w_missile, sense, arms,
                         )  # fmt: skip
-                    if any_dogfight and (action >= tx.A_DOGFIGHT or dfs[a, 0] == tgt):
-                        # dogfight, break_off, or an attack the chart bars (dogfight.py)
-                        action, param, ne = dogfight_choice(a, tgt, action, param, now, df, ds,
-                                                            pilot_of, is_out, log, events, ne)
-                        if action < 0:
-                            continue
-                    if weapon_rooms and is_weapon_action(action):
-                        # the weapon a rule names, taken up; a vehicle weapon bears only on its
-                        # arc: the vehicle turns to face the target (the action), a gunner
-                        # waits for it (M-76, VA-05, VA-15; arsenal.py, one call)
-                        bearing, turned = take_up(
-                            a, tgt, action, param, arms, wp, sh, md, mc, st, wh, w_shots,
-                            w_reload, w_arc, w_mounted, reloading, vclass, carrier, vstate, hd,
-                            vh.front_arc,
+                    if gated(action, a, tgt, gate_on, any_dogfight, dfs):
+                        # a dogfight's chart, the weapon a rule names and its arc, a wall in
+                        # the line of fire (gate.py: the trial loop's one call for them)
+                        action, param, ne = gate(
+                            a, tgt, action, param, now, weapon_rooms, arms, wp, sh, md, mc, st,
+                            wh, w_shots, w_reload, w_arc, w_mounted, reloading, vclass, carrier,
+                            vstate, hd, vh.front_arc, df, ds, pilot_of, is_out, log, events, ne,
                         )  # fmt: skip
-                        if not bearing:
-                            if log:
-                                row = log_event(
-                                    events, ne, now,
-                                    EVENT_NO_WEAPON if turned < 0 else EVENT_OUT_OF_ARC, a, tgt,
-                                )  # fmt: skip
-                                events[row, EV_FLAGS] = FLAG_HIT if turned > 0 else 0
-                                ne += 1
+                        if action < 0:
                             continue
 
                     # ---- wait: hold the action until a condition (F: Wait) ---------------
@@ -1074,7 +1065,8 @@ def trials(
                         action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
                         or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
                     ):  # fmt: skip
-                        moved[a] = 0.0  # "moving target" counts its last action's movement
+                        note_move(moved, a, 0.0, 0.0, 0.0, 0.0, 0.0)  # "moving target"
+                        # counts its last action's movement
                     if any_hazard and action == tx.A_FLEE_HAZARD:  # the environment (hazard.py)
                         ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
                                   events, ne, now)  # fmt: skip
@@ -1152,12 +1144,15 @@ def trials(
                             sprint_m, w_range, w_melee, disarmed, tac_default, moved, aim,
                             in_cover, log, events, ne, now,
                         )  # fmt: skip
-                        if any_vehicle and vclass[a] > 0 and moved[a] > 0.0:
-                            hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces where it goes
-                            # its crew with it; an obstacle in the way is a crash (motion.py)
+                        if (any_block or (any_vehicle and vclass[a] > 0)) and moved[a, 0] > 0.0:
+                            if vclass[a] > 0:
+                                hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces its way
+                            # a vehicle's crew go with it and an obstacle in its way is a
+                            # crash; on foot a wall stops it (M-10; motion.bump, one call)
                             s0, s1, s2, s3, ne, sides_left = bump(
-                                a, ox, oy, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
-                                standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+                                a, ox, oy, action, tgt, mo, im, ar, sh, hl, wh, wp, vh, st, tl,
+                                dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne,
+                                now,
                             )  # fmt: skip
                             if sides_left <= 1:
                                 break

@@ -148,6 +148,10 @@ SWITCHES: dict[str, Switch] = {
                                  "countermeasure charges"),
     "missile_aspect": Switch(("launch", "rear", "side"), "launch", "VA-26",
                              "where missiles hit a vehicle from"),
+    # the moving-target penalty (F10, L483: -1 per 10 m): the target's own move, or the two
+    # moves' difference (VA-16), for people and vehicles alike
+    "moving_target": Switch(("absolute", "relative"), "absolute", "VA-16",
+                            "moving-target penalty counts"),
     # mecha range scale (M-18, VA-17): whose attacks have the x10 range bands
     "mecha_range_scale": Switch(("attacker", "all_vehicles", "both_mecha"), "attacker", "VA-17",
                                 "mecha range scale x10"),
@@ -178,6 +182,10 @@ SWITCHES: dict[str, Switch] = {
                                     "collision speed bands"),
     "knockback_collision": Switch(("as_fall", "speed", "none"), "as_fall", "VA-41",
                                   "knockback into an obstacle"),
+    # M-10 "You may not move (or shoot) through any solid person, object or thing": an
+    # unbroken obstacle stops a move on foot at its face and blocks a line of fire (false:
+    # obstacles stop only knockback and vehicles)
+    "obstacles_block": Switch(bool, True, "M-10", "obstacles block moves on foot and fire"),
     # --- the environment (M-67 to M-71; hazard.py): read only with `hazards:` or `poison:` ---
     "hazard_armour": Switch(("ekd", "pd", "none"), "ekd", "VA-46",
                             "armour against fire and electricity"),
@@ -235,6 +243,7 @@ IMPACT_SWITCHES = (
     "impact_armour",
     "collision_speed_bands",
     "knockback_collision",
+    "obstacles_block",
 )
 #: The switches of throwing objects (VA-49; throw_build.py), read at build time for a weapon
 #: with ``thrown:`` (its damage also reads ``weight_row`` and ``collision_speed_bands``).

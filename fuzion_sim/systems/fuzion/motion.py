@@ -40,7 +40,7 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
-from .actions import moved_geometry
+from .actions import moved_geometry, note_move
 from .codes import (
     EV_ACTION,
     EV_DV,
@@ -66,7 +66,7 @@ from .codes import (
     VS_NO_MOVE,
 )
 from .hull import carry_crew, crew_fate
-from .impact import column, enter_rect, impact_hits, jump, roll_dice
+from .impact import column, first_block, impact_hits, jump, roll_dice, stop_at_walls
 from .kernel_parts import land_wound, log_event
 from .rules import KILLING, penetration, split_through
 
@@ -185,7 +185,7 @@ def _occupant_wound(p, dmg, kill_rated, ar, sh, hl, vh, dt, s0, s1, s2, s3):
     return s0, s1, s2, s3, lost, stun, through
 
 
-@jit(inline="always")
+@jit(_nrt=False)  # out of line: called from several rooms (compile time)
 def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standing,
              sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` takes a collision's ``dc`` (``kills`` against Kill armour; column ``col`` of the
@@ -247,7 +247,7 @@ def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, s
     return s0, s1, s2, s3, ne, sides_left, raw, through
 
 
-@jit(inline="always")
+@jit(_nrt=False)  # out of line: called from several rooms (compile time)
 def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` goes ``metres`` along ``angle`` from where it is; the first unbroken obstacle in
@@ -261,16 +261,7 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, stan
     t_done = 0.0
     n_obs = im.ob_rect.shape[0]
     for _ in range(n_obs):
-        best = 2.0
-        hit_o = -1
-        for o in range(n_obs):
-            if im.ob_sdp[o] > 0 and im.ob_left[o] <= 0:
-                continue
-            t = enter_rect(ox, oy, dx, dy, im.ob_rect[o, 0], im.ob_rect[o, 1],
-                            im.ob_rect[o, 2], im.ob_rect[o, 3])  # fmt: skip
-            if t >= t_done and t < best:
-                best = t
-                hit_o = o
+        best, hit_o = first_block(im, ox, oy, dx, dy, t_done)
         if hit_o < 0 or best > 1.0:
             break
         row = im.row[c]
@@ -293,18 +284,23 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, stan
     wh.px[c] = ox + stop_t * dx
     wh.py[c] = oy + stop_t * dy
     gone = stop_t * metres
-    wh.moved[c] = gone
+    note_move(wh.moved, c, ox, oy, wh.px[c], wh.py[c], gone)
     moved_geometry(c, wh.px, wh.py, wp.range, wh.dist, wh.rmod)
     carry_crew(c, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
     return s0, s1, s2, s3, ne, sides_left, gone
 
 
 @jit(_nrt=False)
-def bump(c, ox, oy, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing, sides_left, s0, s1,
-         s2, s3, log, events, ne, now):  # fmt: skip
-    """Vehicle ``c`` ran from ``(ox, oy)`` to where it is (``run``, ``sprint``, ``move``): its
-    crew go with it, and with obstacles in the fight its path meets them as a drive's does.
-    Returns ``(state, ne, sides left)``."""
+def bump(c, ox, oy, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
+         sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+    """``c`` ran from ``(ox, oy)`` to where it is (``action``: ``run``, ``sprint``, ``move``...
+    toward or away from ``goal``). A vehicle's crew go with it, and with obstacles in the fight
+    its path meets them as a drive's does; on foot, with obstacles that block (M-10), the
+    first in the way stops it at its face (``impact.stop_at_walls``). Returns ``(state, ne,
+    sides left)``."""
+    if vh.vclass[c] == 0:
+        ne = stop_at_walls(c, ox, oy, im, wh, wp.range, action, goal, log, events, ne, now)
+        return s0, s1, s2, s3, ne, sides_left
     if not im.on:
         carry_crew(c, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
         return s0, s1, s2, s3, ne, sides_left
@@ -320,7 +316,7 @@ def bump(c, ox, oy, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing, si
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(inline="always")
+@jit(_nrt=False)  # out of line: called from several rooms (compile time)
 def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
                   sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` missed a manoeuvre by ``miss`` (M-47 to M-51): a ground vehicle skids (and spins)

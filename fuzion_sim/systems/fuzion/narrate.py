@@ -50,6 +50,7 @@ KIND_NAMES = {
     k.EVENT_NO_WEAPON: "no_weapon",
     k.EVENT_FALL: "fall",  # issue 17
     k.EVENT_COLLISION: "collision",
+    k.EVENT_BLOCKED: "blocked",  # M-10: a wall in the way of a move or a line of fire
     k.EVENT_HAZARD: "hazard",  # the environment (hazard.py)
     k.EVENT_BREATH: "out_of_breath",
     **MOTION_KINDS,  # vehicles in motion (motion.py)
@@ -104,6 +105,10 @@ _MOVE_VERBS = {
     "move_by": "moves by",
     "move_thru": "charges",
 }
+
+
+#: The actions that move a combatant on foot (a ``blocked`` event's move, not its fire).
+_MOVES = frozenset(("run", "sprint", "move", "move_by", "move_thru", "flee_hazard"))
 
 
 def _action(code: int) -> str:
@@ -205,6 +210,9 @@ def event_dicts(
       the ``actor`` falls ``metres`` (``jumped``: its own jump; ``drop``: the drop's name),
       ``dc``, ``damage_rolled``, ``damage_through``, where it lands ``x``, ``y``, and after a
       jump ``hits_after``, ``stun_after``, ``out``, ``dead``;
+    - ``blocked`` (M-10): the ``actor``'s ``action`` toward the ``target`` meets the
+      ``obstacle``: a move (``moving``) stops at its face, ``x``, ``y``; an attack is spent
+      (no line of fire);
     - ``collision``: the ``actor`` is knocked into the ``obstacle`` (its name) over
       ``metres`` of knockback: ``dc``, ``damage_rolled``, ``damage_through``, ``broke`` (the
       obstacle broke and it went through), ``structure_left``, where it stopped ``x``, ``y``.
@@ -355,6 +363,14 @@ def event_dicts(
             _dogfight_event(ev, row, kind, flags)
         elif kind == "out_of_arc":
             ev["turned"] = bool(flags & k.FLAG_HIT)
+        elif kind == "blocked":
+            walls = (scene or {}).get("obstacles", ())
+            wall = row[k.EV_RAW]
+            action = _action(row[k.EV_ACTION])
+            ev.update(action=action, obstacle=walls[wall].name if 0 <= wall < len(walls)
+                      else f"#{wall}", moving=action in _MOVES)  # fmt: skip
+            if ev["moving"]:
+                ev.update(x=_metres(row[k.EV_X]), y=_metres(row[k.EV_Y]))
         elif kind == "critical":
             ev.update(location=_vehicle_location_names()[row[k.EV_RAW]],
                       effect=CRITICAL_EFFECTS[row[k.EV_THROUGH]])  # fmt: skip
@@ -599,6 +615,13 @@ def narrate(
             text = f"{actor} cannot reach {ev['target']}"
             if ev["action"] != "attack":
                 text += f" ({ev['action']})"
+        elif kind == "blocked":
+            if ev["moving"]:
+                text = (f"{actor} is stopped by {ev['obstacle']} at ({ev['x']:.1f}, "
+                        f"{ev['y']:.1f})")  # fmt: skip
+            else:
+                text = f"{actor} has no line of fire to {ev['target']}: {ev['obstacle']}"
+                text += " is in the way"
         elif kind == "out_of_arc":
             text = (f"{actor} turns to bring its weapon to bear on {ev['target']}"
                     if ev["turned"] else f"{actor}'s weapon does not bear on {ev['target']}")

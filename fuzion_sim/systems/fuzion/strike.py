@@ -92,10 +92,11 @@ Mods = namedtuple(
 Health = namedtuple(
     "Health", "hits stun dead gave_up lose is_out penalty e_ref e_dex e_str damaged"
 )
-#: ``wh``: positions, the last move, the distance and range modifier of every pair, the
-#: scene's obstacles and drops a knockback may meet (``impact.Impacts``; issue 17), and the
-#: dogfights' pairs (``dogfight.DState.dfs``: column 0 the partner, -1 none)
-Where = namedtuple("Where", "px py moved dist rmod scene dogfight")
+#: ``wh``: positions, the last action's move (``moved`` float64[C, 3]: metres, dx, dy), the
+#: distance and range modifier of every pair, the scene's obstacles and drops a knockback may
+#: meet (``impact.Impacts``; issue 17), the dogfights' pairs (``dogfight.DState.dfs``: column 0
+#: the partner, -1 none), and the vehicle each crew member rides (``carrier``, -1 none)
+Where = namedtuple("Where", "px py moved dist rmod scene dogfight carrier")
 #: ``st``: aim, cover, posture, defences, holds, the magazine, turns taken and aborted
 Stance = namedtuple(
     "Stance",
@@ -115,8 +116,23 @@ Rules = namedtuple(
     "Rules",
     "loc_mode chinks autofire_one_plus autofire_ratio knockback knock_unit ap_factor "
     "dodge_bonus block_bonus stunned_rule impairment dying_penalty dying_can_act "
-    "slots_per_round",
+    "slots_per_round moving_relative",
 )
+
+
+@jit(inline="always")
+def moving_target(a, tgt, wh, relative):
+    """The metres the moving-target penalty counts (F10: -1 per 10 m): what ``tgt`` moved in
+    its last action, or under VA-16 ``moving_target: relative`` the length of the difference
+    of the two moves (a crew member moves as its vehicle does), so a chase at one speed costs
+    nothing."""
+    if not relative:
+        return wh.moved[tgt, 0]
+    ma = a if wh.carrier[a] < 0 else wh.carrier[a]
+    mt = tgt if wh.carrier[tgt] < 0 else wh.carrier[tgt]
+    dx = wh.moved[mt, 1] - wh.moved[ma, 1]
+    dy = wh.moved[mt, 2] - wh.moved[ma, 2]
+    return np.sqrt(dx * dx + dy * dy)
 
 
 @jit(inline="always")
@@ -189,9 +205,10 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
         dv_base = hl.e_dex[tgt] + sh.def_ranged[tgt] + st.dodge[tgt]
         if st.prone[tgt]:
             av -= 2  # knocked prone by a sweep (F11: target prone)
-        if wh.moved[tgt] >= 10.0 and wh.dogfight[a, 0] != tgt:
-            av -= np.int64(wh.moved[tgt] // 10.0)  # moving target: -1 per 10 m (not in a
-            # dogfight with it, VA-16: the dogfight roll stands for the relative motion)
+        went = moving_target(a, tgt, wh, rl.moving_relative)
+        if went >= 10.0 and wh.dogfight[a, 0] != tgt:
+            av -= np.int64(went // 10.0)  # moving target: -1 per 10 m (not in a dogfight
+            # with it, VA-16: the dogfight roll stands for the relative motion)
     if (
         sh.abort_kind[tgt] != ABORT_NONE
         and not (sh.abort_kind[tgt] == ABORT_DIVE and wp.area[a] == 0.0)
@@ -239,12 +256,12 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
     elif action == tx.A_MOVE_BY:  # half STR +1 die a 10 m, -2 REF/DEX
         av -= 2
         st.dv_pen[a] = 2
-        n_dice = hl.e_str[a] // 2 + np.int64(wh.moved[a] // 10.0)
+        n_dice = hl.e_str[a] // 2 + np.int64(wh.moved[a, 0] // 10.0)
         dmg_type = STUN
     elif action == tx.A_MOVE_THRU:  # STR +1 die a 5 m, -1 REF a 10 m
-        av -= np.int64(wh.moved[a] // 10.0)
+        av -= np.int64(wh.moved[a, 0] // 10.0)
         st.dv_pen[a] = 3
-        n_dice = hl.e_str[a] + np.int64(wh.moved[a] // 5.0)
+        n_dice = hl.e_str[a] + np.int64(wh.moved[a, 0] // 5.0)
         dmg_type = STUN
     if not wp.melee[a] and form == F_WEAPON:
         if not (wp.explosive[a] and wp.area[a] > 0.0):
