@@ -172,6 +172,7 @@ def test_flagship_loads_as_written():
         "missile_evasion_on_foot": "ranged_evade",
         "countermeasure_use": "per_engagement",
         "missile_aspect": "launch",
+        "moving_target": "absolute",
         "mecha_range_scale": "attacker",
         # the special armour rules for mecha (F30), each off by default
         "staged_penetration": False,
@@ -190,6 +191,7 @@ def test_flagship_loads_as_written():
         "impact_armour": True,
         "collision_speed_bands": "fall_equivalent",
         "knockback_collision": "as_fall",
+        "obstacles_block": True,
         "hazard_armour": "ekd",
         "electricity_damage": "killing",
         "hazard_timing": "end_of_phase",

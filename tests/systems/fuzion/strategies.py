@@ -38,7 +38,7 @@ DRAWN = frozenset(
         "dice", "criticals", "timing", "extra_actions_table", "initiative", "impairment",
         "stunned", "dying_can_act", "dying_penalty", "ap_factor", "obscured_dv", "dodge_bonus",
         "block_bonus", "knockback_unit", "campaign", "autofire_ratio", "autofire_hits",
-        "chinks", "hit_locations", "knockback")}
+        "chinks", "hit_locations", "knockback", "moving_target")}
 )  # fmt: skip
 
 
@@ -172,6 +172,9 @@ def rules(draw, kind: str):
         r["initiative"] = draw(st.sampled_from(("switch1", "switch2")))
     if kind in ("standing", "any"):
         r["chinks"] = draw(st.booleans())
+        # VA-16: nobody moves in a standing fight; in any other the relative reading goes to
+        # the general kernel (dispatch)
+        r["moving_target"] = draw(st.sampled_from(("absolute", "relative")))
     if kind in ("duel", "any"):  # rule options only the duel kernel runs of the fast ones
         r["hit_locations"] = draw(st.sampled_from(("none", "random", "called")))
         r["knockback"] = draw(st.booleans())

@@ -54,14 +54,14 @@ NOT_DRAWN = {
     **{f"crew.{k}": "general kernel only" for k in CREW_KEYS},
     **{f"vehicle_weapon.{k}": "general kernel only" for k in VEHICLE_WEAPON_KEYS},
     **{f"rules.{k}": "general kernel only" for k, v in SWITCHES.items()
-       if v.ruling.startswith("VA-")},
+       if v.ruling.startswith("VA-") and k != "moving_target"},  # VA-16: drawn (standing)
     # the mecha rules (F30): read only with a vehicle, or powered armour (general kernel only)
     "rules.staged_penetration": "general kernel only",
     "rules.structural_integrity": "general kernel only",
     "rules.powered_armour": "general kernel only", "armor.sdp": "general kernel only",
     # falls and knockback into obstacles (issue 17): the general kernel
     "obstacles": "general kernel only", "drops": "general kernel only",
-    "member.weight": "general kernel only",
+    "member.weight": "general kernel only", "rules.obstacles_block": "general kernel only",
     **{f"obstacle.{k}": "general kernel only" for k in OBSTACLE_KEYS},
     **{f"drop.{k}": "general kernel only" for k in DROP_KEYS},
     # the environment (issue 17: hazards, breath, poison): the general kernel

@@ -158,6 +158,9 @@ def _one_of_each() -> np.ndarray:
             action=tx.A_JUMP, x=1000, y=0),
         _ev(k.EVENT_COLLISION, 1, 0, time=4, dv=8, roll=30, through=26, raw=0, shots=1800,
             x=500, y=0, flags=hit),
+        # M-10: a run stopped by obstacle 0, and a shot it blocks
+        _ev(k.EVENT_BLOCKED, 0, 1, time=4, action=tx.A_RUN, raw=0, x=399, y=0),
+        _ev(k.EVENT_BLOCKED, 1, 0, time=4, action=tx.A_ATTACK, raw=0),
         # dogfights: the engaging roll won by 6 (tailing), a barred attack, a break-off
         _ev(k.EVENT_DOGFIGHT, 0, 1, time=4, raw=6, av=27, dv=21, roll=12, through=8,
             location=2, action=1, flags=hit),
@@ -230,6 +233,7 @@ def test_every_kind_renders_from_hand_built_events():
         "Ann recovers 10 Stun: 25 Stun", "Bob recovers Stun: 3 Stun and is back on their feet",
         "Bob bleeds: -1 Hits", "Bob draws a weapon", "-2 to attack and defence",
         "Bob is knocked back 2 by Ann, to (24.0, 0.0)",
+        "Ann is stopped by #0 at (4.0, 0.0)", "Bob has no line of fire to Ann: #0 is in the way",
         "Ann gives first aid to Bob (TECH + Physician 8, roll +4 vs 10): stabilised",
         "Ann launches a cluster of 4 at Bob",
         "Bob fails to evade Ann's missiles by 1 (round 2 of 3; roll 9, total 17 vs DV 18)",
