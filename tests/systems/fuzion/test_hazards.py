@@ -26,6 +26,7 @@ from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import dispatch
+from fuzion_sim.systems.fuzion.hazard_build import INTENSITY_DC
 from fuzion_sim.systems.fuzion.hazard_exact import phase_pmf, scenario_hazard
 
 FIRE = {"name": "Fire", "kind": "fire", "dc": 7, "circle": {"center": [0, 0], "radius": 4}}
@@ -247,6 +248,34 @@ def test_poison_every_minute_or_every_phase():
     out, events = logged(sc)
     assert any(e["kind"] == "hazard" for e in events)
     assert out.counters["hazard_out"][0, 0] == 1  # Stun 0: out (a drug on Stun alone)
+
+
+def test_e11_mind_control_serum():
+    # ../shared/rulings/vehicles/examples.md E-11 (seed L854): "a strong dose of Mind Control
+    # Serum (DC5) ... Each turn, the drug does 5 to 30 points". Recomputed: 5d6 is 5 to 30,
+    # mean 17.5, and DC 5 lies in the seed's Strong band (DC 5-10, L848-852), whose middle is
+    # the VA-46 intensity (7). The timing contradicts L844 ("each minute, not phase"): the
+    # rule wins (poison_timing: minute, its first dose at phase 20) and the example's "each
+    # turn" is the switch. Resistance is not a pool yet: the drug works on Stun here.
+    assert 5 <= INTENSITY_DC["poison"]["strong"] <= 10
+    serum = {"dc": 5, "pool": "stun"}
+    n = 6000
+
+    def damage(rounds, **rules):
+        sc = fight([], target=person("Jake", poison=serum), max_rounds=rounds, **rules)
+        return counters(sc, n)["hazard_damage"][:, 0]
+
+    assert (damage(4) == 0).all()  # 16 phases: no minute yet
+    one = damage(5)  # the dose of phase 20
+    pmf = phase_pmf(5)
+    assert (min(pmf), max(pmf)) == (5, 30) and sum(k * p for k, p in pmf.items()) == 17.5
+    assert one.min() >= 5 and one.max() <= 30
+    counts = np.bincount(one, minlength=31)[5:]
+    assert chi2_p(counts, as_probs(pmf, 30)[5:]) > 1e-3
+    dc4 = as_probs(phase_pmf(4), 30)[5:]  # control: DC 4 (4 to 24) must fail
+    assert chi2_p(counts, (dc4 + 1e-9) / (dc4 + 1e-9).sum()) < 1e-6
+    each_turn = damage(1, poison_timing="turn")  # the example's reading: a dose a phase
+    assert agrees(each_turn.mean(), 4 * 17.5, each_turn.std() / math.sqrt(n))
 
 
 def test_a_gas_zone_doses_who_ends_a_phase_in_it():
