@@ -151,7 +151,7 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
     against each. ``k``: the row in ``arms`` (``arsenal.Arsenal``) of the weapon the rule
     names when it is not the one in hand (-1: the one in hand), whose shots, range, reach and
     missiles the rule reads. ``sense`` (:data:`Sense`): the missile engagements in flight at
-    each (``incoming``) and the environment (``env`` int64[C, 2], ``hazard.HState.env``: in a
+    each (``incoming``) and the environment (``env`` int64[C, 3], ``hazard.HState.env``: in a
     hazard zone, phases of breath left) and the vehicles in motion (``motion``,
     ``motion.Motion``)."""
     n_comb = side.shape[0]

@@ -74,7 +74,10 @@ COMBATANT_KEYS = (
     "size", "modifiers", "defence_modifiers", "drawn", "abort", "sdp", "kills", "called_shot",
     "vehicle", "weight",
     "poison", "resting",  # the environment (hazard_build.py)
+    "push",  # pushing (M-75)
 )  # fmt: skip
+#: The most extra STR levels a push may call on without the WILL + Concentration roll (M-75).
+MAX_PUSH = 2
 WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
     "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area", "reload_actions",
@@ -590,9 +593,21 @@ def build_member(ctx: Context, parts, value, side: str, side_options: dict):
         from .hazard_build import member_environment  # poison:, resting: (VA-47, VA-48)
 
         combatant = member_environment(ctx, parts, value, combatant)
+    if isinstance(value, dict) and "push" in value:
+        combatant = dataclasses.replace(combatant, push=_push(ctx, [*parts, "push"],
+                                                              value["push"]))
     if surprise:
         combatant = dataclasses.replace(combatant, surprised=True)
     return combatant
+
+
+def _push(ctx: Context, parts, value) -> int:
+    """``push: N`` (M-75): the extra STR levels a person calls on, 0 to :data:`MAX_PUSH`."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > MAX_PUSH:
+        raise ctx.fail(parts, f"push {value}: more than {MAX_PUSH} extra STR levels needs a "
+                              "WILL + Concentration roll (M-75), which is not built; push is "
+                              f"0 to {MAX_PUSH}")  # fmt: skip
+    return check_int(ctx, parts, value, minimum=0, maximum=MAX_PUSH)
 
 
 def check_called_shots(ctx: Context, rules, sides: dict) -> None:

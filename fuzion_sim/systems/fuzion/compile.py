@@ -181,7 +181,7 @@ class Plan(NamedTuple):
     hz_flags: np.ndarray
     hz_who: np.ndarray
     hz_arm: np.ndarray
-    breath_max: np.ndarray
+    endurance: np.ndarray
     ps_dc0: np.ndarray
     ps_pool0: np.ndarray
     hz_tick: np.ndarray
@@ -407,7 +407,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         n_sides=len(scenario.sides),
         ref=ref,
         dex=_ints([d[0] for d in defence]),
-        strength=stat["STR"],
+        strength=stat["STR"] + _ints([c.push for c in fighters]),  # pushing (M-75)
         body=_ints([b if s == 0 else 0 for b, s in zip(stat["BODY"], scales, strict=True)]),
         hits_max=_ints(hits_max),
         stun_max=_ints(stun_max),

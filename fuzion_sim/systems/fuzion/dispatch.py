@@ -122,8 +122,8 @@ def no_magazines(plan: Plan) -> bool:
 
 @condition("a hazard zone or a poison (the environment)")
 def no_hazards(plan: Plan) -> bool:
-    """No hazard zone and no poison: the environment room (hazard.py) is the general
-    kernel's."""
+    """No hazard zone, no poison and nobody pushing (M-75: END a phase): the environment room
+    (hazard.py) is the general kernel's."""
     return not plan.options[codes.OPT_ANY_HAZARD]
 
 
@@ -444,6 +444,8 @@ HONOURS: tuple[Honour, ...] = (
     *(_row(f"poison.{key}", _HAZARD, standing=no_hazards) for key in POISON_KEYS),
     _row("member.resting", "read only in an asphyxiating zone: " + _HAZARD,
          standing=no_hazards),
+    _row("member.push", "pushing (M-75): its STR in the plan's, its END a phase in the "
+         "environment's room: " + _HAZARD, standing=no_hazards),
     *(_row(f"rules.{key}", "read only with a hazard: " + _HAZARD, standing=no_hazards)
       for key in HAZARD_SWITCHES),
 )  # fmt: skip

@@ -65,8 +65,8 @@ from .rules import KILLING, STUN, penetration, split_through
 
 __all__ = [
     "FL_ASPHYX", "FL_OBSCURES", "HZ_ASPHYXIA", "HZ_ELECTRICITY", "HZ_FIRE", "HZ_POISON",
-    "HZ_SMOKE", "HState", "Hazards", "SHAPE_CIRCLE", "SHAPE_RECT", "flee", "hazard_phase",
-    "hazard_reset",
+    "HZ_PUSH", "HZ_SMOKE", "HState", "Hazards", "SHAPE_CIRCLE", "SHAPE_RECT", "flee",
+    "hazard_phase", "hazard_reset",
 ]  # fmt: skip
 
 #: Kinds of zone (``hazard_build.HAZARD_KINDS`` order), and asphyxiation as a source of damage.
@@ -75,6 +75,7 @@ HZ_ELECTRICITY = 1
 HZ_SMOKE = 2
 HZ_POISON = 3
 HZ_ASPHYXIA = 4
+HZ_PUSH = 5  # not a zone's: the STUN a push burns once END is gone (M-75)
 #: Shapes, and the bits of ``Hazards.flags``.
 SHAPE_CIRCLE = 0
 SHAPE_RECT = 1
@@ -84,18 +85,19 @@ FL_ASPHYX = 2
 EDGE = 0.01
 
 #: ``hz``: the zones (kind, DC, shape, geometry, flags), per combatant whether hazards reach it,
-#: its armour against them, its breath and its own poison (DC, pool 1 = Stun), the slots that
-#: end a phase, and the switches
+#: its armour against them, its ``endurance`` (int64[C, 3]: breath phases, END, the END a
+#: phase its push costs, M-75) and its own poison (DC, pool 1 = Stun), the slots that end a
+#: phase, and the switches
 Hazards = namedtuple(
     "Hazards",
-    "kind dc shape geom flags who arm breath_max ps_dc0 ps_pool0 tick on_entry elec_stun "
+    "kind dc shape geom flags who arm endurance ps_dc0 ps_pool0 tick on_entry elec_stun "
     "after_rest collateral period",
 )
-#: ``hs``: the trial's state: ``env`` int64[C, 2] (in a zone, breath left: the tactics'
-#: ``in_hazard`` and ``breath``), inside an obscuring zone, the zones it stood in at the last
-#: phase's end (bits), its poison (DC, pool, phases since the dose), and the counters: damage
-#: from hazards, phases ended in a zone, 1 when a hazard put it out, the time unit its breath
-#: first ran out (0: never)
+#: ``hs``: the trial's state: ``env`` int64[C, 3] (in a zone, breath left: the tactics'
+#: ``in_hazard`` and ``breath``; END left to push on), inside an obscuring zone, the zones it
+#: stood in at the last phase's end (bits), its poison (DC, pool, phases since the dose), and
+#: the counters: damage from hazards, phases ended in a zone, 1 when a hazard (or its push)
+#: put it out, the time unit its breath first ran out (0: never)
 HState = namedtuple(
     "HState",
     "env in_smoke was_in ps_dc ps_pool ps_clock c_dmg c_phases c_out c_breathless",
@@ -181,7 +183,8 @@ def hazard_reset(hz, hs, px, py):
             if (mask >> k) & 1 and hz.flags[k] & FL_OBSCURES:
                 smoke = True
         hs.env[c, 0] = (hz.who[c] != 0) and (mask != 0)
-        hs.env[c, 1] = hz.breath_max[c]
+        hs.env[c, 1] = hz.endurance[c, 0]
+        hs.env[c, 2] = hz.endurance[c, 1]
         hs.in_smoke[c] = (hz.who[c] != 0) and smoke
         hs.was_in[c] = 0
         hs.ps_dc[c] = hz.ps_dc0[c]
@@ -200,6 +203,15 @@ def hazard_phase(now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, si
     (the module's docstring). Returns ``(state, ne, sides_left)``."""
     n_hz = hz.kind.shape[0]
     for c in range(hs.env.shape[0]):
+        cost = hz.endurance[c, 2]
+        if cost > 0 and not hl.is_out[c]:  # pushing (M-75): its END, then its STUN
+            spent = min(cost, hs.env[c, 2])
+            hs.env[c, 2] -= spent
+            burn = cost - spent
+            if burn > 0:
+                sides_left = wound(c, np.int64(0), burn, np.int64(0), now, hs, sh, hl, st, tl,
+                                   rl, standing, sides_left)  # fmt: skip
+                ne = log_wound(c, -1, HZ_PUSH, burn, burn, now, hl, log, events, ne)
         if hl.dead[c] or not hz.who[c]:
             continue
         mask, _ = zones_at(hz, wh.px[c], wh.py[c])
@@ -256,7 +268,7 @@ def hazard_phase(now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, si
                                    standing, sides_left)  # fmt: skip
                 ne = log_wound(c, asph, HZ_ASPHYXIA, raw, raw, now, hl, log, events, ne)
         elif not hz.after_rest or st.recovering[c]:
-            hs.env[c, 1] = hz.breath_max[c]
+            hs.env[c, 1] = hz.endurance[c, 0]
         # poison (VA-48): every period after the dose
         if hs.ps_dc[c] > 0 and not hl.dead[c]:
             hs.ps_clock[c] += 1

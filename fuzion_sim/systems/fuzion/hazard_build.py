@@ -75,6 +75,8 @@ INTENSITY_DC = {
     "electricity": {"mild": 2, "intense": 7, "deadly": 15},
     "poison": {"mild": 2, "strong": 7, "powerful": 15},
 }
+#: END a phase for each extra STR level a push calls on (M-75).
+PUSH_END = 5
 #: Most zones in a scenario (the kernel keeps a bit per zone).
 MAX_HAZARDS = 60
 MAX_DC = 60
@@ -116,7 +118,7 @@ def contains(h: Hazard, x: float, y: float) -> bool:
 def breath_phases(combatant) -> int:
     """M-71, VA-47: the phases ``combatant`` holds its breath, floor(END / 4) active or
     floor(END / 2) resting (END = CON x 10 unless given, F5)."""
-    end = int(combatant.derived.get("end", combatant.stats["CON"] * 10))
+    end = _end(combatant)
     return end // 2 if getattr(combatant, "resting", False) else end // 4
 
 
@@ -276,7 +278,9 @@ def hazard_arrays(scenario, fighters, slots_per_round: int) -> dict:
             [r and (bool(hazards) or p is not None) for r, p in zip(reached, poisons,
                                                                     strict=True)], np.int64),
         "hz_arm": np.ascontiguousarray([arm(c) for c in fighters], np.int64),
-        "breath_max": np.ascontiguousarray([breath_phases(c) for c in fighters], np.int64),
+        "endurance": np.ascontiguousarray(  # breath phases, END, pushing's END a phase
+            [(breath_phases(c), _end(c), PUSH_END * c.push) for c in fighters],
+            np.int64).reshape(-1, 3),
         "ps_dc0": np.ascontiguousarray(
             [0 if p is None or not r else p.dc for p, r in zip(poisons, reached, strict=True)],
             np.int64),
@@ -286,6 +290,11 @@ def hazard_arrays(scenario, fighters, slots_per_round: int) -> dict:
     }  # fmt: skip
 
 
+def _end(combatant) -> int:
+    """Its END (F5: CON x 10 unless given)."""
+    return int(combatant.derived.get("end", combatant.stats["CON"] * 10))
+
+
 def hazard_options(options: np.ndarray, scenario) -> None:
     """Write the environment's switches into the kernel's ``options`` (``codes.OPT_*``)."""
     from . import codes
@@ -293,7 +302,8 @@ def hazard_options(options: np.ndarray, scenario) -> None:
     rules = scenario.rules.values
     hazards = scenario.scene.get("hazards", ())
     poisoned = any(getattr(c, "poison", None) is not None for c in scenario.combatants)
-    options[codes.OPT_ANY_HAZARD] = bool(hazards) or poisoned
+    pushing = any(getattr(c, "push", 0) for c in scenario.combatants)
+    options[codes.OPT_ANY_HAZARD] = bool(hazards) or poisoned or pushing  # END a phase (M-75)
     options[codes.OPT_HAZARD_ON_ENTRY] = rules.get("hazard_timing") == "on_entry"
     options[codes.OPT_ELECTRICITY_STUN] = rules.get("electricity_damage") == "stun"
     options[codes.OPT_BREATH_AFTER_REST] = rules.get("breath_reset") == "after_rest"

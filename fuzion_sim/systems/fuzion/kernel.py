@@ -232,7 +232,7 @@ def run_chunk(
     # issue 17: falls and obstacles (impact_build.impact_arrays)
     im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
     # the environment (hazard_build.hazard_arrays)
-    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
+    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
     hz_tick,
     # vehicles in motion (motion_build.motion_arrays)
     mo_i, mo_f, mo_dv, mo_opts,
@@ -484,9 +484,10 @@ def run_chunk(
     k_from = np.zeros(1, np.float64)  # what the last knockback's wall or fall put through
     # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
     # an obscuring zone, the zones of the last phase's end, poison, counters
-    env = np.zeros((n_comb, 2), np.int64)
+    env = np.zeros((n_comb, 3), np.int64)  # and END left (pushing, M-75)
     for c in range(n_comb):
-        env[c, 1] = breath_max[c]
+        env[c, 1] = endurance[c, 0]
+        env[c, 2] = endurance[c, 1]
     in_smoke = np.zeros(n_comb, np.int64)
     was_in = np.zeros(n_comb, np.int64)
     ps_dc = np.zeros(n_comb, np.int64)
@@ -535,7 +536,7 @@ def run_chunk(
         v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
         w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
         im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
-        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
         ps_pool0, hz_tick, df_opts, df_fly, df_skill, df_intel,
         winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
         location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
@@ -575,7 +576,7 @@ def trials(
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
     rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
     fall_kills, im_bands, im_opts,
-    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0, ps_pool0,
+    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
     hz_tick, df_opts, df_fly, df_skill, df_intel, winner, end_slot, out_slot, death_slot, dealt,
     taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
     crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
@@ -722,7 +723,7 @@ def trials(
     # --- the environment (hazard.py): one flag a chunk, three called entry points ---
     any_hazard = options[OPT_ANY_HAZARD] != 0
     hz = Hazards(
-        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, breath_max, ps_dc0,
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
         ps_pool0, hz_tick, options[OPT_HAZARD_ON_ENTRY] != 0,
         options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
         options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),

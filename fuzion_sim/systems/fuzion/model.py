@@ -551,6 +551,8 @@ class Combatant:
     poison: Any = None
     #: sitting quietly: holds its breath END / 2 phases, not END / 4 (M-71, VA-47)
     resting: bool = False
+    #: pushing (M-75): extra STR levels it calls on all fight, 5 END a phase each, then STUN
+    push: int = 0
 
     @property
     def xy(self) -> tuple[float, float]:

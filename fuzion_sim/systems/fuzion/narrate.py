@@ -63,7 +63,7 @@ DOGFIGHT_POSITIONS = ("neutral", "advantage", "tailing")
 DOGFIGHT_ROLLS = ("phase", "engage", "intercept")
 BREAK_OFF_STEPS = ("announce", "lapse", "escape", "mutual", "no_advantage")
 #: What did a hazard's damage (``hazard.HZ_*``): fire, electricity, smoke, poison, asphyxia.
-HAZARD_SOURCES = ("fire", "electricity", "smoke", "poison", "asphyxiation")
+HAZARD_SOURCES = ("fire", "electricity", "smoke", "poison", "asphyxiation", "pushing")
 #: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
 CRITICAL_EFFECTS = {k.EFF_NONE: "none", k.EFF_IMMOBILE: "immobile",
                     k.EFF_UNCONTROLLED: "uncontrolled", k.EFF_DOWN: "out of the fight",
@@ -244,7 +244,8 @@ def event_dicts(
                 ev["hazard"] = zones[zone] if zone < len(zones) else f"#{zone}"
             if kind == "hazard":
                 code = row[k.EV_ACTION]
-                ev.update(source=HAZARD_SOURCES[code] if 0 <= code < 5 else str(code),
+                source = HAZARD_SOURCES[code] if 0 <= code < len(HAZARD_SOURCES) else str(code)
+                ev.update(source=source,
                           damage_rolled=row[k.EV_RAW], damage_through=row[k.EV_THROUGH],
                           hits_after=row[k.EV_HITS], stun_after=row[k.EV_STUN],
                           out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
@@ -477,6 +478,8 @@ def _hazard_line(ev: dict) -> str:
     source = ev["source"]
     if source == "asphyxiation":
         text = f"{actor} suffocates{where}: 3d6 = {ev['damage_rolled']}"
+    elif source == "pushing":  # M-75: its END is gone
+        text = f"{actor} pushes on with no END left: burns {ev['damage_rolled']} Stun"
     elif source == "poison":
         whence = f" from {ev['hazard']}" if "hazard" in ev else ""
         text = f"{actor} takes poison damage{whence}: {ev['damage_rolled']}"

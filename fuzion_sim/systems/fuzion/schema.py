@@ -254,6 +254,8 @@ def member_schema() -> dict:
                              "person's) or rules.vehicle_locations: called (a vehicle's)"),
     }  # fmt: skip
     props["weight"] = _weight("its weight: the Falling & Collisions row (VA-36; default 72 kg)")
+    props["push"] = _int(0, build.MAX_PUSH, "pushing (M-75): extra STR levels all fight, 5 END "
+                         "a phase each, then STUN")
     props["vehicle"] = vehicle_schema(props)
     props.update(_environment_member_keys())  # poison:, resting: (hazard_build.py)
     assert set(props) == set(build.COMBATANT_KEYS), set(props) ^ set(build.COMBATANT_KEYS)

@@ -45,11 +45,7 @@ __all__ = [
 ]  # fmt: skip
 
 #: Keys of a weapon's ``thrown:`` mapping.
-THROWN_KEYS = ("weight", "aerodynamic", "balanced", "push")
-#: Keys of the ``thrown:`` mapping that are not built yet, and why.
-PLANNED_THROWN_KEYS = {
-    "push": "pushing (M-75: up to +2 STR levels at 5 END a phase, then STUN) is not built yet",
-}
+THROWN_KEYS = ("weight", "aerodynamic", "balanced")
 #: Weapon keys a thrown object may carry besides ``thrown``; every other weapon key is an
 #: error (the damage, range and kind come from the tables).
 THROWN_WEAPON_KEYS = ("name", "skill", "accuracy", "shots", "notes", "category", "cost",
@@ -222,15 +218,15 @@ def describe_throw(fig: dict) -> str:
 
 
 def _thrown(ctx: Context, parts, value) -> Thrown:
-    from .build_vehicle import _planned
-
     parts = list(parts)
     if not isinstance(value, dict):
         from fuzion_sim.scenario.checks import describe
 
         raise ctx.fail(parts, "expected a mapping such as {weight: 900 kg, aerodynamic: false, "
                               f"balanced: false}}, got {describe(value)}")  # fmt: skip
-    _planned(ctx, parts, value, PLANNED_THROWN_KEYS)
+    if "push" in value:
+        raise ctx.fail([*parts, "push"], "pushing is the thrower's, not the object's: give "
+                                         "push: 1 or 2 beside its stats (M-75)")  # fmt: skip
     from fuzion_sim.scenario.checks import check_mapping
 
     check_mapping(ctx, parts, value, THROWN_KEYS, required=("weight",))
@@ -293,7 +289,7 @@ def resolve_thrown(ctx: Context, rules, sides: dict) -> None:
                                       "not built for a thrown object (its damage is an attack's, "
                                       "which always meets the target's armour)")  # fmt: skip
             try:
-                fig = throw_figures(c.stats["STR"], w.thrown, values)
+                fig = throw_figures(c.stats["STR"] + c.push, w.thrown, values)  # M-75
             except ThrowError as e:
                 raise ctx.fail(where, f"{c.name} cannot throw {w.name} "
                                       f"({w.thrown.weight_kg:g} kg): {e}") from None  # fmt: skip

@@ -66,7 +66,7 @@ NOT_DRAWN = {
     **{f"drop.{k}": "general kernel only" for k in DROP_KEYS},
     # the environment (issue 17: hazards, breath, poison): the general kernel
     "hazards": "general kernel only", "member.poison": "general kernel only",
-    "member.resting": "general kernel only",
+    "member.resting": "general kernel only", "member.push": "general kernel only",
     **{f"hazard.{k}": "general kernel only" for k in HAZARD_KEYS},
     **{f"poison.{k}": "general kernel only" for k in POISON_KEYS},
     # a thrown object (M-73, VA-49): its objects are a magazine never reloaded

@@ -193,7 +193,7 @@ def test_every_switch_changes_the_numbers():
     (_thrower(kills=2), "takes no 'kills'", "sides.a[0].weapon.kills"),
     (_thrower(range=40), "takes no 'range': the range is the Throw Table", "weapon.range"),
     (_thrower(autofire=True), "takes no 'autofire'", "weapon.autofire"),
-    (_thrower(thrown={"weight": 900, "push": 2}), "'push' is not built yet: pushing \\(M-75",
+    (_thrower(thrown={"weight": 900, "push": 2}), "pushing is the thrower's, not the object's",
      "weapon.thrown.push"),
     (_thrower(thrown={"weight": 900, "aerodinamic": True}), "unknown key", "thrown.aerodinamic"),
     (_thrower(thrown={"aerodynamic": True}), "missing key 'weight'", "weapon.thrown"),
