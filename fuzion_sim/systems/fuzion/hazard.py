@@ -85,8 +85,9 @@ FL_ASPHYX = 2
 EDGE = 0.01
 
 #: ``hz``: the zones (kind, DC, shape, geometry, flags), per combatant whether hazards reach it,
-#: its armour against them, its ``endurance`` (int64[C, 3]: breath phases, END, the END a
-#: phase its push costs, M-75) and its own poison (DC, pool 1 = Stun), the slots that end a
+#: its armour against them, its ``endurance`` (int64[3 C], three to a combatant: breath
+#: phases, END, the END a phase its push costs, M-75; flat: a 2-D array here cost the trial
+#: loop, PERFORMANCE-NOTES lesson 16) and its own poison (DC, pool 1 = Stun), the slots that end a
 #: phase, and the switches
 Hazards = namedtuple(
     "Hazards",
@@ -183,8 +184,8 @@ def hazard_reset(hz, hs, px, py):
             if (mask >> k) & 1 and hz.flags[k] & FL_OBSCURES:
                 smoke = True
         hs.env[c, 0] = (hz.who[c] != 0) and (mask != 0)
-        hs.env[c, 1] = hz.endurance[c, 0]
-        hs.env[c, 2] = hz.endurance[c, 1]
+        hs.env[c, 1] = hz.endurance[3 * c]
+        hs.env[c, 2] = hz.endurance[3 * c + 1]
         hs.in_smoke[c] = (hz.who[c] != 0) and smoke
         hs.was_in[c] = 0
         hs.ps_dc[c] = hz.ps_dc0[c]
@@ -203,7 +204,7 @@ def hazard_phase(now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, si
     (the module's docstring). Returns ``(state, ne, sides_left)``."""
     n_hz = hz.kind.shape[0]
     for c in range(hs.env.shape[0]):
-        cost = hz.endurance[c, 2]
+        cost = hz.endurance[3 * c + 2]
         if cost > 0 and not hl.is_out[c]:  # pushing (M-75): its END, then its STUN
             spent = min(cost, hs.env[c, 2])
             hs.env[c, 2] -= spent
@@ -268,7 +269,7 @@ def hazard_phase(now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, si
                                    standing, sides_left)  # fmt: skip
                 ne = log_wound(c, asph, HZ_ASPHYXIA, raw, raw, now, hl, log, events, ne)
         elif not hz.after_rest or st.recovering[c]:
-            hs.env[c, 1] = hz.endurance[c, 0]
+            hs.env[c, 1] = hz.endurance[3 * c]
         # poison (VA-48): every period after the dose
         if hs.ps_dc[c] > 0 and not hl.dead[c]:
             hs.ps_clock[c] += 1

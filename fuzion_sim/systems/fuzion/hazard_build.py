@@ -278,9 +278,9 @@ def hazard_arrays(scenario, fighters, slots_per_round: int) -> dict:
             [r and (bool(hazards) or p is not None) for r, p in zip(reached, poisons,
                                                                     strict=True)], np.int64),
         "hz_arm": np.ascontiguousarray([arm(c) for c in fighters], np.int64),
-        "endurance": np.ascontiguousarray(  # breath phases, END, pushing's END a phase
+        "endurance": np.ascontiguousarray(  # breath phases, END, pushing's END a phase, flat
             [(breath_phases(c), _end(c), PUSH_END * c.push) for c in fighters],
-            np.int64).reshape(-1, 3),
+            np.int64).reshape(-1),
         "ps_dc0": np.ascontiguousarray(
             [0 if p is None or not r else p.dc for p, r in zip(poisons, reached, strict=True)],
             np.int64),

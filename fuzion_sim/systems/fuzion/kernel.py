@@ -486,8 +486,8 @@ def run_chunk(
     # an obscuring zone, the zones of the last phase's end, poison, counters
     env = np.zeros((n_comb, 3), np.int64)  # and END left (pushing, M-75)
     for c in range(n_comb):
-        env[c, 1] = endurance[c, 0]
-        env[c, 2] = endurance[c, 1]
+        env[c, 1] = endurance[3 * c]
+        env[c, 2] = endurance[3 * c + 1]
     in_smoke = np.zeros(n_comb, np.int64)
     was_in = np.zeros(n_comb, np.int64)
     ps_dc = np.zeros(n_comb, np.int64)
