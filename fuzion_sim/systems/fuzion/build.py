@@ -686,10 +686,10 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
             derived[key] = check_int(ctx, at(key), value[key], minimum=low, label=key, maximum=high)
     if weapon.skill not in skills:
         ctx.warnings.append(f"{name} has no {weapon.skill} skill; it counts 0")
-    if "end" in value:  # read by breath in an asphyxiating hazard only (hazard_build.py)
+    if "end" in value and not value.get("push"):  # read by breath and pushing only
         ctx.warnings.append(
             f"{name}: end (Endurance) is used only for holding its breath in an asphyxiating "
-            "hazard (M-71, VA-47)"
+            "hazard (M-71, VA-47) and for pushing (push:, M-75)"
         )
 
     def opt(key, check, default):

@@ -185,6 +185,19 @@ def _occupant_wound(p, dmg, kill_rated, ar, sh, hl, vh, dt, s0, s1, s2, s3):
     return s0, s1, s2, s3, lost, stun, through
 
 
+@jit(inline="always")
+def _crash_event(events, ne, now, c, other, dc, raw, through, hl, flags):
+    """The line of ``c``'s collision with ``other`` (``EVENT_CRASH``). Returns ne."""
+    r = log_event(events, ne, now, EVENT_CRASH, c, other)
+    events[r, EV_DV] = dc
+    events[r, EV_ROLL] = raw
+    events[r, EV_THROUGH] = through
+    events[r, EV_HITS] = hl.hits[c]
+    events[r, EV_STUN] = hl.stun[c]
+    events[r, EV_FLAGS] = flags
+    return ne + 1
+
+
 @jit(_nrt=False)  # out of line: called from several rooms (compile time)
 def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standing,
              sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
@@ -203,14 +216,8 @@ def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, s
     went_out, sides_left = land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl,
                                       rl, standing, sides_left)  # fmt: skip
     if log:
-        r = log_event(events, ne, now, EVENT_CRASH, c, other)
-        events[r, EV_DV] = dc
-        events[r, EV_ROLL] = raw
-        events[r, EV_THROUGH] = through
-        events[r, EV_HITS] = hl.hits[c]
-        events[r, EV_STUN] = hl.stun[c]
-        events[r, EV_FLAGS] = FLAG_OUT * went_out + FLAG_DEAD * hl.dead[c]
-        ne += 1
+        ne = _crash_event(events, ne, now, c, other, dc, raw, through, hl,
+                          FLAG_OUT * went_out + FLAG_DEAD * hl.dead[c])  # fmt: skip
     occupants = mo.opts[MO_OCCUPANTS]
     if vh.vclass[c] > 0 and occupants != OCC_NONE:
         kill_rated = sh.scale[c] == SCALE_KILLS
@@ -233,14 +240,8 @@ def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, s
             gone, sides_left = land_wound(p, lost, stun, thr, now, sh, hl, st, tl, rl,
                                           standing, sides_left)  # fmt: skip
             if log:
-                r = log_event(events, ne, now, EVENT_CRASH, p, c)
-                events[r, EV_DV] = dc_p
-                events[r, EV_ROLL] = raw_p
-                events[r, EV_THROUGH] = thr
-                events[r, EV_HITS] = hl.hits[p]
-                events[r, EV_STUN] = hl.stun[p]
-                events[r, EV_FLAGS] = FLAG_OUT * gone + FLAG_DEAD * hl.dead[p] + FLAG_HIT
-                ne += 1
+                ne = _crash_event(events, ne, now, p, c, dc_p, raw_p, thr, hl,
+                                  FLAG_OUT * gone + FLAG_DEAD * hl.dead[p] + FLAG_HIT)
     if vh.vclass[c] > 0:
         sides_left = crew_fate(sh.side, hl.is_out, hl.gave_up, tl.c_out, standing, sides_left,
                                vh.vclass, vh.carrier, now)  # fmt: skip
