@@ -120,7 +120,7 @@ def no_magazines(plan: Plan) -> bool:
     return bool((plan.w_shots < 0).all())
 
 
-@condition("a hazard zone or a poison (the environment)")
+@condition("a hazard zone, a poison or a push (the environment)")
 def no_hazards(plan: Plan) -> bool:
     """No hazard zone, no poison and nobody pushing (M-75: END a phase): the environment room
     (hazard.py) is the general kernel's."""

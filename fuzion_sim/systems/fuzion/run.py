@@ -76,7 +76,8 @@ IMPACT_COUNTERS = (
     Counter("fell", "fell", "1 when it fell at least once", percent=True),
 )
 
-#: What the general kernel counts for a fight with a hazard zone or a poison (M-67 to M-71).
+#: What the general kernel counts for a fight with a hazard zone, a poison or a push (M-67 to
+#: M-71, M-75).
 HAZARD_COUNTERS = (
     Counter("hazard_damage", "hazard_damage", "damage taken from hazards: fire and electricity "
             "through armour, asphyxiation, poison (VA-46 to VA-48)"),
@@ -328,7 +329,8 @@ def has_impacts(plan: FightPlan) -> bool:
 
 
 def has_hazards(plan: FightPlan) -> bool:
-    """Whether a hazard zone or a poison is in the fight (the general kernel's plan only)."""
+    """Whether a hazard zone, a poison or a push (M-75) is in the fight (the general kernel's plan
+    only): the environment room runs and its counters are kept."""
     return plan.kernel == "general" and bool(plan.arrays.options[OPT_ANY_HAZARD])
 
 
