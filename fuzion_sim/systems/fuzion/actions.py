@@ -566,6 +566,17 @@ def act_presence(a, side, is_out, pre, res, presence_margin, presence_effect, ne
 
 
 @jit(inline="always")
+def move_step(a, action, run_m, sprint_m):
+    """The metres ``a``'s movement ``action`` may go: a sprint, half a run for a move, else a
+    run."""
+    if action == tx.A_SPRINT:
+        return sprint_m[a]
+    if action == tx.A_MOVE:
+        return run_m[a] * 0.5
+    return run_m[a]
+
+
+@jit(inline="always")
 def act_move(a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m, sprint_m, w_range,
              w_melee, disarmed, tac_default, moved, aim, in_cover, log, events, ne,
              now):  # fmt: skip
@@ -574,11 +585,7 @@ def act_move(a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m, spr
     tactic, right up under a rule; melee and fists into reach; move by and thru right up to
     the target. Returns ne."""
     n_comb = side.shape[0]
-    step = run_m[a]
-    if action == tx.A_SPRINT:
-        step = sprint_m[a]
-    elif action == tx.A_MOVE:
-        step = run_m[a] * 0.5
+    step = move_step(a, action, run_m, sprint_m)
     goal = tgt
     if param == tx.M_NEAREST:
         best = 1e300

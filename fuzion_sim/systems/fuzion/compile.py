@@ -173,6 +173,7 @@ class Plan(NamedTuple):
     fall_kills: np.ndarray
     im_bands: np.ndarray
     im_opts: np.ndarray
+    terrain: np.ndarray
     # --- the environment (hazard_build.hazard_arrays, hazard.Hazards) ---
     hz_kind: np.ndarray
     hz_dc: np.ndarray

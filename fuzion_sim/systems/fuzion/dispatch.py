@@ -28,7 +28,7 @@ from . import tactics as tx
 from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
 from .hazard_build import HAZARD_KEYS, POISON_KEYS
-from .impact_build import DROP_KEYS, OBSTACLE_KEYS
+from .impact_build import DROP_KEYS, OBSTACLE_KEYS, TERRAIN_KEYS
 from .model import HAZARD_SWITCHES, IMPACT_SWITCHES, PERSON_VA_SWITCHES, SWITCHES, THROW_SWITCHES
 from .throw_build import THROWN_KEYS
 
@@ -210,10 +210,10 @@ def no_suits(plan: Plan) -> bool:
     return not plan.suit_max.any()
 
 
-@condition("an obstacle or a drop")
+@condition("an obstacle, a drop or terrain")
 def no_impacts(plan: Plan) -> bool:
-    """No obstacle and no drop (issue 17): falls and knockback into obstacles run on the
-    general kernel."""
+    """No obstacle, no drop and no terrain zone (issue 17): falls, knockback into obstacles
+    and ground that slows run on the general kernel."""
     return not plan.im_opts[0]
 
 
@@ -265,7 +265,7 @@ _VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
                           and k not in THROW_SWITCHES and k != "moving_target")  # fmt: skip
 _HAZARD = "the environment (hazard zones, breath, poison; hazard.py): the general kernel"
 _SUIT = "powered armour (M-35, F30): the general kernel"
-_IMPACT = "falls and knockback into obstacles (issue 17): the general kernel"
+_IMPACT = "falls, knockback into obstacles and terrain (issue 17): the general kernel"
 _THROWN = ("built into the weapon's dc, kills, range and shots (throw_build.py); its objects "
            "are a magazine: the general kernel")
 
@@ -431,11 +431,13 @@ HONOURS: tuple[Honour, ...] = (
     # issue 17: falls and knockback into obstacles (impact.py): the general kernel only
     _row("obstacles", _IMPACT, standing=no_impacts),
     _row("drops", _IMPACT, standing=no_impacts),
+    _row("terrain", _IMPACT, standing=no_impacts),
+    *(_row(f"terrain.{key}", _IMPACT, standing=no_impacts) for key in TERRAIN_KEYS),
     *(_row(f"obstacle.{key}", _IMPACT, standing=no_impacts) for key in OBSTACLE_KEYS),
     *(_row(f"drop.{key}", _IMPACT, standing=no_impacts) for key in DROP_KEYS),
     _row("member.weight", "read only with an obstacle or a drop: " + _IMPACT,
          standing=no_impacts),
-    *(_row(f"rules.{key}", "read only with an obstacle or a drop: " + _IMPACT,
+    *(_row(f"rules.{key}", "read only with an obstacle, a drop or terrain: " + _IMPACT,
            standing=no_impacts) for key in IMPACT_SWITCHES),
     # the environment (M-67 to M-71): the general kernel only
     _row("hazards", _HAZARD, standing=no_hazards),

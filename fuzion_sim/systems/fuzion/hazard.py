@@ -59,7 +59,7 @@ from .codes import (
     FLAG_OUT,
 )
 from .dice import TABLE_DICE
-from .impact import stop_at_walls
+from .impact import on_ground
 from .kernel_parts import land_wound, log_event
 from .rules import KILLING, STUN, penetration, split_through
 
@@ -342,9 +342,9 @@ def flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log, events, ne, n
     wh.px[a] = x + ux * went
     wh.py[a] = y + uy * went
     note_move(moved, a, x, y, wh.px[a], wh.py[a], went)
-    if wh.scene.block:  # a wall in the way stops it (M-10)
-        ne = stop_at_walls(a, x, y, wh.scene, wh, w_range, tx.A_FLEE_HAZARD, -1, log, events,
-                           ne, now)  # fmt: skip
+    if wh.scene.on:  # rough ground slows it and a wall in the way stops it (VA-51, M-10)
+        ne = on_ground(a, x, y, run_m[a], wh.scene, wh, w_range, tx.A_FLEE_HAZARD, -1, log,
+                       events, ne, now)  # fmt: skip
         went = wh.moved[a, 0]
     if went > 0.0:
         aim[a] = 0

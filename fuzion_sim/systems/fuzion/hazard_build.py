@@ -149,8 +149,10 @@ def _hazard(ctx: Context, parts, value) -> Hazard:
     name = check_str(ctx, [*parts, "name"], value["name"])
     kind = check_choice(ctx, [*parts, "kind"], value["kind"], HAZARD_KINDS, "hazard kind")
     if "terrain" in value:
-        raise ctx.fail([*parts, "terrain"], "a hazard's terrain is not built yet (issue 17 "
-                                            "builds fire, electricity, smoke and poison)")
+        raise ctx.fail([*parts, "terrain"], "a hazard zone has no terrain: give the ground "
+                                            "its own zone in the scenario's terrain: list "
+                                            "({name, kind: rough, at: [x, y], size: [w, h]}, "
+                                            "VA-51)")  # fmt: skip
     if kind == "smoke":
         for key in ("dc", "intensity"):
             if key in value:

@@ -18,8 +18,9 @@ out once a chunk:
   through it to the rest of its knockback (the brick through the wall);
 * :func:`jump` for the ``jump`` action: the jumper goes to the drop and falls its height;
 * with ``obstacles_block`` (M-10, on by default) :func:`line_blocked` before an attack (no line
-  of fire through an unbroken obstacle: the action is spent) and :func:`stop_at_walls` after a
-  move on foot (it stops at the face).
+  of fire through an unbroken obstacle: the action is spent);
+* :func:`on_ground` after a move on foot: terrain zones slow it (VA-51, ``terrain.py``) and,
+  with ``obstacles_block``, it stops at an obstacle's face.
 
 A fall or collision does the table's DC (xK = 13 + x) of Killing damage against PD
 (``impact_damage: killing``, ``impact_armour: true``, VA-37), or Stun against the higher of PD
@@ -69,6 +70,7 @@ from .dice import TABLE_DICE
 from .hull import carry_crew
 from .kernel_parts import land_wound, log_event
 from .rules import KILLING, STUN, penetration, split_through
+from .terrain import has_terrain, slowed
 
 #: The seconds of a phase (a 12-second round of 4 phases): knockback metres per phase as a
 #: closing speed (VA-41 ``knockback_collision: speed``).
@@ -84,7 +86,7 @@ _STANDOFF = 0.01
 Impacts = namedtuple(
     "Impacts",
     "row ob_rect ob_sdp ob_kills ob_left dr fall_dc fall_kills bands stun_dmg use_armour "
-    "kb_mode fallen c_falls c_colls c_imp c_broke on last block",
+    "kb_mode fallen c_falls c_colls c_imp c_broke on last block terrain",
 )
 
 
@@ -225,21 +227,10 @@ def line_blocked(a, tgt, im, px, py):
     return o
 
 
-@jit(_nrt=False)
-def stop_at_walls(c, ox, oy, im, wh, w_range, action, goal, log, events, ne, now):
-    """``c`` went on foot from ``(ox, oy)`` to where it is now: the first unbroken obstacle in
-    the way stops it at its face (M-10: nobody moves through a solid object; a vehicle's way
-    is a crash, ``motion.bump``). Its move's line says where it stopped, and a line of its
-    own what stopped it. Returns ne."""
-    dx = wh.px[c] - ox
-    dy = wh.py[c] - oy
-    metres = np.sqrt(dx * dx + dy * dy)
-    if metres <= 0.0:
-        return ne
-    t, o = first_block(im, ox, oy, dx, dy, 0.0)
-    if o < 0:
-        return ne
-    t = max(t - _STANDOFF / metres, 0.0)
+@jit(inline="always")
+def _cut_move(c, ox, oy, dx, dy, t, metres, wh, w_range, log, events, ne):
+    """``c``'s move from ``(ox, oy)`` by ``(dx, dy)`` (``metres`` long) ends at the fraction
+    ``t`` of it; its move's line, the last one logged, says where."""
     wh.px[c] = ox + t * dx
     wh.py[c] = oy + t * dy
     note_move(wh.moved, c, ox, oy, wh.px[c], wh.py[c], t * metres)
@@ -250,6 +241,38 @@ def stop_at_walls(c, ox, oy, im, wh, w_range, action, goal, log, events, ne, now
             events[last, EV_RAW] = np.int64(t * metres * 100.0)
             events[last, EV_X] = np.int64(wh.px[c] * 100.0)
             events[last, EV_Y] = np.int64(wh.py[c] * 100.0)
+
+
+@jit(_nrt=False)
+def on_ground(c, ox, oy, budget, im, wh, w_range, action, goal, log, events, ne, now):
+    """``c`` went on foot from ``(ox, oy)`` to where it is now, with ``budget`` metres of
+    MOVE: the phase's terrain, the majority of the path, leaves it its share of the budget
+    (VA-51, ``terrain.slowed``), then the first unbroken obstacle in the way stops it at its
+    face (with ``obstacles_block``; M-10: nobody moves through a solid object; a vehicle's
+    way is a crash, ``motion.bump``). Its move's line says where it stopped, and a line of its
+    own what stopped it. Returns ne."""
+    dx = wh.px[c] - ox
+    dy = wh.py[c] - oy
+    metres = np.sqrt(dx * dx + dy * dy)
+    if metres <= 0.0:
+        return ne
+    if has_terrain(im.terrain):
+        went = slowed(im.terrain, ox, oy, dx, dy, budget)
+        if went < metres:
+            _cut_move(c, ox, oy, dx, dy, went / metres, metres, wh, w_range, log, events, ne)
+            dx = wh.px[c] - ox
+            dy = wh.py[c] - oy
+            metres = went
+            if metres <= 0.0:
+                return ne
+    if not im.block:
+        return ne
+    t, o = first_block(im, ox, oy, dx, dy, 0.0)
+    if o < 0:
+        return ne
+    t = max(t - _STANDOFF / metres, 0.0)
+    _cut_move(c, ox, oy, dx, dy, t, metres, wh, w_range, log, events, ne)
+    if log:
         r = log_event(events, ne, now, EVENT_BLOCKED, c, goal)
         events[r, EV_ACTION] = action
         events[r, EV_RAW] = o

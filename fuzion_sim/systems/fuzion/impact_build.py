@@ -1,5 +1,6 @@
-"""The scenario's ``obstacles:`` and ``drops:`` (issue 17: knockback into obstacles and walls,
-falls; ../shared/rulings/vehicles/ M-40, M-60, M-72, VA-41), built from YAML with the shared
+"""The scenario's ``obstacles:``, ``drops:`` and ``terrain:`` (issue 17: knockback into
+obstacles and walls, falls, ground that slows; ../shared/rulings/vehicles/ M-11, M-40, M-60,
+M-72, VA-41, VA-51), built from YAML with the shared
 checks (file, line, key path, did-you-mean), and the checks across the scenario: a ``jump``
 names a drop, a vehicle in such a fight has a weight.
 
@@ -7,7 +8,9 @@ An obstacle is a rectangle ``at: [x, y]`` (its corner with the least x and y) of
 h]`` metres, with ``sdp:`` or ``kills:`` (its structure; neither: it never breaks) and a
 ``weight:`` (the falling table's row of the obstacle, kept for the ramming rules; a knockback
 into it goes by the weight of the one knocked, VA-41). A drop is a circle ``at: [x, y]``,
-``radius`` metres, ``height`` metres deep: a ledge, a window, a hole.
+``radius`` metres, ``height`` metres deep: a ledge, a window, a hole. A terrain zone is
+``kind: easy | rough | very_rough`` over a rectangle (``at``, ``size``) or a circle (``at``,
+``radius``); the later one listed lies on top where two overlap (``terrain.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from fuzion_sim.errors import did_you_mean
 from fuzion_sim.scenario.checks import (
     MISSING,
     Context,
+    check_choice,
     check_int,
     check_mapping,
     check_number,
@@ -29,14 +33,15 @@ from fuzion_sim.scenario.checks import (
 from .build_vehicle import parse_weight
 
 __all__ = [
-    "DROP_KEYS", "OBSTACLE_KEYS", "SCENE_KEYS", "Drop", "Obstacle", "build_scene", "check_scene",
-    "impact_weight",
+    "DROP_KEYS", "OBSTACLE_KEYS", "SCENE_KEYS", "TERRAIN_KEYS", "Drop", "Obstacle", "Terrain",
+    "build_scene", "check_scene", "impact_weight", "terrain_array", "terrain_at", "terrain_dvs",
 ]  # fmt: skip
 
 #: The scenario-level keys Fuzion adds to the envelope (issue 17).
-SCENE_KEYS = ("obstacles", "drops")
+SCENE_KEYS = ("obstacles", "drops", "terrain")
 OBSTACLE_KEYS = ("name", "at", "size", "sdp", "kills", "weight")
 DROP_KEYS = ("name", "at", "radius", "height")
+TERRAIN_KEYS = ("name", "kind", "at", "size", "radius")
 #: Most obstacles and drops a scenario may hold, each.
 MAX_SCENE = 64
 _COORD = (-1e6, 1e6)
@@ -68,6 +73,20 @@ class Drop:
     y: float
     radius: float
     height: float
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A stretch of ground of ``kind`` (``terrain.TERRAIN_CLASSES``): the rectangle ``x .. x +
+    w``, ``y .. y + h`` (``radius`` 0), or the circle of ``radius`` m about ``(x, y)``."""
+
+    name: str
+    kind: str
+    x: float
+    y: float
+    w: float = 0.0
+    h: float = 0.0
+    radius: float = 0.0
 
 
 def _pair(ctx: Context, parts, value, positive: bool) -> tuple[float, float]:
@@ -123,8 +142,27 @@ def _drop(ctx: Context, parts, value, seen: dict) -> Drop:
     return Drop(name, x, y, radius, height)
 
 
+def _terrain(ctx: Context, parts, value, seen: dict) -> Terrain:
+    from .terrain import TERRAIN_CLASSES
+
+    check_mapping(ctx, parts, value, TERRAIN_KEYS, required=("name", "kind", "at"))
+    name = _name(ctx, parts, value, seen)
+    kind = check_choice(ctx, [*parts, "kind"], value["kind"], TERRAIN_CLASSES, "terrain")
+    x, y = _pair(ctx, [*parts, "at"], value["at"], positive=False)
+    shapes = [k for k in ("size", "radius") if k in value]
+    if len(shapes) != 1:
+        raise ctx.fail(parts, f"terrain '{name}' needs exactly one of size: [w, h] (a "
+                              f"rectangle from at) or radius: r (a circle about at), got "
+                              f"{len(shapes)}")  # fmt: skip
+    if shapes[0] == "size":
+        w, h = _pair(ctx, [*parts, "size"], value["size"], positive=True)
+        return Terrain(name, kind, x, y, w, h)
+    radius = check_number(ctx, [*parts, "radius"], value["radius"], None, 1e6, positive=True)
+    return Terrain(name, kind, x, y, radius=radius)
+
+
 def build_scene(ctx: Context, data: dict) -> dict:
-    """The scenario's ``obstacles`` and ``drops`` (tuples, empty when absent)."""
+    """The scenario's ``obstacles``, ``drops`` and ``terrain`` (tuples, empty when absent)."""
     seen: dict[str, str] = {}
     obstacles = tuple(
         _obstacle(ctx, ["obstacles", i], v, seen)
@@ -132,7 +170,9 @@ def build_scene(ctx: Context, data: dict) -> dict:
     )
     drops = tuple(_drop(ctx, ["drops", i], v, seen)
                   for i, v in enumerate(_named_list(ctx, "drops", data.get("drops"))))  # fmt: skip
-    return {"obstacles": obstacles, "drops": drops}
+    terrain = tuple(_terrain(ctx, ["terrain", i], v, seen)
+                    for i, v in enumerate(_named_list(ctx, "terrain", data.get("terrain"))))
+    return {"obstacles": obstacles, "drops": drops, "terrain": terrain}
 
 
 def impact_weight(combatant) -> float | None:
@@ -189,8 +229,8 @@ def check_scene(ctx: Context, rules, sides: dict, scene: dict) -> None:
 
 #: The plan's arrays of the falls and obstacles (``compile.Plan``, the kernel's order).
 IMPACT_FIELDS = ("im_row", "ob_rect", "ob_sdp", "ob_kills", "drop_geo", "fall_dc", "fall_kills",
-                 "im_bands", "im_opts")  # fmt: skip
-#: ``im_opts``: whether the fight has an obstacle or a drop (the kernel's one flag), Stun
+                 "im_bands", "im_opts", "terrain")  # fmt: skip
+#: ``im_opts``: whether the fight has an obstacle, a drop or terrain (the kernel's one flag), Stun
 #: damage (VA-37 impact_damage: stun), armour applies (impact_armour), VA-41's mode, and
 #: whether obstacles block moves on foot and lines of fire (M-10 obstacles_block).
 IO_ANY, IO_STUN, IO_ARMOUR, IO_KB_MODE, IO_BLOCK = range(5)
@@ -219,7 +259,7 @@ def impact_arrays(scenario, fighters) -> dict:
     bands[0, : len(heights)] = heights
     bands[1] = table.speeds[rules.get("collision_speed_bands", "fall_equivalent")]
     opts = np.zeros(5, np.int64)
-    opts[IO_ANY] = bool(obstacles or drops)
+    opts[IO_ANY] = bool(obstacles or drops or scene.get("terrain"))
     opts[IO_STUN] = rules.get("impact_damage", "killing") == "stun"
     opts[IO_ARMOUR] = bool(rules.get("impact_armour", True))
     opts[IO_KB_MODE] = _KB_MODES[rules.get("knockback_collision", "as_fall")]
@@ -236,4 +276,49 @@ def impact_arrays(scenario, fighters) -> dict:
         "fall_kills": np.ascontiguousarray(table.kills, np.int64).copy(),
         "im_bands": bands,
         "im_opts": opts,
+        "terrain": terrain_array(scene.get("terrain", ()), rules),
     }  # fmt: skip
+
+
+def terrain_array(zones, rules):
+    """``im.terrain`` (``terrain.py``): the header (each class's share of MOVE, ``terrain.yaml``;
+    the DV each adds to a manoeuvre, ``manoeuvres.yaml``'s conditions, 0 under
+    ``terrain_effect: move_only``), then a record a zone (shape, class, geometry)."""
+    import numpy as np
+
+    from . import terrain as tr
+    from .tables import terrain_move
+
+    move = terrain_move()
+    dvs = terrain_dvs(rules)
+    out = [move[k] for k in tr.TERRAIN_CLASSES] + [float(dvs[k]) for k in tr.TERRAIN_CLASSES]
+    for z in zones:
+        kind = float(tr.TERRAIN_CLASSES.index(z.kind))
+        if z.radius > 0.0:
+            out += [tr.TZ_CIRCLE, kind, z.x, z.y, z.radius, 0.0]
+        else:
+            out += [tr.TZ_RECT, kind, z.x, z.y, z.x + z.w, z.y + z.h]
+    return np.asarray(out, np.float64)
+
+
+def terrain_dvs(rules) -> dict[str, int]:
+    """What each terrain adds to a manoeuvre's DV (VA-51: ``manoeuvres.yaml``'s conditions,
+    rough +2 and very rough +4; all 0 under ``terrain_effect: move_only``)."""
+    from .tables import manoeuvre_conditions
+    from .terrain import TERRAIN_CLASSES
+
+    dvs = manoeuvre_conditions()
+    with_dv = rules.get("terrain_effect", "move_and_dv") == "move_and_dv"
+    return {k: int(dvs.get(k, 0)) if with_dv else 0 for k in TERRAIN_CLASSES}
+
+
+def terrain_at(zones, x: float, y: float) -> str:
+    """The terrain at ``(x, y)``: the last zone listed that holds it (edges inside), else
+    ``easy`` (``terrain.class_at``)."""
+    for z in reversed(zones):
+        if z.radius > 0.0:
+            if (x - z.x) ** 2 + (y - z.y) ** 2 <= z.radius**2:
+                return z.kind
+        elif z.x <= x <= z.x + z.w and z.y <= y <= z.y + z.h:
+            return z.kind
+    return "easy"

@@ -50,6 +50,7 @@ from .actions import (
     interrupt_by_waiter,
     interrupt_in_range,
     is_movement,
+    move_step,
     note_move,
     start_waiting,
 )
@@ -195,6 +196,7 @@ from .strike import (
     strike,
     take_wounds,
 )
+from .terrain import has_terrain
 
 
 @jit
@@ -231,6 +233,7 @@ def run_chunk(
     rscale, rs_target, suit_max,
     # issue 17: falls and obstacles (impact_build.impact_arrays)
     im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+    terrain,
     # the environment (hazard_build.hazard_arrays)
     hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
     hz_tick,
@@ -308,11 +311,12 @@ def run_chunk(
         (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
         target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
         (0: none, M-35).
-    im_row ... im_opts
-        Falls and obstacles (issue 17, ``impact_build.impact_arrays``): each combatant's row
-        of the Falling & Collisions table, the obstacles' rectangles and structure, the drops,
-        the table's DC and Kills, its column bands and the switches (``im_opts[0]``: any
-        obstacle or drop, the one flag).
+    im_row ... im_opts, terrain
+        Falls, obstacles and terrain (issue 17, ``impact_build.impact_arrays``): each
+        combatant's row of the Falling & Collisions table, the obstacles' rectangles and
+        structure, the drops, the table's DC and Kills, its column bands, the switches
+        (``im_opts[0]``: any obstacle, drop or terrain, the one flag) and the terrain zones
+        (``terrain.py``).
     winner : int8[n_trials]; end_slot : int32[n_trials]
         Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
     out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -536,6 +540,7 @@ def run_chunk(
         v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
         w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
         im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+        terrain,
         hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
         ps_pool0, hz_tick, df_opts, df_fly, df_skill, df_intel,
         winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
@@ -575,7 +580,7 @@ def trials(
     heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
     w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
     rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
-    fall_kills, im_bands, im_opts,
+    fall_kills, im_bands, im_opts, terrain,
     hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
     hz_tick, df_opts, df_fly, df_skill, df_intel, winner, end_slot, out_slot, death_slot, dealt,
     taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
@@ -672,8 +677,10 @@ def trials(
         any_impact,
         k_from,
         im_opts[4] != 0,
+        terrain,
     )
     any_block = any_impact and im.block  # M-10: no move on foot or fire through walls
+    any_ground = any_block or has_terrain(terrain)  # M-10, VA-51: what a move on foot meets
     wh = Where(px, py, moved, dist, rmod, im, dfs, carrier)
     st = Stance(
         aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
@@ -1145,15 +1152,16 @@ def trials(
                             sprint_m, w_range, w_melee, disarmed, tac_default, moved, aim,
                             in_cover, log, events, ne, now,
                         )  # fmt: skip
-                        if (any_block or (any_vehicle and vclass[a] > 0)) and moved[a, 0] > 0.0:
+                        if (any_ground or (any_vehicle and vclass[a] > 0)) and moved[a, 0] > 0.0:
                             if vclass[a] > 0:
                                 hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces its way
                             # a vehicle's crew go with it and an obstacle in its way is a
-                            # crash; on foot a wall stops it (M-10; motion.bump, one call)
+                            # crash; on foot a wall stops it (M-10) and rough ground slows it
+                            # (VA-51; motion.bump, one call)
                             s0, s1, s2, s3, ne, sides_left = bump(
-                                a, ox, oy, action, tgt, mo, im, ar, sh, hl, wh, wp, vh, st, tl,
-                                dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne,
-                                now,
+                                a, ox, oy, move_step(a, action, run_m, sprint_m), action, tgt,
+                                mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
+                                sides_left, s0, s1, s2, s3, log, events, ne, now,
                             )  # fmt: skip
                             if sides_left <= 1:
                                 break

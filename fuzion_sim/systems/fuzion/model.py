@@ -186,6 +186,10 @@ SWITCHES: dict[str, Switch] = {
     # unbroken obstacle stops a move on foot at its face and blocks a line of fire (false:
     # obstacles stop only knockback and vehicles)
     "obstacles_block": Switch(bool, True, "M-10", "obstacles block moves on foot and fire"),
+    # VA-51: Rough and Very Rough terrain (a scenario's terrain: zones) slow whoever crosses
+    # them and add +2 / +4 to a vehicle's manoeuvre DVs there (move_only: they only slow)
+    "terrain_effect": Switch(("move_and_dv", "move_only"), "move_and_dv", "VA-51",
+                             "terrain slows moves and makes manoeuvres harder"),
     # --- the environment (M-67 to M-71; hazard.py): read only with `hazards:` or `poison:` ---
     "hazard_armour": Switch(("ekd", "pd", "none"), "ekd", "VA-46",
                             "armour against fire and electricity"),
@@ -234,8 +238,8 @@ SWITCHES: dict[str, Switch] = {
     "break_off_time": Switch(("fixed", "d6_half"), "fixed", "VA-34",
                              "break-off: break_off_rounds, or ceil(1d6/2) rounds"),
 }  # fmt: skip
-#: The switches of issue 17's falls and knockback into obstacles (read for people too, only
-#: with obstacles or drops).
+#: The switches of issue 17's falls, knockback into obstacles and terrain (read for people
+#: too, only with obstacles, drops or terrain).
 IMPACT_SWITCHES = (
     "falling_columns",
     "weight_row",
@@ -244,6 +248,7 @@ IMPACT_SWITCHES = (
     "collision_speed_bands",
     "knockback_collision",
     "obstacles_block",
+    "terrain_effect",
 )
 #: The switches of throwing objects (VA-49; throw_build.py), read at build time for a weapon
 #: with ``thrown:`` (its damage also reads ``weight_row`` and ``collision_speed_bands``).

@@ -29,6 +29,11 @@ the obstacle the same (VA-39); a broken obstacle lets it through, else it stops 
 The crew inside are thrown about: each takes its own weight's DC in the collision's column
 (``collision_occupants: own_weight``; ``through_hull``: what passed the vehicle's armour, as
 the crew row's hit does).
+
+Terrain (VA-51, ``terrain.py``): a ground vehicle's drive gets the share of its 2 x MOVE m that
+the majority of its way leaves (a skid slides on regardless), and the ground under it adds to
+its manoeuvre DVs when that is worse than ``manoeuvre_conditions`` (``terrain_effect:
+move_only``: it does not). The speed is unchanged: a collision goes by it. Aircraft fly over.
 """
 
 from __future__ import annotations
@@ -66,9 +71,10 @@ from .codes import (
     VS_NO_MOVE,
 )
 from .hull import carry_crew, crew_fate
-from .impact import column, first_block, impact_hits, jump, roll_dice, stop_at_walls
+from .impact import column, first_block, impact_hits, jump, on_ground, roll_dice
 from .kernel_parts import land_wound, log_event
 from .rules import KILLING, penetration, split_through
+from .terrain import has_terrain, slowed, terrain_dv
 
 #: ``mo.loco``: how a vehicle loses control (M-47 to M-51); 0 a person
 LOCO_GROUND = 1  # wheels, tracks, water: skid or spin
@@ -151,15 +157,31 @@ def _wrap(angle):
 
 
 @jit(inline="always")
-def _task(c, dv, mo, vh, hl, dt, s0, s1, s2, s3):
+def _flying(c, mo):
+    """Whether ``c`` is an aircraft: terrain is beneath it (VA-51)."""
+    return mo.loco[c] == LOCO_AIR
+
+
+@jit(inline="always")
+def _conditions(c, mo, im, wh):
+    """What the conditions add to ``c``'s manoeuvre DVs (M-52, VA-27): the scenario's
+    ``manoeuvre_conditions``, or the ground under it if that is worse (VA-51; not an aircraft)."""
+    dv = mo.opts[MO_CONDITIONS]
+    if _flying(c, mo):
+        return dv
+    return max(dv, terrain_dv(im.terrain, wh.px[c], wh.py[c]))
+
+
+@jit(inline="always")
+def _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3):
     """``c``'s pilot's REF + control skill + the task die against ``dv`` plus the conditions
-    (M-46, M-52; ``plus_roll``: + the defender's die, 10 under HERO). Returns ``(state, the
-    total, the DV, the miss: 0 on a success)``."""
+    (M-46, M-52, VA-51; ``plus_roll``: + the defender's die, 10 under HERO). Returns
+    ``(state, the total, the DV, the miss: 0 on a success)``."""
     pilot = vh.pilot[c]
     ref = hl.e_ref[pilot] if pilot >= 0 else hl.e_ref[c]
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(dt.task_table[np.int64(u * dt.task_table.shape[0])])
-    full = dv + mo.opts[MO_CONDITIONS]
+    full = dv + _conditions(c, mo, im, wh)
     if mo.opts[MO_PLUS_ROLL]:
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         full += np.int64(dt.def_table[np.int64(u * dt.def_table.shape[0])])
@@ -292,15 +314,16 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, stan
 
 
 @jit(_nrt=False)
-def bump(c, ox, oy, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
+def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
          sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
-    """``c`` ran from ``(ox, oy)`` to where it is (``action``: ``run``, ``sprint``, ``move``...
-    toward or away from ``goal``). A vehicle's crew go with it, and with obstacles in the fight
-    its path meets them as a drive's does; on foot, with obstacles that block (M-10), the
-    first in the way stops it at its face (``impact.stop_at_walls``). Returns ``(state, ne,
-    sides left)``."""
+    """``c`` ran from ``(ox, oy)`` to where it is with ``step`` metres of MOVE (``action``:
+    ``run``, ``sprint``, ``move``... toward or away from ``goal``). Rough ground slows it
+    (VA-51; an aircraft flies over it). A vehicle's crew go with it, and with
+    obstacles in the fight its path meets them as a drive's does; on foot, with obstacles that
+    block (M-10), the first in the way stops it at its face (``impact.on_ground``). Returns
+    ``(state, ne, sides left)``."""
     if vh.vclass[c] == 0:
-        ne = stop_at_walls(c, ox, oy, im, wh, wp.range, action, goal, log, events, ne, now)
+        ne = on_ground(c, ox, oy, step, im, wh, wp.range, action, goal, log, events, ne, now)
         return s0, s1, s2, s3, ne, sides_left
     if not im.on:
         carry_crew(c, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
@@ -308,6 +331,8 @@ def bump(c, ox, oy, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl
     dx = wh.px[c] - ox
     dy = wh.py[c] - oy
     metres = np.sqrt(dx * dx + dy * dy)
+    if has_terrain(im.terrain) and not _flying(c, mo):
+        metres = slowed(im.terrain, ox, oy, dx, dy, step)
     wh.px[c] = ox
     wh.py[c] = oy
     s0, s1, s2, s3, ne, sides_left, _gone = _path(
@@ -403,7 +428,7 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
             ne += 1
         return s0, s1, s2, s3, ne, sides_left
     dv = mo.opts[MO_STALL_DV] if kind == CTL_STALL else SPIN_DV
-    s0, s1, s2, s3, total, full, miss = _task(c, dv, mo, vh, hl, dt, s0, s1, s2, s3)
+    s0, s1, s2, s3, total, full, miss = _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3)
     if miss == 0:
         mo.ctl[c] = 0
     elif mo.opts[MO_ALTITUDE_LOSS]:
@@ -478,6 +503,12 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
     angle = vs.hd[a]
     if action == tx.A_STEER or action == tx.A_MANOEUVRE or action == tx.A_RAM:
         angle = _direction(a, tgt, tx.M_TARGET if action == tx.A_RAM else code, wh, vs, hl, sh)
+    at_target = tgt >= 0 and (action == tx.A_RAM or (
+        code == tx.M_TARGET and action != tx.A_ACCELERATE and action != tx.A_BRAKE))
+    if has_terrain(im.terrain) and not _flying(a, mo) and limit > 0.0:  # VA-51: the ground
+        path = min(limit, wh.dist[a * n + tgt]) if at_target else limit  # the way it crosses
+        limit = slowed(im.terrain, wh.px[a], wh.py[a], path * np.cos(angle),
+                       path * np.sin(angle), limit)  # fmt: skip
     if action == tx.A_RAM and tgt >= 0:
         d = wh.dist[a * n + tgt]
         if d <= limit + _CONTACT:
@@ -491,7 +522,7 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
             _wrap(angle - vs.hd[a])) > np.radians(HARD_TURN_DEG):  # fmt: skip
         dv = mo.dv[mo.opts[MO_HARD_TURN]]
     if dv >= 0:
-        s0, s1, s2, s3, total, full, miss = _task(a, dv, mo, vh, hl, dt, s0, s1, s2, s3)
+        s0, s1, s2, s3, total, full, miss = _task(a, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3)
         if log:
             r = log_event(events, ne, now, EVENT_CONTROL, a, -1)
             events[r, EV_ACTION] = action
@@ -504,8 +535,7 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
             return _lose_control(a, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
                                  standing, sides_left, s0, s1, s2, s3, log, events, ne, now)
     vs.hd[a] = angle
-    if tgt >= 0 and (action == tx.A_RAM or (code == tx.M_TARGET and action != tx.A_ACCELERATE
-                                             and action != tx.A_BRAKE)):  # fmt: skip
+    if at_target:
         limit = min(limit, max(wh.dist[a * n + tgt] - _CONTACT, 0.0))  # beside it, not past
     s0, s1, s2, s3, ne, sides_left, gone = _path(
         a, limit, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing, sides_left, s0,
@@ -571,12 +601,12 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
         ref = hl.e_ref[pilot] if pilot >= 0 else hl.e_ref[a]
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         roll = np.int64(dt.roll_table[np.int64(u * dt.roll_table.shape[0])])
-        total = ref + mo.skill[a] + roll - mo.opts[MO_CONDITIONS]
+        total = ref + mo.skill[a] + roll - _conditions(a, mo, im, wh)
         full = hl.e_dex[tgt] + sh.def_ranged[tgt]
         miss = max(full - total, 0)
     else:
-        s0, s1, s2, s3, total, full, miss = _task(a, mo.dv[mo.opts[MO_RAM_DV]], mo, vh, hl, dt,
-                                                  s0, s1, s2, s3)  # fmt: skip
+        s0, s1, s2, s3, total, full, miss = _task(a, mo.dv[mo.opts[MO_RAM_DV]], mo, im, wh, vh,
+                                                  hl, dt, s0, s1, s2, s3)  # fmt: skip
     if log:
         r = log_event(events, ne, now, EVENT_RAM, a, tgt)
         events[r, EV_ACTION] = kind

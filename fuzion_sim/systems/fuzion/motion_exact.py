@@ -11,6 +11,7 @@ from __future__ import annotations
 from fuzion_sim.errors import ArgumentError, unknown_name
 
 from .dice import defence_table, hero_roll, interlock_roll
+from .impact_build import terrain_at, terrain_dvs
 from .motion import SPIN_DV
 from .tables import manoeuvre_conditions, manoeuvres
 
@@ -23,14 +24,15 @@ def _task_pmf(rules):
     return hero_roll(criticals) if rules.dice == "hero" else interlock_roll(criticals)
 
 
-def miss_pmf(base: int, dv: int, rules) -> dict[int, float]:
+def miss_pmf(base: int, dv: int, rules, ground: int = 0) -> dict[int, float]:
     """P(miss = m) of ``base`` + the task die against ``dv`` under the scenario's
-    ``manoeuvre_dv`` (``full``: 5 off under Interlock; ``plus_roll``: + the defender's die):
-    ``{0: P(made), m: P(missed by m)}``."""
+    ``manoeuvre_dv`` (``full``: 5 off under Interlock; ``plus_roll``: + the defender's die),
+    plus the conditions: ``manoeuvre_conditions`` or the ``ground`` under the vehicle if that
+    is worse (VA-51): ``{0: P(made), m: P(missed by m)}``."""
     task = _task_pmf(rules)
     values = rules.values
     plus_roll = values.get("manoeuvre_dv", "full") == "plus_roll"
-    dv += manoeuvre_conditions()[values.get("manoeuvre_conditions", "clear")]
+    dv += max(manoeuvre_conditions()[values.get("manoeuvre_conditions", "clear")], ground)
     if plus_roll:
         table = defence_table(rules.dice, rules.criticals)
         extra = {int(v): int((table == v).sum()) / len(table) for v in set(table.tolist())}
@@ -62,7 +64,12 @@ def manoeuvre_odds(scenario, vehicle: str, name: str) -> dict:
     rules = scenario.rules
     seat = members[vehicle]
     base = seat.stats["REF"] + seat.skill(v.control_skill)
-    miss = miss_pmf(base, table[name], rules)
+    ground = "easy"  # the terrain where it starts (VA-51); an aircraft flies over it
+    if v.locomotion != "air":
+        ground = terrain_at((getattr(scenario, "scene", None) or {}).get("terrain", ()),
+                            *seat.xy)  # fmt: skip
+    ground_dv = terrain_dvs(rules.values)[ground]
+    miss = miss_pmf(base, table[name], rules, ground_dv)
     made = miss.get(0, 0.0)
     lost: dict[str, float]
     if v.locomotion == "air":
@@ -80,11 +87,12 @@ def manoeuvre_odds(scenario, vehicle: str, name: str) -> dict:
     dice = {"floor": mph // 10, "ceil": -(-mph // 10),
             "floor_min1": max(mph // 10, 1 if v.speed > 0 else 0)}[rounding]
     out = {"vehicle": vehicle, "manoeuvre": name, "dv": table[name], "base": base,
+           "ground": ground,
            "p_made": made, "lost": lost, "miss": {str(m): p for m, p in miss.items()},
            "skid_dice": int(dice), "spin_facing": {"backwards": 1 / 6, "forwards": 1 / 6,
                                                    "right": 1 / 3, "left": 1 / 3}}  # fmt: skip
     if v.locomotion == "air":
         stall_dv = int(rules.values.get("stall_dv", 14))
         out["p_regain"] = {"stall": miss_pmf(base, stall_dv, rules).get(0, 0.0),
-                           "spin": miss_pmf(base, SPIN_DV, rules).get(0, 0.0)}
+                           "spin": miss_pmf(base, SPIN_DV, rules).get(0, 0.0)}  # in the air
     return out

@@ -270,9 +270,10 @@ def _weight(text: str) -> dict:
 
 
 def scene_schema() -> dict:
-    """The scenario-level ``obstacles`` and ``drops`` (issue 17, impact_build.py) and
-    ``hazards`` (hazard_build.py)."""
-    from .impact_build import DROP_KEYS, MAX_SCENE, OBSTACLE_KEYS
+    """The scenario-level ``obstacles``, ``drops`` and ``terrain`` (issue 17,
+    impact_build.py) and ``hazards`` (hazard_build.py)."""
+    from .impact_build import DROP_KEYS, MAX_SCENE, OBSTACLE_KEYS, TERRAIN_KEYS
+    from .terrain import TERRAIN_CLASSES
 
     pair = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
     obstacle = {
@@ -289,7 +290,17 @@ def scene_schema() -> dict:
         "radius": _num(positive=True, text="m (default 1)"),
         "height": _num(positive=True, text="how far down (m): the fall"),
     }
+    ground = {
+        "name": {"type": "string", "description": "its name (unique in the scene)"},
+        "kind": _enum(TERRAIN_CLASSES, "the ground: rough MOVE x1/2, very_rough x1/4 and "
+                                       "+2 / +4 to manoeuvre DVs (VA-51)"),
+        "at": {**pair, "description": "[x, y]: a rectangle's corner with the least x and y, "
+                                      "or a circle's centre (m)"},
+        "size": {**pair, "description": "[width along x, height along y] (m): a rectangle"},
+        "radius": _num(positive=True, text="m: a circle"),
+    }
     assert set(obstacle) == set(OBSTACLE_KEYS) and set(drop) == set(DROP_KEYS)
+    assert set(ground) == set(TERRAIN_KEYS)
     return {
         "obstacles": {"type": "array", "maxItems": MAX_SCENE, "items": _object(
             obstacle, required=("name", "at", "size"), text="a wall or block: knockback into "
@@ -298,6 +309,10 @@ def scene_schema() -> dict:
             drop, required=("name", "at", "height"), text="a ledge, window or hole: a jump "
             "there, or knockback into it, is a fall (M-60, M-72)"),
             "description": "drops (issue 17)"},
+        "terrain": {"type": "array", "maxItems": MAX_SCENE, "items": _object(
+            ground, required=("name", "kind", "at"), text="a stretch of ground: the phase's "
+            "terrain is the majority of a move's path (M-11, VA-51); a later zone lies on "
+            "top"), "description": "terrain zones (issue 17)"},
         "hazards": hazards_schema(),
     }  # fmt: skip
 # --- the environment (hazard_build.py) ---------------------------------------------------
@@ -337,7 +352,7 @@ def hazards_schema() -> dict:
                         text="a rectangular zone between two corners"),
         "obscures": _bool("inside, sight is obscured (the F11 Perception roll)"),
         "asphyxiating": _bool("inside, the air cannot be breathed (VA-47)"),
-        "terrain": {"description": "not built yet (an error)"},
+        "terrain": {"description": "an error: terrain is its own zone in terrain: (VA-51)"},
     }  # fmt: skip
     return {"type": "array", "items": _object(props, required=("name", "kind"),
                                               text="a hazard zone"),

@@ -30,6 +30,7 @@ __all__ = [
     "falling_table",
     "manoeuvre_conditions",
     "manoeuvres",
+    "terrain_move",
     "HitLocationTable",
     "VEHICLE_EFFECTS",
     "VehicleRow",
@@ -513,3 +514,13 @@ def manoeuvres() -> dict[str, int]:
 def manoeuvre_conditions() -> dict[str, int]:
     """What terrain or weather adds to every manoeuvre DV (M-52, VA-27): name -> DV."""
     return {str(k): int(v) for k, v in _read("manoeuvres.yaml")["conditions"].items()}
+
+
+@cache
+def terrain_move() -> dict[str, float]:
+    """The share of MOVE each terrain leaves (``terrain.yaml``, M-11, VA-51; not from the
+    seed): ``easy``, ``rough``, ``very_rough`` -> a factor in (0, 1]."""
+    out = {str(k): float(v) for k, v in _read("terrain.yaml")["move"].items()}
+    if not all(0.0 < v <= 1.0 for v in out.values()):
+        raise ValueError("terrain.yaml: a terrain's share of MOVE is in (0, 1]")
+    return out
