@@ -192,6 +192,7 @@ def test_flagship_loads_as_written():
         "collision_speed_bands": "fall_equivalent",
         "knockback_collision": "as_fall",
         "obstacles_block": True,
+        "terrain_effect": "move_and_dv",
         "hazard_armour": "ekd",
         "electricity_damage": "killing",
         "hazard_timing": "end_of_phase",

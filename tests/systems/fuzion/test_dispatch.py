@@ -30,7 +30,7 @@ from fuzion_sim.systems.fuzion.build import (
 )
 from fuzion_sim.systems.fuzion.build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from fuzion_sim.systems.fuzion.hazard_build import HAZARD_KEYS, POISON_KEYS
-from fuzion_sim.systems.fuzion.impact_build import DROP_KEYS, OBSTACLE_KEYS
+from fuzion_sim.systems.fuzion.impact_build import DROP_KEYS, OBSTACLE_KEYS, TERRAIN_KEYS
 from fuzion_sim.systems.fuzion.model import RULE_SWITCHES, SWITCHES
 from fuzion_sim.systems.fuzion.system import SYSTEM as FUZION
 from fuzion_sim.systems.fuzion.throw_build import THROWN_KEYS
@@ -64,6 +64,8 @@ NOT_DRAWN = {
     "member.weight": "general kernel only", "rules.obstacles_block": "general kernel only",
     **{f"obstacle.{k}": "general kernel only" for k in OBSTACLE_KEYS},
     **{f"drop.{k}": "general kernel only" for k in DROP_KEYS},
+    "terrain": "general kernel only", "rules.terrain_effect": "general kernel only",
+    **{f"terrain.{k}": "general kernel only" for k in TERRAIN_KEYS},
     # the environment (issue 17: hazards, breath, poison): the general kernel
     "hazards": "general kernel only", "member.poison": "general kernel only",
     "member.resting": "general kernel only", "member.push": "general kernel only",
@@ -82,6 +84,7 @@ def scenario_keys() -> set[str]:
         | set(FUZION.scene_keys)
         | {f"obstacle.{k}" for k in OBSTACLE_KEYS}
         | {f"drop.{k}" for k in DROP_KEYS}
+        | {f"terrain.{k}" for k in TERRAIN_KEYS}
         | {f"hazard.{k}" for k in HAZARD_KEYS}
         | {f"poison.{k}" for k in POISON_KEYS}
         | {f"side.{k}" for k in ("members", *SIDE_KEYS)}

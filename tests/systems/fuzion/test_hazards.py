@@ -107,7 +107,7 @@ def test_a_scenario_with_hazards_loads_and_intensity_gives_the_va46_dc():
     ({"name": "X", "kind": "smoke", "dc": 2, "obscures": True,
       "rect": {"from": [0, 0], "to": [1, 1]}}, "smoke does no damage"),
     ({"name": "X", "kind": "fire", "dc": 3, "terrain": "rough",
-      "circle": {"center": [0, 0], "radius": 1}}, "not built yet"),
+      "circle": {"center": [0, 0], "radius": 1}}, "terrain: list"),
     ({"name": "X", "kind": "fire", "dc": 3, "radius": 2}, "unknown key 'radius'"),
 ])  # fmt: skip
 def test_bad_hazards_are_clear_errors(hazard, text):
