@@ -263,12 +263,15 @@ def exact_attack(scenario, attacker: str, target: str) -> dict:
 
 
 def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None,
-                 thrown=None) -> dict:  # fmt: skip
+                 thrown=None, aspect=None) -> dict:  # fmt: skip
     """The exact damage of one fall (``fall`` metres), knockback into an obstacle
     (``knockback`` units) or collision (``speed`` m/s) of member ``target``, or of the object
     member ``thrown`` throws at it (M-73, VA-49), under the scenario's rules (issue 17;
     Fuzion's Falling & Collisions table): the table's row, column and DC, and ``damage``
-    (``{"mean", "pmf"}``) through its defences.
+    (``{"mean", "pmf"}``) through its defences. ``aspect`` (``front``, ``side``, ``rear``):
+    a vehicle's collision under ``impact_locations: true`` (VA-40) lands on a row of its hit
+    table rolled from there; ``located`` gives each location's probability and the damage
+    there after the row's multiplier.
 
     Raises
     ------
@@ -279,6 +282,8 @@ def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None,
     how = {"fall": fall, "knockback": knockback, "speed": speed}
     if thrown is not None:  # only a system with thrown objects takes it
         how["thrown"] = thrown
+    if aspect is not None:  # nor a vehicle's hit table
+        how["aspect"] = aspect
     answer = get_system(scenario.system).impact(scenario, target, **how)
     return {"scenario": scenario.name, "target": target, **answer}
 

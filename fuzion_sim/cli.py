@@ -492,15 +492,19 @@ cli.add_command(_attack_command())
 @click.option("--speed", type=float, metavar="M_S", help="A collision at this closing speed.")
 @click.option("--thrown", metavar="THROWER",
               help="The object this member throws (weapon thrown:), hitting the target.")
+@click.option("--aspect", type=click.Choice(["front", "side", "rear"]),
+              help="A vehicle's collision under impact_locations: true (VA-40): where on its "
+                   "hit table it lands, rolled from this aspect.")
 @click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
               help="Most rows of the distribution table.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def impact(scenario, target, fall, knockback, speed, thrown, rows, as_json):  # issue 17
+def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows,
+           as_json):  # issue 17  # fmt: skip
     """The exact damage of one fall, knockback into an obstacle or collision of a member of
     SCENARIO, or of an object thrown at it (the Falling & Collisions table under the
     scenario's rules)."""
     answer = api.exact_impact(_load(scenario), target, fall=fall, knockback=knockback,
-                              speed=speed, thrown=thrown)  # fmt: skip
+                              speed=speed, thrown=thrown, aspect=aspect)  # fmt: skip
     if as_json:
         _dump(answer)
         return
@@ -510,6 +514,10 @@ def impact(scenario, target, fall, knockback, speed, thrown, rows, as_json):  # 
             "speed": "collides",
             "thrown": f"is hit by {thrown}'s thrown {answer.get('weapon')} "
                       f"({answer.get('m_s', 0):.3g} m/s)"}[answer["what"]]  # fmt: skip
+    located = answer.pop("located", None)
+    if located:  # VA-40: where on the vehicle's table, and the damage there
+        answer.update(aspect=located["aspect"], locations=located["locations"],
+                      damage_at_the_location=located["damage"])  # fmt: skip
     render_answer(f"{target} {what} (exact): {answer['row']}, column {answer['column']}, "
                   f"{answer['dc']} DC", answer, rows)  # fmt: skip
 

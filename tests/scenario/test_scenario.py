@@ -212,6 +212,7 @@ def test_flagship_loads_as_written():
         "collision_obstacle": "same_dc",
         "collision_occupants": "own_weight",
         "ram_miss_control": True,
+        "impact_locations": False,
         "thrown_damage": "collision",  # throwing objects (VA-49)
         "dogfight_cadence": "phase",
         "dogfight_tie": "none",

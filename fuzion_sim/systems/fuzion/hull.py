@@ -197,6 +197,32 @@ def random_crew(v, vh, hl, s0, s1, s2, s3):
     return s0, s1, s2, s3, vh.pilot[v]
 
 
+@jit(inline="always")
+def impact_row(v, asp, through, vh, vs, hl, tl, now, log, events, ne, s0, s1, s2, s3):
+    """A collision's damage ``through`` vehicle ``v``'s armour lands on a row of its table
+    rolled from aspect ``asp`` (VA-40 ``impact_locations``; a ram's front, 2d6+1, or the
+    target's side by geometry), as a weapon's hit does (:func:`vehicle_hits`): the row's
+    multiplier (M-25, rounded down) and its critical location (F31, VA-09, VA-10), or, on the
+    crew row, nothing to the structure and its pilot (or one of the crew, VA-13) hurt instead
+    (M-26). Returns ``(state, structure lost, the crew member the crew row hit or -1, the
+    vehicle location hit, the event count)``."""
+    s0, s1, s2, s3, row = hit_row(v, asp, vh, s0, s1, s2, s3)
+    k = v * V_ROWS + row
+    loc = vh.locid[k]
+    vs.vloc_hits[v, loc] += 1
+    if vh.crew[k]:
+        who = vh.pilot[v]
+        if vh.random_crew:
+            s0, s1, s2, s3, who = random_crew(v, vh, hl, s0, s1, s2, s3)
+        return s0, s1, s2, s3, np.int64(0), who, loc, ne
+    lost = through * vh.num[k] // vh.den[k]
+    vs.vloc_dmg[v, loc] += lost
+    ne = critical(v, row, lost, vh, vs, hl, tl, now, log, events, ne)
+    if vh.thr[k] > 0 and not vh.counts_total:
+        lost = 0  # the location's alone (VA-09 b)
+    return s0, s1, s2, s3, lost, np.int64(-1), loc, ne
+
+
 @jit(_nrt=False)
 def carry_crew(v, carrier, px, py, moved, w_range, dist, rmod):
     """The crew of vehicle ``v`` are where it is (after it moved or was knocked back)."""

@@ -81,6 +81,9 @@ KB_SPEED = 1
 KB_NONE = 2
 #: Where a target stops short of an obstacle it hit (metres before the face).
 _STANDOFF = 0.01
+#: A fall line's action (``EV_ACTION``) when a vehicle went over the edge in motion
+#: (``motion._path``; the others are the ``jump`` or no action, a knockback).
+FALL_OVER_EDGE = -1
 
 #: ``im``: the falls and obstacles (``compile.impact_arrays``; the trial's state and counters)
 Impacts = namedtuple(
@@ -183,7 +186,7 @@ def enter_rect(ox, oy, dx, dy, x0, y0, x1, y1):
 
 
 @jit(inline="always")
-def _enter_circle(ox, oy, dx, dy, cx, cy, radius):
+def enter_circle(ox, oy, dx, dy, cx, cy, radius):
     """The fraction of the path at which it enters the circle (0 when it starts inside), or
     2.0 when it does not."""
     fx = ox - cx
@@ -217,6 +220,20 @@ def first_block(im, ox, oy, dx, dy, t_from):
             best = t
             hit_o = o
     return best, hit_o
+
+
+@jit(inline="always")
+def first_drop(im, ox, oy, dx, dy, t_from, before):
+    """The first drop the path ``(ox, oy) + t (dx, dy)`` goes over at a ``t`` from ``t_from``
+    and short of ``before``: ``(t, drop)``, or ``(before, -1)`` when none is."""
+    best = before
+    hit_d = -1
+    for d in range(im.dr.shape[0]):
+        t = enter_circle(ox, oy, dx, dy, im.dr[d, 0], im.dr[d, 1], im.dr[d, 2])
+        if t >= t_from and t < best:
+            best = t
+            hit_d = d
+    return best, hit_d
 
 
 @jit(_nrt=False)
@@ -283,7 +300,7 @@ def on_ground(c, ox, oy, budget, im, wh, w_range, action, goal, log, events, ne,
 
 
 @jit(inline="always")
-def _fall_event(events, ne, now, c, drop, action, metres, dc, raw, through, x, y, hl):
+def fall_event(events, ne, now, c, drop, action, metres, dc, raw, through, x, y, hl):
     row = log_event(events, ne, now, EVENT_FALL, c, drop)
     events[row, EV_RAW] = np.int64(metres * 100.0)
     events[row, EV_ACTION] = action
@@ -313,19 +330,13 @@ def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd
     through = np.int64(0)
     row = im.row[tgt]
     n_obs = im.ob_rect.shape[0]
-    n_drops = im.dr.shape[0]
     t_done = 0.0
     stop_t = 1.0
     for _ in range(n_obs + 1):
         best, hit_o = first_block(im, ox, oy, dx, dy, t_done)
         hit_d = -1
         if not im.fallen[tgt]:
-            for d in range(n_drops):
-                t = _enter_circle(ox, oy, dx, dy, im.dr[d, 0], im.dr[d, 1], im.dr[d, 2])
-                if t >= t_done and t < best:
-                    best = t
-                    hit_o = -1
-                    hit_d = d
+            best, hit_d = first_drop(im, ox, oy, dx, dy, t_done, best)
         if best > 1.0:
             break
         if hit_d >= 0:  # over the edge: a fall of the drop's height (M-72)
@@ -343,7 +354,7 @@ def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd
             im.c_imp[tgt] += thr
             stop_t = best
             if log:
-                _fall_event(events, ne, now, tgt, hit_d, tx.A_NONE, height, im.fall_dc[row, col],
+                fall_event(events, ne, now, tgt, hit_d, tx.A_NONE, height, im.fall_dc[row, col],
                             raw, thr, ox + best * dx, oy + best * dy, hl)  # fmt: skip
                 ne += 1
             break
@@ -447,7 +458,7 @@ def jump(c, d, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets, nd6_table
     went_out, sides_left = land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl, rl,
                                       standing, sides_left)  # fmt: skip
     if log:
-        r = _fall_event(events, ne, now, c, d, tx.A_JUMP, height, dc, raw, through, x, y, hl)
+        r = fall_event(events, ne, now, c, d, tx.A_JUMP, height, dc, raw, through, x, y, hl)
         events[r, EV_HITS] = hl.hits[c]
         events[r, EV_STUN] = hl.stun[c]
         events[r, EV_FLAGS] = (FLAG_OUT * went_out + FLAG_DEAD * hl.dead[c]

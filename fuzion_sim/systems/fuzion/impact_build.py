@@ -196,8 +196,9 @@ def check_scene(ctx: Context, rules, sides: dict, scene: dict) -> None:
                 drop = rule.get("drop")
                 if c.vehicle is not None or c.carrier is not None:
                     raise ctx.fail(["sides", side, index, "tactics", r, "do"],
-                                   f"{c.name}: a vehicle or its crew cannot jump (a vehicle's "
-                                   "fall is not built yet)")  # fmt: skip
+                                   f"{c.name}: a vehicle or its crew cannot jump (a vehicle "
+                                   "goes over a drop in its way, a drive or a skid, and its "
+                                   "crew go with it)")  # fmt: skip
                 if drop not in names:
                     where = ", ".join(names) if names else "the scenario has no drops:"
                     raise ctx.fail(
@@ -219,6 +220,14 @@ def check_scene(ctx: Context, rules, sides: dict, scene: dict) -> None:
                                    f"{c.name} stands inside obstacle '{o.name}' (from "
                                    f"({o.x:g}, {o.y:g}), {o.w:g} x {o.h:g} m): nothing stands "
                                    "in a solid object (M-10); move one of them")  # fmt: skip
+            grounded = c.vehicle is not None and c.vehicle.locomotion != "air"
+            for d in scene.get("drops", ()) if grounded else ():
+                if (x - d.x) ** 2 + (y - d.y) ** 2 < d.radius**2:
+                    raise ctx.fail(["sides", side, index, "position"],
+                                   f"{c.name} stands over drop '{d.name}' (radius "
+                                   f"{d.radius:g} m about ({d.x:g}, {d.y:g})): a vehicle "
+                                   "there would go over at its first move; move one of "
+                                   "them")  # fmt: skip
     for c in (c for members in sides.values() for c in members):
         if c.carrier is None and impact_weight(c) is None:
             key = "obstacles" if scene.get("obstacles") else "drops"

@@ -18,7 +18,7 @@ from .impact import PHASE_SECONDS
 from .impact_build import impact_weight
 from .tables import falling_table
 
-__all__ = ["impact_answer", "impact_dc", "impact_pmf"]
+__all__ = ["impact_answer", "impact_dc", "impact_pmf", "located_pmf"]
 
 
 def _thrown_dc(members: dict, thrower: str) -> dict:
@@ -113,27 +113,81 @@ def impact_pmf(dc: int, kills: int, scale: int, pd: int, kill_armour: int, sd: i
     return out
 
 
+def located_pmf(pmf: dict, scenario, plan, c: int, aspect: str) -> dict:
+    """A collision's damage ``pmf`` through vehicle ``c``'s armour on a row of its table
+    rolled from ``aspect`` (VA-40 ``impact_locations``; M-22 to M-26): ``locations`` (each
+    location's probability) and ``damage`` (``{"mean", "pmf"}``) at the location hit, after
+    the row's multiplier (rounded down); the crew row's is the pilot's (0 here), as in
+    ``attack --json``."""
+    from .compile import vehicle_rows
+    from .oracle import row_weights, vehicle_locations
+
+    vehicle = scenario.combatants[c].vehicle
+    row9 = scenario.rules.values.get("vehicle_row9", "literal")
+    rows = vehicle_rows(vehicle, row9)
+    weights = row_weights(vehicle, aspect, rows)
+    total = sum(weights)
+    k0 = c * codes.V_ROWS
+    out: dict[int, Fraction] = {}
+    for r, w in enumerate(weights):
+        if not w:
+            continue
+        num, den, crew = int(plan.v_num[k0 + r]), int(plan.v_den[k0 + r]), plan.v_crew[k0 + r]
+        for v, q in pmf.items():
+            dmg = 0 if crew else v * num // den
+            out[dmg] = out.get(dmg, Fraction(0)) + q * Fraction(w, total)
+    return {"aspect": aspect,
+            "locations": {k: float(v) for k, v in vehicle_locations(vehicle, aspect,
+                                                                    row9).items()},
+            "damage": _pmf_json(out)}  # fmt: skip
+
+
+def _pmf_json(pmf: dict) -> dict:
+    """``{"mean", "pmf"}`` of an exact ``{value: Fraction}``."""
+    p = Pmf.from_dict({k: float(v) for k, v in pmf.items()})
+    return {"mean": float(sum(k * v for k, v in pmf.items())),
+            "pmf": {str(int(v)): float(q) for v, q in zip(p.values, p.probs, strict=True)}}
+
+
 def impact_answer(scenario, target: str, fall=None, knockback=None, speed=None,
-                  thrown=None) -> dict:  # fmt: skip
+                  thrown=None, aspect=None) -> dict:  # fmt: skip
     """The exact answer of ``fuzion-sim impact``: the table's entry (:func:`impact_dc`) and
     the ``damage`` through ``target``'s defences (``{"mean", "pmf"}``) under the scenario's
-    ``impact_damage`` and ``impact_armour`` (VA-37), with its ``damage_type``."""
+    ``impact_damage`` and ``impact_armour`` (VA-37), with its ``damage_type``; with
+    ``aspect`` (front, side or rear: a vehicle's collision under ``impact_locations: true``,
+    VA-40), ``located``: where on its table it lands and the damage there
+    (:func:`located_pmf`)."""
     from .compile import compile_scenario
 
     where = impact_dc(scenario, target, fall, knockback, speed, thrown)
     plan = compile_scenario(scenario)
     c = [m.name for m in scenario.combatants].index(target)
     rules = scenario.rules.values
+    if aspect is not None:
+        _check_aspect(scenario, target, aspect)
     stun = rules.get("impact_damage", "killing") == "stun"
     pmf = impact_pmf(
         where["dc"], where["kills"], int(plan.scale[c]), int(plan.a_pd[c]), int(plan.a_kills[c]),
         int(plan.sd[c]), int(plan.kill_unit[c]), stun, bool(rules.get("impact_armour", True)),
     )  # fmt: skip
-    p = Pmf.from_dict({k: float(v) for k, v in pmf.items()})
     kind = "kills" if plan.scale[c] == codes.SCALE_KILLS else ("stun" if stun else "killing")
-    return {
-        **where,
-        "damage_type": kind,
-        "damage": {"mean": float(sum(k * v for k, v in pmf.items())),
-                   "pmf": {str(int(v)): float(q) for v, q in zip(p.values, p.probs, strict=True)}},
-    }  # fmt: skip
+    out = {**where, "damage_type": kind, "damage": _pmf_json(pmf)}
+    if aspect is not None:
+        out["located"] = located_pmf(pmf, scenario, plan, c, aspect)
+    return out
+
+
+def _check_aspect(scenario, target: str, aspect: str) -> None:
+    """``--aspect`` needs a vehicle target, a known aspect and ``impact_locations: true``."""
+    from .tables import ASPECTS
+
+    if aspect not in ASPECTS:
+        raise ArgumentError(f"--aspect {aspect}: expected one of {', '.join(ASPECTS)}")
+    member = next(m for m in scenario.combatants if m.name == target)
+    if getattr(member, "vehicle", None) is None:
+        raise ArgumentError(f"--aspect: {target} is not a vehicle (only a vehicle's collision "
+                            "rolls its hit table, VA-40)")  # fmt: skip
+    if not scenario.rules.values.get("impact_locations", False):
+        raise ArgumentError("--aspect: the scenario's collisions land on the structure "
+                            "(impact_locations: false, VA-40); set rules.impact_locations: "
+                            "true to roll the vehicle hit table")  # fmt: skip

@@ -1160,7 +1160,7 @@ def trials(
                             # (VA-51; motion.bump, one call)
                             s0, s1, s2, s3, ne, sides_left = bump(
                                 a, ox, oy, move_step(a, action, run_m, sprint_m), action, tgt,
-                                mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
+                                mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
                                 sides_left, s0, s1, s2, s3, log, events, ne, now,
                             )  # fmt: skip
                             if sides_left <= 1:

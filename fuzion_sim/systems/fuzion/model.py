@@ -224,6 +224,11 @@ SWITCHES: dict[str, Switch] = {
     "collision_occupants": Switch(("own_weight", "through_hull", "none"), "own_weight", "VA-39",
                                   "a vehicle's crew in its collision"),
     "ram_miss_control": Switch(bool, True, "VA-40", "a missed ram loses control"),
+    # VA-40: a ram's damage (each vehicle's) and a vehicle's crash into an obstacle roll its
+    # hit table (the front, or the rammed one's aspect by geometry) with the row's multiplier
+    # and critical location; false: to the structure, x1 (needs vehicle_locations on)
+    "impact_locations": Switch(bool, False, "VA-40",
+                               "a collision rolls the vehicle hit table"),
     # --- throwing objects (M-73, VA-49; throw_build.py): read only with a `thrown:` weapon ---
     "thrown_damage": Switch(("collision", "none"), "collision", "VA-49",
                             "damage of a thrown object"),

@@ -47,6 +47,7 @@ from ...engine.rng import xoshiro
 from . import tactics as tx
 from .actions import moved_geometry, note_move
 from .codes import (
+    ASPECT_FRONT,
     EV_ACTION,
     EV_DV,
     EV_FLAGS,
@@ -68,12 +69,23 @@ from .codes import (
     FLAG_HIT,
     FLAG_OUT,
     SCALE_KILLS,
+    VCLASS_MECHA,
     VS_NO_MOVE,
 )
-from .hull import carry_crew, crew_fate
-from .impact import column, first_block, impact_hits, jump, on_ground, roll_dice
+from .hull import carry_crew, crew_fate, impact_row
+from .impact import (
+    FALL_OVER_EDGE,
+    column,
+    fall_event,
+    first_block,
+    first_drop,
+    impact_hits,
+    jump,
+    on_ground,
+    roll_dice,
+)
 from .kernel_parts import land_wound, log_event
-from .rules import KILLING, penetration, split_through
+from .rules import KILLING, aspect_of, penetration, split_through
 from .terrain import has_terrain, slowed, terrain_dv
 
 #: ``mo.loco``: how a vehicle loses control (M-47 to M-51); 0 a person
@@ -97,7 +109,8 @@ OCC_THROUGH_HULL = 2
 #: (SKID_*), the stall's DV, altitude lost out of control, a walker's fall hurts, the speed
 #: change a phase (0: any), ``side_ram: both_same``, ``collision_obstacle: same_dc``,
 #: ``collision_occupants`` (OCC_*), ``ram_miss_control``, the index of the hard turn and of
-#: the fixed target's ram in ``mo.dv``
+#: the fixed target's ram in ``mo.dv``, ``impact_locations`` (VA-40; with the vehicle tables
+#: on)
 MO_ANY = 0
 MO_DV_SHIFT = 1
 MO_PLUS_ROLL = 2
@@ -114,7 +127,8 @@ MO_OCCUPANTS = 12
 MO_RAM_MISS = 13
 MO_HARD_TURN = 14
 MO_RAM_DV = 15
-N_MO_OPTS = 16
+MO_LOCATIONS = 16
+N_MO_OPTS = 17
 SKID_FLOOR_MIN1 = 0
 SKID_CEIL = 1
 SKID_FLOOR = 2
@@ -221,17 +235,28 @@ def _crash_event(events, ne, now, c, other, dc, raw, through, hl, flags):
 
 
 @jit(_nrt=False)  # out of line: called from several rooms (compile time)
-def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standing,
+def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing,
              sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` takes a collision's ``dc`` (``kills`` against Kill armour; column ``col`` of the
     table) from ``other`` (a combatant, -1 the ground, -2 - o obstacle ``o``): its wounds land,
     and its crew are hurt inside (``collision_occupants``: their own weight's DC in the same
-    column, or what passed its armour). Returns ``(state, ne, sides left, the damage rolled,
+    column, or what passed its armour). With ``impact_locations`` (VA-40) and ``asp`` 0 or
+    more, a vehicle's damage lands on a row of its table rolled from that aspect
+    (``hull.impact_row``: the row's multiplier and critical location, or the crew row's
+    pilot); else on its structure, x1. Returns ``(state, ne, sides left, the damage rolled,
     through)``."""
     s0, s1, s2, s3, raw, hits_lost, stun_lost, through = impact_hits(
         c, dc, kills, hl.stun[c], im, ar, sh, vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1,
         s2, s3,
     )  # fmt: skip
+    kill_rated = sh.scale[c] == SCALE_KILLS
+    passed = through // vh.kill_unit[c] if kill_rated else through
+    who = np.int64(-1)
+    loc = np.int64(0)
+    if asp >= 0 and mo.opts[MO_LOCATIONS] and vh.vclass[c] > 0:
+        s0, s1, s2, s3, hits_lost, who, loc, ne = impact_row(
+            c, asp, through, vh, vs, hl, tl, now, log, events, ne, s0, s1, s2, s3)
+        through = hits_lost
     mo.c_crash[c] += 1
     im.c_imp[c] += through
     tl.c_taken[c] += through
@@ -240,10 +265,18 @@ def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, s
     if log:
         ne = _crash_event(events, ne, now, c, other, dc, raw, through, hl,
                           FLAG_OUT * went_out + FLAG_DEAD * hl.dead[c])  # fmt: skip
+    if who >= 0 and passed > 0 and not hl.is_out[who]:  # the crew row: the pilot's (M-26)
+        s0, s1, s2, s3, lost, stun, thr = _occupant_wound(who, passed, kill_rated, ar, sh, hl,
+                                                          vh, dt, s0, s1, s2, s3)  # fmt: skip
+        vs.vloc_dmg[c, loc] += thr
+        tl.c_taken[who] += thr
+        gone, sides_left = land_wound(who, lost, stun, thr, now, sh, hl, st, tl, rl, standing,
+                                      sides_left)  # fmt: skip
+        if log:
+            ne = _crash_event(events, ne, now, who, c, 0, 0, thr, hl,
+                              FLAG_OUT * gone + FLAG_DEAD * hl.dead[who] + FLAG_HIT)
     occupants = mo.opts[MO_OCCUPANTS]
     if vh.vclass[c] > 0 and occupants != OCC_NONE:
-        kill_rated = sh.scale[c] == SCALE_KILLS
-        passed = through // vh.kill_unit[c] if kill_rated else through
         for p in range(vh.carrier.shape[0]):
             if vh.carrier[p] != c or hl.is_out[p]:
                 continue
@@ -271,27 +304,42 @@ def _collide(c, other, dc, kills, col, mo, im, ar, sh, hl, vh, st, tl, dt, rl, s
 
 
 @jit(_nrt=False)  # out of line: called from several rooms (compile time)
-def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
+def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` goes ``metres`` along ``angle`` from where it is; the first unbroken obstacle in
-    the way is a collision at its speed (M-66, VA-39): it stops at the face (speed 0) unless
-    the obstacle breaks. Returns ``(state, ne, sides left, metres gone)``."""
+    the way is a collision at its speed (M-66, VA-39; with ``impact_locations``, on its front):
+    it stops at the face (speed 0) unless the obstacle breaks. A drop in the way (not under an
+    aircraft) takes it over the edge (M-60, M-72): it falls the drop's height, its own weight's
+    DC in that column of the table (its crew thrown about inside as in any of its collisions),
+    and lands below where it went over, stopped. Returns ``(state, ne, sides left, metres
+    gone)``."""
     ox = wh.px[c]
     oy = wh.py[c]
     dx = metres * np.cos(angle)
     dy = metres * np.sin(angle)
     stop_t = 1.0
     t_done = 0.0
-    n_obs = im.ob_rect.shape[0]
-    for _ in range(n_obs):
+    drops = not im.fallen[c] and not _flying(c, mo)
+    for _ in range(im.ob_rect.shape[0] + 1):
         best, hit_o = first_block(im, ox, oy, dx, dy, t_done)
+        hit_d = -1
+        if drops:
+            best, hit_d = first_drop(im, ox, oy, dx, dy, t_done, best)
+        if hit_d >= 0 and best <= 1.0:  # over the edge
+            s0, s1, s2, s3, ne, sides_left = _over_edge(
+                c, hit_d, ox + best * dx, oy + best * dy, mo, im, ar, sh, hl, vh, vs, st, tl, dt,
+                rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+            )  # fmt: skip
+            stop_t = best
+            break
         if hit_o < 0 or best > 1.0:
             break
         row = im.row[c]
         col = column(im.bands, 1, mo.speed[c] * MS_PER_MOVE)
         s0, s1, s2, s3, ne, sides_left, raw, _thr = _collide(
-            c, -2 - hit_o, im.fall_dc[row, col], im.fall_kills[row, col], col, mo, im, ar, sh, hl,
-            vh, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+            c, -2 - hit_o, im.fall_dc[row, col], im.fall_kills[row, col], col, ASPECT_FRONT, mo,
+            im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log,
+            events, ne, now,
         )  # fmt: skip
         broke = False
         if mo.opts[MO_OBSTACLE_SAME] and im.ob_sdp[hit_o] > 0:
@@ -313,15 +361,40 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, stan
     return s0, s1, s2, s3, ne, sides_left, gone
 
 
+@jit(inline="always")
+def _over_edge(c, d, x, y, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing, sides_left, s0,
+               s1, s2, s3, log, events, ne, now):  # fmt: skip
+    """Vehicle ``c`` goes over drop ``d`` at ``(x, y)`` (``_path``): below with its crew, its
+    speed 0, a fall's line, then the fall as a crash into the ground (``_collide``). Returns
+    ``(state, ne, sides left)``."""
+    height = im.dr[d, 3]
+    row = im.row[c]
+    col = column(im.bands, 0, height)
+    for p in range(vh.carrier.shape[0]):
+        if p == c or vh.carrier[p] == c:
+            im.fallen[p] = 1
+    im.c_falls[c] += 1
+    mo.speed[c] = 0
+    if log:
+        fall_event(events, ne, now, c, d, FALL_OVER_EDGE, height, im.fall_dc[row, col], 0, 0, x,
+                   y, hl)  # fmt: skip
+        ne += 1
+    s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
+        c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, -1, mo, im, ar, sh, hl, vh, vs,
+        st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+    )  # fmt: skip
+    return s0, s1, s2, s3, ne, sides_left
+
+
 @jit(_nrt=False)
-def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
-         sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+         standing, sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` ran from ``(ox, oy)`` to where it is with ``step`` metres of MOVE (``action``:
     ``run``, ``sprint``, ``move``... toward or away from ``goal``). Rough ground slows it
     (VA-51; an aircraft flies over it). A vehicle's crew go with it, and with
-    obstacles in the fight its path meets them as a drive's does; on foot, with obstacles that
-    block (M-10), the first in the way stops it at its face (``impact.on_ground``). Returns
-    ``(state, ne, sides left)``."""
+    obstacles or drops in the fight its path meets them as a drive's does; on foot, with
+    obstacles that block (M-10), the first in the way stops it at its face
+    (``impact.on_ground``). Returns ``(state, ne, sides left)``."""
     if vh.vclass[c] == 0:
         ne = on_ground(c, ox, oy, step, im, wh, wp.range, action, goal, log, events, ne, now)
         return s0, s1, s2, s3, ne, sides_left
@@ -336,8 +409,8 @@ def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, 
     wh.px[c] = ox
     wh.py[c] = oy
     s0, s1, s2, s3, ne, sides_left, _gone = _path(
-        c, metres, np.arctan2(dy, dx), mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
-        sides_left, s0, s1, s2, s3, log, events, ne, now,
+        c, metres, np.arctan2(dy, dx), mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+        standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
 
@@ -382,8 +455,8 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
             n = max(n, 1)
         s0, s1, s2, s3, d = roll_dice(n, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3)
         s0, s1, s2, s3, ne, sides_left, metres = _path(
-            c, np.float64(d), vs.hd[c], mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
-            sides_left, s0, s1, s2, s3, log, events, ne, now,
+            c, np.float64(d), vs.hd[c], mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+            standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
         if kind == CTL_SPIN:  # the new facing: 1 back, 2 forward, 3-4 right, 5-6 left (M-50)
             s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
@@ -404,8 +477,8 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
         row = im.row[c]
         col = column(im.bands, 0, mo.height[c])
         s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
-            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, mo, im, ar, sh, hl, vh, st,
-            tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, -1, mo, im, ar, sh, hl, vh,
+            vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
 
@@ -446,8 +519,8 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
         col = column(im.bands, 1, mo.speed[c] * MS_PER_MOVE)
         hl.gave_up[c] = True  # down: out of the fight, whatever the damage
         s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
-            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, mo, im, ar, sh, hl, vh, st,
-            tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+            c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, -1, mo, im, ar, sh, hl, vh,
+            vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
 
@@ -538,8 +611,8 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
     if at_target:
         limit = min(limit, max(wh.dist[a * n + tgt] - _CONTACT, 0.0))  # beside it, not past
     s0, s1, s2, s3, ne, sides_left, gone = _path(
-        a, limit, angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing, sides_left, s0,
-        s1, s2, s3, log, events, ne, now,
+        a, limit, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing, sides_left,
+        s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     st.aim[a] = 0
     st.in_cover[a] = False
@@ -588,7 +661,7 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
         return s0, s1, s2, s3, ne, sides_left
     vs.hd[a] = angle
     s0, s1, s2, s3, ne, sides_left, _gone = _path(
-        a, max(d - 0.5, 0.0), angle, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
+        a, max(d - 0.5, 0.0), angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
         sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     if hl.is_out[a] or wh.dist[a * n + tgt] > _CONTACT:
@@ -626,13 +699,20 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
     if kind == 2 and mo.opts[MO_SIDE_SAME]:
         row_t = row_a  # both take the rammer's weight (VA-39 side_ram: both_same)
     col = column(im.bands, 1, closing)
+    # where each is struck, for impact_locations (VA-40): the target's aspect of the rammer
+    # by geometry, the rammer's of the target (its front, driving at it); a mecha's is 3d6
+    arc = vh.front_arc
+    asp_t = aspect_of(wh.px[a] - wh.px[tgt], wh.py[a] - wh.py[tgt], vs.hd[tgt], arc,
+                      vh.vclass[tgt] == VCLASS_MECHA)  # fmt: skip
+    asp_a = aspect_of(wh.px[tgt] - wh.px[a], wh.py[tgt] - wh.py[a], vs.hd[a], arc,
+                      vh.vclass[a] == VCLASS_MECHA)  # fmt: skip
     s0, s1, s2, s3, ne, sides_left, _raw_t, thr_t = _collide(
-        tgt, a, im.fall_dc[row_a, col], im.fall_kills[row_a, col], col, mo, im, ar, sh, hl, vh, st,
-        tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+        tgt, a, im.fall_dc[row_a, col], im.fall_kills[row_a, col], col, asp_t, mo, im, ar, sh, hl,
+        vh, vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
-        a, tgt, im.fall_dc[row_t, col], im.fall_kills[row_t, col], col, mo, im, ar, sh, hl, vh, st,
-        tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+        a, tgt, im.fall_dc[row_t, col], im.fall_kills[row_t, col], col, asp_a, mo, im, ar, sh, hl,
+        vh, vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     tl.c_dealt[a] += thr_t
     return s0, s1, s2, s3, ne, sides_left

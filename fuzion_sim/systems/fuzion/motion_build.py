@@ -31,10 +31,17 @@ def uses_motion(fighters) -> bool:
     return any(rule["do"] in tactics.MOTION_ACTIONS for c in fighters for rule in c.tactics)
 
 
-def check_motion(ctx, sides: dict) -> None:
+def check_motion(ctx, rules, sides: dict) -> None:
     """Across the scenario: only a vehicle's own tactics drive (not a person's, not its
     crew's); a vehicle that changes speed does not also ``run``; a fight with a ram or a
-    vehicle that drives gives each vehicle a weight (collisions go by weight, M-62)."""
+    vehicle that drives gives each vehicle a weight (collisions go by weight, M-62);
+    ``impact_locations`` needs the vehicle hit tables (``vehicle_locations`` not ``none``)."""
+    values = rules.values
+    if values.get("impact_locations", False) and values.get("vehicle_locations") == "none":
+        raise ctx.fail(["rules", "impact_locations"],
+                       "impact_locations: true rolls a collision's location on the vehicle hit "
+                       "table, which vehicle_locations: none turns off (VA-06, VA-40): set "
+                       "vehicle_locations: random, or impact_locations: false")  # fmt: skip
     driven = False
     rams = False
     for side, members in sides.items():
@@ -100,6 +107,8 @@ def motion_arrays(scenario, fighters) -> dict:
     opts[mo.MO_OBSTACLE_SAME] = rules.get("collision_obstacle", "same_dc") == "same_dc"
     opts[mo.MO_OCCUPANTS] = _OCCUPANTS[rules.get("collision_occupants", "own_weight")]
     opts[mo.MO_RAM_MISS] = bool(rules.get("ram_miss_control", True))
+    opts[mo.MO_LOCATIONS] = (bool(rules.get("impact_locations", False))
+                             and rules.get("vehicle_locations", "random") != "none")
     opts[mo.MO_HARD_TURN] = names.index("hard turn")
     opts[mo.MO_RAM_DV] = names.index("ram")
     return {"mo_i": mo_i, "mo_f": mo_f,

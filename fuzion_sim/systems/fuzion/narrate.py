@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import codes as k
+from .impact import FALL_OVER_EDGE
 from .narrate_motion import MOTION_KINDS, motion_event, motion_line
 from .tactics import ACTION_NAMES, ACTIONS
 
@@ -207,9 +208,10 @@ def event_dicts(
       ``stun_after``, ``out``, ``dead``, ``location`` (a vehicle's row, or with ``locations``
       a person's: the last missile's);
     - ``fall`` (issue 17; ``scene``: the scenario's obstacles and drops, for their names):
-      the ``actor`` falls ``metres`` (``jumped``: its own jump; ``drop``: the drop's name),
-      ``dc``, ``damage_rolled``, ``damage_through``, where it lands ``x``, ``y``, and after a
-      jump ``hits_after``, ``stun_after``, ``out``, ``dead``;
+      the ``actor`` falls ``metres`` (``jumped``: its own jump; ``drove``: a vehicle went over
+      the edge in motion, its damage the ``crash`` into the ground that follows; ``drop``: the
+      drop's name), ``dc``, ``damage_rolled``, ``damage_through``, where it lands ``x``,
+      ``y``, and after a jump ``hits_after``, ``stun_after``, ``out``, ``dead``;
     - ``blocked`` (M-10): the ``actor``'s ``action`` toward the ``target`` meets the
       ``obstacle``: a move (``moving``) stops at its face, ``x``, ``y``; an attack is spent
       (no line of fire);
@@ -772,7 +774,8 @@ def _impact_event(ev: dict, row: list, kind: str, flags: int, scene: dict) -> No
               x=_metres(row[k.EV_X]), y=_metres(row[k.EV_Y]))  # fmt: skip
     if kind == "fall":
         ev.update(drop=name, metres=_metres(row[k.EV_RAW]),
-                  jumped=row[k.EV_ACTION] == ACTIONS["jump"])  # fmt: skip
+                  jumped=row[k.EV_ACTION] == ACTIONS["jump"],
+                  drove=row[k.EV_ACTION] == FALL_OVER_EDGE)  # fmt: skip
         if ev["jumped"]:
             ev.update(hits_after=row[k.EV_HITS], stun_after=row[k.EV_STUN],
                       out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD))  # fmt: skip
@@ -784,6 +787,9 @@ def _impact_event(ev: dict, row: list, kind: str, flags: int, scene: dict) -> No
 def _impact_line(actor: str, ev: dict) -> str:
     """A fall ("falls 8 m") or a collision ("is knocked into the East wall") in words."""
     if ev["kind"] == "fall":
+        if ev["drove"]:  # a vehicle in motion: the crash into the ground is the next line
+            return (f"{actor} goes over {ev['drop']} and falls {ev['metres']:g} m ({ev['dc']} "
+                    f"DC); lands at ({ev['x']:.1f}, {ev['y']:.1f})")  # fmt: skip
         how = "jumps down" if ev["jumped"] else "is knocked over"
         text = f"{actor} {how} {ev['drop']} and falls {ev['metres']:g} m: {ev['dc']} DC, "
         text += f"{ev['damage_rolled']} rolled, {ev['damage_through']} through"

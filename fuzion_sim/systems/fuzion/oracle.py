@@ -220,7 +220,7 @@ def vehicle_locations(vehicle, aspect: str, row9: str = "literal") -> dict[str, 
     M-30): its roll's outcomes (side 3d6, front 2d6+1, rear 2d6+6; a humanoid mecha 3d6) less
     those of the rows it lacks, rolled again (M-24); rows that share a name summed."""
     rows = vehicle_rows(vehicle, row9)
-    weights = _row_weights(vehicle, aspect, rows)
+    weights = row_weights(vehicle, aspect, rows)
     total = sum(weights)
     out: dict[str, Fraction] = {}
     for row, w in zip(rows, weights, strict=True):
@@ -228,7 +228,9 @@ def vehicle_locations(vehicle, aspect: str, row9: str = "literal") -> dict[str, 
     return out
 
 
-def _row_weights(vehicle, aspect: str, rows) -> list[int]:
+def row_weights(vehicle, aspect: str, rows) -> list[int]:
+    """The equally likely outcomes of ``aspect``'s roll that land on each of ``rows`` (none
+    on a row the vehicle lacks: M-24 rolls again)."""
     counts = aspect_outcomes(vehicle)[tables.ASPECTS.index(aspect)]
     return [0 if row.location in vehicle.absent else
             sum(counts[r - 3] for r in range(row.lo, row.hi + 1)) for row in rows]  # fmt: skip
@@ -254,7 +256,7 @@ def _vehicle_attack(plan, scenario, a, t, av, dv_base, dice_n, armour, common,
                                           vehicle.kind == "mecha"))]  # fmt: skip
     row9 = rules.values.get("vehicle_row9", "literal")
     rows = vehicle_rows(vehicle, row9)
-    weights = _row_weights(vehicle, aspect, rows)
+    weights = row_weights(vehicle, aspect, rows)
     if call >= 0:
         weights = [int(r == call) for r in range(len(rows))]
     n_loc = sum(weights)

@@ -40,7 +40,7 @@ class Fuzion(RuleSystem):
         build.check_powered_armour(ctx, rules, sides)
         from .motion_build import check_motion
 
-        check_motion(ctx, sides)
+        check_motion(ctx, rules, sides)
         from .throw_build import resolve_thrown
 
         resolve_thrown(ctx, rules, sides)  # thrown objects' damage and range (VA-49)
