@@ -322,7 +322,7 @@ def integrity(tgt, left, unit, mc, hl, tl, now, s0, s1, s2, s3):
 
 @jit(_nrt=False)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
-                 wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
+                 wp, ar, sh, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
                  s3, aspect, given=-1, kill_drop=0):  # fmt: skip
     """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
     ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
@@ -336,7 +336,9 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
     VA-13); a penetrating hit on a Kill-rated vehicle may stage its armour (VA-42) and roll its
     structural integrity (VA-45). ``aspect`` (a ``codes.ASPECT_*``) is the table's aspect when
     it is 0 or more (missiles, VA-26; an area's from its centre, VA-52), else the attacker's
-    from the positions; ``given`` (0 or more) is the damage an area already rolled for it, and
+    from the positions ``px``, ``py`` (all the vehicle rooms read of ``strike.Where``: a whole
+    group at an out-of-line call site costs the hot loop, taken or not, PERFORMANCE-NOTES 17);
+    ``given`` (0 or more) is the damage an area already rolled for it, and
     ``kill_drop`` the Kills its blast lost on the way (VA-52 ``area_kill_falloff``). Returns
     ``(state, damage rolled, event location (100 + vehicle location), Kills of the attack,
     structure lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
@@ -347,7 +349,7 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
     if aspect >= 0:
         asp = np.int64(aspect)
     elif vh.locs_on:  # the attacker's aspect (VA-05): the table's dice (F31)
-        asp = aspect_of(wh.px[a] - wh.px[tgt], wh.py[a] - wh.py[tgt], vs.hd[tgt],
+        asp = aspect_of(px[a] - px[tgt], py[a] - py[tgt], vs.hd[tgt],
                         vh.front_arc, vh.vclass[tgt] == VCLASS_MECHA)  # fmt: skip
     kill_rated = sh.scale[tgt] == SCALE_KILLS
     att_kills = np.int64(0)
@@ -436,8 +438,8 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
 
 
 @jit(_nrt=False)
-def area_room(a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh, tl, dt, rl, vh,
-              vs, mc, now, log, events, ne, s0, s1, s2, s3):  # fmt: skip
+def area_room(a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, px, py, tl, dt, rl,
+              vh, vs, mc, now, log, events, ne, s0, s1, s2, s3):  # fmt: skip
     """An area's damage ``dmg`` (after the explosion's fall-off) on ``c``, a vehicle or a person
     in powered armour (``arm``: its PD against the attack), the one call of ``strike.blast``
     for both. A vehicle (VA-52) takes it as one hit: its table's dice from the blast centre's
@@ -453,14 +455,14 @@ def area_room(a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh
                 np.int64(0), ne)  # fmt: skip
     asp = np.int64(ASPECT_SIDE)
     if vh.locs_on:
-        asp = aspect_of(cx - wh.px[c], cy - wh.py[c], vs.hd[c], vh.front_arc,
-                        vh.vclass[c] == VCLASS_MECHA or (cx == wh.px[c] and cy == wh.py[c]))
+        asp = aspect_of(cx - px[c], cy - py[c], vs.hd[c], vh.front_arc,
+                        vh.vclass[c] == VCLASS_MECHA or (cx == px[c] and cy == py[c]))
     drop = np.int64(dc_m // 4.0) if vh.kill_falloff and wp.kills[a] > 0 else np.int64(0)
     (s0, s1, s2, s3, _raw, _loc, _k, lost, through, p_hits, p_stun, p_through,
      ne) = vehicle_hits(
         a, c, F_WEAPON, np.int64(1), np.int64(1), np.int64(-1), np.uint64(0), n_dice, dmg_type,
-        arm, False, wp, ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
-        s3, asp, dmg, drop,
+        arm, False, wp, ar, sh, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1,
+        s2, s3, asp, dmg, drop,
     )  # fmt: skip
     who = vs.hit_crew[c] if p_through >= 0 else np.int64(-1)
     return s0, s1, s2, s3, through, lost, np.int64(0), who, p_hits, p_stun, p_through, ne
@@ -468,7 +470,7 @@ def area_room(a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh
 
 @jit(_nrt=False)
 def other_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
-               wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
+               wp, ar, sh, md, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
                s3, aspect):  # fmt: skip
     """The hits of an attack on a target whose hits are not the people's: a vehicle
     (:func:`vehicle_hits`) or a person in powered armour (``suit.suited_hits``). One entry
@@ -480,7 +482,8 @@ def other_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, a
         (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, through, p_hits, p_stun,
          p_through, ne) = vehicle_hits(
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
-            ar, sh, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3, aspect,
+            ar, sh, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3,
+            aspect,
         )  # fmt: skip
         return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, np.int64(0), through, p_hits,
                 p_stun, p_through, ne)  # fmt: skip

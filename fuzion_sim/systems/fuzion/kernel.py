@@ -509,6 +509,8 @@ def run_chunk(
         mo_i[:, 0].copy(), np.zeros(n_comb, np.int64), mo_f[:, 0].copy(),
         np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64),
         np.zeros(n_comb, np.int64),
+        VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
+               vehicle_location_hits, vehicle_location_damage, hit_crew),
     )
     # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
     dfs = np.zeros((n_comb, 4), np.int64)
@@ -1160,7 +1162,7 @@ def trials(
                             # (VA-51; motion.bump, one call)
                             s0, s1, s2, s3, ne, sides_left = bump(
                                 a, ox, oy, move_step(a, action, run_m, sprint_m), action, tgt,
-                                mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+                                mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
                                 sides_left, s0, s1, s2, s3, log, events, ne, now,
                             )  # fmt: skip
                             if sides_left <= 1:

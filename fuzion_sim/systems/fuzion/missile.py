@@ -129,8 +129,8 @@ def missile_damage(a, c, n_hits, asp, now, mi, md, wp, ar, sh, hl, wh, st, tl, d
         (s0, s1, s2, s3, raw, loc, _kills, hits_lost, stun_lost, through, p_hits, p_stun,
          p_through, ne) = other_hits(
             a, c, F_WEAPON, np.int64(1), n_hits, np.int64(0), bits, n_dice, dmg_type, armour,
-            False, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1,
-            s2, s3, asp,
+            False, wp, ar, sh, md, hl, wh.px, wh.py, tl, dt, rl, vh, vs, mc, now, log, events, ne,
+            s0, s1, s2, s3, asp,
         )  # fmt: skip
     else:
         nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])

@@ -144,10 +144,12 @@ MPH_PER_MOVE = 2.0
 _CONTACT = 2.0
 
 #: ``mo``: the vehicles in motion (``motion_build.motion_arrays``; the trial's state after
-#: ``dv``)
+#: ``dv``), and ``vs``, the vehicles' trial state (``hull.VState``) that a collision on the hit
+#: table writes (VA-40): a move's call (:func:`bump`) reaches it here, so the trial loop's call
+#: keeps its shape (PERFORMANCE-NOTES 17)
 Motion = namedtuple(
     "Motion",
-    "speed0 move loco skill alt0 height dv opts speed ctl alt c_lost c_spin c_ram c_crash",
+    "speed0 move loco skill alt0 height dv opts speed ctl alt c_lost c_spin c_ram c_crash vs",
 )
 
 
@@ -387,7 +389,7 @@ def _over_edge(c, d, x, y, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing,
 
 
 @jit(_nrt=False)
-def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
          standing, sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` ran from ``(ox, oy)`` to where it is with ``step`` metres of MOVE (``action``:
     ``run``, ``sprint``, ``move``... toward or away from ``goal``). Rough ground slows it
@@ -409,7 +411,7 @@ def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, vs, st, 
     wh.px[c] = ox
     wh.py[c] = oy
     s0, s1, s2, s3, ne, sides_left, _gone = _path(
-        c, metres, np.arctan2(dy, dx), mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+        c, metres, np.arctan2(dy, dx), mo, im, ar, sh, hl, wh, wp, vh, mo.vs, st, tl, dt, rl,
         standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left

@@ -378,8 +378,8 @@ def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st,
         if mc.room[c]:  # a vehicle or a suit: their rooms, one call (hull.py, VA-52)
             (s0, s1, s2, s3, thr_c, lost_c, stun_c, who, p_hits, p_stun, p_thr,
              ne) = area_room(
-                a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh, tl, dt, rl,
-                vh, vs, mc, now, log, events, ne, s0, s1, s2, s3,
+                a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh.px, wh.py, tl,
+                dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3,
             )  # fmt: skip
         elif sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
             kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
@@ -495,7 +495,8 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
         (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, stun_lost, through, p_hits, p_stun,
          p_through, ne) = other_hits(
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
-            ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3, -1,
+            ar, sh, md, hl, wh.px, wh.py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
+            s3, -1,
         )  # fmt: skip
     else:
         for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
