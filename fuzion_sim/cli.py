@@ -498,8 +498,7 @@ cli.add_command(_attack_command())
 @click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
               help="Most rows of the distribution table.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows,
-           as_json):  # issue 17  # fmt: skip
+def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows, as_json):  # issue 17
     """The exact damage of one fall, knockback into an obstacle or collision of a member of
     SCENARIO, or of an object thrown at it (the Falling & Collisions table under the
     scenario's rules)."""

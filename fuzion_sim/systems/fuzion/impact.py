@@ -355,7 +355,7 @@ def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd
             stop_t = best
             if log:
                 fall_event(events, ne, now, tgt, hit_d, tx.A_NONE, height, im.fall_dc[row, col],
-                            raw, thr, ox + best * dx, oy + best * dy, hl)  # fmt: skip
+                           raw, thr, ox + best * dx, oy + best * dy, hl)  # fmt: skip
                 ne += 1
             break
         # an obstacle in the way: a collision (M-40, VA-41)

@@ -107,8 +107,7 @@ def motion_arrays(scenario, fighters) -> dict:
     opts[mo.MO_OBSTACLE_SAME] = rules.get("collision_obstacle", "same_dc") == "same_dc"
     opts[mo.MO_OCCUPANTS] = _OCCUPANTS[rules.get("collision_occupants", "own_weight")]
     opts[mo.MO_RAM_MISS] = bool(rules.get("ram_miss_control", True))
-    opts[mo.MO_LOCATIONS] = (bool(rules.get("impact_locations", False))
-                             and rules.get("vehicle_locations", "random") != "none")
+    opts[mo.MO_LOCATIONS] = bool(rules.get("impact_locations", False))  # tables on: checked
     opts[mo.MO_HARD_TURN] = names.index("hard turn")
     opts[mo.MO_RAM_DV] = names.index("ram")
     return {"mo_i": mo_i, "mo_f": mo_f,
