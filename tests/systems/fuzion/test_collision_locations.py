@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from oracles import agrees, chi2_p
+from vehicle_fixtures import WATCHER, driven
 
 from fuzion_sim import api
 from fuzion_sim.cli import cli
@@ -24,26 +25,17 @@ from fuzion_sim.systems.fuzion.dice import hero_roll
 from fuzion_sim.systems.fuzion.impact_exact import impact_answer
 from fuzion_sim.systems.fuzion.tables import vehicle_location_names
 
-
-def _car(name, position, tactics, *, cls="ground", speed=30, move=40, sdp=2000, pd=4, ref=6,
-         skill=4, **vehicle):  # fmt: skip
-    skill_name = "Piloting" if cls == "aircraft" else "Driving"
-    return {"name": name, "position": list(position), "tactics": tactics,
-            "armor": {"name": "Steel", "pd": pd},
-            "vehicle": {"class": cls, "sdp": sdp, "move": move, "speed": speed,
-                        "weight": "1.15 t", **vehicle,
-                        "crew": [{"name": f"{name} driver", "role": "pilot",
-                                  "stats": {"REF": ref, "BODY": 10}, "hits": 400, "stun": 400,
-                                  "skills": {skill_name: skill}}]}}  # fmt: skip
+#: Drivers who live through their crashes (the crew row's and the falls' damage is measured).
+_STURDY = {"stats": {"BODY": 10}, "hits": 400, "stun": 400}
 
 
-_WATCHER = {"name": "Watcher", "stats": {"REF": 3}, "position": [50_000, 0],
-            "tactics": [{"do": "none"}]}  # fmt: skip
+def _car(name, position, tactics, sdp=2000, **kw):
+    return driven(name, position, tactics, sdp=sdp, driver=_STURDY, **kw)
 
 
 def _scenario(blue, red=None, max_rounds=1, obstacles=None, drops=None, **rules):
     data = {"name": "t", "max_rounds": max_rounds, "rules": {"criticals": "none", **rules},
-            "sides": {"blue": blue, "red": red or [dict(_WATCHER)]}}  # fmt: skip
+            "sides": {"blue": blue, "red": red or [dict(WATCHER)]}}  # fmt: skip
     if obstacles is not None:
         data["obstacles"] = obstacles
     if drops is not None:

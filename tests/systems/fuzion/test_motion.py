@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from oracles import agrees
+from vehicle_fixtures import WATCHER, driven
 
 from fuzion_sim import api
 from fuzion_sim.cli import cli
@@ -23,24 +24,9 @@ from fuzion_sim.systems.fuzion.impact_exact import impact_answer
 from fuzion_sim.systems.fuzion.motion_exact import manoeuvre_odds
 
 
-def _car(name, position, tactics, *, cls="ground", speed=30, move=40, sdp=40, pd=4, ref=6,
-         skill=4, **vehicle):  # fmt: skip
-    skill_name = "Piloting" if cls == "aircraft" else "Driving"
-    return {"name": name, "position": list(position), "tactics": tactics,
-            "armor": {"name": "Steel", "pd": pd},
-            "vehicle": {"class": cls, "sdp": sdp, "move": move, "speed": speed,
-                        "weight": "1.15 t", **vehicle,
-                        "crew": [{"name": f"{name} driver", "role": "pilot",
-                                  "stats": {"REF": ref}, "skills": {skill_name: skill}}]}}
-
-
-_WATCHER = {"name": "Watcher", "stats": {"REF": 3}, "position": [50_000, 0],
-            "tactics": [{"do": "none"}]}  # fmt: skip
-
-
 def _scenario(blue, red=None, max_rounds=1, obstacles=None, **rules):
     data = {"name": "t", "max_rounds": max_rounds, "rules": rules,
-            "sides": {"blue": blue, "red": red or [dict(_WATCHER)]}}  # fmt: skip
+            "sides": {"blue": blue, "red": red or [dict(WATCHER)]}}  # fmt: skip
     if obstacles is not None:
         data["obstacles"] = obstacles
     return scenario_from_dict(data)
@@ -71,25 +57,25 @@ def _err(match, blue, red=None, **rules):
 
 
 def test_tactics_words_and_errors():
-    e = _err("manoeuvre needs name", [_car("Car", (0, 0), _once("hi-speed turn"))])
+    e = _err("manoeuvre needs name", [driven("Car", (0, 0), _once("hi-speed turn"))])
     assert e.suggestion == "high-speed turn" and e.path == "sides.blue[0].tactics[0].name"
-    _err("unknown ram kind", [_car("Car", (0, 0), [{"do": "ram", "kind": "rare"}])])
-    _err("'kind' does not apply", [_car("Car", (0, 0), [{"do": "steer", "kind": "rear"}])])
-    _err("'name' does not apply", [_car("Car", (0, 0), [{"do": "ram", "name": "ram"}])])
+    _err("unknown ram kind", [driven("Car", (0, 0), [{"do": "ram", "kind": "rare"}])])
+    _err("'kind' does not apply", [driven("Car", (0, 0), [{"do": "steer", "kind": "rear"}])])
+    _err("'name' does not apply", [driven("Car", (0, 0), [{"do": "ram", "name": "ram"}])])
     _err("toward or heading, not both",
-         [_car("Car", (0, 0), [{"do": "steer", "toward": "away", "heading": 90}])])
-    _err("expected a heading", [_car("Car", (0, 0), [{"do": "steer", "heading": "north"}])])
+         [driven("Car", (0, 0), [{"do": "steer", "toward": "away", "heading": 90}])])
+    _err("expected a heading", [driven("Car", (0, 0), [{"do": "steer", "heading": "north"}])])
     person = {"name": "Runner", "stats": {"REF": 5}, "position": [0, 0],
               "tactics": [{"do": "steer"}]}  # fmt: skip
     e = _err("not a vehicle: only a vehicle's tactics", [person])
     assert e.path == "sides.blue[0].tactics[0].do"
     _err("changes speed .*drives with steer, not 'run'",
-         [_car("Car", (0, 0), [{"do": "accelerate"}, {"do": "run"}])])
-    weightless = _car("Car", (0, 0), [{"do": "steer"}])
+         [driven("Car", (0, 0), [{"do": "accelerate"}, {"do": "run"}])])
+    weightless = driven("Car", (0, 0), [{"do": "steer"}])
     del weightless["vehicle"]["weight"]
     _err("has no vehicle.weight", [weightless])
-    _err("only an aircraft flies", [_car("Car", (0, 0), [{"do": "steer"}], altitude=100)])
-    _err("as_fal|expected one of|unknown", [_car("Car", (0, 0), [{"do": "steer"}])],
+    _err("only an aircraft flies", [driven("Car", (0, 0), [{"do": "steer"}], altitude=100)])
+    _err("as_fal|expected one of|unknown", [driven("Car", (0, 0), [{"do": "steer"}])],
          ground_loss="by_severty")
 
 
@@ -97,7 +83,7 @@ def test_tactics_words_and_errors():
 
 
 def test_exact_odds_of_a_manoeuvre():
-    sc = _scenario([_car("Car", (0, 0), _once("high-speed turn"))])
+    sc = _scenario([driven("Car", (0, 0), _once("high-speed turn"))])
     odds = manoeuvre_odds(sc, "Car", "high-speed turn")
     roll = hero_roll(True)
     p_made = float(roll.probs[roll.values >= 18 - 10].sum())  # REF 6 + Driving 4
@@ -106,13 +92,13 @@ def test_exact_odds_of_a_manoeuvre():
     assert odds["lost"]["skid"] == pytest.approx(small)  # by_severity: 1-3 skids
     assert odds["lost"]["spin"] == pytest.approx(1 - p_made - small)
     assert odds["skid_dice"] == 6  # MOVE 30 = 60 mph: 6d6 m (VA-29)
-    literal = manoeuvre_odds(_scenario([_car("Car", (0, 0), _once("swerve"))],
+    literal = manoeuvre_odds(_scenario([driven("Car", (0, 0), _once("swerve"))],
                                        ground_loss="literal"), "Car", "high-speed turn")
     assert literal["lost"]["spin"] == pytest.approx(small)
-    jet = _scenario([_car("Jet", (0, 0), _once("swerve"), cls="aircraft", altitude=500)])
+    jet = _scenario([driven("Jet", (0, 0), _once("swerve"), cls="aircraft", altitude=500)])
     assert set(manoeuvre_odds(jet, "Jet", "swerve")["lost"]) == {"stall", "spin"}
     assert manoeuvre_odds(jet, "Jet", "swerve")["p_regain"]["spin"] == pytest.approx(p_made)
-    inter = manoeuvre_odds(_scenario([_car("Car", (0, 0), _once("swerve"))], dice="interlock"),
+    inter = manoeuvre_odds(_scenario([driven("Car", (0, 0), _once("swerve"))], dice="interlock"),
                            "Car", "high-speed turn")  # DV 18 - 5 against 10 + 1d10
     assert 0.2 < inter["p_made"] < 1.0
     result = CliRunner().invoke(cli, ["manoeuvre", "scenarios/vehicles/car-chase-with-ramming.yaml",
@@ -125,7 +111,7 @@ def test_exact_odds_of_a_manoeuvre():
 
 @pytest.mark.parametrize("cls, name", [("ground", "high-speed turn"), ("aircraft", "bootlegger")])
 def test_loss_of_control_frequencies_match_exact(cls, name):
-    sc = _scenario([_car("Car", (0, 0), _once(name), cls=cls, altitude=0 if cls == "ground"
+    sc = _scenario([driven("Car", (0, 0), _once(name), cls=cls, altitude=0 if cls == "ground"
                          else 4000)], spin_altitude_loss="none")  # fmt: skip
     n = 6000
     out = _outcomes(sc, n)
@@ -142,8 +128,8 @@ def test_loss_of_control_frequencies_match_exact(cls, name):
 
 
 def test_ground_loss_literal_swaps_skid_and_spin():
-    by_severity = _outcomes(_scenario([_car("Car", (0, 0), _once("high-speed turn"))]), 3000)
-    literal = _outcomes(_scenario([_car("Car", (0, 0), _once("high-speed turn"))],
+    by_severity = _outcomes(_scenario([driven("Car", (0, 0), _once("high-speed turn"))]), 3000)
+    literal = _outcomes(_scenario([driven("Car", (0, 0), _once("high-speed turn"))],
                                   ground_loss="literal"), 3000)  # fmt: skip
     assert (by_severity.counters["lost_control"] == literal.counters["lost_control"]).all()
     assert literal.counters["spins"].sum() > 3 * by_severity.counters["spins"].sum()
@@ -158,9 +144,9 @@ def test_acceleration_ten_a_phase_or_any():
                {"when": "phase == 2 and speed == 40", "do": "manoeuvre",
                 "name": "impossible stunt"},
                {"do": "none"}]  # fmt: skip
-    ten = _outcomes(_scenario([_car("Car", (0, 0), tactics, speed=30, move=50)]), 500)
+    ten = _outcomes(_scenario([driven("Car", (0, 0), tactics, speed=30, move=50)]), 500)
     assert ten.counters["lost_control"][:, 0].mean() > 0.5  # 30 + 10: it tried
-    anyway = _outcomes(_scenario([_car("Car", (0, 0), tactics, speed=30, move=50)],
+    anyway = _outcomes(_scenario([driven("Car", (0, 0), tactics, speed=30, move=50)],
                                  acceleration="none"), 500)  # fmt: skip
     assert anyway.counters["lost_control"].sum() == 0  # 30 -> 50 at once: no stunt at 40
 
@@ -170,9 +156,9 @@ def test_acceleration_ten_a_phase_or_any():
 
 def test_a_rear_ram_does_the_tables_dc_to_both():
     # MOVE 40 into MOVE 30 from behind: 8.3 m/s closing, column 1, the 1 ton row: 1K = 14 DC
-    rammer = _car("Rammer", (0, 0), [{"when": "phase == 1", "do": "ram", "kind": "rear"},
+    rammer = driven("Rammer", (0, 0), [{"when": "phase == 1", "do": "ram", "kind": "rear"},
                                      {"do": "none"}], speed=40, sdp=2000, ref=7, skill=6)
-    sedan = _car("Sedan", (12, 0), [{"do": "none"}], speed=30, sdp=2000, ref=5, skill=3)
+    sedan = driven("Sedan", (12, 0), [{"do": "none"}], speed=30, sdp=2000, ref=5, skill=3)
     sc = _scenario([rammer], [sedan])
     n = 4000
     out = _outcomes(sc, n)
@@ -200,7 +186,7 @@ def test_a_rear_ram_does_the_tables_dc_to_both():
 
 def test_a_car_into_a_wall_crashes_at_its_speed():
     # MOVE 30 = 25 m/s: column 3 (up to 34 m/s), the 1 ton row: 3K = 16 DC; the wall takes it
-    car = _car("Car", (0, 0), [{"do": "steer", "heading": 0}], speed=30, sdp=3000)
+    car = driven("Car", (0, 0), [{"do": "steer", "heading": 0}], speed=30, sdp=3000)
     wall = [{"name": "Wall", "at": [40, -5], "size": [1, 10], "weight": "+100 tons"}]
     sc = _scenario([car], obstacles=wall)
     out = _outcomes(sc, 3000)
@@ -231,7 +217,7 @@ def test_a_car_into_a_wall_crashes_at_its_speed():
 def test_an_aircraft_out_of_control_loses_altitude_and_crashes():
     # an impossible stunt (DV 26) at 100 m: a failed regain roll loses 2 x 50 m and it hits
     # the ground; with spin_altitude_loss: none it never does
-    jet = _car("Jet", (0, 0), _once("impossible stunt"), cls="aircraft", altitude=100, move=50,
+    jet = driven("Jet", (0, 0), _once("impossible stunt"), cls="aircraft", altitude=100, move=50,
                speed=50, ref=4, skill=2)
     out = _outcomes(_scenario([jet], max_rounds=3), 1000)
     crashed = out.counters["crashes"][:, 0] == 1
@@ -242,7 +228,7 @@ def test_an_aircraft_out_of_control_loses_altitude_and_crashes():
 
 
 def test_a_walker_falls_over_and_gets_up():
-    mech = _car("Mech", (0, 0), _once("impossible stunt"), cls="mecha", ref=3, skill=1)
+    mech = driven("Mech", (0, 0), _once("impossible stunt"), cls="mecha", ref=3, skill=1)
     mech["vehicle"]["crew"][0]["skills"] = {"Piloting": 1}
     out = _outcomes(_scenario([mech]), 300)
     assert out.counters["lost_control"][:, 0].mean() > 0.9
@@ -269,8 +255,8 @@ def test_the_car_chase_runs_and_replays():
 @pytest.mark.parametrize("rules", [{"manoeuvre_conditions": "very_rough"},
                                    {"manoeuvre_dv": "plus_roll", "dice": "interlock"}])
 def test_manoeuvre_dv_and_conditions_move_the_odds(rules):
-    sc = _scenario([_car("Car", (0, 0), _once("hard turn"))], **rules)
-    plain = manoeuvre_odds(_scenario([_car("Car", (0, 0), _once("hard turn"))]), "Car",
+    sc = _scenario([driven("Car", (0, 0), _once("hard turn"))], **rules)
+    plain = manoeuvre_odds(_scenario([driven("Car", (0, 0), _once("hard turn"))]), "Car",
                            "hard turn")  # fmt: skip
     odds = manoeuvre_odds(sc, "Car", "hard turn")
     assert odds["p_made"] < plain["p_made"] - 0.05
@@ -284,7 +270,7 @@ def test_stall_dv_decides_the_regain():
     # REF 10 + Piloting 9 at an impossible stunt (DV 26): a 3d6 of 4 to 6 stalls (a miss of
     # 1 to 3), 3 spins; then regain rolls at stall_dv: 3 always regains, 40 never (the jet
     # loses 100 m a roll from 150 m and crashes)
-    jet = _car("Jet", (0, 0), [{"when": "phase == 1", "do": "manoeuvre",
+    jet = driven("Jet", (0, 0), [{"when": "phase == 1", "do": "manoeuvre",
                                 "name": "impossible stunt"}, {"do": "none"}],
                cls="aircraft", altitude=150, move=50, speed=50, ref=10, skill=9)
     for dv, crashed in ((3, 0), (40, 1)):
@@ -295,14 +281,14 @@ def test_stall_dv_decides_the_regain():
 
 
 def test_collision_obstacle_and_side_ram_switches():
-    car = _car("Car", (0, 0), [{"do": "steer", "heading": 0}], speed=30, sdp=3000)
+    car = driven("Car", (0, 0), [{"do": "steer", "heading": 0}], speed=30, sdp=3000)
     flimsy = [{"name": "Fence", "at": [40, -5], "size": [1, 10], "sdp": 5, "weight": "50 lbs"}]
     same = _outcomes(_scenario([car], obstacles=flimsy), 300)
     kept = _outcomes(_scenario([car], obstacles=flimsy, collision_obstacle="none"), 300)
     assert (same.counters["broke"][:, 0] == 1).all() and kept.counters["broke"].sum() == 0
     # a side ram on a man: each takes the other's weight (the car the man's 200 lbs row), or
     # both the rammer's (side_ram: both_same)
-    rammer = _car("Rammer", (0, 0), [{"when": "phase == 1", "do": "ram", "kind": "side"},
+    rammer = driven("Rammer", (0, 0), [{"when": "phase == 1", "do": "ram", "kind": "side"},
                                      {"do": "none"}], speed=30, sdp=3000, ref=9, skill=9)
     man = {"name": "Man", "stats": {"REF": 3, "DEX": 3, "BODY": 10}, "hits": 500, "stun": 500,
            "position": [20, 0], "tactics": [{"do": "none"}]}  # fmt: skip
@@ -317,7 +303,7 @@ def test_skid_rounding_under_ten_mph():
     # MOVE 4 is 8 mph: floor_min1 and ceil skid 1d6 m into the wall ahead; floor does not skid
     tactics = [{"when": "phase == 1", "do": "manoeuvre", "name": "impossible stunt",
                 "toward": "away"}, {"do": "none"}]  # fmt: skip
-    car = _car("Car", (0, 0), tactics, speed=4, move=10, ref=2, skill=0, sdp=3000)
+    car = driven("Car", (0, 0), tactics, speed=4, move=10, ref=2, skill=0, sdp=3000)
     wall = [{"name": "Wall", "at": [0.5, -5], "size": [1, 10], "weight": "+100 tons"}]
     for rounding, crashes in (("floor_min1", 1), ("ceil", 1), ("floor", 0)):
         out = _outcomes(_scenario([car], obstacles=wall, skid_rounding=rounding,
