@@ -374,6 +374,9 @@ def run_chunk(
     moved = np.zeros((n_comb, 3), np.float64)  # its last action's move: metres, dx, dy
     dist = np.empty(n_comb * n_comb, np.float64)
     rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
+    dist0 = np.empty(n_comb * n_comb, np.float64)  # the same at the start, copied each trial
+    rmod0 = np.empty(n_comb * n_comb, np.int64)
+    geometry(pos_x0, pos_y0, w_range, dist0, rmod0)
     aim = np.zeros(n_comb, np.int64)
     aim_tgt = np.zeros(n_comb, np.int64)  # whom the aim is on
     in_cover = np.zeros(n_comb, np.bool_)  # still behind its cover and in its posture
@@ -552,7 +555,8 @@ def run_chunk(
         hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
         dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
         log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out,
-        target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, aim, aim_tgt, in_cover,
+        target, penalty, e_ref, e_dex, e_str, px, py, moved, dist, rmod, dist0, rmod0, aim,
+        aim_tgt, in_cover,
         prone, next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
         recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
         v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
@@ -593,13 +597,14 @@ def trials(
     log_trial, events, n_events,
     # the scratch arrays run_chunk allocates
     hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
-    dist, rmod, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by,
-    hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen, acted_t,
-    aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken,
-    c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg,
-    vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo,
-    cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
-    c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp,
+    dist, rmod, dist0, rmod0, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen,
+    held_by, hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen,
+    acted_t, aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt,
+    c_taken, c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd,
+    loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur,
+    arm_ammo, cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit,
+    incoming, c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls,
+    c_imp,
     c_broke, k_from,
     env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
     mo, mo_out,
@@ -848,7 +853,9 @@ def trials(
             motion_reset(mo)
         if any_dogfight:
             dogfight_reset(df, ds, called_mod)
-        geometry(px, py, w_range, dist, rmod)
+        for k in range(n_comb * n_comb):  # the start's distances and range bands
+            dist[k] = dist0[k]
+            rmod[k] = rmod0[k]
         sides_left = 0
         for s in range(n_sides):
             if standing[s] > 0:
@@ -1071,32 +1078,60 @@ def trials(
                             continue  # the waiter goes first; a0 chooses again after it
 
                     # ---- actions that do not attack ------------------------------------
-                    if not (
-                        action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
-                        or action == tx.A_MOVE_BY or action == tx.A_MOVE_THRU
-                    ):  # fmt: skip
+                    moving = is_movement(action)
+                    if not moving:
                         note_move(moved, a, 0.0, 0.0, 0.0, 0.0, 0.0)  # "moving target"
                         # counts its last action's movement
-                    if any_hazard and action == tx.A_FLEE_HAZARD:  # the environment (hazard.py)
-                        ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
-                                  events, ne, now)  # fmt: skip
-                        continue
-                    if action == tx.A_NONE:
-                        if log:
-                            row = log_event(events, ne, now, EVENT_IDLE, a, -1)
-                            events[row, EV_ACTION] = action
-                            ne += 1
-                        continue
-                    if action == tx.A_AIM:
-                        ne = act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log, events, ne, now)
-                        continue
-                    if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
-                        ne = act_defend(a, action, dodge_bonus, block_bonus, dodge, block, diving,
-                                        log, events, ne, now)  # fmt: skip
-                        continue
-                    if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
-                        recovering[a] = True
-                        continue
+                    if action != tx.A_ATTACK:  # an attack, the common case, skips these
+                        if any_hazard and action == tx.A_FLEE_HAZARD:  # the environment (hazard.py)
+                            ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
+                                      events, ne, now)  # fmt: skip
+                            continue
+                        if action == tx.A_NONE:
+                            if log:
+                                row = log_event(events, ne, now, EVENT_IDLE, a, -1)
+                                events[row, EV_ACTION] = action
+                                ne += 1
+                            continue
+                        if action == tx.A_AIM:
+                            ne = act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log, events, ne,
+                                         now)  # fmt: skip
+                            continue
+                        if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
+                            ne = act_defend(a, action, dodge_bonus, block_bonus, dodge, block,
+                                            diving, log, events, ne, now)  # fmt: skip
+                            continue
+                        if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
+                            recovering[a] = True
+                            continue
+                        if action == tx.A_ESCAPE:
+                            s0, s1, s2, s3, ne = act_escape(
+                                a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2, s3,
+                                log, events, ne, now,
+                            )  # fmt: skip
+                            continue
+                        if action == tx.A_FIRST_AID:
+                            s0, s1, s2, s3, ne = act_first_aid(
+                                a, side, hits, dead, stable, dist, px, py, run_m, moved, w_range,
+                                rmod, tech, physician, task_table, s0, s1, s2, s3, log, events, ne,
+                                now,
+                            )  # fmt: skip
+                            continue
+                        if action == tx.A_PRESENCE:
+                            s0, s1, s2, s3, ne, sides_left = act_presence(
+                                a, side, is_out, pre, res, presence_margin, presence_effect,
+                                next_mod, lose, gave_up, c_out, standing, sides_left, nd6_offsets,
+                                nd6_table, s0, s1, s2, s3, log, events, ne, now,
+                            )  # fmt: skip
+                            continue
+                        if action >= tx.A_JUMP:  # issue 17: a jump, a vehicle's drive (motion.py)
+                            s0, s1, s2, s3, ne, sides_left = drive(
+                                a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl,
+                                dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+                            )  # fmt: skip
+                            if sides_left <= 1:
+                                break
+                            continue
                     firing = not w_melee[a] and not disarmed[a] and (
                         action == tx.A_ATTACK or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
                         or action == tx.A_MOVE or action == tx.A_HAYMAKER
@@ -1111,38 +1146,9 @@ def trials(
                             continue
                         ne = act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now)
                         continue
-                    if action == tx.A_ESCAPE:
-                        s0, s1, s2, s3, ne = act_escape(
-                            a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2, s3,
-                            log, events, ne, now,
-                        )  # fmt: skip
-                        continue
-                    if action == tx.A_FIRST_AID:
-                        s0, s1, s2, s3, ne = act_first_aid(
-                            a, side, hits, dead, stable, dist, px, py, run_m, moved, w_range,
-                            rmod, tech, physician, task_table, s0, s1, s2, s3, log, events, ne,
-                            now,
-                        )  # fmt: skip
-                        continue
-                    if action == tx.A_PRESENCE:
-                        s0, s1, s2, s3, ne, sides_left = act_presence(
-                            a, side, is_out, pre, res, presence_margin, presence_effect,
-                            next_mod, lose, gave_up, c_out, standing, sides_left, nd6_offsets,
-                            nd6_table, s0, s1, s2, s3, log, events, ne, now,
-                        )  # fmt: skip
-                        continue
-                    if action >= tx.A_JUMP:  # issue 17: a jump, a vehicle's drive (motion.py)
-                        s0, s1, s2, s3, ne, sides_left = drive(
-                            a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
-                            rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
-                        )  # fmt: skip
-                        if sides_left <= 1:
-                            break
-                        continue
-
 
                     # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
-                    if is_movement(action):
+                    if moving:
                         if held_by[a] >= 0:
                             continue
                         if any_vehicle and vstate[a] & VS_NO_MOVE:
