@@ -271,7 +271,7 @@ def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, 
     return av, dv_base, n_dice, dmg_type, ne
 
 
-@jit(inline="always")
+@jit(_nrt=False)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
 def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt, vic, rl, vh,
           vs, mc, tl, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius
