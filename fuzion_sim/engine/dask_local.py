@@ -193,6 +193,9 @@ def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
                 runner.stop()
     finally:
         if fast:  # the process is on its way out: what is left to collect stays quiet too
+            # (and a worker whose spawn the loop began while the cluster closed is killed
+            # now that the loop has stopped: else it reads a cut pipe and prints EOFError)
+            _kill_spawning()
             _silence_distributed()
         else:
             log.setLevel(level)
