@@ -57,9 +57,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 # where a scenario's kernel spends its time (needs perf and objdump): make profile SCENARIO=...
+# [KERNEL=general|standing|squad|duel]
 SCENARIO ?= scenarios/bench-squad-4v4.yaml
 profile: $(STAMP)
-	$(BIN)/python benchmarks/profile_kernel.py $(SCENARIO)
+	$(BIN)/python benchmarks/profile_kernel.py $(SCENARIO) $(if $(KERNEL),--kernel $(KERNEL))
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -7,9 +7,18 @@ samples in the out-of-line helpers the kernel calls: numba compiles some builtin
 a float, ``max()``, ``min()``) as separate functions, and a call in the hot loop spills
 registers around it (this found 7% of the squad kernel's time in three such helpers).
 
-Usage (needs ``perf`` and ``objdump``)::
+The general kernel leaves its trials to one function, ``kernel.trials``, which numba links
+into ``run_chunk`` from its own cache entry: for it the script copies that entry's whole object
+(``trials`` and the rooms it calls), names every function in it from the object's symbols
+(``nm``) and prints the share of samples in each (PERFORMANCE-NOTES lesson 18).
+
+Usage (needs ``perf``, ``objdump`` and, for the general kernel, ``nm``)::
 
     python benchmarks/profile_kernel.py scenarios/bench-squad-4v4.yaml [--chunks 40] [--top 25]
+        [--kernel general]
+
+``--kernel`` runs the fight on that kernel instead of the one the dispatch picks (the
+benchmark duel with ``tactics: [{do: attack}]`` goes to the duel kernel unless told).
 
 writes ``benchmarks/results/profile.txt`` (every instruction with its share) and prints the
 hottest instructions and 256-byte regions. Samples land on the instruction after a stall
@@ -32,14 +41,50 @@ HERE = Path(__file__).resolve().parent
 CODE_BYTES = 200_000  # more than any kernel's machine code
 
 
-def run_kernel(scenario: str, chunks: int, code_out: Path) -> None:
-    """Child process: run ``chunks`` chunks of the scenario's kernel, then save its code."""
+def trials_object(kernel) -> tuple[bytes, list[tuple[int, int, str]]]:
+    """The general kernel's trial function as cached: its ELF object (the newest entry of
+    ``kernel.trials`` in numba's cache, a private layout of numba 0.5x-0.6x) and the object's
+    functions as ``(offset, size, mangled name)``."""
+    cache = kernel.trials._cache._cache_file
+    folder = Path(cache._cache_path)
+    entry = max(cache._load_index().values(), key=lambda name: (folder / name).stat().st_mtime)
+    data = (folder / entry).read_bytes()
+    obj = data[data.index(b"\x7fELF") :]
+    with tempfile.NamedTemporaryFile(suffix=".o") as f:
+        f.write(obj)
+        f.flush()
+        listing = subprocess.run(["nm", "-S", f.name], capture_output=True, text=True,
+                                 check=True).stdout  # fmt: skip
+    symbols = []
+    for line in listing.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "TtWw":
+            symbols.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    return obj, symbols
+
+
+def short_name(mangled: str) -> str:
+    """``module.function`` of a numba function's mangled name (``_ZN<len><part>...``)."""
+    i = mangled.find("_ZN") + 3
+    parts = []
+    while i < len(mangled) and mangled[i].isdigit():
+        j = i
+        while mangled[j].isdigit():
+            j += 1
+        parts.append(mangled[j : j + int(mangled[i:j])])
+        i = j + int(mangled[i:j])
+    return ".".join(parts[-2:]) or mangled
+
+
+def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | None) -> None:
+    """Child process: run ``chunks`` chunks of the scenario's kernel, then save its code (and,
+    for the general kernel, its functions beside it as ``<code_out>.syms``)."""
     from fuzion_sim import load_scenario
     from fuzion_sim.engine.rng import CHUNK, chunk_key
     from fuzion_sim.systems import fuzion
     from fuzion_sim.systems.fuzion import kernel, kernel_duel, kernel_squad, kernel_standing
 
-    plan = fuzion.compile_scenario(load_scenario(scenario))
+    plan = fuzion.compile_scenario(load_scenario(scenario), kernel=kernel_name)
     module = {"general": kernel, "standing": kernel_standing, "squad": kernel_squad,
               "duel": kernel_duel}[plan.kernel]  # fmt: skip
     function = module.run_chunk
@@ -48,12 +93,21 @@ def run_kernel(scenario: str, chunks: int, code_out: Path) -> None:
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
         fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK)
     overload = next(iter(function.overloads.values()))
-    address = overload.library.get_pointer_to_function(overload.fndesc.llvm_func_name)
-    code_out.write_bytes(ctypes.string_at(address, CODE_BYTES))
+    name, size = overload.fndesc.llvm_func_name, CODE_BYTES
+    if plan.kernel == "general":  # its trials: the object numba links into run_chunk
+        _, symbols = trials_object(kernel)
+        name = next(n for offset, _, n in symbols if offset == 0)
+        size = max(offset + length for offset, length, _ in symbols)
+        Path(f"{code_out}.syms").write_text(
+            "".join(f"{offset} {length} {short_name(n)}\n" for offset, length, n in symbols)
+        )
+        function = kernel.trials
+    address = overload.library.get_pointer_to_function(name)
+    code_out.write_bytes(ctypes.string_at(address, size))
     print(f"{module.__name__}.{function.__name__} {address}")
 
 
-def out_of_line(code_lines, share, base) -> dict[int, float]:
+def out_of_line(code_lines, share, base, size) -> dict[int, float]:
     """Share of samples in each helper the kernel calls (``movabs $address, %reg`` some
     instructions before ``call *%reg``, into the copied code), up to the helper's ``ret``."""
     targets = set()
@@ -63,7 +117,7 @@ def out_of_line(code_lines, share, base) -> dict[int, float]:
         if m:
             loaded[m[2]] = int(m[1], 16) - base
         m = re.match(r"call\s+\*%(\w+)$", text)
-        if m and 0 < loaded.get(m[1], -1) < CODE_BYTES:  # 0: the kernel (its wrapper calls it)
+        if m and 0 < loaded.get(m[1], -1) < size:  # 0: the kernel (its wrapper calls it)
             targets.add(loaded[m[1]])
     helpers = {}
     for start in targets:
@@ -82,10 +136,12 @@ def main(argv=None) -> int:
     parser.add_argument("scenario")
     parser.add_argument("--chunks", type=int, default=40, help="chunks of 65536 trials")
     parser.add_argument("--top", type=int, default=25, help="hottest instructions to print")
+    parser.add_argument("--kernel", choices=("general", "standing", "squad", "duel"),
+                        help="run on this kernel (default: the one the dispatch picks)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        run_kernel(args.scenario, args.chunks, Path(args.child))
+        run_kernel(args.scenario, args.chunks, Path(args.child), args.kernel)
         return 0
     missing = [tool for tool in ("perf", "objdump") if shutil.which(tool) is None]
     if missing:
@@ -97,6 +153,8 @@ def main(argv=None) -> int:
         code, data = tmp / "kernel.bin", tmp / "perf.data"
         child = [sys.executable, __file__, args.scenario, "--chunks", str(args.chunks),
                  "--child", str(code)]  # fmt: skip
+        if args.kernel:
+            child += ["--kernel", args.kernel]
         done = subprocess.run(
             ["perf", "record", "-q", "-e", "cpu-clock", "-F", "5000", "-o", str(data), *child],
             capture_output=True,
@@ -114,11 +172,16 @@ def main(argv=None) -> int:
             text=True,
             check=True,
         ).stdout
+        size = code.stat().st_size
+        syms = Path(f"{code}.syms")
+        functions = []
+        if syms.exists():  # the general kernel: the functions of its object
+            functions = [line.split() for line in syms.read_text().splitlines()]
 
     samples = collections.Counter()
     for ip in ips:
         offset = int(ip, 16) - base
-        if 0 <= offset < CODE_BYTES:
+        if 0 <= offset < size:
             samples[offset] += 1
     inside = sum(samples.values())
     if not inside:
@@ -131,13 +194,23 @@ def main(argv=None) -> int:
     share = {a: 100.0 * samples[a] / inside for a, _ in code_lines}
     out.write_text("".join(f"{share[a]:6.2f} {a:6x} {text}\n" for a, text in code_lines))
 
-    helpers = out_of_line(code_lines, share, base)
+    helpers = out_of_line(code_lines, share, base, size)
     in_helpers = sum(helpers.values())
     print(f"{name}: {inside} of {len(ips)} samples in the kernel; "
           f"{in_helpers:.1f}% in {len(helpers)} out-of-line helpers it calls")  # fmt: skip
     for start, s in sorted(helpers.items(), key=lambda x: -x[1])[:5]:
         body = "; ".join(t for a, t in code_lines if start <= a < start + 24)
         print(f"  {s:5.2f}%  helper at {start:x}: {body}")
+    if functions:  # the general kernel's object: the share of each function in it
+        per_function = collections.Counter()
+        for offset, n in samples.items():
+            for start, length, fname in functions:
+                if int(start) <= offset < int(start) + int(length):
+                    per_function[fname] += n
+                    break
+        print("functions (share of samples in the object):")
+        for fname, n in per_function.most_common(8):
+            print(f"  {100.0 * n / inside:5.2f}%  {fname}")
     print("hottest instructions (share of kernel samples, offset, instruction):")
     for a, text in sorted(code_lines, key=lambda x: -share[x[0]])[: args.top]:
         print(f"  {share[a]:5.2f}%  {a:6x}  {text}")
