@@ -41,10 +41,10 @@ HERE = Path(__file__).resolve().parent
 CODE_BYTES = 200_000  # more than any kernel's machine code
 
 
-def trials_object(kernel) -> tuple[bytes, list[tuple[int, int, str]]]:
-    """The general kernel's trial function as cached: its ELF object (the newest entry of
-    ``kernel.trials`` in numba's cache, a private layout of numba 0.5x-0.6x) and the object's
-    functions as ``(offset, size, mangled name)``."""
+def trials_functions(kernel) -> list[tuple[int, int, str]]:
+    """The functions of the general kernel's trial object as ``(offset, size, mangled name)``:
+    the symbols of the ELF object in the newest entry of ``kernel.trials`` in numba's cache (a
+    private layout of numba 0.5x-0.6x), ``trials`` itself at offset 0."""
     cache = kernel.trials._cache._cache_file
     folder = Path(cache._cache_path)
     entry = max(cache._load_index().values(), key=lambda name: (folder / name).stat().st_mtime)
@@ -60,7 +60,7 @@ def trials_object(kernel) -> tuple[bytes, list[tuple[int, int, str]]]:
         parts = line.split()
         if len(parts) == 4 and parts[2] in "TtWw":
             symbols.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
-    return obj, symbols
+    return symbols
 
 
 def short_name(mangled: str) -> str:
@@ -95,7 +95,7 @@ def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | No
     overload = next(iter(function.overloads.values()))
     name, size = overload.fndesc.llvm_func_name, CODE_BYTES
     if plan.kernel == "general":  # its trials: the object numba links into run_chunk
-        _, symbols = trials_object(kernel)
+        symbols = trials_functions(kernel)
         name = next(n for offset, _, n in symbols if offset == 0)
         size = max(offset + length for offset, length, _ in symbols)
         Path(f"{code_out}.syms").write_text(
