@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo reports check-reports chromium notebooks test lint bench profile clean
+.PHONY: demo reports check-reports chromium notebooks docs docs-serve test lint bench profile clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -44,6 +44,15 @@ chromium:
 notebooks: $(DEVSTAMP)
 	$(BIN)/python notebooks/run.py --inplace
 
+# the documentation site (MkDocs + Material) into site/; warnings are errors (broken links,
+# unresolved references); tests/docs builds it the same way in `make test`
+DOCS_ENV := NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true PYTHONPATH=$(CURDIR)
+docs: $(DEVSTAMP)
+	$(DOCS_ENV) $(BIN)/mkdocs build --strict
+
+docs-serve: $(DEVSTAMP)
+	$(DOCS_ENV) $(BIN)/mkdocs serve
+
 test: $(DEVSTAMP) chromium
 	$(BIN)/ruff check fuzion_sim tests $(wildcard benchmarks)
 	$(BIN)/lint-imports
@@ -63,4 +72,4 @@ profile: $(STAMP)
 	$(BIN)/python benchmarks/profile_kernel.py $(SCENARIO) $(if $(KERNEL),--kernel $(KERNEL))
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info site

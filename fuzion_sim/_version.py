@@ -1,1 +1,3 @@
+"""The package version: the one source (pyproject.toml reads it; ``fuzion-sim --version`` prints it)."""
+
 __version__ = "0.1.0"

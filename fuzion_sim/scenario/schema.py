@@ -35,7 +35,9 @@ def switch_schema(spec) -> dict:
             out["maximum"] = spec.high
     if spec.nullable:
         out = {"oneOf": [out, {"type": "null"}]}
-    return {**out, "description": text}
+    # the default, so that an editor can insert it (a nullable switch's default is unset)
+    default = None if spec.nullable else spec.default
+    return {**out, "description": text, **({} if default is None else {"default": default})}
 
 
 def scenario_schema(system) -> dict:
@@ -55,11 +57,12 @@ def scenario_schema(system) -> dict:
         "name": {"type": "string", "description": "the scenario's name (default: the file's)"},
         "description": {"type": "string", "description": "what the scenario is for"},
         "system": {"const": system.name, "description": f"the rule system: {system.title}"},
-        "trials": {"type": "integer", "minimum": 1, "maximum": MAX_TRIALS,
+        "trials": {"type": "integer", "minimum": 1, "maximum": MAX_TRIALS, "default": 100_000,
                    "description": "trials (default 100,000)"},
-        "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
+        "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED, "default": 0,
                  "description": "the root seed (default 0)"},
         "max_rounds": {"type": "integer", "minimum": 1, "maximum": MAX_MAX_ROUNDS,
+                       "default": 50,
                        "description": "rounds a fight may last (default 50)"},
         "rules": {"type": "object", "description": "rule switches, each with a default",
                   "properties": {k: switch_schema(v) for k, v in system.switches.items()},
