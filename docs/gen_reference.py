@@ -277,12 +277,32 @@ def output_columns_page() -> str:
         "## Sweeps and comparisons",
         "",
         "A sweep's `results.csv` / `results.parquet` has one row per grid point: the grid's",
-        "keys, each side's `win_probability` with `ci95_low` and `ci95_high`, the",
-        "`kill_time_mean` with its interval, `draw_probability` and `unresolved_probability`",
-        "(fights that reached `max_rounds`). `compare --json` holds each variant's `run --json`",
-        "object and the paired differences.",
+        "keys (one column each), then these (generated from `sweep_row` in",
+        "`fuzion_sim/analysis/sweep.py`; `<side>` stands for each side's name):",
+        "",
+        *(f"- `{c}`" for c in sweep_columns()),
+        "",
+        "`compare --json` holds each variant's `run --json` object and the paired differences.",
     ]
     return "\n".join(out) + "\n"
+
+
+def sweep_columns() -> list[str]:
+    """The columns ``sweep_row`` writes, in order (an f-string's fields as ``<side>``)."""
+    tree = ast.parse((PKG / "analysis" / "sweep.py").read_text())
+    func = next(n for n in ast.walk(tree)
+                if isinstance(n, ast.FunctionDef) and n.name == "sweep_row")
+    columns = []
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript)):
+            continue
+        key = node.targets[0].slice
+        if isinstance(key, ast.Constant):
+            columns.append((node.lineno, key.value))
+        elif isinstance(key, ast.JoinedStr):
+            columns.append((node.lineno, "".join(
+                v.value if isinstance(v, ast.Constant) else "<side>" for v in key.values)))
+    return [name for _line, name in sorted(columns)]
 
 
 # --- the public API ------------------------------------------------------------------------
