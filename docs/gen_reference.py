@@ -36,6 +36,11 @@ PKG = ROOT / "fuzion_sim"
 RULING = re.compile(r"\b((?:VA|M|E)-\d+|(?:CA|UA|F|U|K)\d+)\b")
 
 
+def short_title(system) -> str:
+    """``Fuzion`` of ``Fuzion (seed 000): HERO 3d6 or Interlock 1d10``."""
+    return system.title.split(" (", 1)[0].split(":", 1)[0]
+
+
 def ruling_links(text: str, system: str, depth: int) -> str:
     """``text`` with each ruling id linked to its page, when the rulings page exists."""
     page = DOCS / "explanation" / "rulings" / f"{system}.md"
@@ -111,7 +116,7 @@ def scenario_keys_page(name: str) -> str:
     rows: dict = {}
     walk(schema, "", rows)
     out = [
-        f"# Scenario keys: {system.title}",
+        f"# Scenario keys: {short_title(system)}",
         "",
         f"Every key a `system: {name}` scenario may hold ({system.title}), generated from the",
         "JSON Schema the loader's declarations build (`fuzion-sim schema --system "
@@ -186,7 +191,7 @@ def switches_page(name: str) -> str:
     system = get_system(name)
     notes = switch_comments(name)
     out = [
-        f"# Rule switches: {system.title}",
+        f"# Rule switches: {short_title(system)}",
         "",
         f"Every switch of a `system: {name}` scenario's `rules:` block ({system.title}), in",
         "display order, generated from the switch declarations. Each default is the reading",
