@@ -3,7 +3,8 @@
 Every page written here is read from the code, so it cannot drift from it:
 
 - ``reference/scenario-keys/<system>.md``: every scenario key of every rule system, from the
-  JSON Schema the loader's own declarations build (:func:`fuzion_sim.scenario.schema.scenario_schema`);
+  JSON Schema the loader's own declarations build
+  (:func:`fuzion_sim.scenario.schema.scenario_schema`);
 - ``reference/switches/<system>.md``: every rule switch with its default, its values and the
   ruling it reads, from the ``Switch`` declarations (``fuzion_sim/systems/<system>/model.py``),
   with the comments written beside each declaration;
@@ -53,8 +54,13 @@ def ruling_links(text: str, system: str, depth: int) -> str:
     )
 
 
+HISTORY = re.compile(r"\s*\(issues? \d+[^)]*\)|\bissues? \d+[^:;,)]*[:;,]?\s*")
+
+
 def cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Text for a table cell: pipes escaped, on one line, without the project's history
+    (an ``(issue 17)`` left in a description)."""
+    return HISTORY.sub("", str(text)).replace("|", "\\|").replace("\n", " ")
 
 
 # --- scenario keys -------------------------------------------------------------------------
@@ -154,7 +160,9 @@ def switch_comments(name: str) -> dict[str, str]:
             while i >= previous_end and lines[i].strip().startswith("#"):
                 comments.insert(0, lines[i].strip().lstrip("#").strip())
                 i -= 1
-            comments = [c for c in comments if "../" not in c]
+            # a section's heading comment ("--- falls and knockback ...") and paths into the
+            # rulings folder are for the code's reader, not the reference's
+            comments = [c for c in comments if "../" not in c and not c.startswith("---")]
             if isinstance(key, ast.Constant) and comments:
                 found[key.value] = " ".join(comments)
             previous_end = value.end_lineno
@@ -357,9 +365,10 @@ def colour_table() -> str:
     out = ["| Column (rank) | White | Green | Yellow | Red |", "| --- | --- | --- | --- | --- |"]
     for col in data["columns"]:
         w, g, y = col["white"], col["green"], col["yellow"]
-        white = f"06-{w:02d}" if w >= 6 else "-"
+        white = f"06-{w:02d}" if w >= 6 else "-"  # 01-05 is Blue on every column
+        green = f"{max(w + 1, 6):02d}-{g:02d}"
         red = f"{y + 1:02d}-100" if y < 100 else "-"
-        out.append(f"| {col['name']} | {white} | {w + 1:02d}-{g:02d} | {g + 1:02d}-{y:02d} | {red} |")
+        out.append(f"| {col['name']} | {white} | {green} | {g + 1:02d}-{y:02d} | {red} |")
     out += ["", "A d100 of 01-05 is Blue on every column (K2); Super Crit is a roll of "
             "`rules.super_crit_on` (100) or more in the Red band. From "
             "`fuzion_sim/systems/colour/data/universal_table.yaml`."]

@@ -1,3 +1,4 @@
-"""The package version: the one source (pyproject.toml reads it; ``fuzion-sim --version`` prints it)."""
+"""The package version, its one source: pyproject.toml reads it, ``fuzion-sim --version``
+prints it."""
 
 __version__ = "0.1.0"

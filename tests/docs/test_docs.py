@@ -144,7 +144,19 @@ def test_tutorial_python_runs(page, scratch):
     namespace: dict = {"__name__": "__tutorial__"}
     for body in blocks(page, "python"):
         code = re.sub(r"trials=[\d_]+", f"trials={TRIALS}", body)
-        exec(compile(code, f"{page.name}", "exec"), namespace)  # noqa: S102
+        exec(compile(code, f"{page.name}", "exec"), namespace)
+
+
+@pytest.mark.parametrize("page", TUTORIALS, ids=[p.stem for p in TUTORIALS])
+def test_tutorial_scenarios_load(page, scratch):
+    """A tutorial's YAML block that is a whole scenario (it has ``sides:``) loads."""
+    from fuzion_sim import load_scenario
+
+    for i, body in enumerate(blocks(page, "yaml")):
+        if re.search(r"^sides:", body, re.M):
+            path = scratch / f"{page.stem}-{i}.yaml"
+            path.write_text(body)
+            assert load_scenario(str(path)).sides, path
 
 
 def test_every_tutorial_has_something_to_run():
