@@ -65,7 +65,8 @@ def _line_figure(table, key: str, sides: list[str]):
     mean = table["kill_time_mean"].to_numpy(float)
     se = table["kill_time_se"].to_numpy(float) if "kill_time_se" in table else 0 * mean
     half = np.nan_to_num(z_value(0.95) * se, nan=0.0)  # one decisive fight: no spread
-    ax2.errorbar(xs, mean, yerr=np.clip(half, 0.0, None), marker="o", ms=4, capsize=3, color="#4c72b0")
+    ax2.errorbar(xs, mean, yerr=np.clip(half, 0.0, None), marker="o", ms=4, capsize=3,
+                 color="#4c72b0")
     ax2.set_ylabel(f"mean kill time ({_unit(table)}, 95%)")
     for ax in (ax1, ax2):
         ax.set_xlabel(key)
