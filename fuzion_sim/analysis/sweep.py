@@ -208,7 +208,7 @@ def sweep(
             frames = _run_points(points, scenarios, out, base_hash, seed, trials, threads,
                                  engine, on_point, warn)  # fmt: skip
             table = pd.concat(frames, ignore_index=True)
-            with out.staging() as stage:
+            with out.staging(replace=True) as stage:
                 table.to_csv(stage / "results.csv", index=False)
                 table.to_parquet(stage / "results.parquet", index=False)
                 if plots:

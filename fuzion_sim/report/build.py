@@ -262,7 +262,7 @@ def build_report(
         out.check(name)  # fail now, not after the runs
     if grid:
         out.check_dir("sweep")
-    with out, out.staging() as stage:
+    with out, out.staging(replace=True) as stage:
         _write_report(base, sc, out.root, stage, vary, grid, trials, seed, threads, title,
                       command, backend, scheduler, force)  # fmt: skip
     return out.root / "index.html"

@@ -3,11 +3,26 @@ every fight a draw, a single trial. Intervals end exactly at 0 and 1 there."""
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from fuzion_sim.analysis.intervals import wilson
+
+_spec = importlib.util.spec_from_file_location(
+    "_fake_results", Path(__file__).resolve().parents[1] / "analysis" / "conftest.py"
+)
+_fake = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_fake)
+
+
+@pytest.fixture
+def fake_result():
+    """Results made from counts (``tests/analysis/conftest.py``)."""
+    return _fake.make_result
 
 #: (red wins, blue wins, draws, unresolved); 13 and 5 trials are counts at which the Wilson
 #: formula's rounding used to put an end past the estimate
