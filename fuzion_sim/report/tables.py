@@ -14,6 +14,8 @@ __all__ = [
     "assumptions_frame",
     "combatants_frame",
     "comparison_frame",
+    "counter_header",
+    "counters_frame",
     "differences_frame",
     "ks_note",
     "kill_time_frame",
@@ -157,19 +159,35 @@ def comparison_frame(cmp):
     Returns
     -------
     pandas.DataFrame
-        ``variant``, one ``P(<side> wins), 95% interval`` column per side, ``mean kill time
-        (<unit>s, 95%)``, ``median``.
+        ``variant``, one ``P(<side> wins), 95% interval`` column per side, ``P(draw)`` and
+        ``P(unresolved)`` when any variant had one, the probabilities of what the rules count
+        (``P(immobilised)``, ``P(crashes ≥ 1)``, one column per combatant that scored),
+        ``mean kill time (<unit>s, 95%)``, ``median``.
     """
     import pandas as pd
 
     first = cmp.results[0]
     unit = fmt.plural(first.time_unit["unit"])
+    others = [o for o in ("draw", "unresolved")
+              if any(r.outcome_probability(o) > 0 for r in cmp.results)]  # fmt: skip
+    counted = {}
+    for res in cmp.results:
+        for key in res.counter_probabilities():
+            counted.setdefault(key, None)
     rows = []
     for label, res in zip(cmp.labels, cmp.results, strict=True):
         row = {"variant": label}
         for side in res.sides:
             row[win_header(side)] = fmt.pct_interval(res.win_probability(side),
                                                      *res.win_interval(side))  # fmt: skip
+        for outcome in others:
+            row[f"P({outcome}), 95% interval"] = fmt.pct_interval(
+                res.outcome_probability(outcome), *res.outcome_interval(outcome)
+            )
+        probs = res.counter_probabilities()
+        for who, lab in counted:
+            p = probs.get((who, lab))
+            row[f"{who}: {counter_header(res, lab)}"] = "-" if p is None else fmt.pct(p)
         kt = res.kill_time_summary()
         row[f"mean kill time ({unit}, 95%)"] = fmt.num_interval(kt["mean"], *kt["ci95"])
         row[f"median ({unit})"] = (
@@ -203,6 +221,14 @@ def differences_frame(cmp):
             rows.append({"change": pair, "quantity": f"P({side} wins)",
                          "difference": fmt.pts(w["diff"]),
                          "95% interval": fmt.pts_interval(*w["ci95"])})  # fmt: skip
+        for outcome in ("draw", "unresolved"):
+            w = d.get(f"{outcome}_probability")
+            pair_results = (cmp.results[d["a"]], cmp.results[d["b"]])
+            if w is None or not any(r.outcome_probability(outcome) for r in pair_results):
+                continue
+            rows.append({"change": pair, "quantity": f"P({outcome})",
+                         "difference": fmt.pts(w["diff"]),
+                         "95% interval": fmt.pts_interval(*w["ci95"])})  # fmt: skip
         for key, name in (("kill_time_mean", "mean kill time"),
                           ("kill_time_median", "median kill time")):  # fmt: skip
             v = d[key]
@@ -217,6 +243,55 @@ def differences_frame(cmp):
                          "difference": f"{t['statistic']:.3f}",
                          "95% interval": fmt.p_value(t["p_value"], t.get("p_value_floor"))})
     return pd.DataFrame(rows, columns=["change", "quantity", "difference", "95% interval"])
+
+
+def counter_header(result, label: str) -> str:
+    """The header of a counter's probability: ``P(immobilised)`` for a 0-or-1 counter,
+    ``P(crashes ≥ 1)`` for a count."""
+    spec = next((c for c in (result.schema.counters if result.schema else ())
+                 if c.label == label), None)  # fmt: skip
+    name = label.replace("_", " ")
+    return f"P({name})" if spec is None or spec.percent else f"P({name} ≥ 1)"
+
+
+def counters_frame(result):
+    """What the rule system counts beyond the shared outcomes, one row a combatant that
+    scored any: each 0-or-1 counter as a probability (``P(immobilised)``), each count as its
+    mean per fight and, when the run kept its trials, the probability that it happened at
+    all (``P(crashes ≥ 1)``) beside it; a time as its mean over the fights where it
+    happened ("-" where it never did).
+
+    Parameters
+    ----------
+    result : Result
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``combatant`` and a column or two per counter; empty when nobody scored.
+    """
+    import pandas as pd
+
+    per = result.combatant_stats()
+    specs = [c for c in (result.schema.counters if result.schema else ())
+             if any(row[f"{c.label}_mean"] for row in per)]  # fmt: skip
+    rows = []
+    for i, row in enumerate(per):
+        if not any(row[f"{c.label}_mean"] for c in specs):
+            continue
+        out = {"combatant": row["combatant"]}
+        for c in specs:
+            v = row[f"{c.label}_mean"]
+            name = c.label.replace("_", " ")
+            if c.percent:
+                out[counter_header(result, c.label)] = "-" if v is None else fmt.pct(v)
+                continue
+            out[f"{name} (mean)"] = "-" if v is None else f"{v:.2f}"
+            p = result.counter_probability(c, i)
+            if p is not None:
+                out[counter_header(result, c.label)] = fmt.pct(p)
+        rows.append(out)
+    return pd.DataFrame(rows)
 
 
 def ks_note(cmp) -> str:
@@ -299,8 +374,9 @@ def _yaml(value) -> str:
 
 
 def sweep_frame(table, keys: list[str]):
-    """A sweep's points: the grid values, each side's win probability, the share of fights
-    left unresolved and the mean kill time, with 95% intervals.
+    """A sweep's points: the grid values, each side's win probability, the shares of draws
+    and of fights left unresolved, the mean kill time, with 95% intervals, and the point's
+    scenario warnings when any point has one.
 
     Parameters
     ----------
@@ -323,6 +399,7 @@ def sweep_frame(table, keys: list[str]):
     if units is not None and units.notna().any():
         unit = fmt.plural(str(units.dropna().iloc[0]))
     z = z_value(0.95)
+    warned = "warnings" in table.columns and table["warnings"].fillna("").astype(bool).any()
     rows = []
     for rec in table.to_dict("records"):
         row = {k: _yaml(rec[k]) for k in keys}
@@ -330,8 +407,12 @@ def sweep_frame(table, keys: list[str]):
             row[win_header(s)] = fmt.pct_interval(rec[f"win_probability.{s}"],
                                                   rec.get(f"win_ci95_low.{s}"),
                                                   rec.get(f"win_ci95_high.{s}"))  # fmt: skip
+        if "draw_probability" in rec:
+            row["draw"] = fmt.pct(rec["draw_probability"])
         if "unresolved_probability" in rec:
             row["unresolved"] = fmt.pct(rec["unresolved_probability"])
+        if warned:
+            row["warnings"] = str(rec.get("warnings") or "")
         mean, se = rec.get("kill_time_mean"), rec.get("kill_time_se")
         ok = mean is not None and se is not None and se == se
         row[f"mean kill time ({unit}, 95%)"] = (
