@@ -2,7 +2,9 @@
 
 A table gets a ``data-label`` on every cell, so on a narrow screen (a phone, a side panel) a
 table of five or more columns stacks: each row becomes a card of "header: value" lines instead
-of running past the page. Cells wrap (long words too); images never exceed the page width.
+of running past the page. Cells wrap between words and never inside one ("break-word" only
+breaks a word longer than the whole column, "anywhere" would size columns as if every word
+could break: "secur / ity"); images never exceed the page width.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ h1{line-height:1.2}
 table.fz{border-collapse:collapse;margin:.5em 0;max-width:100%;
   font-variant-numeric:tabular-nums}
 table.fz td,table.fz th{border:1px solid #ccc;padding:3px 8px;text-align:left;
-  vertical-align:top;overflow-wrap:anywhere}
+  vertical-align:top;overflow-wrap:break-word;word-break:normal;hyphens:manual}
 table.fz th{background:#f3f3f3;font-weight:600}
 table.fz td.num{text-align:right}
 pre{background:#f7f7f7;padding:.8em;overflow:auto;max-width:100%;white-space:pre-wrap}
