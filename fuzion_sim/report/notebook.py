@@ -63,6 +63,19 @@ def _kill_line(result) -> str:
     )
 
 
+def _headline(result) -> str:
+    """``", dice hero"``: the switches the system gives a shortcut option, with their values
+    (none for a system without one: colour and FUDGE have no dice switch)."""
+    from ..systems import get_system
+
+    try:
+        switches = get_system(result.system).switches
+    except Exception:  # an unregistered system: nothing to headline
+        return ""
+    return "".join(f", {k} {result.rules[k]}" for k, spec in switches.items()
+                   if spec.flag and k in result.rules)  # fmt: skip
+
+
 def result_repr(result) -> str:
     """``Result(...)`` in a few lines: scenario, trials, seed, wins and kill time.
 
@@ -77,8 +90,7 @@ def result_repr(result) -> str:
     """
     head = (
         f"Result({_short(result.scenario)!r}, {result.system}, {result.trials:,} trials, "
-        f"seed {result.seed}, dice {result.rules.get('dice')}, "
-        f"{len(result.combatants)} combatants)"
+        f"seed {result.seed}{_headline(result)}, {len(result.combatants)} combatants)"
     )
     return _cap(f"{head}\n  wins: {_wins_line(result)}\n  {_kill_line(result)}")
 
@@ -113,8 +125,7 @@ def result_html(result) -> str:
     """
     head = (
         f"<p><strong>{html.escape(result.scenario)}</strong> ({html.escape(result.system)}, "
-        f"{result.trials:,} trials, seed {result.seed}, dice "
-        f"{html.escape(str(result.rules.get('dice')))})</p>"
+        f"{result.trials:,} trials, seed {result.seed}{html.escape(_headline(result))})</p>"
     )
     parts = ["<div>", head, html_table(wins_frame(result))]
     kt = kill_time_frame(result)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from .. import fmt
 
 __all__ = [
+    "assumption_rows",
     "assumptions_frame",
+    "split_assumptions",
     "combatants_frame",
     "comparison_frame",
     "counter_header",
@@ -20,12 +22,19 @@ __all__ = [
     "ks_note",
     "kill_time_frame",
     "sweep_frame",
+    "time_units",
     "wins_frame",
     "win_header",
 ]
 
 #: Units the kill-time table gives besides the system's own.
 TIME_UNITS = ("round", "second")
+
+
+def time_units(result) -> list[str]:
+    """The units a kill time is given in: the system's own, then rounds and seconds, each
+    once (a system that counts in rounds gets no second row of rounds)."""
+    return list(dict.fromkeys((result.time_unit["unit"], *TIME_UNITS)))
 
 
 def win_header(side: str) -> str:
@@ -77,7 +86,7 @@ def kill_time_frame(result):
     import pandas as pd
 
     rows = []
-    for unit in (result.time_unit["unit"], *TIME_UNITS):
+    for unit in time_units(result):
         s = result.kill_time_summary(unit=unit)
         if s["mean"] is None:
             continue
@@ -318,38 +327,49 @@ def ks_note(cmp) -> str:
     )
 
 
-def assumptions_frame(result):
-    """Every effective rule switch with its default and ruling; switches off their default
-    are marked.
+def assumptions_frame(result, rows: list[dict] | None = None):
+    """Rule switches with their defaults and rulings; switches off their default are marked.
 
     Parameters
     ----------
     result : Result
+    rows : list of dict, optional
+        The rows to show (default: every switch, :func:`assumption_rows`).
 
     Returns
     -------
     pandas.DataFrame
-        ``rule switch``, ``value``, ``default``, ``ruling``.
+        ``rule switch``, ``value``, ``default``, ``ruling``, and ``why it cannot matter
+        here`` when a row says so.
     """
     import pandas as pd
 
-    rows = []
-    for raw in assumption_rows(result):
-        changed = raw["default"] is not None and raw["value"] != raw["default"]
-        rows.append({"rule switch": raw["switch"],
-                     "value": _yaml(raw["value"]) + (" (changed)" if changed else ""),
-                     "default": "" if raw["default"] is None else _yaml(raw["default"]),
-                     "ruling": raw["ruling"] or ""})  # fmt: skip
-    return pd.DataFrame(rows)
+    rows = assumption_rows(result) if rows is None else rows
+    out = []
+    for raw in rows:
+        row = {"rule switch": raw["switch"],
+               "value": _yaml(raw["value"]) + (" (changed)" if raw["changed"] else ""),
+               "default": "" if raw["default"] is None else _yaml(raw["default"]),
+               "ruling": raw["ruling"] or ""}  # fmt: skip
+        if any(r.get("inert") for r in rows):
+            row["why it cannot matter here"] = raw.get("inert") or ""
+        out.append(row)
+    return pd.DataFrame(out, columns=None if out else ["rule switch", "value", "default",
+                                                       "ruling"])  # fmt: skip
 
 
-def assumption_rows(result) -> list[dict]:
+def assumption_rows(result, scenario=None) -> list[dict]:
     """Every effective rule switch of the run with its default and ruling (the system's
-    switches, from the registry): ``switch``, ``label``, ``value``, ``default``, ``ruling``.
+    switches, from the registry): ``switch``, ``label``, ``value``, ``default``, ``ruling``,
+    ``changed`` (off its default), ``inert``: why the switch cannot change this fight (the
+    system's ``inert_switches(scenario)``; None when it can, or when the system does not say
+    or no ``scenario`` is given), and ``inert_known`` (whether the system said).
 
     Parameters
     ----------
     result : Result
+    scenario : Scenario, optional
+        The scenario the run was built from (for the system's inert switches).
 
     Returns
     -------
@@ -357,14 +377,58 @@ def assumption_rows(result) -> list[dict]:
     """
     from ..systems import get_system
 
-    switches = get_system(result.system).switches
+    system = get_system(result.system)
+    switches = system.switches
+    inert = _inert(system, scenario)
     rows = []
     for key, value in result.rules.items():
         spec = switches.get(key)
+        default = None if spec is None else spec.default
         rows.append({"switch": key, "label": None if spec is None else spec.label,
-                     "value": value, "default": None if spec is None else spec.default,
-                     "ruling": None if spec is None else spec.ruling})  # fmt: skip
+                     "value": value, "default": default,
+                     "changed": spec is not None and value != default,
+                     "ruling": None if spec is None else spec.ruling,
+                     "inert": None if inert is None else inert.get(key),
+                     "inert_known": inert is not None})  # fmt: skip
     return rows
+
+
+def _inert(system, scenario) -> dict | None:
+    """``{switch: why it cannot matter}`` from the system's hook, or None when the system has
+    no such hook (or it fails: the table then falls back to showing what was changed)."""
+    hook = getattr(system, "inert_switches", None)
+    if scenario is None or not callable(hook):
+        return None
+    try:
+        found = hook(scenario)
+    except Exception:  # a report is not the place to fail over a courtesy
+        return None
+    return {str(k): str(v) for k, v in dict(found or {}).items()}
+
+
+def split_assumptions(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The switches a reader needs to see, and the rest (folded away in a report).
+
+    Shown: every switch off its default, and, when the system says which switches cannot
+    change this fight (``inert``), every switch it does not name. Folded: the others (at
+    their defaults and, where the system says, unable to matter). Without the system's word
+    only the changed switches are shown.
+
+    Parameters
+    ----------
+    rows : list of dict
+        :func:`assumption_rows`.
+
+    Returns
+    -------
+    (shown, folded) : tuple of lists
+    """
+    knows = any(r.get("inert_known") for r in rows)
+    shown, folded = [], []
+    for r in rows:
+        relevant = r["changed"] or r["default"] is None or (knows and not r.get("inert"))
+        (shown if relevant else folded).append(r)
+    return shown, folded
 
 
 def _yaml(value) -> str:
