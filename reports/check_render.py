@@ -6,8 +6,8 @@ Every page is loaded at each width (1280 and 600 px), each in an iframe of that 
 one Chromium; a probe script measures, once everything has loaded, whether any table runs past
 the page or any cell past its table (``scrollWidth > clientWidth``), whether a table cell
 breaks a word across lines at the wide width (a word's range laid out on two lines: "secur /
-ity"), whether the page scrolls sideways, and whether every image decoded
-(``naturalWidth > 0``). ``--shots DIR`` also saves a
+ity"; a name may wrap after a ``_`` or ``/``), whether the page scrolls sideways, and whether
+every image decoded (``naturalWidth > 0``). ``--shots DIR`` also saves a
 screenshot of the first screen at each width (``DIR/<report>-<width>.png``). Exits 1 when a
 page fails, 2 when Chromium is missing (``apt-get install -y chromium``; ``make test`` installs
 it). ``tests/test_report.py`` runs the same check.
@@ -41,7 +41,7 @@ MEASURE = """function measure(doc) {
   const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (!node.parentElement || !node.parentElement.closest('td, th')) continue;
-    const re = /\\S+/g; let m;
+    const re = /[^\\s_/]+/g; let m;  // a word ends at a space, _ or /
     while ((m = re.exec(node.data)) !== null) {
       if (m[0].length < 2) continue;
       const range = doc.createRange();
