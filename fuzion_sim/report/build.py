@@ -421,6 +421,11 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
             f"{baseline}, alone; the assumptions and the scenario are the baseline's too."
         )
         doc.table(comparison_frame(cmp), cmp.to_frame(), "comparison.csv")
+        counted = tables.comparison_counters_frame(cmp)
+        if not counted.empty:
+            doc.p("What the rules count, as the probability that it happened at all in a "
+                  "fight, variant by variant (means: comparison.csv and each variant's run).")
+            doc.table(counted)
         doc.table(differences_frame(cmp), cmp.differences_frame(), "differences.csv")
         if tables.ks_note(cmp):
             doc.p(tables.ks_note(cmp))

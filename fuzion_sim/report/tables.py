@@ -15,6 +15,7 @@ __all__ = [
     "assumptions_frame",
     "split_assumptions",
     "combatants_frame",
+    "comparison_counters_frame",
     "comparison_frame",
     "counter_header",
     "counters_frame",
@@ -169,9 +170,8 @@ def comparison_frame(cmp):
     -------
     pandas.DataFrame
         ``variant``, one ``P(<side> wins), 95% interval`` column per side, ``P(draw)`` and
-        ``P(unresolved)`` when any variant had one, the probabilities of what the rules count
-        (``P(immobilised)``, ``P(crashes ≥ 1)``, one column per combatant that scored),
-        ``mean kill time (<unit>s, 95%)``, ``median``.
+        ``P(unresolved)`` when any variant had one, ``mean kill time (<unit>s, 95%)``,
+        ``median``.
     """
     import pandas as pd
 
@@ -179,10 +179,6 @@ def comparison_frame(cmp):
     unit = fmt.plural(first.time_unit["unit"])
     others = [o for o in ("draw", "unresolved")
               if any(r.outcome_probability(o) > 0 for r in cmp.results)]  # fmt: skip
-    counted = {}
-    for res in cmp.results:
-        for key in res.counter_probabilities():
-            counted.setdefault(key, None)
     rows = []
     for label, res in zip(cmp.labels, cmp.results, strict=True):
         row = {"variant": label}
@@ -193,15 +189,41 @@ def comparison_frame(cmp):
             row[f"P({outcome}), 95% interval"] = fmt.pct_interval(
                 res.outcome_probability(outcome), *res.outcome_interval(outcome)
             )
-        probs = res.counter_probabilities()
-        for who, lab in counted:
-            p = probs.get((who, lab))
-            row[f"{who}: {counter_header(res, lab)}"] = "-" if p is None else fmt.pct(p)
+
         kt = res.kill_time_summary()
         row[f"mean kill time ({unit}, 95%)"] = fmt.num_interval(kt["mean"], *kt["ci95"])
         row[f"median ({unit})"] = (
             "-" if kt["mean"] is None else fmt.num(kt["quantiles"]["0.5"]["value"])
         )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def comparison_counters_frame(cmp):
+    """What the rules count, as probabilities, variant by variant: one row per combatant and
+    counter that any variant scored (``Cruiser 1``, ``P(crashes ≥ 1)``), one column per
+    variant ("-" where a variant kept no trials to tell).
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    pandas.DataFrame
+        Empty when nothing was counted.
+    """
+    import pandas as pd
+
+    probs = [res.counter_probabilities() for res in cmp.results]
+    keys = list(dict.fromkeys(k for p in probs for k in p))
+    first = cmp.results[0]
+    rows = []
+    for who, label in keys:
+        row = {"combatant": who, "counted": counter_header(first, label)}
+        for name, p in zip(cmp.labels, probs, strict=True):
+            v = p.get((who, label))
+            row[name] = "-" if v is None else fmt.pct(v)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -183,6 +183,10 @@ def render_comparison(cmp) -> None:
     crn = "common random numbers" if cmp.common_random_numbers else "independent seeds"
     con.print(f"[bold]{first.scenario}[/bold]  ({first.trials:,} trials per variant, {crn})")
     show(con, "Variants", frame_table(comparison_frame(cmp)))
+    counted = tables.comparison_counters_frame(cmp)
+    if not counted.empty:
+        show(con, "Counted by the rules: how often it happened at all, by variant",
+             frame_table(counted))  # fmt: skip
     show(con, "Differences from the baseline (95% intervals)",
           frame_table(differences_frame(cmp)))  # fmt: skip
     note = tables.ks_note(cmp)

@@ -106,6 +106,7 @@ def test_vehicle_outcomes_read_as_probabilities_beside_the_means(fake_result):
     assert row["P(immobilised)"] == "25.0%"
     assert row["crashes (mean)"] == "0.80" and row["P(crashes ≥ 1)"] == "40.0%"
     cmp = Comparison([{"x": 1}, {"x": 2}], [res, res])
-    shown = tables.comparison_frame(cmp)
-    assert shown.loc[0, "crooks-1: P(crashes ≥ 1)"] == "40.0%"
+    counted = tables.comparison_counters_frame(cmp).set_index(["combatant", "counted"])
+    assert counted.loc[("crooks-1", "P(crashes ≥ 1)"), "x=2"] == "40.0%"
+    assert counted.loc[("crooks-1", "P(immobilised)"), "x=1"] == "25.0%"
     assert cmp.to_frame().loc[0, "p_crashes.police-1"] == pytest.approx(0.1)
