@@ -299,7 +299,9 @@ def counters_frame(result):
     Returns
     -------
     pandas.DataFrame
-        ``combatant`` and a column or two per counter; empty when nobody scored.
+        ``combatant`` and a column or two per counter; or, when there are more of those
+        columns than combatants, one row per quantity (``counted``) and one column per
+        combatant; empty when nobody scored.
     """
     import pandas as pd
 
@@ -322,7 +324,12 @@ def counters_frame(result):
             if p is not None:
                 out[counter_header(result, c.label)] = fmt.pct(p)
         rows.append(out)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if len(frame) and len(frame.columns) - 1 > len(frame):
+        # more quantities than combatants: one row a quantity reads better than a wide table
+        frame = frame.set_index("combatant").T.rename_axis("counted").reset_index()
+        frame.columns.name = None
+    return frame
 
 
 def ks_note(cmp) -> str:

@@ -101,10 +101,10 @@ def test_vehicle_outcomes_read_as_probabilities_beside_the_means(fake_result):
     assert probs[("crooks-1", "crashes")] == pytest.approx(0.4)  # mean 0.8, P(>= 1) 0.4
     assert probs[("police-1", "crashes")] == pytest.approx(0.1)
     assert ("crooks-1", "lost_control") not in probs  # never happened: no column
-    frame = tables.counters_frame(res)
-    row = frame.set_index("combatant").loc["crooks-1"]
-    assert row["P(immobilised)"] == "25.0%"
-    assert row["crashes (mean)"] == "0.80" and row["P(crashes ≥ 1)"] == "40.0%"
+    frame = tables.counters_frame(res)  # 3 quantities, 2 combatants: a row a quantity
+    col = frame.set_index("counted")["crooks-1"]
+    assert col["P(immobilised)"] == "25.0%"
+    assert col["crashes (mean)"] == "0.80" and col["P(crashes ≥ 1)"] == "40.0%"
     cmp = Comparison([{"x": 1}, {"x": 2}], [res, res])
     counted = tables.comparison_counters_frame(cmp).set_index(["combatant", "counted"])
     assert counted.loc[("crooks-1", "P(crashes ≥ 1)"), "x=2"] == "40.0%"
