@@ -259,7 +259,8 @@ class Comparison:
         -------
         dict
             ``common_random_numbers``, ``variants`` (values, label, trials, seed, sides, kill
-            time, draw probability), ``differences`` (b minus a) and ``verdicts``.
+            time, draw and unresolved probabilities), ``differences`` (b minus a, draws and
+            unresolved fights included) and ``verdicts``.
         """
         variants = []
         for values, res in zip(self.values, self.results, strict=True):
@@ -267,7 +268,8 @@ class Comparison:
             variants.append(
                 {"values": dict(values), "label": label_of(values), "trials": full["trials"],
                  "seed": full["seed"], "sides": full["sides"], "kill_time": full["kill_time"],
-                 "draw_probability": full["draw_probability"]}
+                 "draw_probability": full["draw_probability"],
+                 "unresolved_probability": full["unresolved_probability"]}
             )  # fmt: skip
         return {
             "common_random_numbers": self.common_random_numbers,

@@ -68,6 +68,9 @@ def test_tables_carry_draw_and_unresolved(fake_result):
     assert "P(draw)" in set(diffs["quantity"]) and "P(unresolved)" in set(diffs["quantity"])
     quantities = set(cmp.differences_frame()["quantity"])
     assert {"draw_probability", "unresolved_probability"} <= quantities
+    js = cmp.to_json_dict()
+    assert js["variants"][0]["unresolved_probability"] == pytest.approx(0.003)
+    assert js["differences"][0]["draw_probability"]["diff"] == pytest.approx(-0.197)
 
 
 def test_no_draw_columns_when_nobody_drew(fake_result):
