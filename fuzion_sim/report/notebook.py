@@ -45,10 +45,16 @@ def _listed(items: list[str]) -> str:
 
 
 def _wins_line(result) -> str:
-    return _listed(
-        [f"{_short(s, 30)} {fmt.pct_interval(result.win_probability(s), *result.win_interval(s))}"
-         for s in result.sides]
-    )  # fmt: skip
+    """Each side's win probability, then draws and unresolved fights when there were any
+    (they are outcomes too: a side at 34% with draws at 54% is not the favourite)."""
+    def share(outcome: str) -> str:
+        p = result.outcome_probability(outcome)
+        return fmt.pct_interval(p, *result.outcome_interval(outcome))
+
+    wins = [f"{_short(s, 30)} {share(s)}" for s in result.sides]
+    others = [f"{o} {share(o)}" for o in ("draw", "unresolved")
+              if result.outcome_probability(o) > 0]  # fmt: skip
+    return _listed(wins) + "".join(f", {o}" for o in others)
 
 
 def _kill_line(result) -> str:

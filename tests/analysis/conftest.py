@@ -41,8 +41,8 @@ def make_result(counts, end_slot: int = 3, sides=("red", "blue"), unit: str = "p
         codes = [*range(len(sides)), DRAW, UNRESOLVED]
         outcomes.winner[:] = np.repeat(codes, counts)
         outcomes.end_slot[:] = end_slot
-        for name in ("out_slot", "death_slot", "dealt", "taken", "attacks", "landed"):
-            getattr(outcomes, name)[:] = 0
+        for field in ("out_slot", "death_slot", "dealt", "taken", "attacks", "landed"):
+            getattr(outcomes, field)[:] = 0
         for key, values in (counters or {}).items():
             outcomes.counters[key] = np.asarray(values, np.int32)
         counters = {k: np.asarray(v).sum(axis=0) for k, v in (counters or {}).items()}

@@ -49,6 +49,15 @@ def test_verdict_never_names_a_favourite_less_likely_than_a_draw(fake_result):
     assert "favourite" not in same.replace("no side is the favourite", "")
 
 
+def test_repr_lists_draws_beside_the_wins(fake_result):
+    cmp = _cmp(fake_result, CHASE, CLEAR)
+    text = repr(cmp)
+    assert "crooks 33.5% (32.6-34.4%), police 11.8%" in text
+    assert "draw 54.4% (53.4-55.4%), unresolved 0.3% (0.2-0.4%)" in text
+    assert "draw 54.4%" in repr(cmp.results[0])
+    assert "P(draw), 95% interval" in cmp._repr_html_()
+
+
 def test_verdict_with_a_real_favourite_is_unchanged(fake_result):
     (verdict,) = _cmp(fake_result, (6000, 4000, 0, 0), (5000, 5000, 0, 0)).verdicts()
     assert "the favourite's (crooks) edge shrinks from 60% to 50%" in verdict
