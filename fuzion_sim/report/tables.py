@@ -424,15 +424,16 @@ def assumption_rows(result, scenario=None) -> list[dict]:
 
 def _inert(system, scenario) -> dict | None:
     """``{switch: why it cannot matter}`` from the system's hook, or None when the system has
-    no such hook (or it fails: the table then falls back to showing what was changed)."""
+    no such hook, names no switch (a system that has not looked says nothing either), or the
+    hook fails: the table then falls back to showing what was changed."""
     hook = getattr(system, "inert_switches", None)
     if scenario is None or not callable(hook):
         return None
     try:
-        found = hook(scenario)
+        found = dict(hook(scenario) or {})
     except Exception:  # a report is not the place to fail over a courtesy
         return None
-    return {str(k): str(v) for k, v in dict(found or {}).items()}
+    return {str(k): str(v) for k, v in found.items()} or None
 
 
 def split_assumptions(rows: list[dict]) -> tuple[list[dict], list[dict]]:
