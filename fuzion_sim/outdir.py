@@ -33,6 +33,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -52,6 +53,8 @@ LOCK = ".fuzion-sim.lock"
 #: Who holds the lock (pid, host, start time), written by the holder, for the message.
 HOLDER = ".fuzion-sim.lock.json"
 _STAGING = ".fuzion-sim-staging-"
+#: The name :func:`atomic_write` gives a file while it is written.
+_TMP_NAME = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp")
 #: Folders no output goes into directly: the root and the system's own.
 SYSTEM_FOLDERS = frozenset(
     {"/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
@@ -247,9 +250,18 @@ class OutputDir:
         lock.release()
 
     def _remove_stale_staging(self) -> None:
+        """What a killed holder left: staging folders, and half-written files of
+        :func:`atomic_write` (``.NAME.PID.XXXXXXXX.tmp``) here and in the owned subfolders."""
         for stage in self.root.glob(f"{_STAGING}*"):
             if stage.is_dir() and not stage.is_symlink():
                 shutil.rmtree(stage, ignore_errors=True)
+        for folder in (self.root, *(self.root / d for d in self.owned_dirs)):
+            if folder.is_symlink() or not folder.is_dir():
+                continue
+            for tmp in folder.glob(".*.tmp"):
+                if _TMP_NAME.fullmatch(tmp.name) and tmp.is_file() and not tmp.is_symlink():
+                    with contextlib.suppress(OSError):
+                        tmp.unlink()
 
     # -- manifest ------------------------------------------------------------------------
     def _load_manifest(self) -> dict:

@@ -81,11 +81,18 @@ def test_stale_staging_folders_are_removed_when_the_lock_is_taken(tmp_path):
     stale = out / ".fuzion-sim-staging-abc123"
     stale.mkdir(parents=True)
     (stale / "index.html").write_text("half a report")
-    mine = out / "notes.txt"
-    mine.write_text("the user's")
-    with OutputDir(out):
+    (out / "points").mkdir()
+    half = [out / ".results.csv.4242.0a1b2c3d.tmp",
+            out / "points" / ".ab12.parquet.77.deadbeef.tmp"]
+    for path in half:
+        path.write_text("half written")
+    mine = [out / "notes.txt", out / ".my.tmp"]
+    for path in mine:
+        path.write_text("the user's")
+    with OutputDir(out, owned_dirs=("points",)):
         assert not stale.exists()
-    assert mine.read_text() == "the user's"
+        assert not any(path.exists() for path in half)
+    assert all(path.read_text() == "the user's" for path in mine)
 
 
 @pytest.mark.parametrize("folder", ["/", "/etc", "/usr", "/tmp", "/etc/fuzion", "/usr/share/x",
