@@ -74,7 +74,8 @@ def md_table(frame) -> str:
 def regenerate_here(command: str, folder: Path) -> str:
     """``command`` (a shell-quoted ``fuzion-sim report ...``) as it runs from the report's
     folder, where a reader of the report is: the folder it writes to becomes ``.`` and every
-    word naming an existing file (the scenario) a path relative to the folder.
+    word naming an existing file (the scenario) a path relative to the folder (absolute when
+    the two share no folder but the root).
 
     Parameters
     ----------
@@ -103,7 +104,11 @@ def regenerate_here(command: str, folder: Path) -> str:
             out.append(".")
         elif i >= 2 and not word.startswith("-") and before not in ("--title",) and (
                 Path(word).is_file()):  # fmt: skip
-            out.append(os.path.relpath(Path(word).resolve(), here))
+            target = Path(word).resolve()
+            shared = Path(os.path.commonpath([target, here]))
+            # relative within a shared project folder; absolute when only the root is shared
+            out.append(target.as_posix() if shared == Path(shared.anchor)
+                       else os.path.relpath(target, here))  # fmt: skip
         else:
             out.append(word)
     return shlex.join(out)
