@@ -376,7 +376,7 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
 
     from ..analysis.compare import compare
     from ..analysis.sweep import sweep
-    from ..analysis.variants import engine_kwargs
+    from ..analysis.variants import axes_of, engine_kwargs
     from ..api import simulate
     from .plots import comparison_plots
     from .tables import (
@@ -456,10 +456,14 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
                       rel=f"sweep/{png.name}")  # fmt: skip
     doc.h(2, "Assumptions" + (f" (baseline: {baseline})" if baseline else ""))
     rows = assumption_rows(result, sc)
-    shown, folded = split_assumptions(rows)
+    varied = {k.split(".", 1)[1] for axis in (cmp.values if cmp else []) for k in axis
+              if k.startswith("rules.")}  # fmt: skip
+    varied |= {str(k).split(".", 1)[1] for k, _v in (axes_of(grid) if grid else [])
+               if str(k).startswith("rules.")}  # fmt: skip
+    shown, folded = split_assumptions(rows, varied)
     knows = any(r["inert_known"] for r in rows)
-    which = ("that are off their defaults or can change this fight" if knows
-             else "off their defaults")  # fmt: skip
+    which = "off their defaults" + (", compared or swept" if varied else "") + (
+        " or able to change this fight" if knows else "")
     doc.p(
         f"The rule switches {which} "
         f"({len(shown)} of {len(rows)}; rulings from RULINGS.md); max rounds {sc.max_rounds}. "
@@ -470,7 +474,8 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
     if folded:
         why = ("at their defaults and unable to change this fight" if knows
                else "at their defaults")  # fmt: skip
-        doc.details(f"{len(folded)} more switches, {why}", assumptions_frame(result, folded))
+        more = "more switches," if shown else "switches, all"
+        doc.details(f"{len(folded)} {more} {why}", assumptions_frame(result, folded))
     doc.table_data(pd.DataFrame(rows).drop(columns=["inert_known"]), "assumptions.csv")
     doc.h(2, "Scenario")
     doc.code(yaml.safe_dump(sc.data, sort_keys=False, allow_unicode=True), "yaml")

@@ -436,11 +436,11 @@ def _inert(system, scenario) -> dict | None:
     return {str(k): str(v) for k, v in found.items()} or None
 
 
-def split_assumptions(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+def split_assumptions(rows: list[dict], varied=()) -> tuple[list[dict], list[dict]]:
     """The switches a reader needs to see, and the rest (folded away in a report).
 
-    Shown: every switch off its default, and, when the system says which switches cannot
-    change this fight (``inert``), every switch it does not name. Folded: the others (at
+    Shown: every switch off its default or varied, and, when the system says which switches
+    cannot change this fight (``inert``), every switch it does not name. Folded: the others (at
     their defaults and, where the system says, unable to matter). Without the system's word
     only the changed switches are shown.
 
@@ -448,15 +448,19 @@ def split_assumptions(rows: list[dict]) -> tuple[list[dict], list[dict]]:
     ----------
     rows : list of dict
         :func:`assumption_rows`.
+    varied : iterable of str
+        Switches a comparison or a sweep varies: always shown.
 
     Returns
     -------
     (shown, folded) : tuple of lists
     """
     knows = any(r.get("inert_known") for r in rows)
+    varied = set(varied)
     shown, folded = [], []
     for r in rows:
-        relevant = r["changed"] or r["default"] is None or (knows and not r.get("inert"))
+        relevant = (r["changed"] or r["default"] is None or r["switch"] in varied
+                    or (knows and not r.get("inert")))  # fmt: skip
         (shown if relevant else folded).append(r)
     return shown, folded
 

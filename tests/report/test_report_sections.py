@@ -87,6 +87,8 @@ def test_comparison_report_names_its_baseline_only_sections(tmp_path, fake_runs)
                     "Assumptions"):  # fmt: skip
         assert f"## {heading} (baseline: HERO)" in md
     assert "show the baseline, HERO, alone" in md
+    assumptions = (out / "index.html").read_text().split("<h2>Assumptions")[1]
+    assert ">dice<" in assumptions.split("<details>")[0]  # the compared switch is shown
 
 
 def test_assumptions_show_what_was_changed_and_fold_the_rest(tmp_path, fake_runs):
@@ -97,8 +99,9 @@ def test_assumptions_show_what_was_changed_and_fold_the_rest(tmp_path, fake_runs
     html = (out / "index.html").read_text()
     section = html.split("<h2>Assumptions")[1].split("<h2>")[0]
     shown, folded = section.split("<details>")
-    # without the system's word on which switches matter, only the changed one is shown
-    assert "criticals" not in shown or "(changed)" in shown
+    # without the system's word on which switches matter, the changed and the compared ones
+    assert ">criticals<" in shown  # compared (its baseline value none is changed too)
+    assert ">dice<" not in shown and ">dice<" in folded
     assert shown.count("<tr>") - 1 <= 3
     assert "more switches, at their defaults" in folded
     text = (out / "assumptions.csv").read_text()
