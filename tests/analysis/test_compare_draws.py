@@ -6,10 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from fake_results import make_result
 
 from fuzion_sim.analysis.compare import Comparison, paired_difference
 from fuzion_sim.report import tables
 from fuzion_sim.systems.base import Counter, OutcomeSchema
+
+
+@pytest.fixture
+def fake_result():
+    """Results made from counts (``fake_results.py``)."""
+    return make_result
+
 
 #: The car chase of the issue: 54.4% draws, crooks 33.5%, police 11.8% (out of 10,000).
 CHASE = (3350, 1180, 5440, 30)

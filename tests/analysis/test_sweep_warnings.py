@@ -7,9 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fake_results import make_result
 
 import fuzion_sim as fz
 from fuzion_sim.report.tables import sweep_frame
+
+
+@pytest.fixture
+def fake_result():
+    """Results made from counts (``fake_results.py``)."""
+    return make_result
+
 
 FLAGSHIP = Path(__file__).resolve().parents[2] / "scenarios" / "marshal-vs-outlaw.yaml"
 GRID = {"sides.red[0].weapon": ["Magnum Pistol", "Submachine Gun"]}

@@ -13,7 +13,7 @@ import pytest
 from fuzion_sim.analysis.intervals import wilson
 
 _spec = importlib.util.spec_from_file_location(
-    "_fake_results", Path(__file__).resolve().parents[1] / "analysis" / "conftest.py"
+    "_fake_results", Path(__file__).resolve().parents[1] / "analysis" / "fake_results.py"
 )
 _fake = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_fake)
@@ -21,7 +21,7 @@ _spec.loader.exec_module(_fake)
 
 @pytest.fixture
 def fake_result():
-    """Results made from counts (``tests/analysis/conftest.py``)."""
+    """Results made from counts (``tests/analysis/fake_results.py``)."""
     return _fake.make_result
 
 #: (red wins, blue wins, draws, unresolved); 13 and 5 trials are counts at which the Wilson

@@ -23,7 +23,7 @@ FLAGSHIP = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"
 COLOUR = ROOT / "scenarios" / "colour" / "ken-against-bob.yaml"
 
 _spec = importlib.util.spec_from_file_location(
-    "_fake_results", ROOT / "tests" / "analysis" / "conftest.py"
+    "_fake_results", ROOT / "tests" / "analysis" / "fake_results.py"
 )
 _fake = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_fake)

@@ -4,7 +4,6 @@ and plots' degenerate cases (all wins, no wins, all draws, one trial)."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 
 def make_result(counts, end_slot: int = 3, sides=("red", "blue"), unit: str = "phase",
@@ -55,9 +54,3 @@ def make_result(counts, end_slot: int = 3, sides=("red", "blue"), unit: str = "p
         provenance={"version": "test", "scenario_hash": "0" * 16}, schema=schema,
         outcomes=outcomes,
     )  # fmt: skip
-
-
-@pytest.fixture
-def fake_result():
-    """:func:`make_result`."""
-    return make_result
