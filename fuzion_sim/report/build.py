@@ -443,12 +443,16 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
             doc.image(path, caption, alt)
     _result_sections(doc, result, baseline=baseline)
     if grid:
+        notes: list[str] = []
         table = sweep(base, grid, out_dir=folder / "sweep", trials=trials, seed=seed,
                       threads=threads, backend=backend, scheduler=scheduler,
-                      force=force)  # fmt: skip
+                      force=force, warn=notes.append)  # fmt: skip
         keys = table.attrs["axes"]
         doc.h(2, "Sweep")
         doc.p(f"Every point of the grid over {', '.join(keys)}, on common random numbers.")
+        if notes:
+            doc.p("Warnings of the points (also in the table's warnings column):")
+            doc.items(notes)
         doc.table(sweep_frame(table, keys), table, "sweep.csv")
         for png in sorted((folder / "sweep").glob("*.png")):
             caption = f"Sweep over {', '.join(keys)}"

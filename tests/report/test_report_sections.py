@@ -169,6 +169,17 @@ def test_a_second_report_replaces_the_first_ones_files(tmp_path, fake_runs):
     assert "comparison.csv" not in (out / "index.md").read_text()
 
 
+def test_sweep_point_warnings_reach_the_report(tmp_path, fake_runs):
+    out = tmp_path / "sw"
+    build_report(FLAGSHIP, out, trials=50,
+                 grid=["sides.red[0].weapon=Magnum Pistol,Submachine Gun"])  # fmt: skip
+    md = (out / "index.md").read_text()
+    sweep = md.split("## Sweep")[1].split("## ")[0]
+    assert "weapon=Submachine Gun: Marshal has no Submachine Gun skill; it counts 0" in sweep
+    assert "| warnings |" in sweep  # the table's column
+    assert "Marshal has no Submachine Gun skill" in (out / "sweep.csv").read_text()
+
+
 def test_kill_time_frame_has_each_unit_once(tmp_path):
     from fuzion_sim.report.tables import kill_time_frame
 
