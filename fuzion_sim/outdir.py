@@ -145,13 +145,13 @@ def _check_folder_path(path) -> Path:
     folder = Path(path)
     if "\x00" in str(folder):
         raise _fail(repr(str(folder)), "a folder name cannot hold a NUL character")
-    limit = _name_max(folder.absolute())
-    for part in folder.parts:
-        size = len(os.fsencode(part))
-        if size > limit:
-            raise _fail(folder, f"the name {shorten(part, 40)!r} is {size} bytes long; the "
-                                f"file system holds names of at most {limit}")  # fmt: skip
     try:
+        limit = _name_max(folder.absolute())
+        for part in folder.parts:
+            size = len(os.fsencode(part))
+            if size > limit:
+                raise _fail(folder, f"the name {shorten(part, 40)!r} is {size} bytes long; "
+                                    f"the file system holds names of at most {limit}")  # fmt: skip
         absolute = Path(os.path.abspath(folder))
         real = folder.resolve()
         system = _system_folder(absolute) or _system_folder(real)
