@@ -10,8 +10,18 @@ An :class:`OutputDir` is a folder the tool writes into:
 - atomically: each file is written to a temporary name next to it and renamed into place
   (``os.replace``), so an interrupted run leaves no partial file; a set of files is staged in
   a temporary folder and committed only once every target has been checked;
-- by one process at a time: a lock file (:data:`LOCK`) names its holder (pid and host); a
-  lock whose process is gone (same host) is taken over.
+- by one process at a time: an operating-system lock on :data:`LOCK` (``filelock``), which
+  the system releases when its process ends however it ends, so a lock is never stale; the
+  holder's pid, host and start time are written beside it (:data:`HOLDER`) for the message a
+  second process gets. A staging folder left behind by a process that was killed is removed
+  by the next one to take the lock;
+- never at the root or a system folder (``/``, ``/usr``, ``/etc`` ...), never through a
+  symbolic link on the way to it (the message says where the link leads), never with a name
+  the file system cannot hold.
+
+A set of files written together replaces the set written before it (``staging(replace=True)``):
+the earlier run's files that the new one does not write are removed if they are still as it
+wrote them; nothing else is touched.
 
 Every problem is a one-line :class:`~fuzion_sim.errors.FuzionSimError` (exit status 2).
 """
@@ -21,7 +31,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -32,13 +44,27 @@ from pathlib import Path
 
 from .errors import FuzionSimError, shorten
 
-__all__ = ["LOCK", "MANIFEST", "OutputDir", "atomic_write"]
+__all__ = ["HOLDER", "LOCK", "MANIFEST", "OutputDir", "atomic_write", "SYSTEM_FOLDERS"]
 
 #: The manifest of the files the tool wrote in a folder (relative path -> sha256).
 MANIFEST = ".fuzion-sim-manifest.json"
-#: The lock file of a folder being written.
+#: The file a folder's operating-system lock is taken on (it stays; the lock does not).
 LOCK = ".fuzion-sim.lock"
+#: Who holds the lock (pid, host, start time), written by the holder, for the message.
+HOLDER = ".fuzion-sim.lock.json"
 _STAGING = ".fuzion-sim-staging-"
+#: The name :func:`atomic_write` gives a file while it is written.
+_TMP_NAME = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp")
+#: Folders no output goes into directly: the root and the system's own.
+SYSTEM_FOLDERS = frozenset(
+    {"/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
+     "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp",
+     "/usr", "/var", "/Applications", "/Library", "/System", "/Users", "/Volumes", "/private"}
+)  # fmt: skip
+#: Folders whose whole tree is the system's: no output goes anywhere inside them.
+SYSTEM_TREES = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32",
+                "/proc", "/sbin", "/sys", "/usr/bin", "/usr/lib", "/usr/lib32", "/usr/lib64",
+                "/usr/libexec", "/usr/include", "/usr/sbin", "/usr/share", "/System")  # fmt: skip
 
 
 def _fail(where, message: str) -> FuzionSimError:
@@ -67,16 +93,84 @@ def atomic_write(path: Path, writer: Callable[[Path], object]) -> None:
             tmp.unlink()
 
 
+def _name_max(folder: Path) -> int:
+    """The longest file name (bytes) the file system under ``folder`` holds."""
+    for here in (folder, *folder.parents):
+        try:
+            return int(os.pathconf(here, "PC_NAME_MAX"))
+        except (OSError, ValueError, AttributeError):
+            continue
+    return 255
+
+
+def _system_folder(absolute: Path) -> str | None:
+    """The system folder ``absolute`` is, or lies inside; None for an ordinary folder."""
+    text = absolute.as_posix()
+    if text in SYSTEM_FOLDERS:
+        return text
+    for tree in SYSTEM_TREES:
+        if text == tree or text.startswith(tree + "/"):
+            return tree
+    return None
+
+
+def _parent_link(folder: Path) -> tuple[Path, str] | None:
+    """The first symbolic link on the way to ``folder`` (a folder above it, as the path
+    names it) and where it leads. The way to the working folder or the home folder, when the
+    path starts there, and the top-level folders (``/bin`` to ``usr/bin``, macOS's ``/tmp``)
+    are the machine's layout, not the user's choice, and are not looked at."""
+    absolute = Path(os.path.abspath(folder))
+    trusted = Path(absolute.anchor)
+    for base in (Path.cwd(), Path.home()):
+        with contextlib.suppress(ValueError, RuntimeError):
+            absolute.relative_to(base)
+            if len(base.parts) > len(trusted.parts):
+                trusted = base
+    parts = absolute.parts[len(trusted.parts) : -1]
+    here = trusted
+    if len(trusted.parts) == 1 and parts:  # the top-level folder itself is layout
+        here, parts = here / parts[0], parts[1:]
+    for part in parts:
+        here = here / part
+        if here.is_symlink():
+            return here, os.readlink(here)
+    return None
+
+
 def _check_folder_path(path) -> Path:
     if isinstance(path, str) and not path.strip():
         raise FuzionSimError(f"the output folder {path!r} is empty: give a folder name")
     if not isinstance(path, str | os.PathLike):
         raise FuzionSimError(f"the output folder must be a path, got {type(path).__name__}")
     folder = Path(path)
-    if folder.is_symlink():
-        raise _fail(folder, "is a symbolic link; give the folder itself")
-    if folder.exists() and not folder.is_dir():
-        raise _fail(folder, "exists and is not a folder")
+    if "\x00" in str(folder):
+        raise _fail(repr(str(folder)), "a folder name cannot hold a NUL character")
+    try:
+        limit = _name_max(folder.absolute())
+        for part in folder.parts:
+            size = len(os.fsencode(part))
+            if size > limit:
+                raise _fail(folder, f"the name {shorten(part, 40)!r} is {size} bytes long; "
+                                    f"the file system holds names of at most {limit}")  # fmt: skip
+        absolute = Path(os.path.abspath(folder))
+        real = folder.resolve()
+        system = _system_folder(absolute) or _system_folder(real)
+        if system:
+            where = "is" if system in (absolute.as_posix(), real.as_posix()) else "is inside"
+            raise _fail(folder, f"{where} the system folder {system}; give a folder of your "
+                                "own (for example ./out)")  # fmt: skip
+        if folder.is_symlink():
+            raise _fail(folder, f"is a symbolic link (to {os.readlink(folder)}); give the "
+                                "folder itself")  # fmt: skip
+        link = _parent_link(folder)
+        if link is not None:
+            raise _fail(folder, f"goes through the symbolic link {link[0]} (to {link[1]}); "
+                                f"give the real folder ({real}) if that is where it should "
+                                "go")  # fmt: skip
+        if folder.exists() and not folder.is_dir():
+            raise _fail(folder, "exists and is not a folder")
+    except OSError as exc:
+        raise _fail(folder, f"cannot use this path: {exc.strerror or exc}") from None
     return folder
 
 
@@ -106,7 +200,7 @@ class OutputDir:
         self.root = _check_folder_path(path)
         self.force = bool(force)
         self.owned_dirs = tuple(owned_dirs)
-        self._lock_token: str | None = None
+        self._lock = None
         try:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -122,39 +216,52 @@ class OutputDir:
         self.unlock()
 
     def lock(self) -> None:
-        """Take the folder's lock, or fail naming the live process that holds it."""
+        """Take the folder's lock, or fail naming the live process that holds it; then
+        remove the staging folders a killed process left (nobody else can be using them)."""
+        from filelock import FileLock, Timeout
+
         path = self.root / LOCK
-        token = uuid.uuid4().hex
-        info = {"pid": os.getpid(), "host": socket.gethostname(), "started": time.time(),
-                "token": token}  # fmt: skip
-        for _ in range(3):
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-            except FileExistsError:
-                holder = _read_json(path)
-                if _stale(holder, path):
-                    with contextlib.suppress(FileNotFoundError):
-                        path.unlink()
-                    continue
-                raise _fail(self.root, _held_message(holder, path)) from None
-            except OSError as exc:
-                raise _fail(path, f"cannot create the lock file: {exc.strerror or exc}") from None
-            with os.fdopen(fd, "w") as handle:
-                json.dump(info, handle)
-            self._lock_token = token
-            return
-        raise _fail(self.root, f"cannot take the lock {path}")  # pragma: no cover
+        if path.is_symlink():
+            raise _fail(path, "is a symbolic link; fuzion-sim does not write through links")
+        lock = FileLock(path, timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise _fail(self.root, _held_message(_read_json(self.root / HOLDER), path)) from None
+        except OSError as exc:
+            raise _fail(path, f"cannot take the lock: {exc.strerror or exc}") from None
+        self._lock = lock
+        try:
+            info = {"pid": os.getpid(), "host": socket.gethostname(), "started": time.time()}
+            atomic_write(self.root / HOLDER, lambda tmp: tmp.write_text(json.dumps(info)))
+            self._remove_stale_staging()
+        except BaseException:
+            self.unlock()
+            raise
 
     def unlock(self) -> None:
-        """Release the lock if this object still holds it."""
-        if self._lock_token is None:
+        """Release the lock if this object holds it (the lock file stays, empty of meaning:
+        removing it would let two processes lock two different files of one name)."""
+        lock, self._lock = self._lock, None
+        if lock is None:
             return
-        path = self.root / LOCK
-        holder = _read_json(path)
-        if holder and holder.get("token") == self._lock_token:
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-        self._lock_token = None
+        with contextlib.suppress(OSError):
+            (self.root / HOLDER).unlink()
+        lock.release()
+
+    def _remove_stale_staging(self) -> None:
+        """What a killed holder left: staging folders, and half-written files of
+        :func:`atomic_write` (``.NAME.PID.XXXXXXXX.tmp``) here and in the owned subfolders."""
+        for stage in self.root.glob(f"{_STAGING}*"):
+            if stage.is_dir() and not stage.is_symlink():
+                shutil.rmtree(stage, ignore_errors=True)
+        for folder in (self.root, *(self.root / d for d in self.owned_dirs)):
+            if folder.is_symlink() or not folder.is_dir():
+                continue
+            for tmp in folder.glob(".*.tmp"):
+                if _TMP_NAME.fullmatch(tmp.name) and tmp.is_file() and not tmp.is_symlink():
+                    with contextlib.suppress(OSError):
+                        tmp.unlink()
 
     # -- manifest ------------------------------------------------------------------------
     def _load_manifest(self) -> dict:
@@ -234,24 +341,32 @@ class OutputDir:
         return target
 
     @contextlib.contextmanager
-    def staging(self):
+    def staging(self, replace: bool = False):
         """A temporary folder inside this one to write a set of files into; on leaving the
-        block without an error they are :meth:`commit`-ted, and the folder is removed
-        whatever happens."""
+        block without an error they are :meth:`commit`-ted (``replace``: as the set that
+        replaces the one written before), and the folder is removed whatever happens."""
         stage = Path(tempfile.mkdtemp(prefix=_STAGING, dir=self.root))
         try:
             yield stage
-            self.commit(stage)
+            self.commit(stage, replace=replace)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
 
-    def commit(self, stage: Path) -> list[Path]:
+    def commit(self, stage: Path, replace: bool = False) -> list[Path]:
         """Move every file under ``stage`` to the same place in this folder: all targets are
-        checked first, so either every file is replaced or none is."""
+        checked first, so either every file is replaced or none is.
+
+        ``replace``: the files are the whole output of a run (a report, a sweep's table and
+        plots), so the files an earlier run recorded in the manifest that this set does not
+        hold are removed, when they are still as that run wrote them, and forgotten (one
+        changed since is left where it is, no longer the tool's). Files of the owned
+        subfolders (a sweep's points) and files the tool never wrote stay."""
         files = sorted(p for p in Path(stage).rglob("*") if p.is_file())
         rels = [p.relative_to(stage).as_posix() for p in files]
         for rel in rels:
             self.check(rel)
+        if replace:
+            self._drop_earlier(set(rels))
         out = []
         for src, rel in zip(files, rels, strict=True):
             target = self.root / rel
@@ -263,6 +378,27 @@ class OutputDir:
         self._save_manifest()
         return out
 
+    def _drop_earlier(self, keep: set[str]) -> None:
+        """Remove the earlier run's files that ``keep`` does not name (see :meth:`commit`)."""
+        for rel, digest in list(self.manifest.items()):
+            parts = Path(rel).parts
+            if rel in keep or (len(parts) > 1 and parts[0] in self.owned_dirs):
+                continue
+            try:
+                target = self._inside(rel)
+            except FuzionSimError:
+                continue  # a path through a link, or not inside: not ours to touch
+            del self.manifest[rel]
+            if target.is_symlink() or not target.is_file():
+                continue
+            if _digest(target) == digest:
+                target.unlink()
+                with contextlib.suppress(OSError):  # a subfolder it leaves empty
+                    parent = target.parent
+                    while parent != self.root and not any(parent.iterdir()):
+                        parent.rmdir()
+                        parent = parent.parent
+
 
 def _read_json(path: Path):
     try:
@@ -272,30 +408,25 @@ def _read_json(path: Path):
         return None
 
 
-def _stale(holder, path: Path) -> bool:
-    """A lock nobody holds any more: unreadable and over a minute old, or its process gone
-    (same host)."""
-    if not isinstance(holder, dict) or not isinstance(holder.get("pid"), int):
-        try:
-            return time.time() - path.stat().st_mtime > 60
-        except FileNotFoundError:
-            return True
-    if holder.get("host") != socket.gethostname():
-        return False
-    try:
-        os.kill(holder["pid"], 0)
-    except ProcessLookupError:
-        return True
-    except (PermissionError, OverflowError, ValueError):
-        return False
-    return False
-
-
 def _held_message(holder, path: Path) -> str:
+    """What a second process is told: who holds the lock, when the holder's note can be
+    read (any part of it may be missing or malformed: a note is only a courtesy)."""
     if not isinstance(holder, dict):
         return f"another fuzion-sim is writing here (lock {path}); wait for it to finish"
-    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(holder.get("started", 0)))
+    pid, host, started = holder.get("pid"), holder.get("host"), holder.get("started")
+    ident = []
+    if isinstance(pid, int) and not isinstance(pid, bool):
+        ident.append(f"pid {pid}")
+    if isinstance(host, str) and host:
+        ident.append(f"on {shorten(host, 60)}")
+    parts = [" ".join(ident)] if ident else []
+    if isinstance(started, int | float) and not isinstance(started, bool):
+        with contextlib.suppress(OverflowError, OSError, ValueError):
+            if math.isfinite(started):
+                parts.append("since " + time.strftime("%Y-%m-%d %H:%M:%S",
+                                                      time.localtime(started)))  # fmt: skip
+    named = f" ({', '.join(parts)})" if parts else ""
     return (
-        f"another fuzion-sim (pid {holder.get('pid')} on {shorten(holder.get('host'), 60)}, "
-        f"since {since}) is writing here; wait for it, or delete {path} if it has stopped"
+        f"another fuzion-sim{named} is writing here; wait for it to finish (the lock is the "
+        f"operating system's: it goes when that process ends)"
     )

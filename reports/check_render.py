@@ -4,8 +4,10 @@ Usage: python reports/check_render.py [--shots DIR] reports/NAME/index.html [...
 
 Every page is loaded at each width (1280 and 600 px), each in an iframe of that width, all in
 one Chromium; a probe script measures, once everything has loaded, whether any table runs past
-the page or any cell past its table (``scrollWidth > clientWidth``), whether the page scrolls
-sideways, and whether every image decoded (``naturalWidth > 0``). ``--shots DIR`` also saves a
+the page or any cell past its table (``scrollWidth > clientWidth``), whether a table cell
+breaks a word across lines at the wide width (a word's range laid out on two lines: "secur /
+ity"; a name may wrap after a ``_`` or ``/``), whether the page scrolls sideways, and whether
+every image decoded (``naturalWidth > 0``). ``--shots DIR`` also saves a
 screenshot of the first screen at each width (``DIR/<report>-<width>.png``). Exits 1 when a
 page fails, 2 when Chromium is missing (``apt-get install -y chromium``; ``make test`` installs
 it). ``tests/test_report.py`` runs the same check.
@@ -23,6 +25,8 @@ from html import unescape
 from pathlib import Path
 
 WIDTHS = (1280, 600)
+#: From this width up a table cell must never break a word across lines.
+WHOLE_WORDS_FROM = 1000
 HEIGHT = 900
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -32,7 +36,21 @@ FLAGS = [
 #: Measures one document laid out in its own viewport (an iframe of the width asked for).
 MEASURE = """function measure(doc) {
   const root = doc.documentElement, vw = root.clientWidth, slack = 1;
-  const out = {width: vw, page_overflow: root.scrollWidth > vw + slack, tables: [], images: []};
+  const out = {width: vw, page_overflow: root.scrollWidth > vw + slack, tables: [], images: [],
+    broken_words: []};
+  const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement || !node.parentElement.closest('td, th')) continue;
+    const re = /[^\\s_/]+/g; let m;  // a word ends at a space, _ or /
+    while ((m = re.exec(node.data)) !== null) {
+      if (m[0].length < 2) continue;
+      const range = doc.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+        .map(r => Math.round(r.top)));
+      if (tops.size > 1) out.broken_words.push(m[0]);
+    }
+  }
   doc.querySelectorAll('table').forEach((t, i) => {
     const r = t.getBoundingClientRect();
     const cells = [...t.querySelectorAll('td, th')]
@@ -142,6 +160,10 @@ def problems(result: dict, width: int) -> list[str]:
         if t["overflow"]:
             out.append(f"table {t['index']} ({t['head']!r}...) runs past the page "
                        f"({t['cells_overflowing']} cells overflow)")  # fmt: skip
+    broken = result.get("broken_words") or []
+    if broken and width >= WHOLE_WORDS_FROM:
+        shown = ", ".join(repr(w) for w in broken[:5])
+        out.append(f"{len(broken)} words broken across lines in table cells ({shown})")
     for im in result["images"]:
         if not im["ok"]:
             out.append(f"image {im['index']} ({im['alt'][:60]!r}) did not load")

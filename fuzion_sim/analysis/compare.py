@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..engine.outcomes import DRAW, UNRESOLVED
 from ..errors import FuzionSimError, Interrupted
 from .intervals import z_value
 from .variants import as_base, axes_of, engine_kwargs, expand_grid, label_of
@@ -85,7 +86,8 @@ def paired_difference(ra, rb, paired: bool = True, seed: int = 0, confidence: fl
     Returns
     -------
     dict
-        ``win_probability`` (per side ``{"diff", "ci95", "se"}``), ``kill_time_mean``,
+        ``win_probability`` (per side ``{"diff", "ci95", "se"}``), ``draw_probability`` and
+        ``unresolved_probability`` (``{"diff", "ci95", "se"}``), ``kill_time_mean``,
         ``kill_time_median`` (``{"diff", "ci95"}``), ``kill_time_test`` (``{"name",
         "statistic", "p_value"}``).
     """
@@ -99,17 +101,23 @@ def paired_difference(ra, rb, paired: bool = True, seed: int = 0, confidence: fl
     z = z_value(confidence)
     wa, wb = ra.outcomes.winner.astype(np.int64), rb.outcomes.winner.astype(np.int64)
     out = {"paired": bool(paired), "win_probability": {}}
-    for k, side in enumerate(ra.sides):
-        xa, xb = (wa == k).astype(float), (wb == k).astype(float)
+
+    def proportion(code: int) -> dict:
+        xa, xb = (wa == code).astype(float), (wb == code).astype(float)
         diff = xb.mean() - xa.mean()
-        if paired:
+        if n_a < 2 or n_b < 2:
+            se = float("nan")
+        elif paired:
             se = (xb - xa).std(ddof=1) / np.sqrt(n_a)
         else:
             se = np.sqrt(xa.var(ddof=1) / n_a + xb.var(ddof=1) / n_b)
-        out["win_probability"][side] = {
-            "diff": float(diff), "ci95": [float(diff - z * se), float(diff + z * se)],
-            "se": float(se),
-        }  # fmt: skip
+        return {"diff": float(diff), "ci95": [float(diff - z * se), float(diff + z * se)],
+                "se": float(se)}  # fmt: skip
+
+    for k, side in enumerate(ra.sides):
+        out["win_probability"][side] = proportion(k)
+    out["draw_probability"] = proportion(DRAW)
+    out["unresolved_probability"] = proportion(UNRESOLVED)
     # Kill time: end slot of decisive trials, 0 otherwise.
     da, db = wa >= 0, wb >= 0
     ta = np.where(da, ra.outcomes.end_slot, 0).astype(np.int64)
@@ -251,7 +259,8 @@ class Comparison:
         -------
         dict
             ``common_random_numbers``, ``variants`` (values, label, trials, seed, sides, kill
-            time, draw probability), ``differences`` (b minus a) and ``verdicts``.
+            time, draw and unresolved probabilities), ``differences`` (b minus a, draws and
+            unresolved fights included) and ``verdicts``.
         """
         variants = []
         for values, res in zip(self.values, self.results, strict=True):
@@ -259,7 +268,8 @@ class Comparison:
             variants.append(
                 {"values": dict(values), "label": label_of(values), "trials": full["trials"],
                  "seed": full["seed"], "sides": full["sides"], "kill_time": full["kill_time"],
-                 "draw_probability": full["draw_probability"]}
+                 "draw_probability": full["draw_probability"],
+                 "unresolved_probability": full["unresolved_probability"]}
             )  # fmt: skip
         return {
             "common_random_numbers": self.common_random_numbers,
@@ -269,7 +279,9 @@ class Comparison:
         }
 
     def to_frame(self):
-        """One row per variant: its values, win probabilities with intervals, kill time.
+        """One row per variant: its values, win, draw and unresolved probabilities with
+        intervals, the probabilities of what the rules count (``p_<label>.<combatant>``),
+        kill time.
 
         Returns
         -------
@@ -287,6 +299,13 @@ class Comparison:
                 row[f"win_probability.{side}"] = res.win_probability(side)
                 row[f"win_ci95_low.{side}"] = lo
                 row[f"win_ci95_high.{side}"] = hi
+            for outcome in ("draw", "unresolved"):
+                lo, hi = res.outcome_interval(outcome)
+                row[f"{outcome}_probability"] = res.outcome_probability(outcome)
+                row[f"{outcome}_ci95_low"] = lo
+                row[f"{outcome}_ci95_high"] = hi
+            for (who, label), p in res.counter_probabilities().items():
+                row[f"p_{label}.{who}"] = p
             kt = res.kill_time_summary()
             row["kill_time_mean"] = kt["mean"]
             row["kill_time_ci95_low"], row["kill_time_ci95_high"] = kt["ci95"]
@@ -311,6 +330,10 @@ class Comparison:
             base = {"a": labels[d["a"]], "b": labels[d["b"]]}
             for side, w in d["win_probability"].items():
                 rows.append({**base, "quantity": f"win_probability.{side}", "diff": w["diff"],
+                             "ci95_low": w["ci95"][0], "ci95_high": w["ci95"][1]})  # fmt: skip
+            for q in ("draw_probability", "unresolved_probability"):
+                w = d[q]
+                rows.append({**base, "quantity": q, "diff": w["diff"],
                              "ci95_low": w["ci95"][0], "ci95_high": w["ci95"][1]})  # fmt: skip
             for q in ("kill_time_mean", "kill_time_median"):
                 lo, hi = d[q]["ci95"]
@@ -347,27 +370,65 @@ def _verdict(cmp: Comparison, d: dict) -> str:
             f"{lb} does not measurably change the fight's length compared with {la} "
             f"({km['diff']:+.2f} {unit}s, {km['ci95'][0]:+.2f} to {km['ci95'][1]:+.2f})"
         )
-    parts.append(_favourite(ra, rb, la, lb, d["win_probability"]))
+    parts.append(_favourite(ra, rb, la, lb, d))
+    others = _others_change(ra, rb, la, lb, d)
+    if others:
+        parts.append(others)
     return "; ".join(parts) + "."
 
 
-def _favourite(ra, rb, la: str, lb: str, wins: dict) -> str:
-    """What happens to the baseline's favourite: unchanged, its chance moves, or it changes."""
+#: How a verdict names the outcomes that are no side's win.
+_NO_WIN = {"draw": "a draw", "unresolved": "no result by max_rounds"}
+
+
+def _likeliest_other(res) -> tuple[str, float]:
+    """The likelier of a draw and an unresolved fight, and its probability."""
+    return max((("draw", res.outcome_probability("draw")),
+                ("unresolved", res.outcome_probability("unresolved"))),
+               key=lambda item: item[1])  # fmt: skip
+
+
+def _leader(res) -> tuple[str, float, str | None, float]:
+    """The side likeliest to win, its probability, and the outcome that is no win when that
+    is likelier still (else None)."""
+    side = max(res.sides, key=res.win_probability)
+    p = res.win_probability(side)
+    other, q = _likeliest_other(res)
+    return side, p, (other if q > p else None), q
+
+
+def _favourite(ra, rb, la: str, lb: str, d: dict) -> str:
+    """What happens to the baseline's favourite: unchanged, its chance moves, or it changes.
+    A side less likely to win than a draw (or a fight left unresolved) is never called the
+    favourite: the sentence then says what the likeliest outcome is, with each variant's
+    leading side beside it."""
     from ..fmt import pct_pair
 
-    fav = max(ra.sides, key=ra.win_probability)
-    pa, pb = ra.win_probability(fav), rb.win_probability(fav)
+    wins = d["win_probability"]
+    fav, pa, other_a, qa = _leader(ra)
+    new, pn, other_b, qb = _leader(rb)
+    if other_a or other_b:
+        parts = []
+        for res, label, side, p, other, q in ((ra, la, fav, pa, other_a, qa),
+                                              (rb, lb, new, pn, other_b, qb)):  # fmt: skip
+            tp, tq = pct_pair(p, q)
+            if other:
+                parts.append(f"with {label} {_NO_WIN[other]} is the likeliest outcome ({tq}), "
+                             f"{side} the likeliest winner ({tp})")  # fmt: skip
+            else:
+                parts.append(f"with {label} {side} is the favourite ({tp}, "
+                             f"{_NO_WIN[_likeliest_other(res)[0]]} {tq})")  # fmt: skip
+        return "no side is the favourite throughout: " + "; ".join(parts)
+    pb = rb.win_probability(fav)
     ta, tb = pct_pair(pa, pb)
     if not _excludes_zero(wins[fav]["ci95"]):
         return f"the favourite's ({fav}) chance is unchanged within the noise ({ta} vs {tb})"
-    new = max(rb.sides, key=rb.win_probability)
     if new == fav:
         if pa > 0.5:
             verb = "shrinks" if pb < pa else "grows"
             return f"the favourite's ({fav}) edge {verb} from {ta} to {tb}"
         verb = "falls" if pb < pa else "rises"
         return f"the favourite's ({fav}) chance {verb} from {ta} to {tb}"
-    pn = rb.win_probability(new)
     tn, tb = pct_pair(pn, pb)
     lo_new, _ = rb.win_interval(new)
     _, hi_old = rb.win_interval(fav)
@@ -380,6 +441,21 @@ def _favourite(ra, rb, la: str, lb: str, wins: dict) -> str:
         f"the favourite ({fav}) loses its edge ({ta} with {la}, {tb} with {lb}) and is level "
         f"with {new} ({tn}) within the noise"
     )
+
+
+def _others_change(ra, rb, la: str, lb: str, d: dict) -> str | None:
+    """A sentence on draws and unresolved fights when their share measurably changes."""
+    from ..fmt import pct_pair
+
+    parts = []
+    for outcome, plural in (("draw", "draws"), ("unresolved", "unresolved fights")):
+        w = d.get(f"{outcome}_probability")
+        if w is None or not _excludes_zero(w["ci95"]):
+            continue
+        ta, tb = pct_pair(ra.outcome_probability(outcome), rb.outcome_probability(outcome))
+        verb = "rise" if w["diff"] > 0 else "fall"
+        parts.append(f"{plural} {verb} from {ta} with {la} to {tb} with {lb}")
+    return "; ".join(parts) or None
 
 
 def compare(

@@ -26,6 +26,10 @@ def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, flo
     Returns
     -------
     (low, high) : tuple of float
+        ``0 <= low <= successes / n <= high <= 1`` exactly: at a proportion of 0 or 1 the
+        formula's rounding can put an end a few ulps past the estimate (``low = 3e-17`` at
+        0), which would make an error bar's lengths negative; the ends are clamped here, where
+        the interval is made, so every table and plot downstream can trust them.
     """
     if n <= 0:
         return (0.0, 1.0)
@@ -34,7 +38,13 @@ def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, flo
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = min(max(0.0, centre - half), p)
+    high = max(min(1.0, centre + half), p)
+    if successes <= 0:
+        low = 0.0
+    if successes >= n:
+        high = 1.0
+    return (float(low), float(high))
 
 
 def mean_interval(mean: float, sd: float, n: int, confidence: float = 0.95):

@@ -177,6 +177,45 @@ class Result:
         """The fraction of trials still undecided at ``max_rounds``."""
         return self.tally.outcome_counts[len(self.sides) + 1] / self.trials
 
+    def _outcome_index(self, outcome: str) -> int:
+        if outcome in self.sides:
+            return self.sides.index(outcome)
+        extra = {"draw": len(self.sides), "unresolved": len(self.sides) + 1}
+        if outcome not in extra:
+            raise unknown_name("outcome", outcome, [*self.sides, *extra])
+        return extra[outcome]
+
+    def outcome_probability(self, outcome: str) -> float:
+        """The fraction of trials that ended in ``outcome``.
+
+        Parameters
+        ----------
+        outcome : str
+            A side (its win), ``"draw"`` or ``"unresolved"``.
+
+        Returns
+        -------
+        float
+        """
+        return self.tally.outcome_counts[self._outcome_index(outcome)] / self.trials
+
+    def outcome_interval(self, outcome: str, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval of :meth:`outcome_probability`.
+
+        Parameters
+        ----------
+        outcome : str
+            A side, ``"draw"`` or ``"unresolved"``.
+        confidence : float
+            Coverage.
+
+        Returns
+        -------
+        (low, high) : tuple of float
+        """
+        k = int(self.tally.outcome_counts[self._outcome_index(outcome)])
+        return wilson(k, self.trials, confidence)
+
     # -- kill time -----------------------------------------------------------------------
     def kill_time_counts(self, side: str | None = None) -> np.ndarray:
         """Histogram of the decisive trials' end slots.
@@ -306,6 +345,50 @@ class Result:
             return total / self.trials
         n = self.tally.counter_sum[spec.per][i]
         return total / n if n else None
+
+    def counter_probability(self, spec, i: int) -> float | None:
+        """P(counter ``spec`` is at least 1 in a fight) for combatant ``i``: a 0-or-1
+        counter's mean, or for a count (crashes, times it lost control) the share of the
+        kept trials in which it happened; None when the run kept no per-trial outcomes or
+        the counter is a time (``per``).
+
+        Parameters
+        ----------
+        spec : systems.base.Counter
+        i : int
+            The combatant's index.
+
+        Returns
+        -------
+        float or None
+        """
+        if spec.per:
+            return None
+        if spec.percent:
+            return self._counter_mean(spec, i)
+        values = None if self.outcomes is None else self.outcomes.counters.get(spec.name)
+        if values is None or not len(values):
+            return None
+        return float((values[:, i] > 0).mean())
+
+    def counter_probabilities(self) -> dict[tuple[str, str], float]:
+        """:meth:`counter_probability` of every counter and combatant that has one and whose
+        counter is ever not 0 (``{(combatant, label): p}``): the vehicle outcomes a designer
+        reads as probabilities, P(immobilised), P(lost control), P(crash).
+
+        Returns
+        -------
+        dict
+        """
+        out = {}
+        for spec in self._specs():
+            for i, (who, _side) in enumerate(self.combatants):
+                if not self.tally.counter_sum.get(spec.name, np.zeros(i + 1))[i]:
+                    continue
+                p = self.counter_probability(spec, i)
+                if p is not None:
+                    out[(who, spec.label)] = p
+        return out
 
     def _counters(self) -> list[tuple[str, str]]:
         """(name, label) of the system's per-trial counters."""

@@ -153,7 +153,9 @@ def sweep(
         Overwrite files in ``out_dir`` that the tool did not write (see
         :class:`~fuzion_sim.outdir.OutputDir`).
     warn : callable, optional
-        ``warn(message)`` for a point file that is recomputed (default: ``warnings.warn``).
+        ``warn(message)`` for a point's scenario warning that the base scenario does not have
+        (named by the point's values) and for a point file that is recomputed (default:
+        ``warnings.warn``).
 
     Raises
     ------
@@ -166,7 +168,8 @@ def sweep(
     -------
     pandas.DataFrame
         One row per grid point: one column per grid key, ``win_probability.<side>`` per side,
-        ``kill_time_mean``, then intervals, draw probability, median, trials, seed.
+        ``kill_time_mean``, then intervals, draw probability, median, trials, seed, and
+        ``warnings`` (the point's scenario warnings, ``"; "``-joined; empty when none).
     """
     import pandas as pd
 
@@ -194,9 +197,10 @@ def sweep(
     scenarios = [base.build(list(p.items())) for p in points]
     if warn is None:
         warn = lambda message: warnings.warn(message, RuntimeWarning, stacklevel=3)  # noqa: E731
+    notes = _point_warnings(points, scenarios, base_scenario, warn)
     if out_dir is None:
         frames = _run_points(points, scenarios, None, base_hash, seed, trials, threads, engine,
-                             on_point, warn)  # fmt: skip
+                             on_point, warn, notes)  # fmt: skip
         table = pd.concat(frames, ignore_index=True)
     else:
         from ..outdir import OutputDir
@@ -206,9 +210,9 @@ def sweep(
             out.check(name)  # fail now, not after the whole grid has run
         with out:
             frames = _run_points(points, scenarios, out, base_hash, seed, trials, threads,
-                                 engine, on_point, warn)  # fmt: skip
+                                 engine, on_point, warn, notes)  # fmt: skip
             table = pd.concat(frames, ignore_index=True)
-            with out.staging() as stage:
+            with out.staging(replace=True) as stage:
                 table.to_csv(stage / "results.csv", index=False)
                 table.to_parquet(stage / "results.parquet", index=False)
                 if plots:
@@ -221,10 +225,36 @@ def sweep(
     return table
 
 
+def _point_warnings(points, scenarios, base_scenario, warn) -> list[str]:
+    """Each point's scenario warnings as one text (the table's ``warnings`` column); those a
+    point has that the base scenario does not are handed to ``warn`` now, named by the
+    point's values (the base's own were shown when it was loaded)."""
+    from .variants import label_of
+
+    seen = set(base_scenario.warnings)
+    notes = []
+    for point, sc in zip(points, scenarios, strict=True):
+        mine = list(dict.fromkeys(sc.warnings))
+        for message in mine:
+            if message not in seen:
+                warn(f"{label_of(point)}: {message}")
+        notes.append("; ".join(mine))
+    return notes
+
+
 def _run_points(points, scenarios, out, base_hash, seed, trials, threads, engine, on_point,
-                warn) -> list:  # fmt: skip
+                warn, notes) -> list:  # fmt: skip
     """Every point's one-row frame, in grid order: read back from its checked point file when
-    it is there and sound, else run (and saved when ``out`` is an output folder)."""
+    it is there and sound, else run (and saved when ``out`` is an output folder); each with
+    its scenario warnings (``notes``) in a ``warnings`` column."""
+    frames = _run_point_frames(points, scenarios, out, base_hash, seed, trials, threads,
+                               engine, on_point, warn)  # fmt: skip
+    return [f.assign(warnings=note) for f, note in zip(frames, notes, strict=True)]
+
+
+def _run_point_frames(points, scenarios, out, base_hash, seed, trials, threads, engine,
+                      on_point, warn) -> list:  # fmt: skip
+    """:func:`_run_points` without the warnings."""
     import pandas as pd
 
     from ..api import simulate

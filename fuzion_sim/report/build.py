@@ -23,7 +23,7 @@ import yaml
 from . import alt_text, tables
 from .html import STYLE, html_table
 
-__all__ = ["build_report", "md_escape", "md_table"]
+__all__ = ["build_report", "md_escape", "md_table", "regenerate_here"]
 
 #: Characters that make markup in Markdown (CommonMark, GitHub tables) inside a line of text:
 #: emphasis, code, links and images (``[``), table cells, strikethrough and headings; ``<``,
@@ -71,6 +71,49 @@ def md_table(frame) -> str:
     return "\n".join(lines)
 
 
+def regenerate_here(command: str, folder: Path) -> str:
+    """``command`` (a shell-quoted ``fuzion-sim report ...``) as it runs from the report's
+    folder, where a reader of the report is: the folder it writes to becomes ``.`` and every
+    word naming an existing file (the scenario) a path relative to the folder (absolute when
+    the two share no folder but the root).
+
+    Parameters
+    ----------
+    command : str
+        The command as typed, shell-quoted.
+    folder : pathlib.Path
+        The report's folder.
+
+    Returns
+    -------
+    str
+        Shell-quoted again, so every word stays one word when pasted.
+    """
+    import os
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    here = Path(folder).resolve()
+    out = []
+    for i, word in enumerate(words):
+        before = words[i - 1] if i else ""
+        if before in ("-o", "--out"):
+            out.append(".")
+        elif i >= 2 and not word.startswith("-") and before not in ("--title",) and (
+                Path(word).is_file()):  # fmt: skip
+            target = Path(word).resolve()
+            shared = Path(os.path.commonpath([target, here]))
+            # relative within a shared project folder; absolute when only the root is shared
+            out.append(target.as_posix() if shared == Path(shared.anchor)
+                       else os.path.relpath(target, here))  # fmt: skip
+        else:
+            out.append(word)
+    return shlex.join(out)
+
+
 class _Doc:
     """Builds the Markdown and HTML side by side."""
 
@@ -110,6 +153,21 @@ class _Doc:
             (display if data is None else data).to_csv(self.folder / csv_name, index=False)
             self.data([csv_name])
 
+    def table_data(self, data, csv_name: str):
+        """Only the data of a table (shown elsewhere, or folded), saved and linked."""
+        data.to_csv(self.folder / csv_name, index=False)
+        self.data([csv_name])
+
+    def details(self, summary: str, display, data=None, csv_name: str | None = None):
+        """A table folded away under a one-line ``summary`` (HTML ``<details>``, which
+        GitHub's Markdown shows folded too)."""
+        self.md.append(f"<details><summary>{html.escape(summary)}</summary>\n\n"
+                       + md_table(display) + "\n\n</details>\n")  # fmt: skip
+        self.html.append(f"<details><summary>{html.escape(summary)}</summary>"
+                         f"{html_table(display)}</details>")  # fmt: skip
+        if csv_name:
+            (display if data is None else data).to_csv(self.folder / csv_name, index=False)
+
     def data(self, names: list[str]):
         """A line of links to data files in the report folder."""
         self.md.append("Data: " + ", ".join(f"[{n}]({n})" for n in names) + "\n")  # our names
@@ -140,22 +198,37 @@ class _Doc:
         (self.folder / "index.html").write_text(doc)
 
 
-def _result_sections(doc: _Doc, result, prefix: str = ""):
+#: The sections that show one run (the baseline's, in a comparison).
+RESULT_SECTIONS = ("Who wins", "How long it takes", "Who stays standing", "Per combatant",
+                   "Counted by the rules")  # fmt: skip
+
+
+def _result_sections(doc: _Doc, result, prefix: str = "", baseline: str | None = None):
+    """The sections of one run; ``baseline``: the label of the comparison's baseline these
+    sections show, added to each heading."""
     import pandas as pd
 
     from .plots import kill_time_plot, survival_plot
 
     unit = result.time_unit["unit"]
-    doc.h(2, "Who wins")
+    suffix = f" (baseline: {baseline})" if baseline else ""
+    names = iter(RESULT_SECTIONS)
+
+    def heading() -> None:
+        doc.h(2, next(names) + suffix)
+
+    heading()
     raw = result.win_table()
     raw = raw[(raw["count"] > 0) | raw["outcome"].isin(result.sides)]
     doc.table(tables.wins_frame(result), raw, f"{prefix}wins.csv")
-    doc.h(2, "How long it takes")
+    heading()
+    per_round = result.time_unit.get("per_round")
+    rounds = "" if unit == "round" or per_round in (None, 1) else (
+        f"; {per_round:g} {unit}s to a round")
     doc.p(
         f"Kill time is the {unit} in which a decisive fight ended (a {unit} is "
-        f"{result.time_unit['seconds']:g} s; {result.time_unit.get('per_round')} {unit}s to a "
-        "round). Mean: normal interval from the standard error; quantiles: distribution-free "
-        "order-statistic intervals."
+        f"{result.time_unit['seconds']:g} s{rounds}). Mean: normal interval from the "
+        "standard error; quantiles: distribution-free order-statistic intervals."
     )
     doc.table(tables.kill_time_frame(result), pd.DataFrame(_kill_time_rows(result)),
               f"{prefix}kill_time_summary.csv")  # fmt: skip
@@ -165,12 +238,12 @@ def _result_sections(doc: _Doc, result, prefix: str = ""):
     png = kill_time_plot(result, doc.folder / f"{prefix}kill_time.png")
     doc.image(png, "Kill-time distribution and CDF (95% bands)", alt_text.kill_time_alt(result))
     doc.data([f"{prefix}kill_time_pmf.csv", f"{prefix}kill_time_cdf.csv"])
-    doc.h(2, "Who stays standing")
+    heading()
     result.survival().to_csv(doc.folder / f"{prefix}survival.csv", index=False)
     png = survival_plot(result, doc.folder / f"{prefix}survival.png")
     doc.image(png, "Survival curves per side and per combatant", alt_text.survival_alt(result))
     doc.data([f"{prefix}survival.csv"])
-    doc.h(2, "Per combatant")
+    heading()
     stats = pd.DataFrame(result.combatant_stats())
     raw = (
         stats[["combatant", "side", "hit_rate", "attacks_mean"]]
@@ -185,12 +258,39 @@ def _result_sections(doc: _Doc, result, prefix: str = ""):
             f"First combatant down (any side): mean {first['mean']:.2f} {unit}s, "
             f"median {first['median']:g} ({first['n']:,} fights with someone down)."
         )
+    counted = tables.counters_frame(result)
+    if not counted.empty:
+        heading()
+        doc.p(f"What the rules count beyond the outcomes: a 0-or-1 count as a probability "
+              f"(P(immobilised)), a count as its mean per fight with the probability that it "
+              f"happened at all beside it; a time in {unit}s, over the fights where it "
+              "happened.")  # fmt: skip
+        doc.table(counted, _counter_rows(result), f"{prefix}counted.csv")
+
+
+def _counter_rows(result):
+    """The raw numbers of :func:`~fuzion_sim.report.tables.counters_frame`
+    (``counted.csv``): per combatant and counter, its mean and probability."""
+    import pandas as pd
+
+    stats = result.combatant_stats()
+    probs = result.counter_probabilities()
+    rows = []
+    for spec in result.schema.counters if result.schema else ():
+        for row in stats:
+            mean = row[f"{spec.label}_mean"]
+            if not mean:
+                continue
+            rows.append({"combatant": row["combatant"], "side": row["side"],
+                         "counter": spec.label, "mean": mean,
+                         "probability": probs.get((row["combatant"], spec.label))})  # fmt: skip
+    return pd.DataFrame(rows, columns=["combatant", "side", "counter", "mean", "probability"])
 
 
 def _kill_time_rows(result) -> list[dict]:
     """The kill-time summary's raw numbers (``kill_time_summary.csv``), one row per unit."""
     rows = []
-    for u in (result.time_unit["unit"], "round", "second"):
+    for u in tables.time_units(result):
         s = result.kill_time_summary(unit=u)
         if s["mean"] is None:
             continue
@@ -262,7 +362,7 @@ def build_report(
         out.check(name)  # fail now, not after the runs
     if grid:
         out.check_dir("sweep")
-    with out, out.staging() as stage:
+    with out, out.staging(replace=True) as stage:
         _write_report(base, sc, out.root, stage, vary, grid, trials, seed, threads, title,
                       command, backend, scheduler, force)  # fmt: skip
     return out.root / "index.html"
@@ -276,7 +376,7 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
 
     from ..analysis.compare import compare
     from ..analysis.sweep import sweep
-    from ..analysis.variants import engine_kwargs
+    from ..analysis.variants import axes_of, engine_kwargs
     from ..api import simulate
     from .plots import comparison_plots
     from .tables import (
@@ -284,12 +384,20 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
         assumptions_frame,
         comparison_frame,
         differences_frame,
+        split_assumptions,
         sweep_frame,
     )
 
     engine = engine_kwargs(backend, scheduler)
-    result = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=None,
-                      progress=False, **engine)  # fmt: skip
+    cmp = None
+    if vary:
+        cmp = compare(base, vary, trials=trials, seed=seed, threads=threads,
+                      backend=backend, scheduler=scheduler)  # fmt: skip
+        # the sections after the comparison show its baseline, the first variant
+        result, sc = cmp.results[0], base.build(list(cmp.values[0].items()))
+    else:
+        result = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=None,
+                          progress=False, **engine)  # fmt: skip
     doc = _Doc(stage)
     title = title or result.scenario
     doc.h(1, title)
@@ -298,11 +406,11 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
         [f"fuzion_sim {prov['version']}, system {prov['system']}",
          f"{prov['trials']:,} trials, seed {prov['seed']}, scenario hash {prov['scenario_hash']}",
          f"source: {base.source or '(in memory)'}"],
-        code={"regenerate": command} if command else None,
+        code={"regenerate (run in this report's folder)": regenerate_here(command, folder)}
+        if command else None,
     )  # fmt: skip
-    if vary:
-        cmp = compare(base, vary, trials=trials, seed=seed, threads=threads,
-                      backend=backend, scheduler=scheduler)  # fmt: skip
+    baseline = None
+    if cmp is not None:
         doc.h(2, "Comparison")
         varied = ", ".join(sorted({k for v in cmp.values for k in v}))
         doc.p(
@@ -311,7 +419,18 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
             "variant minus the first (the baseline), with paired 95% intervals."
         )
         doc.items(cmp.verdicts())
+        baseline = cmp.labels[0]
+        doc.p(
+            f"Every variant appears in this section only. The sections after it "
+            f"({', '.join(RESULT_SECTIONS[:-1])}, and what the rules count) show the baseline, "
+            f"{baseline}, alone; the assumptions and the scenario are the baseline's too."
+        )
         doc.table(comparison_frame(cmp), cmp.to_frame(), "comparison.csv")
+        counted = tables.comparison_counters_frame(cmp)
+        if not counted.empty:
+            doc.p("What the rules count, as the probability that it happened at all in a "
+                  "fight, variant by variant (means: comparison.csv and each variant's run).")
+            doc.table(counted)
         doc.table(differences_frame(cmp), cmp.differences_frame(), "differences.csv")
         if tables.ks_note(cmp):
             doc.p(tables.ks_note(cmp))
@@ -322,22 +441,46 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
             strict=True,
         ):
             doc.image(path, caption, alt)
-    _result_sections(doc, result)
+    _result_sections(doc, result, baseline=baseline)
     if grid:
+        notes: list[str] = []
         table = sweep(base, grid, out_dir=folder / "sweep", trials=trials, seed=seed,
                       threads=threads, backend=backend, scheduler=scheduler,
-                      force=force)  # fmt: skip
+                      force=force, warn=notes.append)  # fmt: skip
         keys = table.attrs["axes"]
         doc.h(2, "Sweep")
         doc.p(f"Every point of the grid over {', '.join(keys)}, on common random numbers.")
+        if notes:
+            doc.p("Warnings of the points (also in the table's warnings column):")
+            doc.items(notes)
         doc.table(sweep_frame(table, keys), table, "sweep.csv")
         for png in sorted((folder / "sweep").glob("*.png")):
             caption = f"Sweep over {', '.join(keys)}"
             doc.image(png, caption, alt_text.sweep_alt(table, keys, png.name),
                       rel=f"sweep/{png.name}")  # fmt: skip
-    doc.h(2, "Assumptions")
-    doc.p(f"Every effective rule switch (rulings from RULINGS.md); max rounds {sc.max_rounds}.")
-    doc.table(assumptions_frame(result), pd.DataFrame(assumption_rows(result)), "assumptions.csv")
+    doc.h(2, "Assumptions" + (f" (baseline: {baseline})" if baseline else ""))
+    rows = assumption_rows(result, sc)
+    varied = {k.split(".", 1)[1] for axis in (cmp.values if cmp else []) for k in axis
+              if k.startswith("rules.")}  # fmt: skip
+    varied |= {str(k).split(".", 1)[1] for k, _v in (axes_of(grid) if grid else [])
+               if str(k).startswith("rules.")}  # fmt: skip
+    shown, folded = split_assumptions(rows, varied)
+    knows = any(r["inert_known"] for r in rows)
+    which = "off their defaults" + (", compared or swept" if varied else "") + (
+        " or able to change this fight" if knows else "")
+    doc.p(
+        f"The rule switches {which} "
+        f"({len(shown)} of {len(rows)}; rulings from RULINGS.md); max rounds {sc.max_rounds}. "
+        "assumptions.csv lists every switch."
+    )
+    if shown:
+        doc.table(assumptions_frame(result, shown))
+    if folded:
+        why = ("at their defaults and unable to change this fight" if knows
+               else "at their defaults")  # fmt: skip
+        more = "more switches," if shown else "switches, all"
+        doc.details(f"{len(folded)} {more} {why}", assumptions_frame(result, folded))
+    doc.table_data(pd.DataFrame(rows).drop(columns=["inert_known"]), "assumptions.csv")
     doc.h(2, "Scenario")
     doc.code(yaml.safe_dump(sc.data, sort_keys=False, allow_unicode=True), "yaml")
     doc.write(title)

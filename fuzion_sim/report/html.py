@@ -2,7 +2,10 @@
 
 A table gets a ``data-label`` on every cell, so on a narrow screen (a phone, a side panel) a
 table of five or more columns stacks: each row becomes a card of "header: value" lines instead
-of running past the page. Cells wrap (long words too); images never exceed the page width.
+of running past the page. Cells wrap between words and never inside one ("break-word" only
+breaks a word longer than the whole column, "anywhere" would size columns as if every word
+could break: "secur / ity"); a name joined by ``_`` or ``/`` may wrap at its joints. Images
+never exceed the page width.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ h1{line-height:1.2}
 table.fz{border-collapse:collapse;margin:.5em 0;max-width:100%;
   font-variant-numeric:tabular-nums}
 table.fz td,table.fz th{border:1px solid #ccc;padding:3px 8px;text-align:left;
-  vertical-align:top;overflow-wrap:anywhere}
+  vertical-align:top;overflow-wrap:break-word;word-break:normal;hyphens:manual}
 table.fz th{background:#f3f3f3;font-weight:600}
 table.fz td.num{text-align:right}
 pre{background:#f7f7f7;padding:.8em;overflow:auto;max-width:100%;white-space:pre-wrap}
@@ -58,6 +61,13 @@ def _numeric(cells: list[str]) -> bool:
     return bool(filled) and all(c[0].isdigit() or c[0] in "+-−<" for c in filled)
 
 
+def _breakable(text: str) -> str:
+    """``text`` HTML-escaped, with a line-break opportunity (``<wbr>``) after each ``_`` and
+    ``/``: a switch name (``knockback_into_obstacles``) or a path may wrap at its joints on a
+    narrow page instead of running past it, and never inside a word."""
+    return html.escape(text).replace("_", "_<wbr>").replace("/", "/<wbr>")
+
+
 def html_table(frame, caption: str | None = None) -> str:
     """A DataFrame of display strings as an HTML table that fits the page.
 
@@ -84,7 +94,7 @@ def html_table(frame, caption: str | None = None) -> str:
         for c, num in zip(cols, numeric, strict=True)
     ]
     body = "".join(
-        "<tr>" + "".join(f"{o}{html.escape(cell)}</td>" for o, cell in zip(opens, row, strict=True))
+        "<tr>" + "".join(f"{o}{_breakable(cell)}</td>" for o, cell in zip(opens, row, strict=True))
         + "</tr>"
         for row in rows
     )

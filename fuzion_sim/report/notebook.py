@@ -45,10 +45,16 @@ def _listed(items: list[str]) -> str:
 
 
 def _wins_line(result) -> str:
-    return _listed(
-        [f"{_short(s, 30)} {fmt.pct_interval(result.win_probability(s), *result.win_interval(s))}"
-         for s in result.sides]
-    )  # fmt: skip
+    """Each side's win probability, then draws and unresolved fights when there were any
+    (they are outcomes too: a side at 34% with draws at 54% is not the favourite)."""
+    def share(outcome: str) -> str:
+        p = result.outcome_probability(outcome)
+        return fmt.pct_interval(p, *result.outcome_interval(outcome))
+
+    wins = [f"{_short(s, 30)} {share(s)}" for s in result.sides]
+    others = [f"{o} {share(o)}" for o in ("draw", "unresolved")
+              if result.outcome_probability(o) > 0]  # fmt: skip
+    return _listed(wins) + "".join(f", {o}" for o in others)
 
 
 def _kill_line(result) -> str:
@@ -61,6 +67,19 @@ def _kill_line(result) -> str:
         f"kill time mean {fmt.num_interval(kt['mean'], *kt['ci95'])} {unit}, "
         f"median {fmt.num(median)} ({fmt.count(kt['n'])} decisive fights)"
     )
+
+
+def _headline(result) -> str:
+    """``", dice hero"``: the switches the system gives a shortcut option, with their values
+    (none for a system without one: colour and FUDGE have no dice switch)."""
+    from ..systems import get_system
+
+    try:
+        switches = get_system(result.system).switches
+    except Exception:  # an unregistered system: nothing to headline
+        return ""
+    return "".join(f", {k} {result.rules[k]}" for k, spec in switches.items()
+                   if spec.flag and k in result.rules)  # fmt: skip
 
 
 def result_repr(result) -> str:
@@ -77,8 +96,7 @@ def result_repr(result) -> str:
     """
     head = (
         f"Result({_short(result.scenario)!r}, {result.system}, {result.trials:,} trials, "
-        f"seed {result.seed}, dice {result.rules.get('dice')}, "
-        f"{len(result.combatants)} combatants)"
+        f"seed {result.seed}{_headline(result)}, {len(result.combatants)} combatants)"
     )
     return _cap(f"{head}\n  wins: {_wins_line(result)}\n  {_kill_line(result)}")
 
@@ -113,8 +131,7 @@ def result_html(result) -> str:
     """
     head = (
         f"<p><strong>{html.escape(result.scenario)}</strong> ({html.escape(result.system)}, "
-        f"{result.trials:,} trials, seed {result.seed}, dice "
-        f"{html.escape(str(result.rules.get('dice')))})</p>"
+        f"{result.trials:,} trials, seed {result.seed}{html.escape(_headline(result))})</p>"
     )
     parts = ["<div>", head, html_table(wins_frame(result))]
     kt = kill_time_frame(result)

@@ -16,6 +16,7 @@ __all__ = [
     "comparison_figures",
     "comparison_plots",
     "distinct_colours",
+    "error_lengths",
     "kill_time_figure",
     "kill_time_plot",
     "save",
@@ -79,6 +80,27 @@ def distinct_colours(n: int) -> list:
     if n <= 20:
         return [colormaps["tab20"](i) for i in range(n)]
     return [colormaps["hsv"](i / n) for i in range(n)]
+
+
+def error_lengths(estimate, low, high) -> np.ndarray:
+    """The lengths of error bars below and above ``estimate`` for matplotlib's ``yerr``.
+
+    Parameters
+    ----------
+    estimate, low, high : array_like of float
+        Estimates and their interval ends.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``[[estimate - low], [high - estimate]]`` as a 2 x n array, never negative (an end
+        that rounding or an older table left a hair past its estimate draws no bar, where
+        matplotlib would refuse the whole figure) and 0 where a number is missing.
+    """
+    p = np.asarray(estimate, float)
+    below = np.nan_to_num(p - np.asarray(low, float), nan=0.0)
+    above = np.nan_to_num(np.asarray(high, float) - p, nan=0.0)
+    return np.vstack([np.clip(below, 0.0, None), np.clip(above, 0.0, None)])
 
 
 def _time_axis(ax, result, what: str = "kill time") -> None:
@@ -196,7 +218,7 @@ def comparison_figures(comparison) -> list:
         p = np.array([r.win_probability(side) for r in results])
         ci = np.array([r.win_interval(side) for r in results])
         ax.bar(x + k * width, p, width, label=side,
-               yerr=[p - ci[:, 0], ci[:, 1] - p], capsize=3)  # fmt: skip
+               yerr=error_lengths(p, ci[:, 0], ci[:, 1]), capsize=3)  # fmt: skip
     ax.set_xticks(x + width * (len(sides) - 1) / 2, labels, rotation=15)
     ax.set_xlabel("variant")
     ax.set_ylabel("win probability")

@@ -5,6 +5,10 @@ a table shows at most ``rows`` of them: the first outcome (a miss, 0), the next 
 order, and the rest merged into an "N or more" row. When that row would hold most of the
 probability (the mass sits far from 0, as for DC 200), the rows show instead the run of
 consecutive outcomes holding the most probability, with an "A to B" row before it.
+
+Outcomes too rare to print (every one from some outcome on below half of the last printed
+digit, :data:`PRINT_FLOOR`, so that each row would read 0.000000) are never shown one a row:
+they are merged into one "N or more" row that holds the mass left, however few rows there are.
 """
 
 from __future__ import annotations
@@ -13,10 +17,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["PmfRow", "pmf_rows", "DEFAULT_ROWS"]
+__all__ = ["PmfRow", "pmf_rows", "DEFAULT_ROWS", "PRINT_FLOOR", "format_probability"]
 
 #: Rows ``fuzion-sim attack`` shows per distribution unless ``--rows`` says otherwise.
 DEFAULT_ROWS = 30
+#: A probability below this prints as 0.000000 at six decimals.
+PRINT_FLOOR = 5e-7
+
+
+def format_probability(p: float) -> str:
+    """A probability at six decimals, or, when that would read 0.000000 for a mass that is
+    not zero, in scientific notation (``3.2e-09``)."""
+    p = float(p)
+    return f"{p:.1e}" if 0.0 < p < PRINT_FLOOR else f"{p:.6f}"
 
 
 @dataclass(frozen=True)
@@ -55,10 +68,20 @@ def pmf_rows(pmf: dict, rows: int = DEFAULT_ROWS) -> list[PmfRow]:
     -------
     list of PmfRow
         Every outcome when there are ``rows`` or fewer; else the first outcome, the window of
-        consecutive outcomes with the most probability, and merged rows for the rest.
+        consecutive outcomes with the most probability, and merged rows for the rest. A tail
+        of outcomes that would each print as 0.000000 is one merged row either way.
     """
     rows = max(int(rows), 2)
     items = sorted((int(v), float(p)) for v, p in pmf.items())
+    cut = _rare_tail(np.array([p for _, p in items]))
+    if cut < len(items) - 1 and cut + 1 <= rows:
+        # the printable outcomes fit: show them, and the rare tail as one row
+        probs = np.array([p for _, p in items])
+        tail = min(float(probs[cut:].sum()), 1.0)
+        head = pmf_rows({v: p for v, p in items[:cut]}, rows) if cut else []
+        above = [PmfRow(r.label, r.probability, min(r.at_least + tail, 1.0), r.merged)
+                 for r in head]  # fmt: skip
+        return [*above, PmfRow(f"{items[cut][0]} or more", tail, tail, len(items) - cut)]
     values = np.array([v for v, _ in items], dtype=np.int64)
     probs = np.array([p for _, p in items])
     tail = np.concatenate([np.cumsum(probs[::-1])[::-1], [0.0]])  # tail[i] = P(X >= values[i])
@@ -93,3 +116,14 @@ def pmf_rows(pmf: dict, rows: int = DEFAULT_ROWS) -> list[PmfRow]:
     rest = start + length
     out.append(PmfRow(f"{values[rest]} or more", float(tail[rest]), float(tail[rest]), n - rest))
     return out
+
+
+def _rare_tail(probs: np.ndarray) -> int:
+    """The index from which every outcome is below :data:`PRINT_FLOOR` (never the first
+    outcome: a table shows at least one row as it is); ``len(probs)`` when the last is not."""
+    n = len(probs)
+    if n < 2:
+        return n
+    printable = np.flatnonzero(probs >= PRINT_FLOOR)
+    last = int(printable[-1]) if printable.size else 0
+    return max(last + 1, 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..analysis.intervals import z_value
-from .plots import _figure, distinct_colours, units
+from .plots import _figure, distinct_colours, error_lengths, units
 
 __all__ = ["sweep_figures", "text_colour"]
 
@@ -57,14 +57,16 @@ def _line_figure(table, key: str, sides: list[str]):
         p = table[f"win_probability.{side}"].to_numpy(float)
         lo = table[f"win_ci95_low.{side}"].to_numpy(float)
         hi = table[f"win_ci95_high.{side}"].to_numpy(float)
-        ax1.errorbar(xs, p, yerr=[p - lo, hi - p], marker="o", ms=4, capsize=3, label=side,
+        ax1.errorbar(xs, p, yerr=error_lengths(p, lo, hi), marker="o", ms=4, capsize=3, label=side,
                      color=colour)  # fmt: skip
     ax1.set_ylabel("win probability (95% intervals)")
     ax1.set_ylim(0, 1)
     ax1.legend()
     mean = table["kill_time_mean"].to_numpy(float)
     se = table["kill_time_se"].to_numpy(float) if "kill_time_se" in table else 0 * mean
-    ax2.errorbar(xs, mean, yerr=z_value(0.95) * se, marker="o", ms=4, capsize=3, color="#4c72b0")
+    half = np.nan_to_num(z_value(0.95) * se, nan=0.0)  # one decisive fight: no spread
+    ax2.errorbar(xs, mean, yerr=np.clip(half, 0.0, None), marker="o", ms=4, capsize=3,
+                 color="#4c72b0")
     ax2.set_ylabel(f"mean kill time ({_unit(table)}, 95%)")
     for ax in (ax1, ax2):
         ax.set_xlabel(key)

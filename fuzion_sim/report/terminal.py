@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import fmt
-from .pmf_rows import pmf_rows
+from .pmf_rows import format_probability, pmf_rows
 
 __all__ = ["console", "frame_table", "new_table", "pmf_table", "show"]
 
@@ -87,14 +87,21 @@ def pmf_table(con: Console, title: str, column: str, pmf: dict, rows: int) -> No
     tbl = new_table([column, "probability", "P(at least)"],
                     right=[column, "probability", "P(at least)"])  # fmt: skip
     for row in shown:
-        tbl.add_row(row.label, f"{row.probability:.6f}", f"{row.at_least:.6f}")
+        tbl.add_row(row.label, format_probability(row.probability),
+                    format_probability(row.at_least))  # fmt: skip
     show(con, title, tbl)
     merged = [r for r in shown if r.merged > 1]
     if merged:
         held = "; ".join(
-            f"'{r.label}' holds {fmt.pct(r.probability)} of the probability ({r.merged} outcomes)"
+            f"'{r.label}' holds {_share(r.probability)} of the probability ({r.merged} outcomes)"
             for r in merged
         )
         con.print(
             f"{len(pmf)} outcomes in {len(shown)} rows: {held}. --rows N shows more, --json all."
         )
+
+
+def _share(p: float) -> str:
+    """A merged row's share: a percent, or the probability itself when a percent would read
+    0.0%."""
+    return fmt.pct(p) if p >= 0.0005 else format_probability(p)

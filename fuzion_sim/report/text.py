@@ -99,25 +99,14 @@ def _categories_table(con, spec, counts: dict) -> None:
 
 def _counters_table(con, result, per: list[dict]) -> None:
     """What the rule system counts beyond the shared outcomes (knockback; a vehicle's
-    immobilisation and critical locations), one column a counter that someone scored, one row
-    a combatant that scored any: a probability as a percent, a mean to two decimals, "-"
-    where a mean over the fights in which something happened has no such fight."""
-    specs = [c for c in (result.schema.counters if result.schema else ())
-             if any(row[f"{c.label}_mean"] for row in per)]  # fmt: skip
-    rows = [row for row in per if any(row[f"{c.label}_mean"] for c in specs)]
-    if not rows:
+    immobilisation, crashes, loss of control), one row a combatant that scored any:
+    probabilities beside the means (see :func:`~fuzion_sim.report.tables.counters_frame`)."""
+    frame = tables.counters_frame(result)
+    if frame.empty:
         return
-    cols = [c.label.replace("_", " ") for c in specs]
-    table = new_table(["combatant", *cols], right=cols)
-    for row in rows:
-        cells = []
-        for c in specs:
-            v = row[f"{c.label}_mean"]
-            cells.append("-" if v is None else fmt.pct(v) if c.percent else f"{v:.2f}")
-        table.add_row(row["combatant"], *cells)
     unit = fmt.plural(result.time_unit["unit"])
-    show(con, f"Counted by the rules (means per fight; a time in {unit}, over the fights "
-              "where it happened)", table)  # fmt: skip
+    show(con, f"Counted by the rules (means per fight and probabilities; a time in {unit}, "
+              "over the fights where it happened)", frame_table(frame))  # fmt: skip
 
 
 def render_catalog(kind: str, entries: list[dict], columns=None) -> None:
@@ -194,6 +183,10 @@ def render_comparison(cmp) -> None:
     crn = "common random numbers" if cmp.common_random_numbers else "independent seeds"
     con.print(f"[bold]{first.scenario}[/bold]  ({first.trials:,} trials per variant, {crn})")
     show(con, "Variants", frame_table(comparison_frame(cmp)))
+    counted = tables.comparison_counters_frame(cmp)
+    if not counted.empty:
+        show(con, "Counted by the rules: how often it happened at all, by variant",
+             frame_table(counted))  # fmt: skip
     show(con, "Differences from the baseline (95% intervals)",
           frame_table(differences_frame(cmp)))  # fmt: skip
     note = tables.ks_note(cmp)

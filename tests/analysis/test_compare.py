@@ -76,7 +76,7 @@ def test_cross_product_and_verdict():
     out = cmp.to_json_dict()
     assert out["variants"][1]["values"] == {"rules.dice": "hero", "rules.criticals": "none"}
     assert all(v.endswith(".") for v in cmp.verdicts())
-    assert len(cmp.differences_frame()) == 3 * 5
+    assert len(cmp.differences_frame()) == 3 * 7  # 2 sides, draw, unresolved, 2 times, test
 
 
 def test_flagship_verdict_wording():
@@ -104,9 +104,14 @@ class _Run:
     def win_interval(self, side):
         return (self.p[side] - 0.005, self.p[side] + 0.005)
 
+    def outcome_probability(self, outcome):
+        return self.p.get(outcome, 0.0)
+
 
 def _wins(diff_ci: tuple[float, float], *sides):
-    return {s: {"diff": sum(diff_ci) / 2, "ci95": list(diff_ci)} for s in sides}
+    """The part of a difference the favourite's sentence reads."""
+    return {"win_probability": {s: {"diff": sum(diff_ci) / 2, "ci95": list(diff_ci)}
+                                for s in sides}}  # fmt: skip
 
 
 def test_verdict_says_when_the_favourite_changes():
