@@ -14,13 +14,14 @@ Every page written here is read from the code, so it cannot drift from it:
 - the tables of the explanation pages (range bands, the colour table, FUDGE damage), where a
   page holds ``<!-- generated: NAME -->``.
 
-A ruling id (``F10``, ``VA-40``, ``CA12``, ``UA1``) links to its page under
-``explanation/rulings/`` (anchor: the id lower-cased) once that page exists.
+A ruling id (``F10``, ``VA-40``, ``CA12``, ``UA1``) links to the page under
+``explanation/rulings/`` that defines its anchor (the id lower-cased), once one does.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -42,16 +43,36 @@ def short_title(system) -> str:
     return system.title.split(" (", 1)[0].split(":", 1)[0]
 
 
+@functools.cache
+def ruling_anchors() -> dict[str, str]:
+    """Ruling id (lower case) -> the rulings page that defines its anchor (``{#f10}``,
+    ``id="f10"`` or a heading whose slug is the id), from ``docs/explanation/rulings/``."""
+    found: dict[str, str] = {}
+    for page in sorted((DOCS / "explanation" / "rulings").glob("*.md")):
+        text = page.read_text()
+        anchors = set(re.findall(r"\{#([\w-]+)[^}]*\}", text))
+        anchors |= set(re.findall(r"""(?:id|name)=["']([\w-]+)["']""", text))
+        for heading in re.findall(r"^#+\s+(.+?)\s*$", text, re.M):
+            anchors.add(re.sub(r"[^\w\s-]", "", heading).strip().lower().replace(" ", "-"))
+        for anchor in anchors:
+            found.setdefault(anchor, page.name)
+    return found
+
+
 def ruling_links(text: str, system: str, depth: int) -> str:
-    """``text`` with each ruling id linked to its page, when the rulings page exists."""
-    page = DOCS / "explanation" / "rulings" / f"{system}.md"
-    if not page.exists():
-        return text
+    """``text`` with each ruling id linked to the rulings page that defines its anchor (the id
+    lower-cased); an id no page defines yet stays plain text."""
     up = "../" * depth
-    return RULING.sub(
-        lambda m: f"[{m.group(1)}]({up}explanation/rulings/{system}.md#{m.group(1).lower()})",
-        text,
-    )
+    anchors = ruling_anchors()
+
+    def link(match):
+        ruling = match.group(1)
+        page = anchors.get(ruling.lower())
+        if page is None:
+            return ruling
+        return f"[{ruling}]({up}explanation/rulings/{page}#{ruling.lower()})"
+
+    return RULING.sub(link, text)
 
 
 HISTORY = re.compile(r"\s*\(issues? \d+[^)]*\)|\bissues? \d+[^:;,)]*[:;,]?\s*")
