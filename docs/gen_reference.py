@@ -61,16 +61,16 @@ def ruling_anchors() -> dict[str, str]:
 
 def ruling_links(text: str, system: str, depth: int) -> str:
     """``text`` with each ruling id linked to the rulings page that defines its anchor (the id
-    lower-cased); an id no page defines yet stays plain text."""
+    lower-cased); an id no page defines yet stays plain text. Each is kept on one line."""
     up = "../" * depth
     anchors = ruling_anchors()
 
     def link(match):
         ruling = match.group(1)
         page = anchors.get(ruling.lower())
-        if page is None:
-            return ruling
-        return f"[{ruling}]({up}explanation/rulings/{page}#{ruling.lower()})"
+        if page is not None:
+            ruling = f"[{ruling}]({up}explanation/rulings/{page}#{ruling.lower()})"
+        return f'<span class="ruling">{ruling}</span>'  # never broken at its hyphen
 
     return RULING.sub(link, text)
 
