@@ -1,9 +1,11 @@
 """The documentation site: it builds with warnings as errors, its tutorials' commands and Python
-blocks run, and its pages lay out in headless Chromium at 1280 and 600 px.
+blocks run (the README's tour too), and its pages lay out in headless Chromium at 1280 and
+600 px.
 
 The build is ``mkdocs build --strict`` (what ``make docs`` runs): a broken link, a missing page
 or anchor, or a reference the API pages cannot resolve fails it. Every fenced ``sh`` block of a
-tutorial is a list of ``fuzion-sim`` commands, run in this process through the click command
+tutorial (and of the README) is a list of ``fuzion-sim`` commands (set-up steps that are not
+are fenced ``bash``), run in this process through the click command
 with at most ``TRIALS`` trials; every fenced ``python`` block runs, the blocks of a page in one
 namespace, with its trial counts cut the same way. Both run in a scratch folder that sees the
 repository's ``scenarios/``, so what they write (reports, sweeps) goes nowhere else.
@@ -24,6 +26,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 TUTORIALS = sorted((DOCS / "tutorials").glob("*.md"))
+#: The pages whose commands and Python blocks run: the tutorials and the README's tour.
+RUNNABLE = [*TUTORIALS, ROOT / "README.md"]
 #: Trials for a tutorial's command or Python block (its own count when smaller).
 TRIALS = 1_000
 #: The commands that take ``--trials``.
@@ -126,7 +130,7 @@ def test_a_broken_link_fails_the_build(tmp_path):
     assert "missing.md" in done.stderr
 
 
-@pytest.mark.parametrize("page", TUTORIALS, ids=[p.stem for p in TUTORIALS])
+@pytest.mark.parametrize("page", RUNNABLE, ids=[p.stem for p in RUNNABLE])
 def test_tutorial_commands_run(page, scratch):
     from click.testing import CliRunner
 
@@ -140,7 +144,7 @@ def test_tutorial_commands_run(page, scratch):
         assert done.exit_code == 0, f"{page.name}: {line}\n{done.output[-2000:]}"
 
 
-@pytest.mark.parametrize("page", TUTORIALS, ids=[p.stem for p in TUTORIALS])
+@pytest.mark.parametrize("page", RUNNABLE, ids=[p.stem for p in RUNNABLE])
 def test_tutorial_python_runs(page, scratch):
     namespace: dict = {"__name__": "__tutorial__"}
     for body in blocks(page, "python"):
