@@ -1,0 +1,175 @@
+"""The ``fuzion-sim`` commands and options of the studies beyond one fight.
+
+``compare --until-decided`` (run until an anytime-valid interval settles a paired comparison),
+``matrix`` (balance tables on common random numbers) and ``sensitivity`` (which parameter
+matters). Parse, call the analysis, render; no rules here. Errors are the project's own
+(:class:`~fuzion_sim.errors.FuzionSimError`): the command group prints one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+
+import click
+
+from .errors import FuzionSimError
+from .limits import MAX_SEED, MAX_TRIALS
+
+__all__ = ["STUDY_COMMANDS", "parse_margin", "until_decided_options"]
+
+_TRIALS = click.IntRange(1, MAX_TRIALS)
+_SEED = click.IntRange(0, MAX_SEED)
+_THREADS = click.IntRange(1, 1024)
+_MARGIN = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(pt|pts|points?|%)?\s*$")
+
+
+def parse_margin(text: str) -> float:
+    """``"1pt"``, ``"1%"``, ``"0.5"`` (percentage points) -> a probability (0.01, 0.01, 0.005).
+
+    Raises
+    ------
+    FuzionSimError
+        Not a number of points, or not above 0 and below 100.
+    """
+    m = _MARGIN.match(str(text))
+    if not m:
+        raise FuzionSimError(f"--margin must be percentage points such as 1pt or 0.5, got {text!r}")
+    points = float(m.group(1))
+    if not 0 < points < 100:
+        raise FuzionSimError(f"--margin must be above 0 and below 100 points, got {text!r}")
+    return points / 100
+
+
+def _dump(obj) -> None:
+    click.echo(json.dumps(obj, indent=None, separators=(",", ": "), default=str))
+
+
+def _warn(message: str) -> None:
+    from .errors import one_line
+
+    click.echo(f"fuzion-sim: warning: {one_line(message)}", err=True)
+
+
+# --- compare --until-decided -------------------------------------------------------------------
+_SEQ_OPTIONS = ("until_decided", "margin", "side", "chunk")
+#: The compare options the sequential run understands (any other given is an error).
+_SEQ_PASSES = (
+    "scenario",
+    "varies",
+    "trials",
+    "seed",
+    "threads",
+    "independent",
+    "backend",
+    "scheduler",
+    "as_json",
+)
+
+
+def until_decided_options(func):
+    """``--until-decided``, ``--margin``, ``--side`` and ``--chunk`` for ``compare``: with
+    ``--until-decided`` the command runs :func:`~fuzion_sim.analysis.sequential.
+    compare_until_decided` (``--trials`` is then the cap on trials per variant) instead of a
+    fixed-size comparison."""
+
+    @functools.wraps(func)
+    def wrapper(*args, until_decided=False, margin=None, side=None, chunk=None, **kwargs):
+        if not until_decided:
+            given = [n for n, v in (("margin", margin), ("side", side), ("chunk", chunk)) if v]
+            if given:
+                raise FuzionSimError(f"--{given[0]} needs --until-decided")
+            return func(*args, **kwargs)
+        extra = [
+            k for k, v in kwargs.items() if k not in _SEQ_PASSES and v not in (None, False, ())
+        ]
+        if extra:
+            raise FuzionSimError(
+                f"--{extra[0].replace('_', '-')} is not available with --until-decided"
+            )
+        return _until_decided(margin=margin, side=side, chunk=chunk, **kwargs)
+
+    wrapper = click.option(
+        "--chunk",
+        type=click.IntRange(100, 10_000_000),
+        metavar="N",
+        help="With --until-decided: trials per variant added at each look (default 10,000).",
+    )(wrapper)
+    wrapper = click.option(
+        "--side",
+        help="With --until-decided: whose win probability is compared (default: the first side).",
+    )(wrapper)
+    wrapper = click.option(
+        "--margin",
+        metavar="POINTS",
+        help="With --until-decided: also stop "
+        "when the difference is within this many points (1pt).",
+    )(wrapper)
+    return click.option(
+        "--until-decided",
+        is_flag=True,
+        help="Add common-random-number chunks "
+        "until an anytime-valid interval of the difference excludes zero or lies "
+        "within --margin; --trials is the cap (default 1,000,000).",
+    )(wrapper)
+
+
+def _until_decided(
+    scenario,
+    varies,
+    trials,
+    seed,
+    threads,
+    independent,
+    backend,
+    scheduler,
+    as_json,
+    margin,
+    side,
+    chunk,
+    **_,
+):
+    from .analysis.sequential import DEFAULT_CAP, DEFAULT_CHUNK, compare_until_decided
+    from .analysis.variants import as_base, parse_assignment
+
+    if not varies:
+        raise FuzionSimError("give at least one --vary KEY=VALUES")
+    axes = [parse_assignment(t) for t in varies]
+    base = as_base(scenario)
+    for w in base.build().warnings:
+        _warn(w)
+
+    def note(look):
+        if not as_json:
+            click.echo(
+                f"[{look['trials']:,} trials] {100 * look['estimate']:+.2f} pt "
+                f"({100 * look['low']:+.2f} to {100 * look['high']:+.2f})",
+                err=True,
+            )
+
+    seq = compare_until_decided(
+        base,
+        axes,
+        side=side,
+        margin=None if margin is None else parse_margin(margin),
+        chunk=chunk or DEFAULT_CHUNK,
+        max_trials=trials or DEFAULT_CAP,
+        seed=seed,
+        threads=threads,
+        common_random_numbers=not independent,
+        backend=backend,
+        scheduler=scheduler,
+        on_look=note,
+    )
+    if as_json:
+        _dump(seq.to_json_dict())
+        return
+    click.echo(
+        f"{seq.scenario}: P({seq.side} wins) {100 * seq.win_probability[0]:.1f}% with "
+        f"{seq.labels[0]}, {100 * seq.win_probability[1]:.1f}% with {seq.labels[1]}"
+    )
+    click.echo(f"Verdict ({seq.decision}): {seq.verdict()}")
+
+
+STUDY_COMMANDS: list = []
