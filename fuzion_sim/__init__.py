@@ -25,7 +25,9 @@ __all__ = [
     "compare_until_decided",
     "exact",
     "load_scenario",
+    "matrix",
     "replay",
+    "round_robin",
     "simulate",
     "sweep",
 ]
@@ -40,6 +42,8 @@ _LAZY = {
     "compare_until_decided": (".analysis.sequential", "compare_until_decided"),
     "exact": (".systems.fuzion.exact", None),
     "load_scenario": (".scenario", "load_scenario"),
+    "matrix": (".analysis.matrix", "matrix"),
+    "round_robin": (".analysis.matrix", "round_robin"),
     "replay": (".api", "replay"),
     "simulate": (".api", "simulate"),
     "sweep": (".analysis.sweep", "sweep"),

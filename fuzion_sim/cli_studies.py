@@ -172,4 +172,135 @@ def _until_decided(
     click.echo(f"Verdict ({seq.decision}): {seq.verdict()}")
 
 
-STUDY_COMMANDS: list = []
+# --- matrix ------------------------------------------------------------------------------------
+@click.command()
+@click.argument("scenario")
+@click.option(
+    "--rows",
+    metavar="KEY=SELECTOR",
+    help="The rows: a key path and a list, a range or @catalog:KIND[FIELD=VALUE,...].",
+)
+@click.option("--cols", metavar="KEY=SELECTOR", help="The columns, as --rows.")
+@click.option(
+    "--round-robin",
+    "templates",
+    metavar="FILE",
+    help="A YAML list of members: every "
+    "one against every other (first member of each side), instead of --rows/--cols.",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(["win_probability", "p_dead", "kill_time_mean"]),
+    default="win_probability",
+    show_default=True,
+    help="What the table shows and ranks.",
+)
+@click.option("--side", help="Whose win probability (default: the first side).")
+@click.option("--combatant", help="Whose P(dead) (with --metric p_dead).")
+@click.option(
+    "--cost",
+    "costs",
+    metavar="FILE|@catalog",
+    help="Item costs (a YAML mapping of "
+    "names to numbers, or @catalog for the catalogue's cost): a per-100-points view.",
+)
+@click.option("--trials", type=_TRIALS, help="Trials a cell.")
+@click.option("--seed", type=_SEED, help="The seed every cell shares.")
+@click.option("--threads", type=_THREADS, help="Cells run at once (default: all cores).")
+@click.option(
+    "-o",
+    "--out",
+    "out_dir",
+    help="Write cells.csv, cells.parquet, ranked.csv, matrix.md and heatmap.png here.",
+)
+@click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def matrix(
+    scenario,
+    rows,
+    cols,
+    templates,
+    metric,
+    side,
+    combatant,
+    costs,
+    trials,
+    seed,
+    threads,
+    out_dir,
+    force,
+    as_json,
+):
+    """A balance table of SCENARIO: every --rows item against every --cols item, on common
+    random numbers, with intervals, dominated items flagged and cell warnings kept."""
+    from .analysis.matrix import matrix as run_matrix
+    from .analysis.matrix import round_robin
+    from .analysis.variants import as_base
+
+    base = as_base(scenario)
+    for w in base.build().warnings:
+        _warn(w)
+    if templates:
+        if rows or cols:
+            raise FuzionSimError("give --round-robin or --rows and --cols, not both")
+        if combatant:
+            raise FuzionSimError("--combatant does not apply to a round robin")
+        mx = round_robin(
+            base,
+            templates,
+            metric=metric,
+            side=side,
+            trials=trials,
+            seed=seed,
+            threads=threads,
+            costs=costs,
+        )
+    else:
+        if not rows or not cols:
+            raise FuzionSimError(
+                "give --rows KEY=SELECTOR and --cols KEY=SELECTOR (or --round-robin FILE)"
+            )
+        mx = run_matrix(
+            base,
+            rows,
+            cols,
+            metric=metric,
+            side=side,
+            combatant=combatant,
+            trials=trials,
+            seed=seed,
+            threads=threads,
+            costs=costs,
+        )
+    written = mx.write(out_dir, force=force) if out_dir else []
+    if as_json:
+        _dump(mx.to_json_dict())
+        return
+    _render_matrix(mx, written)
+
+
+def _render_matrix(mx, written) -> None:
+    click.echo(
+        f"{mx.scenario}: {mx.label}, {len(mx.rows.items)} x {len(mx.cols.items)} cells "
+        f"of {mx.trials:,} trials on common random numbers ({mx.elapsed:.1f} s)"
+    )
+    grid = mx.grid().map(mx.format)
+    dom_r, dom_c = mx.dominated_rows(), mx.dominated_cols()
+    grid.index = [f"{r} *" if r in dom_r else r for r in grid.index]
+    grid.columns = [f"{c} *" if c in dom_c else c for c in grid.columns]
+    with __import__("pandas").option_context("display.width", 200, "display.max_columns", 50):
+        click.echo(grid.to_string())
+        click.echo("")
+        click.echo(mx.ranked().to_string(index=False))
+    for item, by in {**dom_r, **dom_c}.items():
+        click.echo(
+            f"* {item} is dominated by {by} (no better in any cell, worse in one, at no lower cost)"
+        )
+    for (r, c), ws in mx.warnings.items():
+        for w in ws:
+            click.echo(f"warning: {r} x {c}: {w}")
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+STUDY_COMMANDS: list = [matrix]
