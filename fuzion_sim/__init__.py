@@ -28,6 +28,7 @@ __all__ = [
     "matrix",
     "replay",
     "round_robin",
+    "sensitivity",
     "simulate",
     "sweep",
 ]
@@ -44,6 +45,7 @@ _LAZY = {
     "load_scenario": (".scenario", "load_scenario"),
     "matrix": (".analysis.matrix", "matrix"),
     "round_robin": (".analysis.matrix", "round_robin"),
+    "sensitivity": (".analysis.sensitivity", "sensitivity"),
     "replay": (".api", "replay"),
     "simulate": (".api", "simulate"),
     "sweep": (".analysis.sweep", "sweep"),

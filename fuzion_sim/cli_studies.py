@@ -303,4 +303,111 @@ def _render_matrix(mx, written) -> None:
         click.echo(f"wrote {path}")
 
 
-STUDY_COMMANDS: list = [matrix]
+# --- sensitivity -------------------------------------------------------------------------------
+@click.command()
+@click.argument("scenario")
+@click.option(
+    "--vary",
+    "varies",
+    multiple=True,
+    metavar="KEY=LO:HI",
+    help="A numeric key path and its range (LO:HI:STEP sets --local's step); repeat.",
+)
+@click.option(
+    "--local",
+    "local",
+    is_flag=True,
+    help="Stat weights at the scenario's values "
+    "(paired finite differences) instead of Sobol indices over the ranges.",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(["win_probability", "p_dead", "kill_time_mean"]),
+    default="win_probability",
+    show_default=True,
+    help="The answer studied.",
+)
+@click.option("--side", help="Whose win probability (default: the first side).")
+@click.option("--combatant", help="Whose P(dead) (with --metric p_dead).")
+@click.option(
+    "--samples",
+    "n",
+    type=int,
+    default=64,
+    show_default=True,
+    help="Sobol base samples, a power of 2 (samples x (parameters + 2) runs).",
+)
+@click.option(
+    "--trials",
+    type=_TRIALS,
+    help="Trials a run (default: the scenario's for --local, at most 2,000 for Sobol).",
+)
+@click.option("--seed", type=_SEED, help="The seed every run shares.")
+@click.option("--threads", type=_THREADS, help="Runs at once (default: all cores).")
+@click.option(
+    "-o", "--out", "out_dir", help="Write sensitivity.csv, sensitivity.md and tornado.png here."
+)
+@click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def sensitivity(
+    scenario,
+    varies,
+    local,
+    metric,
+    side,
+    combatant,
+    n,
+    trials,
+    seed,
+    threads,
+    out_dir,
+    force,
+    as_json,
+):
+    """Which parameter of SCENARIO matters most: Sobol indices (first-order and total, with
+    bootstrap intervals) or, with --local, stat weights with intervals; a tornado chart."""
+    from .analysis.sensitivity import sensitivity as run_sensitivity
+    from .analysis.variants import as_base
+
+    base = as_base(scenario)
+    for w in base.build().warnings:
+        _warn(w)
+    sens = run_sensitivity(
+        base,
+        list(varies),
+        method="local" if local else "sobol",
+        metric=metric,
+        side=side,
+        combatant=combatant,
+        trials=trials,
+        seed=seed,
+        threads=threads,
+        n=n,
+    )
+    written = _write_sensitivity(sens, out_dir, force) if out_dir else []
+    if as_json:
+        _dump(sens.to_json_dict())
+        return
+    click.echo(f"{sens.scenario}: {sens.title()} ({sens.elapsed:.1f} s)")
+    for sentence in sens.sentences():
+        click.echo(f"  {sentence}")
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+def _write_sensitivity(sens, out_dir, force) -> list:
+    from .outdir import OutputDir
+    from .report.studies import sensitivity_markdown, tornado_figure
+
+    out = OutputDir(out_dir, force=force)
+    names = ["sensitivity.csv", "sensitivity.md", "tornado.png"]
+    for name in names:
+        out.check(name)
+    with out, out.staging() as stage:
+        sens.to_frame().to_csv(stage / "sensitivity.csv", index=False)
+        (stage / "sensitivity.md").write_text(sensitivity_markdown(sens) + "\n", encoding="utf-8")
+        tornado_figure(sens, stage / "tornado.png")
+    return [out.root / n for n in names]
+
+
+STUDY_COMMANDS: list = [matrix, sensitivity]

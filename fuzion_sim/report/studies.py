@@ -239,7 +239,7 @@ def tornado_figure(sens, path=None):
     order = np.argsort(np.abs(frame[sens.bar_column].to_numpy(dtype=float)))
     frame = frame.iloc[order]
     y = np.arange(len(frame))
-    fig, ax = _figure(figsize=(7.5, 1.2 + 0.5 * len(frame)))
+    fig, ax = _figure(figsize=(8.5, 1.4 + 0.5 * len(frame)))
     if sens.method == "local":
         val = frame["swing"].to_numpy(dtype=float)
         err = np.vstack(
@@ -248,7 +248,7 @@ def tornado_figure(sens, path=None):
         colours = ["#c44e52" if v < 0 else "#4c72b0" for v in val]
         ax.barh(y, val, xerr=err, color=colours, capsize=3)
         ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_xlabel(f"change in {sens.label} over the parameter's range")
+        ax.set_xlabel(f"change in {sens.label} over the parameter's range (weight x range)")
     else:
         for col, off, colour in (("total", 0.2, "#4c72b0"), ("first_order", -0.2, "#dd8452")):
             val = frame[col].to_numpy(dtype=float)
@@ -270,7 +270,7 @@ def tornado_figure(sens, path=None):
         ax.legend()
         ax.set_xlabel(f"Sobol index of {sens.label}")
     ax.set_yticks(y, list(frame["param"]))
-    ax.set_title(sens.title())
+    ax.set_title(sens.title(), fontsize=9)
     if path is not None:
         save(fig, path)
     return fig
