@@ -410,4 +410,101 @@ def _write_sensitivity(sens, out_dir, force) -> list:
     return [out.root / n for n in names]
 
 
-STUDY_COMMANDS: list = [matrix, sensitivity]
+# --- pareto ------------------------------------------------------------------------------------
+@click.command()
+@click.argument("scenario")
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=LO:HI",
+    help="A numeric lever and its range; repeat.",
+)
+@click.option(
+    "--goal",
+    "goals",
+    multiple=True,
+    metavar="METRIC[WHO]=TARGET|LO:HI|<=X|>=X",
+    help="E.g. win_probability[red]=45%:55%, p_dead[Marshal]<=5%, kill_time_mean=4:6; repeat.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(2, 100_000),
+    default=256,
+    show_default=True,
+    help="Most points run (the whole box when it is no larger).",
+)
+@click.option(
+    "--finalists",
+    type=click.IntRange(1, 1000),
+    default=10,
+    show_default=True,
+    help="Front points re-run on a fresh seed.",
+)
+@click.option(
+    "--trials", type=_TRIALS, help="Trials a point (default: the scenario's, at most 5,000)."
+)
+@click.option("--seed", type=_SEED, help="The seed every point shares.")
+@click.option("--threads", type=_THREADS, help="Points run at once (default: all cores).")
+@click.option(
+    "-o",
+    "--out",
+    "out_dir",
+    help="Write points.csv, front.csv, rechecked.csv, pareto.md and pareto.png here.",
+)
+@click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+def pareto(
+    scenario, params, goals, budget, finalists, trials, seed, threads, out_dir, force, as_json
+):
+    """Several levers, several goals: the trade-offs (Pareto front) of SCENARIO, each finalist
+    re-run on a fresh seed."""
+    from .analysis.pareto import pareto as run_pareto
+    from .analysis.variants import as_base
+
+    base = as_base(scenario)
+    for w in base.build().warnings:
+        _warn(w)
+    res = run_pareto(
+        base,
+        list(params),
+        list(goals),
+        trials=trials,
+        seed=seed,
+        threads=threads,
+        budget=budget,
+        finalists=finalists,
+    )
+    written = _write_pareto(res, out_dir, force) if out_dir else []
+    if as_json:
+        _dump(res.to_json_dict())
+        return
+    click.echo(
+        f"{res.scenario}: {len(res.front)} trade-offs on the front of {len(res.points)} "
+        f"points ({res.searched}, {res.trials:,} trials a point, {res.elapsed:.1f} s); "
+        f"finalists re-run on seed {res.recheck_seed}:"
+    )
+    for sentence in res.sentences():
+        click.echo(f"  {sentence}")
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+def _write_pareto(res, out_dir, force) -> list:
+    from .outdir import OutputDir
+    from .report.studies import pareto_figure, pareto_markdown
+
+    out = OutputDir(out_dir, force=force)
+    names = ["points.csv", "front.csv", "rechecked.csv", "pareto.md", "pareto.png"]
+    for name in names:
+        out.check(name)
+    with out, out.staging() as stage:
+        res.points.to_csv(stage / "points.csv", index=False)
+        res.front.to_csv(stage / "front.csv", index=False)
+        res.rechecked.to_csv(stage / "rechecked.csv", index=False)
+        (stage / "pareto.md").write_text(pareto_markdown(res) + "\n", encoding="utf-8")
+        pareto_figure(res, stage / "pareto.png")
+    return [out.root / n for n in names]
+
+
+STUDY_COMMANDS: list = [matrix, sensitivity, pareto]

@@ -15,6 +15,9 @@ from .html import html_table
 from .plots import _figure, save
 
 __all__ = [
+    "pareto_figure",
+    "pareto_html",
+    "pareto_markdown",
     "matrix_heatmap",
     "matrix_html",
     "matrix_markdown",
@@ -271,6 +274,65 @@ def tornado_figure(sens, path=None):
         ax.set_xlabel(f"Sobol index of {sens.label}")
     ax.set_yticks(y, list(frame["param"]))
     ax.set_title(sens.title(), fontsize=9)
+    if path is not None:
+        save(fig, path)
+    return fig
+
+
+# --- many levers, several goals ---------------------------------------------------------------
+def _finalists_frame(res):
+    cols = [p.key for p in res.params]
+    for g in res.goals:
+        cols += [g.text, f"{g.text}.low", f"{g.text}.high"]
+    return res.rechecked[[*cols, "holds"]]
+
+
+def pareto_html(res) -> str:
+    """Jupyter's view of a :class:`~fuzion_sim.analysis.pareto.ParetoResult`."""
+    items = "".join(f"<li>{html.escape(s)}</li>" for s in res.sentences())
+    return "\n".join([
+        "<div>", f"<p><strong>{html.escape(res.scenario)}</strong>: {len(res.front)} trade-offs "
+        f"on the front of {len(res.points)} points ({html.escape(res.searched)}, "
+        f"{res.trials:,} trials a point); goals: "
+        f"{html.escape(', '.join(g.text for g in res.goals))}</p>",
+        html_table(_finalists_frame(res), caption=f"Finalists re-run on a fresh seed "
+                   f"({res.recheck_seed})"),
+        f"<ul>{items}</ul>", "</div>",
+    ])  # fmt: skip
+
+
+def pareto_markdown(res) -> str:
+    """A report section (Markdown) for a multi-goal balance."""
+    lines = [f"## Trade-offs: {', '.join(g.text for g in res.goals)}", "",
+             f"{len(res.front)} points on the Pareto front of {len(res.points)} "
+             f"({res.searched}, {res.trials:,} trials a point, common random numbers); the "
+             "finalists re-run on a fresh seed:", ""]  # fmt: skip
+    lines += [f"- {s}" for s in res.sentences()]
+    return "\n".join(lines)
+
+
+def pareto_figure(res, path=None):
+    """Every point's shortfall on the first two goals (one goal: against the total), the
+    front joined and marked."""
+    pts = res.points
+    g0 = res.goals[0].text
+    x = pts[f"{g0}.shortfall"].to_numpy(float)
+    if len(res.goals) > 1:
+        g1 = res.goals[1].text
+        y = pts[f"{g1}.shortfall"].to_numpy(float)
+        ylabel = f"shortfall of {g1}"
+    else:
+        y = pts["total_shortfall"].to_numpy(float)
+        ylabel = "total shortfall"
+    fig, ax = _figure(figsize=(6.5, 4.2))
+    ax.scatter(x, y, s=14, color="#999999", label="points run")
+    on = pts["on_front"].to_numpy(bool)
+    order = np.argsort(x[on])
+    ax.plot(x[on][order], y[on][order], marker="o", color="#c44e52", label="Pareto front")
+    ax.set_xlabel(f"shortfall of {g0}")
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{res.scenario}: trade-offs ({res.trials:,} trials a point)", fontsize=9)
+    ax.legend()
     if path is not None:
         save(fig, path)
     return fig
