@@ -15,7 +15,8 @@ points (whole numbers for integer levers). The answer is the Pareto front of the
 (no other point is at least as close on every goal and closer on one), each point with its
 estimates and 95% intervals. Every finalist on the front (the closest ``finalists`` by total
 shortfall) is then run again on a fresh seed, so the answer is not tuned to one random stream:
-``holds`` says whether every goal is still met within the fresh interval.
+``holds`` says whether every goal is still met there (a band or a bound holds the fresh
+estimate; a target lies within the fresh 95% interval).
 
 Why not a general optimiser such as Optuna's multi-objective samplers: it is not a dependency of
 the project, and the levers of a tabletop fight are a few small integer ranges, so a full grid
@@ -87,6 +88,13 @@ class Goal:
         if estimate is None or not np.isfinite(estimate):
             return math.inf
         return float(max(self.low - estimate, 0.0, estimate - self.high))
+
+    def holds(self, estimate, low, high) -> bool:
+        """Whether a run meets the goal: a band or a bound holds the estimate; a target lies
+        within the estimate's interval (an estimate is never exactly on a target)."""
+        if self.kind == "target":
+            return low is not None and high is not None and low <= self.low <= high
+        return self.shortfall(estimate) == 0
 
     def shortfall_interval(self, low, high) -> tuple[float, float]:
         """The least and the most shortfall over an interval of the estimate."""
@@ -382,11 +390,8 @@ def pareto(
     chosen = [tuple(row[p.key] for p in levers) for _, row in front.head(finalists).iterrows()]
     chosen = [tuple(_value(p, v) for p, v in zip(levers, pt, strict=True)) for pt in chosen]
     rechecked = pd.DataFrame(_rows(levers, targets, chosen, rerun.run(chosen)))
-    rechecked["holds"] = [
-        all(g.shortfall_interval(row[f"{g.text}.low"], row[f"{g.text}.high"])[0] == 0
-            for g in targets)
-        for _, row in rechecked.iterrows()
-    ]  # fmt: skip
+    rechecked["holds"] = [all(g.holds(row[g.text], row[f"{g.text}.low"], row[f"{g.text}.high"])
+                              for g in targets) for _, row in rechecked.iterrows()]  # fmt: skip
     return ParetoResult(
         scenario=sc0.name, params=levers, goals=targets, points=table, front=front,
         rechecked=rechecked, trials=trials, seed=seed, recheck_seed=fresh, searched=searched,
