@@ -184,7 +184,8 @@ def _batch_seed(seed: int, batch: int) -> int:
 
 
 def _points(x: float) -> str:
-    return f"{100 * x:.1f}"
+    """A probability as points: one decimal, two below one point (so 0.04 is not "0.0")."""
+    return f"{100 * x:.1f}" if abs(x) >= 0.01 else f"{100 * x:.2f}"
 
 
 @dataclass

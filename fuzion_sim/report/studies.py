@@ -97,7 +97,9 @@ def sequential_figure(seq, path=None):
         for s in (-1, 1):
             ax.axhline(100 * s * seq.margin, color="grey", linestyle="--", linewidth=0.8)
     ax.set_xlabel("trials per variant")
-    ax.set_ylabel(f"P({seq.side} wins): {seq.labels[1]} minus {seq.labels[0]} (points)")
+    ax.set_ylabel(f"difference in P({seq.side} wins) (points)")
+    ax.set_title(f"{seq.labels[1]} minus {seq.labels[0]}: {seq.decision} after {seq.trials:,} "
+                 "trials a variant", fontsize=9)  # fmt: skip
     ax.legend()
     if path is not None:
         save(fig, path)
