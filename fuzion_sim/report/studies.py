@@ -172,16 +172,17 @@ def matrix_markdown(mx) -> str:
 
 
 def matrix_heatmap(mx, path=None):
-    """A heatmap of a balance table's metric, each cell annotated with its value (and a warning
-    mark), dominated rows marked."""
+    """A heatmap of a balance table's metric, each cell annotated with its value (and ``!`` for
+    a cell with warnings), dominated rows and columns marked."""
     grid = mx.grid()
     values = grid.to_numpy(dtype=float)
     n_r, n_c = values.shape
     fig, ax = _figure(figsize=(1.6 + 1.25 * n_c, 1.2 + 0.55 * n_r))
     vmin, vmax = (0.0, 1.0) if mx.is_probability else (np.nanmin(values), np.nanmax(values))
     im = ax.imshow(values, cmap="RdBu", vmin=vmin, vmax=vmax, aspect="auto")
-    dominated = mx.dominated_rows()
-    ax.set_xticks(range(n_c), [str(c) for c in grid.columns], rotation=30, ha="right")
+    dominated, dominated_cols = mx.dominated_rows(), mx.dominated_cols()
+    ax.set_xticks(range(n_c), [f"{c} (dominated)" if c in dominated_cols else str(c)
+                               for c in grid.columns], rotation=30, ha="right")  # fmt: skip
     ax.set_yticks(
         range(n_r), [f"{r} (dominated)" if r in dominated else str(r) for r in grid.index]
     )
