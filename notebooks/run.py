@@ -21,6 +21,7 @@ NOTEBOOKS = (
     "run-until-decided.ipynb",
     "balance-tables.ipynb",
     "sensitivity.ipynb",
+    "trade-offs.ipynb",
 )
 
 

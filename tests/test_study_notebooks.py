@@ -21,7 +21,8 @@ def _runner():
 
 
 @pytest.mark.parametrize(
-    "name", ["run-until-decided.ipynb", "balance-tables.ipynb", "sensitivity.ipynb"]
+    "name",
+    ["run-until-decided.ipynb", "balance-tables.ipynb", "sensitivity.ipynb", "trade-offs.ipynb"],
 )
 def test_study_notebook_executes(name, monkeypatch):
     monkeypatch.setenv("FUZION_NB_TRIALS", "2000")
