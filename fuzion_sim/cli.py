@@ -708,7 +708,7 @@ def replay(scenario, trial, seed, switch_flags, as_json):
         click.echo(line)
 
 
-for _command in STUDY_COMMANDS:  # matrix, sensitivity
+for _command in STUDY_COMMANDS:  # matrix, sensitivity, pareto
     cli.add_command(_command)
 
 
