@@ -16,6 +16,7 @@ import click
 
 from . import api
 from .analysis.variants import as_base, engine_kwargs, parse_assignment
+from .cli_studies import STUDY_COMMANDS, until_decided_options
 from .errors import FuzionSimError, Interrupted, one_line
 from .limits import MAX_SEED, MAX_TRIALS
 from .scenario import parse_value
@@ -258,6 +259,7 @@ def run(scenario, trials, seed, switch_flags, threads, precision, max_trials, ba
 )
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@until_decided_options
 def compare(scenario, varies, trials, seed, threads, independent, backend, scheduler, as_json):
     """Run variants of SCENARIO on common random numbers and compare them with the first."""
     from .analysis.compare import compare as run_compare
@@ -704,6 +706,10 @@ def replay(scenario, trial, seed, switch_flags, as_json):
     click.echo(f"{res['scenario']}: trial {res['trial']} of seed {res['seed']}")
     for line in res["lines"]:
         click.echo(line)
+
+
+for _command in STUDY_COMMANDS:  # matrix, sensitivity, pareto
+    cli.add_command(_command)
 
 
 def main(argv=None) -> None:

@@ -14,7 +14,15 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NOTEBOOKS = ("hero-vs-interlock.ipynb", "weapon-armour-tuning.ipynb", "autofire-ratios.ipynb")
+NOTEBOOKS = (
+    "hero-vs-interlock.ipynb",
+    "weapon-armour-tuning.ipynb",
+    "autofire-ratios.ipynb",
+    "run-until-decided.ipynb",
+    "balance-tables.ipynb",
+    "sensitivity.ipynb",
+    "trade-offs.ipynb",
+)
 
 
 def execute(path: Path, inplace: bool = False, timeout: int = 300):
