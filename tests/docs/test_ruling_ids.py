@@ -33,16 +33,17 @@ RULINGS_DIR = ROOT / "docs" / "explanation" / "rulings"
 # ``system:``); local ids resolve there.
 SYSTEM_PAGE = {"fuzion": "vehicles.md", "colour": "colour.md", "fudge": "fudge.md"}
 
-_ID = r"(?:D-FZ-\d+|VA-\d+|M-\d+|E-\d+|T-\d+|CA\d+|UA\d+b?|F\d+b?|K\d+|U\d+|M\d+|E\d+|X\d+|T\d+|C\d+)"
+_ID = (r"(?:D-FZ-\d+|VA-\d+|M-\d+|E-\d+|T-\d+|CA\d+|UA\d+b?|F\d+b?|K\d+|U\d+"
+       r"|M\d+|E\d+|X\d+|T\d+|C\d+)")
 _ID_RE = re.compile(rf"(?<![\w-]){_ID}(?!\w)")
 _RANGE_RE = re.compile(rf"(?<![\w-])({_ID})\s*(?:-|–|\.\.|\bto\b)\s*({_ID}|\d+)(?![\w-])")
 _PARTS = re.compile(r"^(D-FZ-|[A-Z]+-?)(\d+)(b?)$")
 _LOCAL_PREFIXES = {"M", "E", "X", "T", "C"}
 
-# Tokens that look like ids but are not: a linter code in a ``# noqa`` comment, and names that
-# are not citations. Keep this list short and say why each is here.
+# Tokens that look like ids but are not citations (a linter's rule code, for one). Keep this
+# list short and say why each is here.
 FALSE_POSITIVES = {
-    "E731",  # ruff's "do not assign a lambda" code in ``# noqa: E731``
+    "E731",  # ruff's rule code for "do not assign a lambda", in suppression comments
 }
 
 
@@ -119,7 +120,8 @@ def _unresolved(cited: dict[tuple[str, str | None], set[str]]) -> list[str]:
         have = pages.get(page, set()) if page else everywhere
         if rid.lower() not in have:
             where = f"docs/explanation/rulings/{page}" if page else "any rulings page"
-            missing.append(f"{rid} (cited in {', '.join(sorted(files)[:3])}; no #{rid.lower()} in {where})")
+            cited_in = ", ".join(sorted(files)[:3])
+            missing.append(f"{rid} (cited in {cited_in}; no #{rid.lower()} in {where})")
     return missing
 
 
