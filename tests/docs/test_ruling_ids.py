@@ -170,3 +170,10 @@ def test_no_docs_point_outside_the_repository():
             if "../shared/" in line:
                 bad.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}")
     assert not bad, "links to ../shared/ (not in a clone):\n" + "\n".join(bad)
+
+
+def test_the_index_lists_every_page():
+    index = (RULINGS_DIR / "index.md").read_text(encoding="utf-8")
+    for page in sorted(RULINGS_DIR.glob("*.md")):
+        if page.name != "index.md":
+            assert f"]({page.name})" in index, f"index.md does not link {page.name}"
