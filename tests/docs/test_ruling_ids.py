@@ -177,3 +177,28 @@ def test_the_index_lists_every_page():
     for page in sorted(RULINGS_DIR.glob("*.md")):
         if page.name != "index.md":
             assert f"]({page.name})" in index, f"index.md does not link {page.name}"
+
+
+def _section(text: str, anchor: str) -> str:
+    """The text under the heading with ``{#anchor}``, up to the next heading."""
+    m = re.search(rf"^#+ .*\{{#{re.escape(anchor)}\}}.*$", text, re.M)
+    if not m:
+        return ""
+    rest = text[m.end():]
+    nxt = re.search(r"^#+ ", rest, re.M)
+    return rest[: nxt.start()] if nxt else rest
+
+
+def test_every_switch_is_named_under_its_ruling():
+    """Each ``rules:`` switch is explained where its ruling is, so a reader of a switch's
+    ruling id finds its name, values and default there."""
+    import importlib
+
+    pages = {p.name: p.read_text(encoding="utf-8") for p in RULINGS_DIR.glob("*.md")}
+    missing = []
+    for system in SYSTEM_PAGE:
+        switches = importlib.import_module(f"fuzion_sim.systems.{system}.model").SWITCHES
+        for name, sw in switches.items():
+            if not any(f"`{name}`" in _section(text, sw.ruling.lower()) for text in pages.values()):
+                missing.append(f"{system}: `{name}` ({sw.ruling})")
+    assert not missing, "switches not named under their ruling's heading:\n" + "\n".join(missing)
