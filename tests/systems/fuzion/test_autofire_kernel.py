@@ -487,8 +487,11 @@ def test_a_shotgun_spread_each_defender_against_the_one_attack_total():
     for trial in range(400):
         _, raw = fuzion.run_logged(plan, 1, trial)
         (att,) = raw[raw[:, k.EV_KIND] == k.EVENT_ATTACK]
-        at = att[k.EV_AV] + att[k.EV_ROLL]  # the attacker's roll alone (HERO: 3d6)
+        # the log holds the roll's difference against the target's defence die (HERO: a flat
+        # 10), as for every attack, and the target's DV less that die
+        at = att[k.EV_AV] + att[k.EV_ROLL] + 10
         assert att[k.EV_AV] == 6 + 3 - 2  # Close range
+        assert att[k.EV_DV] == 5 + evade["T"]
         expected = {n for n in ("T", "N1", "N2") if 5 + evade[n] + 10 <= at}
         area = area_events(raw)
         got = {names[a] for a in area[:, k.EV_ACTOR]}
