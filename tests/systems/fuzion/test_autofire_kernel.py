@@ -154,12 +154,12 @@ def test_logged_hits_follow_the_formula_on_logged_margins(key):
 
 @pytest.mark.parametrize(
     ("fire", "rof", "shots", "av"),
-    [(9, 30, 9, 13), (10, 30, 10, 12), (20, 30, 20, 11), ("all", 30, 30, 10), (10, 5, 5, 13),
-     (1, 30, 1, 13)],
+    [(9, 30, 9, 13), (10, 30, 10, 12), (20, 30, 20, 11), ("all", 30, 30, 10), (5, 5, 5, 13),
+     ("all", 5, 5, 13), (1, 30, 1, 13)],
 )  # fmt: skip
 def test_ten_shot_penalty_in_the_logged_av(fire, rof, shots, av):
-    """-1 per full 10 shots fired; ROF caps the shots (fire: 10 with ROF 5 fires 5, no
-    penalty); fire: all fires the ROF."""
+    """-1 per full 10 shots fired; fire: all fires the ROF (fire: above the ROF is a load
+    error, test_semi_auto_rof)."""
     sc = jake_scenario(fire, weapon={**M16, "rof": rof})
     _, events = logged(sc)
     (att,) = [e for e in events if e["kind"] == "attack"]

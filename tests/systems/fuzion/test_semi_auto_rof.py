@@ -73,8 +73,7 @@ def test_each_shot_is_its_own_attack_and_round():
     data = duel(fire=2)
     data["sides"]["a"][0]["weapon"] = {"name": "Pistol", "skill": "Handgun", "dc": 1,
                                        "range": 50, "rof": 2, "shots": 3}  # fmt: skip
-    data["sides"]["b"][0]["hits"] = 200
-    data["sides"]["b"][0]["stun"] = 200
+    data["sides"]["b"][0].update(hits=200, stun=200, tactics=[{"do": "none"}])
     rep = replay(scenario_from_dict(data), 0, seed=1)
     ann = [e for e in rep["events"] if e.get("actor") == "Ann"]
     kinds = [e["kind"] for e in ann[:4]]
