@@ -146,6 +146,7 @@ def test_flagship_loads_as_written():
         "campaign": "heroic",
         "autofire_ratio": 0,
         "autofire_hits": "ceil_margin",
+        "semi_auto_rof": "extra_attacks",
         "chinks": False,
         # read only with a vehicle (../shared/rulings/vehicles)
         "vehicle_locations": "random",

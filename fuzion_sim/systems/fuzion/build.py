@@ -28,6 +28,7 @@ from fuzion_sim.scenario.checks import (
     is_number,
     optional,
 )
+from fuzion_sim.scenario.yaml_io import format_path
 
 from . import catalogue, tables, tactics
 from .build_vehicle import parse_weight
@@ -640,6 +641,68 @@ def check_called_shots(ctx: Context, rules, sides: dict) -> None:
             why = " and ".join(why)
             ctx.warnings.append(f"{combatant.name} calls shots at the {name}, but {why}: the "
                                 "call is ignored")  # fmt: skip
+
+
+def shots_an_action(weapon: Weapon, semi_auto_rof: str) -> int:
+    """The most times ``weapon`` is shot in one attack action (F15): autofire up to its ROF in
+    one attack; a ranged weapon without autofire up to its ROF, each shot its own attack, under
+    ``semi_auto_rof: extra_attacks`` (the seed: ROF is how many times the attack can be shot
+    in a phase), once under ``one_shot``; a melee weapon or the fists once."""
+    if weapon.kind == "melee" or weapon.unarmed:
+        return 1
+    if weapon.autofire or semi_auto_rof == "extra_attacks":
+        return weapon.rof
+    return 1
+
+
+def check_rate_of_fire(ctx: Context, rules, sides: dict) -> None:
+    """An ``attack`` rule's ``fire: N`` above what the weapon can shoot in one action
+    (:func:`shots_an_action`) is an error naming the combatant, the weapon, its ROF and the
+    switch: the kernels would otherwise cap it without a word."""
+    semi = rules.values.get("semi_auto_rof", "extra_attacks")
+    for side, members in sides.items():
+        entry = -1
+        for combatant in members:
+            if combatant.carrier is None:  # a crew member rides in the entry before it
+                entry += 1
+            arms = combatant.arsenal or (combatant.weapon,)
+            for index, rule in enumerate(combatant.tactics):
+                fire = rule.get("fire", 1)
+                if rule["do"] != "attack" or fire == "all" or int(fire) <= 1:
+                    continue
+                named = [w for w in arms if w.name == rule.get("weapon")]
+                weapon = max(named or arms, key=lambda w: shots_an_action(w, semi))
+                most = shots_an_action(weapon, semi)
+                if int(fire) <= most:
+                    continue
+                if weapon.kind == "melee" or weapon.unarmed:
+                    why = "a melee weapon strikes once an action"
+                elif weapon.autofire:
+                    why = f"autofire fires at most its ROF of {weapon.rof} shots an attack (F15)"
+                elif semi == "extra_attacks":
+                    why = (f"without autofire it is shot at most its ROF of {weapon.rof} times "
+                           "a phase, each shot its own attack (rules.semi_auto_rof: "
+                           "extra_attacks)")  # fmt: skip
+                else:
+                    why = (f"without autofire it is shot once an action under "
+                           f"rules.semi_auto_rof: one_shot (its ROF is {weapon.rof}; "
+                           "extra_attacks shoots it up to ROF times a phase)")  # fmt: skip
+                raise ctx.fail(
+                    _rule_path(ctx, side, entry, index),
+                    f"{combatant.name}'s {weapon.name} (ROF {weapon.rof}) cannot fire {fire} "
+                    f"in one attack action: {why}",
+                    f"fire: {most}" if most > 1 else None,
+                )
+
+
+def _rule_path(ctx: Context, side: str, entry: int, index: int) -> list:
+    """The key path of rule ``index`` of the tactics of member ``entry`` of ``side`` (as
+    far down as the scenario spells it)."""
+    for head in (["sides", side, "members", entry], ["sides", side, entry]):
+        for tail in (["tactics", index, "fire"], ["tactics"], []):
+            if format_path([*head, *tail]) in ctx.lines:
+                return [*head, *tail]
+    return ["sides", side, entry, "tactics", index, "fire"]
 
 
 def check_powered_armour(ctx: Context, rules, sides: dict) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "OPT_CREW_RANDOM",
     "OPT_AREA_KILL_FALLOFF",
     "OPT_MOVING_RELATIVE",
+    "OPT_SEMI_AUTO_ROF",
     "OPT_UNMANNED",
     "OPT_UNMANNED_SHIFT",
     "UNMANNED_BY_RANGE",
@@ -249,6 +250,9 @@ OPT_BREATH_AFTER_REST = 43  # VA-47 breath_reset: after_rest (else on_exit)
 OPT_ASPHYXIA_COLLATERAL = 44  # VA-47 asphyxia_collateral
 OPT_POISON_PERIOD = 45  # VA-48 poison_timing: phases between doses' effects (20 or 1)
 OPT_ANY_OBSCURING = 46  # a hazard zone obscures (the F11 Perception roll inside it)
+# a weapon without autofire is shot up to its ROF times a phase, each shot its own attack
+# (semi_auto_rof: extra_attacks; 0: one_shot)
+OPT_SEMI_AUTO_ROF = 47
 STAGED_MINUS_ONE = 1
 STAGED_ALL = 2
 STAGED_AMOUNT = 3

@@ -345,6 +345,9 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_AREA_KILL_FALLOFF] = (
         rules.values.get("area_kill_falloff", "per_radius_step") == "per_radius_step")
     options[codes.OPT_MOVING_RELATIVE] = rules.values.get("moving_target") == "relative"
+    options[codes.OPT_SEMI_AUTO_ROF] = (
+        rules.values.get("semi_auto_rof", "extra_attacks") == "extra_attacks"
+    )
     mis = missile_arrays(fighters, rules)
     options[codes.OPT_ANY_MISSILE] = any(  # in hand or taken up later (arsenal_arrays)
         w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,)))

@@ -34,7 +34,7 @@ from .throw_build import THROWN_KEYS
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
-    "condition", "failing_conditions", "kernel_for",
+    "condition", "extra_attacks", "failing_conditions", "kernel_for",
 ]  # fmt: skip
 
 #: The kernels, the fastest first; ``general`` honours every key.
@@ -156,6 +156,32 @@ def no_kill_weapons(plan: Plan) -> bool:
 @condition("autofire")
 def no_autofire(plan: Plan) -> bool:
     return not plan.w_autofire.any()
+
+
+def extra_attacks(plan: Plan) -> np.ndarray:
+    """Per combatant: the attacks its every ``attack`` action makes beyond the first (F15,
+    ``semi_auto_rof: extra_attacks``): a ranged weapon without autofire is shot up to its ROF
+    times a phase when a rule's ``fire`` asks (0: all); the default tactic fires once."""
+    extra = np.zeros(plan.n_combatants, np.int64)
+    if not plan.options[codes.OPT_SEMI_AUTO_ROF]:
+        return extra
+    for c in range(plan.n_combatants):
+        if plan.w_autofire[c] or plan.w_melee[c] or plan.tac_default[c]:
+            continue
+        rof = int(plan.w_rof[c])
+        first = int(plan.rule_start[c])
+        for rule in plan.rules[first:first + int(plan.rule_count[c])]:
+            if rule[2] == tx.A_ATTACK:
+                fire = int(rule[4])
+                extra[c] = max(extra[c], (rof if fire <= 0 else min(fire, rof)) - 1)
+    return extra
+
+
+@condition("a weapon without autofire shot more than once an action (semi_auto_rof)")
+def single_attacks(plan: Plan) -> bool:
+    """Every attack action is one attack: no rule asks a weapon without autofire for more
+    than one shot under ``semi_auto_rof: extra_attacks`` (the general kernel's)."""
+    return not extra_attacks(plan).any()
 
 
 @condition("an area weapon")
@@ -348,7 +374,8 @@ HONOURS: tuple[Honour, ...] = (
     _row("weapon.bow", "its range as weapon.range", standing=nobody_moves, squad=None),
     _row("weapon.power_points", "its range as weapon.range", standing=nobody_moves,
          squad=None),
-    _row("weapon.rof", "read only by autofire"),
+    _row("weapon.rof", "autofire's shots; a weapon without autofire shot more than once an "
+         "action (semi_auto_rof: extra_attacks): the general kernel", standing=single_attacks),
     _row("weapon.shots", "a magazine to empty and reload: the general kernel",
          standing=no_magazines),
     _row("weapon.reload_actions", "read only with a magazine"),
@@ -409,6 +436,7 @@ HONOURS: tuple[Honour, ...] = (
     _row("rules.campaign", "read only by autofire"),
     _row("rules.autofire_ratio", "read only by autofire"),
     _row("rules.autofire_hits", "read only by autofire"),
+    _row("rules.semi_auto_rof", "as weapon.rof", standing=single_attacks),
     _row("rules.chinks", "F30 in the standing kernel", squad=no_chinks, duel=no_chinks),
     _row("rules.moving_target", "VA-16: nobody moves in a standing fight; the relative reading "
          "on the general kernel", squad=absolute_moving_target, duel=absolute_moving_target),

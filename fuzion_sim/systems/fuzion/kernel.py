@@ -134,6 +134,7 @@ from .codes import (
     OPT_POWERED_TO_HITS,
     OPT_POWERED_WEARER_CEIL,
     OPT_RECOVERY_SLOT,
+    OPT_SEMI_AUTO_ROF,
     OPT_STAGED,
     OPT_STAGED_RATING,
     OPT_STUNNED,
@@ -177,6 +178,7 @@ from .rules import (
     wound_penalty,
 )
 from .strike import (
+    NO_DV,
     Armour,
     Dice,
     Health,
@@ -630,6 +632,7 @@ def trials(
     autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
     chinks = options[OPT_CHINKS] != 0
     any_vehicle = options[OPT_ANY_VEHICLE] != 0
+    semi_rof = options[OPT_SEMI_AUTO_ROF] != 0  # a weapon without autofire: ROF attacks
     n_arms = arms_i.shape[0]
     weapon_rooms = n_arms > 0  # someone fires several weapons, or one with an arc (arsenal.py)
     for c in range(n_comb):
@@ -994,10 +997,14 @@ def trials(
                 queue[0] = a0
                 qforced[0] = False
                 q = 0
+                more = np.int64(0)  # attacks left of a semi-automatic weapon's ROF (F15)
+                more_param = np.int64(0)
                 while q < n_queue:
                     a = queue[q]
                     interrupting = qforced[q]
                     q += 1
+                    again = more  # this turn is a further attack of the same action
+                    more = 0
                     if is_out[a]:
                         continue
                     # target under the targeting rule (kept until it falls, unless dynamic)
@@ -1030,6 +1037,8 @@ def trials(
                         action = tx.A_ESCAPE
                     elif hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
                         action = tx.A_CHOKE  # keeps the choke on: 2D6 killing a phase (F33)
+                    elif again > 0:  # the same attack again, with the weapon it named
+                        param = more_param
                     elif tac_default[a]:
                         # default tactic: close to range when out of range, else attack
                         if (not disarmed[a] and d_at > w_range[a]) or (
@@ -1063,7 +1072,7 @@ def trials(
                         waiting[a] = -1
                         n_waiting -= 1
                     # an enemy waiting "until an enemy attacks / moves" interrupts this action
-                    if n_waiting > 0 and not interrupting:
+                    if n_waiting > 0 and not interrupting and again == 0:
                         requeued, ne = interrupt_by_waiter(
                             a, action, t_abs, slot, slots_per_round, side, is_out, waiting,
                             target, acted_t, aborted_t, acts, queue, qforced, log, events, ne, now,
@@ -1262,8 +1271,8 @@ def trials(
                                  wh, st, dt, vic, rl, vh, vs, mc, tl, acts, s0, s1, s2, s3, log,
                                  events, ne, now,
                              )  # fmt: skip
-                            if dv_point >= 0:  # an explosive's throw at a point (F4)
-                                dv_base = dv_point
+                            if dv_point != NO_DV:  # the explosive's DV (F4), or the
+                                dv_base = dv_point  # target's own in a spread
                             hits_lost = np.int64(0)
                             stun_lost = np.int64(0)
                         else:
@@ -1335,6 +1344,19 @@ def trials(
                         )
                     if sides_left <= 1:
                         break
+                    if semi_rof and firing and action == tx.A_ATTACK and not wp.autofire[a]:
+                        # F15: a weapon without autofire is shot up to its ROF times a phase,
+                        # each shot its own attack (semi_auto_rof: extra_attacks); the next
+                        # goes at once, at a new target if this one fell, while rounds last
+                        left = again - 1
+                        if again == 0:
+                            left = (wp.rof[a] if fire <= 0 else min(fire, wp.rof[a])) - 1
+                        if left > 0 and ammo[a] != 0 and not is_out[a]:
+                            more = left
+                            more_param = param
+                            q -= 1
+                            queue[q] = a
+                            qforced[q] = False
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now

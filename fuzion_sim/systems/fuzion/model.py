@@ -99,6 +99,11 @@ SWITCHES: dict[str, Switch] = {
                              unset="the campaign's ratio"),
     "autofire_hits": Switch(("ceil_margin", "one_plus_floor"), "ceil_margin", "F15",
                             "autofire hits"),
+    # ROF of a weapon without autofire (pistols, shotguns: ROF 1 or 2): the seed's "how many
+    # times the attack can be shot in a phase", each shot its own attack when a tactic asks
+    # (fire: N); one_shot: one attack an action whatever the ROF
+    "semi_auto_rof": Switch(("extra_attacks", "one_shot"), "extra_attacks", "F15",
+                            "ROF without autofire"),
     # chinks in the armour: a margin of 10 or more ignores armour, per autofire hit too; Kill
     # armour as well (VA-43)
     "chinks": Switch(bool, False, "F30", "chinks in the armour"),

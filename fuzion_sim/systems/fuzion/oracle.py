@@ -8,7 +8,10 @@ nobody moving or choosing, nobody surprised) unless the dying fight on
 (F22); its penalty (impairment F24, stunned -5) sets its attack, defence and STR dice as in
 the kernels (``rules.combat_values``); initiative is the sheet order (ties: a fair die once a
 fight) or, under switch2, rolled every phase on current REF. A phase is the first actor's
-action then the second's; a fighter out (Stun or Hits at 0) ends the fight.
+action then the second's; a fighter out (Stun or Hits at 0) ends the fight. A fighter whose
+weapon without autofire is shot more than once an action (F15, ``semi_auto_rof:
+extra_attacks``) makes its attacks one after the other, each from the state the one before
+left.
 """
 
 from __future__ import annotations
@@ -74,6 +77,12 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
     dv_base = int(dv_m if melee else dv_r)
     armour = int(sp.pair_armour[a * n + t])
     kind, shots = _first_attack(members[a])
+    extra = int(dispatch.extra_attacks(plan)[a])
+    if extra:
+        raise NotAvailable(f"{attacker}'s {members[a].weapon.name} is shot {extra + 1} times an "
+                           "action (ROF, semi_auto_rof: extra_attacks), each its own attack on "
+                           "a target the one before may have stunned: run the fight or "
+                           "`exact`")  # fmt: skip
     common = dict(dice=rules.dice, criticals=rules.criticals)
     if plan.w_missile[a]:
         if dist > plan.w_range[a]:
@@ -368,14 +377,14 @@ def _values(plan, c, pen):
 def fight_check(scenario):
     """The compiled plan (for the standing kernels) when the chain can solve the fight: the
     fights of the duel kernel, chinks too; else :class:`NotAvailable` saying why."""
-    from .run import compile_scenario
+    from .run import FightPlan, compile_scenario
 
     plan = compile_plan(scenario)
     # the duel kernel's fights, less the rule options it runs that the chain does not (hit
     # locations, autofire, knockback, spreads: the standing kernel's conditions)
     failing = dict.fromkeys(
         c for k in ("duel", "standing") for c in dispatch.failing_conditions(plan, k)
-        if c is not dispatch.no_chinks
+        if c is not dispatch.no_chinks and c is not dispatch.single_attacks
     )  # fmt: skip
     if failing:
         why = "; ".join(c.failing for c in failing)
@@ -386,6 +395,8 @@ def fight_check(scenario):
     if scenario.rules.dying_can_act:
         raise NotAvailable("the exact chain does not follow the dying fighting on and bleeding "
                            "(rules.dying_can_act); run the fight")  # fmt: skip
+    if not dispatch.single_attacks(plan):  # the chain makes the further attacks itself
+        return FightPlan("standing", standing_plan(plan))
     return compile_scenario(scenario, kernel="standing")
 
 
@@ -493,9 +504,10 @@ def _transitions(plan, x, y, fx: _Fighter, fy: _Fighter, options, dice, critical
     return out
 
 
-def _act(mass, fx: _Fighter, trans):
+def _act(mass, fx: _Fighter, trans, attacks: int = 1):
     """The actor (axis 0 of ``mass``) acts: a stunned one loses the action (F22), the others
-    attack. Returns the new mass and the probability the target went out."""
+    make ``attacks`` attacks, each from the target's state after the one before. Returns the
+    new mass and the probability the target went out."""
     new = np.zeros_like(mass)
     stunned = np.flatnonzero(fx.lose)
     if stunned.size:
@@ -505,9 +517,12 @@ def _act(mass, fx: _Fighter, trans):
         rows = np.flatnonzero(~fx.lose & (fx.pen == pen))
         if not rows.size:
             continue
-        moved = (t.T @ mass[rows].T).T  # rows x (target states + out)
-        new[rows] += moved[:, :-1]
-        won += float(moved[:, -1].sum())
+        part = mass[rows]
+        for _ in range(attacks):
+            moved = (t.T @ part.T).T  # rows x (target states + out)
+            won += float(moved[:, -1].sum())
+            part = moved[:, :-1]
+        new[rows] += part
     return new, won
 
 
@@ -540,6 +555,7 @@ def scenario_fight(scenario) -> dict:
     """The exact outcome of the scenario's fight (see the module docstring): win
     probabilities, the unresolved share within ``max_rounds``, the kill-time pmf."""
     fight = fight_check(scenario)
+    attacks = [int(n) + 1 for n in dispatch.extra_attacks(compile_plan(scenario))]
     plan = fight.arrays
     rules = scenario.rules
     options = plan.options
@@ -567,13 +583,13 @@ def scenario_fight(scenario) -> dict:
             mass = np.zeros_like(mass)
             for part, lead in parts:
                 if lead == 0:
-                    part, w0 = _act(part, f0, t01)
-                    part, w1 = _act(part.T, f1, t10)
+                    part, w0 = _act(part, f0, t01, attacks[0])
+                    part, w1 = _act(part.T, f1, t10, attacks[1])
                     part = part.T
                 else:
-                    part, w1 = _act(part.T, f1, t10)
+                    part, w1 = _act(part.T, f1, t10, attacks[1])
                     part = part.T
-                    part, w0 = _act(part, f0, t01)
+                    part, w0 = _act(part, f0, t01, attacks[0])
                 wins[0, phase] += w0
                 wins[1, phase] += w1
                 mass += part

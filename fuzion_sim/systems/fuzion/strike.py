@@ -68,6 +68,9 @@ from .rules import (
 )
 from .suit import scaled_rmod
 
+#: ``blast``'s DV when it has none to report (the target was not among those who defend).
+NO_DV = np.int64(-(1 << 40))
+
 # The kernel's arrays in named groups (the kernel builds each once a chunk; the arrays are
 # shared): a call passes a few groups, not sixty arrays. CPython makes a call of more than
 # 30 arguments ``f(*args)``, which numba cannot inline.
@@ -281,13 +284,16 @@ def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st,
     on DEX + Athletics + the task die against 8, +1 a metre past the first. Friends are caught
     too. A vehicle in it takes one hit on its table from the blast centre, a suit its split
     (``hull.area_room``, VA-52); a crew row's damage is its crew member's, another victim.
-    Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, the explosive's DV
-    (-1 for a spread, whose target keeps its defence base), damage rolled, hit the target,
-    damage through to it)`` (at most 30 arguments: more are a call numba cannot inline).
+    Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, DV, damage rolled,
+    hit the target, damage through to it)`` (at most 30 arguments: more are a call numba
+    cannot inline). An explosive's roll is the plain die and its DV the DV by range; a
+    spread's, as every other attack's, are the difference of the attacker's die and the
+    target's defence die and the target's defence less its die (``NO_DV``: the target did not
+    defend, and keeps the defence base it had).
     """
     n_comb = sh.side.shape[0]
     d_at = wh.dist[a * n_comb + tgt]
-    dv_base = np.int64(-1)
+    dv_base = NO_DV
     n_task = dt.task_table.shape[0]
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(dt.task_table[np.int64(u * n_task)])
@@ -326,6 +332,7 @@ def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st,
     hit = np.int64(0)
     through = np.int64(0)
     n_victims = 0
+    t_roll = roll if wp.explosive[a] else roll - np.int64(dt.def_table[0])
     for c in range(n_comb):
         if (hl.is_out[c] and hl.dead[c]) or vh.carrier[c] >= 0:
             continue  # the dead, and a vehicle's crew (inside it: the vehicle is hit)
@@ -368,6 +375,9 @@ def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st,
                 hl.e_dex[c] + sh.def_ranged[c] + st.dodge[c] - st.dv_pen[c] - st.obs_pen[c] + droll
             )
             caught = av + roll >= dv_c
+            if c == tgt:  # the target's line: the dice's difference against its defence
+                t_roll = roll - droll
+                dv_base = dv_c - droll
         if not caught:
             continue
         arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
@@ -414,7 +424,7 @@ def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st,
             events[row, EV_X] = np.int64(cx * 100.0)
             events[row, EV_Y] = np.int64(cy * 100.0)
             ne += 1
-    return s0, s1, s2, s3, ne, n_victims, roll, av, dv_base, raw, hit, through
+    return s0, s1, s2, s3, ne, n_victims, t_roll, av, dv_base, raw, hit, through
 
 
 @jit(inline="always")

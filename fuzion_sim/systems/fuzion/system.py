@@ -38,6 +38,7 @@ class Fuzion(RuleSystem):
     def check_scenario(self, ctx, rules, sides):
         build.check_called_shots(ctx, rules, sides)
         build.check_powered_armour(ctx, rules, sides)
+        build.check_rate_of_fire(ctx, rules, sides)
         from .motion_build import check_motion
 
         check_motion(ctx, rules, sides)

@@ -38,7 +38,7 @@ DRAWN = frozenset(
         "dice", "criticals", "timing", "extra_actions_table", "initiative", "impairment",
         "stunned", "dying_can_act", "dying_penalty", "ap_factor", "obscured_dv", "dodge_bonus",
         "block_bonus", "knockback_unit", "campaign", "autofire_ratio", "autofire_hits",
-        "chinks", "hit_locations", "knockback", "moving_target")}
+        "chinks", "hit_locations", "knockback", "moving_target", "semi_auto_rof")}
 )  # fmt: skip
 
 
@@ -90,6 +90,14 @@ def weapon(draw, kind: str):
     return w
 
 
+def _most_shots(arms) -> int:
+    """The most ``fire:`` a drawn weapon takes (``semi_auto_rof: extra_attacks``): its ROF for
+    a ranged inline weapon; a catalogue weapon, the fists or none: 1 (they get ``all``)."""
+    if not isinstance(arms, dict) or arms["kind"] == "melee":
+        return 1
+    return int(arms["rof"])
+
+
 @st.composite
 def armour(draw):
     if draw(st.integers(0, 3)) == 0:
@@ -139,8 +147,12 @@ def member(draw, name: str, kind: str, planar: bool, x: float):
         m[key] = draw(optional[key])
     if draw(st.integers(0, 4)) == 0:
         m["tactics"] = [{"do": "attack"}]
-        if kind in ("duel", "any") and draw(st.booleans()):  # shots of an autofire attack
-            m["tactics"][0]["fire"] = draw(st.sampled_from((2, 12, "all")))
+        if kind in ("duel", "any") and draw(st.booleans()):  # shots of an autofire attack, or
+            # attacks of a weapon without autofire (F15 semi_auto_rof), never above the ROF
+            fire = draw(st.sampled_from((2, 12, "all")))
+            most = _most_shots(arms)
+            m["tactics"][0]["fire"] = fire if fire == "all" or fire <= most else (
+                most if most > 1 else "all")
     elif kind == "any" and draw(st.integers(0, 6)) == 0:
         m["tactics"] = "gunslinger"
     return m
@@ -162,6 +174,7 @@ def rules(draw, kind: str):
         "knockback_unit": draw(st.sampled_from((0.5, 1.0, 2.0))),
         "campaign": draw(st.sampled_from(("heroic", "legendary"))),
         "autofire_hits": draw(st.sampled_from(("ceil_margin", "one_plus_floor"))),
+        "semi_auto_rof": draw(st.sampled_from(("extra_attacks", "one_shot"))),
     }
     if draw(st.booleans()):
         r["autofire_ratio"] = draw(st.integers(1, 4))
@@ -203,12 +216,21 @@ def fight(draw, kind: str = "any") -> dict:
             sides[f"side{s}"] = {"surprised": True, "members": members}
         else:
             sides[f"side{s}"] = members
+    drawn_rules = draw(rules(kind))
+    if drawn_rules.get("semi_auto_rof") == "one_shot":  # then fire: N only with autofire
+        for entry in sides.values():
+            for m in entry["members"] if isinstance(entry, dict) else entry:
+                tactic = m.get("tactics")
+                if (isinstance(tactic, list) and tactic[0].get("fire", "all") != "all"
+                        and not (isinstance(m.get("weapon"), dict)
+                                 and m["weapon"].get("autofire"))):  # fmt: skip
+                    tactic[0]["fire"] = "all"
     return {
         "name": "drawn",
         "system": "fuzion",
         "trials": 300,
         "seed": draw(st.integers(0, 2**31)),
         "max_rounds": draw(st.integers(2, 12)),
-        "rules": draw(rules(kind)),
+        "rules": drawn_rules,
         "sides": sides,
     }

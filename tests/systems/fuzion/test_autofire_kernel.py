@@ -154,12 +154,12 @@ def test_logged_hits_follow_the_formula_on_logged_margins(key):
 
 @pytest.mark.parametrize(
     ("fire", "rof", "shots", "av"),
-    [(9, 30, 9, 13), (10, 30, 10, 12), (20, 30, 20, 11), ("all", 30, 30, 10), (10, 5, 5, 13),
-     (1, 30, 1, 13)],
+    [(9, 30, 9, 13), (10, 30, 10, 12), (20, 30, 20, 11), ("all", 30, 30, 10), (5, 5, 5, 13),
+     ("all", 5, 5, 13), (1, 30, 1, 13)],
 )  # fmt: skip
 def test_ten_shot_penalty_in_the_logged_av(fire, rof, shots, av):
-    """-1 per full 10 shots fired; ROF caps the shots (fire: 10 with ROF 5 fires 5, no
-    penalty); fire: all fires the ROF."""
+    """-1 per full 10 shots fired; fire: all fires the ROF (fire: above the ROF is a load
+    error, test_semi_auto_rof)."""
     sc = jake_scenario(fire, weapon={**M16, "rof": rof})
     _, events = logged(sc)
     (att,) = [e for e in events if e["kind"] == "attack"]
@@ -487,8 +487,11 @@ def test_a_shotgun_spread_each_defender_against_the_one_attack_total():
     for trial in range(400):
         _, raw = fuzion.run_logged(plan, 1, trial)
         (att,) = raw[raw[:, k.EV_KIND] == k.EVENT_ATTACK]
-        at = att[k.EV_AV] + att[k.EV_ROLL]  # the attacker's roll alone (HERO: 3d6)
+        # the log holds the roll's difference against the target's defence die (HERO: a flat
+        # 10), as for every attack, and the target's DV less that die
+        at = att[k.EV_AV] + att[k.EV_ROLL] + 10
         assert att[k.EV_AV] == 6 + 3 - 2  # Close range
+        assert att[k.EV_DV] == 5 + evade["T"]
         expected = {n for n in ("T", "N1", "N2") if 5 + evade[n] + 10 <= at}
         area = area_events(raw)
         got = {names[a] for a in area[:, k.EV_ACTOR]}
