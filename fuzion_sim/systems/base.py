@@ -221,19 +221,26 @@ class RuleSystem:
         """
         return {}
 
+    def inert_keys(self, scenario) -> list[tuple[str, str]]:
+        """Other keys the scenario gives (a member's, by its name: ``"Torch: resting"``) that
+        cannot change its fight, each with a short reason; none by default."""
+        return []
+
     def warn_inert(self, ctx, rules, sides: Mapping, scene: Mapping | None = None) -> None:
         """Warn (``ctx.warnings``) of each switch the scenario sets away from its default that
-        :meth:`inert_switches` calls inert: ``rules.X: has no effect in this scenario
-        (reason)``. A system calls it once its members (and scene) are built."""
+        :meth:`inert_switches` calls inert (``rules.X: has no effect in this scenario
+        (reason)``), and of each key :meth:`inert_keys` names. A system calls it once its
+        members (and scene) are built."""
+        view = FightView(rules, sides, scene or {})
         changed = [name for name, spec in self.switches.items()
                    if rules.values.get(name, spec.default) != spec.default]
-        if not changed:
-            return
-        inert = self.inert_switches(FightView(rules, sides, scene or {}), changed)
+        inert = self.inert_switches(view, changed) if changed else {}
         for name in changed:
             if name in inert:
                 ctx.warnings.append(f"rules.{name}: has no effect in this scenario "
                                     f"({inert[name]})")
+        for where, reason in self.inert_keys(view):
+            ctx.warnings.append(f"{where}: has no effect in this scenario ({reason})")
 
     def catalogue(self, kind: str) -> list[dict]:
         """The entries of a catalogue (``catalogue_kinds``), as plain dicts."""

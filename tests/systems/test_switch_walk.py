@@ -242,3 +242,60 @@ def test_rare_names_switches():
         stems = {p.stem for p in _scenarios(system_name)}
         assert where == "*" or set(where) <= stems, where
         assert why
+
+
+# --- the load warning ----------------------------------------------------------------------
+
+
+def _warnings(path: Path, **overrides) -> list[str]:
+    from fuzion_sim.scenario import load_scenario
+
+    return list(load_scenario(path, overrides=list(overrides.items())).warnings)
+
+
+@pytest.mark.parametrize(("path", "key", "value", "reason"), [
+    (ROOT / "ambush.yaml", "dogfight_cadence", "round", "no tactic dogfights"),
+    (ROOT / "ambush.yaml", "knockback_unit", 2.0, "rules.knockback is off"),
+    (ROOT / "colour" / "ken-against-bob.yaml", "shield_crit", "never", "no one has a shield"),
+    (ROOT / "fudge" / "two-fair-shooters.yaml", "core_overflow", "ignore",
+     "rules.wounds is firearms"),
+], ids=["fuzion", "fuzion-number", "colour", "fudge"])  # fmt: skip
+def test_load_warns_of_a_switch_set_to_no_effect(path, key, value, reason):
+    """A switch the scenario sets (here through an override, as ``--set`` and ``--dice`` do)
+    that cannot change its fight is a warning of ``validate``, ``run`` and the API; set to its
+    default, or to a value that matters, it is not."""
+    expected = f"rules.{key}: has no effect in this scenario ({reason})"
+    assert expected in _warnings(path, **{f"rules.{key}": value})
+    default = get_system(_base(path)[2].system).switches[key].default
+    assert not any(w.startswith(f"rules.{key}:") for w in _warnings(path, **{
+        f"rules.{key}": default}))  # fmt: skip
+    assert not any(w.startswith("rules.dice") for w in _warnings(
+        ROOT / "ambush.yaml", **{"rules.dice": "interlock"}))  # fmt: skip
+
+
+def test_load_warns_of_a_member_key_with_no_effect():
+    """A member who rests (M-71) with no asphyxiating zone to hold its breath in."""
+    name = _base(ROOT / "ambush.yaml")[2].combatants[0].name
+    warnings = _warnings(ROOT / "ambush.yaml", **{"sides.bandits[0].resting": True})
+    assert f"{name}: resting: has no effect in this scenario (no asphyxiating zone)" in warnings
+
+
+def test_validate_and_run_print_the_warning(tmp_path):
+    """``validate`` prints the warning of a switch written in ``rules:``; ``run`` that of a
+    switch's command-line flag (``--soak``)."""
+    import yaml
+    from click.testing import CliRunner
+
+    from fuzion_sim.cli import cli
+
+    data = copy.deepcopy(_base(ROOT / "ambush.yaml")[0])
+    data["rules"] = {**(data.get("rules") or {}), "intercept": "perception"}
+    path = tmp_path / "ambush.yaml"
+    path.write_text(yaml.safe_dump(data))
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "rules.intercept: has no effect in this scenario (no tactic dogfights)" in res.output
+    res = CliRunner().invoke(cli, ["run", str(ROOT / "colour" / "ken-against-bob.yaml"),
+                                   "--trials", "20", "--soak", "literal"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "rules.soak: has no effect in this scenario (no one soaks)" in res.output

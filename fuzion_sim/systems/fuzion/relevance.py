@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from .tactics import MOTION_ACTIONS
 
-__all__ = ["INERT", "inert_switches"]
+__all__ = ["INERT", "KEYS", "inert_keys", "inert_switches"]
 
 #: A test: why the switch cannot matter in the scenario, or None.
 Test = Callable[[object], str | None]
@@ -211,6 +211,25 @@ INERT: dict[str, Test] = {
     "break_off_rounds": _test(lambda s: _does(s, "break_off"), "no tactic breaks off"),
     "break_off_time": _test(lambda s: _does(s, "break_off"), "no tactic breaks off"),
 }  # fmt: skip
+
+
+#: Member keys that reach the fight only with some scene: key -> (is it given, test).
+KEYS: dict[str, tuple[Callable, Test]] = {
+    "resting": (lambda m: m.resting, _BREATH),
+    "weight": (lambda m: m.weight_kg is not None, _FALLS),
+}
+
+
+def inert_keys(scenario) -> list[tuple[str, str]]:
+    """``("<member>: <key>", reason)`` of each member key given that cannot change the
+    fight."""
+    out = []
+    for key, (given, test) in KEYS.items():
+        members = [m for m in scenario.combatants if given(m)]
+        reason = test(scenario) if members else None
+        if reason:
+            out += [(f"{m.name}: {key}", reason) for m in members]
+    return out
 
 
 def inert_switches(scenario, names=None) -> dict[str, str]:

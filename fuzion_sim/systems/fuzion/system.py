@@ -60,6 +60,11 @@ class Fuzion(RuleSystem):
 
         return inert_switches(scenario, names)
 
+    def inert_keys(self, scenario):
+        from .relevance import inert_keys
+
+        return inert_keys(scenario)
+
     def catalogue(self, kind):
         entries = {"weapons": catalogue.weapon_entries, "armor": catalogue.armor_entries,
                    "skills": lambda: [{"name": s} for s in catalogue.skills()]}  # fmt: skip
