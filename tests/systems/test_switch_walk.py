@@ -11,11 +11,10 @@ reported time unit are compared with the unflipped fight. Both directions hold:
 - a switch whose every value gives identical numbers is called inert, unless :data:`RARE`
   explains why it may matter there and the walk's trials did not see it.
 
-A plan identical to the unflipped one gives identical numbers without running. A switch called
-inert on a scenario is checked there on :data:`INERT_SAMPLES` scenarios of its system (spread
-over them), every other (switch, scenario) on every scenario, so the walk stays within its
-time. The two benchmark fights of 100 and 20 members (:data:`SKIPPED`) take most of a second a
-compile; their members are the kinds the squad scenarios hold.
+A plan identical to the unflipped one gives identical numbers without running. Every switch is
+walked on every shipped scenario but the two benchmark fights of 100 and 20 members
+(:data:`SKIPPED`), which take most of a second a compile; their members are the kinds the
+squad scenarios hold.
 """
 
 from __future__ import annotations
@@ -40,8 +39,6 @@ FOLDERS = {"fuzion": ("", "vehicles"), "colour": ("colour",), "fudge": ("fudge",
 SKIPPED = ("line-battle-100v100.yaml", "bench-squad-10v10.yaml")
 SEED = 1
 TRIALS = 300
-#: Scenarios a switch called inert is checked on (the first ones, rotated by switch).
-INERT_SAMPLES = 2
 
 #: Where a switch may matter but the walk's trials need not show it: (system, switch) ->
 #: (the scenarios it covers, "*" for all, and why). Each reason is a property of the dice or of
@@ -159,21 +156,6 @@ def _base(path: Path):
     return data, lines, scenario
 
 
-@functools.cache
-def _inert_checked(system_name: str) -> dict[str, set[str]]:
-    """Per switch, the scenarios (stems) where a claim of inert is checked: the first
-    :data:`INERT_SAMPLES` scenarios that call it inert, rotated by the switch's place."""
-    system = get_system(system_name)
-    paths = _scenarios(system_name)
-    claims = {p.stem: system.inert_switches(_base(p)[2]) for p in paths}
-    out = {}
-    for i, name in enumerate(system.switches):
-        where = [p.stem for p in paths if name in claims[p.stem]]
-        k = i % len(where) if where else 0
-        out[name] = set((where[k:] + where[:k])[:INERT_SAMPLES])
-    return out
-
-
 def _numbers(system, plan) -> tuple:
     """Every per-trial outcome of the walk's run, and the time unit."""
     out = system.run_chunk(plan, chunk_key(SEED, 0), 0, TRIALS)
@@ -202,12 +184,9 @@ def test_switch_walk(system_name, path):
     plan = system.compile(base)
     blob = pickle.dumps((plan, system.outcome_schema(plan)))
     base_numbers = None
-    checked = _inert_checked(system_name)
     problems = []
     for name, spec in system.switches.items():
         claim = system.inert_switches(base, [name]).get(name)
-        if claim and path.stem not in checked[name]:
-            continue
         changed, loaded = False, 0
         for value in alternatives(spec, base.rules.values[name]):
             flipped = copy.deepcopy(data)
