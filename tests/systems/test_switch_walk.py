@@ -252,11 +252,19 @@ def test_load_warns_of_a_switch_set_to_no_effect(path, key, value, reason):
         ROOT / "ambush.yaml", **{"rules.dice": "interlock"}))  # fmt: skip
 
 
-def test_load_warns_of_a_member_key_with_no_effect():
-    """A member who rests (M-71) with no asphyxiating zone to hold its breath in."""
-    name = _base(ROOT / "ambush.yaml")[2].combatants[0].name
-    warnings = _warnings(ROOT / "ambush.yaml", **{"sides.bandits[0].resting": True})
-    assert f"{name}: resting: has no effect in this scenario (no asphyxiating zone)" in warnings
+@pytest.mark.parametrize(("path", "key", "value", "where", "reason"), [
+    (ROOT / "ambush.yaml", "sides.bandits[0].resting", True, "resting", "no asphyxiating zone"),
+    (ROOT / "ambush.yaml", "sides.bandits[0].weight", 90, "weight",
+     "no drop, obstacle, jump, vehicle manoeuvre or thrown object"),
+    (ROOT / "vehicles" / "helicopter-vs-armoured-car.yaml",
+     "sides.air[0].vehicle.countermeasures", 4, "vehicle.countermeasures", "no missile weapon"),
+], ids=["resting", "weight", "countermeasures"])  # fmt: skip
+def test_load_warns_of_a_member_key_with_no_effect(path, key, value, where, reason):
+    """A member who rests (M-71) with no asphyxiating zone to hold its breath in, a weight with
+    nothing to fall or crash into, countermeasures with no missile to meet."""
+    name = _base(path)[2].sides[key.split(".")[1].split("[")[0]][0].name
+    warnings = _warnings(path, **{key: value})
+    assert f"{name}: {where}: has no effect in this scenario ({reason})" in warnings
 
 
 def test_validate_and_run_print_the_warning(tmp_path):

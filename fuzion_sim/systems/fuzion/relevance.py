@@ -213,10 +213,12 @@ INERT: dict[str, Test] = {
 }  # fmt: skip
 
 
-#: Member keys that reach the fight only with some scene: key -> (is it given, test).
+#: Member keys that reach the fight only with something else in it: key -> (is it given, test).
 KEYS: dict[str, tuple[Callable, Test]] = {
     "resting": (lambda m: m.resting, _BREATH),
     "weight": (lambda m: m.weight_kg is not None, _FALLS),
+    "vehicle.countermeasures": (lambda m: m.vehicle is not None and m.vehicle.countermeasures,
+                                _MISSILE),
 }
 
 
