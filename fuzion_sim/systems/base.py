@@ -30,6 +30,7 @@ from ..errors import FuzionSimError
 __all__ = [
     "Categories",
     "Counter",
+    "FightView",
     "NotAvailable",
     "OutcomeSchema",
     "RuleSystem",
@@ -78,6 +79,22 @@ class Switch(NamedTuple):
     nullable: bool = False
     flag: str | None = None
     unset: str = ""
+
+
+class FightView(NamedTuple):
+    """What decides whether a rule switch can matter: the effective rules, the sides' members
+    and the scene (a system's own top-level keys, built). A loaded
+    :class:`~fuzion_sim.scenario.Scenario` has the same attributes, so whatever reads one reads
+    the other; the loader builds a view before the scenario exists, to warn at load."""
+
+    rules: Any
+    sides: Mapping[str, tuple]
+    scene: Mapping[str, Any]
+
+    @property
+    def combatants(self) -> list:
+        """All members, side by side in listed order."""
+        return [m for side in self.sides.values() for m in side]
 
 
 class Counter(NamedTuple):
@@ -192,6 +209,38 @@ class RuleSystem:
         """The scenario's own top-level keys (``scene_keys``) validated and built, once the
         sides are (for the checks across them): a mapping, ``Scenario.scene``."""
         return {}
+
+    def inert_switches(self, scenario, names=None) -> dict[str, str]:
+        """The rule switches that cannot change this scenario's fight, each with a short reason
+        ("no weapon is autofire", "no vehicle in the fight").
+
+        ``scenario`` is a :class:`~fuzion_sim.scenario.Scenario` or a :class:`FightView`;
+        ``names``, when given, limits the answer to those switches (the tests cost time). A
+        switch left out may matter: one whose reach cannot be decided from the scenario alone
+        counts as relevant, so a switch is never called inert wrongly. None by default.
+        """
+        return {}
+
+    def inert_keys(self, scenario) -> list[tuple[str, str]]:
+        """Other keys the scenario gives (a member's, by its name: ``"Torch: resting"``) that
+        cannot change its fight, each with a short reason; none by default."""
+        return []
+
+    def warn_inert(self, ctx, rules, sides: Mapping, scene: Mapping | None = None) -> None:
+        """Warn (``ctx.warnings``) of each switch the scenario sets away from its default that
+        :meth:`inert_switches` calls inert (``rules.X: has no effect in this scenario
+        (reason)``), and of each key :meth:`inert_keys` names. A system calls it once its
+        members (and scene) are built."""
+        view = FightView(rules, sides, scene or {})
+        changed = [name for name, spec in self.switches.items()
+                   if rules.values.get(name, spec.default) != spec.default]
+        inert = self.inert_switches(view, changed) if changed else {}
+        for name in changed:
+            if name in inert:
+                ctx.warnings.append(f"rules.{name}: has no effect in this scenario "
+                                    f"({inert[name]})")
+        for where, reason in self.inert_keys(view):
+            ctx.warnings.append(f"{where}: has no effect in this scenario ({reason})")
 
     def catalogue(self, kind: str) -> list[dict]:
         """The entries of a catalogue (``catalogue_kinds``), as plain dicts."""

@@ -38,6 +38,12 @@ class Colour(RuleSystem):
 
     def check_scenario(self, ctx, rules, sides):
         build.check_scenario(ctx, rules, sides)
+        self.warn_inert(ctx, rules, sides)
+
+    def inert_switches(self, scenario, names=None):
+        from .relevance import inert_switches
+
+        return inert_switches(scenario, names)
 
     def catalogue(self, kind):
         if kind not in self.catalogue_kinds:

@@ -37,6 +37,12 @@ class Fudge(RuleSystem):
 
     def check_scenario(self, ctx, rules, sides):
         check_scenario(ctx, rules, sides)
+        self.warn_inert(ctx, rules, sides)
+
+    def inert_switches(self, scenario, names=None):
+        from .relevance import inert_switches
+
+        return inert_switches(scenario, names)
 
     def catalogue(self, kind):
         entries = {"weapons": catalogue.weapon_entries, "ladder": catalogue.ladder_entries,

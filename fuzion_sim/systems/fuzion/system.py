@@ -52,7 +52,19 @@ class Fuzion(RuleSystem):
 
         scene = build_scene(ctx, data)
         check_scene(ctx, rules, sides, scene)
-        return {**scene, "hazards": build_hazards(ctx, data.get("hazards"))}
+        scene = {**scene, "hazards": build_hazards(ctx, data.get("hazards"))}
+        self.warn_inert(ctx, rules, sides, scene)  # once the scene is known
+        return scene
+
+    def inert_switches(self, scenario, names=None):
+        from .relevance import inert_switches
+
+        return inert_switches(scenario, names)
+
+    def inert_keys(self, scenario):
+        from .relevance import inert_keys
+
+        return inert_keys(scenario)
 
     def catalogue(self, kind):
         entries = {"weapons": catalogue.weapon_entries, "armor": catalogue.armor_entries,
