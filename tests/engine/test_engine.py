@@ -269,19 +269,44 @@ def test_index32_splits_the_bits_into_near_equal_runs(n):
     assert first == index32(np.uint64(0x01234567), np.uint64(n)) and rest == 0x89ABCDEF
 
 
-def test_jit_cache_stamp_covers_every_module_a_kernel_draws_on(tmp_path):
-    """A kernel's numba cache is stamped with its whole folder and the shared jitted rooms, so
-    editing a helper in another module of the folder invalidates it (numba alone would stamp
-    only the kernel's own file and load stale machine code)."""
-    from fuzion_sim import _jit
-
-    (tmp_path / "kernel.py").write_text("x = 1\n")
-    (tmp_path / "rules.py").write_text("y = 1\n")
-    before = _jit._stamp(tmp_path)
-    _jit._stamp.cache_clear()
-    (tmp_path / "rules.py").write_text("y = 2\n")
-    assert _jit._stamp(tmp_path) != before
-    _jit._stamp.cache_clear()
+def test_jit_cache_stamp_follows_the_import_closure(tmp_path):
+    """A kernel's numba cache is stamped with every module it can draw on (its import closure):
+    editing a helper it imports, even through another module, recompiles it (numba alone would
+    stamp only the kernel's own file and load stale machine code); editing a module outside the
+    closure (the narration) keeps it."""
     from numba.core import caching
 
+    from fuzion_sim import _jit
+
+    package = tmp_path / "fuzion_sim"
+    room = package / "systems" / "toy"
+    room.mkdir(parents=True)
+    for init in (package, package / "systems", room):
+        (init / "__init__.py").write_text("from .systems import toy  # noqa\n" if init == package
+                                          else "")
+    (package / "_jit.py").write_text("OPTIONS = 1\n")
+    (room / "kernel.py").write_text("from ..._jit import OPTIONS\nfrom . import strike\n")
+    (room / "strike.py").write_text("from .rules import hit\n")
+    (room / "rules.py").write_text("def hit():\n    return 1\n")
+    (room / "narrate.py").write_text("from .kernel import strike\n")
+
+    def stamp():
+        _jit._stamp.cache_clear()
+        return _jit._stamp(room / "kernel.py", package)
+
+    assert [p.name for p in _jit._closure(room / "kernel.py", package)] == [
+        "_jit.py", "kernel.py", "rules.py", "strike.py"]
+    before = stamp()
+    (room / "narrate.py").write_text("from .kernel import strike  # reworded\n")
+    assert stamp() == before
+    for helper in (room / "rules.py", package / "_jit.py"):
+        helper.write_text(helper.read_text() + "# changed\n")
+        assert stamp() != before
+        before = stamp()
+    _jit._stamp.cache_clear()
+
+    kernel = _jit._PACKAGE / "systems" / "fuzion" / "kernel.py"
+    names = {p.name for p in _jit._closure(kernel)}
+    assert {"strike.py", "rules.py", "actions.py", "rng.py", "_jit.py"} <= names
+    assert not names & {"narrate.py", "exact.py", "relevance.py", "system.py"}
     assert caching.CacheImpl._locator_classes[:2] == [_jit._UserDirLocator, _jit._InTreeLocator]
