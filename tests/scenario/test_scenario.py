@@ -675,7 +675,7 @@ def test_set_path_plain_values_and_new_keys():
     ("path", "problem", "suggestion"),
     [
         ("sides.red[3].hits", "no index [3] in 'sides.red' (it has 1 item)", None),
-        ("sides.reed[0].hits", "no key 'reed' in 'sides'", "red"),
+        ("sides.reed[0].hits", "no side 'reed'; the sides are red, blue", "red"),
         ("sides.red.name", "'sides.red' is a list", None),
         ("trials.x", "'trials' is a single value", None),
         ("sides.red[0].weapon.dc.x", "'sides.red[0].weapon.dc' is a single value", None),
