@@ -169,6 +169,8 @@ class ScenarioError(FuzionSimError):
         else:
             where = ""
         key = f"{self.path}: " if self.path else ""
+        if self.origin and self.path and self.origin.partition(" ")[2].startswith(self.path + "="):
+            key = ""  # the override names the key
         hint = f"; did you mean '{shorten(self.suggestion)}'?" if self.suggestion else ""
         return one_line(f"{where}{shorten(key, 200)}{self.message}{hint}")
 

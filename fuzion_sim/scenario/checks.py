@@ -95,12 +95,11 @@ class Context:
         """A :class:`ScenarioError` at this key path (returned, for the caller to raise).
 
         A path an override set names the override (``--set KEY=VALUE``) instead of a line of
-        the file, and the key path only where it goes below the override's."""
+        the file."""
         path = format_path(parts) or None
         origin = self.origin(parts)
         if origin is not None:
-            return ScenarioError(message, path=None if path == origin[0] else path,
-                                 file=self.source, suggestion=suggestion,
+            return ScenarioError(message, path=path, file=self.source, suggestion=suggestion,
                                  origin=origin[1])  # fmt: skip
         return ScenarioError(
             message, path=path, file=self.source, line=self.line(parts), suggestion=suggestion

@@ -370,7 +370,6 @@ def apply_overrides(data, overrides, option: str | None = None, source: str | No
         except ScenarioError as exc:
             exc.file = exc.file or source
             exc.origin = label
-            exc.path = None
             raise
         origins = {k: v for k, v in origins.items()
                    if k != key and not k.startswith((key + ".", key + "["))}  # fmt: skip
