@@ -171,7 +171,9 @@ class ScenarioError(FuzionSimError):
         key = f"{self.path}: " if self.path else ""
         if self.origin and self.path and self.origin.partition(" ")[2].startswith(self.path + "="):
             key = ""  # the override names the key
-        hint = f"; did you mean '{shorten(self.suggestion)}'?" if self.suggestion else ""
+        hint = ""
+        if self.suggestion and f"'{self.suggestion}'" not in str(self.message):
+            hint = f"; did you mean '{shorten(self.suggestion)}'?"
         return one_line(f"{where}{shorten(key, 200)}{self.message}{hint}")
 
     def lines(self) -> list[str]:

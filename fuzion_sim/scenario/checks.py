@@ -285,7 +285,7 @@ def unknown_key(ctx: Context, parts, key, allowed) -> ScenarioError:
     from .keys import cross_system_hint
 
     text, equivalent = cross_system_hint(getattr(ctx, "system", None), parts, key, allowed)
-    suggestion = None if equivalent and text else (equivalent or did_you_mean(str(key), allowed))
+    suggestion = equivalent or did_you_mean(str(key), allowed)
     return ctx.fail([*parts, key], f"unknown key '{shorten(key)}'{text}", suggestion)
 
 
