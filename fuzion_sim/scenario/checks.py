@@ -280,8 +280,8 @@ def check_mapping(
 def unknown_key(ctx: Context, parts, key, allowed) -> ScenarioError:
     """The error for ``key`` not among ``allowed`` in the mapping at ``parts``: a
     did-you-mean, or, when another registered system uses the key here, that system's name and
-    this system's equivalent (``unknown key 'stats' (fuzion's name; colour uses
-    'abilities')``). Returned, for the caller to raise."""
+    this system's equivalent (``unknown key 'stats' (that is fuzion's name); did you mean
+    'abilities'?``). Returned, for the caller to raise."""
     from .keys import cross_system_hint
 
     text, equivalent = cross_system_hint(getattr(ctx, "system", None), parts, key, allowed)

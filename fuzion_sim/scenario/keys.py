@@ -178,7 +178,8 @@ def cross_system_hint(system: str | None, parts, key, allowed) -> tuple[str, str
     -------
     (str, str or None)
         Text for the message (``""`` when no other system uses the key here) and this
-        system's equivalent key, if there is an obvious one.
+        system's equivalent key, if there is an obvious one (for the did-you-mean):
+        ``unknown key 'stats' (that is fuzion's name); did you mean 'abilities'?``.
     """
     from ..systems import system_names
 
@@ -195,7 +196,7 @@ def cross_system_hint(system: str | None, parts, key, allowed) -> tuple[str, str
     if not others:
         return "", equivalent
     users = " and ".join(f"{name}'s" for name in others)
-    if equivalent:
-        return f" ({users} name; {system} uses '{equivalent}')", equivalent
+    if equivalent:  # the did-you-mean names it
+        return f" (that is {users} name)", equivalent
     return f" (a key of {' and '.join(others)}; {system} does not read it)", None
 

@@ -175,8 +175,10 @@ def test_every_problem_of_a_file_at_once(tmp_path):
     expected = [
         (2, "trials", "trials must be at least 1"),
         (4, "rules.nope", "unknown key 'nope'"),
-        (8, "sides.blue[0].stats", "unknown key 'stats' (fuzion's name; colour uses 'abilities')"),
-        (9, "sides.blue[0].armour", "unknown key 'armour' (fudge's name; colour uses 'armor')"),
+        (8, "sides.blue[0].stats",
+         "unknown key 'stats' (that is fuzion's name); did you mean 'abilities'?"),
+        (9, "sides.blue[0].armour",
+         "unknown key 'armour' (that is fudge's name); did you mean 'armor'?"),
         (12, "sides.red[0].health", "'health' has no value"),
         (13, "sides.red[1].name", "duplicate combatant name 'Bob'"),
     ]
@@ -216,14 +218,16 @@ def test_problems_past_the_cap_are_counted(tmp_path):
 @pytest.mark.parametrize(
     ("system", "member", "key", "wanted"),
     [
-        ("colour", "{name: A, stats: {}}", "stats", "(fuzion's name; colour uses 'abilities')"),
+        ("colour", "{name: A, stats: {}}", "stats", "(that is fuzion's name); did you mean "
+         "'abilities'?"),
         ("fudge", "{name: A, armor: 1}", "armor",
-         "(fuzion's and colour's name; fudge uses 'armour')"),
-        ("fuzion", "{name: A, armour: x}", "armour", "(fudge's name; fuzion uses 'armor')"),
+         "(that is fuzion's and colour's name); did you mean 'armour'?"),
+        ("fuzion", "{name: A, armour: x}", "armour",
+         "(that is fudge's name); did you mean 'armor'?"),
         ("fuzion", "{name: A, abilities: {}}", "abilities",
-         "(colour's name; fuzion uses 'stats')"),
+         "(that is colour's name); did you mean 'stats'?"),
         ("fudge", "{name: A, tactics: default}", "tactics",
-         "(fuzion's name; fudge uses 'tactic')"),
+         "(that is fuzion's name); did you mean 'tactic'?"),
         ("colour", "{name: A, skills: {}}", "skills", "(a key of fuzion; colour does not read it)"),
     ],
 )  # fmt: skip
