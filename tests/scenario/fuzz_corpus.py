@@ -98,7 +98,7 @@ def _mutate(rng, data, kind):
         _parent(data, path)[path[-1]] = rng.choice(HUGE if kind == "huge" else NON_FINITE)
     elif kind == "deep":
         parent[last] = f"__DEEP_{rng.choice([70, 1000, 5000])}__"
-    return data
+    return data, path
 
 
 def _deepen(text: str) -> str:
@@ -148,7 +148,10 @@ def _big_cases(text):
 
 
 def corpus():
-    """``[(case id, file bytes), ...]``: the whole corpus, in a fixed order."""
+    """``[(case id, file bytes), ...]``: the whole corpus, in a fixed order.
+
+    A case id is ``scenario:kind:i``, then ``+`` after a second mutation, or, for a key
+    emptied alone, ``@`` and its key path (``sides.red.0.armor.pd``)."""
     rng = random.Random(SEED)
     cases = []
     kinds = ["delete", "rename", "retype", "empty", "foreign", "huge", "nonfinite", "deep"]
@@ -160,10 +163,14 @@ def corpus():
         name = path.relative_to(SCENARIOS).with_suffix("").as_posix()
         for i in range(PER_SCENARIO):
             kind = kinds[(number + i) % len(kinds)]
-            data = _mutate(rng, copy.deepcopy(base), kind)
+            data, where = _mutate(rng, copy.deepcopy(base), kind)
+            case = f"{name}:{kind}:{i}"
             if rng.random() < 0.3:  # a second mutation now and then
-                data = _mutate(rng, data, rng.choice(kinds[:-1]))
-            cases.append((f"{name}:{kind}:{i}", _deepen(_dump(data)).encode()))
+                data, _ = _mutate(rng, data, rng.choice(kinds[:-1]))
+                case += "+"
+            elif kind == "empty":  # the key emptied, for the test to check it is refused
+                case += "@" + ".".join(str(part) for part in where)
+            cases.append((case, _deepen(_dump(data)).encode()))
         if number % TEXT_EVERY == 0:
             cases.extend(_text_cases(rng, name, text, bomb=number == 0))
     cases.extend(_big_cases((SCENARIOS / "marshal-vs-outlaw.yaml").read_text()))

@@ -23,6 +23,9 @@ from fuzz_corpus import PER_SCENARIO, SEED, corpus
 from fuzion_sim.cli import cli
 from fuzion_sim.errors import MAX_PROBLEMS
 
+#: Keys where null is a value of its own (the schemas say so); any other key written with no
+#: value is refused.
+NULL_MEANS_SOMETHING = {"weapon", "armor", "autofire_ratio"}
 #: Seconds one invocation may take, and the peak resident memory of the whole run.
 CASE_SECONDS = 10.0
 MAX_RSS_BYTES = 1.5 * 2**30
@@ -81,6 +84,10 @@ def test_fuzz_corpus(tmp_path):
         path.write_bytes(data)
         status = _check(runner, ["validate", str(path)], case)
         outcomes[("validate", status)] += 1
+        if "@" in case:  # a key emptied: refused unless null means something there
+            key = case.rsplit(".", 1)[-1]
+            assert status == 2 or key.isdigit() or key in NULL_MEANS_SOMETHING, case
+            outcomes["emptied"] += 1
         if status == 0:  # still valid: it must run, or be refused with one clear message
             outcomes[("run", _check(runner, ["run", str(path), "--trials", "200", "--json"],
                                     case))] += 1  # fmt: skip
@@ -90,6 +97,7 @@ def test_fuzz_corpus(tmp_path):
     assert rss < MAX_RSS_BYTES, rss
     # the corpus exercises both ends: files still valid after the mutation, and refused ones
     assert outcomes[("validate", 0)] > 20 and outcomes[("validate", 2)] > 250, outcomes
+    assert outcomes["emptied"] > 20, outcomes
     assert outcomes[("run", 0)] + outcomes[("run", 2)] == outcomes[("validate", 0)], outcomes
     # and every system's fights, vehicles' too, ran from mutated files
     assert set(systems) == {"fuzion", "vehicles", "colour", "fudge"}, systems
