@@ -17,7 +17,7 @@ import click
 from . import api
 from .analysis.variants import as_base, engine_kwargs, parse_assignment
 from .cli_studies import STUDY_COMMANDS, until_decided_options
-from .errors import FuzionSimError, Interrupted, one_line
+from .errors import FuzionSimError, Interrupted, error_lines, one_line
 from .limits import MAX_SEED, MAX_TRIALS
 from .scenario import parse_value
 
@@ -31,8 +31,10 @@ _THREADS = click.IntRange(1, api.MAX_THREADS)
 PRECISION_MAX_TRIALS = 10_000_000
 
 
-def _fail(message: str) -> None:
-    click.echo(f"fuzion-sim: error: {one_line(message)}", err=True)
+def _fail(message) -> None:
+    """Print ``message`` (a line, or a list of lines: one per problem) and exit 2."""
+    for line in [message] if isinstance(message, str) else message:
+        click.echo(f"fuzion-sim: error: {one_line(line)}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -175,7 +177,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except FuzionSimError as err:
-            _fail(str(err))
+            _fail(error_lines(err))
         except Interrupted as err:
             _interrupted(err.trials)
         except KeyboardInterrupt:  # before any trial ran (loading, compiling, connecting)

@@ -16,6 +16,7 @@ __all__ = [
     "ScenarioError",
     "UnknownNameError",
     "did_you_mean",
+    "error_lines",
     "one_line",
     "shorten",
     "unknown_name",
@@ -23,6 +24,8 @@ __all__ = [
 
 #: Longest user text (a key, a name, a value) quoted whole in a message.
 QUOTE_MAX = 60
+#: Most problems one :class:`ScenarioError` lists (the rest are counted).
+MAX_PROBLEMS = 20
 
 
 def shorten(text, limit: int = QUOTE_MAX) -> str:
@@ -95,6 +98,11 @@ class Interrupted(KeyboardInterrupt):
 class ScenarioError(FuzionSimError):
     """Bad scenario input: names the file, line, key path, the problem and a suggestion.
 
+    One error may carry every problem found in a file (:meth:`combine`): its own fields are
+    those of the first problem, so code that reads ``.args``, ``.message`` or ``.path`` sees
+    the first problem, and ``str()`` lists them all, one a line, at most
+    :data:`MAX_PROBLEMS` of them and then ``... and N more``.
+
     Parameters
     ----------
     message : str
@@ -107,23 +115,84 @@ class ScenarioError(FuzionSimError):
         1-based line number where the loader knows it.
     suggestion : str, optional
         The closest valid name, shown as "did you mean ...?".
+    origin : str, optional
+        Where the value came from when not from the file: an override such as
+        ``--set sides.red[0].armor.pd=-3``, named in place of the file's line.
     """
 
-    def __init__(self, message, path=None, file=None, line=None, suggestion=None):
+    def __init__(self, message, path=None, file=None, line=None, suggestion=None, origin=None):
         super().__init__(message)
         self.message = message
         self.path = path
         self.file = file
         self.line = line
         self.suggestion = suggestion
+        self.origin = origin
+        #: every problem, this one first (see :meth:`combine`)
+        self.problems: list[ScenarioError] = [self]
+        #: problems found beyond those listed
+        self.omitted = 0
+
+    @classmethod
+    def combine(cls, problems, omitted: int = 0) -> ScenarioError:
+        """One error for several problems: the first, carrying the list.
+
+        Parameters
+        ----------
+        problems : sequence of ScenarioError
+            At least one; a problem that carries a list of its own is flattened.
+        omitted : int
+            Problems found but not built into errors (past the cap).
+
+        Returns
+        -------
+        ScenarioError
+            The first problem, with ``problems`` (at most :data:`MAX_PROBLEMS`) and
+            ``omitted`` (every problem past those) set.
+        """
+        flat: list[ScenarioError] = []
+        for problem in problems:
+            flat.extend(problem.problems)
+            omitted += problem.omitted
+        head = flat[0]
+        head.problems = flat[:MAX_PROBLEMS]
+        head.omitted = omitted + len(flat) - len(head.problems)
+        for other in head.problems[1:]:
+            other.problems, other.omitted = [other], 0
+        return head
+
+    def _one(self) -> str:
+        if self.origin:  # the file, then the override instead of a line
+            where = f"{self.file}: {self.origin}: " if self.file else f"{self.origin}: "
+        elif self.file:
+            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+        else:
+            where = ""
+        key = f"{self.path}: " if self.path else ""
+        if self.origin and self.path and self.origin.partition(" ")[2].startswith(self.path + "="):
+            key = ""  # the override names the key
+        hint = ""
+        if self.suggestion and f"'{self.suggestion}'" not in str(self.message):
+            hint = f"; did you mean '{shorten(self.suggestion)}'?"
+        return one_line(f"{where}{shorten(key, 200)}{self.message}{hint}")
+
+    def lines(self) -> list[str]:
+        """Each problem on one line, then ``... and N more problems`` past the cap."""
+        out = [self._one()] + [p._one() for p in self.problems[1:]]
+        if self.omitted:
+            out.append(f"... and {self.omitted:,} more problem{'s' if self.omitted > 1 else ''}")
+        return out
 
     def __str__(self) -> str:
-        where = ""
-        if self.file:
-            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
-        key = f"{self.path}: " if self.path else ""
-        hint = f"; did you mean '{shorten(self.suggestion)}'?" if self.suggestion else ""
-        return one_line(f"{where}{shorten(key, 200)}{self.message}{hint}")
+        return "\n".join(self.lines())
+
+
+def error_lines(error: BaseException) -> list[str]:
+    """The lines a command prints for ``error``: one per problem of a
+    :class:`ScenarioError`, else ``str(error)`` on one line."""
+    if isinstance(error, ScenarioError):
+        return error.lines()
+    return [one_line(str(error))]
 
 
 def _norm(name: str) -> str:

@@ -293,8 +293,8 @@ def balance(
         if value not in cache:
             try:
                 res = simulate(
-                    base.build([(param, value)]), trials=trials, seed=seed, threads=threads,
-                    keep_trials=False, progress=False, **engine,
+                    base.build([(param, value)], option="--param"), trials=trials, seed=seed,
+                    threads=threads, keep_trials=False, progress=False, **engine,
                 )  # fmt: skip
             except Interrupted as exc:  # count the evaluations already run too
                 done = sum(r.trials for r in results.values())

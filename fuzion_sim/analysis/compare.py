@@ -505,7 +505,7 @@ def compare(
     if len(points) < 2:
         raise FuzionSimError("a comparison needs at least two variants (give two values)")
     engine = engine_kwargs(backend, scheduler)
-    scenarios = [base.build(list(p.items())) for p in points]
+    scenarios = [base.build(list(p.items()), option="--vary") for p in points]
     seed = scenarios[0].seed if seed is None else int(seed)
     # every variant's per-trial outcomes are held at once for the paired differences
     n = scenarios[0].trials if trials is None else int(trials)

@@ -194,7 +194,7 @@ def sweep(
     base_hash = scenario_hash(base_scenario)
     points = expand_grid(axes)
     # Validate every point before running any (a typo fails fast).
-    scenarios = [base.build(list(p.items())) for p in points]
+    scenarios = [base.build(list(p.items()), option="--grid") for p in points]
     if warn is None:
         warn = lambda message: warnings.warn(message, RuntimeWarning, stacklevel=3)  # noqa: E731
     notes = _point_warnings(points, scenarios, base_scenario, warn)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import ArgumentError, FuzionSimError, ScenarioError
 from ..limits import MAX_GRID_POINTS
-from ..scenario import parse_value, read_yaml, scenario_from_dict, set_path
+from ..scenario import parse_value, read_yaml, scenario_from_dict
 from ..scenario.model import Scenario
 
 __all__ = [
@@ -43,13 +43,15 @@ class Base:
     sweep: dict | None = None
     scenario: Scenario | None = field(default=None, repr=False)
 
-    def build(self, overrides=()) -> Scenario:
+    def build(self, overrides=(), option: str | None = None) -> Scenario:
         """Validate the base with ``overrides`` applied.
 
         Parameters
         ----------
         overrides : iterable of (str, object)
             ``[(key_path, value), ...]``, applied in order.
+        option : str, optional
+            The option they came from (``"--set"``, ``"--vary"``), named by messages.
 
         Returns
         -------
@@ -58,21 +60,13 @@ class Base:
         Raises
         ------
         ScenarioError
-            A bad key path or value, naming the file and the override.
+            A bad key path or value, naming the override.
         """
         overrides = list(overrides)
         if not overrides and self.scenario is not None:
             return self.scenario
-        data = self.data
-        for key_path, value in overrides:
-            try:
-                data = set_path(data, key_path, value)
-            except ScenarioError as exc:
-                exc.file = exc.file or self.source
-                exc.message = f"cannot apply override: {exc.message}"
-                exc.args = (exc.message,)
-                raise
-        scenario = scenario_from_dict(data, source=self.source, lines=self.lines)
+        scenario = scenario_from_dict(self.data, source=self.source, lines=self.lines,
+                                      overrides=overrides, option=option)  # fmt: skip
         if not overrides:
             self.scenario = scenario
         return scenario

@@ -9,15 +9,15 @@ system's own (``fuzion_sim.systems``).
 
 from __future__ import annotations
 
-from fuzion_sim.errors import ScenarioError
-
 from .envelope import TOP_KEYS, build_rules, scenario_from_dict
 from .model import Rules, Scenario
-from .paths import get_path, parse_path, parse_value, set_path
+from .paths import apply_overrides, get_path, override_label, parse_path, parse_value, set_path
 from .yaml_io import read_yaml
 
 __all__ = [
     "TOP_KEYS",
+    "apply_overrides",
+    "override_label",
     "Rules",
     "Scenario",
     "build_rules",
@@ -29,6 +29,8 @@ __all__ = [
     "scenario_from_dict",
     "set_path",
 ]
+
+
 def load_scenario(path, overrides=None) -> Scenario:
     """Read, override and validate a scenario file.
 
@@ -54,18 +56,5 @@ def load_scenario(path, overrides=None) -> Scenario:
     source = str(path)
     data, lines = read_yaml(path)
     if overrides and isinstance(data, dict):
-        for pair in overrides:
-            if not isinstance(pair, tuple | list) or len(pair) != 2:
-                raise ScenarioError(
-                    f"an override must be a (key_path, value) pair, got {type(pair).__name__}",
-                    file=source,
-                )
-            key_path, value = pair
-            try:
-                data = set_path(data, key_path, value)
-            except ScenarioError as exc:
-                exc.file = exc.file or source
-                exc.message = f"cannot apply override: {exc.message}"
-                exc.args = (exc.message,)
-                raise
+        return scenario_from_dict(data, source=source, lines=lines, overrides=overrides)
     return scenario_from_dict(data, source=source, lines=lines)

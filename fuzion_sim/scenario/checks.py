@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from fuzion_sim.errors import ScenarioError, did_you_mean, shorten
+from fuzion_sim.errors import MAX_PROBLEMS, ScenarioError, did_you_mean, shorten
 
 from .yaml_io import format_path
 
@@ -28,13 +28,20 @@ __all__ = [
     "is_int",
     "is_number",
     "optional",
+    "unknown_key",
 ]
 
 MISSING = object()
 
 
 class Context:
-    """Where the data came from, for error messages, plus the warnings collected so far.
+    """Where the data came from, for error messages, plus the warnings and problems collected
+    so far.
+
+    A builder raises ``ctx.fail(...)`` for a problem that stops it; the envelope runs each
+    independent piece (a top-level key, a rule switch, a side, a member) with
+    :meth:`attempt`, so one load reports every piece's first problem at once
+    (:meth:`raise_problems`).
 
     Parameters
     ----------
@@ -42,12 +49,23 @@ class Context:
         The file name shown in messages.
     lines : dict of str to int, optional
         Key path -> 1-based line, as returned by :func:`~fuzion_sim.scenario.read_yaml`.
+    origins : dict of str to str, optional
+        Key path -> the override that set it (``--set rules.dice=hero``): a problem at or
+        under that path names the override instead of a line of the file.
+    system : str, optional
+        The scenario's rule system, for hints about other systems' keys.
     """
 
-    def __init__(self, source: str | None = None, lines: dict[str, int] | None = None):
+    def __init__(self, source: str | None = None, lines: dict[str, int] | None = None,
+                 origins: dict[str, str] | None = None, system: str | None = None):  # fmt: skip
         self.source = source
         self.lines = lines or {}
+        self.origins = origins or {}
+        self.system = system
         self.warnings: list[str] = []
+        self.problems: list[ScenarioError] = []
+        self.omitted = 0
+        self._null_paths: set[str] = set()
 
     def line(self, parts: Sequence) -> int | None:
         """Line of the key path, else of its nearest parent that has one."""
@@ -60,15 +78,68 @@ class Context:
                 return None
             parts.pop()
 
+    def origin(self, parts: Sequence) -> tuple[str, str] | None:
+        """``(key path, override)`` of the override that set the key path or one of its
+        parents, if any."""
+        if not self.origins:
+            return None
+        parts = list(parts)
+        while parts:
+            key = format_path(parts)
+            if key in self.origins:
+                return key, self.origins[key]
+            parts.pop()
+        return None
+
     def fail(self, parts: Sequence, message: str, suggestion: str | None = None) -> ScenarioError:
-        """A :class:`ScenarioError` at this key path (returned, for the caller to raise)."""
+        """A :class:`ScenarioError` at this key path (returned, for the caller to raise).
+
+        A path an override set names the override (``--set KEY=VALUE``) instead of a line of
+        the file."""
+        path = format_path(parts) or None
+        origin = self.origin(parts)
+        if origin is not None:
+            return ScenarioError(message, path=path, file=self.source, suggestion=suggestion,
+                                 origin=origin[1])  # fmt: skip
         return ScenarioError(
-            message,
-            path=format_path(parts) or None,
-            file=self.source,
-            line=self.line(parts),
-            suggestion=suggestion,
+            message, path=path, file=self.source, line=self.line(parts), suggestion=suggestion
         )
+
+    def add(self, error: ScenarioError) -> None:
+        """Record ``error``'s problems (skipping one at a key already reported as empty)."""
+        problems, omitted = error.problems, error.omitted
+        for problem in problems:
+            problem.problems, problem.omitted = [problem], 0  # each recorded on its own
+            if problem.path is not None and problem.path in self._null_paths:
+                continue
+            if len(self.problems) < MAX_PROBLEMS:
+                self.problems.append(problem)
+            else:
+                self.omitted += 1
+        self.omitted += omitted
+
+    def add_null(self, error: ScenarioError) -> None:
+        """Record a key written with no value; later problems at that key are not repeated."""
+        self.add(error)
+        self._null_paths.add(error.path)
+
+    def attempt(self, build, *args, **kwargs):
+        """``build(*args, **kwargs)``, or :data:`MISSING` once its :class:`ScenarioError` is
+        recorded (see :meth:`raise_problems`)."""
+        try:
+            return build(*args, **kwargs)
+        except ScenarioError as exc:
+            self.add(exc)
+            return MISSING
+
+    def raise_problems(self) -> None:
+        """Raise every problem recorded so far as one :class:`ScenarioError`, if any."""
+        if self.problems:
+            # in the file's order; a problem in an override (no line) first
+            problems = sorted(self.problems, key=lambda p: p.line or 0)
+            omitted = self.omitted
+            self.problems, self.omitted = [], 0
+            raise ScenarioError.combine(problems, omitted)
 
 
 def describe(value: Any) -> str:
@@ -181,19 +252,41 @@ def check_choice(ctx: Context, parts, value, choices: Sequence[str], what: str =
 def check_mapping(
     ctx: Context, parts, value, allowed: Iterable[str], required: Iterable[str] = ()
 ) -> dict:
-    """Check that ``value`` is a mapping with only ``allowed`` keys and every ``required`` key."""
+    """Check that ``value`` is a mapping with only ``allowed`` keys and every ``required`` key.
+
+    Every unknown and missing key is reported at once (one :class:`ScenarioError` carrying
+    them all); an unknown key that another registered system uses here is named as that
+    system's, with this system's equivalent where there is an obvious one.
+    """
     if not isinstance(value, dict):
         raise ctx.fail(parts, f"expected a mapping, got {describe(value)}")
     allowed = tuple(allowed)
+    problems: list[ScenarioError] = []
+    omitted = 0
     for key in value:
         if key not in allowed:
-            raise ctx.fail(
-                [*parts, key], f"unknown key '{shorten(key)}'", did_you_mean(str(key), allowed)
-            )
+            if len(problems) >= MAX_PROBLEMS:
+                omitted += 1
+                continue
+            problems.append(unknown_key(ctx, parts, key, allowed))
     for key in required:
         if key not in value:
-            raise ctx.fail(parts, f"missing key '{key}'")
+            problems.append(ctx.fail(parts, f"missing key '{key}'"))
+    if problems:
+        raise ScenarioError.combine(problems, omitted)
     return value
+
+
+def unknown_key(ctx: Context, parts, key, allowed) -> ScenarioError:
+    """The error for ``key`` not among ``allowed`` in the mapping at ``parts``: a
+    did-you-mean, or, when another registered system uses the key here, that system's name and
+    this system's equivalent (``unknown key 'stats' (that is fuzion's name); did you mean
+    'abilities'?``). Returned, for the caller to raise."""
+    from .keys import cross_system_hint
+
+    text, equivalent = cross_system_hint(getattr(ctx, "system", None), parts, key, allowed)
+    suggestion = equivalent or did_you_mean(str(key), allowed)
+    return ctx.fail([*parts, key], f"unknown key '{shorten(key)}'{text}", suggestion)
 
 
 def optional(value: dict, key: str):

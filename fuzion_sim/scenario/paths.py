@@ -12,11 +12,11 @@ from typing import Any
 
 import yaml
 
-from fuzion_sim.errors import ScenarioError, did_you_mean
+from fuzion_sim.errors import ScenarioError, did_you_mean, shorten
 
 from .yaml_io import format_path
 
-__all__ = ["get_path", "parse_path", "parse_value", "set_path"]
+__all__ = ["apply_overrides", "get_path", "override_label", "parse_path", "parse_value", "set_path"]
 
 _NAME_STOP = ".["
 
@@ -133,6 +133,16 @@ def _catalogue_entry(data, prefix: list, name: str, full: str) -> dict | None:
         raise
 
 
+def _without_nulls(value):
+    """A catalogue entry as a scenario writes it: keys the catalogue leaves empty (null: not
+    given) left out, since a key written with no value in a scenario is an error."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
 def _step(node, key, prefix: list, full: str):
     """The child ``key`` of ``node`` (a dict or list); raises for a bad key or index."""
     where = format_path(prefix) or "the scenario"
@@ -141,6 +151,8 @@ def _step(node, key, prefix: list, full: str):
             return node[key]
         if isinstance(key, int):
             raise ScenarioError(f"'{where}' is a mapping, not a list: no index [{key}]", path=full)
+        if prefix == ["sides"]:
+            raise _no_side(node, key, full)
         raise ScenarioError(
             f"no key '{key}' in '{where}'",
             path=full,
@@ -157,6 +169,17 @@ def _step(node, key, prefix: list, full: str):
             )
         return node[key]
     raise ScenarioError(f"'{where}' is a single value, it has no '{key}'", path=full)
+
+
+def _no_side(sides: dict, key, full: str) -> ScenarioError:
+    """``no side 'green'; the sides are blue, red``."""
+    names = [str(k) for k in sides]
+    listed = ", ".join(shorten(n, 30) for n in names[:12]) + (", ..." if len(names) > 12 else "")
+    return ScenarioError(
+        f"no side '{shorten(key)}'; the sides are {listed or 'none'}",
+        path=full,
+        suggestion=did_you_mean(str(key), names),
+    )
 
 
 def get_path(data, path) -> Any:
@@ -236,13 +259,14 @@ def set_path(data, path, value) -> dict:
             and isinstance(key, str)
             and node.get(key) is None
             and isinstance(following, str)
+            and parts[:depth] != ["sides"]  # a side is never made up by an override
         ):
             node[key] = {}
         child = _step(node, key, parts[:depth], full)
         if isinstance(child, str) and isinstance(following, str):
             entry = _catalogue_entry(root, prefix, child, full)
             if entry is not None:
-                child = node[key] = entry
+                child = node[key] = _without_nulls(entry)
         if not isinstance(child, dict | list):
             raise ScenarioError(
                 f"'{format_path(prefix)}' is a single value, it has no '{following}'", path=full
@@ -260,3 +284,94 @@ def set_path(data, path, value) -> dict:
         _step(node, last, parts[:-1], full)  # raises for a bad index
         node[last] = value
     return root
+
+
+def override_label(key_path, value, option: str | None = None) -> str:
+    """How a message names an override: ``--set sides.red[0].armor.pd=-3``.
+
+    Parameters
+    ----------
+    key_path : str or sequence
+        The override's key path.
+    value : Any
+        Its value (a Python value, written back as YAML: ``true``, ``{dc: 4}``, nothing for
+        null).
+    option : str, optional
+        The option it came from (``"--set"``, ``"--vary"``, ``"--grid"``); ``override``
+        when not given.
+
+    Returns
+    -------
+    str
+    """
+    if isinstance(key_path, str):
+        key = key_path.strip()
+    else:
+        try:
+            key = format_path(key_path)
+        except TypeError:
+            key = str(key_path)
+    if value is None:
+        text = ""
+    elif isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = yaml.safe_dump(value, default_flow_style=True, width=10**6).strip()
+            text = text.removesuffix("...").strip()
+        except yaml.YAMLError:
+            text = str(value)
+    return f"{option or 'override'} {shorten(key, 120)}={shorten(text)}"
+
+
+def apply_overrides(data, overrides, option: str | None = None, source: str | None = None):
+    """Apply ``(key_path, value)`` overrides in order, remembering which key each one set.
+
+    Parameters
+    ----------
+    data : dict
+        Scenario data (not changed).
+    overrides : iterable of (str, Any)
+        E.g. ``[("rules.dice", "interlock"), ("sides.blue[0].armor.pd", 10)]``.
+    option : str, optional
+        The option the overrides came from (``"--set"``, ``"--vary"``, ``"--grid"``), named
+        by every message about them.
+    source : str, optional
+        The scenario file, recorded on errors.
+
+    Returns
+    -------
+    data : dict
+        The changed copy.
+    origins : dict of str to str
+        Key path -> the override that set it (:func:`override_label`), for
+        :class:`~fuzion_sim.scenario.checks.Context`: a problem in an overridden value names
+        the override, not a line of the file.
+
+    Raises
+    ------
+    ScenarioError
+        An override that is not a pair, or whose key path is bad or does not exist (``no
+        side 'green'; the sides are blue, red``), naming the override.
+    """
+    origins: dict[str, str] = {}
+    for pair in overrides:
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            raise ScenarioError(
+                f"an override must be a (key_path, value) pair, got {type(pair).__name__}",
+                file=source,
+                origin=option,
+            )
+        key_path, value = pair
+        label = override_label(key_path, value, option)
+        try:
+            data = set_path(data, key_path, value)
+            key = format_path(parse_path(key_path))
+        except ScenarioError as exc:
+            exc.file = exc.file or source
+            exc.origin = label
+            raise
+        origins = {k: v for k, v in origins.items()
+                   if k != key and not k.startswith((key + ".", key + "["))}  # fmt: skip
+        origins[key] = label
+    return data, origins

@@ -14,6 +14,8 @@ the file and line.
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +223,39 @@ def _too_big(source) -> ScenarioError:
     )
 
 
+#: What a file that is not a regular file is, by its ``stat`` mode.
+_KINDS = ((stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))  # fmt: skip
+
+
+def _not_regular(mode: int, source: str) -> ScenarioError:
+    if stat.S_ISDIR(mode):
+        return ScenarioError("cannot read file: it is a directory", file=source)
+    kind = next((text for test, text in _KINDS if test(mode)), "not a regular file")
+    return ScenarioError(
+        f"cannot read file: it is {kind}, not a regular file (save the scenario to a file)",
+        file=source,
+    )
+
+
+def _read_regular(path: Path, source: str) -> bytes:
+    """The first ``MAX_FILE_BYTES + 1`` bytes of ``path``, a regular file.
+
+    Anything else (a FIFO, ``/dev/stdin`` on a pipe or terminal, a device, a socket) is
+    refused from its ``stat`` before it is opened: reading one could wait for ever. The file
+    is then opened without blocking and checked again, in case it was replaced in between.
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise _not_regular(mode, source)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb") as handle:  # read at most one byte past the limit
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(mode, source)
+        return handle.read(MAX_FILE_BYTES + 1)
+
+
 def read_yaml(path) -> tuple[Any, dict[str, int]]:
     """Read a YAML file, keeping the line number of every key.
 
@@ -239,14 +274,14 @@ def read_yaml(path) -> tuple[Any, dict[str, int]]:
     Raises
     ------
     ScenarioError
-        If the file cannot be read, is larger than
+        If the file cannot be read, is not a regular file (a FIFO, a device, a pipe given as
+        ``/dev/stdin``: refused unopened, since reading one may never end), is larger than
         :data:`~fuzion_sim.limits.MAX_FILE_BYTES`, is empty, is not valid YAML, repeats a
         key or is over a nesting or size bound (see :func:`parse_yaml_text`).
     """
     source = str(path)
     try:
-        with open(Path(path), "rb") as handle:  # read at most one byte past the limit
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        raw = _read_regular(Path(path), source)
         if len(raw) > MAX_FILE_BYTES:
             raise _too_big(source)
         text = raw.decode("utf-8")

@@ -575,14 +575,18 @@ def test_bad_override_path_names_the_file(tmp_path):
     assert str(path) in str(err)
     assert err.path == "sides.rde[0].hits"
     assert err.suggestion == "red"
-    assert "cannot apply override: no key 'rde' in 'sides'" in str(err)
+    assert "override sides.rde[0].hits=3: no side 'rde'; the sides are red, blue" in str(err)
 
 
 def test_override_with_misspelt_key_is_caught_by_validation(tmp_path):
     path = _write(tmp_path, BASE, "ok.yaml")
     with pytest.raises(ScenarioError) as info:
         load_scenario(path, overrides=[("rules.dcie", "interlock")])
-    _check(info.value, path, 3, "rules.dcie", "unknown key 'dcie'", "dice")
+    _check(info.value, path, None, None, "unknown key 'dcie'", "dice")
+    assert info.value.path == "rules.dcie"
+    # the override is named in place of a line of the file
+    assert info.value.line is None and info.value.origin == "override rules.dcie=interlock"
+    assert str(info.value).startswith(f"{path}: override rules.dcie=interlock: unknown key")
 
 
 # --- key paths ----------------------------------------------------------------------------------
@@ -676,7 +680,7 @@ def test_set_path_plain_values_and_new_keys():
     ("path", "problem", "suggestion"),
     [
         ("sides.red[3].hits", "no index [3] in 'sides.red' (it has 1 item)", None),
-        ("sides.reed[0].hits", "no key 'reed' in 'sides'", "red"),
+        ("sides.reed[0].hits", "no side 'reed'; the sides are red, blue", "red"),
         ("sides.red.name", "'sides.red' is a list", None),
         ("trials.x", "'trials' is a single value", None),
         ("sides.red[0].weapon.dc.x", "'sides.red[0].weapon.dc' is a single value", None),

@@ -25,6 +25,7 @@ from fuzion_sim.scenario.checks import (
     is_int,
     is_number,
     optional,
+    unknown_key,
 )
 
 from . import catalogue
@@ -234,7 +235,7 @@ def _check_keys(ctx: Context, parts, value: dict, kind: str, keys: tuple[str, ..
         if key in MEMBER_KEYS:
             raise ctx.fail([*parts, key], f"'{key}' is not a key of {_KIND_WORDS[kind]} "
                                           f"(its keys: {', '.join(keys)})")  # fmt: skip
-        raise ctx.fail([*parts, key], f"unknown key '{key}'", did_you_mean(str(key), keys))
+        raise unknown_key(ctx, parts, key, keys)
 
 
 def _where(ctx, parts, value: dict) -> dict:

@@ -23,8 +23,14 @@ def one_shot(shooter: dict | None = None, target: dict | None = None, rules=None
     a = {"name": "Shooter", "skill": "Fair", "weapon": {"name": "Blaster", "bd": 4},
          "distance": distance, **(shooter or {})}  # fmt: skip
     t = {"name": "Target", **(target or {})}
+    a, t = _given(a), _given(t)
     return {"name": "one shot", "system": "fudge", "seed": 1, "max_rounds": 1,
             "rules": dict(rules or {}), "sides": {"a": [a], "t": [t]}}  # fmt: skip
+
+
+def _given(member: dict) -> dict:
+    """A member without the keys a change set to None (None: leave the key out)."""
+    return {key: value for key, value in member.items() if value is not None}
 
 
 def duel(rules=None, **members) -> dict:
@@ -33,10 +39,12 @@ def duel(rules=None, **members) -> dict:
     data = {
         "name": "duel", "system": "fudge", "seed": 11, "rules": dict(rules or {}),
         "sides": {
-            "vaclav": [{"name": "Vaclav", "skill": "Fair", "weapon": {"name": "Blaster", "bd": 4},
-                        "distance": 8, "initiative": 1, **members.get("vaclav", {})}],
-            "alien": [{"name": "Alien", "skill": "Fair", "weapon": {"name": "Blaster", "bd": 4},
-                       "distance": 8, **members.get("alien", {})}],
+            "vaclav": [_given({"name": "Vaclav", "skill": "Fair",
+                               "weapon": {"name": "Blaster", "bd": 4}, "distance": 8,
+                               "initiative": 1, **members.get("vaclav", {})})],
+            "alien": [_given({"name": "Alien", "skill": "Fair",
+                              "weapon": {"name": "Blaster", "bd": 4}, "distance": 8,
+                              **members.get("alien", {})})],
         },
     }  # fmt: skip
     return data

@@ -288,6 +288,8 @@ def _duel(weapon, armor):
 @pytest.mark.parametrize("index", range(35))
 def test_every_weapon_entry_copied_inline_validates_to_the_same_weapon(index):
     entry = catalogue.weapon_entries()[index]
+    # a key the catalogue leaves empty is left out: written empty in a scenario, it is an error
+    entry = {key: value for key, value in entry.items() if value is not None}
     scenario = scenario_from_dict(_duel(entry, None))
     assert scenario.sides["a"][0].weapon == catalogue.weapons()[entry["name"]]
 

@@ -270,8 +270,8 @@ def test_burst_area_and_barrels_load(tmp_path):
     # a typical effect of area_effects.yaml by name
     weapon = _load(tmp_path, cannon="area: grenade, explosive: true").combatants[1].weapon
     assert weapon.area == Area("die", 1.0)
-    weapon = _load(tmp_path, cannon="area: null, barrels: null").combatants[1].weapon
-    assert (weapon.area, weapon.barrels) == (None, 1)
+    with pytest.raises(ScenarioError, match="'area' has no value"):  # empty: not a default
+        _load(tmp_path, cannon="area: null, barrels: 1")
 
 
 @pytest.mark.parametrize(
@@ -363,8 +363,8 @@ def test_armour_keys_load(tmp_path):
     every = list(tables.hit_locations().names)
     armor = _load(tmp_path, armor=f"covers: [{', '.join(every)}]").combatants[0].armor
     assert armor.covers == tuple(every)
-    armor = _load(tmp_path, armor="covers: null").combatants[0].armor
-    assert armor.covers is None
+    with pytest.raises(ScenarioError, match="'covers' has no value"):  # empty: not a default
+        _load(tmp_path, armor="covers: null")
     text = _text(tank="kills: 5\narmor: {name: Hull, kills: 3, covers: [chest]}")
     tank = load_scenario(_write(tmp_path, text)).combatants[1]
     assert (tank.armor.kills, tank.armor.pd, tank.armor.covers) == (3, 0, ("chest",))

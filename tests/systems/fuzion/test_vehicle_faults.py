@@ -32,7 +32,7 @@ def tank(**extra):
             "stats": {"REF": 5, "DEX": 5}, "skills": {"Driving": 3}, "weapon": HARMLESS,
             "tactics": IDLE, "position": 3}  # fmt: skip
     base.update(extra)
-    return base
+    return {key: value for key, value in base.items() if value is not None}  # None: left out
 
 
 def gunner(weapon=ROCKET, **extra):
