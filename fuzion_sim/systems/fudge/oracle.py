@@ -106,11 +106,13 @@ def _charge_answer(plan, members, c: int, t: int) -> dict:
 
 def scenario_attack(scenario, attacker: str, target: str) -> dict:
     """The exact distribution of one action of ``attacker`` on ``target`` at the fight's
-    start, both unhurt: a shot (``p_hit``, ``damage``, ``wounds``: the target's wound level
-    after it, ``p_out``, ``p_crippled``, ``locations`` per hit, ``attack``: what the shot
-    needs), a charge going off (``p_hit``: it lands at least one wound), or a charge's breach
-    (``p_hit`` = P(breached), ``damage``: the breach result, ``breach``). See
-    :func:`fuzion_sim.api.exact_attack`."""
+    start, both unhurt: a shot (``p_hit``: it hits; ``p_wound``: it leaves a wound, which a
+    hit whose points Damage Capacity or armour cancel does not; ``damage``, ``wounds``: the
+    target's wound level after it, ``p_out``, ``p_crippled``, ``locations`` per hit,
+    ``attack``: what the shot needs), a charge going off (``p_hit``: its blast or its contact
+    hit reaches the member, even for 0 points; ``p_wound``: it leaves a wound; the rest as a
+    shot's), or a charge's breach (``p_hit`` = P(breached), ``damage``: the breach result,
+    ``breach``). See :func:`fuzion_sim.api.exact_attack`."""
     plan = compile_plan(scenario)
     members = scenario.combatants
     names = [m.name for m in members]
