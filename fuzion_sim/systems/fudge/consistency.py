@@ -132,12 +132,14 @@ def _warn_idle(ctx, rules, members, paths) -> None:
         return format_path([*paths[m.name], key])
 
     shooters = [m for m in members if isinstance(m, Member) and m.weapon is not None]
-    dist, known = pair_distances(members)
+    shooting_sides = {a.side for a in shooters}
+    lasers = any(m.weapon.laser for m in shooters)
+    dist, known = pair_distances(members) if lasers else (None, None)
     index = {m.name: i for i, m in enumerate(members)}
     for m in members:
         if not isinstance(m, Member):
             continue
-        shot_at = any(a.side != m.side for a in shooters)
+        shot_at = bool(shooting_sides - {m.side})
         if m.speed != "stationary" and not shot_at:
             warn(f"{where(m, 'speed')}: does nothing: no enemy of {m.name} shoots")
         if m.dodge is not None and rules.ranged_defence == "none":
@@ -166,7 +168,7 @@ def _warn_idle(ctx, rules, members, paths) -> None:
                                         and rules.dodge_costs_action):
             warn(f"{where(m, 'tactic')}: dodge as a tactic does nothing unless "
                  "rules.ranged_defence: dodge and rules.dodge_costs_action: true")
-        if m in shooters and m.initiative and rules.order == "simultaneous":
+        if m.weapon is not None and m.initiative and rules.order == "simultaneous":
             warn(f"{where(m, 'initiative')}: does nothing under rules.order: simultaneous")
         w = m.weapon
         if w is not None and w.concussion_value is not None and rules.concussion_value == "ignore":

@@ -135,11 +135,12 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
 
 def fight_check(scenario):
     """The compiled plan when the chain can solve the fight, else :class:`NotAvailable`."""
-    plan = compile_plan(scenario)
     members = scenario.combatants
-    if len(members) != 2 or plan.n_sides != 2:
+    n_sides = len(scenario.side_names)
+    if len(members) != 2 or n_sides != 2:  # before compiling: a big fight says so at once
         raise NotAvailable("the exact chain solves one armed member against one; here "
-                           f"{len(members)} members on {plan.n_sides} sides")  # fmt: skip
+                           f"{len(members)} members on {n_sides} sides")  # fmt: skip
+    plan = compile_plan(scenario)
     if not all(isinstance(m, Member) and m.weapon is not None for m in members):
         raise NotAvailable("the exact chain solves a gunfight of two armed members (no "
                            "charges, barriers or unarmed targets)")  # fmt: skip
