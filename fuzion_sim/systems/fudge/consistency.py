@@ -133,6 +133,8 @@ def _warn_idle(ctx, rules, members, paths) -> None:
 
     shooters = [m for m in members if isinstance(m, Member) and m.weapon is not None]
     shooting_sides = {a.side for a in shooters}
+    any_blast = (any(m.weapon.blast for m in shooters)
+                 or any(isinstance(c, Charge) and c.explosive.blast for c in members))
     lasers = any(m.weapon.laser for m in shooters)
     dist, known = pair_distances(members) if lasers else (None, None)
     index = {m.name: i for i, m in enumerate(members)}
@@ -142,6 +144,13 @@ def _warn_idle(ctx, rules, members, paths) -> None:
         shot_at = bool(shooting_sides - {m.side})
         if m.speed != "stationary" and not shot_at:
             warn(f"{where(m, 'speed')}: does nothing: no enemy of {m.name} shoots")
+        if not shot_at and not any_blast:
+            if m.ducked:
+                warn(f"{where(m, 'ducked')}: does nothing: no enemy of {m.name} shoots and "
+                     "nothing explodes")
+            if m.cover == "partial":
+                warn(f"{where(m, 'cover')}: does nothing: no enemy of {m.name} shoots and "
+                     "nothing explodes")
         if m.dodge is not None and rules.ranged_defence == "none":
             warn(f"{where(m, 'dodge')}: does nothing under rules.ranged_defence: none")
         elif (m.dodge is not None and rules.dodge_costs_action and m.tactic == "shoot"
