@@ -325,6 +325,13 @@ def compile_scenario(scenario) -> Plan:
             reach[key] = (_concussion(w, victim, d, rules, tamped), _zone(w, victim, d, contact))
         return reach[key]
 
+    on_centre = np.eye(n, dtype=bool)
+    kinds: dict = {}  # what a blast reads of its victim (ducked, cover), by first holder
+    shelter = np.array([kinds.setdefault((m.ducked, m.cover), len(kinds))
+                        if isinstance(m, Member) else 0 for m in members], np.int64)
+    shelter_of = {kind: next(i for i, m in enumerate(members) if isinstance(m, Member)
+                             and (m.ducked, m.cover) == key)
+                  for key, kind in kinds.items()}  # fmt: skip
     nb = max(1, len(blasts))
     bl_conc = per(np.int32, fill=-1, size=nb * n * n)
     bl_zone = per(np.int8, size=nb * n * n)
@@ -334,15 +341,19 @@ def compile_scenario(scenario) -> Plan:
         for v, victim in enumerate(members):
             if isinstance(victim, Member):
                 bl_adj[b * n + v] = blast_adjustment(w, victim, rules)
-        for t in range(n):
-            for v in np.flatnonzero(is_member & known[t]):
-                victim, v = members[v], int(v)
-                contact = v == t
-                if contact and not rules.contact_concussion:
-                    continue
-                d = 0.0 if contact else float(dist[t, v])
-                q = (b * n + t) * n + v
-                bl_conc[q], bl_zone[q] = blast_at(w, victim, d, contact, False)
+        # every (centre t, victim v) pair at once: one call per distinct distance, kind of
+        # victim (ducked, cover) and contact
+        reached = is_member[None, :] & known
+        if not rules.contact_concussion:
+            reached &= ~on_centre
+        keys, which = np.unique((np.where(on_centre, 0.0, dist)
+                                 + 1j * (2 * shelter[None, :] + on_centre))[reached],
+                                return_inverse=True)  # fmt: skip
+        got = np.array([blast_at(w, members[shelter_of[int(z.imag) // 2]], float(z.real),
+                                 bool(int(z.imag) % 2), False) for z in keys],
+                       np.int64).reshape(-1, 2)  # fmt: skip
+        bl_conc[b * n * n:(b + 1) * n * n].reshape(n, n)[reached] = got[which.reshape(-1), 0]
+        bl_zone[b * n * n:(b + 1) * n * n].reshape(n, n)[reached] = got[which.reshape(-1), 1]
 
     ch_round, ch_timed = per(fill=NEVER, size=n * 9), per()
     ch_tamp, ch_tamp_skill, ch_contact = per(), per(), per(fill=-1)
