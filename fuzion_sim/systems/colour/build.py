@@ -548,6 +548,7 @@ def check_scenario(ctx: Context, rules, sides: dict) -> None:
     for side, members in sides.items():
         for i, m in enumerate(members):
             names[m.name] = (side, ["sides", side, i])
+    faces = _attacks_faced(sides)
     for side, members in sides.items():
         for i, m in enumerate(members):
             where = _member_path(ctx, side, i)
@@ -561,8 +562,8 @@ def check_scenario(ctx: Context, rules, sides: dict) -> None:
                                                       "values, K5): give health or higher ranks")
             _check_actions(ctx, rules, m, where, names)
             _warnings(ctx, rules, m)
-            if m.dive_for_cover and not any(e.weapon.area for s, ms in sides.items()
-                                            if s != side for e in ms):  # fmt: skip
+            _warn_defences(ctx, rules, m, faces[side])
+            if m.dive_for_cover and "area" not in faces[side]:
                 ctx.warnings.append(f"{m.name}: dive_for_cover does nothing: no enemy makes "
                                     "area attacks")  # fmt: skip
 
@@ -621,6 +622,59 @@ def _fmt(parts) -> str:
     from ...scenario.yaml_io import format_path
 
     return format_path(parts)
+
+
+def _attacks_faced(sides: dict) -> dict[str, set[str]]:
+    """Per side, the kinds of attack its members can meet: ``melee``, ``brawling`` (an
+    unarmed melee attack, or a grappled victim's fists, CA96: a side that grapples meets
+    them), ``thrown``, ``area``, ``grapple``."""
+    made: dict[str, set[str]] = {}
+    for side, members in sides.items():
+        kinds = made[side] = set()
+        for m in members:
+            w = m.weapon
+            if w.kind == "melee":
+                kinds.add("melee")
+                if w.unarmed:
+                    kinds.add("brawling")
+            elif w.thrown:
+                kinds.add("thrown")
+            if w.area:
+                kinds.add("area")
+    grapplers = {side for side, members in sides.items()
+                 if any(a.do == "grapple" for m in members for a in m.actions)}  # fmt: skip
+    out = {}
+    for side in sides:
+        out[side] = set().union(*(kinds for s, kinds in made.items() if s != side))
+        if side in grapplers:
+            out[side] |= {"melee", "brawling"}
+        if grapplers - {side}:
+            out[side].add("grapple")
+    return out
+
+
+def _warn_defences(ctx: Context, rules, m: Member, faced: set[str]) -> None:
+    """A defence that no enemy's attack lets ``m`` use does nothing: the kernels fall back to
+    a dodge, or to no defence under ``block_invalid: none`` (002; CA56, CA57). Under
+    ``defence_choice: declared`` the declared defence is checked, under ``reactive`` each
+    one ``m`` knows."""
+    instead = ("takes no defence instead (rules.block_invalid: none)"
+               if rules.block_invalid == "none" else "dodges instead")  # fmt: skip
+    if m.when_grappled != "escape" and "grapple" not in faced:
+        ctx.warnings.append(f"{m.name}: when_grappled does nothing: no enemy grapples")
+    known = m.defences if rules.defence_choice == "reactive" else m.defences[:1]
+    if "block" in known and "brawling" not in faced:
+        ctx.warnings.append(f"{m.name}: defence block does nothing here: a block counts only "
+                            "against brawling (unarmed melee) attacks and no enemy makes one; "
+                            f"{m.name} {instead} (CA56)")  # fmt: skip
+    parried = ("melee" in faced or rules.parry_ranged == "any"
+               or (rules.parry_ranged == "thrown_only" and "thrown" in faced))  # fmt: skip
+    if "parry" in known and not parried:
+        what = ("no ranged attack" if rules.parry_ranged == "none"
+                else "only a thrown weapon")  # fmt: skip
+        ctx.warnings.append(f"{m.name}: defence parry does nothing here: no enemy attacks in "
+                            f"melee and rules.parry_ranged: {rules.parry_ranged} parries {what}"
+                            f"; {m.name} {instead} (CA57)")  # fmt: skip
 
 
 def _warnings(ctx: Context, rules, m: Member) -> None:

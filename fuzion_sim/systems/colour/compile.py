@@ -15,7 +15,7 @@ from . import codes as k
 from .build import health_of
 from .ladder import ABILITIES, column_tables, ladder
 from .ranks import resolve
-from .tables import build, plan_tables
+from .tables import build, plan_tables, sheet_classes
 
 __all__ = ["Plan", "compile_plan", "options"]
 
@@ -258,11 +258,17 @@ def _shield_preferences(plan_parts, scenario) -> np.ndarray:
         return pref
     out = np.zeros(10000, np.int64)
     later = np.zeros(606, np.int64)
+    classes = sheet_classes(mem, acts, st0)
+    chosen: dict[tuple[int, int], int] = {}  # by the bearer's and the enemy's classes
     for c in range(n):
         if not mem[c, k.M_HAS_SHIELD]:
             continue
         for e in range(n):
             if mem[e, k.M_SIDE] == mem[c, k.M_SIDE]:
+                continue
+            pair = (int(classes[c]), int(classes[e]))
+            if pair in chosen:
+                pref[c, e] = chosen[pair]
                 continue
             form = int(acts[e, 0, k.AF_KIND])
             form = form if form in (k.A_ATTACK, k.A_AUTOFIRE) else k.A_ATTACK
@@ -273,7 +279,8 @@ def _shield_preferences(plan_parts, scenario) -> np.ndarray:
                 build(mem, opts, shift, rank_col, colour_tab, values, st, e, c, form, 0, 0,
                       out, later, np.zeros(3, np.int64))  # fmt: skip
                 means.append(float(((out >> k.TAB_NET_SHIFT) & k.TAB_FIELD).mean()))
-            pref[c, e] = k.SHIELD_DEFLECT if means[1] < means[0] else k.SHIELD_BLOCK
+            pref[c, e] = chosen[pair] = (k.SHIELD_DEFLECT if means[1] < means[0]
+                                         else k.SHIELD_BLOCK)  # fmt: skip
     return pref
 
 
@@ -289,6 +296,7 @@ def compile_plan(scenario) -> Plan:
     mem = np.zeros((n, k.N_MEM), np.int64)
     acts = np.zeros((n, k.MAX_ACTIONS, k.N_AF), np.int64)
     area_mask = np.zeros((n, n), np.int64)
+    sides = np.array([side_index[m.side] for m in members], np.int64)
     for c, m in enumerate(members):
         _member_row(m, rules, side_index[m.side], mem[c])
         for j, action in enumerate(m.actions):
@@ -298,11 +306,12 @@ def compile_plan(scenario) -> Plan:
             acts[c, j, k.AF_POWER] = int(action.power)
             acts[c, j, k.AF_CALLED] = (k.LOCATIONS.index(action.called)
                                        if action.called else -1)  # fmt: skip
-        for e, other in enumerate(members):
-            if e == c:
-                continue
-            inside = other.name in m.area if m.area is not None else other.side != m.side
-            area_mask[c, e] = int(inside)
+        if m.area is None:
+            area_mask[c] = sides != sides[c]
+        else:
+            area = set(m.area)
+            area_mask[c] = [int(other.name in area) for other in members]
+        area_mask[c, c] = 0
     opts = options(rules)
     st0 = _start_state(mem)
     shift, rank_col, colour_tab = tables.shift, tables.rank_col, tables.colour

@@ -6,6 +6,8 @@ round, simultaneous initiative, Health falling with Endurance); the general kern
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import codes as k
 
 __all__ = ["KERNELS", "blocking_reasons", "kernel_for"]
@@ -24,13 +26,15 @@ def blocking_reasons(plan, kernel: str) -> list[str]:
     n = plan.n_combatants
     if kernel == "duel" and (n != 2 or plan.n_sides != 2):
         why.append(f"{n} combatants on {plan.n_sides} sides (a duel is one against one)")
+    side = mem[:, k.M_SIDE]
     for a in range(n):
+        enemy = side != side[a]
         for j in range(int(mem[a, k.M_N_ACTIONS])):
-            for t in range(n):
-                if mem[t, k.M_SIDE] != mem[a, k.M_SIDE] and plan.pair_tab[a, j, t] < 0:
-                    why.append(f"combatant {a}'s action {j + 1} on combatant {t} is worked out "
-                               "rule by rule (not static, see tables.py)")  # fmt: skip
-                    break
+            dynamic = enemy & (plan.pair_tab[a, j] < 0)
+            if dynamic.any():
+                t = int(np.argmax(dynamic))
+                why.append(f"combatant {a}'s action {j + 1} on combatant {t} is worked out "
+                           "rule by rule (not static, see tables.py)")  # fmt: skip
         for key, what in ((k.M_AIM, "sniping (aim)"), (k.M_FINISH, "finish_fallen")):
             if mem[a, key]:
                 why.append(what)

@@ -419,12 +419,12 @@ def fight_check(scenario, plan=None):
     either fighter beyond its Health (called shots, grapples, force fields, sniping,
     magazines, Soak strain, armour breakage, the armour damage table, counter-attacks, a Super
     Crit's called shot). Returns the plan."""
+    n, n_sides = len(scenario.combatants), len(scenario.side_names)
+    if n != 2 or n_sides != 2:  # before compiling: a big fight says so at once
+        raise NotAvailable(f"the exact fight is one against one; this one has {n} combatants on "
+                           f"{n_sides} sides: run it")  # fmt: skip
     plan = compile_plan(scenario) if plan is None else plan
     mem, opts = plan.mem, plan.opts
-    n = plan.n_combatants
-    if n != 2 or plan.n_sides != 2:
-        raise NotAvailable(f"the exact fight is one against one; this one has {n} combatants on "
-                           f"{plan.n_sides} sides: run it")  # fmt: skip
     for a in (0, 1):
         for j in range(int(mem[a, k.M_N_ACTIONS])):
             if plan.acts[a, j, k.AF_KIND] == k.A_GRAPPLE:

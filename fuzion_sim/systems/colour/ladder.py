@@ -90,11 +90,15 @@ class Ladder:
     def index(self, text: str) -> int | None:
         """The rank a name means (case and spaces ignored, aliases known), or None."""
         key = normal_name(text)
-        key = self.aliases.get(key, key)
+        return self._by_name.get(self.aliases.get(key, key))
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, int]:
+        """Each rank's normal name to its index (the lowest of equal names)."""
+        out: dict[str, int] = {}
         for i, name in enumerate(self.names):
-            if normal_name(name) == key:
-                return i
-        return None
+            out.setdefault(normal_name(name), i)
+        return out
 
     def value_rank(self, value: float, mode: str = "floor") -> int:
         """The rank of a number (CA7): ``floor`` the highest rank whose value is at most the

@@ -78,7 +78,7 @@ from .codes import (
 )
 from .strike import choose_defence, first_hit, later_hit, prepare, set_defence
 
-__all__ = ["N_LATER", "build", "compress", "entry", "plan_tables", "static_pair"]
+__all__ = ["N_LATER", "build", "compress", "entry", "plan_tables", "sheet_classes", "static_pair"]
 
 #: Entries of a later-hit table: (colour, FEAT roll 0..100).
 N_LATER = 6 * 101
@@ -223,10 +223,28 @@ def static_pair(mem, acts, opts, values, a, k, t) -> bool:
     return True
 
 
+def sheet_classes(mem, acts, st0) -> np.ndarray:
+    """Each combatant's class: combatants of one class have the same member row, start state
+    and actions, so every table of an attack by or on one is that of any other of the class
+    (``build`` reads the attacker's and the target's rows only). Classes are numbered in order
+    of first appearance."""
+    n = mem.shape[0]
+    rows = np.concatenate([mem, st0, acts.reshape(n, -1)], axis=1)
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    renumber = np.empty(len(first), np.int64)
+    renumber[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return renumber[inverse.reshape(-1)]
+
+
 def plan_tables(mem, acts, opts, shift, rank_col, colour_tab, values, st0):
     """Every static pair's tables, deduplicated: ``(pair_tab int64[C, A, C], tab int64[T,
     TAB_WIDTH], tab_later int64[T, 606], tab_meta int64[T, N_TM])``; ``pair_tab`` is -1 for a
-    pair the kernels work out rule by rule."""
+    pair the kernels work out rule by rule.
+
+    A pair's tables are those of its classes (:func:`sheet_classes`), so each is built once per
+    pair of classes: an attacker whose class came before copies that one's row, and a target
+    whose class this attacker has met is looked up. The tables come out in the order of the
+    pairs, as if every pair were built."""
     n, n_acts = acts.shape[0], acts.shape[1]
     pair_tab = np.full((n, n_acts, n), -1, np.int64)
     tabs: list[np.ndarray] = []
@@ -234,13 +252,26 @@ def plan_tables(mem, acts, opts, shift, rank_col, colour_tab, values, st0):
     metas: list[np.ndarray] = []
     seen: dict[bytes, int] = {}
     if _global_static(opts):
+        classes = sheet_classes(mem, acts, st0)
+        first_of: dict[int, int] = {}
         for a in range(n):
+            ca = int(classes[a])
+            if ca in first_of:
+                pair_tab[a] = pair_tab[first_of[ca]]
+                continue
+            first_of[ca] = a
             n_act = int(mem[a, M_N_ACTIONS])
             multi = 0 if n_act < 2 else (-(n_act - 1) if opts[O_PER_EXTRA] else -1)
             for k in range(n_act):
+                met: dict[int, int] = {}
                 for t in range(n):
                     if mem[t, M_SIDE] == mem[a, M_SIDE]:
                         continue
+                    ct = int(classes[t])
+                    if ct in met:
+                        pair_tab[a, k, t] = met[ct]
+                        continue
+                    met[ct] = -1
                     if not static_pair(mem, acts, opts, values, a, k, t):
                         continue
                     out = np.zeros(10000, np.int64)
@@ -263,7 +294,7 @@ def plan_tables(mem, acts, opts, shift, rank_col, colour_tab, values, st0):
                         tabs.append(row)
                         laters.append(later)
                         metas.append(meta)
-                    pair_tab[a, k, t] = seen[digest]
+                    pair_tab[a, k, t] = met[ct] = seen[digest]
     if not tabs:
         return (pair_tab, np.zeros((1, TAB_WIDTH), np.int64), np.zeros((1, N_LATER), np.int64),
                 np.zeros((1, N_TM), np.int64))  # fmt: skip

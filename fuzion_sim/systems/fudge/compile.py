@@ -171,21 +171,29 @@ def _may_shoot(a, rules) -> bool:
                 and a.tactic == "dodge")  # fmt: skip
 
 
-def _to_hit(a: Member, t: Member, d: float, rules) -> tuple[int, int]:
-    """(need, bonus) of a shot of ``a`` at ``t`` from ``d`` metres (UA3, UA22, UA28)."""
-    situation = (range_modifier(d) + SPEED[t.speed] + LIGHT[rules.light] + FOG[rules.fog]
-                 - rules.duck_penalty * t.ducked
-                 - rules.partial_cover_penalty * (t.cover == "partial"))  # fmt: skip
+def _situation(t: Member, rules) -> int:
+    """The target's and the weather's part of a shot's situation modifier (UA22, UA28): all
+    of it but the range."""
+    return (SPEED[t.speed] + LIGHT[rules.light] + FOG[rules.fog]
+            - rules.duck_penalty * t.ducked
+            - rules.partial_cover_penalty * (t.cover == "partial"))  # fmt: skip
+
+
+def _to_hit(a: Member, situation: np.ndarray, d: np.ndarray, rules):
+    """(need, bonus) of shots of ``a`` at targets whose :func:`_situation` is ``situation``
+    from ``d`` metres (arrays of one length; UA3, UA22, UA28)."""
+    metres, which = np.unique(d, return_inverse=True)
+    bands = np.array([range_modifier(float(x)) for x in metres], np.int64)
+    situation = situation + bands[which.reshape(-1)]
     w = a.weapon
     equipment = 0
     if w.sight == "advanced":
         equipment += 1
     elif w.sight == "infrared":
         equipment += 2 if rules.light in DARK else 1
-    if w.laser and d < 10:
-        equipment += 2
+    equipment = equipment + (np.where(d < 10, 2, 0) if w.laser else np.zeros_like(situation))
     if rules.modifiers_on == "skill":
-        return rules.base_difficulty, equipment + situation
+        return np.full_like(situation, rules.base_difficulty), equipment + situation
     return rules.base_difficulty - situation, equipment
 
 
@@ -272,20 +280,58 @@ def compile_scenario(scenario) -> Plan:
     pair_ok, pair_need, pair_bonus = per(size=n * n), per(size=n * n), per(size=n * n)
     pair_dist = np.where(known, dist, FAR).reshape(-1).astype(np.float64)
     pair_dmg = per(np.int32, size=n * n * n_parts * 9)
+    # A pair's numbers are those of what they read (the shooter's weapon, the target's sheet,
+    # the distance), worked out for a shooter's every target at once, and the exact damage
+    # once per weapon and kind of target: a big fight of few kinds compiles in time linear in
+    # its pairs.
+    is_member = np.array([isinstance(m, Member) for m in members], bool)
+    cover_full = np.array([isinstance(m, Member) and m.cover == "full" for m in members], bool)
+    situation = np.array([_situation(m, rules) if isinstance(m, Member) else 0
+                          for m in members], np.int64)  # fmt: skip
+    sheet: dict = {}  # what a hit's damage reads of its target, by first holder
+    kind_of = np.array([sheet.setdefault((m.armour, m.scale, m.damage_capacity), i)
+                        if isinstance(m, Member) else -1
+                        for i, m in enumerate(members)], np.int64)  # fmt: skip
+    damage: dict = {}
+    block = n_parts * 9
+    by_pair = pair_dmg.reshape(n * n, block)
     for a, m in enumerate(members):
         if not isinstance(m, Member) or m.weapon is None:
             continue
-        for t, v in enumerate(members):
-            if not isinstance(v, Member) or v.side == m.side or not known[a, t]:
-                continue
-            p = a * n + t
-            pair_ok[p] = int(shooter[a] and v.cover != "full")
-            pair_need[p], pair_bonus[p] = _to_hit(m, v, float(dist[a, t]), rules)
-            for part, mult in enumerate(mults):
-                for row in range(-4, 5):
-                    pair_dmg[(p * n_parts + part) * 9 + row + 4] = hit_damage(
-                        m.weapon.bd, m.weapon.scale, v, row, rules, mult)
+        w = m.weapon
+        ts = np.flatnonzero(is_member & (side != side[a]) & known[a])
+        if not ts.size:
+            continue
+        p = a * n + ts
+        pair_ok[p] = shooter[a] & ~cover_full[ts]
+        pair_need[p], pair_bonus[p] = _to_hit(m, situation[ts], dist[a, ts], rules)
+        kinds, which = np.unique(kind_of[ts], return_inverse=True)
+        rows = []
+        for v in kinds:
+            key = (w.bd, w.scale, int(v))
+            if key not in damage:
+                damage[key] = np.array([hit_damage(w.bd, w.scale, members[v], row, rules, mult)
+                                        for mult in mults for row in range(-4, 5)], np.int32)
+            rows.append(damage[key])
+        by_pair[p] = np.stack(rows)[which.reshape(-1)]
 
+    reach: dict = {}
+    adjust: dict = {}
+
+    def blast_at(w, victim, d: float, contact: bool, tamped: bool) -> tuple[int, int]:
+        """``_concussion`` and ``_zone``, once for what they read."""
+        key = (w, victim.ducked, victim.cover, d, contact, tamped)
+        if key not in reach:
+            reach[key] = (_concussion(w, victim, d, rules, tamped), _zone(w, victim, d, contact))
+        return reach[key]
+
+    on_centre = np.eye(n, dtype=bool)
+    kinds: dict = {}  # what a blast reads of its victim (ducked, cover), by first holder
+    shelter = np.array([kinds.setdefault((m.ducked, m.cover), len(kinds))
+                        if isinstance(m, Member) else 0 for m in members], np.int64)
+    shelter_of = {kind: next(i for i, m in enumerate(members) if isinstance(m, Member)
+                             and (m.ducked, m.cover) == key)
+                  for key, kind in kinds.items()}  # fmt: skip
     nb = max(1, len(blasts))
     bl_conc = per(np.int32, fill=-1, size=nb * n * n)
     bl_zone = per(np.int8, size=nb * n * n)
@@ -295,17 +341,19 @@ def compile_scenario(scenario) -> Plan:
         for v, victim in enumerate(members):
             if isinstance(victim, Member):
                 bl_adj[b * n + v] = blast_adjustment(w, victim, rules)
-        for t in range(n):
-            for v, victim in enumerate(members):
-                if not isinstance(victim, Member) or not known[t, v]:
-                    continue
-                contact = v == t
-                if contact and not rules.contact_concussion:
-                    continue
-                d = 0.0 if contact else float(dist[t, v])
-                q = (b * n + t) * n + v
-                bl_conc[q] = _concussion(w, victim, d, rules, False)
-                bl_zone[q] = _zone(w, victim, d, contact)
+        # every (centre t, victim v) pair at once: one call per distinct distance, kind of
+        # victim (ducked, cover) and contact
+        reached = is_member[None, :] & known
+        if not rules.contact_concussion:
+            reached &= ~on_centre
+        keys, which = np.unique((np.where(on_centre, 0.0, dist)
+                                 + 1j * (2 * shelter[None, :] + on_centre))[reached],
+                                return_inverse=True)  # fmt: skip
+        got = np.array([blast_at(w, members[shelter_of[int(z.imag) // 2]], float(z.real),
+                                 bool(int(z.imag) % 2), False) for z in keys],
+                       np.int64).reshape(-1, 2)  # fmt: skip
+        bl_conc[b * n * n:(b + 1) * n * n].reshape(n, n)[reached] = got[which.reshape(-1), 0]
+        bl_zone[b * n * n:(b + 1) * n * n].reshape(n, n)[reached] = got[which.reshape(-1), 1]
 
     ch_round, ch_timed = per(fill=NEVER, size=n * 9), per()
     ch_tamp, ch_tamp_skill, ch_contact = per(), per(), per(fill=-1)
@@ -331,18 +379,19 @@ def compile_scenario(scenario) -> Plan:
                                             tamped=bool(tamped))  # fmt: skip
                 elif contact >= 0 and isinstance(members[contact], Barrier):
                     ch_breach[at] = breach_result(w, members[contact], row, rules, bool(tamped))
-        for v, victim in enumerate(members):
-            if not isinstance(victim, Member) or not known[c, v]:
-                continue
+        for v in np.flatnonzero(is_member & known[c]):
+            victim, v = members[v], int(v)
             is_contact = v == contact
             if is_contact and not rules.contact_concussion:
                 continue
             d = 0.0 if is_contact else float(dist[c, v])
-            ch_adj[c * n + v] = blast_adjustment(w, victim, rules)
-            ch_zone[c * n + v] = _zone(w, victim, d, is_contact)
+            key = (w, victim.damage_capacity, victim.scale, victim.armour)
+            if key not in adjust:
+                adjust[key] = blast_adjustment(w, victim, rules)
+            ch_adj[c * n + v] = adjust[key]
             for tamped in (0, 1):
-                ch_conc[(c * n + v) * 2 + tamped] = _concussion(w, victim, d, rules,
-                                                                bool(tamped))  # fmt: skip
+                ch_conc[(c * n + v) * 2 + tamped], ch_zone[c * n + v] = blast_at(
+                    w, victim, d, is_contact, bool(tamped))
 
     loc_part = per(size=9)
     for i, r in enumerate(locs):

@@ -132,14 +132,25 @@ def _warn_idle(ctx, rules, members, paths) -> None:
         return format_path([*paths[m.name], key])
 
     shooters = [m for m in members if isinstance(m, Member) and m.weapon is not None]
-    dist, known = pair_distances(members)
+    shooting_sides = {a.side for a in shooters}
+    any_blast = (any(m.weapon.blast for m in shooters)
+                 or any(isinstance(c, Charge) and c.explosive.blast for c in members))
+    lasers = any(m.weapon.laser for m in shooters)
+    dist, known = pair_distances(members) if lasers else (None, None)
     index = {m.name: i for i, m in enumerate(members)}
     for m in members:
         if not isinstance(m, Member):
             continue
-        shot_at = any(a.side != m.side for a in shooters)
+        shot_at = bool(shooting_sides - {m.side})
         if m.speed != "stationary" and not shot_at:
             warn(f"{where(m, 'speed')}: does nothing: no enemy of {m.name} shoots")
+        if not shot_at and not any_blast:
+            if m.ducked:
+                warn(f"{where(m, 'ducked')}: does nothing: no enemy of {m.name} shoots and "
+                     "nothing explodes")
+            if m.cover == "partial":
+                warn(f"{where(m, 'cover')}: does nothing: no enemy of {m.name} shoots and "
+                     "nothing explodes")
         if m.dodge is not None and rules.ranged_defence == "none":
             warn(f"{where(m, 'dodge')}: does nothing under rules.ranged_defence: none")
         elif (m.dodge is not None and rules.dodge_costs_action and m.tactic == "shoot"
@@ -166,7 +177,7 @@ def _warn_idle(ctx, rules, members, paths) -> None:
                                         and rules.dodge_costs_action):
             warn(f"{where(m, 'tactic')}: dodge as a tactic does nothing unless "
                  "rules.ranged_defence: dodge and rules.dodge_costs_action: true")
-        if m in shooters and m.initiative and rules.order == "simultaneous":
+        if m.weapon is not None and m.initiative and rules.order == "simultaneous":
             warn(f"{where(m, 'initiative')}: does nothing under rules.order: simultaneous")
         w = m.weapon
         if w is not None and w.concussion_value is not None and rules.concussion_value == "ignore":

@@ -283,10 +283,12 @@ def level_pmf(track: Track, outcomes) -> dict:
 
 def summary(outcomes, track: Track | None) -> dict:
     """``p_hit``-free parts of an attack answer: the damage distribution (a miss counts 0),
-    the wound levels, P(out) and P(crippled) after the action, hits by location."""
+    ``p_wound`` (the action leaves a wound: a level above Undamaged, or a crippled part; a
+    hit whose points Damage Capacity or armour cancel leaves none), the wound levels, P(out)
+    and P(crippled) after the action, hits by location."""
     damage: dict = defaultdict(Fraction)
     locations: dict = defaultdict(Fraction)
-    crippled = out = Fraction(0)
+    crippled = out = wounded = Fraction(0)
     for p, hits in outcomes:
         damage[sum(h.damage for h in hits)] += p
         for h in hits:
@@ -298,10 +300,12 @@ def summary(outcomes, track: Track | None) -> dict:
                 state = track.take(state, hit)
             crippled += p if state[2] else 0
             out += p if track.out(state) else 0
+            wounded += p if state[2] or track.level(state) > 0 else 0
     mean = sum(d * p for d, p in damage.items())
     answer = {"damage": {"mean": float(mean),
                          "pmf": {str(d): float(p) for d, p in sorted(damage.items())}}}
     if track is not None:
+        answer = {"p_wound": float(wounded), **answer}
         answer["wounds"] = {n: float(p) for n, p in level_pmf(track, outcomes).items()}
         answer["p_out"] = float(out)
         answer["p_crippled"] = float(crippled)

@@ -26,23 +26,27 @@ def by_distance(members) -> bool:
 
 
 def pair_distances(members) -> tuple[np.ndarray, np.ndarray]:
-    """Metres between every pair (float64[C, C]) and whether each is known (bool[C, C])."""
+    """Metres between every pair (float64[C, C]) and whether each is known (bool[C, C]).
+
+    By position, each distance is ``math.dist`` of the two points, worked out once per
+    distinct offset (members in rows and files share few)."""
     n = len(members)
     dist = np.zeros((n, n))
     known = np.eye(n, dtype=bool)
     if not by_distance(members):
-        points = [xy(m) or (0.0, 0.0) for m in members]
-        for i in range(n):
-            for j in range(n):
-                dist[i, j] = math.dist(points[i], points[j])
+        points = np.array([xy(m) or (0.0, 0.0) for m in members], np.float64).reshape(n, 2)
+        dx = np.abs(points[:, None, 0] - points[None, :, 0]).reshape(-1)
+        dy = np.abs(points[:, None, 1] - points[None, :, 1]).reshape(-1)
+        offsets, where = np.unique(dx + 1j * dy, return_inverse=True)  # (dx, dy) as one key
+        lengths = np.array([math.dist((float(z.real), float(z.imag)), (0.0, 0.0))
+                            for z in offsets])  # fmt: skip
+        dist[:] = lengths[where.reshape(-1)].reshape(n, n)
         known[:] = True
         return dist, known
-    for i, a in enumerate(members):
-        for j, b in enumerate(members):
-            if i == j or a.side == b.side:
-                continue
-            d = a.distance if a.distance is not None else b.distance
-            if d is not None:
-                dist[i, j] = d
-                known[i, j] = True
+    side = np.array([m.side for m in members], object)
+    own = np.array([np.nan if m.distance is None else m.distance for m in members], np.float64)
+    either = np.where(np.isnan(own)[:, None], own[None, :], own[:, None])
+    pairs = (side[:, None] != side[None, :]) & ~np.isnan(either)
+    dist[pairs] = either[pairs]
+    known |= pairs
     return dist, known

@@ -5,8 +5,9 @@ SCENARIO``).
 
 The chain follows both members' tracks (firearms points up to Dead, or the core track's
 boxes), their penalties (UA14), who can act (below Incapacitated) and who is out (UA15), in
-rounds of one shot each: fixed order (initiative, ties a fair coin once a fight), rolled each
-round (4dF + initiative, ties a fair coin), or simultaneous (both shots against the round's
+rounds of one shot each: fixed order (initiative; a tie broken at random is a fair coin once a
+fight, so the chain is the even mix of the two orders' chains), rolled each round (4dF +
+initiative, ties a fair coin), or simultaneous (both shots against the round's
 opening state; both out together is a draw). A round in which neither can shoot ends the fight
 unresolved, as in the kernels; so does ``max_rounds``.
 """
@@ -105,11 +106,13 @@ def _charge_answer(plan, members, c: int, t: int) -> dict:
 
 def scenario_attack(scenario, attacker: str, target: str) -> dict:
     """The exact distribution of one action of ``attacker`` on ``target`` at the fight's
-    start, both unhurt: a shot (``p_hit``, ``damage``, ``wounds``: the target's wound level
-    after it, ``p_out``, ``p_crippled``, ``locations`` per hit, ``attack``: what the shot
-    needs), a charge going off (``p_hit``: it lands at least one wound), or a charge's breach
-    (``p_hit`` = P(breached), ``damage``: the breach result, ``breach``). See
-    :func:`fuzion_sim.api.exact_attack`."""
+    start, both unhurt: a shot (``p_hit``: it hits; ``p_wound``: it leaves a wound, which a
+    hit whose points Damage Capacity or armour cancel does not; ``damage``, ``wounds``: the
+    target's wound level after it, ``p_out``, ``p_crippled``, ``locations`` per hit,
+    ``attack``: what the shot needs), a charge going off (``p_hit``: its blast or its contact
+    hit reaches the member, even for 0 points; ``p_wound``: it leaves a wound; the rest as a
+    shot's), or a charge's breach (``p_hit`` = P(breached), ``damage``: the breach result,
+    ``breach``). See :func:`fuzion_sim.api.exact_attack`."""
     plan = compile_plan(scenario)
     members = scenario.combatants
     names = [m.name for m in members]
@@ -132,11 +135,12 @@ def scenario_attack(scenario, attacker: str, target: str) -> dict:
 
 def fight_check(scenario):
     """The compiled plan when the chain can solve the fight, else :class:`NotAvailable`."""
-    plan = compile_plan(scenario)
     members = scenario.combatants
-    if len(members) != 2 or plan.n_sides != 2:
+    n_sides = len(scenario.side_names)
+    if len(members) != 2 or n_sides != 2:  # before compiling: a big fight says so at once
         raise NotAvailable("the exact chain solves one armed member against one; here "
-                           f"{len(members)} members on {plan.n_sides} sides")  # fmt: skip
+                           f"{len(members)} members on {n_sides} sides")  # fmt: skip
+    plan = compile_plan(scenario)
     if not all(isinstance(m, Member) and m.weapon is not None for m in members):
         raise NotAvailable("the exact chain solves a gunfight of two armed members (no "
                            "charges, barriers or unarmed targets)")  # fmt: skip
@@ -224,9 +228,12 @@ def _transitions(plan, a: int, t: int, fa: _Member, ft: _Member) -> dict:
     return out
 
 
-def _first_probability(plan) -> float:
-    """P(member 0 shoots first in a round): fixed order by initiative (a fair coin on a
-    tie); rolled: P(4dF + initiative higher) + half a tie."""
+def _openings(plan) -> list[tuple[float, float]]:
+    """How the fight opens: ``[(weight, P(member 0 shoots first in a round)), ...]``, one
+    chain per entry, mixed by weight at the start. Fixed order by initiative: one chain, or
+    on a tie broken at random two, one per order, since the coin falls once a fight (UA1)
+    and every round then keeps its order; rolled: one chain whose every round shoots first
+    with P(4dF + initiative higher) + half a tie."""
     i0, i1 = int(plan.initiative[0]), int(plan.initiative[1])
     if plan.options[k.OPT_ORDER] == k.ORDER_ROLLED:
         rolls = pmf()
@@ -235,10 +242,10 @@ def _first_probability(plan) -> float:
             for r1, p1 in rolls.items():
                 gap = (r0 + i0) - (r1 + i1)
                 p += p0 * p1 * (1 if gap > 0 else Fraction(1, 2) if gap == 0 else 0)
-        return float(p)
+        return [(1.0, float(p))]
     if plan.options[k.OPT_HAS_TIES]:
-        return 0.5
-    return 1.0 if i0 >= i1 else 0.0
+        return [(0.5, 1.0), (0.5, 0.0)]
+    return [(1.0, 1.0 if i0 >= i1 else 0.0)]
 
 
 def scenario_fight(scenario) -> dict:
@@ -260,13 +267,10 @@ def scenario_fight(scenario) -> dict:
     can0 = (f0.level < k.L_INCAPACITATED) & ~f0.out
     can1 = (f1.level < k.L_INCAPACITATED) & ~f1.out
     simultaneous = plan.options[k.OPT_ORDER] == k.ORDER_SIMULTANEOUS
-    first = _first_probability(plan)
     rounds = int(plan.max_rounds)
     wins = np.zeros((2, rounds + 1))
     draws = np.zeros(rounds + 1)
-    mass = np.zeros((len(f0.states), len(f1.states)))
-    mass[0, 0] = 1.0
-    stalled = 0.0
+    left = stalled = 0.0
 
     def shoot_1(m):  # 0 shoots 1 (rows: 0's state): the 1-axis moves
         new = m.copy()
@@ -282,41 +286,45 @@ def scenario_fight(scenario) -> dict:
             new[:, cols] = matrix.T @ m[:, cols]
         return new
 
-    for rnd in range(1, rounds + 1):
-        stuck = (~can0)[:, None] & (~can1)[None, :]
-        stalled += float(mass[stuck].sum())
-        mass = np.where(stuck, 0.0, mass)
-        if simultaneous:  # both shots meet the round's opening state, independently
-            both = np.zeros_like(mass)
-            for s0, s1 in zip(*np.nonzero(mass), strict=True):
-                d1 = (t01[pen0[s0]][s1].toarray()[0] if can0[s0]
-                      else np.eye(1, mass.shape[1], s1)[0])  # fmt: skip
-                d0 = (t10[pen1[s1]][s0].toarray()[0] if can1[s1]
-                      else np.eye(1, mass.shape[0], s0)[0])  # fmt: skip
-                both += mass[s0, s1] * np.outer(d0, d1)
-            out0, out1 = f0.out[:, None], f1.out[None, :]
-            wins[0, rnd] = both[np.ix_(~f0.out, f1.out)].sum()
-            wins[1, rnd] = both[np.ix_(f0.out, ~f1.out)].sum()
-            draws[rnd] = both[np.ix_(f0.out, f1.out)].sum()
-            mass = np.where(out0 | out1, 0.0, both)
-        else:
-            total = np.zeros_like(mass)
-            for who, weight in ((0, first), (1, 1 - first)):
-                if weight == 0:
-                    continue
-                m = mass * weight
-                for step in (who, 1 - who):
-                    m = shoot_1(m) if step == 0 else shoot_0(m)
-                    gone1 = m[:, f1.out].sum()
-                    gone0 = m[f0.out].sum()
-                    wins[0, rnd] += gone1
-                    wins[1, rnd] += gone0
-                    m[:, f1.out] = 0.0
-                    m[f0.out] = 0.0
-                total += m
-            mass = total
-        if mass.sum() < 1e-16:
-            break
+    for start, first in _openings(plan):
+        mass = np.zeros((len(f0.states), len(f1.states)))
+        mass[0, 0] = start
+        for rnd in range(1, rounds + 1):
+            stuck = (~can0)[:, None] & (~can1)[None, :]
+            stalled += float(mass[stuck].sum())
+            mass = np.where(stuck, 0.0, mass)
+            if simultaneous:  # both shots meet the round's opening state, independently
+                both = np.zeros_like(mass)
+                for s0, s1 in zip(*np.nonzero(mass), strict=True):
+                    d1 = (t01[pen0[s0]][s1].toarray()[0] if can0[s0]
+                          else np.eye(1, mass.shape[1], s1)[0])  # fmt: skip
+                    d0 = (t10[pen1[s1]][s0].toarray()[0] if can1[s1]
+                          else np.eye(1, mass.shape[0], s0)[0])  # fmt: skip
+                    both += mass[s0, s1] * np.outer(d0, d1)
+                out0, out1 = f0.out[:, None], f1.out[None, :]
+                wins[0, rnd] += both[np.ix_(~f0.out, f1.out)].sum()
+                wins[1, rnd] += both[np.ix_(f0.out, ~f1.out)].sum()
+                draws[rnd] += both[np.ix_(f0.out, f1.out)].sum()
+                mass = np.where(out0 | out1, 0.0, both)
+            else:
+                total = np.zeros_like(mass)
+                for who, weight in ((0, first), (1, 1 - first)):
+                    if weight == 0:
+                        continue
+                    m = mass * weight
+                    for step in (who, 1 - who):
+                        m = shoot_1(m) if step == 0 else shoot_0(m)
+                        gone1 = m[:, f1.out].sum()
+                        gone0 = m[f0.out].sum()
+                        wins[0, rnd] += gone1
+                        wins[1, rnd] += gone0
+                        m[:, f1.out] = 0.0
+                        m[f0.out] = 0.0
+                    total += m
+                mass = total
+            if mass.sum() < 1e-16:
+                break
+        left += float(mass.sum())
     decided = wins.sum(axis=0)
     p_decided = float(decided.sum())
     times = np.arange(rounds + 1)
@@ -330,7 +338,7 @@ def scenario_fight(scenario) -> dict:
         "states": [len(f0.states), len(f1.states)],
         "sides": {s: {"win_probability": win_of[s]} for s in sides},
         "draw_probability": float(draws.sum()),
-        "unresolved_probability": float(mass.sum()) + stalled,
+        "unresolved_probability": left + stalled,
         "kill_time": {"unit": "round", "mean": mean, "sd": sd,
                       "pmf": {str(t): float(decided[t] / p_decided)
                               for t in np.flatnonzero(decided)}},

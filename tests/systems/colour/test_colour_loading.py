@@ -159,6 +159,41 @@ def test_warnings_for_keys_that_do_nothing():
     assert "Reason: recorded on the sheet only" in text
 
 
+BOW = {"name": "Bow", "kind": "ranged", "damage": 8}
+
+
+@pytest.mark.parametrize(("archer", "defender", "rules", "text"), [
+    (member("Archer", weapon=BOW), member("Bob", defence="block"), {},
+     "Bob: defence block does nothing here: a block counts only against brawling (unarmed "
+     "melee) attacks and no enemy makes one; Bob dodges instead (CA56)"),
+    (member("Archer", weapon=BOW), member("Bob", defence="block"), {"block_invalid": "none"},
+     "Bob takes no defence instead (rules.block_invalid: none)"),
+    (member("Archer", weapon=BOW), member("Bob", defence=["dodge", "parry"]),
+     {"defence_choice": "reactive", "parry_ranged": "none"},
+     "Bob: defence parry does nothing here: no enemy attacks in melee"),
+    (member("Archer", weapon=BOW), member("Bob", when_grappled="attack"), {},
+     "Bob: when_grappled does nothing: no enemy grapples"),
+])  # fmt: skip
+def test_a_defence_no_enemy_lets_a_member_use_is_warned_about(archer, defender, rules, text):
+    """Block is for brawling attacks only and parry for melee (or thrown) ones: against an
+    archer the kernels read either as a dodge, so loading says so (validate and run print
+    the scenario's warnings)."""
+    sc = scenario(duel(archer, defender, rules=rules))
+    assert any(text in w for w in sc.warnings), sc.warnings
+
+
+@pytest.mark.parametrize(("attacker", "defence"), [
+    (member("Boxer", weapon="Fists"), "block"),
+    (member("Thug", weapon="Crowbar"), "parry"),
+    (member("Thrower", weapon={"name": "Knife", "kind": "ranged", "damage": 5,
+                               "thrown": True}), "parry"),
+    (member("Wrestler", actions={"do": "grapple"}), "block"),
+])  # fmt: skip
+def test_a_defence_an_enemy_lets_a_member_use_is_not_warned_about(attacker, defence):
+    sc = scenario(duel(attacker, member("Bob", defence=defence)))
+    assert not any("does nothing here" in w for w in sc.warnings), sc.warnings
+
+
 def test_paths_reach_into_catalogue_items_and_rank_armour():
     from fuzion_sim.analysis.variants import as_base, overrides_of
 

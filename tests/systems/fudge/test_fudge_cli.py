@@ -75,6 +75,43 @@ def test_attack_bazooka_tank_and_breach():
     assert out["damage"]["pmf"] == {"6": 1.0} and out["wounds"]["very_hurt"] == 1.0
 
 
+BYSTANDERS = """
+name: bystanders at 18 m
+system: fudge
+sides:
+  sapper:
+    - {name: Dynamite, charge: Dynamite stick}
+  bystanders:
+    - {name: Superb, distance: 18, damage_capacity: Superb}
+    - {name: Fair, distance: 18}
+"""
+
+
+def test_a_charge_that_reaches_without_wounding_says_so(tmp_path):
+    """At 18 m a dynamite stick's blast is 1 point (an eighth of 12, U4): it reaches a Superb
+    bystander, whose Damage Capacity takes 2 off, without wounding him (``p_hit`` 1,
+    ``p_wound`` 0); a Fair one is Scratched."""
+    path = tmp_path / "bystanders.yaml"
+    path.write_text(BYSTANDERS)
+    args = ("attack", path, "--attacker", "Dynamite", "--target")
+    superb = json.loads(invoke(*args, "Superb", "--json").stdout)
+    assert superb["p_hit"] == 1.0 and superb["p_wound"] == 0.0
+    assert superb["damage"]["pmf"] == {"0": 1.0} and superb["wounds"]["none"] == 1.0
+    fair = json.loads(invoke(*args, "Fair", "--json").stdout)
+    assert fair["p_hit"] == 1.0 and fair["p_wound"] == 1.0 and fair["wounds"]["scratch"] == 1.0
+    assert "p wound = 0.000000" in invoke(*args, "Superb").stdout
+
+
+def test_a_shot_that_hits_without_wounding_says_so(tmp_path):
+    """A hit that armour cancels is a hit (``p_hit``) but no wound (``p_wound``)."""
+    path = tmp_path / "armoured.yaml"
+    path.write_text(ISSUE_EXAMPLE.read_text().replace(
+        "    - name: Alien\n", "    - name: Alien\n      armour: {points: 20}\n"))
+    out = json.loads(invoke("attack", path, "--attacker", "Vaclav", "--target", "Alien",
+                            "--json").stdout)
+    assert out["p_hit"] == pytest.approx(31 / 81) and out["p_wound"] == 0.0
+
+
 @pytest.mark.parametrize(("args", "text"), [
     (("breach.yaml", "--attacker", "Alien wall", "--target", "Charge"), "is a barrier"),
     (("dynamite.yaml", "--attacker", "At 2 m", "--target", "Dynamite"), "is a charge"),

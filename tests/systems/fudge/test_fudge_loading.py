@@ -196,6 +196,10 @@ WARNINGS = [
     (duel(vaclav={"weapon": {"name": "L", "bd": 4, "laser": True}, "distance": 12},
           alien={"distance": 12}), "laser: does nothing: no enemy of Vaclav is under 10 m"),
     (_charges(charge={"name": "Dud", "bd": 3}), "Bomb does nothing"),
+    (one_shot(target={"ducked": True}, shooter={"weapon": None}),
+     "ducked: does nothing: no enemy of Target shoots and nothing explodes"),
+    (one_shot(target={"cover": "partial"}, shooter={"weapon": None}),
+     "cover: does nothing: no enemy of Target shoots and nothing explodes"),
 ]
 
 
