@@ -7,10 +7,11 @@ import json
 import os
 from pathlib import Path
 
+from ._args import apply_overrides, check_overrides, check_scheduler
 from ._version import __version__
 from .analysis.result import Result
 from .engine.runner import run_plan
-from .errors import ArgumentError
+from .errors import ArgumentError, Interrupted
 from .limits import MAX_SEED, MAX_TRIALS, check_choice, check_int
 from .scenario import load_scenario, scenario_from_dict
 from .scenario.model import Scenario
@@ -132,7 +133,9 @@ def simulate(
     overrides : dict, list of (key_path, value), or list of str, optional
         Changes to the scenario before it runs, as the CLI's key paths:
         ``{"rules.dice": "interlock", "sides.blue[0].armor.pd": 10}``, the same as pairs, or
-        ``["rules.dice=interlock"]`` text. A bad path or value raises ``ScenarioError``.
+        ``["rules.dice=interlock"]`` text. A bad path, or a value the scenario's checks refuse
+        at that key, raises ``ScenarioError`` naming the override
+        (``overrides['sides.blue[0].armor.pd']: ...``).
 
     Returns
     -------
@@ -145,7 +148,10 @@ def simulate(
     ScenarioError
         The scenario or an override is not valid.
     fuzion_sim.errors.Interrupted
-        Ctrl-C: a ``KeyboardInterrupt`` carrying the trials finished.
+        Ctrl-C: a ``KeyboardInterrupt`` carrying the trials finished (``trials``) and, as
+        ``result``, the :class:`Result` of the whole chunks finished in order (None if none
+        had): the same numbers as a run of ``result.trials`` trials with this seed, so
+        ``except Interrupted as stop: stop.result`` keeps what was done.
     """
     check_run_args(trials, seed, threads)
     _check_flag("keep_trials", keep_trials)
@@ -153,20 +159,30 @@ def simulate(
     if stop is not None and not callable(stop):
         raise ArgumentError(f"stop: expected a callable or None, got {type(stop).__name__}")
     check_choice("backend", backend, ("threads", "dask"))
-    if overrides:
-        from .analysis.variants import as_base, overrides_of
-
-        scenario = as_base(scenario).build(overrides_of(overrides))
+    check_scheduler(scheduler, backend)
+    changes = check_overrides(overrides)
+    if changes:
+        scenario = apply_overrides(scenario, changes)[1]
     scenario = as_scenario(scenario)
     trials = scenario.trials if trials is None else int(trials)
     seed = scenario.seed if seed is None else int(seed)
     system = get_system(scenario.system)
     plan = system.compile(scenario)
     schema = system.outcome_schema(plan)
-    run = run_plan(
-        system, plan, trials, seed, threads, keep_trials, progress, stop=stop, backend=backend,
-        scheduler=scheduler,
-    )  # fmt: skip
+    try:
+        run = run_plan(
+            system, plan, trials, seed, threads, keep_trials, progress, stop=stop,
+            backend=backend, scheduler=scheduler,
+        )  # fmt: skip
+    except Interrupted as exc:
+        partial = getattr(exc, "partial", None)
+        exc.result = None if partial is None else _result(scenario, seed, partial, schema)
+        raise
+    return _result(scenario, seed, run, schema)
+
+
+def _result(scenario: Scenario, seed: int, run, schema) -> Result:
+    """The :class:`Result` of ``run`` (a :class:`~fuzion_sim.engine.runner.RunOutput`)."""
     return Result(
         scenario=scenario.name,
         system=scenario.system,
