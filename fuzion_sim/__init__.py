@@ -29,15 +29,16 @@ __all__ = [
     "sweep",
 ]
 
-#: Public name -> (module, attribute; None for the module itself).
+#: Public name -> (module, attribute; None for the module itself). The functions are the
+#: API's, which check every argument before calling the analysis.
 _LAZY = {
     "Result": (".analysis.result", "Result"),
     "Scenario": (".scenario.model", "Scenario"),
-    "balance": (".analysis.balance", "balance"),
-    "build_report": (".report.build", "build_report"),
-    "compare": (".analysis.compare", "compare"),
+    "balance": (".api", "balance"),
+    "build_report": (".api", "build_report"),
+    "compare": (".api", "compare"),
     "exact": (".systems.fuzion.exact", None),
-    "load_scenario": (".scenario", "load_scenario"),
+    "load_scenario": (".api", "load_scenario"),
     "replay": (".api", "replay"),
     "simulate": (".api", "simulate"),
     "sweep": (".analysis.sweep", "sweep"),

@@ -32,6 +32,7 @@ __all__ = [
     "check_quantiles",
     "check_scheduler",
     "check_text",
+    "save_figure",
 ]
 
 
@@ -120,6 +121,18 @@ def _writable_folder(name: str, folder: Path) -> None:
         raise ArgumentError(f"{name}: cannot write in {shorten(str(probe))!r}")
     if probe != folder.absolute() and not os.access(probe, os.W_OK):  # pragma: no cover
         raise ArgumentError(f"{name}: cannot make {shorten(str(folder))!r}")
+
+
+def save_figure(fig, path) -> Path:
+    """Save ``fig`` as a PNG at ``path`` (its folder made), or an error naming ``path``."""
+    from .report import plots
+
+    target = check_path("path", path, optional=False)
+    try:
+        return plots.save(fig, target)
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        raise ArgumentError(f"path: cannot write {shorten(str(target))!r}: {reason}") from None
 
 
 def check_scheduler(scheduler, backend) -> None:
