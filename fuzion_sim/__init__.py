@@ -41,7 +41,7 @@ _LAZY = {
     "load_scenario": (".api", "load_scenario"),
     "replay": (".api", "replay"),
     "simulate": (".api", "simulate"),
-    "sweep": (".analysis.sweep", "sweep"),
+    "sweep": (".api", "sweep"),
 }
 
 

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import click
 import pytest
@@ -131,7 +132,8 @@ def test_compare_and_sweep_vary_the_overridden_base(tmp_path):
 def _hostile(tmp_path) -> str:
     def mutate(d):
         d["name"] = "Duel\x1b]0;pwned\x07 at\x1b[2J noon"
-        d["sides"]["red"][0]["name"] = "Mar\x1b[31mshal"
+        d["sides"]["red"][0]["name"] = "Mar\x1b[31mshal\x07"
+        d["sides"]["blue"][0]["weapon"]["name"] = "Hunting\x1b[2Jcarbine\x07"
 
     return _changed_file(tmp_path, mutate, "hostile.yaml")
 
@@ -143,8 +145,10 @@ def _hostile(tmp_path) -> str:
 def test_control_characters_never_reach_the_terminal(tmp_path, command):
     res = invoke(command[0], _hostile(tmp_path), *command[1:])
     assert res.exit_code == 0, res.output
+    # (click drops ANSI sequences from what it prints to a pipe, not the bell; rich drops
+    # neither: on a terminal both went through raw)
     assert "\x1b" not in res.output and "\x07" not in res.output
-    assert "Mar\\x1b[31mshal" in res.output or "\\x1b]0;pwned" in res.output
+    assert "\\x07" in res.output
 
 
 def test_errors_quote_at_most_about_80_characters(tmp_path):
@@ -165,7 +169,8 @@ def _start(args, tmp_path):
     run); the process and the terminal's reading end."""
     master, slave = pty.openpty()
     cmd = [sys.executable, "-c", "from fuzion_sim.entry import main; main()", *map(str, args)]
-    env = {**os.environ, "PYTHONPATH": str(SCENARIOS.parent), "COLUMNS": "80"}
+    here = Path(fz.__file__).resolve().parent.parent  # the fuzion_sim under test
+    env = {**os.environ, "PYTHONPATH": str(here), "COLUMNS": "80"}
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=slave, env=env,
                             start_new_session=True)  # fmt: skip
     os.close(slave)
