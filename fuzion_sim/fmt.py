@@ -233,10 +233,10 @@ def count(n) -> str:
     return _DASH if not _finite(n) else f"{int(n):,}"
 
 
-#: Longest user text (a quoted name or value, an unbroken word) an error message shows whole.
+#: Longest quoted user text (a name, a value, a path) an error message shows whole.
 QUOTE_MAX = 80
 _LONG = QUOTE_MAX + 1
-_QUOTED = re.compile(rf"""'([^']{{{_LONG},}})'|"([^"]{{{_LONG},}})"|(\S{{{_LONG},}})""")
+_QUOTED = re.compile(rf"'[^']{{{_LONG},}}'|\"[^\"]{{{_LONG},}}\"")
 
 
 def _escaped(line: str) -> str:
@@ -265,15 +265,13 @@ def terminal_text(text) -> str:
 
 def _clip(match: re.Match) -> str:
     whole = match.group(0)
-    quote = whole[0] if match.group(3) is None else ""
-    inner = whole[1:-1] if quote else whole
-    return f"{quote}{inner[: QUOTE_MAX - 3]}...{quote}"
+    return f"{whole[0]}{whole[1 : QUOTE_MAX - 2]}...{whole[0]}"
 
 
 def error_text(message) -> str:
     """An error or warning as the command prints it: on one line, control characters escaped
-    (:func:`terminal_text`), and each quoted user string (a name, a value, a path) or unbroken
-    word longer than :data:`QUOTE_MAX` characters cut there with ``...``.
+    (:func:`terminal_text`), and each quoted user string (a name, a value, a path) longer than
+    :data:`QUOTE_MAX` characters cut there with ``...``.
 
     Parameters
     ----------
