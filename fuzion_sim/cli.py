@@ -1,8 +1,12 @@
 """The ``fuzion-sim`` command: parse, call the public API, render. No rules here.
 
-Bad input prints one line, ``fuzion-sim: error: <file>:<line>: <key path>: <what is wrong>``,
-and exits with status 2; never a traceback. Ctrl-C prints ``fuzion-sim: interrupted after N
-trials`` and exits with status 130, leaving no partial file.
+Bad input prints one line, ``fuzion-sim: error: <file>:<line>: <key path>: <what is wrong>``
+(for an override, the option instead of the file: ``--set KEY=VALUE: ...``), and exits with
+status 2; never a traceback. Ctrl-C prints ``fuzion-sim: interrupted after N trials`` and exits
+with status 130, leaving no partial file; SIGTERM does the same (``terminated``, status 143).
+Everything printed goes through :func:`_echo`, :func:`_warn` and :func:`_fail` (or the report's
+terminal console), which write the control characters of names and values as escapes; an error
+quotes at most 80 characters of any user string.
 """
 
 from __future__ import annotations

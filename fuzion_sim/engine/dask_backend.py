@@ -16,8 +16,12 @@ the package on every machine of the cluster.
 The local cluster started when no scheduler is given uses TLS with temporary credentials and
 serves no HTTP (see :mod:`fuzion_sim.engine.dask_local`); a real cluster that requires TLS is
 reached with a ``distributed.Security`` (``security=``, or the CLI's ``--tls-ca``, ``--tls-cert``
-and ``--tls-key``). Ctrl-C cancels the tasks, shuts a local cluster down and raises
-:class:`~fuzion_sim.errors.Interrupted`.
+and ``--tls-key``). Before a client is made at an address, :func:`probe` checks under one
+deadline (:data:`CONNECT_TIMEOUT`) that a Dask scheduler answers there, so an HTTP server, a
+service speaking something else or one that never answers is one clear error; a scheduler
+reached over plain TCP gets a :class:`PlainTCPWarning` (whoever reaches it runs code).
+Ctrl-C cancels the tasks, shuts a local cluster down and raises
+:class:`~fuzion_sim.errors.Interrupted`, whose ``partial`` holds the chunks merged in order.
 """
 
 from __future__ import annotations
@@ -85,7 +89,12 @@ def get_client(scheduler=None, workers: int | None = None, security=None):
     ------
     FuzionSimError
         Dask (or ``cryptography``, for the local cluster) is not installed, or no scheduler
-        answers at ``scheduler``.
+        answers at ``scheduler`` within :data:`CONNECT_TIMEOUT` seconds (:func:`probe`).
+
+    Warns
+    -----
+    PlainTCPWarning
+        ``scheduler`` is reached without TLS.
     """
     distributed = _distributed()
     if isinstance(scheduler, distributed.Client):
