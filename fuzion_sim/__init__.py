@@ -34,23 +34,24 @@ __all__ = [
     "sweep",
 ]
 
-#: Public name -> (module, attribute; None for the module itself).
+#: Public name -> (module, attribute; None for the module itself). The functions are the
+#: API's, which check every argument before calling the analysis.
 _LAZY = {
     "Result": (".analysis.result", "Result"),
     "Scenario": (".scenario.model", "Scenario"),
-    "balance": (".analysis.balance", "balance"),
-    "build_report": (".report.build", "build_report"),
-    "compare": (".analysis.compare", "compare"),
+    "balance": (".api", "balance"),
+    "build_report": (".api", "build_report"),
+    "compare": (".api", "compare"),
     "compare_until_decided": (".analysis.sequential", "compare_until_decided"),
     "exact": (".systems.fuzion.exact", None),
-    "load_scenario": (".scenario", "load_scenario"),
+    "load_scenario": (".api", "load_scenario"),
     "matrix": (".analysis.matrix", "matrix"),
     "pareto": (".analysis.pareto", "pareto"),
     "round_robin": (".analysis.matrix", "round_robin"),
     "sensitivity": (".analysis.sensitivity", "sensitivity"),
     "replay": (".api", "replay"),
     "simulate": (".api", "simulate"),
-    "sweep": (".analysis.sweep", "sweep"),
+    "sweep": (".api", "sweep"),
 }
 
 

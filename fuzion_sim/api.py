@@ -7,19 +7,30 @@ import json
 import os
 from pathlib import Path
 
+from ._args import (
+    apply_overrides,
+    check_axes,
+    check_flag,
+    check_out_dir,
+    check_overrides,
+    check_scheduler,
+    check_text,
+)
 from ._version import __version__
 from .analysis.result import Result
 from .engine.runner import run_plan
-from .errors import ArgumentError
-from .limits import MAX_SEED, MAX_TRIALS, check_choice, check_int
-from .scenario import load_scenario, scenario_from_dict
+from .errors import ArgumentError, Interrupted
+from .limits import MAX_SEED, MAX_TRIALS, check_choice, check_int, check_number
+from .scenario import load_scenario as load_scenario_file
+from .scenario import scenario_from_dict
 from .scenario.model import Scenario
 from .systems import get_system
 
+#: Also ``compare``, ``sweep``, ``balance`` and ``build_report`` (built on first use).
 __all__ = [
     "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight",
-    "exact_dogfight", "exact_hazard", "exact_impact", "exact_manoeuvre", "replay",
-    "scenario_hash", "simulate",
+    "exact_dogfight", "exact_hazard", "exact_impact", "exact_manoeuvre", "load_scenario",
+    "replay", "scenario_hash", "simulate",
 ]  # fmt: skip
 
 #: Most worker threads (or local Dask worker processes) a run may ask for.
@@ -64,7 +75,7 @@ def as_scenario(scenario: Scenario | str | Path | dict) -> Scenario:
     if isinstance(scenario, dict):
         return scenario_from_dict(scenario)
     if isinstance(scenario, str | os.PathLike):
-        return load_scenario(scenario)
+        return load_scenario_file(scenario)
     raise ArgumentError(
         "scenario: expected a Scenario, a path to a YAML file or a mapping of scenario data, "
         f"got {type(scenario).__name__}"
@@ -132,7 +143,9 @@ def simulate(
     overrides : dict, list of (key_path, value), or list of str, optional
         Changes to the scenario before it runs, as the CLI's key paths:
         ``{"rules.dice": "interlock", "sides.blue[0].armor.pd": 10}``, the same as pairs, or
-        ``["rules.dice=interlock"]`` text. A bad path or value raises ``ScenarioError``.
+        ``["rules.dice=interlock"]`` text. A bad path, or a value the scenario's checks refuse
+        at that key, raises ``ScenarioError`` naming the override
+        (``overrides['sides.blue[0].armor.pd']: ...``).
 
     Returns
     -------
@@ -145,7 +158,10 @@ def simulate(
     ScenarioError
         The scenario or an override is not valid.
     fuzion_sim.errors.Interrupted
-        Ctrl-C: a ``KeyboardInterrupt`` carrying the trials finished.
+        Ctrl-C: a ``KeyboardInterrupt`` carrying the trials finished (``trials``) and, as
+        ``result``, the :class:`Result` of the whole chunks finished in order (None if none
+        had): the same numbers as a run of ``result.trials`` trials with this seed, so
+        ``except Interrupted as stop: stop.result`` keeps what was done.
     """
     check_run_args(trials, seed, threads)
     _check_flag("keep_trials", keep_trials)
@@ -153,20 +169,30 @@ def simulate(
     if stop is not None and not callable(stop):
         raise ArgumentError(f"stop: expected a callable or None, got {type(stop).__name__}")
     check_choice("backend", backend, ("threads", "dask"))
-    if overrides:
-        from .analysis.variants import as_base, overrides_of
-
-        scenario = as_base(scenario).build(overrides_of(overrides))
+    check_scheduler(scheduler, backend)
+    changes = check_overrides(overrides)
+    if changes:
+        scenario = apply_overrides(scenario, changes)[1]
     scenario = as_scenario(scenario)
     trials = scenario.trials if trials is None else int(trials)
     seed = scenario.seed if seed is None else int(seed)
     system = get_system(scenario.system)
     plan = system.compile(scenario)
     schema = system.outcome_schema(plan)
-    run = run_plan(
-        system, plan, trials, seed, threads, keep_trials, progress, stop=stop, backend=backend,
-        scheduler=scheduler,
-    )  # fmt: skip
+    try:
+        run = run_plan(
+            system, plan, trials, seed, threads, keep_trials, progress, stop=stop,
+            backend=backend, scheduler=scheduler,
+        )  # fmt: skip
+    except Interrupted as exc:
+        partial = getattr(exc, "partial", None)
+        exc.result = None if partial is None else _result(scenario, seed, partial, schema)
+        raise
+    return _result(scenario, seed, run, schema)
+
+
+def _result(scenario: Scenario, seed: int, run, schema) -> Result:
+    """The :class:`Result` of ``run`` (a :class:`~fuzion_sim.engine.runner.RunOutput`)."""
     return Result(
         scenario=scenario.name,
         system=scenario.system,
@@ -383,3 +409,154 @@ def exact_fight(scenario) -> dict:
     answer = get_system(scenario.system).exact(scenario)
     return {"scenario": scenario.name, "system": scenario.system, **answer}
 
+
+
+# ------------------------------------------------------------------------------------------
+# The public analysis functions, each behind the checks of its arguments
+# ------------------------------------------------------------------------------------------
+
+
+def _checked(target: str, check):
+    """The function ``module:name`` with ``check(**arguments)`` run first (same signature and
+    documentation)."""
+    import functools
+    import importlib
+    import inspect
+
+    module, name = target.split(":")
+    func = getattr(importlib.import_module(module, __package__), name)
+    signature = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as err:
+            raise ArgumentError(f"{name}(): {err}") from None
+        bound.apply_defaults()
+        check(**bound.arguments)
+        return func(*bound.args, **bound.kwargs)
+
+    return wrapper
+
+
+def _check_engine(backend=None, scheduler=None, progress=None):
+    if backend is not None:
+        check_choice("backend", backend, ("threads", "dask"))
+    check_scheduler(scheduler, backend or "threads")
+    check_flag("progress", progress)
+
+
+def _check_scenario(scenario):
+    from .analysis.variants import Base
+
+    if not isinstance(scenario, Scenario | Base | dict | str | os.PathLike):
+        raise ArgumentError(
+            "scenario: expected a Scenario, a path to a YAML file or a mapping of scenario data, "
+            f"got {type(scenario).__name__}"
+        )
+
+
+def _check_compare(scenario, vary, trials, seed, threads, common_random_numbers, backend,
+                   scheduler, progress):  # fmt: skip
+    _check_scenario(scenario)
+    check_axes("vary", vary)
+    check_run_args(trials, seed, threads)
+    check_flag("common_random_numbers", common_random_numbers)
+    _check_engine(backend, scheduler, progress)
+
+
+def _check_callable(name: str, value) -> None:
+    if value is not None and not callable(value):
+        raise ArgumentError(f"{name}: expected a callable or None, got {type(value).__name__}")
+
+
+def _check_sweep(scenario, grid, out_dir, trials, seed, threads, backend, scheduler, plots,
+                 on_point, force, warn):  # fmt: skip
+    _check_scenario(scenario)
+    check_axes("grid", grid, optional=True)
+    if out_dir is not None:
+        check_out_dir("out_dir", out_dir)
+    check_run_args(trials, seed, threads)
+    _check_engine(backend, scheduler)
+    check_flag("plots", plots)
+    check_flag("force", force)
+    _check_callable("on_point", on_point)
+    _check_callable("warn", warn)
+
+
+def _check_balance(scenario, param, target, side, low, high, trials, seed, threads, tolerance,
+                   backend, scheduler, metric, combatant):  # fmt: skip
+    _check_scenario(scenario)
+    check_text("param", param, optional=False)
+    check_text("side", side)
+    check_text("combatant", combatant)
+    check_text("metric", metric, optional=False)
+    for name, value in (("target", target), ("low", low), ("high", high)):
+        if value is not None:
+            check_number(name, value, -1e9, 1e9)
+    if tolerance is not None:
+        check_number("tolerance", tolerance, positive=True, high=1e9)
+    check_run_args(trials, seed, threads)
+    _check_engine(backend, scheduler)
+
+
+def _check_report(scenario, out_dir, vary, grid, trials, seed, threads, title, command, backend,
+                  scheduler, force):  # fmt: skip
+    _check_scenario(scenario)
+    check_out_dir("out_dir", out_dir)
+    check_axes("vary", vary, optional=True)
+    check_axes("grid", grid, optional=True)
+    check_run_args(trials, seed, threads)
+    check_text("title", title)
+    check_text("command", command)
+    _check_engine(backend, scheduler)
+    check_flag("force", force)
+
+
+def load_scenario(path, overrides=None) -> Scenario:
+    """Read, override and validate a scenario file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The scenario YAML file.
+    overrides : dict, list of (key_path, value), list of str, or str, optional
+        As :func:`simulate` takes them, applied in order before validation:
+        ``{"rules.dice": "interlock", "sides.blue[0].armor.pd": 10}``.
+
+    Returns
+    -------
+    Scenario
+
+    Raises
+    ------
+    ArgumentError
+        ``path`` is not a path, or ``overrides`` is not one of the forms above.
+    ScenarioError
+        The file cannot be read or is not valid, or an override's key or value is bad (named
+        as ``overrides['KEY']``).
+    """
+    if not isinstance(path, str | os.PathLike) or not str(path).strip():
+        raise ArgumentError(f"path: expected a path to a YAML file, got {type(path).__name__}")
+    changes = check_overrides(overrides)
+    if not changes:
+        return load_scenario_file(path)
+    return apply_overrides(path, changes)[1]
+
+
+#: Public name -> (the function, the check of its arguments); built on first use (PEP 562),
+#: so importing this module loads neither the analysis nor matplotlib.
+_CHECKED = {
+    "compare": (".analysis.compare:compare", _check_compare),
+    "sweep": (".analysis.sweep:sweep", _check_sweep),
+    "balance": (".analysis.balance:balance", _check_balance),
+    "build_report": (".report.build:build_report", _check_report),
+}
+
+
+def __getattr__(name: str):
+    if name not in _CHECKED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = _checked(*_CHECKED[name])
+    return value

@@ -1,8 +1,12 @@
 """The ``fuzion-sim`` command: parse, call the public API, render. No rules here.
 
-Bad input prints one line, ``fuzion-sim: error: <file>:<line>: <key path>: <what is wrong>``,
-and exits with status 2; never a traceback. Ctrl-C prints ``fuzion-sim: interrupted after N
-trials`` and exits with status 130, leaving no partial file.
+Bad input prints one line, ``fuzion-sim: error: <file>:<line>: <key path>: <what is wrong>``
+(for an override, the option instead of the file: ``--set KEY=VALUE: ...``), and exits with
+status 2; never a traceback. Ctrl-C prints ``fuzion-sim: interrupted after N trials`` and exits
+with status 130, leaving no partial file; SIGTERM does the same (``terminated``, status 143).
+Everything printed goes through :func:`_echo`, :func:`_warn` and :func:`_fail` (or the report's
+terminal console), which write the control characters of names and values as escapes; an error
+quotes at most 80 characters of any user string.
 """
 
 from __future__ import annotations
@@ -10,19 +14,24 @@ from __future__ import annotations
 import functools
 import json
 import shlex
+import signal
 import sys
+import warnings
 
 import click
 
+from . import _signals as signals
 from . import api
+from ._args import apply_overrides
 from .analysis.variants import as_base, engine_kwargs, parse_assignment
 from .cli_studies import STUDY_COMMANDS, until_decided_options
-from .errors import FuzionSimError, Interrupted, error_lines, one_line
+from .errors import FuzionSimError, Interrupted, error_lines, shorten
+from .fmt import error_text, terminal_text
 from .limits import MAX_SEED, MAX_TRIALS
 from .scenario import parse_value
 
 EXIT_BAD_INPUT = 2
-#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it; 143 after SIGTERM.
 EXIT_INTERRUPTED = 130
 _TRIALS = click.IntRange(1, MAX_TRIALS)
 _SEED = click.IntRange(0, MAX_SEED)
@@ -31,24 +40,47 @@ _THREADS = click.IntRange(1, api.MAX_THREADS)
 PRECISION_MAX_TRIALS = 10_000_000
 
 
+def _echo(text="", err: bool = False) -> None:
+    """Print ``text`` as the terminal should show it: every control character of a name or
+    value (escape, bell) written as an escape, line by line."""
+    click.echo(terminal_text(text), err=err)
+
+
 def _fail(message) -> None:
     """Print ``message`` (a line, or a list of lines: one per problem) and exit 2."""
     for line in [message] if isinstance(message, str) else message:
-        click.echo(f"fuzion-sim: error: {one_line(line)}", err=True)
+        click.echo(f"fuzion-sim: error: {error_text(line)}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
-def _interrupted(trials: int) -> None:
-    click.echo(f"fuzion-sim: interrupted after {int(trials):,} trials", err=True)
-    sys.exit(EXIT_INTERRUPTED)
+def _warn(message: str) -> None:
+    click.echo(f"fuzion-sim: warning: {error_text(message)}", err=True)
+
+
+def _interrupted(trials: int, partial: int | None = None) -> None:
+    what = "terminated" if signals.received() == signal.SIGTERM else "interrupted"
+    kept = ""
+    if partial is not None:
+        kept = f"; the result above is of the first {int(partial):,} (whole chunks, in order)"
+    click.echo(f"fuzion-sim: {what} after {int(trials):,} trials{kept}", err=True)
+    sys.exit(signals.exit_status())
 
 
 def _load(path: str, overrides=()):
-    # as_base strips a ``sweep:`` block, so every command accepts a sweep scenario file.
-    scenario = as_base(path).build(list(overrides))
+    """The scenario at ``path`` with ``overrides`` (``(key, value, option)``, as
+    :func:`_override_options` gives them) applied and validated; its warnings printed."""
+    return _base(path, overrides)[1]
+
+
+def _base(path: str, overrides=()):
+    """``(base, scenario)``: the overridden base that comparisons, sweeps and searches vary
+    further (a ``sweep:`` block stripped, so every command accepts a sweep scenario file) and
+    its validated scenario, whose warnings are printed. An override's bad key or value is
+    reported under its option (``--set KEY=VALUE: ...``)."""
+    base, scenario = apply_overrides(as_base(path), list(overrides))
     for warning in scenario.warnings:
-        click.echo(f"fuzion-sim: warning: {one_line(warning)}", err=True)
-    return scenario
+        _warn(warning)
+    return base, scenario
 
 
 def _engine_options(func):
@@ -130,21 +162,59 @@ def _switch_options(func):
 
 def _flag_overrides(path: str, switch_flags: dict) -> list:
     """The ``rules.<switch>`` overrides of the shortcut options given, for the scenario's
-    system; a shortcut its system lacks is an error."""
+    system, as ``(key, value, option)``; a shortcut its system lacks is an error."""
     if not switch_flags:
         return []
-    data = as_base(path).data
-    system = data.get("system") if isinstance(data, dict) else None
-    from .systems import DEFAULT_SYSTEM
-
-    system = system or DEFAULT_SYSTEM
+    system = _system_of(path)
     table = _flag_switches()
     out = []
     for flag, value in switch_flags.items():
         if system not in table[flag]:
             raise FuzionSimError(f"--{flag} is not an option of system {system}")
-        out.append((f"rules.{table[flag][system][0]}", value))
+        out.append((f"rules.{table[flag][system][0]}", value, f"--{flag} {value}"))
     return out
+
+
+def _system_of(path: str) -> str:
+    """The rule system a scenario file names (the default when it names none)."""
+    from .systems import DEFAULT_SYSTEM
+
+    data = as_base(path).data
+    system = data.get("system") if isinstance(data, dict) else None
+    return system if isinstance(system, str) else DEFAULT_SYSTEM
+
+
+def _set_overrides(texts) -> list:
+    """``--set KEY=VALUE`` texts as ``(key, value, option)``: the value read as YAML, as a
+    scenario file or ``--vary`` reads it (``10``, ``true``, ``interlock``, ``{dc: 4}``)."""
+    out = []
+    for text in texts:
+        key, eq, value = text.partition("=")
+        if not eq or not key.strip():
+            raise FuzionSimError(f"--set {shorten(text)!r}: expected KEY=VALUE, e.g. "
+                                 "--set sides.blue[0].armor.pd=10")  # fmt: skip
+        out.append((key.strip(), parse_value(value.strip()), f"--set {text}"))
+    return out
+
+
+def _override_options(func):
+    """The overrides every command that takes a scenario accepts: ``--set KEY=VALUE``
+    (repeatable, applied in order after the shortcuts) and the rule-switch shortcuts
+    (``--dice``). The command gets ``overrides``: ``(key, value, option)`` triples for the
+    scenario named by its ``scenario`` argument."""
+
+    @functools.wraps(func)
+    def wrapper(*args, set_texts=(), switch_flags=None, **kwargs):
+        path = kwargs["scenario"]
+        overrides = _flag_overrides(path, switch_flags or {}) + _set_overrides(set_texts)
+        return func(*args, overrides=overrides, **kwargs)
+
+    wrapper = click.option(
+        "--set", "set_texts", multiple=True, metavar="KEY=VALUE",
+        help="Change the scenario before it runs: a key path and its value, as --vary takes "
+        "them (e.g. sides.blue[0].armor.pd=10); repeatable.",
+    )(wrapper)  # fmt: skip
+    return _switch_options(wrapper)
 
 
 def _assignments(texts, option: str):
@@ -171,17 +241,33 @@ def _dump(obj) -> None:
 
 
 class _Group(click.Group):
-    """Turns user-input errors raised anywhere below into one line and exit status 2."""
+    """Turns user-input errors raised anywhere below into one line and exit status 2, Ctrl-C
+    and SIGTERM into one line and exit status 130 or 143, and the project's own warnings
+    (a Dask scheduler without TLS) into ``fuzion-sim: warning:`` lines."""
 
     def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except FuzionSimError as err:
-            _fail(error_lines(err))
-        except Interrupted as err:
-            _interrupted(err.trials)
-        except KeyboardInterrupt:  # before any trial ran (loading, compiling, connecting)
-            _interrupted(0)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            try:
+                return super().invoke(ctx)
+            except FuzionSimError as err:
+                _fail(error_lines(err))
+            except Interrupted as err:
+                _interrupted(err.trials)
+            except KeyboardInterrupt:  # before any trial ran (loading, compiling, connecting)
+                _interrupted(0)
+
+
+_SHOW_WARNING = warnings.showwarning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    from .engine.dask_backend import PlainTCPWarning
+
+    if issubclass(category, PlainTCPWarning):
+        _warn(str(message))
+    else:
+        _SHOW_WARNING(message, category, filename, lineno, file, line)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -194,7 +280,7 @@ def cli():
 @click.argument("scenario")
 @click.option("--trials", type=_TRIALS, help="Override the scenario's trials.")
 @click.option("--seed", type=_SEED, help="Override the scenario's seed.")
-@_switch_options
+@_override_options
 @click.option("--threads", type=_THREADS, help="Worker threads (default: all cores).")
 @click.option(
     "--precision",
@@ -208,10 +294,14 @@ def cli():
 )
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def run(scenario, trials, seed, switch_flags, threads, precision, max_trials, backend, scheduler,
+def run(scenario, trials, seed, overrides, threads, precision, max_trials, backend, scheduler,
         as_json):  # fmt: skip
-    """Simulate SCENARIO and report who wins, how often, and how long it takes."""
-    sc = _load(scenario, _flag_overrides(scenario, switch_flags))
+    """Simulate SCENARIO and report who wins, how often, and how long it takes.
+
+    Ctrl-C (or SIGTERM) prints the result of the trials finished so far, whole chunks in
+    order (the same numbers as a run of that many trials), then one line, and exits 130 (143).
+    """
+    sc = _load(scenario, overrides)
     engine = engine_kwargs(backend, scheduler)
     stop = None
     if precision is not None:
@@ -221,27 +311,36 @@ def run(scenario, trials, seed, switch_flags, threads, precision, max_trials, ba
         trials = max_trials or trials or PRECISION_MAX_TRIALS
     elif max_trials is not None:
         raise FuzionSimError("--max-trials only applies with --precision")
-    result = api.simulate(sc, trials=trials, seed=seed, threads=threads, stop=stop, **engine)
+    try:
+        result = api.simulate(sc, trials=trials, seed=seed, threads=threads, stop=stop, **engine)
+    except Interrupted as exc:
+        partial = getattr(exc, "result", None)
+        if partial is None:
+            raise
+        _show_result(partial, as_json, interrupted=True)
+        _interrupted(exc.trials, partial.trials)
     if precision is not None:
         from .analysis.precision import precision_reached
 
         reached = precision_reached(result.tally, len(result.sides), precision)
         result.provenance.update(precision=precision, precision_reached=reached, max_trials=trials)
         if not reached:
-            click.echo(
-                f"fuzion-sim: warning: precision {precision} not reached within {trials:,} "
-                "trials (raise --max-trials)",
-                err=True,
-            )
-    if as_json:
-        out = result.to_json_dict()
-        if precision is not None:
-            out.update(precision=precision, precision_reached=reached, max_trials=trials)
-        _dump(out)
-    else:
-        from .report.text import render_result
+            _warn(f"precision {precision} not reached within {trials:,} trials (raise "
+                  "--max-trials)")  # fmt: skip
+    extra = {}
+    if precision is not None:
+        extra = {"precision": precision, "precision_reached": reached, "max_trials": trials}
+    _show_result(result, as_json, **extra)
 
-        render_result(result)
+
+def _show_result(result, as_json: bool, **extra) -> None:
+    """A run's result as ``run`` prints it (``extra``: keys added to the JSON object)."""
+    if as_json:
+        _dump({**result.to_json_dict(), **extra})
+        return
+    from .report.text import render_result
+
+    render_result(result)
 
 
 @cli.command()
@@ -253,6 +352,7 @@ def run(scenario, trials, seed, switch_flags, threads, precision, max_trials, ba
     metavar="KEY=V1,V2|START:STOP:STEP",
     help="A key path and its values; repeat for the cross product.",
 )
+@_override_options
 @click.option("--trials", type=_TRIALS, help="Trials per variant.")
 @click.option("--seed", type=_SEED, help="Seed shared by every variant.")
 @click.option("--threads", type=_THREADS, help="Worker threads.")
@@ -262,13 +362,13 @@ def run(scenario, trials, seed, switch_flags, threads, precision, max_trials, ba
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @until_decided_options
-def compare(scenario, varies, trials, seed, threads, independent, backend, scheduler, as_json):
+def compare(scenario, varies, overrides, trials, seed, threads, independent, backend, scheduler,
+            as_json):  # fmt: skip
     """Run variants of SCENARIO on common random numbers and compare them with the first."""
     from .analysis.compare import compare as run_compare
 
     axes = _assignments(varies, "--vary")
-    base = as_base(scenario)
-    _load_warnings(base)
+    base = _base(scenario, overrides)[0]
     cmp = run_compare(
         base, axes, trials=trials, seed=seed, threads=threads,
         common_random_numbers=not independent, backend=backend, scheduler=scheduler,
@@ -290,6 +390,7 @@ def compare(scenario, varies, trials, seed, threads, independent, backend, sched
     metavar="KEY=V1,V2|START:STOP:STEP",
     help="A grid axis (STOP included); repeat for more axes. Default: the file's sweep: block.",
 )
+@_override_options
 @click.option("-o", "--out", "out_dir", required=True, help="Results folder (resumable).")
 @click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
 @click.option("--trials", type=_TRIALS, help="Trials per point.")
@@ -297,7 +398,8 @@ def compare(scenario, varies, trials, seed, threads, independent, backend, sched
 @click.option("--threads", type=_THREADS, help="Worker threads.")
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="The table as JSON records on stdout.")
-def sweep(scenario, grids, out_dir, force, trials, seed, threads, backend, scheduler, as_json):
+def sweep(scenario, grids, overrides, out_dir, force, trials, seed, threads, backend, scheduler,
+          as_json):  # fmt: skip
     """Run every grid point of SCENARIO; write results.csv, results.parquet and heatmaps.
 
     Finished points are kept in OUT/points/; re-running the same command resumes.
@@ -305,16 +407,14 @@ def sweep(scenario, grids, out_dir, force, trials, seed, threads, backend, sched
     from .analysis.sweep import sweep as run_sweep
 
     axes = [parse_assignment(t) for t in grids]
-    base = as_base(scenario)
-    _load_warnings(base)
+    base = _base(scenario, overrides)[0]
 
     def note(i, total, point, resumed):
         what = "already done" if resumed else "done"
         values = ", ".join(f"{k}={v}" for k, v in point.items() if k != "_row")
-        click.echo(f"[{i + 1}/{total}] {values}: {what}", err=True)
+        _echo(f"[{i + 1}/{total}] {values}: {what}", err=True)
 
-    def warn(message):
-        click.echo(f"fuzion-sim: warning: {one_line(message)}", err=True)
+    warn = _warn
 
     table = run_sweep(
         base, axes or None, out_dir=out_dir, trials=trials, seed=seed, threads=threads,
@@ -349,13 +449,14 @@ def sweep(scenario, grids, out_dir, force, trials, seed, threads, backend, sched
     "(phases; required).",
 )
 @click.option("--range", "span", metavar="LO:HI", help="Search range (default 0 to max(2x, 20)).")
+@_override_options
 @click.option("--trials", type=_TRIALS, help="Trials per evaluation.")
 @click.option("--seed", type=_SEED, help="Seed of every evaluation.")
 @click.option("--threads", type=_THREADS, help="Worker threads.")
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def balance(scenario, param, metric, side, combatant, target, span, trials, seed, threads,
-            backend, scheduler, as_json):  # fmt: skip
+def balance(scenario, param, metric, side, combatant, target, span, overrides, trials, seed,
+            threads, backend, scheduler, as_json):  # fmt: skip
     """Find the PARAM value that brings a METRIC of the fight to TARGET.
 
     For an integer PARAM it also gives the bracketing pair (the neighbouring values either
@@ -364,8 +465,7 @@ def balance(scenario, param, metric, side, combatant, target, span, trials, seed
     from .analysis.balance import balance as run_balance
 
     lo, hi = _range(span)
-    base = as_base(scenario)
-    _load_warnings(base)
+    base = _base(scenario, overrides)[0]
     res = run_balance(
         base, param, target=target, side=side, low=lo, high=hi, trials=trials, seed=seed,
         threads=threads, backend=backend, scheduler=scheduler, metric=metric,
@@ -387,19 +487,22 @@ def balance(scenario, param, metric, side, combatant, target, span, trials, seed
               help="Variants to compare (as compare --vary).")  # fmt: skip
 @click.option("--grid", "grids", multiple=True, metavar="KEY=VALUES",
               help="A sweep to include (as sweep --grid).")  # fmt: skip
+@_override_options
 @click.option("--trials", type=_TRIALS, help="Trials per run.")
 @click.option("--seed", type=_SEED, help="Seed.")
 @click.option("--threads", type=_THREADS, help="Worker threads.")
 @click.option("--title", help="Report title (default: the scenario's name).")
 @_engine_options
-def report(scenario, out_dir, force, varies, grids, trials, seed, threads, title, backend,
-           scheduler):  # fmt: skip
+def report(scenario, out_dir, force, varies, grids, overrides, trials, seed, threads, title,
+           backend, scheduler):  # fmt: skip
     """Write a Markdown + HTML report of SCENARIO (plots, tables with intervals, CSV data)."""
     from .report.build import build_report
 
-    base = as_base(scenario)
-    _load_warnings(base)
+    base = _base(scenario, overrides)[0]
     words = ["fuzion-sim", "report", scenario]
+    for *_kv, option in overrides:  # the shortcut or --set that gave each, as typed
+        flag, _, rest = option.partition(" ")
+        words += [flag, rest]
     for v in varies:
         words += ["--compare", v]
     for g in grids:
@@ -415,12 +518,7 @@ def report(scenario, out_dir, force, varies, grids, trials, seed, threads, title
         threads=threads, title=title, command=command, backend=backend, scheduler=scheduler,
         force=force,
     )  # fmt: skip
-    click.echo(f"wrote {path} and {path.with_suffix('.md')}")
-
-
-def _load_warnings(base) -> None:
-    for warning in base.build().warnings:
-        click.echo(f"fuzion-sim: warning: {one_line(warning)}", err=True)
+    _echo(f"wrote {path} and {path.with_suffix('.md')}")
 
 
 def _attack_command():
@@ -431,17 +529,13 @@ def _attack_command():
 
     flag_options = {name: get_system(name).attack_flags() for name in system_names()}
 
-    def attack(scenario, attacker, target, system_name, rows, as_json, **flags):
+    def attack(scenario, attacker, target, system_name, rows, as_json, set_texts, **flags):
         given = {k: v for k, v in flags.items() if v not in (None, False)}
         if scenario is not None:
-            if given:
-                raise FuzionSimError(
-                    f"--{next(iter(given)).replace('_', '-')} is for the flag form (no SCENARIO); "
-                    "with a scenario give --attacker and --target"
-                )
             if not attacker or not target:
                 raise FuzionSimError("attack SCENARIO needs --attacker NAME and --target NAME")
-            sc = _load(scenario)
+            overrides = _scenario_attack_overrides(scenario, given) + _set_overrides(set_texts)
+            sc = _load(scenario, overrides)
             answer = api.exact_attack(sc, attacker, target)
             if as_json:
                 _dump(answer)
@@ -450,8 +544,8 @@ def _attack_command():
 
             render_answer(f"{attacker} attacks {target} (exact)", answer, rows)
             return
-        if attacker or target:
-            raise FuzionSimError("--attacker and --target need a SCENARIO")
+        if attacker or target or set_texts:
+            raise FuzionSimError("--attacker, --target and --set need a SCENARIO")
         system = _system(system_name)
         names = {o.name for o in flag_options[system.name]}
         foreign = [k for k in given if k not in names]
@@ -474,6 +568,8 @@ def _attack_command():
                      help="Most rows per distribution table; the outcomes past them are merged."),
         click.Option(["--json", "as_json"], is_flag=True,
                      help="One JSON object on stdout (every outcome)."),
+        click.Option(["--set", "set_texts"], multiple=True, metavar="KEY=VALUE",
+                     help="With SCENARIO: change it first, as run --set; repeatable."),
     ]
     seen = {p.name for p in params}
     for options in flag_options.values():
@@ -481,7 +577,45 @@ def _attack_command():
             if option.name not in seen:
                 params.append(option)
                 seen.add(option.name)
+    for flag, by_system in sorted(_flag_switches().items()):  # run's rule shortcuts
+        if flag.replace("-", "_") not in seen:
+            words = sorted({w for _k, kind in by_system.values() if isinstance(kind, tuple)
+                            for w in kind})  # fmt: skip
+            params.append(click.Option([f"--{flag}"], help=f"With SCENARIO: as run --{flag}.",
+                                       type=click.Choice(words) if words else str))  # fmt: skip
+            seen.add(flag.replace("-", "_"))
     return click.Command("attack", callback=attack, params=params, help=_attack_command.__doc__)
+
+
+def _scenario_attack_overrides(path: str, given: dict) -> list:
+    """The options given to ``attack SCENARIO`` as overrides of the scenario, as ``run`` takes
+    them: a rule-switch shortcut (``--dice``) or a flag-form option named as one of the
+    system's rule switches (``--criticals``) sets that switch; any other flag-form option is
+    an error."""
+    from .systems import get_system
+
+    system = _system_of(path)
+    switches = get_system(system).switches if system in _system_names() else {}
+    shortcuts = _flag_switches()
+    out = []
+    for name, value in given.items():
+        flag = name.replace("_", "-")
+        if flag in shortcuts:
+            out += _flag_overrides(path, {flag: value})
+        elif name in switches:
+            out.append((f"rules.{name}", value, f"--{flag} {value}"))
+        else:
+            raise FuzionSimError(
+                f"--{flag} is for the flag form (no SCENARIO); with a scenario, change it with "
+                "--set KEY=VALUE (e.g. --set sides.blue[0].armor.pd=10)"
+            )
+    return out
+
+
+def _system_names() -> list:
+    from .systems import system_names
+
+    return list(system_names())
 
 
 cli.add_command(_attack_command())
@@ -501,12 +635,13 @@ cli.add_command(_attack_command())
                    "hit table it lands, rolled from this aspect.")
 @click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
               help="Most rows of the distribution table.")
+@_override_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows, as_json):  # issue 17
+def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows, overrides, as_json):
     """The exact damage of one fall, knockback into an obstacle or collision of a member of
     SCENARIO, or of an object thrown at it (the Falling & Collisions table under the
     scenario's rules)."""
-    answer = api.exact_impact(_load(scenario), target, fall=fall, knockback=knockback,
+    answer = api.exact_impact(_load(scenario, overrides), target, fall=fall, knockback=knockback,
                               speed=speed, thrown=thrown, aspect=aspect)  # fmt: skip
     if as_json:
         _dump(answer)
@@ -531,11 +666,12 @@ def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows, as_js
 @click.option("--target", required=True, help="The member standing in it.")
 @click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
               help="Most rows per distribution table.")
+@_override_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def hazard(scenario, hazard, target, rows, as_json):
+def hazard(scenario, hazard, target, rows, overrides, as_json):
     """The exact damage of one phase of a hazard of SCENARIO on a member, after its armour,
     and its breath there (fire, electricity, smoke, poison: M-67 to M-71)."""
-    sc = _load(scenario)
+    sc = _load(scenario, overrides)
     answer = api.exact_hazard(sc, hazard, target)
     if as_json:
         _dump(answer)
@@ -549,11 +685,12 @@ def hazard(scenario, hazard, target, rows, as_json):
 @click.argument("scenario")
 @click.option("--vehicle", required=True, help="The vehicle that makes the manoeuvre.")
 @click.option("--name", "name", required=True, help="The manoeuvre (manoeuvres.yaml).")
+@_override_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def manoeuvre(scenario, vehicle, name, as_json):  # issue 17
+def manoeuvre(scenario, vehicle, name, overrides, as_json):
     """The exact odds of one manoeuvre of a vehicle of SCENARIO: made, and each way control is
     lost (skid or spin, stall or spin, falls over; M-46 to M-51, VA-27 to VA-30)."""
-    answer = api.exact_manoeuvre(_load(scenario), vehicle, name)
+    answer = api.exact_manoeuvre(_load(scenario, overrides), vehicle, name)
     if as_json:
         _dump(answer)
         return
@@ -564,7 +701,7 @@ def manoeuvre(scenario, vehicle, name, as_json):  # issue 17
         lines.append(f"  a skid goes {answer['skid_dice']}d6 m straight on")
     for state, p in answer.get("p_regain", {}).items():
         lines.append(f"  regains control from a {state}: {p:.4f} a roll")
-    click.echo("\n".join(lines))
+    _echo("\n".join(lines))
 
 
 @cli.command()
@@ -573,12 +710,13 @@ def manoeuvre(scenario, vehicle, name, as_json):  # issue 17
 @click.option("--b", "b", required=True, help="The other's.")
 @click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
               help="Most rows per distribution table.")
+@_override_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def dogfight(scenario, a, b, rows, as_json):
+def dogfight(scenario, a, b, rows, overrides, as_json):
     """The exact dogfight roll between two flying vehicles of SCENARIO: the pmf of A's margin
     over B (Piloting + REF + die + Maneuver Value each) and the Advantage chart's positions
     (M-54, VA-32, VA-33)."""
-    sc = _load(scenario)
+    sc = _load(scenario, overrides)
     answer = api.exact_dogfight(sc, a, b)
     if as_json:
         _dump(answer)
@@ -591,23 +729,26 @@ def dogfight(scenario, a, b, rows, as_json):
 
 @cli.command()
 @click.argument("scenario")
-def validate(scenario):
+@_override_options
+def validate(scenario, overrides):
     """Check SCENARIO and print what it resolves to."""
     from .systems import get_system
 
-    sc = _load(scenario)
+    sc = _load(scenario, overrides)
     system = get_system(sc.system)
-    click.echo(
-        f"{scenario}: ok: {sc.name!r}, system {sc.system}, {sc.trials} trials, seed {sc.seed}"
-    )
+    _echo(f"{scenario}: ok: {sc.name!r}, system {sc.system}, {sc.trials} trials, seed {sc.seed}")
     for side, members in sc.sides.items():
         for c in members:
-            click.echo(f"  {side}: {system.describe_member(c)}")
+            _echo(f"  {side}: {system.describe_member(c)}")
     plan = system.compile(sc)
     if system.describe_plan(plan):
-        click.echo(f"  {system.describe_plan(plan)}")
+        _echo(f"  {system.describe_plan(plan)}")
     if _exact_available(system, sc):
-        click.echo("  an exact answer is available: fuzion-sim exact " + shlex.quote(scenario))
+        words = ["fuzion-sim", "exact", scenario]
+        for *_kv, option in overrides:
+            flag, _, rest = option.partition(" ")
+            words += [flag, rest]
+        _echo("  an exact answer is available: " + shlex.join(words))
 
 
 def _exact_available(system, scenario) -> bool:
@@ -666,7 +807,7 @@ def systems():
     from .systems import system_names
 
     for name in system_names():
-        click.echo(f"{name}: {_system(name).title}")
+        _echo(f"{name}: {_system(name).title}")
 
 
 @cli.command()
@@ -680,10 +821,11 @@ def schema(system_name):
 
 @cli.command()
 @click.argument("scenario")
+@_override_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def exact(scenario, as_json):
+def exact(scenario, overrides, as_json):
     """The exact answer to SCENARIO's fight, where its rule system can solve it."""
-    sc = _load(scenario)
+    sc = _load(scenario, overrides)
     answer = api.exact_fight(sc)
     if as_json:
         _dump(answer)
@@ -697,17 +839,17 @@ def exact(scenario, as_json):
 @click.argument("scenario")
 @click.option("--trial", type=click.IntRange(min=0), required=True, help="0-based trial number.")
 @click.option("--seed", type=_SEED, help="Override the scenario's seed.")
-@_switch_options
+@_override_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def replay(scenario, trial, seed, switch_flags, as_json):
+def replay(scenario, trial, seed, overrides, as_json):
     """Play trial K of SCENARIO blow by blow, exactly as the bulk run recorded it."""
-    res = api.replay(_load(scenario, _flag_overrides(scenario, switch_flags)), trial, seed=seed)
+    res = api.replay(_load(scenario, overrides), trial, seed=seed)
     if as_json:
         _dump({k: v for k, v in res.items() if k != "lines"})
         return
-    click.echo(f"{res['scenario']}: trial {res['trial']} of seed {res['seed']}")
+    _echo(f"{res['scenario']}: trial {res['trial']} of seed {res['seed']}")
     for line in res["lines"]:
-        click.echo(line)
+        _echo(line)
 
 
 for _command in STUDY_COMMANDS:  # matrix, sensitivity, pareto
@@ -715,7 +857,8 @@ for _command in STUDY_COMMANDS:  # matrix, sensitivity, pareto
 
 
 def main(argv=None) -> None:
-    """Console-script entry point."""
+    """Console-script entry point (SIGTERM ends the command as Ctrl-C does)."""
+    signals.terminate_as_interrupt()
     cli.main(args=argv, prog_name="fuzion-sim")
 
 

@@ -58,6 +58,7 @@ _SEQ_OPTIONS = ("until_decided", "margin", "side", "chunk")
 _SEQ_PASSES = (
     "scenario",
     "varies",
+    "overrides",
     "trials",
     "seed",
     "threads",
@@ -118,6 +119,7 @@ def until_decided_options(func):
 def _until_decided(
     scenario,
     varies,
+    overrides,
     trials,
     seed,
     threads,
@@ -130,14 +132,15 @@ def _until_decided(
     chunk,
     **_,
 ):
+    from ._args import apply_overrides
     from .analysis.sequential import DEFAULT_CAP, DEFAULT_CHUNK, compare_until_decided
     from .analysis.variants import as_base, parse_assignment
 
     if not varies:
         raise FuzionSimError("give at least one --vary KEY=VALUES")
     axes = [parse_assignment(t) for t in varies]
-    base = as_base(scenario)
-    for w in base.build().warnings:
+    base, built = apply_overrides(as_base(scenario), list(overrides))
+    for w in built.warnings:
         _warn(w)
 
     def note(look):

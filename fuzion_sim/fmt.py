@@ -7,8 +7,11 @@ Jupyter cell all say "59.7% (59.1-60.2%)" and "+0.05 pts" for the same numbers.
 from __future__ import annotations
 
 import math
+import re
 
 __all__ = [
+    "error_text",
+    "terminal_text",
     "pct",
     "pct_interval",
     "pct_pair",
@@ -228,3 +231,55 @@ def plural(unit: str) -> str:
 def count(n) -> str:
     """``47152`` -> ``"47,152"``."""
     return _DASH if not _finite(n) else f"{int(n):,}"
+
+
+#: Longest quoted user text (a name, a value, a path) an error message shows whole.
+QUOTE_MAX = 80
+_LONG = QUOTE_MAX + 1
+_QUOTED = re.compile(rf"'[^']{{{_LONG},}}'|\"[^\"]{{{_LONG},}}\"")
+
+
+def _escaped(line: str) -> str:
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in line
+    )
+
+
+def terminal_text(text) -> str:
+    """``text`` as a terminal should show it: every control character but the line break
+    (escape, bell, carriage return, tab, C1 controls, bidirectional overrides) written as its
+    escape (``\\x1b``), as the HTML report writes them, so a name cannot drive the terminal.
+
+    Parameters
+    ----------
+    text : object
+        Its ``str()``.
+
+    Returns
+    -------
+    str
+    """
+    return "\n".join(_escaped(line) for line in str(text).split("\n"))
+
+
+def _clip(match: re.Match) -> str:
+    whole = match.group(0)
+    return f"{whole[0]}{whole[1 : QUOTE_MAX - 2]}...{whole[0]}"
+
+
+def error_text(message) -> str:
+    """An error or warning as the command prints it: on one line, control characters escaped
+    (:func:`terminal_text`), and each quoted user string (a name, a value, a path) longer than
+    :data:`QUOTE_MAX` characters cut there with ``...``.
+
+    Parameters
+    ----------
+    message : object
+        Its ``str()``.
+
+    Returns
+    -------
+    str
+    """
+    return _QUOTED.sub(_clip, _escaped(str(message)))

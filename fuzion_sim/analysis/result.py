@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._args import check_confidence, check_flag, check_path, check_quantiles, save_figure
 from ..engine.outcomes import Tally, TrialOutcomes
 from ..errors import unknown_name
 from ..systems.base import OutcomeSchema
@@ -163,6 +164,7 @@ class Result:
         UnknownNameError
             ``side`` is not a side of the scenario.
         """
+        confidence = check_confidence(confidence)
         return wilson(
             int(self.tally.outcome_counts[self.side_index(side)]), self.trials, confidence
         )
@@ -560,6 +562,7 @@ class Result:
         dict
             ``{"0.5": {"value": 4, "ci95": [4, 5]}, ...}`` in ``unit`` (ints for whole units).
         """
+        quantiles, confidence = check_quantiles(quantiles), check_confidence(confidence)
         counts = self.kill_time_counts(side)
         total = int(counts.sum())
         out = {}
@@ -746,6 +749,7 @@ class Result:
         """
         import pandas as pd
 
+        confidence = check_confidence(confidence)
         rows = []
         labels = [*self.sides, "draw", "unresolved"]
         for k, label in enumerate(labels):
@@ -795,7 +799,7 @@ class Result:
         """
         import pandas as pd
 
-        if per_trial is None:
+        if check_flag("per_trial", per_trial) is None:
             per_trial = self.outcomes is not None
         if per_trial:
             if self.outcomes is None:
@@ -863,12 +867,14 @@ class Result:
         """
         from ..report import plots
 
+        if path is not None:
+            check_path("path", path)  # before the figure is drawn
         figures = {"kill_time": plots.kill_time_figure, "survival": plots.survival_figure}
         if kind not in figures:
             raise unknown_name("plot kind", kind, list(figures))
         fig = figures[kind](self)
         if path is not None:
-            plots.save(fig, path)
+            save_figure(fig, path)
         return fig
 
     # -- output --------------------------------------------------------------------------

@@ -16,8 +16,12 @@ the package on every machine of the cluster.
 The local cluster started when no scheduler is given uses TLS with temporary credentials and
 serves no HTTP (see :mod:`fuzion_sim.engine.dask_local`); a real cluster that requires TLS is
 reached with a ``distributed.Security`` (``security=``, or the CLI's ``--tls-ca``, ``--tls-cert``
-and ``--tls-key``). Ctrl-C cancels the tasks, shuts a local cluster down and raises
-:class:`~fuzion_sim.errors.Interrupted`.
+and ``--tls-key``). Before a client is made at an address, :func:`probe` checks under one
+deadline (:data:`CONNECT_TIMEOUT`) that a Dask scheduler answers there, so an HTTP server, a
+service speaking something else or one that never answers is one clear error; a scheduler
+reached over plain TCP gets a :class:`PlainTCPWarning` (whoever reaches it runs code).
+Ctrl-C cancels the tasks, shuts a local cluster down and raises
+:class:`~fuzion_sim.errors.Interrupted`, whose ``partial`` holds the chunks merged in order.
 """
 
 from __future__ import annotations
@@ -25,11 +29,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import pickle
+import threading
 import time
+import warnings
 from collections.abc import Callable
 
 from .._version import __version__
-from ..errors import FuzionSimError, Interrupted
+from ..errors import FuzionSimError, Interrupted, one_line, shorten
 from .outcomes import Tally, TrialOutcomes
 from .progress import Progress
 from .runner import (
@@ -39,11 +45,16 @@ from .runner import (
     default_threads,
     empty_tally,
     in_order,
+    interrupted,
     iter_spans,
     resolve_keep,
 )
 
-__all__ = ["close_clients", "get_client", "run_plan_dask"]
+__all__ = ["CONNECT_TIMEOUT", "PlainTCPWarning", "close_clients", "get_client", "probe",
+           "run_plan_dask"]  # fmt: skip
+
+#: Seconds to connect to a scheduler and hear it answer (the handshake and who it is).
+CONNECT_TIMEOUT = 10.0
 
 #: Open clients: key -> (client, local cluster or None, its loop runner or None).
 _CLIENTS: dict = {}
@@ -78,7 +89,12 @@ def get_client(scheduler=None, workers: int | None = None, security=None):
     ------
     FuzionSimError
         Dask (or ``cryptography``, for the local cluster) is not installed, or no scheduler
-        answers at ``scheduler``.
+        answers at ``scheduler`` within :data:`CONNECT_TIMEOUT` seconds (:func:`probe`).
+
+    Warns
+    -----
+    PlainTCPWarning
+        ``scheduler`` is reached without TLS.
     """
     distributed = _distributed()
     if isinstance(scheduler, distributed.Client):
@@ -97,12 +113,110 @@ def get_client(scheduler=None, workers: int | None = None, security=None):
 
         _CLIENTS[key] = start_local_cluster(key[1])
         return _CLIENTS[key][0]
+    address = str(scheduler)
+    probe(address, security)
+    if _plain(address):
+        warnings.warn(PlainTCPWarning(
+            f"the Dask scheduler at {shorten(address)!r} is reached over plain TCP: anyone who "
+            "can reach it can run code on its workers; use a TLS scheduler (tls://, with "
+            "--tls-ca, --tls-cert and --tls-key)"), stacklevel=2)  # fmt: skip
     try:
-        client = distributed.Client(str(scheduler), timeout="10s", security=security)
+        client = distributed.Client(address, timeout=f"{CONNECT_TIMEOUT}s", security=security)
     except (OSError, TimeoutError, ValueError, TypeError) as err:  # TypeError: TLS, no creds
-        raise FuzionSimError(f"cannot reach the Dask scheduler at {key[0]!r}: {err}") from err
+        raise _unreachable(address, err) from err
     _CLIENTS[key] = (client, None, None)
     return client
+
+
+class PlainTCPWarning(UserWarning):
+    """A Dask scheduler reached without TLS: whoever can reach it can run code on its workers
+    (Dask's protocol runs pickled functions)."""
+
+
+def _plain(address: str) -> bool:
+    """Whether ``address`` is reached without TLS (``tcp://``, or no scheme: Dask's default)."""
+    scheme = address.split("://", 1)[0].lower() if "://" in address else "tcp"
+    return scheme in ("tcp", "ws", "ucx")
+
+
+def _unreachable(address: str, err) -> FuzionSimError:
+    why = one_line(shorten(f"{err}" or type(err).__name__, 80)) if err is not None else ""
+    return FuzionSimError(
+        f"cannot reach the Dask scheduler at {shorten(address)!r}"
+        + (f": {why}" if why else "")
+    )
+
+
+def probe(address: str, security=None, timeout: float | None = None) -> None:
+    """Check that a Dask scheduler answers at ``address`` within ``timeout`` seconds (default
+    :data:`CONNECT_TIMEOUT`) before a client is made there.
+
+    ``distributed.Client`` trusts what answers: an HTTP server's reply is read as a frame
+    length of exabytes, and a service that accepts but never speaks holds the handshake for
+    minutes. The probe makes Dask's handshake and asks the scheduler who it is, all under one
+    deadline, on a thread of its own with Dask's logging muted.
+
+    Raises
+    ------
+    FuzionSimError
+        ``cannot reach the Dask scheduler at ...``: no answer in time, not Dask's protocol, or
+        not a scheduler.
+    """
+    import asyncio
+    import logging
+
+    from distributed.comm import connect
+
+    timeout = CONNECT_TIMEOUT if timeout is None else float(timeout)
+    args = security.get_connection_args("client") if security is not None else {}
+
+    async def ask():
+        comm = await connect(address, timeout=timeout, **args)
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["reply"] = asyncio.run(asyncio.wait_for(ask(), timeout))
+        except BaseException as err:  # anything: the junk a non-Dask service sends
+            outcome["error"] = err
+
+    loggers = [logging.getLogger(n) for n in ("distributed", "asyncio", "tornado")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        worker = threading.Thread(target=run, name="fuzion-sim-dask-probe", daemon=True)
+        worker.start()
+        worker.join(timeout + 2.0)
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+    if worker.is_alive() or isinstance(outcome.get("error"), asyncio.TimeoutError | TimeoutError):
+        raise FuzionSimError(
+            f"cannot reach the Dask scheduler at {shorten(address)!r}: no answer within "
+            f"{timeout:g} s"
+        )
+    if "error" in outcome:
+        err = outcome["error"]
+        if isinstance(err, ValueError | TypeError | OSError):
+            raise _unreachable(address, err)
+        raise FuzionSimError(
+            f"cannot reach the Dask scheduler at {shorten(address)!r}: it does not speak "
+            f"Dask's protocol ({type(err).__name__})"
+        )
+    reply = outcome.get("reply")
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        kind = reply.get("type") if isinstance(reply, dict) else type(reply).__name__
+        raise FuzionSimError(
+            f"cannot reach the Dask scheduler at {shorten(address)!r}: what answers there is "
+            f"not a scheduler ({one_line(shorten(str(kind), 40))})"
+        )
 
 
 def _close(client, cluster, runner=None, fast: bool = False) -> None:
@@ -217,7 +331,7 @@ def run_plan_dask(
         # workers with it), a remote one is left to finish them; pending tasks are cancelled
         _drop_client(client)
         done = exc.trials if isinstance(exc, Interrupted) else 0
-        raise Interrupted(done) from None
+        raise interrupted(done, getattr(exc, "partial", None)) from None
 
 
 def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max_in_flight):
@@ -261,11 +375,15 @@ def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max
             for state, out in done:
                 yield Tally.from_state(state), out
 
+    kept: list[TrialOutcomes] = []
     try:
         with Progress(trials, enabled=progress) as bar:
-            kept = collect_in_order(results(), tally, keep, bar, stop)
+            collect_in_order(results(), tally, keep, bar, stop, kept)
     except KeyboardInterrupt:
-        raise Interrupted(tally.n_trials) from None
+        took = time.perf_counter() - start
+        partial = RunOutput(tally, TrialOutcomes.concatenate(kept) if keep and kept else None,
+                            took, nthreads, backend="dask")  # fmt: skip
+        raise interrupted(tally.n_trials, partial) from None
     finally:
         with contextlib.suppress(BaseException):
             plan_future.release()

@@ -65,6 +65,7 @@ class Progress:
         if not self.enabled:
             return
         if self._bar is None and time.perf_counter() - self.start >= self.delay:
+            from rich.console import Console
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
@@ -78,6 +79,7 @@ class Progress:
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
                 transient=True,
+                console=Console(stderr=True),  # stdout is the answer's (``--json``)
             )
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=self.total)

@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
 
+from .._signals import held
 from ..errors import ArgumentError, FuzionSimError, Interrupted
 from .outcomes import Tally, TrialOutcomes
 from .progress import Progress, compiling_notice
@@ -46,6 +47,7 @@ __all__ = [
     "collect_in_order",
     "default_threads",
     "in_order",
+    "interrupted",
     "iter_spans",
     "chunk_result",
     "run_chunk",
@@ -253,18 +255,22 @@ def collect_in_order(
     keep: bool,
     bar: Progress,
     stop: Callable[[Tally], bool] | None,
+    kept: list[TrialOutcomes] | None = None,
 ) -> list[TrialOutcomes]:
     """Merge chunk results (in chunk order) into ``tally``; the kept outcomes.
 
     ``stop(tally)`` is consulted after each chunk; True ends the run there and closes
-    ``results`` (which cancels what is still in flight).
+    ``results`` (which cancels what is still in flight). A chunk's merge runs whole, Ctrl-C
+    held off until it is done, so after an interruption ``tally`` (and ``kept``, when given:
+    the list the outcomes are appended to) hold exactly a prefix of whole chunks.
     """
-    kept: list[TrialOutcomes] = []
+    kept = [] if kept is None else kept
     try:
         for part, out in results:
-            tally.merge(part)
-            if keep:
-                kept.append(out)
+            with held():
+                tally.merge(part)
+                if keep:
+                    kept.append(out)
             bar.advance(part.n_trials)
             if stop is not None and stop(tally):
                 break
@@ -369,21 +375,36 @@ def run_plan(
         return chunk_result(system, plan, seed, chunk, n, keep, flag, counter)
 
     spans = iter_spans(trials)
+    kept: list[TrialOutcomes] = []
     try:
         with Progress(trials, enabled=progress) as bar:
             if threads == 1:
-                kept = collect_in_order(map(work, spans), tally, keep, bar, stop)
+                collect_in_order(map(work, spans), tally, keep, bar, stop, kept)
             else:
                 pool = ThreadPoolExecutor(max_workers=threads)
                 try:
                     results = in_order(lambda span: pool.submit(work, span), spans, 2 * threads)
-                    kept = collect_in_order(results, tally, keep, bar, stop)
+                    collect_in_order(results, tally, keep, bar, stop, kept)
                 finally:
                     flag.set()  # a stop rule or Ctrl-C: the running chunks end within a sub-chunk
                     pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         flag.set()
-        raise Interrupted(max(tally.n_trials, counter.value)) from None
+        output = RunOutput(tally, _joined(kept, keep), time.perf_counter() - start, threads)
+        raise interrupted(max(tally.n_trials, counter.value), output) from None
     elapsed = time.perf_counter() - start
-    trials_out = TrialOutcomes.concatenate(kept) if keep and kept else None
-    return RunOutput(tally=tally, trials=trials_out, elapsed=elapsed, threads=threads)
+    return RunOutput(tally=tally, trials=_joined(kept, keep), elapsed=elapsed, threads=threads)
+
+
+def _joined(kept: list, keep: bool) -> TrialOutcomes | None:
+    return TrialOutcomes.concatenate(kept) if keep and kept else None
+
+
+def interrupted(trials: int, partial: RunOutput | None = None) -> Interrupted:
+    """The :class:`~fuzion_sim.errors.Interrupted` of a run stopped after ``trials`` trials;
+    its ``partial`` is what the whole chunks merged in order add up to (a prefix of the run,
+    so the same numbers as a run of ``partial.tally.n_trials`` trials), or None when no
+    chunk was merged."""
+    err = Interrupted(trials)
+    err.partial = partial if partial is not None and partial.tally.n_trials > 0 else None
+    return err

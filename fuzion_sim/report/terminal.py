@@ -24,9 +24,36 @@ _SQUEEZE = 1.25
 _MIN_COLUMN = 4
 
 
+class _EscapingConsole(Console):
+    """A console that shows the control characters of what it prints as escapes
+    (:func:`~fuzion_sim.fmt.terminal_text`): a name cannot drive the terminal."""
+
+    def render_str(self, text: str, **kwargs) -> Text:
+        return super().render_str(fmt.terminal_text(text), **kwargs)
+
+    def render(self, renderable, options=None):
+        if isinstance(renderable, Text) and renderable.plain != fmt.terminal_text(renderable.plain):
+            renderable = _escaped_text(renderable)
+        return super().render(renderable, options)
+
+
+def _escaped_text(text: Text) -> Text:
+    """``text`` with its control characters written as escapes, its styles kept."""
+    safe = Text(style=text.style, justify=text.justify, overflow=text.overflow,
+                no_wrap=text.no_wrap, end=text.end)  # fmt: skip
+    cuts = sorted({i for span in text.spans for i in (span.start, span.end)}
+                  - {0, len(text.plain)})  # fmt: skip
+    for piece in text.divide(cuts):  # each piece's spans cover all of it
+        part = Text(fmt.terminal_text(piece.plain))
+        for span in piece.spans:
+            part.stylize(span.style)
+        safe.append_text(part)
+    return safe
+
+
 def console() -> Console:
-    """The console commands print to (no syntax highlighting)."""
-    return Console(highlight=False)
+    """The console commands print to (no syntax highlighting; control characters escaped)."""
+    return _EscapingConsole(highlight=False)
 
 
 def new_table(columns, right=()) -> Table:

@@ -1,0 +1,97 @@
+"""SIGTERM handled as Ctrl-C, and signals held off while a run's merged result is updated.
+
+The command installs :func:`terminate_as_interrupt` first thing: a SIGTERM (``kill PID``, a
+job scheduler's time limit, ``systemctl stop``) then raises ``KeyboardInterrupt`` in the main
+thread exactly as Ctrl-C does, so the same paths run (the run stops, the staging folder and the
+lock are removed, one line is printed) and the command exits with 128 + the signal's number.
+:func:`received` says which signal it was.
+
+:func:`held` keeps either signal from raising in the middle of a few statements that must run
+whole (merging a finished chunk into the running tally); it is re-raised right after them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+
+__all__ = ["exit_status", "held", "received", "reset", "terminate_as_interrupt"]
+
+#: The signal that interrupted this process (SIGINT unless a SIGTERM arrived).
+_RECEIVED = [signal.SIGINT]
+
+
+def received() -> int:
+    """The signal that interrupted the command: ``signal.SIGTERM`` after a SIGTERM, else
+    ``signal.SIGINT``."""
+    return _RECEIVED[0]
+
+
+def exit_status() -> int:
+    """The exit status of a command ended by :func:`received`: 130 after Ctrl-C, 143 after
+    SIGTERM (128 + the signal, as shells report it)."""
+    return 128 + int(received())
+
+
+def reset() -> None:
+    """Forget a received SIGTERM (for a command run twice in one process, as tests do)."""
+    _RECEIVED[0] = signal.SIGINT
+
+
+def _on_term(signum, frame):
+    _RECEIVED[0] = signal.SIGTERM
+    raise KeyboardInterrupt
+
+
+def terminate_as_interrupt() -> None:
+    """Make SIGTERM raise ``KeyboardInterrupt`` (and be remembered) in this process.
+
+    Only from the main thread, and only where SIGTERM still has its default action (a host
+    program's own handler is kept).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    with contextlib.suppress(ValueError, OSError):
+        if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None, _on_term):
+            signal.signal(signal.SIGTERM, _on_term)
+
+
+@contextlib.contextmanager
+def held():
+    """Run the block with SIGINT and SIGTERM held off; one that arrived meanwhile is acted on
+    (its handler called, so Ctrl-C raises ``KeyboardInterrupt``) once the block is done.
+
+    Outside the main thread, where no signal handler runs, this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+
+    def hold(signum, frame):
+        got.append(signum)
+
+    old = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(sig)
+            if callable(handler):
+                old[sig] = signal.signal(sig, hold)
+    except (ValueError, OSError):  # pragma: no cover - not the main interpreter
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        if got:
+            handler = old.get(got[0])
+            if callable(handler):
+                handler(got[0], None)
+            else:  # pragma: no cover - a default action: deliver it again
+                os.kill(os.getpid(), got[0])
