@@ -152,6 +152,27 @@ def test_control_characters_never_reach_the_terminal(tmp_path, command):
     assert "\\x07" in res.output
 
 
+def _bracketed(tmp_path) -> str:
+    def mutate(d):
+        d["name"] = "Duel [/bold] at [red]noon"
+        d["sides"]["red"][0]["name"] = "[b]Marshal[/b"
+
+    return _changed_file(tmp_path, mutate, "bracketed.yaml")
+
+
+@pytest.mark.parametrize("command", [
+    ["validate"], ["run", "--trials", "300"], ["exact"],
+    ["compare", "--vary", "rules.dice=hero,interlock", "--trials", "300"],
+])  # fmt: skip
+def test_square_brackets_in_names_show_as_written(tmp_path, command):
+    """A name is never read as the terminal library's markup (``[/bold]`` was a traceback)."""
+    res = invoke(command[0], _bracketed(tmp_path), *command[1:])
+    assert res.exit_code == 0, res.output
+    assert "Traceback" not in res.output
+    if command[0] != "validate":
+        assert "Duel [/bold] at [red]noon" in res.output
+
+
 def test_errors_quote_at_most_about_80_characters(tmp_path):
     long = "Magnum" + "x" * 500
     line = _one_error(invoke("validate", FLAGSHIP, "--set", f"sides.red[0].weapon={long}"))

@@ -56,10 +56,18 @@ def console() -> Console:
     return _EscapingConsole(highlight=False)
 
 
+class _PlainTable(Table):
+    """A table whose text cells show as written: a name with square brackets (``Duel [/b]``)
+    is never read as rich markup."""
+
+    def add_row(self, *cells, **kwargs) -> None:
+        super().add_row(*(Text(c) if isinstance(c, str) else c for c in cells), **kwargs)
+
+
 def new_table(columns, right=()) -> Table:
     """A rich table whose columns fold long words (nothing is ever cut with an ellipsis);
-    the columns named in ``right`` are right-aligned."""
-    tbl = Table(title=None)
+    the columns named in ``right`` are right-aligned; its cells are plain text, never markup."""
+    tbl = _PlainTable(title=None)
     for col in columns:
         tbl.add_column(col, justify="right" if col in right else "left", overflow="fold")
     return tbl

@@ -7,6 +7,8 @@ than the table's. The width is the terminal's, or ``COLUMNS`` (80 when piped).
 
 from __future__ import annotations
 
+from rich.markup import escape
+
 from .. import fmt
 from . import tables
 from .pmf_rows import DEFAULT_ROWS
@@ -38,7 +40,7 @@ def render_result(result) -> None:
     con = console()
     headline = "".join(f", {k} {v}" for k, v in _headline_switches(result).items())
     con.print(
-        f"[bold]{result.scenario}[/bold]  ({result.system}, {result.trials:,} trials, "
+        f"[bold]{escape(result.scenario)}[/bold]  ({result.system}, {result.trials:,} trials, "
         f"seed {result.seed}{headline})"
     )
     show(con, "Who wins", frame_table(wins_frame(result)))
@@ -137,7 +139,7 @@ def render_answer(title: str, answer: dict, rows: int = DEFAULT_ROWS) -> None:
         The most rows of each distribution's table.
     """
     con = console()
-    con.print(f"[bold]{title}[/bold]")
+    con.print(f"[bold]{escape(title)}[/bold]")
     for key, value in answer.items():
         label = key.replace("_", " ")
         if isinstance(value, dict) and "pmf" in value:
@@ -149,19 +151,20 @@ def render_answer(title: str, answer: dict, rows: int = DEFAULT_ROWS) -> None:
                 table.add_row(str(name), f"{p:.6f}")
             show(con, label.capitalize(), table)
         elif isinstance(value, dict):
-            con.print(f"{label}: " + ", ".join(f"{k} {v:g}" if isinstance(v, float) else
-                                              f"{k} {v}" for k, v in value.items()))  # fmt: skip
+            con.print(escape(f"{label}: " + ", ".join(
+                f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in value.items())))
         elif isinstance(value, float):
             con.print(f"{label} = {value:.6f}")
         else:
-            con.print(f"{label}: {value}")
+            con.print(escape(f"{label}: {value}"))
 
 
 def render_exact(answer: dict) -> None:
     """The exact answer to a fight (``fuzion-sim exact``): who wins, the kill-time
     distribution."""
     con = console()
-    con.print(f"[bold]{answer['scenario']}[/bold] (exact: {answer.get('method', 'exact')})")
+    method = answer.get("method", "exact")
+    con.print(f"[bold]{escape(answer['scenario'])}[/bold] (exact: {escape(method)})")
     table = new_table(["outcome", "probability"], right=["probability"])
     for side, row in answer["sides"].items():
         table.add_row(f"{side} wins", f"{row['win_probability']:.6f}")
@@ -181,7 +184,9 @@ def render_comparison(cmp) -> None:
     con = console()
     first = cmp.results[0]
     crn = "common random numbers" if cmp.common_random_numbers else "independent seeds"
-    con.print(f"[bold]{first.scenario}[/bold]  ({first.trials:,} trials per variant, {crn})")
+    con.print(
+        f"[bold]{escape(first.scenario)}[/bold]  ({first.trials:,} trials per variant, {crn})"
+    )
     show(con, "Variants", frame_table(comparison_frame(cmp)))
     counted = tables.comparison_counters_frame(cmp)
     if not counted.empty:
@@ -191,9 +196,9 @@ def render_comparison(cmp) -> None:
           frame_table(differences_frame(cmp)))  # fmt: skip
     note = tables.ks_note(cmp)
     if note:
-        con.print(f"[dim]{note}[/dim]")
+        con.print(f"[dim]{escape(note)}[/dim]")
     for sentence in cmp.verdicts():
-        con.print(f"[bold]Verdict:[/bold] {sentence}")
+        con.print(f"[bold]Verdict:[/bold] {escape(sentence)}")
 
 
 def render_sweep(table, keys: list[str], out_dir) -> None:
