@@ -16,7 +16,7 @@ __all__ = ["explore"]
               help="Port on 127.0.0.1 (0: any free port).")  # fmt: skip
 @click.option("--no-browser", is_flag=True, help="Do not open a browser.")
 @click.option("--max-trials", type=click.IntRange(1, min(MAX_TRIALS, MAX_TRIALS_LIMIT)),
-              help="Most trials of one Monte Carlo estimate (default 1,048,576).")  # fmt: skip
+              help="Most trials of one Monte Carlo estimate (default 262,144).")  # fmt: skip
 @click.option("--threads", type=click.IntRange(1, 1024),
               help="Worker threads (default: all cores).")  # fmt: skip
 @click.option("--verbose", is_flag=True, help="Log every request.")

@@ -17,6 +17,7 @@ posts) and only to key paths the schema allows, and runs nothing but the simulat
 from __future__ import annotations
 
 import json
+import math
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,10 +47,17 @@ _STATIC = {
 
 
 def _plain(obj):
-    """JSON for numpy scalars."""
-    if hasattr(obj, "item"):
-        return obj.item()
-    raise TypeError(f"{type(obj).__name__} is not JSON")
+    """``obj`` with numpy scalars as Python numbers and NaN or infinities as None (JSON has
+    neither), recursively."""
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_plain(v) for v in obj]
+    if hasattr(obj, "item") and not isinstance(obj, str | bytes):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -76,7 +84,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _json(self, obj, status: int = 200) -> None:
-        body = json.dumps(obj, default=_plain, allow_nan=False).encode()
+        body = json.dumps(_plain(obj), allow_nan=False).encode()
         self._send(status, body, "application/json")
 
     def _refuse(self, status: int, why: str) -> None:
@@ -96,6 +104,8 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path in _STATIC:
             name, kind = _STATIC[url.path]
             return self._send(200, self.server.asset(name), kind)
+        if url.path == "/favicon.ico":
+            return self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
         if url.path == "/api/controls":
             return self._json(explorer.controls())
         if url.path == "/api/job":

@@ -29,7 +29,7 @@ __all__ = ["DEFAULT_MAX_TRIALS", "Explorer", "Job", "MAX_TRIALS_LIMIT", "STAGE_F
 #: Trials of the first Monte Carlo stage; each later stage has four times as many.
 STAGE_FIRST = 4096
 #: The default and the largest cap on one estimate's trials.
-DEFAULT_MAX_TRIALS = 1 << 20
+DEFAULT_MAX_TRIALS = 1 << 18
 MAX_TRIALS_LIMIT = 1 << 24
 #: Most trial-combatant cells one stage keeps per trial (the paired difference needs them).
 MAX_CELLS = 1 << 23

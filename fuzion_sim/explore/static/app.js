@@ -189,12 +189,21 @@ async function ask() {
 }
 
 async function poll(job, seq) {
+  let failures = 0;
   while (S.job === job && seq === S.seq) {
     let snap;
     try {
       snap = await (await fetch("/api/job?id=" + encodeURIComponent(job))).json();
+      failures = 0;
     } catch (err) {
-      return;
+      if (++failures >= 5) {
+        $("error").textContent = "fuzion-sim: error: the explorer's server does not answer (" + err + ")";
+        $("error").hidden = false;
+        $("answer").dataset.state = "error";
+        return;
+      }
+      await new Promise((ok) => setTimeout(ok, 300));
+      continue;
     }
     if (S.job !== job || seq !== S.seq) return;
     if (snap.state === "error") {
@@ -237,6 +246,7 @@ function render(a, snap) {
   if (other.length) rows.push(`<tr><th></th><td colspan="3" class="ci">${other.join(", ")}</td></tr>`);
   $("sides").innerHTML = rows.join("");
   const answer = $("answer");
+  answer.dataset.query = query();
   answer.dataset.method = a.method;
   answer.dataset.trials = a.trials === null ? "" : a.trials;
   if (a.method === "exact") {
@@ -302,7 +312,7 @@ async function start() {
   readURL();
   S.info = await (await fetch("/api/controls")).json();
   $("title").textContent = S.info.scenario;
-  $("subtitle").textContent = `${S.info.title} · ${S.info.source || ""}` + (S.info.exact ? " · exact answers" : " · Monte Carlo");
+  $("subtitle").textContent = `${S.info.title} · ${S.info.source || ""}` + (S.info.exact ? " · exact answers available" : " · Monte Carlo");
   document.title = `${S.info.scenario} — fuzion-sim explore`;
   renderControls();
   writeURL();
