@@ -9,6 +9,7 @@ scenario within 4 standard errors, and the base scenario's value must not (the c
 from __future__ import annotations
 
 import http.client
+import json
 import math
 import os
 import shutil
@@ -196,3 +197,53 @@ def test_page_refines_a_monte_carlo_estimate(server, page):
     assert abs(p - exact) <= 4 * (hi - lo) / (2 * 1.96)
     assert "paired" in page.text_content("#method")
     assert parse_qs(urlsplit(page.url).query) == {REF: ["9"], "_mc": ["1"]}
+
+
+# -- the command ---------------------------------------------------------------------------
+def test_command_bad_scenario_is_one_line():
+    from click.testing import CliRunner
+
+    from fuzion_sim.cli import cli
+
+    res = CliRunner().invoke(cli, ["explore", "no-such-file.yaml", "--no-browser"])
+    assert res.exit_code == 2
+    assert res.output.startswith("fuzion-sim: error: ") and res.output.count("\n") == 1
+
+
+def test_command_serves_on_loopback_until_interrupted():
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fuzion_sim.cli", "explore", str(FLAGSHIP), "--port", "0",
+         "--no-browser"], stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        line = proc.stderr.readline()
+        assert line.startswith("fuzion-sim explore: http://127.0.0.1:"), line
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/controls", timeout=30) as reply:
+            controls = json.loads(reply.read())
+        assert controls["scenario"] == "Marshal vs outlaw at close range" and controls["exact"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        proc.stderr.close()
+
+
+def test_notebook_explore_serves_the_same_page():
+    import urllib.request
+
+    import fuzion_sim as fz
+
+    view = fz.explore(str(FLAGSHIP), max_trials=4096, threads=1)
+    try:
+        assert view.url.startswith("http://127.0.0.1:") and view.url in view._repr_html_()
+        with urllib.request.urlopen(view.url, timeout=30) as reply:
+            assert b"/static/app.js" in reply.read()
+        answer = view.explorer.answer({REF: "9"})
+        assert answer["answer"]["method"] == "exact"
+    finally:
+        view.stop()
