@@ -28,7 +28,8 @@ from fuzion_sim.explore.state import changes_to_query, check_changes, parse_quer
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGSHIP = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"
-CHROMIUM = os.environ.get("FUZION_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = (os.environ.get("FUZION_CHROMIUM") or shutil.which("chromium")
+            or shutil.which("chromium-browser") or "/usr/bin/chromium")  # fmt: skip
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
 REF = "sides.red[0].stats.REF"
@@ -132,9 +133,17 @@ def test_server_refuses_other_hosts_and_form_posts(server):
 # -- the page in a browser -----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def page(server):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+    missing = None
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing = "playwright is not installed (pip install -e '.[dev]')"
+    if missing is None and not shutil.which(CHROMIUM):
+        missing = f"no Chromium at {CHROMIUM} (make test installs it with apt-get)"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(missing)
+        pytest.skip(missing)
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         pg = browser.new_page()
