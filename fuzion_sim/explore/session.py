@@ -280,16 +280,18 @@ class Explorer:
 
     # -- the engine ------------------------------------------------------------------------
     def _exact_of(self, scenario, key: str = "[]") -> dict | None:
-        if key in self._exact:
-            return self._exact[key]
+        with self._lock:
+            if key in self._exact:
+                return self._exact[key]
         try:
             self.system.exact_check(scenario)
             answer = api.exact_fight(scenario)
         except FuzionSimError:
             answer = None
-        self._exact[key] = answer
-        while len(self._exact) > _CACHE:
-            self._exact.popitem(last=False)
+        with self._lock:
+            self._exact[key] = answer
+            while len(self._exact) > _CACHE:
+                self._exact.popitem(last=False)
         return answer
 
     def _simulate(self, scenario, trials: int, stop):
