@@ -19,7 +19,7 @@ from collections import OrderedDict
 from .. import api
 from ..analysis.compare import paired_difference
 from ..analysis.variants import Base, as_base
-from ..errors import FuzionSimError, one_line
+from ..errors import FuzionSimError, error_lines, one_line
 from ..scenario.schema import scenario_schema
 from ..systems import get_system
 from .state import build_controls, check_changes, to_yaml
@@ -39,7 +39,8 @@ _CACHE = 32
 
 
 def error_line(err: Exception) -> str:
-    return f"fuzion-sim: error: {one_line(str(err))}"
+    """What the CLI prints for ``err``: ``fuzion-sim: error: ...``, a line per problem."""
+    return "\n".join(f"fuzion-sim: error: {one_line(line)}" for line in error_lines(err))
 
 
 def _curves(pmf: dict) -> dict:

@@ -21,7 +21,7 @@ import yaml
 
 from fuzion_sim import api
 from fuzion_sim.analysis.variants import as_base
-from fuzion_sim.errors import ScenarioError, one_line
+from fuzion_sim.errors import ScenarioError, error_lines, one_line
 from fuzion_sim.explore import Explorer
 from fuzion_sim.explore.server import ExploreServer
 from fuzion_sim.explore.state import changes_to_query, check_changes, parse_query
@@ -51,6 +51,11 @@ def _request(srv, method, path, body=None, headers=None):
     data = reply.read()
     conn.close()
     return reply.status, data
+
+
+def _cli_lines(err) -> str:
+    """What ``fuzion-sim`` prints for ``err`` (its ``_fail``)."""
+    return "\n".join(f"fuzion-sim: error: {one_line(line)}" for line in error_lines(err))
 
 
 # -- change sets ---------------------------------------------------------------------------
@@ -91,8 +96,8 @@ def test_bad_value_gets_the_cli_message():
     reply = ex.answer({REF: "abc"})
     with pytest.raises(ScenarioError) as err:
         as_base(str(FLAGSHIP)).build([(REF, "abc")])
-    assert reply == {"ok": False, "error": f"fuzion-sim: error: {one_line(str(err.value))}"}
-    assert ":17: sides.red[0].stats.REF: expected an integer" in reply["error"]
+    assert reply == {"ok": False, "error": _cli_lines(err.value)}
+    assert "sides.red[0].stats.REF=abc: expected an integer" in reply["error"]
 
 
 def test_monte_carlo_refines_and_pairs_with_the_base():
@@ -192,7 +197,7 @@ def test_page_shows_the_cli_message_for_a_bad_value(server, page):
     page.wait_for_selector("#error:not([hidden])")
     with pytest.raises(ScenarioError) as err:
         as_base(str(FLAGSHIP)).build([(REF, -4)])
-    assert page.text_content("#error") == f"fuzion-sim: error: {one_line(str(err.value))}"
+    assert page.text_content("#error") == _cli_lines(err.value)
 
 
 def test_page_refines_a_monte_carlo_estimate(server, page):
