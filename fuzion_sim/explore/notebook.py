@@ -72,8 +72,12 @@ def explore(scenario, port: int = 0, max_trials=None, threads=None, height: int 
     Raises
     ------
     FuzionSimError
-        A bad scenario or argument.
+        A bad scenario or argument (``ArgumentError`` naming it and its range).
     """
+    from ..limits import check_int
+
+    check_int("port", port, 0, 65535)
+    check_int("height", height, 100, 10_000)
     server = serve(scenario, port=port, max_trials=max_trials, threads=threads)
     server.start()
     return ExplorerView(server, height)

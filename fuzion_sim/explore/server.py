@@ -204,5 +204,6 @@ def serve(scenario, port: int = 0, max_trials=None, threads=None, verbose=False)
     """An :class:`ExploreServer` for ``scenario`` (a path, Scenario or data), not yet serving."""
     from .session import DEFAULT_MAX_TRIALS
 
-    explorer = Explorer(scenario, max_trials=max_trials or DEFAULT_MAX_TRIALS, threads=threads)
+    cap = DEFAULT_MAX_TRIALS if max_trials is None else max_trials
+    explorer = Explorer(scenario, max_trials=cap, threads=threads)
     return ExploreServer(explorer, port, verbose)

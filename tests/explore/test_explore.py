@@ -261,3 +261,15 @@ def test_notebook_explore_serves_the_same_page():
         assert answer["answer"]["method"] == "exact"
     finally:
         view.stop()
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"port": 70000}, "port"), ({"port": "80"}, "port"), ({"height": 5}, "height"),
+    ({"max_trials": 0}, "max_trials"), ({"threads": 0}, "threads"),
+])  # fmt: skip
+def test_notebook_explore_names_a_bad_argument(kwargs, name):
+    import fuzion_sim as fz
+    from fuzion_sim.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match=name):
+        fz.explore(str(FLAGSHIP), **kwargs)
