@@ -29,6 +29,7 @@ import mkdocs_gen_files
 import yaml
 
 import fuzion_sim
+from fuzion_sim import api
 from fuzion_sim.scenario.schema import scenario_schema
 from fuzion_sim.systems import BUILTIN, get_system
 
@@ -353,6 +354,8 @@ def api_page() -> str:
             continue
         if name in fuzion_sim._LAZY:
             module, attr = fuzion_sim._LAZY[name]
+            if module == ".api" and attr in api._CHECKED:  # made on first use: its function
+                module, attr = api._CHECKED[attr][0].split(":")
             target = "fuzion_sim" + module + (f".{attr}" if attr else "")
         else:
             target = f"fuzion_sim.errors.{name}"

@@ -45,7 +45,7 @@ _LAZY = {
     "compare": (".api", "compare"),
     "compare_until_decided": (".analysis.sequential", "compare_until_decided"),
     "exact": (".systems.fuzion.exact", None),
-    "explore": (".explore", None),
+    "explore": (".explorer", "explore"),
     "load_scenario": (".api", "load_scenario"),
     "matrix": (".analysis.matrix", "matrix"),
     "pareto": (".analysis.pareto", "pareto"),

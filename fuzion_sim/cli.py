@@ -854,7 +854,7 @@ def replay(scenario, trial, seed, overrides, as_json):
 
 for _command in STUDY_COMMANDS:  # matrix, sensitivity, pareto
     cli.add_command(_command)
-cli.add_command(__import__("fuzion_sim.explore.command", fromlist=["explore"]).explore)
+cli.add_command(__import__("fuzion_sim.explorer.command", fromlist=["explore"]).explore)
 
 
 def main(argv=None) -> None:

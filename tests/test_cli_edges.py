@@ -256,7 +256,11 @@ def test_sigterm_during_report_leaves_nothing_half_written(tmp_path):
     status, _out, err, _took = _signal(proc, fd, signal.SIGTERM)
     assert status == 143 and "terminated after" in err and "Traceback" not in err
     left = [p.name for p in tmp_path.rglob("*") if "staging" in p.name or p.suffix == ".tmp"]
-    assert left == [] and not (out_dir / ".fuzion-sim.lock").exists()
+    assert left == [] and not (out_dir / ".fuzion-sim.lock.json").exists()
+    from filelock import FileLock  # the lock's file stays; the lock itself went with the process
+
+    with FileLock(out_dir / ".fuzion-sim.lock", timeout=0):
+        pass
 
 
 def test_ctrl_c_prints_the_partial_result_of_whole_chunks(tmp_path):

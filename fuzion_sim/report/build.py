@@ -470,7 +470,8 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
         " or able to change this fight" if knows else "")
     doc.p(
         f"The rule switches {which} "
-        f"({len(shown)} of {len(rows)}; rulings from RULINGS.md); max rounds {sc.max_rounds}. "
+        f"({len(shown)} of {len(rows)}; each ruling is explained in the documentation's rulings "
+        f"pages); max rounds {sc.max_rounds}. "
         "assumptions.csv lists every switch."
     )
     if shown:

@@ -44,6 +44,7 @@ _LOCAL_PREFIXES = {"M", "E", "X", "T", "C"}
 # list short and say why each is here.
 FALSE_POSITIVES = {
     "E731",  # ruff's rule code for "do not assign a lambda", in suppression comments
+    "C1",  # the C1 control characters (0x80-0x9f) the terminal's escaping names
 }
 
 

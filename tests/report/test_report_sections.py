@@ -99,11 +99,12 @@ def test_assumptions_show_what_was_changed_and_fold_the_rest(tmp_path, fake_runs
     html = (out / "index.html").read_text()
     section = html.split("<h2>Assumptions")[1].split("<h2>")[0]
     shown, folded = section.split("<details>")
-    # without the system's word on which switches matter, the changed and the compared ones
+    # the changed and compared switches, and those the system says can change this fight
     assert ">criticals<" in shown  # compared (its baseline value none is changed too)
-    assert ">dice<" not in shown and ">dice<" in folded
-    assert shown.count("<tr>") - 1 <= 3
-    assert "more switches, at their defaults" in folded
+    assert ">dice<" in shown  # at its default, but it can change any fight
+    assert ">campaign<" in folded  # no autofire in the flagship
+    assert shown.count("<tr>") - 1 < len(RULE_SWITCHES) / 2
+    assert "more switches, at their defaults and unable to change this fight" in folded
     text = (out / "assumptions.csv").read_text()
     assert all(key in text for key in RULE_SWITCHES)  # the CSV keeps every switch
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from fuzion_sim.scenario.model import Rules
 
 from .codes import POOR
@@ -104,12 +106,20 @@ def _feeds_damage(name: str, reason: str) -> Test:
     return test
 
 
+def _to_hit(a, t, d: float, rules) -> tuple[int, int]:
+    """(need, bonus) of one shot of ``a`` at ``t`` from ``d`` metres, as the compiler works
+    them out."""
+    from .compile import _situation as target_situation
+    from .compile import _to_hit as to_hit
+
+    need, bonus = to_hit(a, np.array([target_situation(t, rules)]), np.array([float(d)]), rules)
+    return int(need[0]), int(bonus[0])
+
+
 def _situation(s) -> bool:
     """The situational modifiers' place can change a shot: a shot has one, and a dodge or the
     Poor floor meets it (``rules.shot``: on the difficulty, a hit needs max(DL, Poor); on the
     skill, max(DL, Poor - modifier) in the same terms)."""
-    from .compile import _to_hit
-
     dodging = s.rules.ranged_defence == "dodge"
     for a, t, d in _shots(s):
         need, bonus = _to_hit(a, t, d, _with(s, modifiers_on="difficulty"))
@@ -121,7 +131,7 @@ def _situation(s) -> bool:
 
 def _falls_back(s) -> bool:
     """Under aimed hit locations, a shot can hit short of the level its aim needs."""
-    from .compile import _to_hit, part_index
+    from .compile import part_index
 
     if s.rules.hit_locations != "aimed":
         return False

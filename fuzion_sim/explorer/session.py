@@ -202,7 +202,7 @@ class Explorer:
 
     # -- what the page shows ---------------------------------------------------------------
     def controls(self) -> dict:
-        """The controls (see :func:`fuzion_sim.explore.state.build_controls`) and the
+        """The controls (see :func:`fuzion_sim.explorer.state.build_controls`) and the
         scenario's name, system, sides, source and limits."""
         out = build_controls(self.system, self.schema, self.base.data)
         out.update(scenario=self.scenario.name, system=self.system.name,

@@ -1,7 +1,7 @@
 """The explorer's web server: the standard library's threading HTTP server on 127.0.0.1.
 
 One page (``static/index.html`` with its script and style, no build step, nothing fetched from
-elsewhere) and a few JSON endpoints over one :class:`~fuzion_sim.explore.session.Explorer`:
+elsewhere) and a few JSON endpoints over one :class:`~fuzion_sim.explorer.session.Explorer`:
 
 - ``GET /api/controls``: the controls, built from the system's JSON Schema;
 - ``POST /api/answer`` with ``{"changes": {path: text, ...}, "mc": false}``: a one-line error,
