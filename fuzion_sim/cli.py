@@ -21,7 +21,6 @@ import warnings
 import click
 
 from . import _signals as signals
-from . import api
 from ._args import apply_overrides
 from .analysis.variants import as_base, engine_kwargs, parse_assignment
 from .cli_studies import STUDY_COMMANDS, until_decided_options
@@ -31,13 +30,62 @@ from .limits import MAX_SEED, MAX_TRIALS
 from .scenario import parse_value
 
 EXIT_BAD_INPUT = 2
+#: Most worker threads (:data:`fuzion_sim.api.MAX_THREADS`, stated here so that defining the
+#: options imports no simulation code; a test checks the two agree).
+MAX_THREADS = 1024
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it; 143 after SIGTERM.
 EXIT_INTERRUPTED = 130
 _TRIALS = click.IntRange(1, MAX_TRIALS)
 _SEED = click.IntRange(0, MAX_SEED)
-_THREADS = click.IntRange(1, api.MAX_THREADS)
+_THREADS = click.IntRange(1, MAX_THREADS)
 #: Default cap on trials for ``run --precision`` without --max-trials or --trials.
 PRECISION_MAX_TRIALS = 10_000_000
+
+
+def _api():
+    """:mod:`fuzion_sim.api`, imported when a command first needs it: it loads numpy, numba
+    and the kernels, which ``--help``, ``--version`` and shell completion never need."""
+    from . import api
+
+    return api
+
+
+class _Later(click.Option):
+    """A stand-in for options made from the rule systems (their switch shortcuts, the attack
+    flags): importing a system loads numpy, numba and its kernels, so :class:`_Command` makes
+    the real options only when the command's own options are first needed (parsing its
+    arguments, its ``--help``, completing one of its options), never for ``fuzion-sim
+    --help``, ``--version`` or completing a command name."""
+
+    def __init__(self, make):
+        super().__init__([f"--later-{id(self)}"], hidden=True, expose_value=False)
+        self.make = make
+
+
+class _Command(click.Command):
+    """A command whose :class:`_Later` stand-ins become their real options on first access to
+    ``params``, in place, so the options keep their places."""
+
+    @property
+    def params(self) -> list:
+        if any(isinstance(p, _Later) for p in self._params):
+            self._params[:] = [q for p in self._params
+                               for q in (p.make() if isinstance(p, _Later) else [p])]  # fmt: skip
+        return self._params
+
+    @params.setter
+    def params(self, value) -> None:
+        self._params = value
+
+
+def _later(make):
+    """A decorator that adds the options ``make()`` returns, made when first needed."""
+
+    def decorate(func):
+        func.__dict__.setdefault("__click_params__", []).append(_Later(make))
+        return func
+
+    return decorate
 
 
 def _echo(text="", err: bool = False) -> None:
@@ -127,6 +175,7 @@ def _secure_client(backend, scheduler, ca, cert, key):
     return dask_backend.get_client(scheduler, security=security_from_files(ca, cert, key))
 
 
+@functools.cache
 def _flag_switches() -> dict[str, dict[str, tuple]]:
     """Shortcut options of rule switches (``Switch.flag``), over every registered system:
     flag -> {system: (switch, its words)}."""
@@ -140,24 +189,33 @@ def _flag_switches() -> dict[str, dict[str, tuple]]:
     return flags
 
 
+def _shortcut_words(by_system: dict) -> list:
+    """The values a shortcut option takes: every word of the switches it sets."""
+    return sorted({w for _k, kind in by_system.values() if isinstance(kind, tuple) for w in kind})
+
+
+def _switch_option_list() -> list:
+    """One option per rule-switch shortcut of any system (``--dice``)."""
+    options = []
+    for flag, by_system in sorted(_flag_switches().items()):
+        words = _shortcut_words(by_system)
+        keys = ", ".join(f"{s}: rules.{k}" for s, (k, _) in by_system.items())
+        options.append(click.Option([f"--{flag}"], type=click.Choice(words) if words else str,
+                                    help=f"Override {keys}."))  # fmt: skip
+    return options
+
+
 def _switch_options(func):
-    """One option per rule-switch shortcut of any system (``--dice``), handed to the command
-    as ``switch_flags``: {flag: value} of those given."""
-    flags = _flag_switches()
+    """The rule-switch shortcut options (``--dice``; made when first needed), handed to the
+    command as ``switch_flags``: {flag: value} of those given."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        given = {f: kwargs.pop(f.replace("-", "_")) for f in flags}
+        given = {f: kwargs.pop(f.replace("-", "_")) for f in _flag_switches()}
         return func(*args, switch_flags={f: v for f, v in given.items() if v is not None},
                     **kwargs)  # fmt: skip
 
-    for flag, by_system in sorted(flags.items()):
-        words = sorted({w for _k, kind in by_system.values() if isinstance(kind, tuple)
-                        for w in kind})  # fmt: skip
-        keys = ", ".join(f"{s}: rules.{k}" for s, (k, _) in by_system.items())
-        wrapper = click.option(f"--{flag}", type=click.Choice(words) if words else str,
-                               help=f"Override {keys}.")(wrapper)  # fmt: skip
-    return wrapper
+    return _later(_switch_option_list)(wrapper)
 
 
 def _flag_overrides(path: str, switch_flags: dict) -> list:
@@ -243,7 +301,10 @@ def _dump(obj) -> None:
 class _Group(click.Group):
     """Turns user-input errors raised anywhere below into one line and exit status 2, Ctrl-C
     and SIGTERM into one line and exit status 130 or 143, and the project's own warnings
-    (a Dask scheduler without TLS) into ``fuzion-sim: warning:`` lines."""
+    (a Dask scheduler without TLS) into ``fuzion-sim: warning:`` lines. Its commands are
+    :class:`_Command`: options drawn from the rule systems are made when first needed."""
+
+    command_class = _Command
 
     def invoke(self, ctx):
         with warnings.catch_warnings():
@@ -312,7 +373,7 @@ def run(scenario, trials, seed, overrides, threads, precision, max_trials, backe
     elif max_trials is not None:
         raise FuzionSimError("--max-trials only applies with --precision")
     try:
-        result = api.simulate(sc, trials=trials, seed=seed, threads=threads, stop=stop, **engine)
+        result = _api().simulate(sc, trials=trials, seed=seed, threads=threads, stop=stop, **engine)
     except Interrupted as exc:
         partial = getattr(exc, "result", None)
         if partial is None:
@@ -525,9 +586,6 @@ def _attack_command():
     """``attack``: the exact odds of one attack, of a scenario's member on another
     (``attack SCENARIO --attacker A --target T``) or, for a system with a flag form, from
     numbers on the command line (Fuzion: ``attack --av 11 --dv-base 9 --dc 4``)."""
-    from .systems import get_system, system_names
-
-    flag_options = {name: get_system(name).attack_flags() for name in system_names()}
 
     def attack(scenario, attacker, target, system_name, rows, as_json, set_texts, **flags):
         given = {k: v for k, v in flags.items() if v not in (None, False)}
@@ -536,7 +594,7 @@ def _attack_command():
                 raise FuzionSimError("attack SCENARIO needs --attacker NAME and --target NAME")
             overrides = _scenario_attack_overrides(scenario, given) + _set_overrides(set_texts)
             sc = _load(scenario, overrides)
-            answer = api.exact_attack(sc, attacker, target)
+            answer = _api().exact_attack(sc, attacker, target)
             if as_json:
                 _dump(answer)
                 return
@@ -547,6 +605,7 @@ def _attack_command():
         if attacker or target or set_texts:
             raise FuzionSimError("--attacker, --target and --set need a SCENARIO")
         system = _system(system_name)
+        flag_options = _attack_flag_options()
         names = {o.name for o in flag_options[system.name]}
         foreign = [k for k in given if k not in names]
         if foreign or not flag_options[system.name]:
@@ -572,19 +631,33 @@ def _attack_command():
                      help="With SCENARIO: change it first, as run --set; repeatable."),
     ]
     seen = {p.name for p in params}
-    for options in flag_options.values():
-        for option in options:
-            if option.name not in seen:
-                params.append(option)
-                seen.add(option.name)
-    for flag, by_system in sorted(_flag_switches().items()):  # run's rule shortcuts
-        if flag.replace("-", "_") not in seen:
-            words = sorted({w for _k, kind in by_system.values() if isinstance(kind, tuple)
-                            for w in kind})  # fmt: skip
-            params.append(click.Option([f"--{flag}"], help=f"With SCENARIO: as run --{flag}.",
-                                       type=click.Choice(words) if words else str))  # fmt: skip
-            seen.add(flag.replace("-", "_"))
-    return click.Command("attack", callback=attack, params=params, help=_attack_command.__doc__)
+
+    def later_options():
+        """The flag form's options of every system, then run's rule shortcuts."""
+        out = []
+        for options in _attack_flag_options().values():
+            for option in options:
+                if option.name not in seen:
+                    out.append(option)
+                    seen.add(option.name)
+        for flag, by_system in sorted(_flag_switches().items()):
+            if flag.replace("-", "_") not in seen:
+                words = _shortcut_words(by_system)
+                out.append(click.Option([f"--{flag}"], help=f"With SCENARIO: as run --{flag}.",
+                                        type=click.Choice(words) if words else str))  # fmt: skip
+                seen.add(flag.replace("-", "_"))
+        return out
+
+    params.append(_Later(later_options))
+    return _Command("attack", callback=attack, params=params, help=_attack_command.__doc__)
+
+
+@functools.cache
+def _attack_flag_options() -> dict:
+    """{system: the options of its flag form of ``attack``}."""
+    from .systems import get_system, system_names
+
+    return {name: get_system(name).attack_flags() for name in system_names()}
 
 
 def _scenario_attack_overrides(path: str, given: dict) -> list:
@@ -641,7 +714,7 @@ def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows, overr
     """The exact damage of one fall, knockback into an obstacle or collision of a member of
     SCENARIO, or of an object thrown at it (the Falling & Collisions table under the
     scenario's rules)."""
-    answer = api.exact_impact(_load(scenario, overrides), target, fall=fall, knockback=knockback,
+    answer = _api().exact_impact(_load(scenario, overrides), target, fall=fall, knockback=knockback,
                               speed=speed, thrown=thrown, aspect=aspect)  # fmt: skip
     if as_json:
         _dump(answer)
@@ -672,7 +745,7 @@ def hazard(scenario, hazard, target, rows, overrides, as_json):
     """The exact damage of one phase of a hazard of SCENARIO on a member, after its armour,
     and its breath there (fire, electricity, smoke, poison: M-67 to M-71)."""
     sc = _load(scenario, overrides)
-    answer = api.exact_hazard(sc, hazard, target)
+    answer = _api().exact_hazard(sc, hazard, target)
     if as_json:
         _dump(answer)
         return
@@ -690,7 +763,7 @@ def hazard(scenario, hazard, target, rows, overrides, as_json):
 def manoeuvre(scenario, vehicle, name, overrides, as_json):
     """The exact odds of one manoeuvre of a vehicle of SCENARIO: made, and each way control is
     lost (skid or spin, stall or spin, falls over; M-46 to M-51, VA-27 to VA-30)."""
-    answer = api.exact_manoeuvre(_load(scenario, overrides), vehicle, name)
+    answer = _api().exact_manoeuvre(_load(scenario, overrides), vehicle, name)
     if as_json:
         _dump(answer)
         return
@@ -717,7 +790,7 @@ def dogfight(scenario, a, b, rows, overrides, as_json):
     over B (Piloting + REF + die + Maneuver Value each) and the Advantage chart's positions
     (M-54, VA-32, VA-33)."""
     sc = _load(scenario, overrides)
-    answer = api.exact_dogfight(sc, a, b)
+    answer = _api().exact_dogfight(sc, a, b)
     if as_json:
         _dump(answer)
         return
@@ -826,7 +899,7 @@ def schema(system_name):
 def exact(scenario, overrides, as_json):
     """The exact answer to SCENARIO's fight, where its rule system can solve it."""
     sc = _load(scenario, overrides)
-    answer = api.exact_fight(sc)
+    answer = _api().exact_fight(sc)
     if as_json:
         _dump(answer)
         return
@@ -843,7 +916,7 @@ def exact(scenario, overrides, as_json):
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 def replay(scenario, trial, seed, overrides, as_json):
     """Play trial K of SCENARIO blow by blow, exactly as the bulk run recorded it."""
-    res = api.replay(_load(scenario, overrides), trial, seed=seed)
+    res = _api().replay(_load(scenario, overrides), trial, seed=seed)
     if as_json:
         _dump({k: v for k, v in res.items() if k != "lines"})
         return
