@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shlex
 import signal
 import sys
@@ -923,6 +924,119 @@ def replay(scenario, trial, seed, overrides, as_json):
     _echo(f"{res['scenario']}: trial {res['trial']} of seed {res['seed']}")
     for line in res["lines"]:
         _echo(line)
+
+
+@cli.command()
+@click.argument("directory", default=".", required=False)
+@click.option("--force", is_flag=True, help="Overwrite example files that differ from the shipped.")
+def examples(directory, force):
+    """Copy the shipped example scenarios into DIRECTORY/scenarios/ (default: here), with the
+    scenario schemas beside them in DIRECTORY/schemas/.
+
+    The documentation's commands (``fuzion-sim run scenarios/marshal-vs-outlaw.yaml``) then
+    work in DIRECTORY, and each file's schema line (``../schemas/...``) finds its schema, so
+    an editor with the YAML language server checks and completes it. A file already there
+    with the same text is left alone; one that differs is an error unless --force.
+    """
+    from importlib import resources
+    from pathlib import Path
+
+    package = resources.files("fuzion_sim")
+    copies = [(f"scenarios/{name}", data) for name, data in _tree(package / "examples")]
+    copies += [(f"schemas/{name}", data) for name, data in _tree(package / "schemas")
+               if name.endswith(".schema.json")]  # fmt: skip
+    root = Path(directory)
+    if root.exists() and not root.is_dir():
+        raise FuzionSimError(f"{shorten(directory)}: not a folder")
+    differing = [rel for rel, data in copies
+                 if (root / rel).is_file() and (root / rel).read_bytes() != data]  # fmt: skip
+    if differing and not force:
+        raise FuzionSimError(
+            f"{differing[0]} (in {shorten(directory)}): differs from the shipped example"
+            + (f" (and {len(differing) - 1} more)" if len(differing) > 1 else "")
+            + "; give --force to overwrite"
+        )
+    written = 0
+    try:
+        for rel, data in copies:
+            path = root / rel
+            if path.is_file() and path.read_bytes() == data:
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            written += 1
+    except OSError as err:
+        raise FuzionSimError(f"{shorten(str(err.filename or directory))}: cannot write: "
+                             f"{err.strerror or err}") from None  # fmt: skip
+    scenarios = sum(rel.startswith("scenarios/") for rel, _ in copies)
+    _echo(f"{root / 'scenarios'}: {scenarios} example scenarios, schemas in "
+          f"{root / 'schemas'} (files written: {written})")  # fmt: skip
+    _echo(f"try: fuzion-sim run {shlex.quote(str(root / 'scenarios' / 'marshal-vs-outlaw.yaml'))}")
+
+
+def _tree(folder, prefix: str = "") -> list:
+    """``(relative path, bytes)`` of every file under a package folder, in name order."""
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.startswith(("_", ".")):
+            continue
+        if entry.is_dir():
+            out += _tree(entry, f"{prefix}{entry.name}/")
+        elif entry.is_file():
+            out.append((f"{prefix}{entry.name}", entry.read_bytes()))
+    return out
+
+
+@cli.command()
+@click.argument("system_name", metavar="SYSTEM")
+@click.argument("file", required=False)
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def new(system_name, file, force):
+    """Write a commented starter scenario of SYSTEM (fuzion, colour, fudge) to FILE, or print
+    it when no FILE is given.
+
+    Its schema line names the nearest ``schemas/`` folder above FILE that holds the system's
+    schema (as ``fuzion-sim examples`` writes one), else the schema installed with the package.
+    """
+    from importlib import resources
+    from pathlib import Path
+
+    system = _system(system_name)
+    starters = resources.files("fuzion_sim") / "starters"
+    starter = starters / f"{system.name}.yaml"
+    if not starter.is_file():
+        have = sorted(e.name.removesuffix(".yaml") for e in starters.iterdir()
+                      if e.name.endswith(".yaml"))  # fmt: skip
+        raise FuzionSimError(f"system {system.name} has no starter scenario (starters: "
+                             f"{', '.join(have)})")  # fmt: skip
+    schema_name = f"{system.name}.schema.json"
+    schema = Path(str(resources.files("fuzion_sim") / "schemas" / schema_name)).resolve()
+    path = Path(file) if file else None
+    if path is not None:
+        for folder in _folders(path):
+            if (folder / "schemas" / schema_name).is_file():
+                schema = Path(os.path.relpath(folder / "schemas" / schema_name,
+                                              path.absolute().parent))  # fmt: skip
+                break
+    text = starter.read_text(encoding="utf-8")
+    text = text.replace("{schema}", schema.as_posix()).replace("{file}", file or "FILE.yaml")
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    if path.exists() and not force:
+        raise FuzionSimError(f"{shorten(file)}: exists; give --force to overwrite it")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise FuzionSimError(f"{shorten(file)}: cannot write: {err.strerror or err}") from None
+    _echo(f"wrote {file}: a {system.name} starter scenario; try: fuzion-sim run "
+          f"{shlex.quote(file)}")  # fmt: skip
+
+
+def _folders(path):
+    """The folder of ``path`` and every folder above it."""
+    here = path.absolute().parent
+    return [here, *here.parents]
 
 
 for _command in STUDY_COMMANDS:  # matrix, sensitivity, pareto
