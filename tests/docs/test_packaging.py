@@ -72,6 +72,21 @@ def test_schemas_ship_with_the_package_and_carry_defaults():
         assert schema["properties"]["trials"]["default"] == 100_000
 
 
+def test_code_comments_and_docs_carry_no_issue_numbers():
+    """What the code does and why, not which issue asked for it: no ``issue NN`` in the
+    package (its sources, schemas, examples), the tests, the benchmarks or the docs."""
+    number = re.compile(r"\b[Ii]ssues? ?#?\d+")
+    roots = ["fuzion_sim", "tests", "benchmarks", "docs", "notebooks"]
+    found = []
+    for root in roots:
+        for path in sorted((ROOT / root).rglob("*")):
+            if path.suffix in {".py", ".md", ".yaml", ".json", ".ipynb"} and path.is_file():
+                for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                    if number.search(line):
+                        found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:80]}")
+    assert not found, "\n".join(found)
+
+
 def test_readme_is_short_and_headings_carry_no_history():
     readme = (ROOT / "README.md").read_text().splitlines()
     assert len(readme) <= 200, len(readme)
