@@ -927,14 +927,14 @@ def replay(scenario, trial, seed, overrides, as_json):
 
 
 @cli.command()
-@click.argument("directory", default=".", required=False)
+@click.argument("directory", default=".", required=False, metavar="[DIR]")
 @click.option("--force", is_flag=True, help="Overwrite example files that differ from the shipped.")
 def examples(directory, force):
-    """Copy the shipped example scenarios into DIRECTORY/scenarios/ (default: here), with the
-    scenario schemas beside them in DIRECTORY/schemas/.
+    """Copy the shipped example scenarios into DIR/scenarios/ (default: here), with the
+    scenario schemas beside them in DIR/schemas/.
 
     The documentation's commands (``fuzion-sim run scenarios/marshal-vs-outlaw.yaml``) then
-    work in DIRECTORY, and each file's schema line (``../schemas/...``) finds its schema, so
+    work in DIR, and each file's schema line (``../schemas/...``) finds its schema, so
     an editor with the YAML language server checks and completes it. A file already there
     with the same text is left alone; one that differs is an error unless --force.
     """
@@ -987,8 +987,18 @@ def _tree(folder, prefix: str = "") -> list:
     return out
 
 
+def _starter_names(ctx, param, incomplete) -> list:
+    """The systems with a starter scenario, for shell completion (no system is imported)."""
+    from importlib import resources
+
+    starters = resources.files("fuzion_sim") / "starters"
+    names = sorted(e.name.removesuffix(".yaml") for e in starters.iterdir()
+                   if e.name.endswith(".yaml"))  # fmt: skip
+    return [n for n in names if n.startswith(incomplete)]
+
+
 @cli.command()
-@click.argument("system_name", metavar="SYSTEM")
+@click.argument("system_name", metavar="SYSTEM", shell_complete=_starter_names)
 @click.argument("file", required=False)
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new(system_name, file, force):

@@ -52,6 +52,9 @@ def test_help_version_and_completion_load_no_simulation_modules():
     loaded, out = _loaded([], {"_FUZION_SIM_COMPLETE": "bash_complete",
                                "COMP_WORDS": "fuzion-sim ru", "COMP_CWORD": "1"})  # fmt: skip
     assert loaded == [] and "run" in out
+    loaded, out = _loaded([], {"_FUZION_SIM_COMPLETE": "bash_complete",
+                               "COMP_WORDS": "fuzion-sim new f", "COMP_CWORD": "2"})  # fmt: skip
+    assert loaded == [] and out.split() == ["plain,fudge", "plain,fuzion"]
 
 
 def test_the_rule_system_options_appear_when_a_command_needs_them():
