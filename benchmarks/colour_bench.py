@@ -1,4 +1,4 @@
-"""Colour-result throughput against the Fuzion benchmark duel (issue 14's speed target).
+"""Colour-result throughput against the Fuzion benchmark duel (the colour system's speed target).
 
 The target, on 2 threads in the same run: a 1 v 1 colour fight (Ken's machine gun against
 Bob's crowbar, ``scenarios/colour/ken-against-bob.yaml``) resolves at least as many attacks
@@ -50,7 +50,7 @@ def rows(quick: bool) -> list[dict]:
     scale = 1 if quick else 4
     reps = 3 if quick else 5
     # trials per run: about a second each on 2 threads at the time of writing (the colour
-    # kernels' speed-up of issue 14 made the earlier counts runs of a quarter of a second); the
+    # kernels' speed-up made the earlier counts runs of a quarter of a second); the
     # squad's an even number of chunks (CHUNK trials each, one thread a chunk, a chunk about
     # 0.2 s) so both threads work and a neighbour's load on one core delays it by little
     cases = {

@@ -1,4 +1,4 @@
-"""FUDGE Firearms throughput against the Fuzion benchmark duel (issue 15's speed target).
+"""FUDGE Firearms throughput against the Fuzion benchmark duel (FUDGE's speed target).
 
 The target: a 1 v 1 FUDGE gunfight resolves at least as many attacks per second as the Fuzion
 benchmark duel on 2 threads in the same run. Attacks per second = fights per second x the sum
@@ -33,7 +33,7 @@ def _check(res, exact) -> dict:
 
 
 def rows(quick: bool) -> list[dict]:
-    """Attacks per second of the FUDGE 1 v 1 (the issue's two Fair shooters at 8 m) and of
+    """Attacks per second of the FUDGE 1 v 1 (the worked example's two Fair shooters at 8 m) and of
     the Fuzion benchmark duel, on 1 and 2 threads, with the ratio and whether the target is
     met (2 threads: FUDGE >= Fuzion)."""
     from fuzion_sim import load_scenario, simulate

@@ -1,5 +1,6 @@
-"""The benchmark duel forced onto the general kernel, for an A/B of trees (issue 16's and issue
-17's bar: with a room compiled in but switched off, the general kernel is at most 5% slower).
+"""The benchmark duel forced onto the general kernel, for an A/B of trees (the
+bar of the vehicles and the environment: with a room compiled in but switched off, the general
+kernel is at most 5% slower).
 
 Prints fights per second of thread CPU time, best and median of ``--reps`` chunks of 65,536
 trials, for the bare benchmark duel and with ``tactics: [{do: attack}]``.

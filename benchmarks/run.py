@@ -8,7 +8,7 @@ Measures, on this machine:
 - a 4 vs 4 squad fight (``scenarios/bench-squad-4v4.yaml``, default rules, mixed weapons),
   its fighters paired in duels under the same rules, and the benchmark duel's fighters four a
   side under its rules (``bench-squad-4v4-duelists.yaml``): fights and attacks per second;
-- the rule options and battles of issue 18 (``benchmarks/speed_bench.py``) and the other rule
+- the rule options and battles (``benchmarks/speed_bench.py``) and the other rule
   systems against the Fuzion benchmark duel (``benchmarks/<system>_bench.py``);
 - cold start (empty numba cache: compile) and warm start (cache hit) of ``fuzion-sim run`` on
   the flagship scenario (``scenarios/marshal-vs-outlaw.yaml``);
@@ -24,7 +24,8 @@ timestamped copy.
 
 Usage: ``python benchmarks/run.py [--quick] [--reps N] [--no-dask] [--out DIR]``.
 ``--quick`` skips the cold start and the 10^8-trial memory run and gives the baselines and
-the squad fewer trials. The last table checks the targets of issues 7, 14, 15 and 18.
+the squad fewer trials. The last table checks the speed targets (engine, colour, FUDGE, rule
+options).
 """
 
 from __future__ import annotations
@@ -359,7 +360,7 @@ def machine() -> dict:
 
 
 def targets(record: dict) -> list[dict]:
-    """Issue 7's bars, measured: duel rate and scaling, squad attack rate, memory growth."""
+    """The engine's bars, measured: duel rate and scaling, squad attack rate, memory growth."""
 
     def rate(scenario, threads, key="duels_per_s"):
         return next((r[key] for r in record["throughput"] if r["impl"] == "fuzion_sim"
@@ -465,7 +466,7 @@ def render(record: dict) -> None:
                   f"{r['peak_rss_mb']:.0f}", f"{r['wall_s']:.1f}", si(r["duels_per_s"]),
                   f"{chk['p_a']:.6f} {'ok' if chk['agrees'] else 'FAIL'}")  # fmt: skip
     console.print(t)
-    t = Table(title="Targets (issues 7, 14, 15 and 18)")
+    t = Table(title="Speed targets")
     for col in ("target", "bar", "measured", "met"):
         t.add_column(col, justify="left" if col == "target" else "right")
     for r in record["targets"]:

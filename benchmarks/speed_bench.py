@@ -1,4 +1,4 @@
-"""Issue 18's speed targets: every rule option at duel speed, and battles of hundreds.
+"""The speed targets of the rule options: every rule option at duel speed, and battles of hundreds.
 
 Attacks per second = fights per second x the sum of the combatants' ``attacks_mean``, over the
 run's own elapsed time (compilation excluded), on 2 threads. The cases compared with each other
@@ -126,7 +126,7 @@ def rows(quick: bool = False, reps: int = 3) -> list[dict]:
 
 
 def targets(speed: list[dict]) -> list[dict]:
-    """The issue's bars against the rows."""
+    """The speed targets against the rows."""
     out = []
     for r in speed:
         if r["group"] == "options" and r["case"] != "bare":

@@ -81,7 +81,7 @@ HISTORY = re.compile(r"\s*\(issues? \d+[^)]*\)|\bissues? \d+[^:;,)]*[:;,]?\s*")
 
 def cell(text: str) -> str:
     """Text for a table cell: pipes escaped, on one line, without the project's history
-    (an ``(issue 17)`` left in a description)."""
+    (an ``(issue NN)`` left in a description)."""
     return HISTORY.sub("", str(text)).replace("|", "\\|").replace("\n", " ")
 
 

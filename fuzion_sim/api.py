@@ -292,8 +292,8 @@ def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None,
                  thrown=None, aspect=None) -> dict:  # fmt: skip
     """The exact damage of one fall (``fall`` metres), knockback into an obstacle
     (``knockback`` units) or collision (``speed`` m/s) of member ``target``, or of the object
-    member ``thrown`` throws at it (M-73, VA-49), under the scenario's rules (issue 17;
-    Fuzion's Falling & Collisions table): the table's row, column and DC, and ``damage``
+    member ``thrown`` throws at it (M-73, VA-49), under the scenario's rules
+    (Fuzion's Falling & Collisions table): the table's row, column and DC, and ``damage``
     (``{"mean", "pmf"}``) through its defences. ``aspect`` (``front``, ``side``, ``rear``):
     a vehicle's collision under ``impact_locations: true`` (VA-40) lands on a row of its hit
     table rolled from there; ``located`` gives each location's probability and the damage
@@ -316,7 +316,7 @@ def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None,
 
 def exact_manoeuvre(scenario, vehicle: str, name: str) -> dict:
     """The exact odds of member ``vehicle``'s manoeuvre ``name`` under the scenario's rules
-    (issue 17; Fuzion's ``manoeuvres.yaml``, M-46 to M-51): ``p_made``, ``lost`` (each way
+    (Fuzion's ``manoeuvres.yaml``, M-46 to M-51): ``p_made``, ``lost`` (each way
     control is lost and its probability), the pmf of the ``miss``, the skid's dice and, for
     an aircraft, ``p_regain``.
 

@@ -13,237 +13,51 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shlex
-import signal
-import sys
 import warnings
 
 import click
 
 from . import _signals as signals
-from . import api
-from ._args import apply_overrides
-from .analysis.variants import as_base, engine_kwargs, parse_assignment
+from .analysis.variants import engine_kwargs, parse_assignment
+from .cli_common import (
+    _SEED,
+    _THREADS,
+    _TRIALS,
+    PRECISION_MAX_TRIALS,
+    _api,
+    _assignments,
+    _base,
+    _Command,
+    _dump,
+    _echo,
+    _engine_options,
+    _fail,
+    _flag_overrides,
+    _flag_switches,
+    _interrupted,
+    _Later,
+    _load,
+    _override_options,
+    _range,
+    _set_overrides,
+    _shortcut_words,
+    _system_of,
+    _warn,
+)
 from .cli_studies import STUDY_COMMANDS, until_decided_options
 from .errors import FuzionSimError, Interrupted, error_lines, shorten
-from .fmt import error_text, terminal_text
-from .limits import MAX_SEED, MAX_TRIALS
-from .scenario import parse_value
-
-EXIT_BAD_INPUT = 2
-#: Exit status after Ctrl-C (128 + SIGINT), as shells report it; 143 after SIGTERM.
-EXIT_INTERRUPTED = 130
-_TRIALS = click.IntRange(1, MAX_TRIALS)
-_SEED = click.IntRange(0, MAX_SEED)
-_THREADS = click.IntRange(1, api.MAX_THREADS)
-#: Default cap on trials for ``run --precision`` without --max-trials or --trials.
-PRECISION_MAX_TRIALS = 10_000_000
-
-
-def _echo(text="", err: bool = False) -> None:
-    """Print ``text`` as the terminal should show it: every control character of a name or
-    value (escape, bell) written as an escape, line by line."""
-    click.echo(terminal_text(text), err=err)
-
-
-def _fail(message) -> None:
-    """Print ``message`` (a line, or a list of lines: one per problem) and exit 2."""
-    for line in [message] if isinstance(message, str) else message:
-        click.echo(f"fuzion-sim: error: {error_text(line)}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
-
-
-def _warn(message: str) -> None:
-    click.echo(f"fuzion-sim: warning: {error_text(message)}", err=True)
-
-
-def _interrupted(trials: int, partial: int | None = None) -> None:
-    what = "terminated" if signals.received() == signal.SIGTERM else "interrupted"
-    kept = ""
-    if partial is not None:
-        kept = f"; the result above is of the first {int(partial):,} (whole chunks, in order)"
-    click.echo(f"fuzion-sim: {what} after {int(trials):,} trials{kept}", err=True)
-    sys.exit(signals.exit_status())
-
-
-def _load(path: str, overrides=()):
-    """The scenario at ``path`` with ``overrides`` (``(key, value, option)``, as
-    :func:`_override_options` gives them) applied and validated; its warnings printed."""
-    return _base(path, overrides)[1]
-
-
-def _base(path: str, overrides=()):
-    """``(base, scenario)``: the overridden base that comparisons, sweeps and searches vary
-    further (a ``sweep:`` block stripped, so every command accepts a sweep scenario file) and
-    its validated scenario, whose warnings are printed. An override's bad key or value is
-    reported under its option (``--set KEY=VALUE: ...``)."""
-    base, scenario = apply_overrides(as_base(path), list(overrides))
-    for warning in scenario.warnings:
-        _warn(warning)
-    return base, scenario
-
-
-def _engine_options(func):
-    """``--backend``, ``--scheduler`` and the scheduler's TLS files, passed to the engine only
-    when not the default. With ``--tls-ca`` and ``--tls-cert`` the command connects to the
-    scheduler with that security and hands the engine the connected client."""
-
-    @functools.wraps(func)
-    def wrapper(*args, tls_ca=None, tls_cert=None, tls_key=None, **kwargs):
-        if tls_ca or tls_cert or tls_key:
-            kwargs["scheduler"] = _secure_client(
-                kwargs.get("backend"), kwargs.get("scheduler"), tls_ca, tls_cert, tls_key
-            )
-        return func(*args, **kwargs)
-
-    for name, what in (
-        ("--tls-key", "This client's private key (PEM), if not in --tls-cert."),
-        ("--tls-cert", "This client's certificate (PEM) for a TLS scheduler."),
-        ("--tls-ca", "CA certificate of a TLS scheduler (with --scheduler tls://...)."),
-    ):
-        wrapper = click.option(name, type=click.Path(dir_okay=False), help=what)(wrapper)
-    wrapper = click.option(
-        "--scheduler", default=None, help="Dask scheduler address (with --backend dask)."
-    )(wrapper)
-    return click.option(
-        "--backend",
-        type=click.Choice(["threads", "dask"]),
-        default="threads",
-        show_default=True,
-        help="Execution backend.",
-    )(wrapper)
-
-
-def _secure_client(backend, scheduler, ca, cert, key):
-    """A client connected to ``scheduler`` with mutual TLS from the given files."""
-    if backend != "dask" or not scheduler:
-        raise FuzionSimError("--tls-ca, --tls-cert and --tls-key need --backend dask --scheduler")
-    if not ca or not cert:
-        raise FuzionSimError("give both --tls-ca and --tls-cert (and --tls-key unless the key "
-                             "is in the certificate file)")  # fmt: skip
-    from .engine import dask_backend
-    from .engine.dask_local import security_from_files
-
-    return dask_backend.get_client(scheduler, security=security_from_files(ca, cert, key))
-
-
-def _flag_switches() -> dict[str, dict[str, tuple]]:
-    """Shortcut options of rule switches (``Switch.flag``), over every registered system:
-    flag -> {system: (switch, its words)}."""
-    from .systems import get_system, system_names
-
-    flags: dict[str, dict[str, tuple]] = {}
-    for name in system_names():
-        for key, spec in get_system(name).switches.items():
-            if spec.flag:
-                flags.setdefault(spec.flag, {})[name] = (key, spec.kind)
-    return flags
-
-
-def _switch_options(func):
-    """One option per rule-switch shortcut of any system (``--dice``), handed to the command
-    as ``switch_flags``: {flag: value} of those given."""
-    flags = _flag_switches()
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        given = {f: kwargs.pop(f.replace("-", "_")) for f in flags}
-        return func(*args, switch_flags={f: v for f, v in given.items() if v is not None},
-                    **kwargs)  # fmt: skip
-
-    for flag, by_system in sorted(flags.items()):
-        words = sorted({w for _k, kind in by_system.values() if isinstance(kind, tuple)
-                        for w in kind})  # fmt: skip
-        keys = ", ".join(f"{s}: rules.{k}" for s, (k, _) in by_system.items())
-        wrapper = click.option(f"--{flag}", type=click.Choice(words) if words else str,
-                               help=f"Override {keys}.")(wrapper)  # fmt: skip
-    return wrapper
-
-
-def _flag_overrides(path: str, switch_flags: dict) -> list:
-    """The ``rules.<switch>`` overrides of the shortcut options given, for the scenario's
-    system, as ``(key, value, option)``; a shortcut its system lacks is an error."""
-    if not switch_flags:
-        return []
-    system = _system_of(path)
-    table = _flag_switches()
-    out = []
-    for flag, value in switch_flags.items():
-        if system not in table[flag]:
-            raise FuzionSimError(f"--{flag} is not an option of system {system}")
-        out.append((f"rules.{table[flag][system][0]}", value, f"--{flag} {value}"))
-    return out
-
-
-def _system_of(path: str) -> str:
-    """The rule system a scenario file names (the default when it names none)."""
-    from .systems import DEFAULT_SYSTEM
-
-    data = as_base(path).data
-    system = data.get("system") if isinstance(data, dict) else None
-    return system if isinstance(system, str) else DEFAULT_SYSTEM
-
-
-def _set_overrides(texts) -> list:
-    """``--set KEY=VALUE`` texts as ``(key, value, option)``: the value read as YAML, as a
-    scenario file or ``--vary`` reads it (``10``, ``true``, ``interlock``, ``{dc: 4}``)."""
-    out = []
-    for text in texts:
-        key, eq, value = text.partition("=")
-        if not eq or not key.strip():
-            raise FuzionSimError(f"--set {shorten(text)!r}: expected KEY=VALUE, e.g. "
-                                 "--set sides.blue[0].armor.pd=10")  # fmt: skip
-        out.append((key.strip(), parse_value(value.strip()), f"--set {text}"))
-    return out
-
-
-def _override_options(func):
-    """The overrides every command that takes a scenario accepts: ``--set KEY=VALUE``
-    (repeatable, applied in order after the shortcuts) and the rule-switch shortcuts
-    (``--dice``). The command gets ``overrides``: ``(key, value, option)`` triples for the
-    scenario named by its ``scenario`` argument."""
-
-    @functools.wraps(func)
-    def wrapper(*args, set_texts=(), switch_flags=None, **kwargs):
-        path = kwargs["scenario"]
-        overrides = _flag_overrides(path, switch_flags or {}) + _set_overrides(set_texts)
-        return func(*args, overrides=overrides, **kwargs)
-
-    wrapper = click.option(
-        "--set", "set_texts", multiple=True, metavar="KEY=VALUE",
-        help="Change the scenario before it runs: a key path and its value, as --vary takes "
-        "them (e.g. sides.blue[0].armor.pd=10); repeatable.",
-    )(wrapper)  # fmt: skip
-    return _switch_options(wrapper)
-
-
-def _assignments(texts, option: str):
-    if not texts:
-        raise FuzionSimError(f"give at least one {option} KEY=VALUES")
-    return [parse_assignment(t) for t in texts]
-
-
-def _range(text):
-    if text is None:
-        return None, None
-    parts = text.split(":")
-    if len(parts) != 2:
-        raise FuzionSimError(f"--range must be LO:HI, got '{text}'")
-    lo, hi = (parse_value(x.strip()) for x in parts)
-    for v in (lo, hi):
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise FuzionSimError(f"--range must be two numbers LO:HI, got '{text}'")
-    return lo, hi
-
-
-def _dump(obj) -> None:
-    click.echo(json.dumps(obj, indent=None, separators=(",", ": ")))
+from .explorer.command import explore as explore_command
 
 
 class _Group(click.Group):
     """Turns user-input errors raised anywhere below into one line and exit status 2, Ctrl-C
     and SIGTERM into one line and exit status 130 or 143, and the project's own warnings
-    (a Dask scheduler without TLS) into ``fuzion-sim: warning:`` lines."""
+    (a Dask scheduler without TLS) into ``fuzion-sim: warning:`` lines. Its commands are
+    :class:`_Command`: options drawn from the rule systems are made when first needed."""
+
+    command_class = _Command
 
     def invoke(self, ctx):
         with warnings.catch_warnings():
@@ -312,7 +126,7 @@ def run(scenario, trials, seed, overrides, threads, precision, max_trials, backe
     elif max_trials is not None:
         raise FuzionSimError("--max-trials only applies with --precision")
     try:
-        result = api.simulate(sc, trials=trials, seed=seed, threads=threads, stop=stop, **engine)
+        result = _api().simulate(sc, trials=trials, seed=seed, threads=threads, stop=stop, **engine)
     except Interrupted as exc:
         partial = getattr(exc, "result", None)
         if partial is None:
@@ -525,9 +339,6 @@ def _attack_command():
     """``attack``: the exact odds of one attack, of a scenario's member on another
     (``attack SCENARIO --attacker A --target T``) or, for a system with a flag form, from
     numbers on the command line (Fuzion: ``attack --av 11 --dv-base 9 --dc 4``)."""
-    from .systems import get_system, system_names
-
-    flag_options = {name: get_system(name).attack_flags() for name in system_names()}
 
     def attack(scenario, attacker, target, system_name, rows, as_json, set_texts, **flags):
         given = {k: v for k, v in flags.items() if v not in (None, False)}
@@ -536,7 +347,7 @@ def _attack_command():
                 raise FuzionSimError("attack SCENARIO needs --attacker NAME and --target NAME")
             overrides = _scenario_attack_overrides(scenario, given) + _set_overrides(set_texts)
             sc = _load(scenario, overrides)
-            answer = api.exact_attack(sc, attacker, target)
+            answer = _api().exact_attack(sc, attacker, target)
             if as_json:
                 _dump(answer)
                 return
@@ -547,6 +358,7 @@ def _attack_command():
         if attacker or target or set_texts:
             raise FuzionSimError("--attacker, --target and --set need a SCENARIO")
         system = _system(system_name)
+        flag_options = _attack_flag_options()
         names = {o.name for o in flag_options[system.name]}
         foreign = [k for k in given if k not in names]
         if foreign or not flag_options[system.name]:
@@ -572,19 +384,33 @@ def _attack_command():
                      help="With SCENARIO: change it first, as run --set; repeatable."),
     ]
     seen = {p.name for p in params}
-    for options in flag_options.values():
-        for option in options:
-            if option.name not in seen:
-                params.append(option)
-                seen.add(option.name)
-    for flag, by_system in sorted(_flag_switches().items()):  # run's rule shortcuts
-        if flag.replace("-", "_") not in seen:
-            words = sorted({w for _k, kind in by_system.values() if isinstance(kind, tuple)
-                            for w in kind})  # fmt: skip
-            params.append(click.Option([f"--{flag}"], help=f"With SCENARIO: as run --{flag}.",
-                                       type=click.Choice(words) if words else str))  # fmt: skip
-            seen.add(flag.replace("-", "_"))
-    return click.Command("attack", callback=attack, params=params, help=_attack_command.__doc__)
+
+    def later_options():
+        """The flag form's options of every system, then run's rule shortcuts."""
+        out = []
+        for options in _attack_flag_options().values():
+            for option in options:
+                if option.name not in seen:
+                    out.append(option)
+                    seen.add(option.name)
+        for flag, by_system in sorted(_flag_switches().items()):
+            if flag.replace("-", "_") not in seen:
+                words = _shortcut_words(by_system)
+                out.append(click.Option([f"--{flag}"], help=f"With SCENARIO: as run --{flag}.",
+                                        type=click.Choice(words) if words else str))  # fmt: skip
+                seen.add(flag.replace("-", "_"))
+        return out
+
+    params.append(_Later(later_options))
+    return _Command("attack", callback=attack, params=params, help=_attack_command.__doc__)
+
+
+@functools.cache
+def _attack_flag_options() -> dict:
+    """{system: the options of its flag form of ``attack``}."""
+    from .systems import get_system, system_names
+
+    return {name: get_system(name).attack_flags() for name in system_names()}
 
 
 def _scenario_attack_overrides(path: str, given: dict) -> list:
@@ -641,7 +467,7 @@ def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows, overr
     """The exact damage of one fall, knockback into an obstacle or collision of a member of
     SCENARIO, or of an object thrown at it (the Falling & Collisions table under the
     scenario's rules)."""
-    answer = api.exact_impact(_load(scenario, overrides), target, fall=fall, knockback=knockback,
+    answer = _api().exact_impact(_load(scenario, overrides), target, fall=fall, knockback=knockback,
                               speed=speed, thrown=thrown, aspect=aspect)  # fmt: skip
     if as_json:
         _dump(answer)
@@ -672,7 +498,7 @@ def hazard(scenario, hazard, target, rows, overrides, as_json):
     """The exact damage of one phase of a hazard of SCENARIO on a member, after its armour,
     and its breath there (fire, electricity, smoke, poison: M-67 to M-71)."""
     sc = _load(scenario, overrides)
-    answer = api.exact_hazard(sc, hazard, target)
+    answer = _api().exact_hazard(sc, hazard, target)
     if as_json:
         _dump(answer)
         return
@@ -690,7 +516,7 @@ def hazard(scenario, hazard, target, rows, overrides, as_json):
 def manoeuvre(scenario, vehicle, name, overrides, as_json):
     """The exact odds of one manoeuvre of a vehicle of SCENARIO: made, and each way control is
     lost (skid or spin, stall or spin, falls over; M-46 to M-51, VA-27 to VA-30)."""
-    answer = api.exact_manoeuvre(_load(scenario, overrides), vehicle, name)
+    answer = _api().exact_manoeuvre(_load(scenario, overrides), vehicle, name)
     if as_json:
         _dump(answer)
         return
@@ -717,7 +543,7 @@ def dogfight(scenario, a, b, rows, overrides, as_json):
     over B (Piloting + REF + die + Maneuver Value each) and the Advantage chart's positions
     (M-54, VA-32, VA-33)."""
     sc = _load(scenario, overrides)
-    answer = api.exact_dogfight(sc, a, b)
+    answer = _api().exact_dogfight(sc, a, b)
     if as_json:
         _dump(answer)
         return
@@ -826,7 +652,7 @@ def schema(system_name):
 def exact(scenario, overrides, as_json):
     """The exact answer to SCENARIO's fight, where its rule system can solve it."""
     sc = _load(scenario, overrides)
-    answer = api.exact_fight(sc)
+    answer = _api().exact_fight(sc)
     if as_json:
         _dump(answer)
         return
@@ -843,7 +669,7 @@ def exact(scenario, overrides, as_json):
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 def replay(scenario, trial, seed, overrides, as_json):
     """Play trial K of SCENARIO blow by blow, exactly as the bulk run recorded it."""
-    res = api.replay(_load(scenario, overrides), trial, seed=seed)
+    res = _api().replay(_load(scenario, overrides), trial, seed=seed)
     if as_json:
         _dump({k: v for k, v in res.items() if k != "lines"})
         return
@@ -852,9 +678,131 @@ def replay(scenario, trial, seed, overrides, as_json):
         _echo(line)
 
 
-for _command in STUDY_COMMANDS:  # matrix, sensitivity, pareto
+@cli.command()
+@click.argument("directory", default=".", required=False, metavar="[DIR]")
+@click.option("--force", is_flag=True, help="Overwrite example files that differ from the shipped.")
+def examples(directory, force):
+    """Copy the shipped example scenarios into DIR/scenarios/ (default: here), with the
+    scenario schemas beside them in DIR/schemas/.
+
+    The documentation's commands (``fuzion-sim run scenarios/marshal-vs-outlaw.yaml``) then
+    work in DIR, and each file's schema line (``../schemas/...``) finds its schema, so
+    an editor with the YAML language server checks and completes it. A file already there
+    with the same text is left alone; one that differs is an error unless --force.
+    """
+    from importlib import resources
+    from pathlib import Path
+
+    package = resources.files("fuzion_sim")
+    copies = [(f"scenarios/{name}", data) for name, data in _tree(package / "examples")]
+    copies += [(f"schemas/{name}", data) for name, data in _tree(package / "schemas")
+               if name.endswith(".schema.json")]  # fmt: skip
+    root = Path(directory)
+    if root.exists() and not root.is_dir():
+        raise FuzionSimError(f"{shorten(directory)}: not a folder")
+    differing = [rel for rel, data in copies
+                 if (root / rel).is_file() and (root / rel).read_bytes() != data]  # fmt: skip
+    if differing and not force:
+        raise FuzionSimError(
+            f"{differing[0]} (in {shorten(directory)}): differs from the shipped example"
+            + (f" (and {len(differing) - 1} more)" if len(differing) > 1 else "")
+            + "; give --force to overwrite"
+        )
+    written = 0
+    try:
+        for rel, data in copies:
+            path = root / rel
+            if path.is_file() and path.read_bytes() == data:
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            written += 1
+    except OSError as err:
+        raise FuzionSimError(f"{shorten(str(err.filename or directory))}: cannot write: "
+                             f"{err.strerror or err}") from None  # fmt: skip
+    scenarios = sum(rel.startswith("scenarios/") for rel, _ in copies)
+    _echo(f"{root / 'scenarios'}: {scenarios} example scenarios, schemas in "
+          f"{root / 'schemas'} (files written: {written})")  # fmt: skip
+    _echo(f"try: fuzion-sim run {shlex.quote(str(root / 'scenarios' / 'marshal-vs-outlaw.yaml'))}")
+
+
+def _tree(folder, prefix: str = "") -> list:
+    """``(relative path, bytes)`` of every file under a package folder, in name order."""
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.startswith(("_", ".")):
+            continue
+        if entry.is_dir():
+            out += _tree(entry, f"{prefix}{entry.name}/")
+        elif entry.is_file():
+            out.append((f"{prefix}{entry.name}", entry.read_bytes()))
+    return out
+
+
+def _starter_names(ctx, param, incomplete) -> list:
+    """The systems with a starter scenario, for shell completion (no system is imported)."""
+    from importlib import resources
+
+    starters = resources.files("fuzion_sim") / "starters"
+    names = sorted(e.name.removesuffix(".yaml") for e in starters.iterdir()
+                   if e.name.endswith(".yaml"))  # fmt: skip
+    return [n for n in names if n.startswith(incomplete)]
+
+
+@cli.command()
+@click.argument("system_name", metavar="SYSTEM", shell_complete=_starter_names)
+@click.argument("file", required=False)
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def new(system_name, file, force):
+    """Write a commented starter scenario of SYSTEM (fuzion, colour, fudge) to FILE, or print
+    it when no FILE is given.
+
+    Its schema line names the nearest ``schemas/`` folder above FILE that holds the system's
+    schema (as ``fuzion-sim examples`` writes one), else the schema installed with the package.
+    """
+    from importlib import resources
+    from pathlib import Path
+
+    system = _system(system_name)
+    starters = resources.files("fuzion_sim") / "starters"
+    starter = starters / f"{system.name}.yaml"
+    if not starter.is_file():
+        have = sorted(e.name.removesuffix(".yaml") for e in starters.iterdir()
+                      if e.name.endswith(".yaml"))  # fmt: skip
+        raise FuzionSimError(f"system {system.name} has no starter scenario (starters: "
+                             f"{', '.join(have)})")  # fmt: skip
+    schema_name = f"{system.name}.schema.json"
+    schema = Path(str(resources.files("fuzion_sim") / "schemas" / schema_name)).resolve()
+    path = Path(file) if file else None
+    if path is not None:
+        for folder in _folders(path):
+            if (folder / "schemas" / schema_name).is_file():
+                schema = Path(os.path.relpath(folder / "schemas" / schema_name,
+                                              path.absolute().parent))  # fmt: skip
+                break
+    text = starter.read_text(encoding="utf-8")
+    text = text.replace("{schema}", schema.as_posix()).replace("{file}", file or "FILE.yaml")
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    if path.exists() and not force:
+        raise FuzionSimError(f"{shorten(file)}: exists; give --force to overwrite it")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise FuzionSimError(f"{shorten(file)}: cannot write: {err.strerror or err}") from None
+    _echo(f"wrote {file}: a {system.name} starter scenario; try: fuzion-sim run "
+          f"{shlex.quote(file)}")  # fmt: skip
+
+
+def _folders(path):
+    """The folder of ``path`` and every folder above it."""
+    here = path.absolute().parent
+    return [here, *here.parents]
+
+
+for _command in (*STUDY_COMMANDS, explore_command):  # matrix, sensitivity, pareto; explore
     cli.add_command(_command)
-cli.add_command(__import__("fuzion_sim.explorer.command", fromlist=["explore"]).explore)
 
 
 def main(argv=None) -> None:

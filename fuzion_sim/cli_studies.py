@@ -9,19 +9,15 @@ matters). Parse, call the analysis, render; no rules here. Errors are the projec
 from __future__ import annotations
 
 import functools
-import json
 import re
 
 import click
 
+from .cli_common import _SEED, _THREADS, _TRIALS, _base, _Command, _dump, _override_options
 from .errors import FuzionSimError
-from .limits import MAX_SEED, MAX_TRIALS
 
 __all__ = ["STUDY_COMMANDS", "parse_margin", "until_decided_options"]
 
-_TRIALS = click.IntRange(1, MAX_TRIALS)
-_SEED = click.IntRange(0, MAX_SEED)
-_THREADS = click.IntRange(1, 1024)
 _MARGIN = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(pt|pts|points?|%)?\s*$")
 
 
@@ -40,16 +36,6 @@ def parse_margin(text: str) -> float:
     if not 0 < points < 100:
         raise FuzionSimError(f"--margin must be above 0 and below 100 points, got {text!r}")
     return points / 100
-
-
-def _dump(obj) -> None:
-    click.echo(json.dumps(obj, indent=None, separators=(",", ": "), default=str))
-
-
-def _warn(message: str) -> None:
-    from .errors import one_line
-
-    click.echo(f"fuzion-sim: warning: {one_line(message)}", err=True)
 
 
 # --- compare --until-decided -------------------------------------------------------------------
@@ -132,16 +118,13 @@ def _until_decided(
     chunk,
     **_,
 ):
-    from ._args import apply_overrides
     from .analysis.sequential import DEFAULT_CAP, DEFAULT_CHUNK, compare_until_decided
-    from .analysis.variants import as_base, parse_assignment
+    from .analysis.variants import parse_assignment
 
     if not varies:
         raise FuzionSimError("give at least one --vary KEY=VALUES")
     axes = [parse_assignment(t) for t in varies]
-    base, built = apply_overrides(as_base(scenario), list(overrides))
-    for w in built.warnings:
-        _warn(w)
+    base = _base(scenario, overrides)[0]
 
     def note(look):
         if not as_json:
@@ -176,7 +159,7 @@ def _until_decided(
 
 
 # --- matrix ------------------------------------------------------------------------------------
-@click.command()
+@click.command(cls=_Command)
 @click.argument("scenario")
 @click.option(
     "--rows",
@@ -218,8 +201,10 @@ def _until_decided(
 )
 @click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@_override_options
 def matrix(
     scenario,
+    overrides,
     rows,
     cols,
     templates,
@@ -238,11 +223,7 @@ def matrix(
     random numbers, with intervals, dominated items flagged and cell warnings kept."""
     from .analysis.matrix import matrix as run_matrix
     from .analysis.matrix import round_robin
-    from .analysis.variants import as_base
-
-    base = as_base(scenario)
-    for w in base.build().warnings:
-        _warn(w)
+    base = _base(scenario, overrides)[0]
     if templates:
         if rows or cols:
             raise FuzionSimError("give --round-robin or --rows and --cols, not both")
@@ -307,7 +288,7 @@ def _render_matrix(mx, written) -> None:
 
 
 # --- sensitivity -------------------------------------------------------------------------------
-@click.command()
+@click.command(cls=_Command)
 @click.argument("scenario")
 @click.option(
     "--vary",
@@ -352,8 +333,10 @@ def _render_matrix(mx, written) -> None:
 )
 @click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@_override_options
 def sensitivity(
     scenario,
+    overrides,
     varies,
     local,
     metric,
@@ -370,11 +353,7 @@ def sensitivity(
     """Which parameter of SCENARIO matters most: Sobol indices (first-order and total, with
     bootstrap intervals) or, with --local, stat weights with intervals; a tornado chart."""
     from .analysis.sensitivity import sensitivity as run_sensitivity
-    from .analysis.variants import as_base
-
-    base = as_base(scenario)
-    for w in base.build().warnings:
-        _warn(w)
+    base = _base(scenario, overrides)[0]
     sens = run_sensitivity(
         base,
         list(varies),
@@ -414,7 +393,7 @@ def _write_sensitivity(sens, out_dir, force) -> list:
 
 
 # --- pareto ------------------------------------------------------------------------------------
-@click.command()
+@click.command(cls=_Command)
 @click.argument("scenario")
 @click.option(
     "--param",
@@ -457,17 +436,14 @@ def _write_sensitivity(sens, out_dir, force) -> list:
 )
 @click.option("--force", is_flag=True, help="Overwrite files in OUT that fuzion-sim did not write.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def pareto(
-    scenario, params, goals, budget, finalists, trials, seed, threads, out_dir, force, as_json
-):
+@_override_options
+def pareto(scenario, overrides, params, goals, budget, finalists, trials, seed, threads, out_dir,
+           force, as_json):  # fmt: skip
     """Several levers, several goals: the trade-offs (Pareto front) of SCENARIO, each finalist
     re-run on a fresh seed."""
     from .analysis.pareto import pareto as run_pareto
-    from .analysis.variants import as_base
 
-    base = as_base(scenario)
-    for w in base.build().warnings:
-        _warn(w)
+    base = _base(scenario, overrides)[0]
     res = run_pareto(
         base,
         list(params),

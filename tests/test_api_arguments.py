@@ -1,4 +1,4 @@
-"""Property tests of the Python API's argument checks (issue 20), derandomized: any value for
+"""Property tests of the Python API's argument checks, derandomized: any value for
 ``trials``, ``seed``, ``threads`` and the exact calculator's numbers is either accepted (an
 integer in range) or refused with an ``ArgumentError`` naming the argument; never a deep
 traceback, a hang or a silent acceptance of NaN or a float."""

@@ -8,9 +8,15 @@ from :class:`~fuzion_sim.explorer.session.Explorer`; the page's URL holds the ch
 
 from __future__ import annotations
 
-from .session import Explorer
-
 __all__ = ["Explorer", "explore"]
+
+
+def __getattr__(name: str):
+    if name == "Explorer":  # on first use: it loads the simulation
+        from .session import Explorer
+
+        return Explorer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def explore(scenario, **kwargs):

@@ -22,15 +22,13 @@ from ..analysis.variants import Base, as_base
 from ..errors import FuzionSimError, error_lines, one_line
 from ..scenario.schema import scenario_schema
 from ..systems import get_system
+from .caps import DEFAULT_MAX_TRIALS, MAX_TRIALS_LIMIT
 from .state import build_controls, check_changes, to_yaml
 
 __all__ = ["DEFAULT_MAX_TRIALS", "Explorer", "Job", "MAX_TRIALS_LIMIT", "STAGE_FIRST", "error_line"]
 
 #: Trials of the first Monte Carlo stage; each later stage has four times as many.
 STAGE_FIRST = 4096
-#: The default and the largest cap on one estimate's trials.
-DEFAULT_MAX_TRIALS = 1 << 18
-MAX_TRIALS_LIMIT = 1 << 24
 #: Most trial-combatant cells one stage keeps per trial (the paired difference needs them).
 MAX_CELLS = 1 << 23
 #: Time slots drawn in the kill-time plots: up to the 99.9th percentile, at most this many.

@@ -319,7 +319,7 @@ class RuleSystem:
 
     def impact(self, scenario, target: str, **how) -> dict:
         """The exact damage of one fall or collision of ``target`` (``how``: ``fall`` metres,
-        ``knockback`` units, ``speed`` m/s; issue 17): ``{"dc": ..., "damage": {"mean",
+        ``knockback`` units, ``speed`` m/s): ``{"dc": ..., "damage": {"mean",
         "pmf"}}`` and what the system adds."""
         raise NotAvailable(f"system {self.name} has no falls or collisions")
     def hazard(self, scenario, hazard: str, target: str) -> dict:

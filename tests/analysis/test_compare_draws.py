@@ -19,7 +19,7 @@ def fake_result():
     return make_result
 
 
-#: The car chase of the issue: 54.4% draws, crooks 33.5%, police 11.8% (out of 10,000).
+#: The car chase scenario: 54.4% draws, crooks 33.5%, police 11.8% (out of 10,000).
 CHASE = (3350, 1180, 5440, 30)
 #: A variant with fewer draws, in which the crooks lead outright.
 CLEAR = (5200, 1300, 3470, 30)

@@ -104,7 +104,8 @@ def test_reference_is_generated_from_the_code(site):
 
     commands_page = (site / "reference/commands/index.html").read_text()
     assert "Sentinel" not in commands_page  # click 8.3 unset defaults, shown by the table style
-    for name in ("run", "compare", "sweep", "balance", "report", "exact", "schema"):
+    for name in ("run", "compare", "sweep", "balance", "report", "exact", "schema", "examples",
+                 "new"):
         assert f"fuzion-sim {name}" in commands_page, name
     for name in BUILTIN:
         switches = (site / f"reference/switches/{name}/index.html").read_text()

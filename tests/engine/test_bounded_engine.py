@@ -1,4 +1,4 @@
-"""The engine under extreme scenarios (issue 20): tallies bounded whatever ``max_rounds``, means
+"""The engine under extreme scenarios: tallies bounded whatever ``max_rounds``, means
 exact past the histograms' last bin, sub-chunks that change no number, a stop flag, and Ctrl-C
 that ends a run within a second with ``interrupted after N trials`` and status 130."""
 

@@ -1,4 +1,4 @@
-"""The local Dask cluster ``--backend dask`` starts (issue 20): TLS with temporary credentials,
+"""The local Dask cluster ``--backend dask`` starts: TLS with temporary credentials,
 no HTTP server anywhere, no connection without the credentials, and Ctrl-C that reaches only
 the client (no worker traceback), while it starts and mid-run."""
 

@@ -1,4 +1,4 @@
-"""Output folders (issue 20): no writes through symlinks, no silent overwrites, one line for
+"""Output folders: no writes through symlinks, no silent overwrites, one line for
 every path problem, a lock per folder, self-describing sweep points, escaped reports."""
 
 from __future__ import annotations

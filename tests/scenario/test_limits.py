@@ -1,4 +1,4 @@
-"""Hostile and extreme input (issue 20): every fault the fuzz found, one minimal case each.
+"""Hostile and extreme input: every fault the fuzz found, one minimal case each.
 
 Loading: a NUL byte, recursive aliases, deep nesting, an alias bomb, huge files, huge and
 non-finite numbers all end in one ScenarioError line with the file (and line); the Python API

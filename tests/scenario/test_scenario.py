@@ -185,7 +185,7 @@ def test_flagship_loads_as_written():
         "powered_stun": "as_stun",
         "structural_integrity": False,
         "integrity_count": "total_tenths",
-        # falls and knockback into obstacles (issue 17)
+        # falls and knockback into obstacles
         "falling_columns": "six",
         "weight_row": "nearest_ratio",
         "impact_damage": "killing",

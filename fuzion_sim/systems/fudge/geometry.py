@@ -4,7 +4,7 @@ A scenario places its members one of two ways (never both):
 
 - ``position``: metres on a line or ``[x, y]`` (a member without one stands at 0); every
   distance is known;
-- ``distance``: a member's metres to every enemy (the issue's "Two Fair shooters at 8 metres").
+- ``distance``: a member's metres to every enemy (as in "Two Fair shooters at 8 metres").
   Two enemies are as far apart as either says (they must agree); friends' distances from each
   other are unknown, so a blast cannot be placed among them.
 """

@@ -809,7 +809,7 @@ def _combatant(ctx: Context, parts, value, side: str) -> Combatant:
     tactics.check_weapon_names(rules, [weapon.name], at("tactics"), ctx.fail)
     _check_launch_tactics(ctx, at("tactics"), value.get("tactics"), rules, weapon)
     _check_damage(ctx, name, weapon, stats)
-    # issue 17: the weight falls and collisions go by (VA-36; default 72 kg)
+    # the weight falls and collisions go by (VA-36; default 72 kg)
     weight_kg = opt("weight", lambda p, v: parse_weight(ctx, p, v), None)
     return Combatant(
         name=name,

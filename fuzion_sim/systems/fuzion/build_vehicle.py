@@ -61,7 +61,7 @@ VEHICLE_KEYS = (
     "fuel_flammable", "absent", "control_skill", "crew", "weapons", "countermeasures",
     "altitude", "height",
 )  # fmt: skip
-#: Keys of the rules still to build (issue 16), refused with a clear message.
+#: Keys of the rules still to build, refused with a clear message.
 PLANNED_VEHICLE_KEYS = {
     "body": "the knockback BODY of an SDP vehicle (VA-41; it is SDP // 5)",
 }

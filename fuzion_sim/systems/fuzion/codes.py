@@ -372,7 +372,7 @@ EVENT_OUT_OF_ARC = 28  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HI
 EVENT_CRITICAL = 29  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
 #                      EV_THROUGH (EFF_*)
 EVENT_NO_WEAPON = 30  # ACTOR's vehicle weapon is out of action (its Weapon location lost)
-# --- issue 17: falls and knockback into obstacles (impact.py) ------------------------------
+# --- falls and knockback into obstacles (impact.py) ------------------------------
 # ACTOR falls EV_RAW centimetres (a jump, EV_ACTION jump, or knocked into a drop TARGET: the
 # drop's index): EV_DV the DC, EV_ROLL the damage rolled, EV_THROUGH through, EV_HITS /
 # EV_STUN after, EV_X / EV_Y where it lands (cm); FLAG_DEAD / FLAG_OUT / FLAG_DYING

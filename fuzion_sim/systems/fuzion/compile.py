@@ -163,7 +163,7 @@ class Plan(NamedTuple):
     rscale: np.ndarray
     rs_target: np.ndarray
     suit_max: np.ndarray
-    # --- issue 17: falls and obstacles (impact_build.impact_arrays) ---------------------
+    # --- falls and obstacles (impact_build.impact_arrays) ---------------------
     im_row: np.ndarray
     ob_rect: np.ndarray
     ob_sdp: np.ndarray
@@ -367,7 +367,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]
     covers = [target_modifiers(c.cover, "normal", c.prone, c.crouched, False) for c in fighters]
-    drops = [d.name for d in scenario.scene.get("drops", ())]  # issue 17: a jump's drop
+    drops = [d.name for d in scenario.scene.get("drops", ())]  # a jump's drop
     packed = tactics.pack([tactics.program_of(c, drops) for c in fighters])
     default = list(tactics.validate_tactics(None))
     margin, effect = _presence_table()
@@ -479,7 +479,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         **weapon_columns(fighters, rules, fighters),
         **arsenal_arrays(fighters, rules),
         **mecha,
-        **impact_arrays(scenario, fighters),  # issue 17
+        **impact_arrays(scenario, fighters),
         **hazard_arrays(scenario, fighters, timing.slots_per_round),
         **motion_arrays(scenario, fighters),
         **dogfight_arrays(fighters, rules),

@@ -238,7 +238,7 @@ def no_suits(plan: Plan) -> bool:
 
 @condition("an obstacle, a drop or terrain")
 def no_impacts(plan: Plan) -> bool:
-    """No obstacle, no drop and no terrain zone (issue 17): falls, knockback into obstacles
+    """No obstacle, no drop and no terrain zone: falls, knockback into obstacles
     and ground that slows run on the general kernel."""
     return not plan.im_opts[0]
 
@@ -291,7 +291,7 @@ _VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
                           and k not in THROW_SWITCHES and k != "moving_target")  # fmt: skip
 _HAZARD = "the environment (hazard zones, breath, poison; hazard.py): the general kernel"
 _SUIT = "powered armour (M-35, F30): the general kernel"
-_IMPACT = "falls, knockback into obstacles and terrain (issue 17): the general kernel"
+_IMPACT = "falls, knockback into obstacles and terrain: the general kernel"
 _THROWN = ("built into the weapon's dc, kills, range and shots (throw_build.py); its objects "
            "are a magazine: the general kernel")
 
@@ -456,7 +456,7 @@ HONOURS: tuple[Honour, ...] = (
       for key in _VEHICLE_WEAPON_KEYS),
     *(_row(f"rules.{key}", "read only with a vehicle: " + _VEHICLE, standing=no_vehicles)
       for key in _VEHICLE_SWITCHES),
-    # issue 17: falls and knockback into obstacles (impact.py): the general kernel only
+    # falls and knockback into obstacles (impact.py): the general kernel only
     _row("obstacles", _IMPACT, standing=no_impacts),
     _row("drops", _IMPACT, standing=no_impacts),
     _row("terrain", _IMPACT, standing=no_impacts),

@@ -1,4 +1,4 @@
-"""The general kernel's falls and knockback into obstacles (issue 17; ../shared/rulings/vehicles/
+"""The general kernel's falls and knockback into obstacles (../shared/rulings/vehicles/
 mechanics.md M-40, M-59 to M-62, M-72; rulings.md VA-35 to VA-38, VA-41).
 
 A room of its own over one group, :data:`Impacts` (``im``): each combatant's row of the

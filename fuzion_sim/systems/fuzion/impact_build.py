@@ -1,4 +1,4 @@
-"""The scenario's ``obstacles:``, ``drops:`` and ``terrain:`` (issue 17: knockback into
+"""The scenario's ``obstacles:``, ``drops:`` and ``terrain:`` (knockback into
 obstacles and walls, falls, ground that slows; ../shared/rulings/vehicles/ M-11, M-40, M-60,
 M-72, VA-41, VA-51), built from YAML with the shared
 checks (file, line, key path, did-you-mean), and the checks across the scenario: a ``jump``
@@ -37,7 +37,7 @@ __all__ = [
     "build_scene", "check_scene", "impact_weight", "terrain_array", "terrain_at", "terrain_dvs",
 ]  # fmt: skip
 
-#: The scenario-level keys Fuzion adds to the envelope (issue 17).
+#: The scenario-level keys Fuzion adds to the envelope.
 SCENE_KEYS = ("obstacles", "drops", "terrain")
 OBSTACLE_KEYS = ("name", "at", "size", "sdp", "kills", "weight")
 DROP_KEYS = ("name", "at", "radius", "height")

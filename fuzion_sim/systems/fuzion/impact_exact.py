@@ -1,4 +1,4 @@
-"""Exact falls and collisions (issue 17 item 7): the damage pmf of a fall, of a knockback into an
+"""Exact falls and collisions: the damage pmf of a fall, of a knockback into an
 obstacle, of a collision at a closing speed and of an object thrown (M-73, VA-49) at one
 member of a scenario under its rules (M-60 to M-62, VA-35 to VA-38, VA-41).
 ``fuzion-sim impact SCENARIO --target NAME (--fall M | --knockback UNITS | --speed M_S |

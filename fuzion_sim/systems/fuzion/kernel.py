@@ -233,7 +233,7 @@ def run_chunk(
     w_arc, w_mounted, arm_start, arms_i, arms_f,
     # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
     rscale, rs_target, suit_max,
-    # issue 17: falls and obstacles (impact_build.impact_arrays)
+    # falls and obstacles (impact_build.impact_arrays)
     im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
     terrain,
     # the environment (hazard_build.hazard_arrays)
@@ -314,7 +314,7 @@ def run_chunk(
         target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
         (0: none, M-35).
     im_row ... im_opts, terrain
-        Falls, obstacles and terrain (issue 17, ``impact_build.impact_arrays``): each
+        Falls, obstacles and terrain (``impact_build.impact_arrays``): each
         combatant's row of the Falling & Collisions table, the obstacles' rectangles and
         structure, the drops, the table's DC and Kills, its column bands, the switches
         (``im_opts[0]``: any obstacle, drop or terrain, the one flag) and the terrain zones
@@ -483,7 +483,7 @@ def run_chunk(
     room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
     for c in range(n_comb):
         room[c] = vclass[c] > 0 or suit_max[c] > 0
-    # issue 17: each obstacle's structure left, who fell, the counters (impact.Impacts)
+    # each obstacle's structure left, who fell, the counters (impact.Impacts)
     ob_left = np.zeros(ob_sdp.shape[0], np.int64)
     fallen = np.zeros(n_comb, np.int64)
     c_falls = np.zeros(n_comb, np.int64)
@@ -661,7 +661,7 @@ def trials(
     )
     md = Mods(tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, called_loc, called_mod)
     hl = Health(hits, stun, dead, gave_up, lose, is_out, penalty, e_ref, e_dex, e_str, damaged)
-    # issue 17: falls and obstacles, behind one flag (impact.py)
+    # falls and obstacles, behind one flag (impact.py)
     any_impact = im_opts[0] != 0
     im = Impacts(
         im_row,
@@ -1130,7 +1130,7 @@ def trials(
                                 nd6_table, s0, s1, s2, s3, log, events, ne, now,
                             )  # fmt: skip
                             continue
-                        if action >= tx.A_JUMP:  # issue 17: a jump, a vehicle's drive (motion.py)
+                        if action >= tx.A_JUMP:  # a jump, a vehicle's drive (motion.py)
                             s0, s1, s2, s3, ne, sides_left = drive(
                                 a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl,
                                 dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,

@@ -175,7 +175,7 @@ SWITCHES: dict[str, Switch] = {
     "structural_integrity": Switch(bool, False, "F30", "structural integrity"),
     "integrity_count": Switch(("total_tenths", "fractional_part"), "total_tenths", "VA-45",
                               "structural integrity: the count of Kills left"),
-    # --- issue 17: falls and knockback into obstacles (M-40, M-59 to M-62, VA-35 to VA-41);
+    # --- falls and knockback into obstacles (M-40, M-59 to M-62, VA-35 to VA-41);
     # read only in a fight with `obstacles:` or `drops:` (impact.py)
     "falling_columns": Switch(("six", "eleven"), "six", "VA-35", "falling table columns"),
     "weight_row": Switch(("nearest_ratio", "at_or_below"), "nearest_ratio", "VA-36",
@@ -206,7 +206,7 @@ SWITCHES: dict[str, Switch] = {
                            "breath comes back"),
     "asphyxia_collateral": Switch(bool, True, "VA-47", "asphyxiation costs collateral Stun"),
     "poison_timing": Switch(("minute", "turn"), "minute", "VA-48", "poison damage every"),
-    # --- issue 17: manoeuvres, loss of control, speeds and ramming (M-46 to M-52, M-62 to
+    # --- manoeuvres, loss of control, speeds and ramming (M-46 to M-52, M-62 to
     # M-66; VA-19, VA-27 to VA-31, VA-39, VA-40; motion.py): read only by a vehicle's
     # steer, accelerate, brake, manoeuvre, regain_control or ram
     "manoeuvre_dv": Switch(("full", "plus_roll"), "full", "VA-27", "manoeuvre DVs"),
@@ -248,7 +248,7 @@ SWITCHES: dict[str, Switch] = {
     "break_off_time": Switch(("fixed", "d6_half"), "fixed", "VA-34",
                              "break-off: break_off_rounds, or ceil(1d6/2) rounds"),
 }  # fmt: skip
-#: The switches of issue 17's falls, knockback into obstacles and terrain (read for people
+#: The switches of falls, knockback into obstacles and terrain (read for people
 #: too, only with obstacles, drops or terrain).
 IMPACT_SWITCHES = (
     "falling_columns",
@@ -297,7 +297,7 @@ VEHICLE_CLASSES = ("ground", "aircraft", "boat", "mecha")
 #: F31 / VA-03: the skill a vehicle's pilot controls it with, by class.
 CONTROL_SKILL_BY_CLASS = {"ground": "Driving", "aircraft": "Piloting", "boat": "Piloting",
                           "mecha": "Piloting"}  # fmt: skip
-#: How a vehicle moves (for the loss of control of the next issue; VA-28 to VA-31).
+#: How a vehicle moves (which loss of control it suffers; VA-28 to VA-31).
 LOCOMOTIONS = ("wheels", "tracks", "walker", "air", "water")
 LOCOMOTION_BY_CLASS = {"ground": "wheels", "aircraft": "air", "boat": "water",
                        "mecha": "walker"}  # fmt: skip
@@ -559,7 +559,7 @@ class Combatant:
     #: every weapon it fires, ``weapon`` (the one in hand at the start) first, when it operates
     #: several vehicle weapons (M-76); tactics pick one by name (``do: attack, weapon: NAME``)
     arsenal: tuple[Weapon, ...] = ()
-    #: issue 17: the weight in kg falls and collisions go by (None: a person's 72 kg, VA-36)
+    #: The weight in kg falls and collisions go by (None: a person's 72 kg, VA-36)
     weight_kg: float | None = None
     # --- the environment (hazard_build.py) ---
     #: a poison or drug in its blood from the start (VA-48): ``hazard_build.Poison``

@@ -1,5 +1,5 @@
 """The general kernel's vehicles in motion: driving, speeds, manoeuvres, loss of control and
-rams (issue 17; ../shared/rulings/vehicles/mechanics.md M-46 to M-52, M-62 to M-66; rulings.md
+rams (../shared/rulings/vehicles/mechanics.md M-46 to M-52, M-62 to M-66; rulings.md
 VA-19, VA-27 to VA-31, VA-39, VA-40).
 
 A room of its own over one group, :data:`Motion` (``mo``): each combatant's MOVE now and at
@@ -552,7 +552,8 @@ def _direction(a, tgt, code, wh, vs, hl, sh):
 def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """A vehicle ``a``'s own action (``tactics.MOTION_ACTIONS``) against its target ``tgt``,
-    or anyone's ``jump`` (``impact.jump``: the kernel's one call for issue 17's actions).
+    or anyone's ``jump`` (``impact.jump``: the kernel's one call for the actions of falls and
+    vehicles).
     Returns ``(state, ne, sides still standing)``."""
     if action == tx.A_JUMP:
         return jump(a, param, im, ar, sh, hl, wh, wp, st, tl, vh.kill_unit, dt.nd6_offsets,

@@ -1,5 +1,5 @@
 """The compile-time side of the vehicles in motion (motion.py): the checks a scenario's driving
-tactics need, and the arrays of :data:`motion.Motion` (issue 17; ../shared/rulings/vehicles
+tactics need, and the arrays of :data:`motion.Motion` (../shared/rulings/vehicles
 M-46 to M-52, M-62 to M-66, VA-19, VA-27 to VA-31, VA-39, VA-40)."""
 
 from __future__ import annotations

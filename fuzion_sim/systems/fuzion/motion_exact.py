@@ -1,4 +1,4 @@
-"""Exact manoeuvres and loss of control (issue 17 item 7; M-46 to M-51, VA-27 to VA-30): for one
+"""Exact manoeuvres and loss of control (M-46 to M-51, VA-27 to VA-30): for one
 vehicle of a scenario and a named manoeuvre, the probability it is made and of each way control
 is lost (a ground vehicle's skid or spin, an aircraft's stall or spin, a walker's fall), the
 skid's dice, and the regain rolls of an aircraft. ``fuzion-sim manoeuvre SCENARIO --vehicle

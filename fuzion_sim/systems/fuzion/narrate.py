@@ -49,7 +49,7 @@ KIND_NAMES = {
     k.EVENT_OUT_OF_ARC: "out_of_arc",
     k.EVENT_CRITICAL: "critical",
     k.EVENT_NO_WEAPON: "no_weapon",
-    k.EVENT_FALL: "fall",  # issue 17
+    k.EVENT_FALL: "fall",
     k.EVENT_COLLISION: "collision",
     k.EVENT_BLOCKED: "blocked",  # M-10: a wall in the way of a move or a line of fire
     k.EVENT_HAZARD: "hazard",  # the environment (hazard.py)
@@ -207,7 +207,7 @@ def event_dicts(
       ``missiles`` (the launch's), ``damage_rolled``, ``damage_through``, ``hits_after``,
       ``stun_after``, ``out``, ``dead``, ``location`` (a vehicle's row, or with ``locations``
       a person's: the last missile's);
-    - ``fall`` (issue 17; ``scene``: the scenario's obstacles and drops, for their names):
+    - ``fall`` (``scene``: the scenario's obstacles and drops, for their names):
       the ``actor`` falls ``metres`` (``jumped``: its own jump; ``drove``: a vehicle went over
       the edge in motion, its damage the ``crash`` into the ground that follows; ``drop``: the
       drop's name), ``dc``, ``damage_rolled``, ``damage_through``, where it lands ``x``,
@@ -233,7 +233,7 @@ def event_dicts(
         else:
             ev["actor"] = names[row[k.EV_ACTOR]]
         flags = row[k.EV_FLAGS]
-        if kind in ("fall", "collision"):  # issue 17: the target is a drop or an obstacle
+        if kind in ("fall", "collision"):  # the target is a drop or an obstacle
             _impact_event(ev, row, kind, flags, scene or {})
         if code in MOTION_KINDS:  # vehicles in motion: a crash's target may be the ground
             motion_event(ev, row, names, scene or {})
@@ -715,7 +715,7 @@ def narrate(
         elif kind == "knockback":
             text = f"{actor} is knocked back {ev['units']} by {ev['target']}, "
             text += f"to ({ev['x']:.1f}, {ev['y']:.1f})"
-        elif kind in ("fall", "collision"):  # issue 17
+        elif kind in ("fall", "collision"):
             text = _impact_line(actor, ev)
         elif kind == "area":
             cx, cy = ev["centre"]
@@ -762,7 +762,7 @@ def narrate(
     return lines
 
 
-# --- issue 17: falls and knockback into obstacles ---------------------------------------------
+# --- falls and knockback into obstacles ---------------------------------------------
 
 
 def _impact_event(ev: dict, row: list, kind: str, flags: int, scene: dict) -> None:

@@ -1,4 +1,4 @@
-"""The replay's lines of the vehicles in motion (motion.py; issue 17): manoeuvres and loss of
+"""The replay's lines of the vehicles in motion (motion.py): manoeuvres and loss of
 control, regaining it, drives, rams and crashes. :func:`motion_event` reads a logged row into
 the event's fields (``narrate.event_dicts``), :func:`motion_line` puts it in words."""
 

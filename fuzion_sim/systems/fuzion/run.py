@@ -63,7 +63,7 @@ MISSILE_COUNTERS = (
             "that engaged it)"),
     Counter("evaded", "missiles_evaded", "missile engagements it evaded without a hit"),
 )
-#: What the general kernel counts in a fight with an obstacle or a drop (issue 17, M-40, M-60).
+#: What the general kernel counts in a fight with an obstacle or a drop (M-40, M-60).
 IMPACT_COUNTERS = (
     Counter("falls", "falls", "falls it took (a jump, or knocked off a ledge; M-60, M-72)"),
     Counter("collisions", "collisions", "knockbacks of it into an obstacle (M-40, VA-41)"),
@@ -121,8 +121,8 @@ def schema_of(unit: str = "phase", per_round: int = 4, vehicles: bool = False,
     trial, F28; hits taken by location, F27; with a vehicle in the fight, whether each was
     immobilised or made uncontrollable, its critical locations destroyed and its hits by
     vehicle location, M-22 to M-30; with a missile weapon, the missiles that hit each and the
-    engagements it met and evaded, F18; with an obstacle or a drop, the falls and collisions,
-    issue 17) and the time unit fights are reported in."""
+    engagements it met and evaded, F18; with an obstacle or a drop, the falls and collisions)
+    and the time unit fights are reported in."""
     counters = (Counter("knock", "knockback", "knockback units taken (F28)"),)
     categories = (Categories("location_hits", tuple(hit_locations().names),
                              "hits_by_location", "hits taken by location (F27)"),)  # fmt: skip
@@ -225,7 +225,7 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out),
                          *missile_outputs(out), *impact_outputs(out), *hazard_outputs(out),
                          *motion_outputs(out), *dogfight_outputs(out), *logs)  # fmt: skip
-        if "fell" in out.counters:  # 1 when it fell (issue 17)
+        if "fell" in out.counters:  # 1 when it fell
             np.minimum(out.counters["falls"], 1, out=out.counters["fell"])
         return
     if plan.kernel == "duel" and log_trial < 0:
@@ -282,7 +282,7 @@ def missile_outputs(out: TrialOutcomes) -> list:
 
 
 def impact_outputs(out: TrialOutcomes) -> list:
-    """The general kernel's falls and collisions (issue 17): the first four counters of
+    """The general kernel's falls and collisions: the first four counters of
     :data:`IMPACT_COUNTERS`, or (1, 1) arrays it leaves alone in a fight without obstacles or
     drops."""
     if "falls" not in out.counters:

@@ -270,8 +270,8 @@ def _weight(text: str) -> dict:
 
 
 def scene_schema() -> dict:
-    """The scenario-level ``obstacles``, ``drops`` and ``terrain`` (issue 17,
-    impact_build.py) and ``hazards`` (hazard_build.py)."""
+    """The scenario-level ``obstacles``, ``drops`` and ``terrain``
+    (impact_build.py) and ``hazards`` (hazard_build.py)."""
     from .impact_build import DROP_KEYS, MAX_SCENE, OBSTACLE_KEYS, TERRAIN_KEYS
     from .terrain import TERRAIN_CLASSES
 
@@ -304,15 +304,15 @@ def scene_schema() -> dict:
     return {
         "obstacles": {"type": "array", "maxItems": MAX_SCENE, "items": _object(
             obstacle, required=("name", "at", "size"), text="a wall or block: knockback into "
-            "it is a collision (M-40, VA-41)"), "description": "obstacles (issue 17)"},
+            "it is a collision (M-40, VA-41)"), "description": "obstacles"},
         "drops": {"type": "array", "maxItems": MAX_SCENE, "items": _object(
             drop, required=("name", "at", "height"), text="a ledge, window or hole: a jump "
             "there, or knockback into it, is a fall (M-60, M-72)"),
-            "description": "drops (issue 17)"},
+            "description": "drops"},
         "terrain": {"type": "array", "maxItems": MAX_SCENE, "items": _object(
             ground, required=("name", "kind", "at"), text="a stretch of ground: the phase's "
             "terrain is the majority of a move's path (M-11, VA-51); a later zone lies on "
-            "top"), "description": "terrain zones (issue 17)"},
+            "top"), "description": "terrain zones"},
         "hazards": hazards_schema(),
     }  # fmt: skip
 # --- the environment (hazard_build.py) ---------------------------------------------------

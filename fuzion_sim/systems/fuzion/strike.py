@@ -97,7 +97,7 @@ Health = namedtuple(
 )
 #: ``wh``: positions, the last action's move (``moved`` float64[C, 3]: metres, dx, dy), the
 #: distance and range modifier of every pair, the scene's obstacles and drops a knockback may
-#: meet (``impact.Impacts``; issue 17), the dogfights' pairs (``dogfight.DState.dfs``: column 0
+#: meet (``impact.Impacts``), the dogfights' pairs (``dogfight.DState.dfs``: column 0
 #: the partner, -1 none), and the vehicle each crew member rides (``carrier``, -1 none)
 Where = namedtuple("Where", "px py moved dist rmod scene dogfight carrier")
 #: ``st``: aim, cover, posture, defences, holds, the magazine, turns taken and aborted
@@ -577,7 +577,7 @@ def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, w
                 events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
                 events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
                 ne += 1
-            if wh.scene.on:  # into a wall, off a ledge (issue 17: impact.py, called)
+            if wh.scene.on:  # into a wall, off a ledge (impact.py, called)
                 s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
                     a, tgt, ox, oy, hl.stun[tgt] - stun_lost, wh.scene, ar, sh, hl, wh, wp, vh,
                     vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3, log, events, ne,

@@ -21,7 +21,7 @@ class Fuzion(RuleSystem):
     switches = SWITCHES
     member_keys = build.COMBATANT_KEYS
     side_keys = build.SIDE_KEYS
-    scene_keys = (*SCENE_KEYS, "hazards")  # issue 17: obstacles, drops; the environment
+    scene_keys = (*SCENE_KEYS, "hazards")  # obstacles, drops; the environment
     catalogue_kinds = ("weapons", "armor", "skills")
     catalogue_columns: ClassVar[dict] = {
         "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),

@@ -376,7 +376,7 @@ def aspect_roll_counts(aspect: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
-# --- the Falling & Collisions table (issue 17: falls and knockback into obstacles) ----------
+# --- the Falling & Collisions table (falls and knockback into obstacles) ----------
 
 #: The two readings of the falling table's columns (VA-35) and of the collision speed labels
 #: (VA-38), and of "closest approximate weight" (VA-36).

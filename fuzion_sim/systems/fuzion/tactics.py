@@ -129,14 +129,14 @@ A_BURST = 25
 #: target evades over ceil(1d6 / 2) rounds; needs a weapon with ``missile:``. A plain
 #: ``attack`` with a missile weapon launches too.
 A_LAUNCH = 26
-# --- issue 17 (falls): jump down a drop of the scenario (``drop: NAME``) -------------------
+# --- falls: jump down a drop of the scenario (``drop: NAME``) -------------------
 #: Jump down the named drop (``drops:``, M-60, M-72): move to it and fall its height; the
 #: rule's ``param`` is the drop's index.
 A_JUMP = 27
 #: Run out of the hazard zone it stands in by the shortest way (M-67 to M-71; hazard.flee);
 #: in no zone it stands.
 A_FLEE_HAZARD = 28
-# --- issue 17 (motion.py): a vehicle's driving, manoeuvres and rams (M-46 to M-52, M-63 to
+# --- motion.py: a vehicle's driving, manoeuvres and rams (M-46 to M-52, M-63 to
 # M-66, VA-19, VA-27 to VA-31, VA-40) ------------------------------------------------------
 #: A named manoeuvre (``name:`` of ``data/manoeuvres.yaml``): REF + control skill + the task
 #: die against its DV; it then drives on (``toward:`` or ``heading:``, default straight
@@ -203,8 +203,8 @@ ACTION_PARAMS: dict[str, dict[str, Any]] = {name: {} for name in ACTION_NAMES}
 ACTION_PARAMS["attack"] = {"fire": 1}
 ACTION_PARAMS.update({name: {"toward": "target"} for name in MOVEMENT_ACTIONS})
 ACTION_PARAMS["wait"] = {"until": "enemy_attacks"}
-ACTION_PARAMS["jump"] = {"drop": None}  # issue 17: the drop's name (required)
-ACTION_PARAMS["steer"] = {"toward": "target", "heading": None}  # issue 17 (motion.py)
+ACTION_PARAMS["jump"] = {"drop": None}  # the drop's name (required)
+ACTION_PARAMS["steer"] = {"toward": "target", "heading": None}  # motion.py
 ACTION_PARAMS["manoeuvre"] = {"name": None, "toward": None, "heading": None}
 ACTION_PARAMS["ram"] = {"kind": "auto"}
 
@@ -838,7 +838,7 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
             raise fail([*parts, "weapon"], f"expected a weapon's name, got "
                                            f"{_describe(raw['weapon'])}")  # fmt: skip
         out["weapon"] = raw["weapon"]
-    if action == "jump" or raw.get("drop") is not None:  # issue 17: jump names its drop
+    if action == "jump" or raw.get("drop") is not None:  # jump names its drop
         if action != "jump":
             raise fail([*parts, "drop"], f"'drop' does not apply to action '{action}' (only to "
                                          "jump)")  # fmt: skip
@@ -890,7 +890,7 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
 
 def _motion_params(raw: dict, action: str, parts: list, fail: Fail, out: dict) -> None:
     """A vehicle's ``name:`` (manoeuvre, required), ``kind:`` (ram) and ``heading:`` (steer,
-    manoeuvre), checked into ``out`` (issue 17, motion.py)."""
+    manoeuvre), checked into ``out`` (motion.py)."""
     from .tables import manoeuvres
 
     for key, users in (("name", ("manoeuvre",)), ("kind", ("ram",)),
@@ -1079,7 +1079,7 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None, weapons: Se
             param = WAIT_UNTIL[rule["until"]]
         elif "weapon" in rule:  # 1 + its index among the combatant's weapons (0: in hand)
             param = 1 + weapons.index(rule["weapon"])
-        elif "drop" in rule:  # issue 17: the drop's index (-1: none, refused by the loader)
+        elif "drop" in rule:  # the drop's index (-1: none, refused by the loader)
             param = list(drops).index(rule["drop"]) if rule["drop"] in drops else -1
         else:
             param = 0

@@ -1,4 +1,4 @@
-"""The general kernel's terrain (issue 17; ../shared/rulings/vehicles/ M-11, M-52, VA-51, E-04).
+"""The general kernel's terrain (../shared/rulings/vehicles/ M-11, M-52, VA-51, E-04).
 
 The scenario's ``terrain:`` zones (rectangles and circles of Easy, Rough or Very Rough ground)
 reduce the MOVE of whoever crosses them on the ground, by the terrain of the phase: "the

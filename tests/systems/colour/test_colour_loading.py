@@ -1,4 +1,4 @@
-"""Loading colour scenarios: the issue's example as written, every shipped scenario against the
+"""Loading colour scenarios: the worked example as written, every shipped scenario against the
 JSON Schema, and bad input as one line naming the file, the line, the key path and the closest
 valid name."""
 

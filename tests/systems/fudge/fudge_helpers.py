@@ -34,7 +34,7 @@ def _given(member: dict) -> dict:
 
 
 def duel(rules=None, **members) -> dict:
-    """The issue's two Fair shooters at 8 m, with rule and member changes
+    """The worked example's two Fair shooters at 8 m, with rule and member changes
     (``vaclav={"skill": "Good"}``)."""
     data = {
         "name": "duel", "system": "fudge", "seed": 11, "rules": dict(rules or {}),

@@ -1,6 +1,6 @@
-"""Loading FUDGE scenarios: the issue's YAML as written, ladder names or numbers, every shipped
-scenario against the JSON Schema, one-line errors with file, line, key path, problem, range and
-did-you-mean, and warnings for keys that do nothing."""
+"""Loading FUDGE scenarios: the worked example's YAML as written, ladder names or numbers,
+every shipped scenario against the JSON Schema, one-line errors with file, line, key path,
+problem, range and did-you-mean, and warnings for keys that do nothing."""
 
 from __future__ import annotations
 

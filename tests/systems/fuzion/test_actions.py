@@ -1,4 +1,4 @@
-"""Every action, modifier and tactic of issue 3 from YAML (dicts) to the kernel's event log.
+"""Every action, modifier and tactic from YAML (dicts) to the kernel's event log.
 
 Each test builds a small fight, runs fixed trials with their event log (``fight_log.logged``,
 the raw ``run_logged`` arrays) and checks the seed's own numbers: attack values against the

@@ -1,4 +1,4 @@
-"""Autofire, bursts, chinks and area effects through the kernel (issue 5, RULINGS F15-F17, F30).
+"""Autofire, bursts, chinks and area effects through the kernel (RULINGS F15-F17, F30).
 
 The Jake Gronski example and the 10-shot penalty are read off the event log; the hit-count and
 total-damage distributions of one autofire attack are checked against ``exact.autofire`` by
@@ -448,8 +448,8 @@ def test_a_miss_scatters_min_miss_half_range_in_one_of_six_directions():
 
 def test_aiming_helps_a_throw():
     """An explosive thrown at a point takes its aim (up to +3) like any shot: three aims, then
-    the throw's AV is the unaimed throw's + 3, and the aim is spent (a fault until issue 16's
-    second session: the throw read the aim after the shot had spent it, so aiming never
+    the throw's AV is the unaimed throw's + 3, and the aim is spent (a fault once: the throw
+    read the aim after the shot had spent it, so aiming never
     helped a grenade)."""
     aims = [{"when": "shots == 0", "do": "none"}, {"when": "aim < 3", "do": "aim"},
             {"do": "attack"}]  # fmt: skip

@@ -1,5 +1,5 @@
 """Collisions on a vehicle's hit table (VA-40 ``impact_locations``) and vehicles that drive over a
-drop (M-60, M-72): issue 17's last two items of the vehicles in motion.
+drop (M-60, M-72): the last two rules of the vehicles in motion.
 
 The kernel against the exact answers of ``fuzion-sim impact`` (``--aspect`` for the located
 damage), each with a control that must fail: where a ram lands on each vehicle by its aspect,

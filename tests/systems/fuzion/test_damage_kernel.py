@@ -1,4 +1,5 @@
-"""The general kernel's damage rules of issue 4 against exact or hand-computed answers.
+"""The general kernel's damage rules (hit locations, knockback, Kills) against exact or
+hand-computed answers.
 
 Hit locations and armour coverage, called shots, knockback (and the target moved in the
 fight's geometry), Kill-rated weapons against people, superdamage against Kill-rated targets,

@@ -48,7 +48,7 @@ NOT_DRAWN = {
     "member.kills": "general kernel only",
     "weapon.kills": "general kernel only",
     "weapon.missile": "general kernel only",
-    # vehicles and their crews (issue 16): every key and switch of theirs, the general kernel
+    # vehicles and their crews: every key and switch of theirs, the general kernel
     "member.vehicle": "general kernel only",
     **{f"vehicle.{k}": "general kernel only" for k in VEHICLE_KEYS},
     **{f"crew.{k}": "general kernel only" for k in CREW_KEYS},
@@ -59,14 +59,14 @@ NOT_DRAWN = {
     "rules.staged_penetration": "general kernel only",
     "rules.structural_integrity": "general kernel only",
     "rules.powered_armour": "general kernel only", "armor.sdp": "general kernel only",
-    # falls and knockback into obstacles (issue 17): the general kernel
+    # falls and knockback into obstacles: the general kernel
     "obstacles": "general kernel only", "drops": "general kernel only",
     "member.weight": "general kernel only", "rules.obstacles_block": "general kernel only",
     **{f"obstacle.{k}": "general kernel only" for k in OBSTACLE_KEYS},
     **{f"drop.{k}": "general kernel only" for k in DROP_KEYS},
     "terrain": "general kernel only", "rules.terrain_effect": "general kernel only",
     **{f"terrain.{k}": "general kernel only" for k in TERRAIN_KEYS},
-    # the environment (issue 17: hazards, breath, poison): the general kernel
+    # the environment (hazards, breath, poison): the general kernel
     "hazards": "general kernel only", "member.poison": "general kernel only",
     "member.resting": "general kernel only", "member.push": "general kernel only",
     **{f"hazard.{k}": "general kernel only" for k in HAZARD_KEYS},
@@ -173,7 +173,7 @@ def test_the_chosen_kernel_equals_the_general_kernel(data):
 
 
 def _four_gunmen(targeting: str, tactics: bool) -> dict:
-    """Issue 12's check: four identical gunmen at the corners of a 10 m square."""
+    """The symmetry check: four identical gunmen at the corners of a 10 m square."""
     def gunman(name, x, y):
         m = {"name": name, "skills": {"Handgun": 5}, "weapon": "Medium Pistol",
              "position": [x, y], "targeting": targeting}  # fmt: skip
@@ -202,7 +202,7 @@ def _p_out_spread(data: dict, kernel: str | None = None) -> float:
 @pytest.mark.parametrize("targeting", ["random", "nearest"])
 @pytest.mark.parametrize("tactics", [False, True])
 def test_four_identical_gunmen_are_out_equally_often(targeting, tactics):
-    """Issue 12: under a symmetric targeting rule, with or without a tactic, four identical
+    """Under a symmetric targeting rule, with or without a tactic, four identical
     gunmen are out equally often (within 4 SE), on the squad kernel. ``first`` (both sides
     shoot A1 or B1 first) is the control that must be lopsided; ``weakest`` and ``focus`` are
     lopsided too, by the rule (they start on the first listed), on every kernel alike."""

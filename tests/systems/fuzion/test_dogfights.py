@@ -1,4 +1,4 @@
-"""Dogfights (issue 17 item 2; seed 000 "Dogfighting"; ../shared/rulings/vehicles/: mechanics.md
+"""Dogfights (seed 000 "Dogfighting"; ../shared/rulings/vehicles/: mechanics.md
 M-53 to M-58, rulings.md VA-16, VA-32 to VA-34): the ``dogfight`` and ``break_off`` actions,
 the ``advantage`` and ``tailing`` variables, the exact margin pmf (``fuzion-sim dogfight``),
 the general kernel held to it (with a control of the wrong Maneuver Value that must fail), the

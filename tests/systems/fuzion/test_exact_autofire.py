@@ -1,4 +1,4 @@
-"""Exact autofire and bursts (issue 5, RULINGS F15-F16) against enumeration and the seed.
+"""Exact autofire and bursts (RULINGS F15-F16) against enumeration and the seed.
 
 The hit-count pmfs are checked against brute-force enumeration of the physical dice with
 Fractions; the total damage against convolution of enumerated single hits; the Jake Gronski

@@ -1,4 +1,4 @@
-"""Exact hit locations, knockback, Kills and the seed's damage worked examples (issue 4).
+"""Exact hit locations, knockback, Kills and the seed's damage worked examples.
 
 Every new pmf of :mod:`fuzion_sim.systems.fuzion.exact` is checked against brute-force
 enumeration of the physical dice (``itertools.product``) with :class:`fractions.Fraction`; the

@@ -1,4 +1,4 @@
-"""The environment (issue 17 item 5; seed 000 "THE ENVIRONMENT"; ../shared/rulings/vehicles/:
+"""The environment (seed 000 "THE ENVIRONMENT"; ../shared/rulings/vehicles/:
 mechanics.md M-67 to M-71, rulings.md VA-46 to VA-48, examples.md E-12): the ``hazards:`` zones
 and a combatant's ``poison:`` and ``resting:``, their validation, the exact ``fuzion-sim
 hazard`` answer, the general kernel held to it (one phase's damage pmf by a chi-square, with a

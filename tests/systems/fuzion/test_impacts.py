@@ -1,4 +1,4 @@
-"""Falls and knockback into obstacles (issue 17 items 3, 4 and 7; ../shared/rulings/vehicles/:
+"""Falls and knockback into obstacles (../shared/rulings/vehicles/:
 mechanics.md M-40, M-59 to M-62, M-72, rulings.md VA-35 to VA-38, VA-41, examples.md T-01, T-02):
 the Falling & Collisions table against the seed's printed values (the tables check), the
 weight rows and bands, loading and its errors, the exact ``impact`` answer, the general kernel

@@ -1,4 +1,4 @@
-"""The special armour rules for mecha and the mecha range scale (issue 16 item 3, and item 1's
+"""The special armour rules for mecha and the mecha range scale (with the vehicles' own
 range scale; ../shared/rulings/vehicles/: mechanics.md M-18, M-32 to M-36; rulings.md VA-17,
 VA-42 to VA-45; examples.md E-05, E-10; scenarios.md scenario 2; RULINGS F10, F29, F30).
 

@@ -1,4 +1,4 @@
-"""Missiles (issue 16 item 4; RULINGS F18; ../shared/rulings/vehicles/: mechanics.md M-42 to
+"""Missiles (RULINGS F18; ../shared/rulings/vehicles/: mechanics.md M-42 to
 M-45, rulings.md VA-02, VA-20 to VA-26, examples.md E-06): the ``missile:`` weapon and a
 vehicle's ``countermeasures``, loading and its errors, the exact ``attack`` (E-06's pmf exactly),
 the general kernel held to it (cluster hits by a chi-square and per cell, with a control that

@@ -1,4 +1,4 @@
-"""Vehicles in motion (issue 17 items 1, 3 and 6; ../shared/rulings/vehicles/ M-46 to M-52, M-62
+"""Vehicles in motion (../shared/rulings/vehicles/ M-46 to M-52, M-62
 to M-66, VA-19, VA-27 to VA-31, VA-39, VA-40): the tactics words and their errors, the exact
 manoeuvre odds, the general kernel's losses of control held to them (each with a control that
 must fail), rams and crashes against the collision table, speeds, aircraft that crash, walkers

@@ -1,4 +1,4 @@
-"""The moving-target penalty at vehicle speeds (issue 17 item 1; ../shared/rulings/vehicles
+"""The moving-target penalty at vehicle speeds (../shared/rulings/vehicles
 VA-16): ``moving_target: absolute`` counts the metres the target moved in its last action (-1
 per 10 m, F10), ``relative`` the length of the difference of the target's and the attacker's
 moves (a crew member moves as its vehicle does), so a chase at one speed costs nothing.

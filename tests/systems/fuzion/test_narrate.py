@@ -153,7 +153,7 @@ def _one_of_each() -> np.ndarray:
             action=tx.A_LAUNCH, flags=hit),
         _ev(k.EVENT_MISSILE_HITS, 0, 1, time=4, shots=3004, raw=30, through=12, hits=4, stun=4,
             action=tx.A_LAUNCH, flags=hit),
-        # issue 17: a jump (the drop's index 0) and a knockback into obstacle 0
+        # a jump (the drop's index 0) and a knockback into obstacle 0
         _ev(k.EVENT_FALL, 1, 0, time=4, raw=800, dv=6, roll=20, through=14, hits=11, stun=11,
             action=tx.A_JUMP, x=1000, y=0),
         _ev(k.EVENT_COLLISION, 1, 0, time=4, dv=8, roll=30, through=26, raw=0, shots=1800,

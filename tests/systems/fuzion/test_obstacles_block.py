@@ -1,4 +1,4 @@
-"""Solid objects block (issue 17 item 3; ../shared/rulings/vehicles/mechanics.md M-10: "You may
+"""Solid objects block (../shared/rulings/vehicles/mechanics.md M-10: "You may
 not move (or shoot) through any solid person, object or thing"): an unbroken obstacle stops a
 move on foot at its face and spends an attack whose line of fire crosses it; a broken one
 stops nothing; ``obstacles_block: false`` is the old reading (obstacles stop only knockback

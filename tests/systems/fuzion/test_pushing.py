@@ -1,4 +1,4 @@
-"""Pushing (issue 17 item 3; ../shared/rulings/vehicles/mechanics.md M-75, seed L286): a person
+"""Pushing (../shared/rulings/vehicles/mechanics.md M-75, seed L286): a person
 may "increase their STR up to a maximum of two additional levels. Pushing costs 5 points of END
 per phase for every extra level ... when you run out of END, you burn STUN points instead,
 until you pass out". ``push: N`` (0 to 2) on a person: its STR is STR + N all fight (its

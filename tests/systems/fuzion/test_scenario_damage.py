@@ -1,4 +1,4 @@
-"""Scenario keys of the damage-in-depth and autofire issues: rule switches (hit locations,
+"""Scenario keys of damage in depth and autofire: rule switches (hit locations,
 knockback, campaign and autofire ratio, chinks), weapon keys (Kills, blades, bows, power
 points, bursts, areas, explosives), armour keys (Kills, covers) and combatant keys (sdp, kills,
 called_shot). Good values load into the dataclasses; bad values fail naming the file, line,

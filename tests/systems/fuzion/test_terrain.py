@@ -1,4 +1,4 @@
-"""Terrain (issue 17; ../shared/rulings/vehicles/ M-11, M-52, VA-51, E-04): a scenario's
+"""Terrain (../shared/rulings/vehicles/ M-11, M-52, VA-51, E-04): a scenario's
 ``terrain:`` zones of Rough and Very Rough ground leave x1/2 and x1/4 of the MOVE of whoever
 crosses them (the placeholder table, ``terrain.yaml``), by the phase's terrain: the majority of
 the path (E-04: 4 m of Easy and 6 m of Rough is Rough). Rough and Very Rough add +2 and +4 to a

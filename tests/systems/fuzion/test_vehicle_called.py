@@ -1,4 +1,4 @@
-"""Called shots on vehicles and mecha (issue 16 item 5, "`crew` targets"; ../shared/rulings/
+"""Called shots on vehicles and mecha ("`crew` targets"; ../shared/rulings/
 vehicles M-77, VA-06 ``vehicle_locations: called``, VA-08 ``vehicle_called_x``, VA-53): the row
 a call hits and its HIT MOD, the warnings when nothing honours a call, the kernel held to the
 exact attack (P(hit) at the row's modifier, every hit on the row), and the fault it fixes: a

@@ -1,4 +1,4 @@
-"""The two faults of issue 16's section 0 (../shared/rulings/vehicles/mechanics.md §0), each
+"""The two faults of the vehicle rules' section 0 (../shared/rulings/vehicles/mechanics.md §0), each
 held by a test that failed before the fix.
 
 1. Chinks in the armour (F30, M-34, VA-43) did nothing against Kill armour: a hit that beats

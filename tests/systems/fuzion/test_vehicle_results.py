@@ -1,4 +1,4 @@
-"""What a mecha designer reads of a fight with vehicles (issue 16 item 8): damage by location
+"""What a mecha designer reads of a fight with vehicles: damage by location
 (after armour and the row's multiplier), the chance of a critical location lost and the time
 of the first, each held to the per-trial outcomes and to the replayed event log, and shown in
 ``run``'s text and ``--json``.

@@ -1,4 +1,4 @@
-"""Vehicle weapons (issue 16 items 1 and 5; ../shared/rulings/vehicles/ M-19, M-76, VA-05, VA-15):
+"""Vehicle weapons (../shared/rulings/vehicles/ M-19, M-76, VA-05, VA-15):
 a crew member who operates several weapons and tactics that pick one by name
 (``do: attack, weapon: NAME``), each weapon keeping its own magazine; fixed mounts that bear
 only on their arc, so the vehicle turns to bring them to bear (and a gunner waits for it).

@@ -1,4 +1,4 @@
-"""Vehicles and mecha as combatants (issue 16 items 1, 2, 6; ../shared/rulings/vehicles/:
+"""Vehicles and mecha as combatants (../shared/rulings/vehicles/:
 mechanics.md M-01 to M-31, rulings.md VA-01 to VA-18, examples.md T-03, E-07 to E-09; RULINGS
 F31): loading a ``vehicle:`` member and its crew with the shared checks, the compiled arrays,
 the exact ``attack`` with ``locations``, and the general kernel held to it: hit-location
@@ -397,8 +397,8 @@ def test_a_destroyed_vehicle_takes_its_crew_out():
 
 
 def test_a_moving_vehicle_faces_where_it_goes():
-    """A vehicle that runs toward its target turns to face it (decision: the rulings give no
-    steering before the next issue), so a shooter ahead of its path sees its front."""
+    """A vehicle that runs toward its target turns to face it (decision: the rulings give it no
+    steering of its own), so a shooter ahead of its path sees its front."""
     vehicle = car(crew=[driver(hits=10_000, stun=10_000,
                                weapon={"name": "Pistol", "dc": 1, "skill": "Handgun",
                                        "range": 5})])  # fmt: skip

@@ -1,4 +1,4 @@
-"""Shared scenario pieces of the vehicles-in-motion tests (issue 17): a car, jet or walker with
+"""Shared scenario pieces of the vehicles-in-motion tests: a car, jet or walker with
 its driver, and a watcher far off who keeps a one-sided fight open."""
 
 from __future__ import annotations
