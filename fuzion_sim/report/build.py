@@ -96,7 +96,7 @@ def regenerate_here(command: str, folder: Path) -> str:
         words = shlex.split(command)
     except ValueError:
         return command
-    here = Path(folder).resolve()
+    here = Path(os.path.abspath(folder))  # links kept: scenarios/ names what the reader typed
     out = []
     for i, word in enumerate(words):
         before = words[i - 1] if i else ""
@@ -104,7 +104,7 @@ def regenerate_here(command: str, folder: Path) -> str:
             out.append(".")
         elif i >= 2 and not word.startswith("-") and before not in ("--title",) and (
                 Path(word).is_file()):  # fmt: skip
-            target = Path(word).resolve()
+            target = Path(os.path.abspath(word))
             shared = Path(os.path.commonpath([target, here]))
             # relative within a shared project folder; absolute when only the root is shared
             out.append(target.as_posix() if shared == Path(shared.anchor)

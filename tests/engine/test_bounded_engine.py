@@ -154,7 +154,11 @@ def test_ctrl_c_sweep_leaves_no_partial_file(tmp_path):
     )  # fmt: skip
     assert status == 130 and "interrupted after" in err and "Traceback" not in err
     leftovers = [p.name for p in out.rglob("*") if p.name.endswith(".tmp") or "staging" in p.name]
-    assert leftovers == [] and not (out / ".fuzion-sim.lock").exists()
+    assert leftovers == [] and not (out / ".fuzion-sim.lock.json").exists()
+    from filelock import FileLock  # the lock's file stays; the lock itself went with the process
+
+    with FileLock(out / ".fuzion-sim.lock", timeout=0):
+        pass
     assert took < 1.5
 
 
