@@ -29,6 +29,7 @@ from ..errors import FuzionSimError
 
 __all__ = [
     "Categories",
+    "inert_by_table",
     "Counter",
     "FightView",
     "NotAvailable",
@@ -95,6 +96,21 @@ class FightView(NamedTuple):
     def combatants(self) -> list:
         """All members, side by side in listed order."""
         return [m for side in self.sides.values() for m in side]
+
+
+def inert_by_table(table: Mapping, scenario, names=None) -> dict[str, str]:
+    """A system's relevance table applied to ``scenario``: each switch whose test gives a
+    reason it cannot change the fight, with that reason (of ``names`` only, when given).
+
+    Parameters
+    ----------
+    table : mapping of str to callable
+        Switch -> a test of the scenario returning why the switch cannot matter, or None.
+    scenario : Scenario or FightView
+    names : collection of str, optional
+    """
+    return {name: reason for name, test in table.items()
+            if (names is None or name in names) and (reason := test(scenario))}  # fmt: skip
 
 
 class Counter(NamedTuple):

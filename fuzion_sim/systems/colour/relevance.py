@@ -15,7 +15,7 @@ from collections.abc import Callable
 from .ladder import ladder
 from .model import SWITCHES
 
-__all__ = ["INERT", "inert_switches"]
+__all__ = ["INERT"]
 
 #: A test: why the switch cannot matter in the scenario, or None.
 Test = Callable[[object], str | None]
@@ -163,16 +163,3 @@ INERT: dict[str, Test] = {
         "no one has an ally"),
     "aim_lost_on": _has(lambda m: m.aim > 0, "no one aims"),
 }  # fmt: skip
-
-
-def inert_switches(scenario, names=None) -> dict[str, str]:
-    """The switches that cannot change ``scenario``'s fight, each with its reason (of
-    ``names`` only, when given)."""
-    out = {}
-    for name, test in INERT.items():
-        if names is not None and name not in names:
-            continue
-        reason = test(scenario)
-        if reason:
-            out[name] = reason
-    return out

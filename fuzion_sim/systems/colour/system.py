@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..base import NotAvailable, RuleSystem
+from ..base import NotAvailable, RuleSystem, inert_by_table
 from . import build, catalogue
 from .model import SWITCHES
 
@@ -41,9 +41,9 @@ class Colour(RuleSystem):
         self.warn_inert(ctx, rules, sides)
 
     def inert_switches(self, scenario, names=None):
-        from .relevance import inert_switches
+        from .relevance import INERT
 
-        return inert_switches(scenario, names)
+        return inert_by_table(INERT, scenario, names)
 
     def catalogue(self, kind):
         if kind not in self.catalogue_kinds:

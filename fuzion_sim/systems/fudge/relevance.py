@@ -22,7 +22,7 @@ from .geometry import pair_distances
 from .model import SWITCHES, Barrier, Charge, Member
 from .tables import locations, scale_modifier
 
-__all__ = ["INERT", "inert_switches"]
+__all__ = ["INERT"]
 
 #: A test: why the switch cannot matter in the scenario, or None.
 Test = Callable[[object], str | None]
@@ -231,16 +231,3 @@ INERT: dict[str, Test] = {
                                             "no hit's damage depends on it"),
     "cripple_out": _LOCATIONS,
 }  # fmt: skip
-
-
-def inert_switches(scenario, names=None) -> dict[str, str]:
-    """The switches that cannot change ``scenario``'s fight, each with its reason (of
-    ``names`` only, when given)."""
-    out = {}
-    for name, test in INERT.items():
-        if names is not None and name not in names:
-            continue
-        reason = test(scenario)
-        if reason:
-            out[name] = reason
-    return out

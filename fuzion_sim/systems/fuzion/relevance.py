@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from .tactics import MOTION_ACTIONS
 
-__all__ = ["INERT", "KEYS", "inert_keys", "inert_switches"]
+__all__ = ["INERT", "KEYS", "inert_keys"]
 
 #: A test: why the switch cannot matter in the scenario, or None.
 Test = Callable[[object], str | None]
@@ -237,17 +237,4 @@ def inert_keys(scenario) -> list[tuple[str, str]]:
         reason = test(scenario) if members else None
         if reason:
             out += [(f"{m.name}: {key}", reason) for m in members]
-    return out
-
-
-def inert_switches(scenario, names=None) -> dict[str, str]:
-    """The switches that cannot change ``scenario``'s fight, each with its reason (of
-    ``names`` only, when given)."""
-    out = {}
-    for name, test in INERT.items():
-        if names is not None and name not in names:
-            continue
-        reason = test(scenario)
-        if reason:
-            out[name] = reason
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..base import NotAvailable, RuleSystem
+from ..base import NotAvailable, RuleSystem, inert_by_table
 from . import build, catalogue, run
 from .impact_build import SCENE_KEYS
 from .model import SWITCHES
@@ -57,9 +57,9 @@ class Fuzion(RuleSystem):
         return scene
 
     def inert_switches(self, scenario, names=None):
-        from .relevance import inert_switches
+        from .relevance import INERT
 
-        return inert_switches(scenario, names)
+        return inert_by_table(INERT, scenario, names)
 
     def inert_keys(self, scenario):
         from .relevance import inert_keys
