@@ -1,8 +1,10 @@
-"""``fz.explore("scenario.yaml")`` in Jupyter: the explorer's page inside the notebook.
+"""``fz.explore("scenario.yaml")`` in Jupyter: the explorer inside the notebook.
 
-The kernel serves the same page as ``fuzion-sim explore`` (on 127.0.0.1, a free port, a
-background thread) and the notebook shows it in a frame: the same controls, the same
-exact-first answer and refining estimate, the same shareable URL. It needs no widget library;
+Where ipywidgets is installed, the explorer is a set of widgets in the kernel
+(:mod:`fuzion_sim.explorer.widgets`): the same controls, the same exact-first answer and
+refining estimate, no server, and it works wherever the notebook runs. Otherwise the kernel
+serves the same page as ``fuzion-sim explore`` (on 127.0.0.1, a free port, a background thread)
+and the notebook shows it in a frame, with its shareable URL; that needs no widget library, but
 the browser showing the notebook must run on the kernel's machine (a local Jupyter).
 """
 
@@ -48,7 +50,16 @@ class ExplorerView:
         self.server.server_close()
 
 
-def explore(scenario, port: int = 0, max_trials=None, threads=None, height: int = 900):
+def _have_widgets() -> bool:
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def explore(scenario, port: int = 0, max_trials=None, threads=None, height: int = 900,
+            widgets=None):  # fmt: skip
     """Explore ``scenario`` in the notebook: change a value, see the answer refine.
 
     Parameters
@@ -63,21 +74,37 @@ def explore(scenario, port: int = 0, max_trials=None, threads=None, height: int 
         Worker threads (default: all cores).
     height : int
         The frame's height in pixels.
+    widgets : bool, optional
+        True: the widget view (needs ipywidgets); False: the served page in a frame; None
+        (default): widgets where ipywidgets is installed. ``port`` and ``height`` concern
+        only the frame.
 
     Returns
     -------
-    ExplorerView
-        Displays the page; ``.stop()`` ends it.
+    ExplorerWidget or ExplorerView
+        Displays the controls and answer; ``.close()`` (widgets) or ``.stop()`` (frame)
+        ends it.
 
     Raises
     ------
     FuzionSimError
         A bad scenario or argument (``ArgumentError`` naming it and its range).
     """
+    from ..errors import ArgumentError
     from ..limits import check_int
 
     check_int("port", port, 0, 65535)
     check_int("height", height, 100, 10_000)
+    if widgets not in (None, True, False):
+        raise ArgumentError(f"widgets must be true, false or None, got {widgets!r:.40}")
+    if widgets is None:
+        widgets = _have_widgets()
+    if widgets:
+        if not _have_widgets():
+            raise ArgumentError("widgets=True needs ipywidgets (pip install ipywidgets)")
+        from .widgets import explore_widgets
+
+        return explore_widgets(scenario, max_trials=max_trials, threads=threads)
     server = serve(scenario, port=port, max_trials=max_trials, threads=threads)
     server.start()
     return ExplorerView(server, height)
