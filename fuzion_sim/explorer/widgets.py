@@ -309,8 +309,8 @@ class ExplorerWidget:
                     self.answer_html.value = _answer_html(answer, snap)
                     self.answer = answer
                 elif answer is None:
-                    self.answer_html.value = (f"<i>Monte Carlo: running "
-                                              f"{snap['running_trials']:,} trials…</i>")  # fmt: skip
+                    running = f"{snap['running_trials']:,}"
+                    self.answer_html.value = f"<i>Monte Carlo: running {running} trials…</i>"
                 if snap["state"] != "running":
                     self.state = snap["state"]
                     return

@@ -16,15 +16,15 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-import ipywidgets as w  # noqa: E402
+import ipywidgets as w
 
-import fuzion_sim as fz  # noqa: E402
-from fuzion_sim import api  # noqa: E402
-from fuzion_sim.analysis.variants import as_base  # noqa: E402
-from fuzion_sim.errors import ScenarioError, error_lines, one_line  # noqa: E402
-from fuzion_sim.explorer.notebook import ExplorerView  # noqa: E402
-from fuzion_sim.explorer.session import STAGE_FIRST  # noqa: E402
-from fuzion_sim.explorer.widgets import ExplorerWidget  # noqa: E402
+import fuzion_sim as fz
+from fuzion_sim import api
+from fuzion_sim.analysis.variants import as_base
+from fuzion_sim.errors import ScenarioError, error_lines, one_line
+from fuzion_sim.explorer.notebook import ExplorerView
+from fuzion_sim.explorer.session import STAGE_FIRST
+from fuzion_sim.explorer.widgets import ExplorerWidget
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGSHIP = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"
