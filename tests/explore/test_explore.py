@@ -252,7 +252,7 @@ def test_notebook_explore_serves_the_same_page():
 
     import fuzion_sim as fz
 
-    view = fz.explore(str(FLAGSHIP), max_trials=4096, threads=1)
+    view = fz.explore(str(FLAGSHIP), max_trials=4096, threads=1, widgets=False)
     try:
         assert view.url.startswith("http://127.0.0.1:") and view.url in view._repr_html_()
         with urllib.request.urlopen(view.url, timeout=30) as reply:

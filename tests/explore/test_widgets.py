@@ -109,12 +109,20 @@ def test_a_bad_value_shows_the_cli_line(flagship):
     flagship.reset()
 
 
-def test_widgets_false_keeps_the_page_in_a_frame():
-    view = fz.explore(FLAGSHIP, max_trials=4096, threads=1, widgets=False)
+def test_without_ipywidgets_the_page_shows_in_a_frame(monkeypatch):
+    from fuzion_sim.errors import ArgumentError
+    from fuzion_sim.explorer import notebook
+
+    monkeypatch.setattr(notebook, "_have_widgets", lambda: False)  # as if not installed
+    view = fz.explore(FLAGSHIP, max_trials=4096, threads=1)
     try:
         assert isinstance(view, ExplorerView) and "<iframe" in view._repr_html_()
     finally:
         view.stop()
+    with pytest.raises(ArgumentError, match="needs ipywidgets"):
+        fz.explore(FLAGSHIP, widgets=True)
+    with pytest.raises(ArgumentError, match="widgets must be"):
+        fz.explore(FLAGSHIP, widgets="yes")
 
 
 def test_a_colour_fight_refines_its_monte_carlo_estimate():
