@@ -52,7 +52,8 @@ def _answer_html(answer: dict, snap: dict | None) -> str:
     if answer["method"] == "exact":
         head = f"Exact answer ({esc(answer.get('detail') or '')})"
     else:
-        more = "final" if answer.get("done") else f"refining to {snap['cap']:,}" if snap else ""
+        more = ("final" if answer.get("done") else
+                f"refining to {snap['cap']:,}" if snap else "refining")  # fmt: skip
         head = f"Monte Carlo: {answer['trials']:,} trials ({esc(answer['detail'])}), {more}"
         if answer.get("diff"):
             head += "; differences paired on common random numbers"
