@@ -301,14 +301,23 @@ def balance(scenario, param, metric, side, combatant, target, span, overrides, t
               help="Variants to compare (as compare --vary).")  # fmt: skip
 @click.option("--grid", "grids", multiple=True, metavar="KEY=VALUES",
               help="A sweep to include (as sweep --grid).")  # fmt: skip
+@click.option("--matrix-rows", metavar="KEY=SELECTOR",
+              help="A balance table to include: its rows (as matrix --rows).")  # fmt: skip
+@click.option("--matrix-cols", metavar="KEY=SELECTOR",
+              help="The balance table's columns (as matrix --cols).")  # fmt: skip
+@click.option("--sensitivity", "sens_params", multiple=True, metavar="KEY=LO:HI",
+              help="A sensitivity study to include (as sensitivity --vary); repeat.")  # fmt: skip
+@click.option("--sensitivity-method", type=click.Choice(["local", "sobol"]), default="local",
+              show_default=True, help="Stat weights (quick) or Sobol indices.")  # fmt: skip
 @_override_options
 @click.option("--trials", type=_TRIALS, help="Trials per run.")
 @click.option("--seed", type=_SEED, help="Seed.")
 @click.option("--threads", type=_THREADS, help="Worker threads.")
 @click.option("--title", help="Report title (default: the scenario's name).")
 @_engine_options
-def report(scenario, out_dir, force, varies, grids, overrides, trials, seed, threads, title,
-           backend, scheduler):  # fmt: skip
+def report(scenario, out_dir, force, varies, grids, matrix_rows, matrix_cols, sens_params,
+           sensitivity_method, overrides, trials, seed, threads, title, backend,
+           scheduler):  # fmt: skip
     """Write a Markdown + HTML report of SCENARIO (plots, tables with intervals, CSV data)."""
     from .report.build import build_report
 
@@ -321,6 +330,12 @@ def report(scenario, out_dir, force, varies, grids, overrides, trials, seed, thr
         words += ["--compare", v]
     for g in grids:
         words += ["--grid", g]
+    words += ["--matrix-rows", matrix_rows] if matrix_rows else []
+    words += ["--matrix-cols", matrix_cols] if matrix_cols else []
+    for v in sens_params:
+        words += ["--sensitivity", v]
+    if sens_params and sensitivity_method != "local":
+        words += ["--sensitivity-method", sensitivity_method]
     words += ["--trials", str(trials)] if trials else []
     words += ["--seed", str(seed)] if seed is not None else []
     words += ["--title", title] if title else []
@@ -330,7 +345,8 @@ def report(scenario, out_dir, force, varies, grids, overrides, trials, seed, thr
         base, out_dir, vary=[parse_assignment(v) for v in varies] or None,
         grid=[parse_assignment(g) for g in grids] or None, trials=trials, seed=seed,
         threads=threads, title=title, command=command, backend=backend, scheduler=scheduler,
-        force=force,
+        force=force, matrix_rows=matrix_rows, matrix_cols=matrix_cols,
+        sensitivity=list(sens_params) or None, sensitivity_method=sensitivity_method,
     )  # fmt: skip
     _echo(f"wrote {path} and {path.with_suffix('.md')}")
 
