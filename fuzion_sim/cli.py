@@ -46,7 +46,7 @@ from .cli_common import (
     _system_of,
     _warn,
 )
-from .cli_studies import STUDY_COMMANDS, until_decided_options
+from .cli_studies import STUDY_COMMANDS, run_pareto_command, until_decided_options
 from .errors import FuzionSimError, Interrupted, error_lines, shorten
 from .explorer.command import explore as explore_command
 
@@ -245,7 +245,16 @@ def sweep(scenario, grids, overrides, out_dir, force, trials, seed, threads, bac
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--param", required=True, help="Key path of a number, e.g. sides.blue[0].armor.pd.")
+@click.option("--param", "params", required=True, multiple=True, metavar="KEY|KEY=LO:HI",
+              help="Key path of a number, e.g. sides.blue[0].armor.pd; repeat (each as "
+              "KEY=LO:HI) for a multi-lever search with --goal.")  # fmt: skip
+@click.option("--goal", "goals", multiple=True, metavar="METRIC[WHO]=TARGET|LO:HI|<=X|>=X",
+              help="A goal as pareto --goal (e.g. win_probability[red]=45%:55%); repeat. With "
+              "a goal or several --param: the Pareto front of the trade-offs.")  # fmt: skip
+@click.option("--budget", type=click.IntRange(2, 100_000),
+              help="With --goal: most points run (as pareto --budget).")  # fmt: skip
+@click.option("--finalists", type=click.IntRange(1, 1000),
+              help="With --goal: front points re-run on a fresh seed.")  # fmt: skip
 @click.option(
     "--metric",
     default="win_probability",
@@ -269,15 +278,25 @@ def sweep(scenario, grids, overrides, out_dir, force, trials, seed, threads, bac
 @click.option("--threads", type=_THREADS, help="Worker threads.")
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def balance(scenario, param, metric, side, combatant, target, span, overrides, trials, seed,
-            threads, backend, scheduler, as_json):  # fmt: skip
+def balance(scenario, params, goals, budget, finalists, metric, side, combatant, target, span,
+            overrides, trials, seed, threads, backend, scheduler, as_json):  # fmt: skip
     """Find the PARAM value that brings a METRIC of the fight to TARGET.
 
     For an integer PARAM it also gives the bracketing pair (the neighbouring values either
-    side of the target) and the smallest value that reaches the target.
+    side of the target) and the smallest value that reaches the target. With several --param
+    (KEY=LO:HI) or any --goal it searches them all for the trade-offs between the goals and
+    prints the Pareto front, as ``pareto`` does.
     """
     from .analysis.balance import balance as run_balance
 
+    if len(params) > 1 or goals:
+        _balance_many(scenario, overrides, params, goals, budget, finalists, metric, side,
+                      combatant, target, span, trials, seed, threads, backend, scheduler,
+                      as_json)  # fmt: skip
+        return
+    if budget is not None or finalists is not None:
+        raise FuzionSimError(f"--{'budget' if budget is not None else 'finalists'} needs --goal")
+    (param,) = params
     lo, hi = _range(span)
     base = _base(scenario, overrides)[0]
     res = run_balance(
@@ -291,6 +310,26 @@ def balance(scenario, param, metric, side, combatant, target, span, overrides, t
         from .report.text import render_balance
 
         render_balance(res)
+
+
+def _balance_many(scenario, overrides, params, goals, budget, finalists, metric, side,
+                  combatant, target, span, trials, seed, threads, backend, scheduler,
+                  as_json) -> None:  # fmt: skip
+    """``balance`` with several levers or goals: the Pareto search of ``pareto``. The options
+    of the one-lever search say what the goals say, so they are refused here."""
+    if not goals:
+        raise FuzionSimError("several --param need at least one --goal, "
+                             "e.g. --goal 'win_probability[red]=45%:55%'")  # fmt: skip
+    given = [name for name, value in (("metric", metric != "win_probability"), ("side", side),
+             ("combatant", combatant), ("target", target), ("range", span)) if value]  # fmt: skip
+    if given:
+        raise FuzionSimError(f"--{given[0]} does not apply with --goal or several --param: "
+                             "give the metric and its target in a --goal, each range as "
+                             "--param KEY=LO:HI")  # fmt: skip
+    base = _base(scenario, overrides)[0]
+    run_pareto_command(base, params, goals, budget=budget, finalists=finalists, trials=trials,
+                       seed=seed, threads=threads, as_json=as_json, backend=backend,
+                       scheduler=scheduler)  # fmt: skip
 
 
 @cli.command()
