@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
+import fuzion_sim as fz
 from fuzion_sim.cli import cli
+from fuzion_sim.errors import ArgumentError
 
 FLAGSHIP = "scenarios/marshal-vs-outlaw.yaml"
 ROWS = "sides.red[0].armor.pd=4,10"
@@ -61,3 +64,11 @@ def test_report_studies_refused_before_anything_runs(tmp_path):
     res = _run("report", FLAGSHIP, "-o", str(out), "--sensitivity", "sides.red[0].nope=1:2")
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
     assert not out.exists() or not (out / "index.md").exists()
+
+
+def test_build_report_takes_the_studies_from_python(tmp_path):
+    page = fz.build_report(FLAGSHIP, tmp_path / "rep", trials=300, seed=3, sensitivity=[VARY])
+    assert "Sensitivity: stat weights" in page.read_text()
+    assert (tmp_path / "rep" / "sensitivity.csv").exists()
+    with pytest.raises(ArgumentError, match="sensitivity_method"):
+        fz.build_report(FLAGSHIP, tmp_path / "bad", sensitivity=[VARY], sensitivity_method="x")
