@@ -502,7 +502,8 @@ def _check_balance(scenario, param, target, side, low, high, trials, seed, threa
 
 
 def _check_report(scenario, out_dir, vary, grid, trials, seed, threads, title, command, backend,
-                  scheduler, force):  # fmt: skip
+                  scheduler, force, matrix_rows=None, matrix_cols=None, sensitivity=None,
+                  sensitivity_method="local"):  # fmt: skip
     _check_scenario(scenario)
     check_out_dir("out_dir", out_dir)
     check_axes("vary", vary, optional=True)
@@ -512,6 +513,7 @@ def _check_report(scenario, out_dir, vary, grid, trials, seed, threads, title, c
     check_text("command", command)
     _check_engine(backend, scheduler)
     check_flag("force", force)
+    check_choice("sensitivity_method", sensitivity_method, ("local", "sobol"))
 
 
 def load_scenario(path, overrides=None) -> Scenario:

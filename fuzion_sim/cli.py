@@ -46,7 +46,7 @@ from .cli_common import (
     _system_of,
     _warn,
 )
-from .cli_studies import STUDY_COMMANDS, until_decided_options
+from .cli_studies import STUDY_COMMANDS, run_pareto_command, until_decided_options
 from .errors import FuzionSimError, Interrupted, error_lines, shorten
 from .explorer.command import explore as explore_command
 
@@ -245,7 +245,16 @@ def sweep(scenario, grids, overrides, out_dir, force, trials, seed, threads, bac
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--param", required=True, help="Key path of a number, e.g. sides.blue[0].armor.pd.")
+@click.option("--param", "params", required=True, multiple=True, metavar="KEY|KEY=LO:HI",
+              help="Key path of a number, e.g. sides.blue[0].armor.pd; repeat (each as "
+              "KEY=LO:HI) for a multi-lever search with --goal.")  # fmt: skip
+@click.option("--goal", "goals", multiple=True, metavar="METRIC[WHO]=TARGET|LO:HI|<=X|>=X",
+              help="A goal as pareto --goal (e.g. win_probability[red]=45%:55%); repeat. With "
+              "a goal or several --param: the Pareto front of the trade-offs.")  # fmt: skip
+@click.option("--budget", type=click.IntRange(2, 100_000),
+              help="With --goal: most points run (as pareto --budget).")  # fmt: skip
+@click.option("--finalists", type=click.IntRange(1, 1000),
+              help="With --goal: front points re-run on a fresh seed.")  # fmt: skip
 @click.option(
     "--metric",
     default="win_probability",
@@ -269,15 +278,25 @@ def sweep(scenario, grids, overrides, out_dir, force, trials, seed, threads, bac
 @click.option("--threads", type=_THREADS, help="Worker threads.")
 @_engine_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def balance(scenario, param, metric, side, combatant, target, span, overrides, trials, seed,
-            threads, backend, scheduler, as_json):  # fmt: skip
+def balance(scenario, params, goals, budget, finalists, metric, side, combatant, target, span,
+            overrides, trials, seed, threads, backend, scheduler, as_json):  # fmt: skip
     """Find the PARAM value that brings a METRIC of the fight to TARGET.
 
     For an integer PARAM it also gives the bracketing pair (the neighbouring values either
-    side of the target) and the smallest value that reaches the target.
+    side of the target) and the smallest value that reaches the target. With several --param
+    (KEY=LO:HI) or any --goal it searches them all for the trade-offs between the goals and
+    prints the Pareto front, as ``pareto`` does.
     """
     from .analysis.balance import balance as run_balance
 
+    if len(params) > 1 or goals:
+        _balance_many(scenario, overrides, params, goals, budget, finalists, metric, side,
+                      combatant, target, span, trials, seed, threads, backend, scheduler,
+                      as_json)  # fmt: skip
+        return
+    if budget is not None or finalists is not None:
+        raise FuzionSimError(f"--{'budget' if budget is not None else 'finalists'} needs --goal")
+    (param,) = params
     lo, hi = _range(span)
     base = _base(scenario, overrides)[0]
     res = run_balance(
@@ -293,6 +312,26 @@ def balance(scenario, param, metric, side, combatant, target, span, overrides, t
         render_balance(res)
 
 
+def _balance_many(scenario, overrides, params, goals, budget, finalists, metric, side,
+                  combatant, target, span, trials, seed, threads, backend, scheduler,
+                  as_json) -> None:  # fmt: skip
+    """``balance`` with several levers or goals: the Pareto search of ``pareto``. The options
+    of the one-lever search say what the goals say, so they are refused here."""
+    if not goals:
+        raise FuzionSimError("several --param need at least one --goal, "
+                             "e.g. --goal 'win_probability[red]=45%:55%'")  # fmt: skip
+    given = [name for name, value in (("metric", metric != "win_probability"), ("side", side),
+             ("combatant", combatant), ("target", target), ("range", span)) if value]  # fmt: skip
+    if given:
+        raise FuzionSimError(f"--{given[0]} does not apply with --goal or several --param: "
+                             "give the metric and its target in a --goal, each range as "
+                             "--param KEY=LO:HI")  # fmt: skip
+    base = _base(scenario, overrides)[0]
+    run_pareto_command(base, params, goals, budget=budget, finalists=finalists, trials=trials,
+                       seed=seed, threads=threads, as_json=as_json, backend=backend,
+                       scheduler=scheduler)  # fmt: skip
+
+
 @cli.command()
 @click.argument("scenario")
 @click.option("-o", "--out", "out_dir", required=True, help="Report folder.")
@@ -301,14 +340,23 @@ def balance(scenario, param, metric, side, combatant, target, span, overrides, t
               help="Variants to compare (as compare --vary).")  # fmt: skip
 @click.option("--grid", "grids", multiple=True, metavar="KEY=VALUES",
               help="A sweep to include (as sweep --grid).")  # fmt: skip
+@click.option("--matrix-rows", metavar="KEY=SELECTOR",
+              help="A balance table to include: its rows (as matrix --rows).")  # fmt: skip
+@click.option("--matrix-cols", metavar="KEY=SELECTOR",
+              help="The balance table's columns (as matrix --cols).")  # fmt: skip
+@click.option("--sensitivity", "sens_params", multiple=True, metavar="KEY=LO:HI",
+              help="A sensitivity study to include (as sensitivity --vary); repeat.")  # fmt: skip
+@click.option("--sensitivity-method", type=click.Choice(["local", "sobol"]), default="local",
+              show_default=True, help="Stat weights (quick) or Sobol indices.")  # fmt: skip
 @_override_options
 @click.option("--trials", type=_TRIALS, help="Trials per run.")
 @click.option("--seed", type=_SEED, help="Seed.")
 @click.option("--threads", type=_THREADS, help="Worker threads.")
 @click.option("--title", help="Report title (default: the scenario's name).")
 @_engine_options
-def report(scenario, out_dir, force, varies, grids, overrides, trials, seed, threads, title,
-           backend, scheduler):  # fmt: skip
+def report(scenario, out_dir, force, varies, grids, matrix_rows, matrix_cols, sens_params,
+           sensitivity_method, overrides, trials, seed, threads, title, backend,
+           scheduler):  # fmt: skip
     """Write a Markdown + HTML report of SCENARIO (plots, tables with intervals, CSV data)."""
     from .report.build import build_report
 
@@ -321,6 +369,12 @@ def report(scenario, out_dir, force, varies, grids, overrides, trials, seed, thr
         words += ["--compare", v]
     for g in grids:
         words += ["--grid", g]
+    words += ["--matrix-rows", matrix_rows] if matrix_rows else []
+    words += ["--matrix-cols", matrix_cols] if matrix_cols else []
+    for v in sens_params:
+        words += ["--sensitivity", v]
+    if sens_params and sensitivity_method != "local":
+        words += ["--sensitivity-method", sensitivity_method]
     words += ["--trials", str(trials)] if trials else []
     words += ["--seed", str(seed)] if seed is not None else []
     words += ["--title", title] if title else []
@@ -330,7 +384,8 @@ def report(scenario, out_dir, force, varies, grids, overrides, trials, seed, thr
         base, out_dir, vary=[parse_assignment(v) for v in varies] or None,
         grid=[parse_assignment(g) for g in grids] or None, trials=trials, seed=seed,
         threads=threads, title=title, command=command, backend=backend, scheduler=scheduler,
-        force=force,
+        force=force, matrix_rows=matrix_rows, matrix_cols=matrix_cols,
+        sensitivity=list(sens_params) or None, sensitivity_method=sensitivity_method,
     )  # fmt: skip
     _echo(f"wrote {path} and {path.with_suffix('.md')}")
 

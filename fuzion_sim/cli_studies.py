@@ -16,7 +16,7 @@ import click
 from .cli_common import _SEED, _THREADS, _TRIALS, _base, _Command, _dump, _override_options
 from .errors import FuzionSimError
 
-__all__ = ["STUDY_COMMANDS", "parse_margin", "until_decided_options"]
+__all__ = ["STUDY_COMMANDS", "parse_margin", "run_pareto_command", "until_decided_options"]
 
 _MARGIN = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(pt|pts|points?|%)?\s*$")
 
@@ -441,9 +441,35 @@ def pareto(scenario, overrides, params, goals, budget, finalists, trials, seed, 
            force, as_json):  # fmt: skip
     """Several levers, several goals: the trade-offs (Pareto front) of SCENARIO, each finalist
     re-run on a fresh seed."""
+    base = _base(scenario, overrides)[0]
+    run_pareto_command(base, params, goals, budget=budget, finalists=finalists, trials=trials,
+                       seed=seed, threads=threads, out_dir=out_dir, force=force,
+                       as_json=as_json)  # fmt: skip
+
+
+def run_pareto_command(base, params, goals, *, budget=None, finalists=None, trials=None,
+                       seed=None, threads=None, out_dir=None, force=False, as_json=False,
+                       backend=None, scheduler=None) -> None:  # fmt: skip
+    """Run the Pareto search and print its front (or its JSON), as ``pareto`` does; shared by
+    ``pareto`` and ``balance`` with several ``--param`` or a ``--goal``.
+
+    Parameters
+    ----------
+    base : fuzion_sim.analysis.variants.Base
+    params, goals : sequence of str
+        ``KEY=LO:HI`` levers and goals (see :func:`fuzion_sim.analysis.pareto.parse_goal`).
+    budget, finalists : int, optional
+        Most points run and front points re-run on a fresh seed (default: the analysis's).
+    trials, seed, threads, backend, scheduler :
+        Run options.
+    out_dir : str, optional
+        Write the points, front, finalists, Markdown and picture here.
+    force, as_json : bool
+        Overwrite foreign files in ``out_dir``; print one JSON object instead of text.
+    """
+    from .analysis.pareto import DEFAULT_BUDGET, DEFAULT_FINALISTS
     from .analysis.pareto import pareto as run_pareto
 
-    base = _base(scenario, overrides)[0]
     res = run_pareto(
         base,
         list(params),
@@ -451,8 +477,10 @@ def pareto(scenario, overrides, params, goals, budget, finalists, trials, seed, 
         trials=trials,
         seed=seed,
         threads=threads,
-        budget=budget,
-        finalists=finalists,
+        budget=DEFAULT_BUDGET if budget is None else budget,
+        finalists=DEFAULT_FINALISTS if finalists is None else finalists,
+        backend=backend,
+        scheduler=scheduler,
     )
     written = _write_pareto(res, out_dir, force) if out_dir else []
     if as_json:

@@ -168,6 +168,11 @@ class _Doc:
         if csv_name:
             (display if data is None else data).to_csv(self.folder / csv_name, index=False)
 
+    def block(self, md: str, htm: str):
+        """A block rendered elsewhere (a study's own Markdown and HTML views), as it is."""
+        self.md.append(md.rstrip() + "\n")
+        self.html.append(htm)
+
     def data(self, names: list[str]):
         """A line of links to data files in the report folder."""
         self.md.append("Data: " + ", ".join(f"[{n}]({n})" for n in names) + "\n")  # our names
@@ -317,8 +322,13 @@ def build_report(
     backend: str | None = None,
     scheduler: str | None = None,
     force: bool = False,
+    matrix_rows=None,
+    matrix_cols=None,
+    sensitivity=None,
+    sensitivity_method: str = "local",
 ) -> Path:
-    """Run a scenario (and optionally a comparison and a sweep) and write a report.
+    """Run a scenario (and optionally a comparison, a sweep, a balance table and a sensitivity
+    study) and write a report.
 
     Parameters
     ----------
@@ -339,6 +349,17 @@ def build_report(
         The command that regenerates the report, shown in it (as code).
     force : bool
         Overwrite files in ``out_dir`` that the tool did not write.
+    matrix_rows, matrix_cols : str or (str, values), optional
+        A balance table to include (both or neither), as for ``matrix``:
+        ``"sides.blue[0].armor.pd=4,8"``; run with the report's trials and seed, shown as a
+        section with its heatmap, its cells in ``matrix_cells.csv`` and ranking in
+        ``matrix_ranked.csv``.
+    sensitivity : list of str, optional
+        Parameters of a sensitivity study to include (``["sides.red[0].stats.DEX=3:7"]``), as
+        for ``sensitivity --vary``; run with the report's trials and seed, shown with its
+        tornado chart and its table in ``sensitivity.csv``.
+    sensitivity_method : {'local', 'sobol'}
+        Stat weights by paired finite differences (a few runs: quick) or Sobol indices.
 
     Returns
     -------
@@ -357,19 +378,55 @@ def build_report(
     check_run_args(trials, seed, threads)
     base = as_base(scenario)
     sc = base.build()
+    _check_studies(base, matrix_rows, matrix_cols, sensitivity, sensitivity_method)
     out = OutputDir(out_dir, force=force)
     for name in ("index.md", "index.html"):
         out.check(name)  # fail now, not after the runs
     if grid:
         out.check_dir("sweep")
     with out, out.staging(replace=True) as stage:
+        studies = (matrix_rows, matrix_cols, sensitivity, sensitivity_method)
         _write_report(base, sc, out.root, stage, vary, grid, trials, seed, threads, title,
-                      command, backend, scheduler, force)  # fmt: skip
+                      command, backend, scheduler, force, studies=studies)  # fmt: skip
     return out.root / "index.html"
 
 
+def _check_studies(base, matrix_rows, matrix_cols, sensitivity, method) -> None:
+    """Refuse a half-given balance table or a bad study parameter before anything runs."""
+    from ..analysis.matrix import parse_axis
+    from ..analysis.sensitivity import parse_vary
+    from ..errors import FuzionSimError
+
+    if (matrix_rows is None) != (matrix_cols is None):
+        raise FuzionSimError("a balance table needs both --matrix-rows and --matrix-cols")
+    if matrix_rows is not None:
+        parse_axis(base, matrix_rows)
+        parse_axis(base, matrix_cols)
+    if method not in ("local", "sobol"):
+        raise FuzionSimError(f"sensitivity method must be local or sobol, got {method!r}")
+    for item in sensitivity or ():
+        parse_vary(base, item)
+
+
+def _study_sections(doc: _Doc, base, studies, trials, seed, threads, backend, scheduler) -> None:
+    """The balance table and the sensitivity study of the report, each run with the report's
+    trials and seed (see :mod:`fuzion_sim.report.studies`)."""
+    from ..analysis.matrix import matrix
+    from ..analysis.sensitivity import sensitivity as run_sensitivity
+    from .studies import matrix_section, sensitivity_section
+
+    rows, cols, params, method = studies
+    run = {"trials": trials, "seed": seed, "threads": threads, "backend": backend,
+           "scheduler": scheduler}  # fmt: skip
+    if rows is not None:
+        matrix_section(doc, matrix(base, rows, cols, **run))
+    if params:
+        sensitivity_section(doc, run_sensitivity(base, list(params), method=method, **run))
+
+
 def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed, threads, title,
-                  command, backend, scheduler, force) -> None:  # fmt: skip
+                  command, backend, scheduler, force, studies=(None, None, None, "local"),
+                  ) -> None:  # fmt: skip
     """Run everything and write the report's files into ``stage`` (the sweep into
     ``folder / "sweep"``, its own output folder)."""
     import pandas as pd
@@ -458,6 +515,7 @@ def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed,
             caption = f"Sweep over {', '.join(keys)}"
             doc.image(png, caption, alt_text.sweep_alt(table, keys, png.name),
                       rel=f"sweep/{png.name}")  # fmt: skip
+    _study_sections(doc, base, studies, trials, seed, threads, backend, scheduler)
     doc.h(2, "Assumptions" + (f" (baseline: {baseline})" if baseline else ""))
     rows = assumption_rows(result, sc)
     varied = {k.split(".", 1)[1] for axis in (cmp.values if cmp else []) for k in axis

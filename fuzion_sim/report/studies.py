@@ -15,6 +15,8 @@ from .html import html_table
 from .plots import _figure, save
 
 __all__ = [
+    "matrix_alt",
+    "matrix_section",
     "pareto_figure",
     "pareto_html",
     "pareto_markdown",
@@ -23,9 +25,11 @@ __all__ = [
     "matrix_markdown",
     "sensitivity_html",
     "sensitivity_markdown",
+    "sensitivity_section",
     "sequential_figure",
     "sequential_html",
     "sequential_markdown",
+    "tornado_alt",
     "tornado_figure",
 ]
 
@@ -339,3 +343,74 @@ def pareto_figure(res, path=None):
     if path is not None:
         save(fig, path)
     return fig
+
+
+# --- report sections --------------------------------------------------------------------------
+def matrix_alt(mx) -> str:
+    """The alt text of a balance table's heatmap: its size, its best and worst cells and the
+    dominated items, in words."""
+    grid = mx.grid()
+    values = grid.to_numpy(dtype=float)
+    words = [f"Heatmap of {mx.label}: {len(grid.index)} {mx.row_key} rows by "
+             f"{len(grid.columns)} {mx.col_key} columns, {mx.trials:,} trials a cell."]  # fmt: skip
+    if np.isfinite(values).any():
+        hi = np.unravel_index(np.nanargmax(values), values.shape)
+        lo = np.unravel_index(np.nanargmin(values), values.shape)
+        words.append(
+            f"Highest {mx.format(values[hi])} at {grid.index[hi[0]]} x {grid.columns[hi[1]]}; "
+            f"lowest {mx.format(values[lo])} at {grid.index[lo[0]]} x {grid.columns[lo[1]]}."
+        )
+    for which, dominated in (("rows", mx.dominated_rows()), ("columns", mx.dominated_cols())):
+        if dominated:
+            words.append(f"Dominated {which}: {', '.join(str(d) for d in dominated)}.")
+    return " ".join(words)
+
+
+def tornado_alt(sens) -> str:
+    """The alt text of a sensitivity study's tornado chart: each parameter's bar, longest
+    first, with its interval."""
+    return f"Tornado chart of {sens.title()}. " + "; ".join(sens.sentences()) + "."
+
+
+def matrix_section(doc, mx, prefix: str = "matrix_") -> None:
+    """A balance table as a report section: its Markdown (:func:`matrix_markdown`) and HTML
+    (:func:`matrix_html`) views, the heatmap with its alt text, and the cells and ranking as
+    CSV (``{prefix}cells.csv``, ``{prefix}ranked.csv``).
+
+    Parameters
+    ----------
+    doc : fuzion_sim.report.build._Doc
+        The report being built (Markdown and HTML side by side, files in ``doc.folder``).
+    mx : fuzion_sim.analysis.matrix.Matrix
+    prefix : str
+        Prefix of the files written.
+    """
+    doc.block(matrix_markdown(mx), f"<h2>Balance table: {html.escape(mx.label)}</h2>"
+              + matrix_html(mx))  # fmt: skip
+    png = doc.folder / f"{prefix}heatmap.png"
+    matrix_heatmap(mx, png)
+    doc.image(png, f"Balance table: {mx.label}", matrix_alt(mx))
+    mx.to_frame().to_csv(doc.folder / f"{prefix}cells.csv", index=False)
+    mx.ranked().to_csv(doc.folder / f"{prefix}ranked.csv", index=False)
+    doc.data([f"{prefix}cells.csv", f"{prefix}ranked.csv"])
+
+
+def sensitivity_section(doc, sens, prefix: str = "sensitivity") -> None:
+    """A sensitivity study as a report section: its Markdown (:func:`sensitivity_markdown`)
+    and HTML (:func:`sensitivity_html`) views, the tornado chart with its alt text, and the
+    table as CSV (``{prefix}.csv``, the chart ``{prefix}_tornado.png``).
+
+    Parameters
+    ----------
+    doc : fuzion_sim.report.build._Doc
+    sens : fuzion_sim.analysis.sensitivity.Sensitivity
+    prefix : str
+        Stem of the files written.
+    """
+    doc.block(sensitivity_markdown(sens), f"<h2>Sensitivity: {html.escape(sens.title())}</h2>"
+              + sensitivity_html(sens))  # fmt: skip
+    png = doc.folder / f"{prefix}_tornado.png"
+    tornado_figure(sens, png)
+    doc.image(png, f"Sensitivity: {sens.title()}", tornado_alt(sens))
+    sens.to_frame().to_csv(doc.folder / f"{prefix}.csv", index=False)
+    doc.data([f"{prefix}.csv"])
