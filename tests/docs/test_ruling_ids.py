@@ -57,8 +57,13 @@ def _normalise(rid: str) -> str:
     return f"{prefix}{int(num)}{suffix}"
 
 
+_NOQA_RE = re.compile(r"#\s*noqa:[A-Z0-9, ]*")
+
+
 def ids_in(text: str) -> set[str]:
-    """The ids a text cites, ranges expanded, false positives dropped."""
+    """The ids a text cites, ranges expanded, false positives and linter codes dropped (a
+    ``# noqa: F401`` names a rule of the linter, not of the game)."""
+    text = _NOQA_RE.sub("", text)
     found = {_normalise(m) for m in _ID_RE.findall(text) if m not in FALSE_POSITIVES}
     for first, last in _RANGE_RE.findall(text):
         p1, n1, _ = _PARTS.match(first).groups()
@@ -130,6 +135,7 @@ def test_id_regex_reads_ranges_and_skips_false_positives():
     assert ids_in("F20-F21, VA-46 to VA-48; UA20-22 (CA1..CA3) noqa: E731") == {
         "F20", "F21", "VA-46", "VA-47", "VA-48", "UA20", "UA21", "UA22", "CA1", "CA2", "CA3"}
     assert ids_in("UA18b, F1b, VA-7, int64, float32, 0x9E37") == {"UA18b", "F1b", "VA-07"}
+    assert ids_in("import ipywidgets  # noqa: F401, E402") == set()
 
 
 def test_the_rulings_pages_exist():
