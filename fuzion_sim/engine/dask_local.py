@@ -143,6 +143,8 @@ def _abandon(cluster) -> None:
     from distributed.core import Status
 
     for nanny in list(getattr(cluster, "workers", {}).values()):
+        with contextlib.suppress(BaseException):
+            nanny.auto_restart = False  # a killed worker is not started again
         proc = getattr(getattr(getattr(nanny, "process", None), "process", None), "_process", None)
         with contextlib.suppress(BaseException):
             if proc is not None and proc.is_alive():
@@ -158,18 +160,27 @@ def _abandon(cluster) -> None:
     cluster.status = Status.closed
 
 
-def _kill_spawning() -> None:
+def _kill_spawning(settle: float = 0.0) -> None:
     """Kill the children still reading their start-up data from this process (a spawn whose
     ``Process.start`` has not returned is in no list of multiprocessing's): once this process
     has gone they fail to rebuild its semaphores and print a traceback on the terminal. Their
-    SIGINT is blocked (they inherit the loop thread's mask), so Ctrl-C does not reach them."""
+    SIGINT is blocked (they inherit the loop thread's mask), so Ctrl-C does not reach them.
+    With ``settle``, keep looking that many seconds: a spawn runs on distributed's offload
+    thread, which goes on after the loop has stopped."""
+    import time
+
     import psutil  # a dependency of distributed
 
-    with contextlib.suppress(BaseException):
-        for child in psutil.Process().children(recursive=True):
-            with contextlib.suppress(BaseException):
-                if any("spawn_main" in part for part in child.cmdline()):
-                    child.kill()
+    end = time.monotonic() + settle
+    while True:
+        with contextlib.suppress(BaseException):
+            for child in psutil.Process().children(recursive=True):
+                with contextlib.suppress(BaseException):
+                    if any("spawn_main" in part for part in child.cmdline()):
+                        child.kill()
+        if time.monotonic() >= end:
+            return
+        time.sleep(0.05)
 
 
 def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
@@ -195,7 +206,7 @@ def stop_local_cluster(client, cluster, runner, fast: bool = False) -> None:
         if fast:  # the process is on its way out: what is left to collect stays quiet too
             # (and a worker whose spawn the loop began while the cluster closed is killed
             # now that the loop has stopped: else it reads a cut pipe and prints EOFError)
-            _kill_spawning()
+            _kill_spawning(settle=0.5)
             _silence_distributed()
         else:
             log.setLevel(level)
