@@ -20,11 +20,17 @@ def _runner():
     return module
 
 
-@pytest.mark.parametrize(
-    "name", ["hero-vs-interlock.ipynb", "weapon-armour-tuning.ipynb", "autofire-ratios.ipynb"]
-)
+#: Each notebook and the trials it runs with here (the studies' run many fights each).
+NOTEBOOKS = {
+    "hero-vs-interlock.ipynb": 4000, "weapon-armour-tuning.ipynb": 4000,
+    "autofire-ratios.ipynb": 4000, "run-until-decided.ipynb": 2000,
+    "balance-tables.ipynb": 2000, "sensitivity.ipynb": 2000, "trade-offs.ipynb": 2000,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
 def test_notebook_executes(name, monkeypatch):
-    monkeypatch.setenv("FUZION_NB_TRIALS", "4000")
+    monkeypatch.setenv("FUZION_NB_TRIALS", str(NOTEBOOKS[name]))
     # The kernel must be this interpreter (the venv): put it first on PATH for kernel lookup.
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent), prepend=":")
     nb = _runner().execute(ROOT / "notebooks" / name, inplace=False, timeout=120)
