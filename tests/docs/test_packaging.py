@@ -80,6 +80,8 @@ def test_code_comments_and_docs_carry_no_issue_numbers():
     found = []
     for root in roots:
         for path in sorted((ROOT / root).rglob("*")):
+            if ".ab" in path.parts:  # older trees general_ab.py exported (git ignores them)
+                continue
             if path.suffix in {".py", ".md", ".yaml", ".json", ".ipynb"} and path.is_file():
                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                     if number.search(line):
