@@ -7,7 +7,7 @@ samples in the out-of-line helpers the kernel calls: numba compiles some builtin
 a float, ``max()``, ``min()``) as separate functions, and a call in the hot loop spills
 registers around it (this found 7% of the squad kernel's time in three such helpers).
 
-The general kernel leaves its trials to one function, ``kernel.trials``, which numba links
+The general kernel leaves its trials to one function, ``trials``, which numba links
 into ``run_chunk`` from its own cache entry: for it the script copies that entry's whole object
 (``trials`` and the rooms it calls), names every function in it from the object's symbols
 (``nm``) and prints the share of samples in each (PERFORMANCE-NOTES lesson 18).
@@ -41,11 +41,12 @@ HERE = Path(__file__).resolve().parent
 CODE_BYTES = 200_000  # more than any kernel's machine code
 
 
-def trials_functions(kernel) -> list[tuple[int, int, str]]:
+def trials_functions(trials) -> list[tuple[int, int, str]]:
     """The functions of the general kernel's trial object as ``(offset, size, mangled name)``:
-    the symbols of the ELF object in the newest entry of ``kernel.trials`` in numba's cache (a
-    private layout of numba 0.5x-0.6x), ``trials`` itself at offset 0."""
-    cache = kernel.trials._cache._cache_file
+    the symbols of the ELF object in the newest entry of ``trials`` (the trial loop of the
+    fight's compiled set) in numba's cache (a private layout of numba 0.5x-0.6x), ``trials``
+    itself at offset 0."""
+    cache = trials._cache._cache_file
     folder = Path(cache._cache_path)
     entry = max(cache._load_index().values(), key=lambda name: (folder / name).stat().st_mtime)
     data = (folder / entry).read_bytes()
@@ -82,12 +83,13 @@ def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | No
     from fuzion_sim import load_scenario
     from fuzion_sim.engine.rng import CHUNK, chunk_key
     from fuzion_sim.systems import fuzion
-    from fuzion_sim.systems.fuzion import kernel, kernel_duel, kernel_squad, kernel_standing
+    from fuzion_sim.systems.fuzion import kernel, kernel_duel, kernel_squad, kernel_standing, run
 
     plan = fuzion.compile_scenario(load_scenario(scenario), kernel=kernel_name)
     module = {"general": kernel, "standing": kernel_standing, "squad": kernel_squad,
               "duel": kernel_duel}[plan.kernel]  # fmt: skip
-    function = module.run_chunk
+    function = module.run_chunk if plan.kernel != "general" else kernel.kernel_for(
+        run.features(plan.arrays))
     if plan.kernel == "duel":  # the duel's kernel for the rule options the fight uses
         function = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
@@ -95,13 +97,14 @@ def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | No
     overload = next(iter(function.overloads.values()))
     name, size = overload.fndesc.llvm_func_name, CODE_BYTES
     if plan.kernel == "general":  # its trials: the object numba links into run_chunk
-        symbols = trials_functions(kernel)
+        trials = kernel.trials_of(function)
+        symbols = trials_functions(trials)
         name = next(n for offset, _, n in symbols if offset == 0)
         size = max(offset + length for offset, length, _ in symbols)
         Path(f"{code_out}.syms").write_text(
             "".join(f"{offset} {length} {short_name(n)}\n" for offset, length, n in symbols)
         )
-        function = kernel.trials
+        function = trials
     address = overload.library.get_pointer_to_function(name)
     code_out.write_bytes(ctypes.string_at(address, size))
     print(f"{module.__name__}.{function.__name__} {address}")

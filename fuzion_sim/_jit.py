@@ -11,6 +11,14 @@ import closure, the package's modules its module imports, and theirs, and so on 
 function reaches other code only through its module's globals, and those come from its imports).
 A change to a module outside the closure (the narration, the scenario loader's messages) keeps
 the compiled kernels; a change inside it recompiles them.
+
+Two more choices keep a first run short. A call from jitted code compiles the callee for its
+arguments' types, never their values: numba would compile an out-of-line helper once more for
+each constant a caller passes (``-1``, ``False``), minutes of machine code written twice or
+thrice for the rooms of Fuzion's general kernel. And a kernel made per feature set by a factory
+(a closure over flags, which may call other such closures) is cached under a key built from the
+flags and the names of the jitted functions it holds, where numba's own key would hold a random
+identity of each function and never match in the next process.
 """
 
 from __future__ import annotations
@@ -21,7 +29,9 @@ import hashlib
 from pathlib import Path
 
 from numba import njit
-from numba.core import caching
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
+from numba.core.serialize import dumps
 
 __all__ = ["jit"]
 
@@ -105,9 +115,55 @@ class _InTreeLocator(_PackageStamp, caching.InTreeCacheLocator):
 caching.CacheImpl._locator_classes[:0] = [_UserDirLocator, _InTreeLocator]
 
 
-def jit(fn=None, **overrides):
-    """``numba.njit`` with the project's options; usable bare (``@jit``) or called."""
+def _frozen(value):
+    """A closure variable as the cache key sees it: a jitted function by its name and its own
+    closure's variables (its source is in the stamp), anything else as it is."""
+    if isinstance(value, CPUDispatcher):
+        fn = value.py_func
+        cells = tuple(_frozen(c.cell_contents) for c in fn.__closure__ or ())
+        return ("jit", fn.__module__, fn.__qualname__, cells)
+    return value
+
+
+class _Cache(caching.FunctionCache):
+    """numba's cache, keyed by :func:`_frozen` closure variables."""
+
+    def _index_key(self, sig, codegen):
+        closure = self._py_func.__closure__ or ()
+        cells = dumps(tuple(_frozen(c.cell_contents) for c in closure)) if closure else b""
+        code = self._py_func.__code__.co_code
+        return (sig, codegen.magic_tuple(),
+                (hashlib.sha256(code).hexdigest(), hashlib.sha256(cells).hexdigest()))  # fmt: skip
+
+
+class _Dispatcher(CPUDispatcher):
+    """A jitted function that jitted callers call by their arguments' types, not values."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def _ours(disp):
+    disp.__class__ = _Dispatcher
+    disp._cache = _Cache(disp.py_func)
+    return disp
+
+
+def jit(fn=None, *, variant: str = "", **overrides):
+    """``numba.njit`` with the project's options; usable bare (``@jit``) or called.
+
+    ``variant`` names one of the functions a factory makes from the same source (letters,
+    digits and ``_``): it joins the function's name, so the machine code of each has its own
+    symbols. Without it two variants loaded from the cache into one process would share a
+    symbol name, and the second's callers would run the first's code.
+    """
     options = {**_OPTIONS, **overrides}
-    if fn is None:
-        return lambda f: njit(**options)(f)
-    return njit(**options)(fn)
+
+    def wrap(f):
+        if variant:
+            f.__qualname__ = f"{f.__qualname__}_{variant}"
+        return _ours(njit(**options)(f))
+
+    return wrap if fn is None else wrap(fn)

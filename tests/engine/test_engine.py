@@ -5,6 +5,8 @@ No timings here (benchmarks live in ``benchmarks/``); every check is an exact eq
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from conftest import SCENARIOS
@@ -310,3 +312,59 @@ def test_jit_cache_stamp_follows_the_import_closure(tmp_path):
     assert {"strike.py", "rules.py", "actions.py", "rng.py", "_jit.py"} <= names
     assert not names & {"narrate.py", "exact.py", "relevance.py", "system.py"}
     assert caching.CacheImpl._locator_classes[:2] == [_jit._UserDirLocator, _jit._InTreeLocator]
+
+
+def test_jit_compiles_a_callee_once_for_its_argument_types_not_their_values():
+    """A constant an out-of-line callee is passed (``-1``, ``False``) does not compile it once
+    more (numba alone compiles a literal's own specialisation: minutes for the Fuzion rooms)."""
+    from fuzion_sim._jit import jit
+
+    @jit(_nrt=False)
+    def room(a, flag):
+        return a * 2 if flag else a
+
+    @jit
+    def caller(x, flag):
+        return room(x, flag) + room(x, False) + room(-1, True) + room(np.int64(3), flag)
+
+    assert caller(5, True) == 10 + 5 - 2 + 6
+    assert [str(s) for s in room.signatures] == ["(int64, bool)"]
+
+
+def test_jit_caches_a_closure_that_holds_jitted_functions(tmp_path):
+    """A kernel made per feature set by a factory (a closure over flags and over other jitted
+    closures) loads from the cache in the next process: its key holds the flags and the
+    functions' names (numba's would hold a random identity and never match). Two variants
+    compiled in two processes and loaded into a third each run their own code: ``variant``
+    gives each its own symbols (without it both callers run the room loaded first, the
+    control)."""
+    import subprocess
+    import sys
+
+    lines = "\n".join(f"        y = (y * {i + 3} + x) % 1000003 if flag else (y - {i}) % 99991"
+                      for i in range(120))  # big enough that LLVM keeps it a call
+    (tmp_path / "toy.py").write_text(
+        "from fuzion_sim._jit import jit\n\n"
+        "def make(flag, variant):\n"
+        "    @jit(_nrt=False, variant=variant)\n"
+        f"    def room(x):\n        y = x\n{lines}\n        return y\n\n"
+        "    @jit(variant=variant)\n"
+        "    def kernel(x):\n        return room(x) + room(x + 1)\n\n"
+        "    return kernel\n"
+    )
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+
+    def run(code, cache):
+        env = {**os.environ, "PYTHONPATH": path, "NUMBA_CACHE_DIR": str(tmp_path / cache)}
+        out = subprocess.run([sys.executable, "-c", f"import toy; print({code})"], env=env,
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        return out.stdout.split()
+
+    for tags, cache in ((("1", "0"), "tagged"), (("", ""), "untagged")):
+        made = [f"toy.make({flag}, {tag!r})" for flag, tag in zip((True, False), tags, strict=True)]
+        alone = [run(f"{m}(1)", cache)[0] for m in made]
+        both = run(f"{made[0]}(1), {made[1]}(1)", cache)
+        assert alone[0] != alone[1]
+        assert both == (alone if cache == "tagged" else [alone[0], alone[0]])
+    loaded = "(k := toy.make(True, '1'))(1) * 0 + sum(k.stats.cache_hits.values())"
+    assert run(loaded, "tagged") == ["1"]

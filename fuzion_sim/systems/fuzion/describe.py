@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import dispatch
+from . import dispatch, kernel, run
 from .rules import weapon_dice
 
 __all__ = ["attack_dice", "describe_kernel", "describe_member"]
@@ -106,4 +106,6 @@ def describe_kernel(fight) -> str:
         extra = f" with {', '.join(names[o] for o in used)}" if used else ""
         return f"runs on the {fight.kernel} kernel{extra}"
     why = "; ".join(dispatch.blocking_reasons(fight.arrays, "standing"))
-    return f"runs on the general kernel ({why})"
+    compiled = kernel.kernel_for(run.features(fight.arrays))
+    rooms = "" if compiled is kernel.kernel_for(kernel.PEOPLE) else " with every room"
+    return f"runs on the general kernel{rooms} ({why})"

@@ -2,7 +2,10 @@
 
 It sees only arrays and numbers (the compiled :class:`~.compile.Plan`, argument by argument)
 and writes into preallocated output arrays. ``run_chunk`` allocates the arrays a trial works in
-and hands everything to ``trials``, the loop itself. The loop's rooms are inlined helpers:
+and hands everything to ``trials``, the loop itself. Both are made by ``_kernel`` for a set of
+rooms (:class:`Features`: vehicles, missiles, the scene, hazards, motion, dogfights ...): the
+flags are the closure's constants, so numba leaves out the code of a room a fight cannot reach
+(:func:`kernel_for` picks the compiled set). The loop's rooms are inlined helpers:
 ``actions.py`` (tactics, waiting, every action that does not attack, movement) and ``strike.py``
 (the attack, in the named groups of arrays defined there); rule mechanics live in ``rules.py``;
 the tactics bytecode is described in ``tactics.py``.
@@ -30,6 +33,9 @@ at once, or ``UNRESOLVED`` (-2) when ``max_slots`` ran out.
 """
 
 from __future__ import annotations
+
+import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -162,8 +168,8 @@ from .dogfight_build import (
 )
 from .gate import gate, gated
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
-from .hull import Mecha, Vehicles, VState, crew_fate
-from .impact import Impacts, reset_trial
+from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
+from .impact import Impacts, jump, reset_trial
 from .kernel_parts import choose_target, log_event, sort_by_key
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .motion import MO_ANY, Motion, bump, control_turn, drive
@@ -191,1315 +197,1433 @@ from .strike import (
     Weapons,
     Where,
     attack_form,
-    attack_odds,
-    blast,
+    attack_rooms,
     manoeuvre,
     shots_fired,
-    strike,
     take_wounds,
 )
 from .terrain import has_terrain
 
 
-@jit
-def run_chunk(
-    key, first, n_trials,
-    # combatants
-    side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, run_m, sprint_m,
-    att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res, base_order, targeting,
-    surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, unarmed0, abort_kind, tech,
-    physician, scale, knock_body, called_loc, called_mod,
-    # weapons (one per combatant) and armour
-    w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
-    w_kills, w_blade, w_autofire, w_rof, w_area, w_explosive,
-    a_pd, a_ekd, a_kills, a_half_blades, a_cover,
-    # static modifiers: against this target (ranged, melee), by this attacker (ranged, melee)
-    tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m,
-    # tactics (tactics.pack) and whether a combatant uses the default tactic
-    tac_default, rule_start, rule_count, rules, code, consts,
-    # presence attack effects by margin over RES: thresholds and (effect, value)
-    presence_margin, presence_effect,
-    # time
-    acts, slots_per_round, start_slot, slots_per_unit, max_slots,
-    # rules and dice
-    options, ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets, nd6_table,
-    loc_by_roll, loc_num, loc_den,
-    # vehicles and their crews (compile.vehicle_arrays)
-    carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
-    v_eff, v_locid, v_call,
-    # missiles (compile.missile_arrays)
-    w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
-    # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
-    w_arc, w_mounted, arm_start, arms_i, arms_f,
-    # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
-    rscale, rs_target, suit_max,
-    # falls and obstacles (impact_build.impact_arrays)
-    im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
-    terrain,
-    # the environment (hazard_build.hazard_arrays)
-    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
-    hz_tick,
-    # vehicles in motion (motion_build.motion_arrays)
-    mo_i, mo_f, mo_dv, mo_opts,
-    # dogfights (dogfight_build.dogfight_arrays)
-    df_opts, df_fly, df_skill, df_intel,
-    # outputs, one row per trial
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
-    vehicle_location_damage, missiles_hit, engagements, evaded,
-    falls, collisions, impact_taken, broke_through,
-    hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
-    lost_control, spins, rams, crashes,
-    dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
-    # event log of one trial (log_trial < 0: none)
-    log_trial, events, n_events,
-):  # fmt: skip
-    """Run trials ``first .. first + n_trials - 1`` of the chunk with key ``key``.
+def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, motion, jumps, drives,
+            dogfights, arsenal, gate_on, area, extra_attacks):  # fmt: skip
+    """The general kernel's ``run_chunk`` with the code of the rooms in :class:`Features`
+    switched on here compiled in (numba takes a closure's variables for constants and prunes
+    the branches on them before it types anything, so a room left out costs neither compile
+    time nor a branch in the trial loop)."""
+    attack_odds, blast, strike = attack_rooms(vehicles or suits, vehicles, scene, mecha_range)
+    variant = "".join("1" if f else "0" for f in (
+        vehicles, suits, mecha_range, missiles, scene, ground, hazards, motion, jumps, drives,
+        dogfights, arsenal, gate_on, area, extra_attacks))  # fmt: skip
 
-    Parameters
-    ----------
-    key : uint64[4]
-        The chunk's stream key (``engine.rng.chunk_key``).
-    first, n_trials : int
-        Offset of the first trial within the chunk, and how many trials to run.
-    side ... pos_y0 : int64[C] or float64[C]
-        Per-combatant plan arrays (see ``compile.Plan``): sheet values, the skills each attack
-        form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
-        starting position in metres, INT and Perception, obscured, weapon holstered at the start
-        (``drawn: false``), no weapon (the fists: every attack a punch), abort (``ABORT_*``),
-        TECH and Physician (first aid), scale (``SCALE_*``), the BODY (Kills) knockback
-        subtracts, a called shot's location (-1: none) and its modifier against each target
-        (``called_mod[a * C + t]``; at a vehicle, its row's).
-    w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
-        (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
-        weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
-        hit locations it covers.
-    tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m : int64[C]
-        Attack modifiers for ranged and melee attacks against each combatant (size,
-        silhouetted), for its cover and posture (which it leaves when it moves), and by it
-        (braced and the GM's flat modifier).
-    tac_default, rule_start, rule_count, rules, code, consts
-        The tactics programs (``tactics.pack``); ``tac_default[c]`` 1 skips the interpreter
-        for the default tactic (close to range, attack).
-    acts : int8[C * slots_per_round]
-        1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
-    start_slot, slots_per_unit, max_slots : int
-        The slot of the round the fight starts in, slots per reported time unit, and the
-        slots the fight may last (``timing.Timing``).
-    options : int64[N_OPTIONS]
-        Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor,
-        ``knock_unit`` metres per knockback unit.
-    roll_table : int8[N]
-        Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``);
-        ``task_table`` the acting roll alone (``dice.task_table``, unopposed tasks).
-    nd6_offsets, nd6_table
-        Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
-    loc_by_roll, loc_num, loc_den : int64
-        Hit location of each 3d6 total, and each location's damage multiplier num / den.
-    carrier ... v_locid
-        The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
-        vehicle's pilot, class, heading, Kill unit, its hit table by aspect and by row, and
-        the row each attacker's called shot hits (``v_call[a * C + v]``, -1: rolled).
-    w_missile, w_mdv, m_evade, m_evade_ref, m_cm : int64[C]
-        The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
-        weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
-        countermeasure charges (-1: unlimited).
-    w_arc, w_mounted, arm_start, arms_i, arms_f
-        The arc each weapon in hand covers (``codes.ARC_*``), 1 where a combatant's weapons are
-        its vehicle's (lost with its Weapon location, VA-11), and the weapons of those who fire
-        several (``compile.arsenal_arrays``, ``arsenal.py``).
-    rscale : float64[C]; rs_target : int64[C]; suit_max : int64[C]
-        The mecha rules (``compile.mecha_arrays``): the factor of each attacker's range bands
-        (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
-        target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
-        (0: none, M-35).
-    im_row ... im_opts, terrain
-        Falls, obstacles and terrain (``impact_build.impact_arrays``): each
-        combatant's row of the Falling & Collisions table, the obstacles' rectangles and
-        structure, the drops, the table's DC and Kills, its column bands, the switches
-        (``im_opts[0]``: any obstacle, drop or terrain, the one flag) and the terrain zones
-        (``terrain.py``).
-    winner : int8[n_trials]; end_slot : int32[n_trials]
-        Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
-    out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
-        Written: per combatant the time unit it first went out (0: never) and died (0: never),
-        damage it dealt and took after defences, attacks made and attacks that hit;
-        ``knock`` the knockback units it took. ``location_hits`` int64[C, L]: hits taken by
-        location, added to over the chunk.
-    immobilised, uncontrolled, crits : int32[n_trials, C]; vehicle_location_hits : int64[C, V]
-        Written when a vehicle fights (else they may be (1, 1) and are not touched): 1 when a
-        vehicle was immobilised / made uncontrollable, the critical locations it lost, and its
-        hits by vehicle location (``tables.vehicle_location_names``) added over the chunk.
-    missiles_hit, engagements, evaded : int32[n_trials, C]
-        Written when a missile weapon fights (else (1, 1), not touched): the missiles that hit
-        each combatant, the missile engagements against it, and those it evaded untouched.
-    falls, collisions, impact_taken, broke_through : int32[n_trials, C]
-        Written in a fight with an obstacle or a drop (else (1, 1), not touched): the falls
-        each took, its knockbacks into an obstacle, the damage they did through its defences,
-        and the obstacles it broke through.
-    hz_kind ... hz_tick
-        The environment (``hazard_build.hazard_arrays``, ``hazard.Hazards``): the hazard zones,
-        whom they reach, armour against them, breath, carried poison, the slots ending a phase.
-    hazard_damage, hazard_phases, hazard_out, breath_out, breathless : int32[n_trials, C]
-        Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
-        taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
-        breath ran out, and the time unit it did (0: never).
-    df_opts, df_fly, df_skill, df_intel
-        Dogfights (``dogfight_build.dogfight_arrays``, ``dogfight.Dogfight``): the switches
-        and the chart, and per combatant whether it is a flying vehicle with a pilot, its
-        pilot's control skill + Maneuver Value, its pilot's INT + Perception.
-    dogfight_rolls, dogfight_won, dogfight_tail, broke_off : int32[n_trials, C]
-        Written when a tactic names ``dogfight`` (else (1, 1), not touched): the dogfight rolls
-        each made, won (the Advantage or tailing), won by tailing, and 1 when it broke off.
-    log_trial : int
-        Offset (within this call) of the trial whose events are logged; -1 for none. Logging
-        is a predictable branch per event, free when off.
-    events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
-        Written: the logged trial's events (as many as fit; the last row is scratch) and how
-        many there were.
-    """
-    n_comb = side.shape[0]
-    # per-combatant state of the current trial
-    hits = np.empty(n_comb, np.int64)
-    stun = np.empty(n_comb, np.int64)
-    dead = np.zeros(n_comb, np.bool_)
-    gave_up = np.zeros(n_comb, np.bool_)  # presence attack: surrendered
-    lose = np.zeros(n_comb, np.bool_)  # F22 stunned, or awed: loses its next action
-    is_out = np.zeros(n_comb, np.bool_)
-    target = np.empty(n_comb, np.int64)
-    penalty = np.empty(n_comb, np.int64)  # penalty to primaries now (wounds, stunned)
-    e_ref = np.empty(n_comb, np.int64)  # effective primaries under that penalty
-    e_dex = np.empty(n_comb, np.int64)
-    e_str = np.empty(n_comb, np.int64)
-    px = np.empty(n_comb, np.float64)
-    py = np.empty(n_comb, np.float64)
-    moved = np.zeros((n_comb, 3), np.float64)  # its last action's move: metres, dx, dy
-    dist = np.empty(n_comb * n_comb, np.float64)
-    rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
-    dist0 = np.empty(n_comb * n_comb, np.float64)  # the same at the start, copied each trial
-    rmod0 = np.empty(n_comb * n_comb, np.int64)
-    geometry(pos_x0, pos_y0, w_range, dist0, rmod0)
-    aim = np.zeros(n_comb, np.int64)
-    aim_tgt = np.zeros(n_comb, np.int64)  # whom the aim is on
-    in_cover = np.zeros(n_comb, np.bool_)  # still behind its cover and in its posture
-    prone = np.zeros(n_comb, np.bool_)
-    next_mod = np.zeros(n_comb, np.int64)  # to its next attack (sweep: -2 / +2; presence)
-    dodge = np.zeros(n_comb, np.int64)  # defence bonus against every attack until it acts
-    block = np.zeros(n_comb, np.int64)  # against melee attacks until it acts
-    diving = np.zeros(n_comb, np.bool_)
-    dv_pen = np.zeros(n_comb, np.int64)  # DEX penalty until its next action (move by/thru)
-    held_by = np.empty(n_comb, np.int64)
-    hold = np.zeros(n_comb, np.int64)
-    disarmed = np.zeros(n_comb, np.bool_)
-    ammo = np.empty(n_comb, np.int64)
-    reloading = np.zeros(n_comb, np.int64)
-    recovering = np.zeros(n_comb, np.bool_)
-    damaged = np.zeros(n_comb, np.bool_)  # took damage this time unit
-    waiting = np.empty(n_comb, np.int64)  # WAIT_* or -1
-    holstered = np.zeros(n_comb, np.bool_)
-    obs_pen = np.zeros(n_comb, np.int64)  # obscured: -2 / -4 to attack and defence this phase
-    acted_t = np.zeros(n_comb, np.int64)  # slot (1-based, since the start) of its last turn
-    aborted_t = np.zeros(n_comb, np.int64)  # slot whose turn it gave up to defend
-    stable = np.zeros(n_comb, np.bool_)  # stabilised by first aid: no more bleeding (F25)
-    c_knock = np.empty(n_comb, np.int64)
-    # the combatants an attack damaged (one, or everyone in an area) and what each lost
-    v_c = np.empty(n_comb, np.int64)
-    v_hits = np.empty(n_comb, np.int64)
-    v_stun = np.empty(n_comb, np.int64)
-    v_through = np.empty(n_comb, np.int64)
-    # per-trial counters, written out at the end of the trial
-    c_out = np.empty(n_comb, np.int64)
-    c_death = np.empty(n_comb, np.int64)
-    c_dealt = np.empty(n_comb, np.int64)
-    c_taken = np.empty(n_comb, np.int64)
-    c_attacks = np.empty(n_comb, np.int64)
-    c_landed = np.empty(n_comb, np.int64)
-    standing = np.empty(n_sides, np.int64)
-    order = np.empty(n_comb, np.int64)
-    tiebreak = np.empty(n_comb, np.float64)
-    init_key = np.empty(n_comb, np.float64)
-    stack = np.empty(tx.MAX_STACK, np.float64)
-    queue = np.empty(4, np.int64)  # actors of this turn: an interrupting waiter goes first
-    qforced = np.zeros(4, np.bool_)  # a waiter's interrupt: attack the one it waited for
-    # vehicles: heading now, damage at each row of its table, rows destroyed, state, counters
-    hd = np.zeros(n_comb, np.float64)
-    loc_dmg = np.zeros(n_comb * V_ROWS, np.int64)
-    vdest = np.zeros(n_comb, np.int64)
-    vstate = np.zeros(n_comb, np.int64)
-    c_immob = np.zeros(n_comb, np.int64)
-    c_unctl = np.zeros(n_comb, np.int64)
-    c_crits = np.zeros(n_comb, np.int64)
-    c_crit_t = np.zeros(n_comb, np.int64)
-    hit_crew = np.full(n_comb, -1, np.int64)
-    hidden = carrier >= 0  # a crew member is no target of its own
-    # missiles: charges left, the engagements in flight (missile.MState), counters
-    n_eng = 1
-    if options[OPT_ANY_MISSILE] != 0:
-        n_eng = ENGAGEMENTS_PER_ACTION * np.int64(np.sum(acts)) + n_comb
-    cm_left = np.zeros(n_comb, np.int64)
-    e_from = np.zeros(n_eng, np.int64)
-    e_tgt = np.full(n_eng, -1, np.int64)
-    e_left = np.zeros(n_eng, np.int64)
-    e_rounds = np.zeros(n_eng, np.int64)
-    e_round = np.zeros(n_eng, np.int64)
-    e_bonus = np.zeros(n_eng, np.int64)
-    e_asp = np.zeros(n_eng, np.int64)
-    e_last = np.zeros(n_eng, np.int64)
-    e_hit = np.zeros(n_eng, np.int64)
-    incoming = np.zeros(n_comb, np.int64)
-    c_mhit = np.zeros(n_comb, np.int64)
-    c_meng = np.zeros(n_comb, np.int64)
-    c_mevaded = np.zeros(n_comb, np.int64)
-    # weapons taken up: the weapon arrays are the chunk's own (the plan's stay as they are)
-    arm_cur = np.full(n_comb, -1, np.int64)
-    arm_ammo = np.zeros(max(arms_i.shape[0], 1), np.int64)
-    if arms_i.shape[0] > 0:
-        att_skill = att_skill.copy()
-        w_melee = w_melee.copy()
-        w_dmg = w_dmg.copy()
-        w_dc = w_dc.copy()
-        w_acc = w_acc.copy()
-        w_min_str = w_min_str.copy()
-        w_ap = w_ap.copy()
-        w_energy = w_energy.copy()
-        w_shots = w_shots.copy()
-        w_reload = w_reload.copy()
-        w_kills = w_kills.copy()
-        w_blade = w_blade.copy()
-        w_autofire = w_autofire.copy()
-        w_rof = w_rof.copy()
-        w_explosive = w_explosive.copy()
-        w_missile = w_missile.copy()
-        w_mdv = w_mdv.copy()
-        att_mod_r = att_mod_r.copy()
-        att_mod_m = att_mod_m.copy()
-        w_arc = w_arc.copy()
-        w_range = w_range.copy()
-        w_area = w_area.copy()
-        rscale = rscale.copy()
-    # the mecha rules: armour lost to staged penetration by area, the suits' SDP left
-    arm_lost = np.zeros((n_comb, vehicle_location_hits.shape[1] + 1), np.int64)
-    suit = np.zeros(n_comb, np.int64)
-    room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
-    for c in range(n_comb):
-        room[c] = vclass[c] > 0 or suit_max[c] > 0
-    # each obstacle's structure left, who fell, the counters (impact.Impacts)
-    ob_left = np.zeros(ob_sdp.shape[0], np.int64)
-    fallen = np.zeros(n_comb, np.int64)
-    c_falls = np.zeros(n_comb, np.int64)
-    c_colls = np.zeros(n_comb, np.int64)
-    c_imp = np.zeros(n_comb, np.int64)
-    c_broke = np.zeros(n_comb, np.int64)
-    k_from = np.zeros(1, np.float64)  # what the last knockback's wall or fall put through
-    # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
-    # an obscuring zone, the zones of the last phase's end, poison, counters
-    env = np.zeros((n_comb, 3), np.int64)  # and END left (pushing, M-75)
-    for c in range(n_comb):
-        env[c, 1] = endurance[3 * c]
-        env[c, 2] = endurance[3 * c + 1]
-    in_smoke = np.zeros(n_comb, np.int64)
-    was_in = np.zeros(n_comb, np.int64)
-    ps_dc = np.zeros(n_comb, np.int64)
-    ps_pool = np.zeros(n_comb, np.int64)
-    ps_clock = np.zeros(n_comb, np.int64)
-    c_hz_dmg = np.zeros(n_comb, np.int64)
-    c_hz_ph = np.zeros(n_comb, np.int64)
-    c_hz_out = np.zeros(n_comb, np.int64)
-    c_breath = np.zeros(n_comb, np.int64)
-    # vehicles in motion (motion.Motion): MOVE, control state and altitude now, counters
-    mo = Motion(
-        np.ascontiguousarray(mo_i[:, 0]), np.ascontiguousarray(mo_i[:, 1]),
-        np.ascontiguousarray(mo_i[:, 2]), np.ascontiguousarray(mo_i[:, 3]),
-        np.ascontiguousarray(mo_f[:, 0]), np.ascontiguousarray(mo_f[:, 1]), mo_dv, mo_opts,
-        mo_i[:, 0].copy(), np.zeros(n_comb, np.int64), mo_f[:, 0].copy(),
-        np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64),
-        np.zeros(n_comb, np.int64),
-        VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
-               vehicle_location_hits, vehicle_location_damage, hit_crew),
-    )
-    # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
-    dfs = np.zeros((n_comb, 4), np.int64)
-    df_req = np.full(n_comb, -1, np.int64)
-    for c in range(n_comb):
-        dfs[c, 0] = -1
-        dfs[c, 3] = -1
-    if df_opts[DO_ON] != 0:  # the tailing bonus rides in the pair's modifier (dogfight.py)
-        called_mod = called_mod.copy()
-    df_since = np.zeros(n_comb, np.int64)
-    df_need = np.zeros(n_comb, np.int64)
-    df_wish = np.zeros(n_comb, np.int64)
-    c_df_rolls = np.zeros(n_comb, np.int64)
-    c_df_won = np.zeros(n_comb, np.int64)
-    c_df_tail = np.zeros(n_comb, np.int64)
-    c_df_broke = np.zeros(n_comb, np.int64)
-    trials(
+    @jit(variant=variant)
+    def run_chunk(
+        key, first, n_trials,
+        # combatants
+        side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, run_m, sprint_m,
+        att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res, base_order, targeting,
+        surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, unarmed0, abort_kind,
+        tech,
+        physician, scale, knock_body, called_loc, called_mod,
+        # weapons (one per combatant) and armour
+        w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
+        w_kills, w_blade, w_autofire, w_rof, w_area, w_explosive,
+        a_pd, a_ekd, a_kills, a_half_blades, a_cover,
+        # static modifiers: against this target (ranged, melee), by this attacker (ranged, melee)
+        tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m,
+        # tactics (tactics.pack) and whether a combatant uses the default tactic
+        tac_default, rule_start, rule_count, rules, code, consts,
+        # presence attack effects by margin over RES: thresholds and (effect, value)
+        presence_margin, presence_effect,
+        # time
+        acts, slots_per_round, start_slot, slots_per_unit, max_slots,
+        # rules and dice
+        options, ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets, nd6_table,
+        loc_by_roll, loc_num, loc_den,
+        # vehicles and their crews (compile.vehicle_arrays)
+        carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
+        v_thr,
+        v_eff, v_locid, v_call,
+        # missiles (compile.missile_arrays)
+        w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
+        # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
+        w_arc, w_mounted, arm_start, arms_i, arms_f,
+        # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
+        rscale, rs_target, suit_max,
+        # falls and obstacles (impact_build.impact_arrays)
+        im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+        terrain,
+        # the environment (hazard_build.hazard_arrays)
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
+        hz_tick,
+        # vehicles in motion (motion_build.motion_arrays)
+        mo_i, mo_f, mo_dv, mo_opts,
+        # dogfights (dogfight_build.dogfight_arrays)
+        df_opts, df_fly, df_skill, df_intel,
+        # outputs, one row per trial
+        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
+        immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
+        vehicle_location_damage, missiles_hit, engagements, evaded,
+        falls, collisions, impact_taken, broke_through,
+        hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+        lost_control, spins, rams, crashes,
+        dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
+        # event log of one trial (log_trial < 0: none)
+        log_trial, events, n_events,
+    ):  # fmt: skip
+        """Run trials ``first .. first + n_trials - 1`` of the chunk with key ``key``.
+
+        Parameters
+        ----------
+        key : uint64[4]
+            The chunk's stream key (``engine.rng.chunk_key``).
+        first, n_trials : int
+            Offset of the first trial within the chunk, and how many trials to run.
+        side ... pos_y0 : int64[C] or float64[C]
+            Per-combatant plan arrays (see ``compile.Plan``): sheet values, the skills each attack
+            form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
+            starting position in metres, INT and Perception, obscured, weapon holstered at the start
+            (``drawn: false``), no weapon (the fists: every attack a punch), abort (``ABORT_*``),
+            TECH and Physician (first aid), scale (``SCALE_*``), the BODY (Kills) knockback
+            subtracts, a called shot's location (-1: none) and its modifier against each target
+            (``called_mod[a * C + t]``; at a vehicle, its row's).
+        w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
+            (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
+            weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
+            hit locations it covers.
+        tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m : int64[C]
+            Attack modifiers for ranged and melee attacks against each combatant (size,
+            silhouetted), for its cover and posture (which it leaves when it moves), and by it
+            (braced and the GM's flat modifier).
+        tac_default, rule_start, rule_count, rules, code, consts
+            The tactics programs (``tactics.pack``); ``tac_default[c]`` 1 skips the interpreter
+            for the default tactic (close to range, attack).
+        acts : int8[C * slots_per_round]
+            1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
+        start_slot, slots_per_unit, max_slots : int
+            The slot of the round the fight starts in, slots per reported time unit, and the
+            slots the fight may last (``timing.Timing``).
+        options : int64[N_OPTIONS]
+            Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor,
+            ``knock_unit`` metres per knockback unit.
+        roll_table : int8[N]
+            Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``);
+            ``task_table`` the acting roll alone (``dice.task_table``, unopposed tasks).
+        nd6_offsets, nd6_table
+            Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
+        loc_by_roll, loc_num, loc_den : int64
+            Hit location of each 3d6 total, and each location's damage multiplier num / den.
+        carrier ... v_locid
+            The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
+            vehicle's pilot, class, heading, Kill unit, its hit table by aspect and by row, and
+            the row each attacker's called shot hits (``v_call[a * C + v]``, -1: rolled).
+        w_missile, w_mdv, m_evade, m_evade_ref, m_cm : int64[C]
+            The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
+            weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
+            countermeasure charges (-1: unlimited).
+        w_arc, w_mounted, arm_start, arms_i, arms_f
+            The arc each weapon in hand covers (``codes.ARC_*``), 1 where a combatant's weapons are
+            its vehicle's (lost with its Weapon location, VA-11), and the weapons of those who fire
+            several (``compile.arsenal_arrays``, ``arsenal.py``).
+        rscale : float64[C]; rs_target : int64[C]; suit_max : int64[C]
+            The mecha rules (``compile.mecha_arrays``): the factor of each attacker's range bands
+            (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
+            target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
+            (0: none, M-35).
+        im_row ... im_opts, terrain
+            Falls, obstacles and terrain (``impact_build.impact_arrays``): each
+            combatant's row of the Falling & Collisions table, the obstacles' rectangles and
+            structure, the drops, the table's DC and Kills, its column bands, the switches
+            (``im_opts[0]``: any obstacle, drop or terrain, the one flag) and the terrain zones
+            (``terrain.py``).
+        winner : int8[n_trials]; end_slot : int32[n_trials]
+            Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
+        out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
+            Written: per combatant the time unit it first went out (0: never) and died (0: never),
+            damage it dealt and took after defences, attacks made and attacks that hit;
+            ``knock`` the knockback units it took. ``location_hits`` int64[C, L]: hits taken by
+            location, added to over the chunk.
+        immobilised, uncontrolled, crits : int32[n_trials, C]; vehicle_location_hits : int64[C, V]
+            Written when a vehicle fights (else they may be (1, 1) and are not touched): 1 when a
+            vehicle was immobilised / made uncontrollable, the critical locations it lost, and its
+            hits by vehicle location (``tables.vehicle_location_names``) added over the chunk.
+        missiles_hit, engagements, evaded : int32[n_trials, C]
+            Written when a missile weapon fights (else (1, 1), not touched): the missiles that hit
+            each combatant, the missile engagements against it, and those it evaded untouched.
+        falls, collisions, impact_taken, broke_through : int32[n_trials, C]
+            Written in a fight with an obstacle or a drop (else (1, 1), not touched): the falls
+            each took, its knockbacks into an obstacle, the damage they did through its defences,
+            and the obstacles it broke through.
+        hz_kind ... hz_tick
+            The environment (``hazard_build.hazard_arrays``, ``hazard.Hazards``): the hazard zones,
+            whom they reach, armour against them, breath, carried poison, the slots ending a phase.
+        hazard_damage, hazard_phases, hazard_out, breath_out, breathless : int32[n_trials, C]
+            Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
+            taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
+            breath ran out, and the time unit it did (0: never).
+        df_opts, df_fly, df_skill, df_intel
+            Dogfights (``dogfight_build.dogfight_arrays``, ``dogfight.Dogfight``): the switches
+            and the chart, and per combatant whether it is a flying vehicle with a pilot, its
+            pilot's control skill + Maneuver Value, its pilot's INT + Perception.
+        dogfight_rolls, dogfight_won, dogfight_tail, broke_off : int32[n_trials, C]
+            Written when a tactic names ``dogfight`` (else (1, 1), not touched): the dogfight rolls
+            each made, won (the Advantage or tailing), won by tailing, and 1 when it broke off.
+        log_trial : int
+            Offset (within this call) of the trial whose events are logged; -1 for none. Logging
+            is a predictable branch per event, free when off.
+        events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
+            Written: the logged trial's events (as many as fit; the last row is scratch) and how
+            many there were.
+        """
+        n_comb = side.shape[0]
+        # per-combatant state of the current trial
+        hits = np.empty(n_comb, np.int64)
+        stun = np.empty(n_comb, np.int64)
+        dead = np.zeros(n_comb, np.bool_)
+        gave_up = np.zeros(n_comb, np.bool_)  # presence attack: surrendered
+        lose = np.zeros(n_comb, np.bool_)  # F22 stunned, or awed: loses its next action
+        is_out = np.zeros(n_comb, np.bool_)
+        target = np.empty(n_comb, np.int64)
+        penalty = np.empty(n_comb, np.int64)  # penalty to primaries now (wounds, stunned)
+        e_ref = np.empty(n_comb, np.int64)  # effective primaries under that penalty
+        e_dex = np.empty(n_comb, np.int64)
+        e_str = np.empty(n_comb, np.int64)
+        px = np.empty(n_comb, np.float64)
+        py = np.empty(n_comb, np.float64)
+        moved = np.zeros((n_comb, 3), np.float64)  # its last action's move: metres, dx, dy
+        dist = np.empty(n_comb * n_comb, np.float64)
+        rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
+        dist0 = np.empty(n_comb * n_comb, np.float64)  # the same at the start, copied each trial
+        rmod0 = np.empty(n_comb * n_comb, np.int64)
+        geometry(pos_x0, pos_y0, w_range, dist0, rmod0)
+        aim = np.zeros(n_comb, np.int64)
+        aim_tgt = np.zeros(n_comb, np.int64)  # whom the aim is on
+        in_cover = np.zeros(n_comb, np.bool_)  # still behind its cover and in its posture
+        prone = np.zeros(n_comb, np.bool_)
+        next_mod = np.zeros(n_comb, np.int64)  # to its next attack (sweep: -2 / +2; presence)
+        dodge = np.zeros(n_comb, np.int64)  # defence bonus against every attack until it acts
+        block = np.zeros(n_comb, np.int64)  # against melee attacks until it acts
+        diving = np.zeros(n_comb, np.bool_)
+        dv_pen = np.zeros(n_comb, np.int64)  # DEX penalty until its next action (move by/thru)
+        held_by = np.empty(n_comb, np.int64)
+        hold = np.zeros(n_comb, np.int64)
+        disarmed = np.zeros(n_comb, np.bool_)
+        ammo = np.empty(n_comb, np.int64)
+        reloading = np.zeros(n_comb, np.int64)
+        recovering = np.zeros(n_comb, np.bool_)
+        damaged = np.zeros(n_comb, np.bool_)  # took damage this time unit
+        waiting = np.empty(n_comb, np.int64)  # WAIT_* or -1
+        holstered = np.zeros(n_comb, np.bool_)
+        obs_pen = np.zeros(n_comb, np.int64)  # obscured: -2 / -4 to attack and defence this phase
+        acted_t = np.zeros(n_comb, np.int64)  # slot (1-based, since the start) of its last turn
+        aborted_t = np.zeros(n_comb, np.int64)  # slot whose turn it gave up to defend
+        stable = np.zeros(n_comb, np.bool_)  # stabilised by first aid: no more bleeding (F25)
+        c_knock = np.empty(n_comb, np.int64)
+        # the combatants an attack damaged (one, or everyone in an area) and what each lost
+        v_c = np.empty(n_comb, np.int64)
+        v_hits = np.empty(n_comb, np.int64)
+        v_stun = np.empty(n_comb, np.int64)
+        v_through = np.empty(n_comb, np.int64)
+        # per-trial counters, written out at the end of the trial
+        c_out = np.empty(n_comb, np.int64)
+        c_death = np.empty(n_comb, np.int64)
+        c_dealt = np.empty(n_comb, np.int64)
+        c_taken = np.empty(n_comb, np.int64)
+        c_attacks = np.empty(n_comb, np.int64)
+        c_landed = np.empty(n_comb, np.int64)
+        standing = np.empty(n_sides, np.int64)
+        order = np.empty(n_comb, np.int64)
+        tiebreak = np.empty(n_comb, np.float64)
+        init_key = np.empty(n_comb, np.float64)
+        stack = np.empty(tx.MAX_STACK, np.float64)
+        queue = np.empty(4, np.int64)  # actors of this turn: an interrupting waiter goes first
+        qforced = np.zeros(4, np.bool_)  # a waiter's interrupt: attack the one it waited for
+        # vehicles: heading now, damage at each row of its table, rows destroyed, state, counters
+        hd = np.zeros(n_comb, np.float64)
+        loc_dmg = np.zeros(n_comb * V_ROWS, np.int64)
+        vdest = np.zeros(n_comb, np.int64)
+        vstate = np.zeros(n_comb, np.int64)
+        c_immob = np.zeros(n_comb, np.int64)
+        c_unctl = np.zeros(n_comb, np.int64)
+        c_crits = np.zeros(n_comb, np.int64)
+        c_crit_t = np.zeros(n_comb, np.int64)
+        hit_crew = np.full(n_comb, -1, np.int64)
+        hidden = carrier >= 0  # a crew member is no target of its own
+        # missiles: charges left, the engagements in flight (missile.MState), counters
+        n_eng = 1
+        if options[OPT_ANY_MISSILE] != 0:
+            n_eng = ENGAGEMENTS_PER_ACTION * np.int64(np.sum(acts)) + n_comb
+        cm_left = np.zeros(n_comb, np.int64)
+        e_from = np.zeros(n_eng, np.int64)
+        e_tgt = np.full(n_eng, -1, np.int64)
+        e_left = np.zeros(n_eng, np.int64)
+        e_rounds = np.zeros(n_eng, np.int64)
+        e_round = np.zeros(n_eng, np.int64)
+        e_bonus = np.zeros(n_eng, np.int64)
+        e_asp = np.zeros(n_eng, np.int64)
+        e_last = np.zeros(n_eng, np.int64)
+        e_hit = np.zeros(n_eng, np.int64)
+        incoming = np.zeros(n_comb, np.int64)
+        c_mhit = np.zeros(n_comb, np.int64)
+        c_meng = np.zeros(n_comb, np.int64)
+        c_mevaded = np.zeros(n_comb, np.int64)
+        # weapons taken up: the weapon arrays are the chunk's own (the plan's stay as they are)
+        arm_cur = np.full(n_comb, -1, np.int64)
+        arm_ammo = np.zeros(max(arms_i.shape[0], 1), np.int64)
+        if arms_i.shape[0] > 0:
+            att_skill = att_skill.copy()
+            w_melee = w_melee.copy()
+            w_dmg = w_dmg.copy()
+            w_dc = w_dc.copy()
+            w_acc = w_acc.copy()
+            w_min_str = w_min_str.copy()
+            w_ap = w_ap.copy()
+            w_energy = w_energy.copy()
+            w_shots = w_shots.copy()
+            w_reload = w_reload.copy()
+            w_kills = w_kills.copy()
+            w_blade = w_blade.copy()
+            w_autofire = w_autofire.copy()
+            w_rof = w_rof.copy()
+            w_explosive = w_explosive.copy()
+            w_missile = w_missile.copy()
+            w_mdv = w_mdv.copy()
+            att_mod_r = att_mod_r.copy()
+            att_mod_m = att_mod_m.copy()
+            w_arc = w_arc.copy()
+            w_range = w_range.copy()
+            w_area = w_area.copy()
+            rscale = rscale.copy()
+        # the mecha rules: armour lost to staged penetration by area, the suits' SDP left
+        arm_lost = np.zeros((n_comb, vehicle_location_hits.shape[1] + 1), np.int64)
+        suit = np.zeros(n_comb, np.int64)
+        room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
+        for c in range(n_comb):
+            room[c] = vclass[c] > 0 or suit_max[c] > 0
+        # each obstacle's structure left, who fell, the counters (impact.Impacts)
+        ob_left = np.zeros(ob_sdp.shape[0], np.int64)
+        fallen = np.zeros(n_comb, np.int64)
+        c_falls = np.zeros(n_comb, np.int64)
+        c_colls = np.zeros(n_comb, np.int64)
+        c_imp = np.zeros(n_comb, np.int64)
+        c_broke = np.zeros(n_comb, np.int64)
+        k_from = np.zeros(1, np.float64)  # what the last knockback's wall or fall put through
+        # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
+        # an obscuring zone, the zones of the last phase's end, poison, counters
+        env = np.zeros((n_comb, 3), np.int64)  # and END left (pushing, M-75)
+        for c in range(n_comb):
+            env[c, 1] = endurance[3 * c]
+            env[c, 2] = endurance[3 * c + 1]
+        in_smoke = np.zeros(n_comb, np.int64)
+        was_in = np.zeros(n_comb, np.int64)
+        ps_dc = np.zeros(n_comb, np.int64)
+        ps_pool = np.zeros(n_comb, np.int64)
+        ps_clock = np.zeros(n_comb, np.int64)
+        c_hz_dmg = np.zeros(n_comb, np.int64)
+        c_hz_ph = np.zeros(n_comb, np.int64)
+        c_hz_out = np.zeros(n_comb, np.int64)
+        c_breath = np.zeros(n_comb, np.int64)
+        # vehicles in motion (motion.Motion): MOVE, control state and altitude now, counters
+        mo = Motion(
+            np.ascontiguousarray(mo_i[:, 0]), np.ascontiguousarray(mo_i[:, 1]),
+            np.ascontiguousarray(mo_i[:, 2]), np.ascontiguousarray(mo_i[:, 3]),
+            np.ascontiguousarray(mo_f[:, 0]), np.ascontiguousarray(mo_f[:, 1]), mo_dv, mo_opts,
+            mo_i[:, 0].copy(), np.zeros(n_comb, np.int64), mo_f[:, 0].copy(),
+            np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64),
+            np.zeros(n_comb, np.int64),
+            VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
+                   vehicle_location_hits, vehicle_location_damage, hit_crew),
+        )
+        # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
+        dfs = np.zeros((n_comb, 4), np.int64)
+        df_req = np.full(n_comb, -1, np.int64)
+        for c in range(n_comb):
+            dfs[c, 0] = -1
+            dfs[c, 3] = -1
+        if df_opts[DO_ON] != 0:  # the tailing bonus rides in the pair's modifier (dogfight.py)
+            called_mod = called_mod.copy()
+        df_since = np.zeros(n_comb, np.int64)
+        df_need = np.zeros(n_comb, np.int64)
+        df_wish = np.zeros(n_comb, np.int64)
+        c_df_rolls = np.zeros(n_comb, np.int64)
+        c_df_won = np.zeros(n_comb, np.int64)
+        c_df_tail = np.zeros(n_comb, np.int64)
+        c_df_broke = np.zeros(n_comb, np.int64)
+        trials(
+            key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd,
+            rec,
+            run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
+            base_order, targeting, surprised, pos_x0, pos_y0, int_, perception, obscured,
+            holstered0,
+            unarmed0, abort_kind, tech, physician, scale, knock_body, called_loc, called_mod,
+            w_melee,
+            w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills,
+            w_blade, w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades,
+            a_cover, tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default,
+            rule_start, rule_count, rules, code, consts, presence_margin, presence_effect, acts,
+            slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
+            roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num,
+            loc_den,
+            carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
+            v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
+            w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
+            im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+            terrain,
+            hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
+            ps_pool0, hz_tick, df_opts, df_fly, df_skill, df_intel,
+            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+            location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
+            vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
+            falls, collisions, impact_taken, broke_through,
+            hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
+            dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
+            log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out, target, penalty,
+            e_ref, e_dex, e_str, px, py, moved, dist, rmod, dist0, rmod0, aim, aim_tgt, in_cover,
+            prone,
+            next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
+            recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock,
+            v_c,
+            v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed,
+            standing,
+            order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
+            c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt,
+            e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng,
+            c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
+            k_from,
+            env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
+            mo, (lost_control, spins, rams, crashes),
+            dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
+        )  # fmt: skip
+
+
+    @jit(_nrt=False, variant=variant)
+    def trials(
         key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
         run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
         base_order, targeting, surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0,
         unarmed0, abort_kind, tech, physician, scale, knock_body, called_loc, called_mod, w_melee,
-        w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills,
-        w_blade, w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades,
-        a_cover, tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default,
-        rule_start, rule_count, rules, code, consts, presence_margin, presence_effect, acts,
-        slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
-        roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
-        carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
-        w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
-        im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
-        terrain,
-        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
-        ps_pool0, hz_tick, df_opts, df_fly, df_skill, df_intel,
-        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-        location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
-        vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
-        falls, collisions, impact_taken, broke_through,
+        w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
+        w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades, a_cover,
+        tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default, rule_start,
+        rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
+        start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table,
+        task_table,
+        def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
+        heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
+        w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
+        rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
+        fall_kills, im_bands, im_opts, terrain,
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
+        hz_tick, df_opts, df_fly, df_skill, df_intel, winner, end_slot, out_slot, death_slot, dealt,
+        taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
+        crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
+        evaded, falls, collisions, impact_taken, broke_through,
         hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
         dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
-        log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out, target, penalty,
-        e_ref, e_dex, e_str, px, py, moved, dist, rmod, dist0, rmod0, aim, aim_tgt, in_cover, prone,
-        next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
-        recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock, v_c,
-        v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, standing,
-        order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-        c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt,
-        e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng,
-        c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke, k_from,
-        env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
-        mo, (lost_control, spins, rams, crashes),
-        dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
-    )  # fmt: skip
-
-
-@jit(_nrt=False)
-def trials(
-    key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
-    base_order, targeting, surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0,
-    unarmed0, abort_kind, tech, physician, scale, knock_body, called_loc, called_mod, w_melee,
-    w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
-    w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades, a_cover,
-    tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default, rule_start,
-    rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
-    start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table, task_table,
-    def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-    heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
-    w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
-    rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
-    fall_kills, im_bands, im_opts, terrain,
-    hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
-    hz_tick, df_opts, df_fly, df_skill, df_intel, winner, end_slot, out_slot, death_slot, dealt,
-    taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
-    crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
-    evaded, falls, collisions, impact_taken, broke_through,
-    hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
-    dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
-    log_trial, events, n_events,
-    # the scratch arrays run_chunk allocates
-    hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py, moved,
-    dist, rmod, dist0, rmod0, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen,
-    held_by, hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen,
-    acted_t, aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death, c_dealt,
-    c_taken, c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced, hd,
-    loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur,
-    arm_ammo, cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit,
-    incoming, c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls,
-    c_imp, c_broke, k_from,
-    env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
-    mo, mo_out,
-    dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
-):  # fmt: skip
-    """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
-    arrays it works in (the per-combatant state of a trial, the tactics stack) come from
-    ``run_chunk``, so it allocates nothing, and copying an array into an inlined helper costs
-    no atomic increment (twice the speed: PERFORMANCE-NOTES)."""
-    n_comb = side.shape[0]
-    impairment = options[OPT_IMPAIRMENT] != 0
-    stunned_rule = options[OPT_STUNNED] != 0
-    dying_can_act = options[OPT_DYING_CAN_ACT] != 0
-    dying_penalty = options[OPT_DYING_PENALTY]
-    has_ties = options[OPT_HAS_TIES] != 0
-    switch2 = options[OPT_SWITCH2] != 0
-    init_dice = options[OPT_INIT_DICE]
-    wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
-    recovery_slot = options[OPT_RECOVERY_SLOT]
-    dodge_bonus = options[OPT_DODGE_BONUS]
-    block_bonus = options[OPT_BLOCK_BONUS]
-    perception_dv = options[OPT_PERCEPTION_DV]
-    loc_mode = options[OPT_HIT_LOCATIONS]
-    knockback = options[OPT_KNOCKBACK] != 0
-    autofire_ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
-    autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
-    chinks = options[OPT_CHINKS] != 0
-    any_vehicle = options[OPT_ANY_VEHICLE] != 0
-    semi_rof = options[OPT_SEMI_AUTO_ROF] != 0  # a weapon without autofire: ROF attacks
-    n_arms = arms_i.shape[0]
-    weapon_rooms = n_arms > 0  # someone fires several weapons, or one with an arc (arsenal.py)
-    for c in range(n_comb):
-        if w_arc[c] != ARC_ALL:
-            weapon_rooms = True
-    for k in range(v_eff.shape[0]):
-        if v_eff[k] == EFF_WEAPON:  # a vehicle's weapons may be lost (VA-11)
-            weapon_rooms = True
-    n_task = task_table.shape[0]
-    any_obscured = options[OPT_ANY_OBSCURING] != 0  # a hazard zone obscures (hazard.py)
-    for c in range(n_comb):
-        if obscured[c]:
-            any_obscured = True
-    n_events[0] = 0
-    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-
-    # the arrays in the groups the attack's rooms take (strike.py)
-    wp = Weapons(
-        w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_kills, w_blade,
-        w_autofire, w_rof, w_area, w_explosive, w_missile, w_mdv,
-    )
-    ar = Armour(a_pd, a_ekd, a_kills, a_half_blades, a_cover)
-    sh = Sheet(
-        side, ref, dex, strength, body, hits_max, stun_max, sd, att_skill, h2h_skill, escape_skill,
-        def_ranged, def_melee, scale, knock_body, abort_kind, surprised,
-    )
-    md = Mods(tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, called_loc, called_mod)
-    hl = Health(hits, stun, dead, gave_up, lose, is_out, penalty, e_ref, e_dex, e_str, damaged)
-    # falls and obstacles, behind one flag (impact.py)
-    any_impact = im_opts[0] != 0
-    im = Impacts(
-        im_row,
-        ob_rect,
-        ob_sdp,
-        ob_kills,
-        ob_left,
-        drop_geo,
-        fall_dc,
-        fall_kills,
-        im_bands,
-        im_opts[1] != 0,
-        im_opts[2] != 0,
-        im_opts[3],
-        fallen,
-        c_falls,
+        log_trial, events, n_events,
+        # the scratch arrays run_chunk allocates
+        hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py,
+        moved,
+        dist, rmod, dist0, rmod0, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving,
+        dv_pen,
+        held_by, hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen,
+        acted_t, aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death,
+        c_dealt,
+        c_taken, c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced,
+        hd,
+        loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur,
+        arm_ammo, cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit,
+        incoming, c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls,
         c_colls,
-        c_imp,
-        c_broke,
-        any_impact,
-        k_from,
-        im_opts[4] != 0,
-        terrain,
-    )
-    any_block = any_impact and im.block  # M-10: no move on foot or fire through walls
-    any_ground = any_block or has_terrain(terrain)  # M-10, VA-51: what a move on foot meets
-    wh = Where(px, py, moved, dist, rmod, im, dfs, carrier)
-    st = Stance(
-        aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
-        disarmed, ammo, recovering, obs_pen, acted_t, aborted_t,
-    )
-    tl = Tally(c_dealt, c_taken, c_death, c_out, c_knock, location_hits)
-    dt = Dice(
-        roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den,
-    )
-    vic = Victims(v_c, v_hits, v_stun, v_through)
-    rl = Rules(
-        loc_mode, chinks, autofire_one_plus, autofire_ratio, knockback, knock_unit, ap_factor,
-        dodge_bonus, block_bonus, stunned_rule, impairment, dying_penalty, dying_can_act,
-        slots_per_round, options[OPT_MOVING_RELATIVE] != 0,
-    )
-    vh = Vehicles(
-        vclass, carrier, pilot_of, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff,
-        v_locid, v_call, options[OPT_VEHICLE_LOCATIONS] != 0, np.float64(options[OPT_FRONT_ARC]),
-        options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
-        options[OPT_CREW_ARMOUR] != 0, options[OPT_CREW_RANDOM] != 0, options[OPT_UNMANNED],
-        options[OPT_UNMANNED_SHIFT], options[OPT_AREA_KILL_FALLOFF] != 0,
-    )
-    arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
-    vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
-                vehicle_location_hits, vehicle_location_damage, hit_crew)  # fmt: skip
-    any_missile = options[OPT_ANY_MISSILE] != 0
-    per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
-    evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
-    mi = Missiles(
-        m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_ATTACK_ROLL] != 0,
-        options[OPT_MISSILE_TIMING], options[OPT_CLUSTER_SEQUENCE] != 0,
-        options[OPT_CM_PER_ROLL] != 0, options[OPT_MISSILE_ASPECT], any_vehicle,
-    )
-    ms = MState(
-        cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming,
-        c_mhit, c_meng, c_mevaded, c_landed,
-    )
-    mc = Mecha(
-        options[OPT_CHINKS_VEHICLES] != 0, options[OPT_STAGED], options[OPT_STAGED_RATING] != 0,
-        options[OPT_INTEGRITY], arm_lost, rscale, rs_target, suit_max, suit,
-        options[OPT_POWERED_WEARER_CEIL] != 0, options[OPT_POWERED_TO_HITS] != 0, room,
-    )
-    any_suit = False
-    for c in range(n_comb):
-        if suit_max[c] > 0:
-            any_suit = True
-    # --- the environment (hazard.py): one flag a chunk, three called entry points ---
-    any_hazard = options[OPT_ANY_HAZARD] != 0
-    hz = Hazards(
-        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
-        ps_pool0, hz_tick, options[OPT_HAZARD_ON_ENTRY] != 0,
-        options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
-        options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
-    )
-    any_motion = mo.opts[MO_ANY] != 0  # a vehicle's tactics drive it (motion.py)
-    # --- dogfights (dogfight.py): one flag a chunk, four called entry points ---
-    any_dogfight = df_opts[DO_ON] != 0
-    df = Dogfight(
-        any_dogfight, df_fly, df_skill, df_intel, df_opts[DO_PER_ROUND] != 0,
-        df_opts[DO_TIE_BOTH] != 0, df_opts[DO_PERCEPTION] != 0, df_opts[DO_BREAK_ROUNDS],
-        df_opts[DO_BREAK_D6] != 0, df_opts[DO_ADV_MIN], df_opts[DO_TAIL_MIN],
-        df_opts[DO_TAIL_BONUS], slots_per_unit,
-    )
-    ds = DState(dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail,
-                c_df_broke)  # fmt: skip
-    # the rooms between the tactics' choice and the action: one call, one flag (gate.py)
-    gate_on = weapon_rooms or any_dogfight or any_block
-    sense = Sense(incoming, env, mo, dfs)  # what the tactics read: missiles, hazards, motion,
-    # dogfights
-    hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
-                c_breath)  # fmt: skip
-    for c in range(n_comb):
-        order[c] = base_order[c]
-
-    for j in range(n_trials):
-        log = j == log_trial
-        ne = 0
-        s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
-        for s in range(n_sides):
-            standing[s] = 0
-        n_waiting = 0
-        if n_arms > 0:  # each takes up its first weapon again (arsenal.py)
-            rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading)
+        c_imp, c_broke, k_from,
+        env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
+        mo, mo_out,
+        dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
+    ):  # fmt: skip
+        """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
+        arrays it works in (the per-combatant state of a trial, the tactics stack) come from
+        ``run_chunk``, so it allocates nothing, and copying an array into an inlined helper costs
+        no atomic increment (twice the speed: PERFORMANCE-NOTES)."""
+        n_comb = side.shape[0]
+        impairment = options[OPT_IMPAIRMENT] != 0
+        stunned_rule = options[OPT_STUNNED] != 0
+        dying_can_act = options[OPT_DYING_CAN_ACT] != 0
+        dying_penalty = options[OPT_DYING_PENALTY]
+        has_ties = options[OPT_HAS_TIES] != 0
+        switch2 = options[OPT_SWITCH2] != 0
+        init_dice = options[OPT_INIT_DICE]
+        wake_own_phase = options[OPT_WAKE_OWN_PHASE] != 0
+        recovery_slot = options[OPT_RECOVERY_SLOT]
+        dodge_bonus = options[OPT_DODGE_BONUS]
+        block_bonus = options[OPT_BLOCK_BONUS]
+        perception_dv = options[OPT_PERCEPTION_DV]
+        loc_mode = options[OPT_HIT_LOCATIONS]
+        knockback = options[OPT_KNOCKBACK] != 0
+        autofire_ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
+        autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
+        chinks = options[OPT_CHINKS] != 0
+        any_vehicle = options[OPT_ANY_VEHICLE] != 0
+        semi_rof = options[OPT_SEMI_AUTO_ROF] != 0  # a weapon without autofire: ROF attacks
+        n_arms = arms_i.shape[0]
+        weapon_rooms = n_arms > 0  # someone fires several weapons, or one with an arc (arsenal.py)
         for c in range(n_comb):
-            hits[c] = hits_max[c]
-            stun[c] = stun_max[c]
-            dead[c] = False
-            gave_up[c] = False
-            lose[c] = False
-            is_out[c] = False
-            target[c] = -1
-            standing[side[c]] += 1
-            penalty[c] = 0
-            e_ref[c] = ref[c]
-            e_dex[c] = dex[c]
-            e_str[c] = strength[c]
-            px[c] = pos_x0[c]
-            py[c] = pos_y0[c]
-            for k in range(3):
-                moved[c, k] = 0.0
-            aim[c] = 0
-            aim_tgt[c] = -1
-            in_cover[c] = True
-            prone[c] = False
-            next_mod[c] = 0
-            dodge[c] = 0
-            block[c] = 0
-            diving[c] = False
-            dv_pen[c] = 0
-            held_by[c] = -1
-            hold[c] = HOLD_NONE
-            disarmed[c] = unarmed0[c] != 0  # the fists: every attack a punch (F14)
-            ammo[c] = w_shots[c]
-            reloading[c] = 0
-            recovering[c] = False
-            damaged[c] = False
-            waiting[c] = -1
-            holstered[c] = holstered0[c] != 0
-            obs_pen[c] = 0
-            acted_t[c] = 0
-            aborted_t[c] = 0
-            stable[c] = False
-            c_knock[c] = 0
-            c_out[c] = 0
-            c_death[c] = 0
-            c_dealt[c] = 0
-            c_taken[c] = 0
-            c_attacks[c] = 0
-            c_landed[c] = 0
-        if any_vehicle:
-            for c in range(n_comb):
-                hd[c] = heading0[c]
-                vdest[c] = 0
-                vstate[c] = 0
-                c_immob[c] = 0
-                c_unctl[c] = 0
-                c_crits[c] = 0
-                c_crit_t[c] = 0
-            for k in range(n_comb * V_ROWS):
-                loc_dmg[k] = 0
-            if options[OPT_STAGED]:
-                for c in range(n_comb):
-                    for k in range(arm_lost.shape[1]):
-                        arm_lost[c, k] = 0
-        if any_missile:
-            for c in range(n_comb):
-                cm_left[c] = m_cm[c]
-                incoming[c] = 0
-                c_mhit[c] = 0
-                c_meng[c] = 0
-                c_mevaded[c] = 0
-            for k in range(e_tgt.shape[0]):
-                e_tgt[k] = -1
-        if any_suit:
-            for c in range(n_comb):
-                suit[c] = suit_max[c]
-        if any_impact:
-            reset_trial(im)
-            k_from[0] = 0.0
-        if any_hazard:
-            hazard_reset(hz, hs, px, py)
-        if any_motion:
-            motion_reset(mo)
-        if any_dogfight:
-            dogfight_reset(df, ds, called_mod)
-        for k in range(n_comb * n_comb):  # the start's distances and range bands
-            dist[k] = dist0[k]
-            rmod[k] = rmod0[k]
-        sides_left = 0
-        for s in range(n_sides):
-            if standing[s] > 0:
-                sides_left += 1
-        if has_ties:  # F9 switch1: ties broken once per fight by a die roll
-            for c in range(n_comb):
-                s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
-                order[c] = base_order[c]
-            for i in range(1, n_comb):  # insertion sort on (REF desc, die roll desc)
-                c = order[i]
-                k = i - 1
-                while k >= 0 and (
-                    ref[order[k]] < ref[c]
-                    or (ref[order[k]] == ref[c] and tiebreak[order[k]] < tiebreak[c])
-                ):
-                    order[k + 1] = order[k]
-                    k -= 1
-                order[k + 1] = c
+            if w_arc[c] != ARC_ALL:
+                weapon_rooms = True
+        for k in range(v_eff.shape[0]):
+            if v_eff[k] == EFF_WEAPON:  # a vehicle's weapons may be lost (VA-11)
+                weapon_rooms = True
+        n_task = task_table.shape[0]
+        any_obscured = options[OPT_ANY_OBSCURING] != 0  # a hazard zone obscures (hazard.py)
+        for c in range(n_comb):
+            if obscured[c]:
+                any_obscured = True
+        n_events[0] = 0
+        k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
 
-        result = UNRESOLVED
-        finish = (max_slots - 1) // slots_per_unit + 1
-        slot = start_slot - 1  # slot within the round (no modulo in the loop: slow)
-        rounds_done = 0
-        now = 1  # reported time unit, 1-based, and the slot within it
-        sub = -1
-        for t_abs in range(1, max_slots + 1):
-            slot += 1
-            if slot == slots_per_round:
-                slot = 0
-            sub += 1
-            if sub == slots_per_unit:
-                sub = 0
-                now += 1
+        # the arrays in the groups the attack's rooms take (strike.py)
+        wp = Weapons(
+            w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_kills, w_blade,
+            w_autofire, w_rof, w_area, w_explosive, w_missile, w_mdv,
+        )
+        ar = Armour(a_pd, a_ekd, a_kills, a_half_blades, a_cover)
+        sh = Sheet(
+            side, ref, dex, strength, body, hits_max, stun_max, sd, att_skill, h2h_skill,
+            escape_skill,
+            def_ranged, def_melee, scale, knock_body, abort_kind, surprised,
+        )
+        md = Mods(tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, called_loc,
+                  called_mod)  # fmt: skip
+        hl = Health(hits, stun, dead, gave_up, lose, is_out, penalty, e_ref, e_dex, e_str, damaged)
+        # falls and obstacles, behind one flag (impact.py)
+        any_impact = im_opts[0] != 0
+        im = Impacts(
+            im_row,
+            ob_rect,
+            ob_sdp,
+            ob_kills,
+            ob_left,
+            drop_geo,
+            fall_dc,
+            fall_kills,
+            im_bands,
+            im_opts[1] != 0,
+            im_opts[2] != 0,
+            im_opts[3],
+            fallen,
+            c_falls,
+            c_colls,
+            c_imp,
+            c_broke,
+            any_impact,
+            k_from,
+            im_opts[4] != 0,
+            terrain,
+        )
+        any_block = any_impact and im.block  # M-10: no move on foot or fire through walls
+        any_ground = any_block or has_terrain(terrain)  # M-10, VA-51: what a move on foot meets
+        wh = Where(px, py, moved, dist, rmod, im, dfs, carrier)
+        st = Stance(
+            aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving, dv_pen, held_by, hold,
+            disarmed, ammo, recovering, obs_pen, acted_t, aborted_t,
+        )
+        tl = Tally(c_dealt, c_taken, c_death, c_out, c_knock, location_hits)
+        dt = Dice(
+            roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num,
+            loc_den,
+        )
+        vic = Victims(v_c, v_hits, v_stun, v_through)
+        rl = Rules(
+            loc_mode, chinks, autofire_one_plus, autofire_ratio, knockback, knock_unit, ap_factor,
+            dodge_bonus, block_bonus, stunned_rule, impairment, dying_penalty, dying_can_act,
+            slots_per_round, options[OPT_MOVING_RELATIVE] != 0,
+        )
+        vh = Vehicles(
+            vclass, carrier, pilot_of, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
+            v_eff,
+            v_locid, v_call, options[OPT_VEHICLE_LOCATIONS] != 0,
+            np.float64(options[OPT_FRONT_ARC]),
+            options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
+            options[OPT_CREW_ARMOUR] != 0, options[OPT_CREW_RANDOM] != 0, options[OPT_UNMANNED],
+            options[OPT_UNMANNED_SHIFT], options[OPT_AREA_KILL_FALLOFF] != 0,
+        )
+        arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
+        vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
+                    vehicle_location_hits, vehicle_location_damage, hit_crew)  # fmt: skip
+        any_missile = options[OPT_ANY_MISSILE] != 0
+        per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
+        evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
+        mi = Missiles(
+            m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_ATTACK_ROLL] != 0,
+            options[OPT_MISSILE_TIMING], options[OPT_CLUSTER_SEQUENCE] != 0,
+            options[OPT_CM_PER_ROLL] != 0, options[OPT_MISSILE_ASPECT], any_vehicle,
+        )
+        ms = MState(
+            cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit,
+            incoming,
+            c_mhit, c_meng, c_mevaded, c_landed,
+        )
+        mc = Mecha(
+            options[OPT_CHINKS_VEHICLES] != 0, options[OPT_STAGED], options[OPT_STAGED_RATING] != 0,
+            options[OPT_INTEGRITY], arm_lost, rscale, rs_target, suit_max, suit,
+            options[OPT_POWERED_WEARER_CEIL] != 0, options[OPT_POWERED_TO_HITS] != 0, room,
+        )
+        any_suit = False
+        for c in range(n_comb):
+            if suit_max[c] > 0:
+                any_suit = True
+        # --- the environment (hazard.py): one flag a chunk, three called entry points ---
+        any_hazard = options[OPT_ANY_HAZARD] != 0
+        hz = Hazards(
+            hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
+            ps_pool0, hz_tick, options[OPT_HAZARD_ON_ENTRY] != 0,
+            options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
+            options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
+        )
+        any_motion = mo.opts[MO_ANY] != 0  # a vehicle's tactics drive it (motion.py)
+        # --- dogfights (dogfight.py): one flag a chunk, four called entry points ---
+        any_dogfight = df_opts[DO_ON] != 0
+        df = Dogfight(
+            any_dogfight, df_fly, df_skill, df_intel, df_opts[DO_PER_ROUND] != 0,
+            df_opts[DO_TIE_BOTH] != 0, df_opts[DO_PERCEPTION] != 0, df_opts[DO_BREAK_ROUNDS],
+            df_opts[DO_BREAK_D6] != 0, df_opts[DO_ADV_MIN], df_opts[DO_TAIL_MIN],
+            df_opts[DO_TAIL_BONUS], slots_per_unit,
+        )
+        ds = DState(dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail,
+                    c_df_broke)  # fmt: skip
+        # the rooms between the tactics' choice and the action: one call, one flag (gate.py)
+        gating = weapon_rooms or any_dogfight or any_block
+        sense = Sense(incoming, env, mo, dfs)  # what the tactics read: missiles, hazards, motion,
+        # dogfights
+        hs = HState(env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out,
+                    c_breath)  # fmt: skip
+        for c in range(n_comb):
+            order[c] = base_order[c]
+
+        for j in range(n_trials):
+            log = j == log_trial
+            ne = 0
+            s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
+            for s in range(n_sides):
+                standing[s] = 0
+            n_waiting = 0
+            if arsenal and n_arms > 0:  # each takes up its first weapon again (arsenal.py)
+                rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading)
+            for c in range(n_comb):
+                hits[c] = hits_max[c]
+                stun[c] = stun_max[c]
+                dead[c] = False
+                gave_up[c] = False
+                lose[c] = False
+                is_out[c] = False
+                target[c] = -1
+                standing[side[c]] += 1
+                penalty[c] = 0
+                e_ref[c] = ref[c]
+                e_dex[c] = dex[c]
+                e_str[c] = strength[c]
+                px[c] = pos_x0[c]
+                py[c] = pos_y0[c]
+                for k in range(3):
+                    moved[c, k] = 0.0
+                aim[c] = 0
+                aim_tgt[c] = -1
+                in_cover[c] = True
+                prone[c] = False
+                next_mod[c] = 0
+                dodge[c] = 0
+                block[c] = 0
+                diving[c] = False
+                dv_pen[c] = 0
+                held_by[c] = -1
+                hold[c] = HOLD_NONE
+                disarmed[c] = unarmed0[c] != 0  # the fists: every attack a punch (F14)
+                ammo[c] = w_shots[c]
+                reloading[c] = 0
+                recovering[c] = False
+                damaged[c] = False
+                waiting[c] = -1
+                holstered[c] = holstered0[c] != 0
+                obs_pen[c] = 0
+                acted_t[c] = 0
+                aborted_t[c] = 0
+                stable[c] = False
+                c_knock[c] = 0
+                c_out[c] = 0
+                c_death[c] = 0
+                c_dealt[c] = 0
+                c_taken[c] = 0
+                c_attacks[c] = 0
+                c_landed[c] = 0
+            if vehicles and any_vehicle:
                 for c in range(n_comb):
-                    damaged[c] = False
-            opening = now == 1
-            if any_obscured and sub == 0:
-                # F11 obscured: a Perception roll each phase (INT + Perception + the task die
-                # against the GM's DV): success -2, failure -4, to attack and defence
+                    hd[c] = heading0[c]
+                    vdest[c] = 0
+                    vstate[c] = 0
+                    c_immob[c] = 0
+                    c_unctl[c] = 0
+                    c_crits[c] = 0
+                    c_crit_t[c] = 0
+                for k in range(n_comb * V_ROWS):
+                    loc_dmg[k] = 0
+                if options[OPT_STAGED]:
+                    for c in range(n_comb):
+                        for k in range(arm_lost.shape[1]):
+                            arm_lost[c, k] = 0
+            if missiles and any_missile:
                 for c in range(n_comb):
-                    if (obscured[c] or in_smoke[c]) and not is_out[c]:
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        troll = np.int64(task_table[np.int64(u * n_task)])
-                        obs_pen[c] = 2 if int_[c] + perception[c] + troll >= perception_dv else 4
-                        if log:
-                            row = log_event(events, ne, now, EVENT_PERCEPTION, c, -1)
-                            events[row, EV_ROLL] = troll
-                            events[row, EV_RAW] = obs_pen[c]
-                            ne += 1
-            if switch2 and sub == 0:
-                # F9 switch2: every phase (speed chart: segment) each rolls the action die +
-                # current REF; ties broken by another die (the fraction below)
+                    cm_left[c] = m_cm[c]
+                    incoming[c] = 0
+                    c_mhit[c] = 0
+                    c_meng[c] = 0
+                    c_mevaded[c] = 0
+                for k in range(e_tgt.shape[0]):
+                    e_tgt[k] = -1
+            if suits and any_suit:
                 for c in range(n_comb):
-                    s0, s1, s2, s3, init_key[c] = initiative_key(
-                        s0, s1, s2, s3, e_ref[c], init_dice, nd6_table, nd6_offsets[3]
-                    )
-                sort_by_key(order, init_key)
-            if any_dogfight and sub == 0:  # the dogfight rolls, before anyone acts (dogfight.py)
-                s0, s1, s2, s3, ne, sides_left = dogfight_phase(
-                    now, slot < slots_per_unit, rounds_done, df, ds, side, is_out, gave_up,
-                    c_out, e_ref, pilot_of, carrier, task_table, called_mod, standing,
-                    sides_left, s0, s1, s2, s3, log, events, ne,
-                )  # fmt: skip
-                if sides_left <= 1:
-                    result = fight_result(standing)
-                    finish = now
-                    break
-            for k in range(n_comb):
-                if sides_left <= 1:
-                    break
-                a0 = order[k]
-                if is_out[a0] or acts[a0 * slots_per_round + slot] == 0:
-                    continue
-                if aborted_t[a0] == t_abs:
-                    continue  # this turn went into the defence it aborted to (F32)
-                acted_t[a0] = t_abs
-                # the defence of a dodge, block or move ends when its maker acts again (F32)
-                dodge[a0] = 0
-                block[a0] = 0
-                diving[a0] = False
-                dv_pen[a0] = 0
-                prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
-                if any_missile and incoming[a0] > 0:  # its rolls against missiles (F18)
-                    stamp = t_abs if per_phase else rounds_done
-                    s0, s1, s2, s3, ne, sides_left, rolled = evade_turn(
-                        a0, stamp, now, mi, ms, md, wp, ar, sh, hl,
-                        wh, st, tl, dt, rl, vh, vs, mc, vic, standing, sides_left, s0, s1, s2, s3,
-                        log, events, ne,
+                    suit[c] = suit_max[c]
+            if scene and any_impact:
+                reset_trial(im)
+                k_from[0] = 0.0
+            if hazards and any_hazard:
+                hazard_reset(hz, hs, px, py)
+            if motion and any_motion:
+                motion_reset(mo)
+            if dogfights and any_dogfight:
+                dogfight_reset(df, ds, called_mod)
+            for k in range(n_comb * n_comb):  # the start's distances and range bands
+                dist[k] = dist0[k]
+                rmod[k] = rmod0[k]
+            sides_left = 0
+            for s in range(n_sides):
+                if standing[s] > 0:
+                    sides_left += 1
+            if has_ties:  # F9 switch1: ties broken once per fight by a die roll
+                for c in range(n_comb):
+                    s0, s1, s2, s3, tiebreak[c] = xoshiro(s0, s1, s2, s3)
+                    order[c] = base_order[c]
+                for i in range(1, n_comb):  # insertion sort on (REF desc, die roll desc)
+                    c = order[i]
+                    k = i - 1
+                    while k >= 0 and (
+                        ref[order[k]] < ref[c]
+                        or (ref[order[k]] == ref[c] and tiebreak[order[k]] < tiebreak[c])
+                    ):
+                        order[k + 1] = order[k]
+                        k -= 1
+                    order[k + 1] = c
+
+            result = UNRESOLVED
+            finish = (max_slots - 1) // slots_per_unit + 1
+            slot = start_slot - 1  # slot within the round (no modulo in the loop: slow)
+            rounds_done = 0
+            now = 1  # reported time unit, 1-based, and the slot within it
+            sub = -1
+            for t_abs in range(1, max_slots + 1):
+                slot += 1
+                if slot == slots_per_round:
+                    slot = 0
+                sub += 1
+                if sub == slots_per_unit:
+                    sub = 0
+                    now += 1
+                    for c in range(n_comb):
+                        damaged[c] = False
+                opening = now == 1
+                if any_obscured and sub == 0:
+                    # F11 obscured: a Perception roll each phase (INT + Perception + the task die
+                    # against the GM's DV): success -2, failure -4, to attack and defence
+                    for c in range(n_comb):
+                        if (obscured[c] or in_smoke[c]) and not is_out[c]:
+                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                            troll = np.int64(task_table[np.int64(u * n_task)])
+                            seen = int_[c] + perception[c] + troll >= perception_dv
+                            obs_pen[c] = 2 if seen else 4
+                            if log:
+                                row = log_event(events, ne, now, EVENT_PERCEPTION, c, -1)
+                                events[row, EV_ROLL] = troll
+                                events[row, EV_RAW] = obs_pen[c]
+                                ne += 1
+                if switch2 and sub == 0:
+                    # F9 switch2: every phase (speed chart: segment) each rolls the action die +
+                    # current REF; ties broken by another die (the fraction below)
+                    for c in range(n_comb):
+                        s0, s1, s2, s3, init_key[c] = initiative_key(
+                            s0, s1, s2, s3, e_ref[c], init_dice, nd6_table, nd6_offsets[3]
+                        )
+                    sort_by_key(order, init_key)
+                if dogfights and any_dogfight and sub == 0:  # the dogfight rolls before anyone acts
+                    s0, s1, s2, s3, ne, sides_left = dogfight_phase(
+                        now, slot < slots_per_unit, rounds_done, df, ds, side, is_out, gave_up,
+                        c_out, e_ref, pilot_of, carrier, task_table, called_mod, standing,
+                        sides_left, s0, s1, s2, s3, log, events, ne,
                     )  # fmt: skip
                     if sides_left <= 1:
+                        result = fight_result(standing)
+                        finish = now
                         break
-                    if is_out[a0] or (rolled and evade_costs):
-                        continue  # VA-21 per_round_action: the roll took the turn
-                if surprised[a0] and opening:  # F11: no action in the opening phase/segment
-                    if log:
-                        row = log_event(events, ne, now, EVENT_SURPRISED, a0, -1)
-                        ne += 1
-                    continue
-                if lose[a0]:  # F22: the stunned combatant's lost action; the -5 ends with it
-                    lose[a0] = False
-                    pen = wound_penalty(
-                        hits[a0], hits_max[a0], impairment and scale[a0] == 0, dying_penalty
-                    )
-                    penalty[a0] = pen
-                    e_ref[a0] = effective(ref[a0], pen)
-                    e_dex[a0] = effective(dex[a0], pen)
-                    e_str[a0] = effective(strength[a0], pen)
-                    if log:
-                        row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
-                        ne += 1
-                    continue
-                pilot = pilot_of[a0]
-                if pilot >= 0:  # a vehicle acts with its pilot's action (VA-18)
-                    if is_out[pilot]:
-                        continue  # nobody drives: its gunners fight on
-                    if any_motion and mo.ctl[a0] != 0:  # out of control (motion.py)
-                        s0, s1, s2, s3, ne, sides_left = control_turn(
-                            a0, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
-                            sides_left, s0, s1, s2, s3, log, events, ne, now,
+                for k in range(n_comb):
+                    if sides_left <= 1:
+                        break
+                    a0 = order[k]
+                    if is_out[a0] or acts[a0 * slots_per_round + slot] == 0:
+                        continue
+                    if aborted_t[a0] == t_abs:
+                        continue  # this turn went into the defence it aborted to (F32)
+                    acted_t[a0] = t_abs
+                    # the defence of a dodge, block or move ends when its maker acts again (F32)
+                    dodge[a0] = 0
+                    block[a0] = 0
+                    diving[a0] = False
+                    dv_pen[a0] = 0
+                    prone[a0] = False  # a swept combatant stands up (a free action; -2 stays)
+                    if missiles and any_missile and incoming[a0] > 0:  # against missiles (F18)
+                        stamp = t_abs if per_phase else rounds_done
+                        s0, s1, s2, s3, ne, sides_left, rolled = evade_turn(
+                            a0, stamp, now, mi, ms, md, wp, ar, sh, hl,
+                            wh, st, tl, dt, rl, vh, vs, mc, vic, standing, sides_left, s0, s1, s2,
+                            s3,
+                            log, events, ne,
                         )  # fmt: skip
                         if sides_left <= 1:
                             break
+                        if is_out[a0] or (rolled and evade_costs):
+                            continue  # VA-21 per_round_action: the roll took the turn
+                    if surprised[a0] and opening:  # F11: no action in the opening phase/segment
+                        if log:
+                            row = log_event(events, ne, now, EVENT_SURPRISED, a0, -1)
+                            ne += 1
                         continue
-                    if lose[pilot]:  # its pilot is stunned (F22): the action is lost
-                        lose[pilot] = False
-                        pen = wound_penalty(hits[pilot], hits_max[pilot], impairment,
-                                            dying_penalty)  # fmt: skip
-                        penalty[pilot] = pen
-                        e_ref[pilot] = effective(ref[pilot], pen)
-                        e_dex[pilot] = effective(dex[pilot], pen)
-                        e_str[pilot] = effective(strength[pilot], pen)
+                    if lose[a0]:  # F22: the stunned combatant's lost action; the -5 ends with it
+                        lose[a0] = False
+                        pen = wound_penalty(
+                            hits[a0], hits_max[a0], impairment and scale[a0] == 0, dying_penalty
+                        )
+                        penalty[a0] = pen
+                        e_ref[a0] = effective(ref[a0], pen)
+                        e_dex[a0] = effective(dex[a0], pen)
+                        e_str[a0] = effective(strength[a0], pen)
                         if log:
                             row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
                             ne += 1
                         continue
-
-                # ---- choose the action: held -> escape; else the tactics ------------------
-                n_queue = 1
-                queue[0] = a0
-                qforced[0] = False
-                q = 0
-                more = np.int64(0)  # attacks left of a semi-automatic weapon's ROF (F15)
-                more_param = np.int64(0)
-                while q < n_queue:
-                    a = queue[q]
-                    interrupting = qforced[q]
-                    q += 1
-                    again = more  # this turn is a further attack of the same action
-                    more = 0
-                    if is_out[a]:
-                        continue
-                    # target under the targeting rule (kept until it falls, unless dynamic)
-                    tgt = target[a]
-                    mode = targeting[a]
-                    if (
-                        tgt < 0
-                        or is_out[tgt]
-                        or mode == tx.T_WEAKEST
-                        or mode == tx.T_NEAREST
-                        or mode == tx.T_STRONGEST
-                        or mode == tx.T_FOCUS
-                    ) and not interrupting:
-                        tgt, s0, s1, s2, s3 = choose_target(
-                            a, side, is_out, target, mode, hits, stun, dist, hidden, s0, s1, s2,
-                            s3,
-                        )  # fmt: skip
-                        target[a] = tgt
-                    if tgt < 0:
-                        continue
-                    pair = a * n_comb + tgt
-                    d_at = dist[pair]
-
-                    action = tx.A_ATTACK
-                    param = 0
-                    fire = np.int64(1)
-                    if interrupting:
-                        action = tx.A_ATTACK
-                    elif held_by[a] >= 0:
-                        action = tx.A_ESCAPE
-                    elif hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
-                        action = tx.A_CHOKE  # keeps the choke on: 2D6 killing a phase (F33)
-                    elif again > 0:  # the same attack again, with the weapon it named
-                        param = more_param
-                    elif tac_default[a]:
-                        # default tactic: close to range when out of range, else attack
-                        if (not disarmed[a] and d_at > w_range[a]) or (
-                            disarmed[a] and d_at > MELEE_REACH
-                        ):
-                            action = tx.A_RUN
-                    else:
-                        action, param, fire = choose_rule(
-                            a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, stack,
-                            side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
-                            held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
-                            w_missile, sense, arms,
-                        )  # fmt: skip
-                    if gated(action, a, tgt, gate_on, any_dogfight, dfs):
-                        # a dogfight's chart, the weapon a rule names and its arc, a wall in
-                        # the line of fire (gate.py: the trial loop's one call for them)
-                        action, param, ne = gate(
-                            a, tgt, action, param, now, weapon_rooms, arms, wp, sh, md, mc, st,
-                            wh, w_shots, w_reload, w_arc, w_mounted, reloading, vclass, carrier,
-                            vstate, hd, vh.front_arc, df, ds, pilot_of, is_out, log, events, ne,
-                        )  # fmt: skip
-                        if action < 0:
-                            continue
-
-                    # ---- wait: hold the action until a condition (F: Wait) ---------------
-                    if action == tx.A_WAIT:
-                        ne = start_waiting(a, param, waiting, log, events, ne, now)
-                        n_waiting += 1
-                        continue
-                    if waiting[a] >= 0:  # acting again ends a wait that never triggered
-                        waiting[a] = -1
-                        n_waiting -= 1
-                    # an enemy waiting "until an enemy attacks / moves" interrupts this action
-                    if n_waiting > 0 and not interrupting and again == 0:
-                        requeued, ne = interrupt_by_waiter(
-                            a, action, t_abs, slot, slots_per_round, side, is_out, waiting,
-                            target, acted_t, aborted_t, acts, queue, qforced, log, events, ne, now,
-                        )  # fmt: skip
-                        if requeued:
-                            n_waiting -= 1
-                            n_queue = 2
-                            q = 0
-                            continue  # the waiter goes first; a0 chooses again after it
-
-                    # ---- actions that do not attack ------------------------------------
-                    moving = is_movement(action)
-                    if not moving:
-                        note_move(moved, a, 0.0, 0.0, 0.0, 0.0, 0.0)  # "moving target"
-                        # counts its last action's movement
-                    if action != tx.A_ATTACK:  # an attack, the common case, skips these
-                        if any_hazard and action == tx.A_FLEE_HAZARD:  # the environment (hazard.py)
-                            ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
-                                      events, ne, now)  # fmt: skip
-                            continue
-                        if action == tx.A_NONE:
-                            if log:
-                                row = log_event(events, ne, now, EVENT_IDLE, a, -1)
-                                events[row, EV_ACTION] = action
-                                ne += 1
-                            continue
-                        if action == tx.A_AIM:
-                            ne = act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log, events, ne,
-                                         now)  # fmt: skip
-                            continue
-                        if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
-                            ne = act_defend(a, action, dodge_bonus, block_bonus, dodge, block,
-                                            diving, log, events, ne, now)  # fmt: skip
-                            continue
-                        if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
-                            recovering[a] = True
-                            continue
-                        if action == tx.A_ESCAPE:
-                            s0, s1, s2, s3, ne = act_escape(
-                                a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2, s3,
-                                log, events, ne, now,
-                            )  # fmt: skip
-                            continue
-                        if action == tx.A_FIRST_AID:
-                            s0, s1, s2, s3, ne = act_first_aid(
-                                a, side, hits, dead, stable, dist, px, py, run_m, moved, w_range,
-                                rmod, tech, physician, task_table, s0, s1, s2, s3, log, events, ne,
-                                now,
-                            )  # fmt: skip
-                            continue
-                        if action == tx.A_PRESENCE:
-                            s0, s1, s2, s3, ne, sides_left = act_presence(
-                                a, side, is_out, pre, res, presence_margin, presence_effect,
-                                next_mod, lose, gave_up, c_out, standing, sides_left, nd6_offsets,
-                                nd6_table, s0, s1, s2, s3, log, events, ne, now,
-                            )  # fmt: skip
-                            continue
-                        if action >= tx.A_JUMP:  # a jump, a vehicle's drive (motion.py)
-                            s0, s1, s2, s3, ne, sides_left = drive(
-                                a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl,
-                                dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
-                            )  # fmt: skip
-                            if sides_left <= 1:
-                                break
-                            continue
-                    firing = not w_melee[a] and not disarmed[a] and (
-                        action == tx.A_ATTACK or action == tx.A_BURST or action == tx.A_DRAW_ATTACK
-                        or action == tx.A_MOVE or action == tx.A_HAYMAKER
-                        or action == tx.A_LAUNCH
-                    )  # fmt: skip
-                    if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
-                        if w_reload[a] == 0:  # a spent missile launcher: nothing to reload
-                            if log:
-                                row = log_event(events, ne, now, EVENT_IDLE, a, -1)
-                                events[row, EV_ACTION] = tx.A_RELOAD
-                                ne += 1
-                            continue
-                        ne = act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now)
-                        continue
-
-                    # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
-                    if moving:
-                        if held_by[a] >= 0:
-                            continue
-                        if any_vehicle and vstate[a] & VS_NO_MOVE:
-                            continue  # immobile or uncontrolled: no move of its own (VA-10)
-                        ox = px[a]
-                        oy = py[a]
-                        ne = act_move(
-                            a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m,
-                            sprint_m, w_range, w_melee, disarmed, tac_default, moved, aim,
-                            in_cover, log, events, ne, now,
-                        )  # fmt: skip
-                        if (any_ground or (any_vehicle and vclass[a] > 0)) and moved[a, 0] > 0.0:
-                            if vclass[a] > 0:
-                                hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces its way
-                            # a vehicle's crew go with it and an obstacle in its way is a
-                            # crash; on foot a wall stops it (M-10) and rough ground slows it
-                            # (VA-51; motion.bump, one call)
-                            s0, s1, s2, s3, ne, sides_left = bump(
-                                a, ox, oy, move_step(a, action, run_m, sprint_m), action, tgt,
-                                mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
+                    pilot = pilot_of[a0]
+                    if pilot >= 0:  # a vehicle acts with its pilot's action (VA-18)
+                        if is_out[pilot]:
+                            continue  # nobody drives: its gunners fight on
+                        if motion and any_motion and mo.ctl[a0] != 0:  # out of control
+                            s0, s1, s2, s3, ne, sides_left = control_turn(
+                                a0, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
                                 sides_left, s0, s1, s2, s3, log, events, ne, now,
                             )  # fmt: skip
                             if sides_left <= 1:
                                 break
-                        d_at = dist[pair]
-                        # waiting enemies with "until in range" get their shot now
-                        if n_waiting > 0:
-                            n_queue, fired, ne = interrupt_in_range(
-                                a, n_queue, t_abs, slot, slots_per_round, side, is_out, waiting,
-                                target, acted_t, aborted_t, acts, dist, w_range, queue, qforced,
-                                log, events, ne, now,
-                            )  # fmt: skip
-                            n_waiting -= fired
-                        if not (action == tx.A_MOVE or action == tx.A_MOVE_BY
-                                or action == tx.A_MOVE_THRU):  # fmt: skip
-                            continue  # run and sprint: the whole action
-
-                    # ---- an attack: form, attack value, defence, damage ----------------
-                    if held_by[a] >= 0:
-                        continue  # held: cannot attack (F33)
-                    fast_draw = False
-                    if holstered[a] and not disarmed[a] and (
-                        action == tx.A_ATTACK or action == tx.A_DRAW_ATTACK
-                        or action == tx.A_HAYMAKER or action == tx.A_ENTANGLE
-                        or action == tx.A_BURST or action == tx.A_LAUNCH
-                    ):  # fmt: skip
-                        holstered[a] = False
-                        if action != tx.A_DRAW_ATTACK:  # drawing takes the action
+                            continue
+                        if lose[pilot]:  # its pilot is stunned (F22): the action is lost
+                            lose[pilot] = False
+                            pen = wound_penalty(hits[pilot], hits_max[pilot], impairment,
+                                                dying_penalty)  # fmt: skip
+                            penalty[pilot] = pen
+                            e_ref[pilot] = effective(ref[pilot], pen)
+                            e_dex[pilot] = effective(dex[pilot], pen)
+                            e_str[pilot] = effective(strength[pilot], pen)
                             if log:
-                                row = log_event(events, ne, now, EVENT_DRAW, a, -1)
+                                row = log_event(events, ne, now, EVENT_LOST_ACTION, a0, -1)
                                 ne += 1
                             continue
-                        fast_draw = True  # draw & attack: one action at -3
-                    form, melee, reach_ok, av, n_dice, dmg_type, armour = attack_form(
-                        a, tgt, action, d_at, wp, ar, sh, hl, st, rl,
-                    )  # fmt: skip
-                    launching = any_missile and form == F_WEAPON and w_missile[a] > 0
-                    if launching and d_at > w_range[a]:
-                        reach_ok = False  # a missile locks on within its listed range only
-                    if not reach_ok:
-                        if log:
-                            row = log_event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
-                            events[row, EV_ACTION] = action
-                            ne += 1
-                        continue
-                    n_victims = 0
-                    p_through = np.int64(-1)  # the crew row's damage to the pilot (-1: none)
-                    p_hits = np.int64(0)
-                    p_stun = np.int64(0)
-                    att_row = -1  # the attack's event row, once reserved
-                    shots = np.int64(1)
-                    n_hits = np.int64(1)
-                    loc = -1
-                    unopposed = False  # a vehicle nobody drives, targeted by range (VA-04)
-                    if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
-                        # the choke held: 2D6 killing (armour does not cover the throat)
-                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                        through = np.int64(nd6_table[nd6_offsets[2] + np.int64(u * 36.0)])
-                        hits_lost = through
-                        stun_lost = min(through, max(stun[tgt], 0))
-                        hit = np.int64(1)
-                        roll = np.int64(0)
-                        raw = through
-                        dv_base = 0
-                        c_attacks[a] += 1
-                        c_landed[a] += 1
-                    else:
-                        av, dv_base, n_dice, dmg_type, ne = attack_odds(
-                            a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot,
-                            opening, fast_draw, wp, sh, md, hl, wh, st, rl, mc, acts, log, events,
-                            ne, now,
-                        )  # fmt: skip
-                        if launching:  # a missile: its engagement (missile.py)
-                            c_attacks[a] += 1
-                            stamp = t_abs if per_phase else rounds_done
-                            s0, s1, s2, s3, ne, sides_left = launch(  # never called (M-77)
-                                a, tgt, av - called_mod[pair], dv_base, stamp, now,
-                                mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
-                                vic,
-                                standing, sides_left, s0, s1, s2, s3, log, events, ne,
-                            )  # fmt: skip
-                            if sides_left <= 1:
-                                break
+
+                    # ---- choose the action: held -> escape; else the tactics ------------------
+                    n_queue = 1
+                    queue[0] = a0
+                    qforced[0] = False
+                    q = 0
+                    more = np.int64(0)  # attacks left of a semi-automatic weapon's ROF (F15)
+                    more_param = np.int64(0)
+                    while q < n_queue:
+                        a = queue[q]
+                        interrupting = qforced[q]
+                        q += 1
+                        again = more  # this turn is a further attack of the same action
+                        more = 0
+                        if is_out[a]:
                             continue
-                        if log:  # the attack's line before what it causes (blast, dives,
-                            # knockback, the contest for a weapon); filled in once resolved
-                            att_row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
-                            ne += 1
-                        c_attacks[a] += 1
-                        if form == F_WEAPON and w_area[a] > 0.0:
-                            (s0, s1, s2, s3, ne, n_victims, roll, av, dv_point, raw, hit,
-                             through) = blast(
-                                 a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl,
-                                 wh, st, dt, vic, rl, vh, vs, mc, tl, acts, s0, s1, s2, s3, log,
-                                 events, ne, now,
-                             )  # fmt: skip
-                            if dv_point != NO_DV:  # the explosive's DV (F4), or the
-                                dv_base = dv_point  # target's own in a spread
-                            hits_lost = np.int64(0)
-                            stun_lost = np.int64(0)
-                        else:
-                            shots = shots_fired(a, action, form, fire, wp, st)
-                            if action == tx.A_ATTACK:
-                                av -= shots // 10  # F15: -1 per full 10 shots fired
-                            if log and any_vehicle and vclass[tgt] > 0:
-                                unopposed = vh.unmanned == UNMANNED_BY_RANGE and (
-                                    pilot_of[tgt] < 0 or is_out[pilot_of[tgt]])
-                            (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc,
-                             hits_lost, stun_lost, through, p_hits, p_stun,
-                             p_through) = strike(
-                                 a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
-                                 shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, s0, s1,
-                                 s2, s3, log, events, ne, now,
-                             )  # fmt: skip
-                            s0, s1, s2, s3, ne = manoeuvre(
-                                a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3,
-                                log, events, ne, now,
+                        # target under the targeting rule (kept until it falls, unless dynamic)
+                        tgt = target[a]
+                        mode = targeting[a]
+                        if (
+                            tgt < 0
+                            or is_out[tgt]
+                            or mode == tx.T_WEAKEST
+                            or mode == tx.T_NEAREST
+                            or mode == tx.T_STRONGEST
+                            or mode == tx.T_FOCUS
+                        ) and not interrupting:
+                            tgt, s0, s1, s2, s3 = choose_target(
+                                a, side, is_out, target, mode, hits, stun, dist, hidden, s0, s1, s2,
+                                s3,
                             )  # fmt: skip
-                        c_landed[a] += hit
-                    if n_victims == 0:  # a single target
-                        n_victims = 1
-                        v_c[0] = tgt
-                        v_hits[0] = hits_lost
-                        v_stun[0] = stun_lost
-                        v_through[0] = through
-                        if p_through >= 0:  # and the vehicle's pilot, through its crew row
-                            n_victims = 2
-                            v_c[1] = vs.hit_crew[tgt]
-                            v_hits[1] = p_hits
-                            v_stun[1] = p_stun
-                            v_through[1] = p_through
-                    went_out, sides_left = take_wounds(
-                        a, tgt, n_victims, sh, hl, st, tl, vic, rl, now, standing, sides_left,
-                    )  # fmt: skip
-                    if any_vehicle:
-                        sides_left = crew_fate(side, is_out, gave_up, c_out, standing, sides_left,
-                                               vclass, carrier, now)  # fmt: skip
-                    if log:
-                        row = att_row
-                        if row < 0:
-                            row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
-                            ne += 1
-                        events[row, EV_ROLL] = roll
-                        events[row, EV_AV] = av
-                        events[row, EV_DV] = dv_base
-                        events[row, EV_RAW] = raw
-                        events[row, EV_THROUGH] = through
-                        if any_impact:  # less a wall's or a fall's (their own lines)
-                            events[row, EV_THROUGH] -= np.int64(k_from[0])
-                            k_from[0] = 0.0
-                        events[row, EV_HITS] = hits[tgt]
-                        events[row, EV_STUN] = stun[tgt]
-                        events[row, EV_ACTION] = action
-                        events[row, EV_X] = np.int64(px[a] * 100.0)
-                        events[row, EV_Y] = np.int64(py[a] * 100.0)
-                        events[row, EV_LOCATION] = loc
-                        events[row, EV_SHOTS] = n_hits * 1000 + shots
-                        events[row, EV_FLAGS] = (
-                            hit * FLAG_HIT
-                            + FLAG_STUNNED * (hit and lose[tgt])
-                            + FLAG_OUT * went_out
-                            + FLAG_DEAD * dead[tgt]
-                            + FLAG_DYING * (hits[tgt] <= 0)
-                            + FLAG_UNOPPOSED * ((w_area[a] > 0.0 and w_explosive[a] != 0)
-                                               or unopposed)
-                            + FLAG_UNMANNED * unopposed
-                        )
-                    if sides_left <= 1:
-                        break
-                    if semi_rof and firing and action == tx.A_ATTACK and not wp.autofire[a]:
-                        # F15: a weapon without autofire is shot up to its ROF times a phase,
-                        # each shot its own attack (semi_auto_rof: extra_attacks); the next
-                        # goes at once, at a new target if this one fell, while rounds last
-                        left = again - 1
-                        if again == 0:
-                            left = (wp.rof[a] if fire <= 0 else min(fire, wp.rof[a])) - 1
-                        if left > 0 and ammo[a] != 0 and not is_out[a]:
-                            more = left
-                            more_param = param
-                            q -= 1
-                            queue[q] = a
-                            qforced[q] = False
-            if sides_left <= 1:
-                result = fight_result(standing)
-                finish = now
-                break
-            if any_hazard and hz_tick[slot]:  # the end of a phase in the hazards (hazard.py)
-                s0, s1, s2, s3, ne, sides_left = hazard_phase(
-                    now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, sides_left,
-                    s0, s1, s2, s3, log, events, ne,
-                )  # fmt: skip
+                            target[a] = tgt
+                        if tgt < 0:
+                            continue
+                        pair = a * n_comb + tgt
+                        d_at = dist[pair]
+
+                        action = tx.A_ATTACK
+                        param = 0
+                        fire = np.int64(1)
+                        if interrupting:
+                            action = tx.A_ATTACK
+                        elif held_by[a] >= 0:
+                            action = tx.A_ESCAPE
+                        elif hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
+                            action = tx.A_CHOKE  # keeps the choke on: 2D6 killing a phase (F33)
+                        elif again > 0:  # the same attack again, with the weapon it named
+                            param = more_param
+                        elif tac_default[a]:
+                            # default tactic: close to range when out of range, else attack
+                            if (not disarmed[a] and d_at > w_range[a]) or (
+                                disarmed[a] and d_at > MELEE_REACH
+                            ):
+                                action = tx.A_RUN
+                        else:
+                            action, param, fire = choose_rule(
+                                a, tgt, d_at, now, rule_start, rule_count, rules, code, consts,
+                                stack,
+                                side, is_out, hits, stun, hits_max, stun_max, aim, ammo, prone,
+                                held_by, lose, dist, dodge, block, w_range, w_melee, disarmed,
+                                w_missile, sense, arms,
+                            )  # fmt: skip
+                        if gate_on and gated(action, a, tgt, gating, any_dogfight, dfs):
+                            # a dogfight's chart, the weapon a rule names and its arc, a wall in
+                            # the line of fire (gate.py: the trial loop's one call for them)
+                            action, param, ne = gate(
+                                a, tgt, action, param, now, weapon_rooms, arms, wp, sh, md, mc, st,
+                                wh, w_shots, w_reload, w_arc, w_mounted, reloading, vclass, carrier,
+                                vstate, hd, vh.front_arc, df, ds, pilot_of, is_out, log, events, ne,
+                            )  # fmt: skip
+                            if action < 0:
+                                continue
+
+                        # ---- wait: hold the action until a condition (F: Wait) ---------------
+                        if action == tx.A_WAIT:
+                            ne = start_waiting(a, param, waiting, log, events, ne, now)
+                            n_waiting += 1
+                            continue
+                        if waiting[a] >= 0:  # acting again ends a wait that never triggered
+                            waiting[a] = -1
+                            n_waiting -= 1
+                        # an enemy waiting "until an enemy attacks / moves" interrupts this action
+                        if n_waiting > 0 and not interrupting and again == 0:
+                            requeued, ne = interrupt_by_waiter(
+                                a, action, t_abs, slot, slots_per_round, side, is_out, waiting,
+                                target, acted_t, aborted_t, acts, queue, qforced, log, events, ne,
+                                now,
+                            )  # fmt: skip
+                            if requeued:
+                                n_waiting -= 1
+                                n_queue = 2
+                                q = 0
+                                continue  # the waiter goes first; a0 chooses again after it
+
+                        # ---- actions that do not attack ------------------------------------
+                        moving = is_movement(action)
+                        if not moving:
+                            note_move(moved, a, 0.0, 0.0, 0.0, 0.0, 0.0)  # "moving target"
+                            # counts its last action's movement
+                        if action != tx.A_ATTACK:  # an attack, the common case, skips these
+                            if hazards and any_hazard and action == tx.A_FLEE_HAZARD:  # hazard.py
+                                ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
+                                          events, ne, now)  # fmt: skip
+                                continue
+                            if action == tx.A_NONE:
+                                if log:
+                                    row = log_event(events, ne, now, EVENT_IDLE, a, -1)
+                                    events[row, EV_ACTION] = action
+                                    ne += 1
+                                continue
+                            if action == tx.A_AIM:
+                                ne = act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log,
+                                             events, ne, now)  # fmt: skip
+                                continue
+                            if action == tx.A_DODGE or action == tx.A_BLOCK or action == tx.A_DIVE:
+                                ne = act_defend(a, action, dodge_bonus, block_bonus, dodge, block,
+                                                diving, log, events, ne, now)  # fmt: skip
+                                continue
+                            if action == tx.A_RECOVER:  # +REC Stun at the end of the phase (F23)
+                                recovering[a] = True
+                                continue
+                            if action == tx.A_ESCAPE:
+                                s0, s1, s2, s3, ne = act_escape(
+                                    a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2,
+                                    s3,
+                                    log, events, ne, now,
+                                )  # fmt: skip
+                                continue
+                            if action == tx.A_FIRST_AID:
+                                s0, s1, s2, s3, ne = act_first_aid(
+                                    a, side, hits, dead, stable, dist, px, py, run_m, moved,
+                                    w_range,
+                                    rmod, tech, physician, task_table, s0, s1, s2, s3, log, events,
+                                    ne,
+                                    now,
+                                )  # fmt: skip
+                                continue
+                            if action == tx.A_PRESENCE:
+                                s0, s1, s2, s3, ne, sides_left = act_presence(
+                                    a, side, is_out, pre, res, presence_margin, presence_effect,
+                                    next_mod, lose, gave_up, c_out, standing, sides_left,
+                                    nd6_offsets,
+                                    nd6_table, s0, s1, s2, s3, log, events, ne, now,
+                                )  # fmt: skip
+                                continue
+                            if jumps and action == tx.A_JUMP:  # a jump (impact.py)
+                                s0, s1, s2, s3, ne, sides_left = jump(
+                                    a, param, im, ar, sh, hl, wh, wp, st, tl, vh.kill_unit,
+                                    dt.nd6_offsets, dt.nd6_table, rl, standing, sides_left, s0, s1,
+                                    s2, s3, log, events, ne, now,
+                                )  # fmt: skip
+                                if sides_left <= 1:
+                                    break
+                                continue
+                            if drives and action > tx.A_JUMP:  # a vehicle's drive (motion.py)
+                                s0, s1, s2, s3, ne, sides_left = drive(
+                                    a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st,
+                                    tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events,
+                                    ne, now,
+                                )  # fmt: skip
+                                if sides_left <= 1:
+                                    break
+                                continue
+                        firing = not w_melee[a] and not disarmed[a] and (
+                            action == tx.A_ATTACK or action == tx.A_BURST
+                            or action == tx.A_DRAW_ATTACK
+                            or action == tx.A_MOVE or action == tx.A_HAYMAKER
+                            or action == tx.A_LAUNCH
+                        )  # fmt: skip
+                        if action == tx.A_RELOAD or (firing and ammo[a] == 0 and not interrupting):
+                            if w_reload[a] == 0:  # a spent missile launcher: nothing to reload
+                                if log:
+                                    row = log_event(events, ne, now, EVENT_IDLE, a, -1)
+                                    events[row, EV_ACTION] = tx.A_RELOAD
+                                    ne += 1
+                                continue
+                            ne = act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne,
+                                            now)  # fmt: skip
+                            continue
+
+                        # ---- movement (F: Move, Run, Sprint, Move By, Move Thru) ------------
+                        if moving:
+                            if held_by[a] >= 0:
+                                continue
+                            if vehicles and any_vehicle and vstate[a] & VS_NO_MOVE:
+                                continue  # immobile or uncontrolled: no move of its own (VA-10)
+                            ox = px[a]
+                            oy = py[a]
+                            ne = act_move(
+                                a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m,
+                                sprint_m, w_range, w_melee, disarmed, tac_default, moved, aim,
+                                in_cover, log, events, ne, now,
+                            )  # fmt: skip
+                            if ((ground and any_ground)
+                                    or (vehicles and any_vehicle and vclass[a] > 0)) and (
+                                moved[a, 0] > 0.0
+                            ):
+                                if vclass[a] > 0:
+                                    hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces its way
+                                # a vehicle's crew go with it and an obstacle in its way is a
+                                # crash; on foot a wall stops it (M-10) and rough ground slows it
+                                # (VA-51; motion.bump, one call); with no scene a vehicle's
+                                # crew only go with it
+                                if scene or (ground and vclass[a] == 0):
+                                    s0, s1, s2, s3, ne, sides_left = bump(
+                                        a, ox, oy, move_step(a, action, run_m, sprint_m), action,
+                                        tgt, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
+                                        standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+                                    )  # fmt: skip
+                                    if sides_left <= 1:
+                                        break
+                                else:
+                                    carry_crew(a, carrier, px, py, moved, w_range, dist, rmod)
+                            d_at = dist[pair]
+                            # waiting enemies with "until in range" get their shot now
+                            if n_waiting > 0:
+                                n_queue, fired, ne = interrupt_in_range(
+                                    a, n_queue, t_abs, slot, slots_per_round, side, is_out, waiting,
+                                    target, acted_t, aborted_t, acts, dist, w_range, queue, qforced,
+                                    log, events, ne, now,
+                                )  # fmt: skip
+                                n_waiting -= fired
+                            if not (action == tx.A_MOVE or action == tx.A_MOVE_BY
+                                    or action == tx.A_MOVE_THRU):  # fmt: skip
+                                continue  # run and sprint: the whole action
+
+                        # ---- an attack: form, attack value, defence, damage ----------------
+                        if held_by[a] >= 0:
+                            continue  # held: cannot attack (F33)
+                        fast_draw = False
+                        if holstered[a] and not disarmed[a] and (
+                            action == tx.A_ATTACK or action == tx.A_DRAW_ATTACK
+                            or action == tx.A_HAYMAKER or action == tx.A_ENTANGLE
+                            or action == tx.A_BURST or action == tx.A_LAUNCH
+                        ):  # fmt: skip
+                            holstered[a] = False
+                            if action != tx.A_DRAW_ATTACK:  # drawing takes the action
+                                if log:
+                                    row = log_event(events, ne, now, EVENT_DRAW, a, -1)
+                                    ne += 1
+                                continue
+                            fast_draw = True  # draw & attack: one action at -3
+                        form, melee, reach_ok, av, n_dice, dmg_type, armour = attack_form(
+                            a, tgt, action, d_at, wp, ar, sh, hl, st, rl,
+                        )  # fmt: skip
+                        launching = missiles and any_missile and form == F_WEAPON and (
+                            w_missile[a] > 0)
+                        if missiles and launching and d_at > w_range[a]:
+                            reach_ok = False  # a missile locks on within its listed range only
+                        if not reach_ok:
+                            if log:
+                                row = log_event(events, ne, now, EVENT_OUT_OF_REACH, a, tgt)
+                                events[row, EV_ACTION] = action
+                                ne += 1
+                            continue
+                        n_victims = 0
+                        p_through = np.int64(-1)  # the crew row's damage to the pilot (-1: none)
+                        p_hits = np.int64(0)
+                        p_stun = np.int64(0)
+                        att_row = -1  # the attack's event row, once reserved
+                        shots = np.int64(1)
+                        n_hits = np.int64(1)
+                        loc = -1
+                        unopposed = False  # a vehicle nobody drives, targeted by range (VA-04)
+                        if action == tx.A_CHOKE and hold[tgt] == HOLD_CHOKE and held_by[tgt] == a:
+                            # the choke held: 2D6 killing (armour does not cover the throat)
+                            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                            through = np.int64(nd6_table[nd6_offsets[2] + np.int64(u * 36.0)])
+                            hits_lost = through
+                            stun_lost = min(through, max(stun[tgt], 0))
+                            hit = np.int64(1)
+                            roll = np.int64(0)
+                            raw = through
+                            dv_base = 0
+                            c_attacks[a] += 1
+                            c_landed[a] += 1
+                        else:
+                            av, dv_base, n_dice, dmg_type, ne = attack_odds(
+                                a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs,
+                                slot,
+                                opening, fast_draw, wp, sh, md, hl, wh, st, rl, mc, acts, log,
+                                events,
+                                ne, now,
+                            )  # fmt: skip
+                            if missiles and launching:  # a missile: its engagement (missile.py)
+                                c_attacks[a] += 1
+                                stamp = t_abs if per_phase else rounds_done
+                                s0, s1, s2, s3, ne, sides_left = launch(  # never called (M-77)
+                                    a, tgt, av - called_mod[pair], dv_base, stamp, now,
+                                    mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
+                                    vic,
+                                    standing, sides_left, s0, s1, s2, s3, log, events, ne,
+                                )  # fmt: skip
+                                if sides_left <= 1:
+                                    break
+                                continue
+                            if log:  # the attack's line before what it causes (blast, dives,
+                                # knockback, the contest for a weapon); filled in once resolved
+                                att_row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
+                                ne += 1
+                            c_attacks[a] += 1
+                            if area and form == F_WEAPON and w_area[a] > 0.0:
+                                (s0, s1, s2, s3, ne, n_victims, roll, av, dv_point, raw, hit,
+                                 through) = blast(
+                                     a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl,
+                                     wh, st, dt, vic, rl, vh, vs, mc, tl, acts, s0, s1, s2, s3, log,
+                                     events, ne, now,
+                                 )  # fmt: skip
+                                if dv_point != NO_DV:  # the explosive's DV (F4), or the
+                                    dv_base = dv_point  # target's own in a spread
+                                hits_lost = np.int64(0)
+                                stun_lost = np.int64(0)
+                            else:
+                                shots = shots_fired(a, action, form, fire, wp, st)
+                                if action == tx.A_ATTACK:
+                                    av -= shots // 10  # F15: -1 per full 10 shots fired
+                                if log and vehicles and any_vehicle and vclass[tgt] > 0:
+                                    unopposed = vh.unmanned == UNMANNED_BY_RANGE and (
+                                        pilot_of[tgt] < 0 or is_out[pilot_of[tgt]])
+                                (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc,
+                                 hits_lost, stun_lost, through, p_hits, p_stun,
+                                 p_through) = strike(
+                                     a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour,
+                                     shots, wp, ar, sh, md, hl, wh, tl, dt, rl, vh, vs, mc, s0, s1,
+                                     s2, s3, log, events, ne, now,
+                                 )  # fmt: skip
+                                s0, s1, s2, s3, ne = manoeuvre(
+                                    a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2,
+                                    s3,
+                                    log, events, ne, now,
+                                )  # fmt: skip
+                            c_landed[a] += hit
+                        if n_victims == 0:  # a single target
+                            n_victims = 1
+                            v_c[0] = tgt
+                            v_hits[0] = hits_lost
+                            v_stun[0] = stun_lost
+                            v_through[0] = through
+                            if p_through >= 0:  # and the vehicle's pilot, through its crew row
+                                n_victims = 2
+                                v_c[1] = vs.hit_crew[tgt]
+                                v_hits[1] = p_hits
+                                v_stun[1] = p_stun
+                                v_through[1] = p_through
+                        went_out, sides_left = take_wounds(
+                            a, tgt, n_victims, sh, hl, st, tl, vic, rl, now, standing, sides_left,
+                        )  # fmt: skip
+                        if vehicles and any_vehicle:
+                            sides_left = crew_fate(side, is_out, gave_up, c_out, standing,
+                                                   sides_left,
+                                                   vclass, carrier, now)  # fmt: skip
+                        if log:
+                            row = att_row
+                            if row < 0:
+                                row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
+                                ne += 1
+                            events[row, EV_ROLL] = roll
+                            events[row, EV_AV] = av
+                            events[row, EV_DV] = dv_base
+                            events[row, EV_RAW] = raw
+                            events[row, EV_THROUGH] = through
+                            if scene and any_impact:  # less a wall's or a fall's (own lines)
+                                events[row, EV_THROUGH] -= np.int64(k_from[0])
+                                k_from[0] = 0.0
+                            events[row, EV_HITS] = hits[tgt]
+                            events[row, EV_STUN] = stun[tgt]
+                            events[row, EV_ACTION] = action
+                            events[row, EV_X] = np.int64(px[a] * 100.0)
+                            events[row, EV_Y] = np.int64(py[a] * 100.0)
+                            events[row, EV_LOCATION] = loc
+                            events[row, EV_SHOTS] = n_hits * 1000 + shots
+                            events[row, EV_FLAGS] = (
+                                hit * FLAG_HIT
+                                + FLAG_STUNNED * (hit and lose[tgt])
+                                + FLAG_OUT * went_out
+                                + FLAG_DEAD * dead[tgt]
+                                + FLAG_DYING * (hits[tgt] <= 0)
+                                + FLAG_UNOPPOSED * ((w_area[a] > 0.0 and w_explosive[a] != 0)
+                                                   or unopposed)
+                                + FLAG_UNMANNED * unopposed
+                            )
+                        if sides_left <= 1:
+                            break
+                        if extra_attacks and semi_rof and firing and action == tx.A_ATTACK and (
+                            not wp.autofire[a]
+                        ):
+                            # F15: a weapon without autofire is shot up to its ROF times a phase,
+                            # each shot its own attack (semi_auto_rof: extra_attacks); the next
+                            # goes at once, at a new target if this one fell, while rounds last
+                            left = again - 1
+                            if again == 0:
+                                left = (wp.rof[a] if fire <= 0 else min(fire, wp.rof[a])) - 1
+                            if left > 0 and ammo[a] != 0 and not is_out[a]:
+                                more = left
+                                more_param = param
+                                q -= 1
+                                queue[q] = a
+                                qforced[q] = False
                 if sides_left <= 1:
                     result = fight_result(standing)
                     finish = now
                     break
-            # end of the slot: recovering, the free Recovery after segment 12 (speed chart),
-            # waking (F23) at the end of each phase, and bleeding (F25) at the end of a round
-            end_of_round = slot == slots_per_round - 1
-            if end_of_round:
-                rounds_done += 1
-            minute = end_of_round and rounds_done % 5 == 0
-            end_of_unit = sub == slots_per_unit - 1
-            free_recovery = slot == recovery_slot
-            down = free_recovery
-            for c in range(n_comb):
-                if not dead[c] and (stun[c] <= 0 or hits[c] <= 0 or recovering[c]):
-                    down = True
-            if not down:
-                continue
-            for c in range(n_comb):
-                if dead[c]:
+                if hazards and any_hazard and hz_tick[slot]:  # a phase ends in the hazards
+                    s0, s1, s2, s3, ne, sides_left = hazard_phase(
+                        now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, sides_left,
+                        s0, s1, s2, s3, log, events, ne,
+                    )  # fmt: skip
+                    if sides_left <= 1:
+                        result = fight_result(standing)
+                        finish = now
+                        break
+                # end of the slot: recovering, the free Recovery after segment 12 (speed chart),
+                # waking (F23) at the end of each phase, and bleeding (F25) at the end of a round
+                end_of_round = slot == slots_per_round - 1
+                if end_of_round:
+                    rounds_done += 1
+                minute = end_of_round and rounds_done % 5 == 0
+                end_of_unit = sub == slots_per_unit - 1
+                free_recovery = slot == recovery_slot
+                down = free_recovery
+                for c in range(n_comb):
+                    if not dead[c] and (stun[c] <= 0 or hits[c] <= 0 or recovering[c]):
+                        down = True
+                if not down:
                     continue
-                changed = False
-                woke = False
-                if recovering[c] and end_of_unit:
-                    recovering[c] = False
-                    gain = 0 if damaged[c] else min(rec[c], max(stun_max[c] - stun[c], 0))
-                    stun[c] += gain
-                    changed = gain > 0
-                    if log:
-                        row = log_event(events, ne, now, EVENT_RECOVER, c, -1)
-                        events[row, EV_ACTION] = tx.A_RECOVER
-                        events[row, EV_RAW] = gain
-                        events[row, EV_STUN] = stun[c]
-                        ne += 1
-                if hits[c] > 0 and stun[c] < stun_max[c]:
-                    phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
-                    if free_recovery or wakes(stun[c], phase_end, end_of_round, minute):
-                        stun[c] = min(stun[c] + rec[c], stun_max[c])
+                for c in range(n_comb):
+                    if dead[c]:
+                        continue
+                    changed = False
+                    woke = False
+                    if recovering[c] and end_of_unit:
+                        recovering[c] = False
+                        gain = 0 if damaged[c] else min(rec[c], max(stun_max[c] - stun[c], 0))
+                        stun[c] += gain
+                        changed = gain > 0
+                        if log:
+                            row = log_event(events, ne, now, EVENT_RECOVER, c, -1)
+                            events[row, EV_ACTION] = tx.A_RECOVER
+                            events[row, EV_RAW] = gain
+                            events[row, EV_STUN] = stun[c]
+                            ne += 1
+                    if hits[c] > 0 and stun[c] < stun_max[c]:
+                        phase_end = end_of_unit
+                        if wake_own_phase:
+                            phase_end = acts[c * slots_per_round + slot]
+                        if free_recovery or wakes(stun[c], phase_end, end_of_round, minute):
+                            stun[c] = min(stun[c] + rec[c], stun_max[c])
+                            changed = True
+                            woke = True
+                    if end_of_round and hits[c] <= 0 and not stable[c]:
+                        hits[c], died = bleed(hits[c], body[c])
                         changed = True
-                        woke = True
-                if end_of_round and hits[c] <= 0 and not stable[c]:
-                    hits[c], died = bleed(hits[c], body[c])
-                    changed = True
-                    if died:
-                        dead[c] = True
-                        c_death[c] = now
-                    if log:
-                        row = log_event(events, ne, now, EVENT_BLEED, c, -1)
+                        if died:
+                            dead[c] = True
+                            c_death[c] = now
+                        if log:
+                            row = log_event(events, ne, now, EVENT_BLEED, c, -1)
+                            events[row, EV_HITS] = hits[c]
+                            events[row, EV_STUN] = stun[c]
+                            events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
+                            ne += 1
+                    if not changed:
+                        continue
+                    pen = wound_penalty(
+                        hits[c], hits_max[c], impairment and scale[c] == 0, dying_penalty
+                    )
+                    if lose[c]:
+                        pen += 5
+                    penalty[c] = pen
+                    e_ref[c] = effective(ref[c], pen)
+                    e_dex[c] = effective(dex[c], pen)
+                    e_str[c] = effective(strength[c], pen)
+                    now_out = gave_up[c] or out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
+                    if woke and log:
+                        row = log_event(events, ne, now, EVENT_WAKE, c, -1)
                         events[row, EV_HITS] = hits[c]
                         events[row, EV_STUN] = stun[c]
-                        events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
+                        events[row, EV_FLAGS] = FLAG_OUT * now_out
                         ne += 1
-                if not changed:
-                    continue
-                pen = wound_penalty(
-                    hits[c], hits_max[c], impairment and scale[c] == 0, dying_penalty
-                )
-                if lose[c]:
-                    pen += 5
-                penalty[c] = pen
-                e_ref[c] = effective(ref[c], pen)
-                e_dex[c] = effective(dex[c], pen)
-                e_str[c] = effective(strength[c], pen)
-                now_out = gave_up[c] or out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
-                if woke and log:
-                    row = log_event(events, ne, now, EVENT_WAKE, c, -1)
-                    events[row, EV_HITS] = hits[c]
-                    events[row, EV_STUN] = stun[c]
-                    events[row, EV_FLAGS] = FLAG_OUT * now_out
-                    ne += 1
-                if now_out != is_out[c]:
-                    is_out[c] = now_out
-                    s = side[c]
-                    if now_out:
-                        if c_out[c] == 0:
-                            c_out[c] = now
-                        standing[s] -= 1
-                        if standing[s] == 0:
-                            sides_left -= 1
-                    else:
-                        if standing[s] == 0:
-                            sides_left += 1
-                        standing[s] += 1
-            if sides_left <= 1:
-                result = fight_result(standing)
-                finish = now
-                break
-        if log:
-            log_event(events, ne, finish, EVENT_END, result, -1)
-            n_events[0] = ne + 1
-        winner[j] = result
-        end_slot[j] = finish
-        for c in range(n_comb):
-            out_slot[j, c] = c_out[c]
-            death_slot[j, c] = c_death[c]
-            dealt[j, c] = c_dealt[c]
-            taken[j, c] = c_taken[c]
-            attacks[j, c] = c_attacks[c]
-            landed[j, c] = c_landed[c]
-            knock[j, c] = c_knock[c]
-        if any_vehicle:
+                    if now_out != is_out[c]:
+                        is_out[c] = now_out
+                        s = side[c]
+                        if now_out:
+                            if c_out[c] == 0:
+                                c_out[c] = now
+                            standing[s] -= 1
+                            if standing[s] == 0:
+                                sides_left -= 1
+                        else:
+                            if standing[s] == 0:
+                                sides_left += 1
+                            standing[s] += 1
+                if sides_left <= 1:
+                    result = fight_result(standing)
+                    finish = now
+                    break
+            if log:
+                log_event(events, ne, finish, EVENT_END, result, -1)
+                n_events[0] = ne + 1
+            winner[j] = result
+            end_slot[j] = finish
             for c in range(n_comb):
-                immobilised[j, c] = c_immob[c]
-                uncontrolled[j, c] = c_unctl[c]
-                crits[j, c] = c_crits[c]
-                crit_any[j, c] = c_crits[c] > 0
-                crit_time[j, c] = c_crit_t[c]
-        if any_missile:
-            for c in range(n_comb):
-                missiles_hit[j, c] = c_mhit[c]
-                engagements[j, c] = c_meng[c]
-                evaded[j, c] = c_mevaded[c]
-        if any_impact:
-            for c in range(n_comb):
-                falls[j, c] = c_falls[c]
-                collisions[j, c] = c_colls[c]
-                impact_taken[j, c] = c_imp[c]
-                broke_through[j, c] = c_broke[c]
-        if any_hazard:
-            for c in range(n_comb):
-                hazard_damage[j, c] = c_hz_dmg[c]
-                hazard_phases[j, c] = c_hz_ph[c]
-                hazard_out[j, c] = c_hz_out[c]
-                breath_out[j, c] = c_breath[c] > 0
-                breathless[j, c] = c_breath[c]
-        if any_motion:
-            for c in range(n_comb):
-                mo_out[0][j, c] = mo.c_lost[c]
-                mo_out[1][j, c] = mo.c_spin[c]
-                mo_out[2][j, c] = mo.c_ram[c]
-                mo_out[3][j, c] = mo.c_crash[c]
-        if any_dogfight:
-            for c in range(n_comb):
-                dogfight_rolls[j, c] = c_df_rolls[c]
-                dogfight_won[j, c] = c_df_won[c]
-                dogfight_tail[j, c] = c_df_tail[c]
-                broke_off[j, c] = c_df_broke[c]
+                out_slot[j, c] = c_out[c]
+                death_slot[j, c] = c_death[c]
+                dealt[j, c] = c_dealt[c]
+                taken[j, c] = c_taken[c]
+                attacks[j, c] = c_attacks[c]
+                landed[j, c] = c_landed[c]
+                knock[j, c] = c_knock[c]
+            if vehicles and any_vehicle:
+                for c in range(n_comb):
+                    immobilised[j, c] = c_immob[c]
+                    uncontrolled[j, c] = c_unctl[c]
+                    crits[j, c] = c_crits[c]
+                    crit_any[j, c] = c_crits[c] > 0
+                    crit_time[j, c] = c_crit_t[c]
+            if missiles and any_missile:
+                for c in range(n_comb):
+                    missiles_hit[j, c] = c_mhit[c]
+                    engagements[j, c] = c_meng[c]
+                    evaded[j, c] = c_mevaded[c]
+            if scene and any_impact:
+                for c in range(n_comb):
+                    falls[j, c] = c_falls[c]
+                    collisions[j, c] = c_colls[c]
+                    impact_taken[j, c] = c_imp[c]
+                    broke_through[j, c] = c_broke[c]
+            if hazards and any_hazard:
+                for c in range(n_comb):
+                    hazard_damage[j, c] = c_hz_dmg[c]
+                    hazard_phases[j, c] = c_hz_ph[c]
+                    hazard_out[j, c] = c_hz_out[c]
+                    breath_out[j, c] = c_breath[c] > 0
+                    breathless[j, c] = c_breath[c]
+            if motion and any_motion:
+                for c in range(n_comb):
+                    mo_out[0][j, c] = mo.c_lost[c]
+                    mo_out[1][j, c] = mo.c_spin[c]
+                    mo_out[2][j, c] = mo.c_ram[c]
+                    mo_out[3][j, c] = mo.c_crash[c]
+            if dogfights and any_dogfight:
+                for c in range(n_comb):
+                    dogfight_rolls[j, c] = c_df_rolls[c]
+                    dogfight_won[j, c] = c_df_won[c]
+                    dogfight_tail[j, c] = c_df_tail[c]
+                    broke_off[j, c] = c_df_broke[c]
+
+    return run_chunk
+
+
+class Features(NamedTuple):
+    """The rooms a fight uses, worked out from its plan (``run.features``): the general kernel
+    is compiled once for each set it meets (:func:`kernel_for`), with only those rooms' code."""
+
+    vehicles: bool  #: a vehicle and its crew (hull.py)
+    suits: bool  #: powered armour (suit.py)
+    mecha_range: bool  #: an attacker under the mecha range scale (suit.scaled_rmod)
+    missiles: bool  #: a missile weapon (missile.py)
+    scene: bool  #: obstacles, drops or terrain (impact.py, terrain.py)
+    ground: bool  #: walls that stop a move on foot, or rough ground (M-10, VA-51)
+    hazards: bool  #: hazard zones, poison or pushing (hazard.py)
+    motion: bool  #: a vehicle's tactics drive it (motion.py)
+    jumps: bool  #: a tactic jumps (impact.jump)
+    drives: bool  #: a tactic names an action after ``jump`` (motion.drive)
+    dogfights: bool  #: a tactic dogfights (dogfight.py)
+    arsenal: bool  #: someone fires several weapons (arsenal.py)
+    gate: bool  #: the gate between the tactics' choice and the action (gate.py)
+    area: bool  #: an area weapon (strike's blast)
+    extra_attacks: bool  #: F15 semi_auto_rof: a weapon without autofire shot more than once
+
+
+#: The rooms every compiled kernel has: their code is small, and their own flags would double
+#: the kernels a test run compiles.
+ALWAYS = ("area", "extra_attacks")
+#: The kernels compiled today: a fight with none of the other rooms (most of them) gets the one
+#: without them; any other fight the one with every room. Each set compiles the whole trial loop
+#: again, so finer sets wait for a trial loop that compiles in seconds.
+PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
+EVERY_ROOM = Features(*(True for _ in Features._fields))
+
+
+def kernel_for(f: Features):
+    """The general kernel's ``run_chunk`` for a fight with the rooms ``f``: the compiled set
+    (:data:`PEOPLE` or :data:`EVERY_ROOM`) that holds them, compiled on its first call."""
+    people = not any(v for name, v in zip(Features._fields, f, strict=True) if name not in ALWAYS)
+    return _compiled(PEOPLE if people else EVERY_ROOM)
+
+
+@functools.cache
+def _compiled(f: Features):
+    return _kernel(*f)
+
+
+def trials_of(run_chunk):
+    """The trial loop a compiled set's ``run_chunk`` calls (a variable of its closure)."""
+    code = run_chunk.py_func.__code__
+    return run_chunk.py_func.__closure__[code.co_freevars.index("trials")].cell_contents

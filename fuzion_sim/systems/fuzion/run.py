@@ -12,11 +12,25 @@ import numpy as np
 from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
-from . import dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
+from . import codes, dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
+from . import tactics as tx
 from .codes import N_EV_FIELDS, OPT_ANY_HAZARD, OPT_ANY_MISSILE
-from .compile import DuelPlan, Motion, Plan, StandingPlan, duel_plan, motion, standing_plan
+from .compile import (
+    ARM_FLOAT_FIELDS,
+    ARM_INT_FIELDS,
+    DuelPlan,
+    Motion,
+    Plan,
+    StandingPlan,
+    duel_plan,
+    motion,
+    standing_plan,
+)
 from .compile import compile_scenario as _compile
+from .dogfight_build import DO_ON
+from .motion import MO_ANY
 from .tables import hit_locations, vehicle_location_names
+from .terrain import TZ_HEADER
 
 __all__ = [
     "FightPlan",
@@ -198,6 +212,46 @@ def compile_scenario(scenario, kernel: str | None = None) -> FightPlan:
     return FightPlan(kernel, sp, duel, replay, moves)
 
 
+def features(plan: Plan) -> kernel.Features:
+    """The general kernel's rooms (``kernel.Features``) a compiled plan can reach: a room is
+    in when some array of the plan can reach its code, so leaving the others out of the kernel
+    changes no number."""
+    arms_i = plan.arms_i
+
+    def column(name):
+        own = getattr(plan, name)
+        if name in ARM_FLOAT_FIELDS:
+            return np.concatenate([own, plan.arms_f[:, ARM_FLOAT_FIELDS.index(name)]])
+        return np.concatenate([own, arms_i[:, ARM_INT_FIELDS.index(name)]])
+
+    options = plan.options
+    actions = plan.rules[:, 2]
+    hazards = bool(options[codes.OPT_ANY_HAZARD])
+    scene = bool(plan.im_opts[0])
+    dogfights = bool(plan.df_opts[DO_ON])
+    arcs = bool((column("w_arc") != codes.ARC_ALL).any()) or bool(
+        (plan.v_eff == codes.EFF_WEAPON).any())
+    block = scene and bool(plan.im_opts[4])
+    semi = (column("w_autofire") == 0) & (column("w_rof") > 1)
+    return kernel.Features(
+        vehicles=bool(options[codes.OPT_ANY_VEHICLE]),
+        suits=bool((plan.suit_max > 0).any()),
+        mecha_range=bool((column("rscale") > 1.0).any()),
+        missiles=bool(options[codes.OPT_ANY_MISSILE]),
+        scene=scene,
+        ground=block or plan.terrain.shape[0] > TZ_HEADER,
+        hazards=hazards,
+        motion=bool(plan.mo_opts[MO_ANY]),
+        jumps=bool((actions == tx.A_JUMP).any()),
+        drives=bool(((actions > tx.A_JUMP) & ~((actions == tx.A_FLEE_HAZARD) & hazards)).any()),
+        dogfights=dogfights,
+        arsenal=arms_i.shape[0] > 0,
+        gate=arms_i.shape[0] > 0 or arcs or dogfights or block,
+        area=bool((column("w_area") > 0.0).any()),
+        extra_attacks=bool(options[codes.OPT_SEMI_AUTO_ROF]) and bool(semi.any()),
+    )
+
+
 def _tally_args(tally: Tally | None) -> list:
     """The standing kernels' last arguments: accumulate into ``tally``, or not at all (None)."""
     if tally is None:
@@ -222,7 +276,8 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
             np.zeros(1, np.int64) if count is None else count)  # fmt: skip
     if plan.kernel == "general" or (log_trial >= 0 and plan.replay is not None):
         general = plan.arrays if plan.kernel == "general" else plan.replay
-        kernel.run_chunk(key, first, n, *general, *outputs, *vehicle_outputs(out),
+        run = kernel.kernel_for(features(general))
+        run(key, first, n, *general, *outputs, *vehicle_outputs(out),
                          *missile_outputs(out), *impact_outputs(out), *hazard_outputs(out),
                          *motion_outputs(out), *dogfight_outputs(out), *logs)  # fmt: skip
         if "fell" in out.counters:  # 1 when it fell

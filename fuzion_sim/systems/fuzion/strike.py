@@ -184,250 +184,6 @@ def attack_form(a, tgt, action, d_at, wp, ar, sh, hl, st, rl):
 
 
 @jit(inline="always")
-def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot, opening,
-                fast_draw, wp, sh, md, hl, wh, st, rl, mc, acts, log, events, ne, now):  # fmt: skip
-    """The attack's modifiers and the target's defence base: range, cover, posture, size,
-    aiming, a moving target, surprise, a called shot, the manoeuvre's own (haymaker, draw and
-    attack, move by, move thru), and F32: a target with an ``abort`` spends its coming turn
-    on that defence now. The shot spends the aim and a round. Returns ``(AV, defence base,
-    damage dice, damage type, ne)``."""
-    if melee:
-        av += md.tgt_mod_m[tgt] + md.att_mod_m[a]
-        if st.in_cover[tgt]:
-            av += md.cover_m[tgt]
-        dv_base = hl.e_dex[tgt] + sh.def_melee[tgt] + st.dodge[tgt] + st.block[tgt]
-    else:
-        rm = wh.rmod[pair]
-        if mc.rscale[a] > 1.0:  # the mecha range scale (M-18, VA-17), called (suit.py)
-            rm = scaled_rmod(a, tgt, pair, wp.range, wh.dist, wh.rmod, mc.rscale, mc.rs_target)
-        av += rm + md.tgt_mod_r[tgt] + md.att_mod_r[a]
-        if st.aim_tgt[a] == tgt:
-            av += st.aim[a]
-        if st.in_cover[tgt]:
-            av += md.cover_r[tgt]
-        dv_base = hl.e_dex[tgt] + sh.def_ranged[tgt] + st.dodge[tgt]
-        if st.prone[tgt]:
-            av -= 2  # knocked prone by a sweep (F11: target prone)
-        went = moving_target(a, tgt, wh, rl.moving_relative)
-        if went >= 10.0 and wh.dogfight[a, 0] != tgt:
-            av -= np.int64(went // 10.0)  # moving target: -1 per 10 m (not in a dogfight
-            # with it, VA-16: the dogfight roll stands for the relative motion)
-    if (
-        sh.abort_kind[tgt] != ABORT_NONE
-        and not (sh.abort_kind[tgt] == ABORT_DIVE and wp.area[a] == 0.0)
-        and acts[tgt * rl.slots_per_round + slot] != 0
-        and st.acted_t[tgt] != t_abs
-        and st.aborted_t[tgt] != t_abs
-        and st.held_by[tgt] < 0
-    ):
-        st.aborted_t[tgt] = t_abs
-        kind = sh.abort_kind[tgt]
-        bonus = rl.dodge_bonus
-        if kind == ABORT_DODGE:  # replaces any dodge still running
-            dv_base += rl.dodge_bonus - st.dodge[tgt]
-            st.dodge[tgt] = rl.dodge_bonus
-        elif kind == ABORT_BLOCK:
-            if melee:
-                dv_base += rl.block_bonus - st.block[tgt]
-            st.block[tgt] = rl.block_bonus
-            bonus = rl.block_bonus
-        else:
-            st.diving[tgt] = True
-            bonus = 0
-        if log:
-            row = log_event(events, ne, now, EVENT_DEFEND, tgt, a)
-            events[row, EV_ACTION] = (
-                tx.A_DODGE if kind == ABORT_DODGE
-                else tx.A_BLOCK if kind == ABORT_BLOCK else tx.A_DIVE
-            )  # fmt: skip
-            events[row, EV_RAW] = bonus
-            ne += 1
-    dv_base -= st.dv_pen[tgt] + st.obs_pen[tgt]
-    av -= st.obs_pen[a]
-    if st.recovering[tgt]:
-        dv_base -= 5  # recovering: -5 DEX that phase (F23)
-    if sh.surprised[tgt] and opening:
-        av += 5  # F11: attacking a surprised target
-    av += st.next_mod[a]
-    st.next_mod[a] = 0
-    av += md.called_mod[pair]  # a called shot (F27; at a vehicle, M-77)
-    if action == tx.A_HAYMAKER:
-        av -= 3  # +3 dice, -3 to hit
-        n_dice += 3
-    elif fast_draw:
-        av -= 3
-    elif action == tx.A_MOVE_BY:  # half STR +1 die a 10 m, -2 REF/DEX
-        av -= 2
-        st.dv_pen[a] = 2
-        n_dice = hl.e_str[a] // 2 + np.int64(wh.moved[a, 0] // 10.0)
-        dmg_type = STUN
-    elif action == tx.A_MOVE_THRU:  # STR +1 die a 5 m, -1 REF a 10 m
-        av -= np.int64(wh.moved[a, 0] // 10.0)
-        st.dv_pen[a] = 3
-        n_dice = hl.e_str[a] + np.int64(wh.moved[a, 0] // 5.0)
-        dmg_type = STUN
-    if not wp.melee[a] and form == F_WEAPON:
-        if not (wp.explosive[a] and wp.area[a] > 0.0):
-            st.aim[a] = 0  # the shot spends the aim (a throw at a point: once thrown, blast)
-        if st.ammo[a] > 0:
-            st.ammo[a] -= 1
-    return av, dv_base, n_dice, dmg_type, ne
-
-
-@jit(_nrt=False)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
-def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt, vic, rl, vh,
-          vs, mc, tl, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
-    """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius
-    defends against; an explosive is thrown at a point (the DV by range, F4), scatters
-    ``min(miss, range / 2)`` metres in a 1d6 direction on a miss, and deals one damage roll
-    less 2 a metre from the centre; a diver (or a bystander aborting to dive, F32) gets clear
-    on DEX + Athletics + the task die against 8, +1 a metre past the first. Friends are caught
-    too. A vehicle in it takes one hit on its table from the blast centre, a suit its split
-    (``hull.area_room``, VA-52); a crew row's damage is its crew member's, another victim.
-    Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, DV, damage rolled,
-    hit the target, damage through to it)`` (at most 30 arguments: more are a call numba
-    cannot inline). An explosive's roll is the plain die and its DV the DV by range; a
-    spread's, as every other attack's, are the difference of the attacker's die and the
-    target's defence die and the target's defence less its die (``NO_DV``: the target did not
-    defend, and keeps the defence base it had).
-    """
-    n_comb = sh.side.shape[0]
-    d_at = wh.dist[a * n_comb + tgt]
-    dv_base = NO_DV
-    n_task = dt.task_table.shape[0]
-    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-    roll = np.int64(dt.task_table[np.int64(u * n_task)])
-    cx = wh.px[tgt]
-    cy = wh.py[tgt]
-    radius = wp.area[a]
-    if wp.explosive[a]:
-        d_s = d_at
-        r_s = wp.range[a]
-        if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the bands x10 (M-18, VA-17)
-            d_s = d_at / mc.rscale[a]
-            r_s = r_s / mc.rscale[a]
-        dv_base = object_dv(d_s, r_s)
-        aimed = st.aim[a] if st.aim_tgt[a] == tgt else 0
-        st.aim[a] = 0  # the throw spends the aim
-        av = hl.e_ref[a] + sh.att_skill[a] + wp.acc[a] + aimed + md.att_mod_r[a] - st.obs_pen[a]
-        miss = dv_base - (av + roll)
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        if miss > 0:
-            off = min(float(miss), d_at / 2.0)
-            angle = np.int64(u * 6.0) * (np.pi / 3.0)
-            cx += off * np.cos(angle)
-            cy += off * np.sin(angle)
-    # one damage roll for the blast or the spread
-    nd6_start = dt.nd6_offsets[TABLE_DICE]
-    nd6_size = dt.nd6_offsets[TABLE_DICE + 1] - nd6_start
-    dice_left = n_dice
-    raw = np.int64(0)
-    while dice_left >= TABLE_DICE:
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        raw += dt.nd6_table[nd6_start + np.int64(u * nd6_size)]
-        dice_left -= TABLE_DICE
-    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-    lo = dt.nd6_offsets[dice_left]
-    raw += dt.nd6_table[lo + np.int64(u * (dt.nd6_offsets[dice_left + 1] - lo))]
-    hit = np.int64(0)
-    through = np.int64(0)
-    n_victims = 0
-    t_roll = roll if wp.explosive[a] else roll - np.int64(dt.def_table[0])
-    for c in range(n_comb):
-        if (hl.is_out[c] and hl.dead[c]) or vh.carrier[c] >= 0:
-            continue  # the dead, and a vehicle's crew (inside it: the vehicle is hit)
-        ddx = wh.px[c] - cx
-        ddy = wh.py[c] - cy
-        dc_m = np.sqrt(ddx * ddx + ddy * ddy)
-        if dc_m > radius:
-            continue
-        dmg = raw
-        if wp.explosive[a]:
-            dmg = max(raw - 2 * np.int64(dc_m), 0)  # 2 less a metre
-            caught = True
-            if (
-                sh.abort_kind[c] == ABORT_DIVE
-                and not st.diving[c]
-                and acts[c * rl.slots_per_round + slot] != 0
-                and st.acted_t[c] != t_abs
-                and st.aborted_t[c] != t_abs
-                and st.held_by[c] < 0
-                and not hl.is_out[c]
-            ):  # F32: a bystander aborts its coming turn to dive
-                st.diving[c] = True
-                st.aborted_t[c] = t_abs
-                if log:
-                    row = log_event(events, ne, now, EVENT_DEFEND, c, a)
-                    events[row, EV_ACTION] = tx.A_DIVE
-                    ne += 1
-            if st.diving[c]:  # dive for cover: DV 8, +1 a metre past 1
-                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                out_m = np.int64(np.ceil(radius - dc_m))
-                dive_dv = 8 + max(out_m - 1, 0)
-                caught = (
-                    hl.e_dex[c] + sh.escape_skill[c] + np.int64(dt.task_table[np.int64(u * n_task)])
-                    < dive_dv
-                )
-        else:  # each defends against the one attack total
-            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-            droll = np.int64(dt.def_table[np.int64(u * dt.def_table.shape[0])])
-            dv_c = (
-                hl.e_dex[c] + sh.def_ranged[c] + st.dodge[c] - st.dv_pen[c] - st.obs_pen[c] + droll
-            )
-            caught = av + roll >= dv_c
-            if c == tgt:  # the target's line: the dice's difference against its defence
-                t_roll = roll - droll
-                dv_base = dv_c - droll
-        if not caught:
-            continue
-        arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
-        who = np.int64(-1)
-        p_hits = np.int64(0)
-        p_stun = np.int64(0)
-        p_thr = np.int64(0)
-        if mc.room[c]:  # a vehicle or a suit: their rooms, one call (hull.py, VA-52)
-            (s0, s1, s2, s3, thr_c, lost_c, stun_c, who, p_hits, p_stun, p_thr,
-             ne) = area_room(
-                a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh.px, wh.py, tl,
-                dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3,
-            )  # fmt: skip
-        elif sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
-            kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
-            lost_c = max(kills_in - ar.kills[c], 0) * vh.kill_unit[c]
-            stun_c = np.int64(0)
-            thr_c = lost_c
-        elif sh.scale[c] == SCALE_OBJECT:
-            lost_c = max(dmg - arm, 0)
-            stun_c = np.int64(0)
-            thr_c = lost_c
-        else:
-            thr_c = penetration(dmg_type, dmg, arm, sh.sd[c])
-            lost_c, stun_c = split_through(dmg_type == KILLING, thr_c, hl.stun[c])
-        vic.c[n_victims] = c
-        vic.hits[n_victims] = lost_c
-        vic.stun[n_victims] = stun_c
-        vic.through[n_victims] = thr_c
-        n_victims += 1
-        if who >= 0:  # the crew row: its crew member's (M-26, VA-13)
-            vic.c[n_victims] = who
-            vic.hits[n_victims] = p_hits
-            vic.stun[n_victims] = p_stun
-            vic.through[n_victims] = p_thr
-            n_victims += 1
-        if c == tgt:
-            hit = np.int64(1)
-            through = thr_c
-        if log:
-            row = log_event(events, ne, now, EVENT_AREA, c, a)
-            events[row, EV_RAW] = dmg
-            events[row, EV_THROUGH] = thr_c
-            events[row, EV_X] = np.int64(cx * 100.0)
-            events[row, EV_Y] = np.int64(cy * 100.0)
-            ne += 1
-    return s0, s1, s2, s3, ne, n_victims, t_roll, av, dv_base, raw, hit, through
-
-
-@jit(inline="always")
 def shots_fired(a, action, form, fire, wp, st):
     """F15 autofire: the shots the rule chooses (0: all), up to the ROF and the magazine; F16
     a burst 3 shots. Takes the rounds after the first from the magazine."""
@@ -442,153 +198,408 @@ def shots_fired(a, action, form, fire, wp, st):
     return shots
 
 
-@jit(inline="always")
-def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, wp, ar, sh, md, hl,
-           wh, tl, dt, rl, vh, vs, mc, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
-    """The roll and the damage of one attack of ``shots`` (F15 autofire: ceil(margin /
-    ratio) bullets, or 1 + floor under ``one_plus_floor``; F16 a burst ceil(1d6 / 2)): every
-    hit rolls its dice (F19: groups of five from the 5d6 table, the first from the roll's
-    generator step, so nothing branches on the dice), meets the armour (F30 chinks: not when
-    the margin is 10 or more), a location (F27) and its multiplier; Kills against a Kill-rated
-    target (F29), SDP of an object; knockback (F28) on a hit. A hit on a vehicle rolls its
-    table by the attacker's aspect (``hull``: F31, M-22 to M-30): the row's multiplier, its
-    critical location, or the crew row's damage to the pilot. A vehicle nobody drives (VA-04)
-    is targeted unopposed at the DV by range (``unmanned_dv: by_range``, F4) or opposed from a
-    defence base of 0 (``zero_base``). Returns ``(state, ne, roll, defence base, damage
-    rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through, and the
-    pilot's Hits lost, Stun lost and damage through, -1 for no crew hit)``."""
-    nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
-    u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
-    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    ri, dice_bits = split_bits(x, np.uint64(dt.roll_table.shape[0]))  # (a multiple of the task
-    # table's size: ri % its size is its die alone, uniformly)
-    roll = np.int64(dt.roll_table[ri])
-    if vh.unmanned != 0 and vh.vclass[tgt] > 0:
-        p = vh.pilot[tgt]
-        if p < 0 or hl.is_out[p]:  # nobody drives (VA-04): the DV by range, or a base of 0
-            dv_base = 0
-            if vh.unmanned == UNMANNED_BY_RANGE:  # unopposed: the attacker's die alone (F4)
-                roll = np.int64(dt.task_table[ri % dt.task_table.shape[0]])
-                d = wh.dist[a * sh.side.shape[0] + tgt]
-                listed = wp.range[a]
-                if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the bands x10 (M-18, VA-17)
-                    d = d / mc.rscale[a]
-                    listed = listed / mc.rscale[a]
-                dv_base = object_dv(d, listed) - vh.unmanned_shift
-    margin = roll - (dv_base - av)
-    hit = np.int64(margin >= 0)
-    n_hits = hit
-    if hit and shots > 1:
-        if action == tx.A_BURST:  # ceil(1d6 / 2) bullets
-            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-            n_hits = min((np.int64(u * 6.0) + 2) // 2, shots)
-        elif rl.autofire_one_plus:  # 1 + floor(margin / ratio)
-            n_hits = min(shots, 1 + margin // rl.autofire_ratio)
-        else:  # max(1, ceil(margin / ratio))
-            n_hits = min(shots, max(1, -(-margin // rl.autofire_ratio)))
-    special = (
-        action == tx.A_SWEEP or action == tx.A_DISARM or action == tx.A_CHOKE
-        or action == tx.A_ENTANGLE
-    )  # fmt: skip
-    loc = -1
-    att_kills = np.int64(0)
-    raw = np.int64(0)
-    hits_lost = np.int64(0)
-    stun_lost = np.int64(0)
-    through = np.int64(0)
-    p_hits = np.int64(0)
-    p_stun = np.int64(0)
-    p_through = np.int64(-1)
-    if mc.room[tgt]:
-        # a vehicle, or a person in powered armour: their own rooms, behind one call (hull.py;
-        # a second call site here made the people's hits 10-30% slower)
-        (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, stun_lost, through, p_hits, p_stun,
-         p_through, ne) = other_hits(
-            a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
-            ar, sh, md, hl, wh.px, wh.py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
-            s3, -1,
-        )  # fmt: skip
-    else:
-        for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
-            s0, s1, s2, s3, raw_h = hit_damage(h, dice_bits, n_dice, dt.nd6_table, dt.nd6_offsets,
-                                               nd6_start, u_nd6_size, s0, s1, s2, s3)
-            if special:
-                raw_h = 0  # these manoeuvres do no damage themselves
-            raw += raw_h
-            armour_h = armour
-            chinked = rl.chinks and margin - h * rl.autofire_ratio >= 10
-            if chinked:
-                armour_h = 0  # F30 chinks: beat the DV by 10 or more
-            if rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
-                if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
-                    loc = md.called_loc[a]
-                else:  # F27: 3d6 on the location table
-                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-                    loc = dt.loc_by_roll[dt.nd6_table[dt.nd6_offsets[3] + np.int64(u * 216.0)]]
-                if (ar.cover[tgt] >> loc) & 1 == 0:
-                    armour_h = 0  # the armour does not cover it
-                if hit:
-                    tl.location_hits[tgt, loc] += 1
-            if sh.scale[tgt] == SCALE_KILLS:
-                # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
-                # (superdamage); armour in Kills, which chinks ignore too (M-34, VA-43)
-                att_kills = (
-                    wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
-                    else (n_dice - 13 if n_dice >= 14 else 0)
-                )  # fmt: skip
-                through_h = max(att_kills - (0 if chinked else ar.kills[tgt]), 0) * hit
-                hits_lost += through_h
-                through += through_h
-            elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
-                through_h = max(raw_h - armour_h, 0) * hit
-                if loc >= 0:
-                    through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
-                hits_lost += through_h
-                through += through_h
+def attack_rooms(rooms, vehicles, scene, mecha_range):
+    """The attack's three pieces that reach other rooms, ``(attack_odds, blast, strike)``, with
+    only the rooms a fight has compiled in: ``rooms`` a vehicle or powered armour to be hit
+    (``hull.other_hits``, ``hull.area_room``), ``vehicles`` a crew carried by knockback
+    (``hull.carry_crew``), ``scene`` a wall or a drop in knockback's way (``impact.knocked``),
+    ``mecha_range`` the mecha range scale (``suit.scaled_rmod``). numba prunes the branches on
+    a closure's variables before it types anything, so a room left out is not compiled.
+    """
+    variant = "".join("1" if f else "0" for f in (rooms, vehicles, scene, mecha_range))
+
+    @jit(inline="always", variant=variant)
+    def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot,
+                    opening, fast_draw, wp, sh, md, hl, wh, st, rl, mc, acts, log, events, ne,
+                    now):  # fmt: skip
+        """The attack's modifiers and the target's defence base: range, cover, posture, size,
+        aiming, a moving target, surprise, a called shot, the manoeuvre's own (haymaker, draw and
+        attack, move by, move thru), and F32: a target with an ``abort`` spends its coming turn
+        on that defence now. The shot spends the aim and a round. Returns ``(AV, defence base,
+        damage dice, damage type, ne)``."""
+        if melee:
+            av += md.tgt_mod_m[tgt] + md.att_mod_m[a]
+            if st.in_cover[tgt]:
+                av += md.cover_m[tgt]
+            dv_base = hl.e_dex[tgt] + sh.def_melee[tgt] + st.dodge[tgt] + st.block[tgt]
+        else:
+            rm = wh.rmod[pair]
+            if mecha_range and mc.rscale[a] > 1.0:  # the mecha range scale (M-18, VA-17)
+                rm = scaled_rmod(a, tgt, pair, wp.range, wh.dist, wh.rmod, mc.rscale, mc.rs_target)
+            av += rm + md.tgt_mod_r[tgt] + md.att_mod_r[a]
+            if st.aim_tgt[a] == tgt:
+                av += st.aim[a]
+            if st.in_cover[tgt]:
+                av += md.cover_r[tgt]
+            dv_base = hl.e_dex[tgt] + sh.def_ranged[tgt] + st.dodge[tgt]
+            if st.prone[tgt]:
+                av -= 2  # knocked prone by a sweep (F11: target prone)
+            went = moving_target(a, tgt, wh, rl.moving_relative)
+            if went >= 10.0 and wh.dogfight[a, 0] != tgt:
+                av -= np.int64(went // 10.0)  # moving target: -1 per 10 m (not in a dogfight
+                # with it, VA-16: the dogfight roll stands for the relative motion)
+        if (
+            sh.abort_kind[tgt] != ABORT_NONE
+            and not (sh.abort_kind[tgt] == ABORT_DIVE and wp.area[a] == 0.0)
+            and acts[tgt * rl.slots_per_round + slot] != 0
+            and st.acted_t[tgt] != t_abs
+            and st.aborted_t[tgt] != t_abs
+            and st.held_by[tgt] < 0
+        ):
+            st.aborted_t[tgt] = t_abs
+            kind = sh.abort_kind[tgt]
+            bonus = rl.dodge_bonus
+            if kind == ABORT_DODGE:  # replaces any dodge still running
+                dv_base += rl.dodge_bonus - st.dodge[tgt]
+                st.dodge[tgt] = rl.dodge_bonus
+            elif kind == ABORT_BLOCK:
+                if melee:
+                    dv_base += rl.block_bonus - st.block[tgt]
+                st.block[tgt] = rl.block_bonus
+                bonus = rl.block_bonus
             else:
-                through_h = penetration(dmg_type, raw_h, armour_h, sh.sd[tgt])
-                if loc >= 0:  # F27: the multiplier after armour, rounded down
-                    through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
-                through_h *= hit
-                # collateral Stun never below 0: of what earlier hits left
-                lost_h, stun_h = split_through(
-                    dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
-                )
-                hits_lost += lost_h
-                stun_lost += stun_h
-                through += through_h
-    if rl.knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        kb_att = att_kills if sh.scale[tgt] == SCALE_KILLS else n_dice
-        units = max(kb_att + 1 + np.int64(u * 6.0) - sh.knock_body[tgt], 0)
-        if units > 0:
-            ox = wh.px[tgt]
-            oy = wh.py[tgt]
-            tl.c_knock[tgt] += units
-            wh.px[tgt], wh.py[tgt], _ = move_away(
-                wh.px[tgt], wh.py[tgt], wh.px[a], wh.py[a], units * rl.knock_unit
-            )
-            moved_geometry(tgt, wh.px, wh.py, wp.range, wh.dist, wh.rmod)
-            if vh.vclass[tgt] > 0:
-                carry_crew(tgt, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
+                st.diving[tgt] = True
+                bonus = 0
             if log:
-                row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
-                events[row, EV_RAW] = units
-                events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
-                events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
-                ne += 1
-            if wh.scene.on:  # into a wall, off a ledge (impact.py, called)
-                s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
-                    a, tgt, ox, oy, hl.stun[tgt] - stun_lost, wh.scene, ar, sh, hl, wh, wp, vh,
-                    vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3, log, events, ne,
-                    now,
+                row = log_event(events, ne, now, EVENT_DEFEND, tgt, a)
+                events[row, EV_ACTION] = (
+                    tx.A_DODGE if kind == ABORT_DODGE
+                    else tx.A_BLOCK if kind == ABORT_BLOCK else tx.A_DIVE
                 )  # fmt: skip
-                hits_lost += i_hits
-                stun_lost += i_stun
-                through += i_thr
-                wh.scene.last[0] = i_thr  # the attack's log line keeps the strike's own
-    return (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc, hits_lost, stun_lost,
-            through, p_hits, p_stun, p_through)
+                events[row, EV_RAW] = bonus
+                ne += 1
+        dv_base -= st.dv_pen[tgt] + st.obs_pen[tgt]
+        av -= st.obs_pen[a]
+        if st.recovering[tgt]:
+            dv_base -= 5  # recovering: -5 DEX that phase (F23)
+        if sh.surprised[tgt] and opening:
+            av += 5  # F11: attacking a surprised target
+        av += st.next_mod[a]
+        st.next_mod[a] = 0
+        av += md.called_mod[pair]  # a called shot (F27; at a vehicle, M-77)
+        if action == tx.A_HAYMAKER:
+            av -= 3  # +3 dice, -3 to hit
+            n_dice += 3
+        elif fast_draw:
+            av -= 3
+        elif action == tx.A_MOVE_BY:  # half STR +1 die a 10 m, -2 REF/DEX
+            av -= 2
+            st.dv_pen[a] = 2
+            n_dice = hl.e_str[a] // 2 + np.int64(wh.moved[a, 0] // 10.0)
+            dmg_type = STUN
+        elif action == tx.A_MOVE_THRU:  # STR +1 die a 5 m, -1 REF a 10 m
+            av -= np.int64(wh.moved[a, 0] // 10.0)
+            st.dv_pen[a] = 3
+            n_dice = hl.e_str[a] + np.int64(wh.moved[a, 0] // 5.0)
+            dmg_type = STUN
+        if not wp.melee[a] and form == F_WEAPON:
+            if not (wp.explosive[a] and wp.area[a] > 0.0):
+                st.aim[a] = 0  # the shot spends the aim (a throw at a point: once thrown, blast)
+            if st.ammo[a] > 0:
+                st.ammo[a] -= 1
+        return av, dv_base, n_dice, dmg_type, ne
+
+
+    @jit(_nrt=False, variant=variant)  # cold: out of the trial loop (PERFORMANCE-NOTES 18)
+    def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt, vic, rl,
+              vh, vs, mc, tl, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+        """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius
+        defends against; an explosive is thrown at a point (the DV by range, F4), scatters
+        ``min(miss, range / 2)`` metres in a 1d6 direction on a miss, and deals one damage roll
+        less 2 a metre from the centre; a diver (or a bystander aborting to dive, F32) gets clear
+        on DEX + Athletics + the task die against 8, +1 a metre past the first. Friends are caught
+        too. A vehicle in it takes one hit on its table from the blast centre, a suit its split
+        (``hull.area_room``, VA-52); a crew row's damage is its crew member's, another victim.
+        Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, DV, damage rolled,
+        hit the target, damage through to it)`` (at most 30 arguments: more are a call numba
+        cannot inline). An explosive's roll is the plain die and its DV the DV by range; a
+        spread's, as every other attack's, are the difference of the attacker's die and the
+        target's defence die and the target's defence less its die (``NO_DV``: the target did not
+        defend, and keeps the defence base it had).
+        """
+        n_comb = sh.side.shape[0]
+        d_at = wh.dist[a * n_comb + tgt]
+        dv_base = NO_DV
+        n_task = dt.task_table.shape[0]
+        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+        roll = np.int64(dt.task_table[np.int64(u * n_task)])
+        cx = wh.px[tgt]
+        cy = wh.py[tgt]
+        radius = wp.area[a]
+        if wp.explosive[a]:
+            d_s = d_at
+            r_s = wp.range[a]
+            if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the bands x10 (M-18, VA-17)
+                d_s = d_at / mc.rscale[a]
+                r_s = r_s / mc.rscale[a]
+            dv_base = object_dv(d_s, r_s)
+            aimed = st.aim[a] if st.aim_tgt[a] == tgt else 0
+            st.aim[a] = 0  # the throw spends the aim
+            av = hl.e_ref[a] + sh.att_skill[a] + wp.acc[a] + aimed + md.att_mod_r[a] - st.obs_pen[a]
+            miss = dv_base - (av + roll)
+            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+            if miss > 0:
+                off = min(float(miss), d_at / 2.0)
+                angle = np.int64(u * 6.0) * (np.pi / 3.0)
+                cx += off * np.cos(angle)
+                cy += off * np.sin(angle)
+        # one damage roll for the blast or the spread
+        nd6_start = dt.nd6_offsets[TABLE_DICE]
+        nd6_size = dt.nd6_offsets[TABLE_DICE + 1] - nd6_start
+        dice_left = n_dice
+        raw = np.int64(0)
+        while dice_left >= TABLE_DICE:
+            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+            raw += dt.nd6_table[nd6_start + np.int64(u * nd6_size)]
+            dice_left -= TABLE_DICE
+        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+        lo = dt.nd6_offsets[dice_left]
+        raw += dt.nd6_table[lo + np.int64(u * (dt.nd6_offsets[dice_left + 1] - lo))]
+        hit = np.int64(0)
+        through = np.int64(0)
+        n_victims = 0
+        t_roll = roll if wp.explosive[a] else roll - np.int64(dt.def_table[0])
+        for c in range(n_comb):
+            if (hl.is_out[c] and hl.dead[c]) or vh.carrier[c] >= 0:
+                continue  # the dead, and a vehicle's crew (inside it: the vehicle is hit)
+            ddx = wh.px[c] - cx
+            ddy = wh.py[c] - cy
+            dc_m = np.sqrt(ddx * ddx + ddy * ddy)
+            if dc_m > radius:
+                continue
+            dmg = raw
+            if wp.explosive[a]:
+                dmg = max(raw - 2 * np.int64(dc_m), 0)  # 2 less a metre
+                caught = True
+                if (
+                    sh.abort_kind[c] == ABORT_DIVE
+                    and not st.diving[c]
+                    and acts[c * rl.slots_per_round + slot] != 0
+                    and st.acted_t[c] != t_abs
+                    and st.aborted_t[c] != t_abs
+                    and st.held_by[c] < 0
+                    and not hl.is_out[c]
+                ):  # F32: a bystander aborts its coming turn to dive
+                    st.diving[c] = True
+                    st.aborted_t[c] = t_abs
+                    if log:
+                        row = log_event(events, ne, now, EVENT_DEFEND, c, a)
+                        events[row, EV_ACTION] = tx.A_DIVE
+                        ne += 1
+                if st.diving[c]:  # dive for cover: DV 8, +1 a metre past 1
+                    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                    out_m = np.int64(np.ceil(radius - dc_m))
+                    dive_dv = 8 + max(out_m - 1, 0)
+                    dive = np.int64(dt.task_table[np.int64(u * n_task)])
+                    caught = hl.e_dex[c] + sh.escape_skill[c] + dive < dive_dv
+            else:  # each defends against the one attack total
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                droll = np.int64(dt.def_table[np.int64(u * dt.def_table.shape[0])])
+                dv_c = (hl.e_dex[c] + sh.def_ranged[c] + st.dodge[c] - st.dv_pen[c]
+                        - st.obs_pen[c] + droll)  # fmt: skip
+                caught = av + roll >= dv_c
+                if c == tgt:  # the target's line: the dice's difference against its defence
+                    t_roll = roll - droll
+                    dv_base = dv_c - droll
+            if not caught:
+                continue
+            arm = armour_value(ar.pd[c], ar.ekd[c], wp.energy[a], wp.ap[a], rl.ap_factor)
+            who = np.int64(-1)
+            p_hits = np.int64(0)
+            p_stun = np.int64(0)
+            p_thr = np.int64(0)
+            if rooms and mc.room[c]:  # a vehicle or a suit: their rooms, one call (hull.py, VA-52)
+                (s0, s1, s2, s3, thr_c, lost_c, stun_c, who, p_hits, p_stun, p_thr,
+                 ne) = area_room(
+                    a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh.px, wh.py,
+                    tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3,
+                )  # fmt: skip
+            elif sh.scale[c] == SCALE_KILLS:  # F29: only DC 14+ does Kills
+                kills_in = wp.kills[a] if wp.kills[a] > 0 else max(n_dice - 13, 0)
+                lost_c = max(kills_in - ar.kills[c], 0) * vh.kill_unit[c]
+                stun_c = np.int64(0)
+                thr_c = lost_c
+            elif sh.scale[c] == SCALE_OBJECT:
+                lost_c = max(dmg - arm, 0)
+                stun_c = np.int64(0)
+                thr_c = lost_c
+            else:
+                thr_c = penetration(dmg_type, dmg, arm, sh.sd[c])
+                lost_c, stun_c = split_through(dmg_type == KILLING, thr_c, hl.stun[c])
+            vic.c[n_victims] = c
+            vic.hits[n_victims] = lost_c
+            vic.stun[n_victims] = stun_c
+            vic.through[n_victims] = thr_c
+            n_victims += 1
+            if who >= 0:  # the crew row: its crew member's (M-26, VA-13)
+                vic.c[n_victims] = who
+                vic.hits[n_victims] = p_hits
+                vic.stun[n_victims] = p_stun
+                vic.through[n_victims] = p_thr
+                n_victims += 1
+            if c == tgt:
+                hit = np.int64(1)
+                through = thr_c
+            if log:
+                row = log_event(events, ne, now, EVENT_AREA, c, a)
+                events[row, EV_RAW] = dmg
+                events[row, EV_THROUGH] = thr_c
+                events[row, EV_X] = np.int64(cx * 100.0)
+                events[row, EV_Y] = np.int64(cy * 100.0)
+                ne += 1
+        return s0, s1, s2, s3, ne, n_victims, t_roll, av, dv_base, raw, hit, through
+
+
+    @jit(inline="always", variant=variant)
+    def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, wp, ar, sh, md,
+               hl, wh, tl, dt, rl, vh, vs, mc, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+        """The roll and the damage of one attack of ``shots`` (F15 autofire: ceil(margin /
+        ratio) bullets, or 1 + floor under ``one_plus_floor``; F16 a burst ceil(1d6 / 2)): every
+        hit rolls its dice (F19: groups of five from the 5d6 table, the first from the roll's
+        generator step, so nothing branches on the dice), meets the armour (F30 chinks: not when
+        the margin is 10 or more), a location (F27) and its multiplier; Kills against a Kill-rated
+        target (F29), SDP of an object; knockback (F28) on a hit. A hit on a vehicle rolls its
+        table by the attacker's aspect (``hull``: F31, M-22 to M-30): the row's multiplier, its
+        critical location, or the crew row's damage to the pilot. A vehicle nobody drives (VA-04)
+        is targeted unopposed at the DV by range (``unmanned_dv: by_range``, F4) or opposed from a
+        defence base of 0 (``zero_base``). Returns ``(state, ne, roll, defence base, damage
+        rolled, hit, bullets that hit, location, Hits lost, Stun lost, damage through, and the
+        pilot's Hits lost, Stun lost and damage through, -1 for no crew hit)``."""
+        nd6_start = np.uint64(dt.nd6_offsets[TABLE_DICE])
+        u_nd6_size = np.uint64(dt.nd6_offsets[TABLE_DICE + 1]) - nd6_start
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        ri, dice_bits = split_bits(x, np.uint64(dt.roll_table.shape[0]))  # (a multiple of the task
+        # table's size: ri % its size is its die alone, uniformly)
+        roll = np.int64(dt.roll_table[ri])
+        if vh.unmanned != 0 and vh.vclass[tgt] > 0:
+            p = vh.pilot[tgt]
+            if p < 0 or hl.is_out[p]:  # nobody drives (VA-04): the DV by range, or a base of 0
+                dv_base = 0
+                if vh.unmanned == UNMANNED_BY_RANGE:  # unopposed: the attacker's die alone (F4)
+                    roll = np.int64(dt.task_table[ri % dt.task_table.shape[0]])
+                    d = wh.dist[a * sh.side.shape[0] + tgt]
+                    listed = wp.range[a]
+                    if mc.rscale[a] > 1.0 and mc.rs_target[tgt]:  # the bands x10 (M-18, VA-17)
+                        d = d / mc.rscale[a]
+                        listed = listed / mc.rscale[a]
+                    dv_base = object_dv(d, listed) - vh.unmanned_shift
+        margin = roll - (dv_base - av)
+        hit = np.int64(margin >= 0)
+        n_hits = hit
+        if hit and shots > 1:
+            if action == tx.A_BURST:  # ceil(1d6 / 2) bullets
+                s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                n_hits = min((np.int64(u * 6.0) + 2) // 2, shots)
+            elif rl.autofire_one_plus:  # 1 + floor(margin / ratio)
+                n_hits = min(shots, 1 + margin // rl.autofire_ratio)
+            else:  # max(1, ceil(margin / ratio))
+                n_hits = min(shots, max(1, -(-margin // rl.autofire_ratio)))
+        special = (
+            action == tx.A_SWEEP or action == tx.A_DISARM or action == tx.A_CHOKE
+            or action == tx.A_ENTANGLE
+        )  # fmt: skip
+        loc = -1
+        att_kills = np.int64(0)
+        raw = np.int64(0)
+        hits_lost = np.int64(0)
+        stun_lost = np.int64(0)
+        through = np.int64(0)
+        p_hits = np.int64(0)
+        p_stun = np.int64(0)
+        p_through = np.int64(-1)
+        if rooms and mc.room[tgt]:
+            # a vehicle, or a person in powered armour: their own rooms, behind one call (hull.py;
+            # a second call site here made the people's hits 10-30% slower)
+            (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, stun_lost, through, p_hits, p_stun,
+             p_through, ne) = other_hits(
+                a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
+                wp, ar, sh, md, hl, wh.px, wh.py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0,
+                s1, s2, s3, -1,
+            )  # fmt: skip
+        else:
+            for h in range(max(n_hits, 1)):  # every hit rolls and meets armour
+                s0, s1, s2, s3, raw_h = hit_damage(h, dice_bits, n_dice, dt.nd6_table,
+                                                   dt.nd6_offsets, nd6_start, u_nd6_size, s0, s1,
+                                                   s2, s3)  # fmt: skip
+                if special:
+                    raw_h = 0  # these manoeuvres do no damage themselves
+                raw += raw_h
+                armour_h = armour
+                chinked = rl.chinks and margin - h * rl.autofire_ratio >= 10
+                if chinked:
+                    armour_h = 0  # F30 chinks: beat the DV by 10 or more
+                if rl.loc_mode != LOC_NONE and sh.scale[tgt] != SCALE_KILLS:
+                    if rl.loc_mode == LOC_CALLED and md.called_loc[a] >= 0:
+                        loc = md.called_loc[a]
+                    else:  # F27: 3d6 on the location table
+                        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+                        loc = dt.loc_by_roll[dt.nd6_table[dt.nd6_offsets[3] + np.int64(u * 216.0)]]
+                    if (ar.cover[tgt] >> loc) & 1 == 0:
+                        armour_h = 0  # the armour does not cover it
+                    if hit:
+                        tl.location_hits[tgt, loc] += 1
+                if sh.scale[tgt] == SCALE_KILLS:
+                    # F29: Kills against Kills; a small attacker's DC above 13 becomes Kills
+                    # (superdamage); armour in Kills, which chinks ignore too (M-34, VA-43)
+                    att_kills = (
+                        wp.kills[a] if (form == F_WEAPON and wp.kills[a] > 0)
+                        else (n_dice - 13 if n_dice >= 14 else 0)
+                    )  # fmt: skip
+                    through_h = max(att_kills - (0 if chinked else ar.kills[tgt]), 0) * hit
+                    hits_lost += through_h
+                    through += through_h
+                elif sh.scale[tgt] == SCALE_OBJECT:  # SDP: Stun and killing alike
+                    through_h = max(raw_h - armour_h, 0) * hit
+                    if loc >= 0:
+                        through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
+                    hits_lost += through_h
+                    through += through_h
+                else:
+                    through_h = penetration(dmg_type, raw_h, armour_h, sh.sd[tgt])
+                    if loc >= 0:  # F27: the multiplier after armour, rounded down
+                        through_h = through_h * dt.loc_num[loc] // dt.loc_den[loc]
+                    through_h *= hit
+                    # collateral Stun never below 0: of what earlier hits left
+                    lost_h, stun_h = split_through(
+                        dmg_type == KILLING, through_h, hl.stun[tgt] - stun_lost
+                    )
+                    hits_lost += lost_h
+                    stun_lost += stun_h
+                    through += through_h
+        if rl.knockback and hit:  # F28: (DC + 1d6) - BODY (Kills vs Kills)
+            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+            kb_att = att_kills if sh.scale[tgt] == SCALE_KILLS else n_dice
+            units = max(kb_att + 1 + np.int64(u * 6.0) - sh.knock_body[tgt], 0)
+            if units > 0:
+                ox = wh.px[tgt]
+                oy = wh.py[tgt]
+                tl.c_knock[tgt] += units
+                wh.px[tgt], wh.py[tgt], _ = move_away(
+                    wh.px[tgt], wh.py[tgt], wh.px[a], wh.py[a], units * rl.knock_unit
+                )
+                moved_geometry(tgt, wh.px, wh.py, wp.range, wh.dist, wh.rmod)
+                if vehicles and vh.vclass[tgt] > 0:
+                    carry_crew(tgt, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
+                if log:
+                    row = log_event(events, ne, now, EVENT_KNOCKBACK, tgt, a)
+                    events[row, EV_RAW] = units
+                    events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
+                    events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
+                    ne += 1
+                if scene and wh.scene.on:  # into a wall, off a ledge (impact.py, called)
+                    s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
+                        a, tgt, ox, oy, hl.stun[tgt] - stun_lost, wh.scene, ar, sh, hl, wh, wp, vh,
+                        vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3, log, events, ne,
+                        now,
+                    )  # fmt: skip
+                    hits_lost += i_hits
+                    stun_lost += i_stun
+                    through += i_thr
+                    wh.scene.last[0] = i_thr  # the attack's log line keeps the strike's own
+        return (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc, hits_lost, stun_lost,
+                through, p_hits, p_stun, p_through)
+
+    return attack_odds, blast, strike
 
 
 @jit(inline="always")

@@ -1,13 +1,19 @@
-"""The general kernel's rooms keep the two rules that make them free (docs/ARCHITECTURE.md):
-the trial loop compiled without reference counting, and no call to an inlined helper with more
-than 30 arguments (CPython passes those as ``f(*args)``, which numba cannot inline)."""
+"""The general kernel's rooms keep the rules that make them free (docs/ARCHITECTURE.md): the
+trial loop compiled without reference counting, no call to an inlined helper with more than 30
+arguments (CPython passes those as ``f(*args)``, which numba cannot inline), and a fight compiled
+only with the rooms it can reach, which give it the numbers the kernel with every room gives."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from fuzion_sim.systems.fuzion import kernel
+import numpy as np
+import pytest
+
+from fuzion_sim import load_scenario
+from fuzion_sim.engine.rng import chunk_key
+from fuzion_sim.systems.fuzion import kernel, run
 
 ROOMS = Path(kernel.__file__).parent
 MODULES = ("kernel.py", "strike.py", "hull.py", "actions.py", "kernel_parts.py", "rules.py")
@@ -16,7 +22,7 @@ MODULES = ("kernel.py", "strike.py", "hull.py", "actions.py", "kernel_parts.py",
 def _inlined(tree: ast.Module) -> set[str]:
     """Names of the functions decorated ``@jit(inline="always")``."""
     names = set()
-    for node in tree.body:
+    for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
             for dec in node.decorator_list:
                 if isinstance(dec, ast.Call) and any(
@@ -27,9 +33,11 @@ def _inlined(tree: ast.Module) -> set[str]:
     return names
 
 
-def test_the_trial_loop_runs_without_reference_counting():
-    assert kernel.trials.targetoptions.get("_nrt") is False
-    assert kernel.run_chunk.targetoptions.get("_nrt", True) is not False
+@pytest.mark.parametrize("rooms", [kernel.PEOPLE, kernel.EVERY_ROOM], ids=["people", "every"])
+def test_the_trial_loop_runs_without_reference_counting(rooms):
+    run_chunk = kernel.kernel_for(rooms)
+    assert kernel.trials_of(run_chunk).targetoptions.get("_nrt") is False
+    assert run_chunk.targetoptions.get("_nrt", True) is not False
 
 
 def test_no_inlined_helper_is_called_with_more_than_30_arguments():
@@ -44,3 +52,44 @@ def test_no_inlined_helper_is_called_with_more_than_30_arguments():
         and node.func.id in inlined and len(node.args) + len(node.keywords) > 30
     ]  # fmt: skip
     assert not too_long, too_long
+
+
+ROOT = Path(__file__).resolve().parents[3] / "scenarios"
+
+
+@pytest.mark.parametrize(("name", "rooms"), [
+    ("benchmark-duel", ()),
+    ("squad-4v4", ()),
+    ("grenade-into-a-room", ("area",)),
+    ("rooftop-fall", ("scene", "jumps")),
+    ("brick-through-a-wall", ("scene",)),
+    ("car-chase-with-ramming", ("vehicles", "motion", "drives")),
+    ("jet-vs-missile-cluster", ("vehicles", "missiles")),
+    ("giant-robot-duel", ("mecha_range",)),
+    ("burning-building", ("hazards",)),
+])  # fmt: skip
+def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms):
+    path = ROOT / f"{name}.yaml"
+    if not path.exists():
+        path = ROOT / "vehicles" / f"{name}.yaml"
+    f = run.features(run.compile_scenario(load_scenario(path), kernel="general").arrays)
+    assert all(getattr(f, room) for room in rooms), f
+    people = not any(getattr(f, n) for n in kernel.Features._fields if n not in kernel.ALWAYS)
+    assert (kernel.kernel_for(f) is kernel.kernel_for(kernel.PEOPLE)) == people
+
+
+@pytest.mark.parametrize("name", ["squad-4v4", "bar-room-brawl", "ambush", "spd-duel",
+                                  "grenade-into-a-room", "burst-fire-duel"])  # fmt: skip
+def test_the_kernel_without_rooms_gives_the_numbers_of_the_one_with_every_room(name, monkeypatch):
+    """The pruned kernel against the whole one, trial by trial, on people's fights (the
+    control: another seed gives other numbers, so equal arrays are no accident)."""
+    plan = run.compile_scenario(load_scenario(ROOT / f"{name}.yaml"), kernel="general")
+    assert kernel.kernel_for(run.features(plan.arrays)) is kernel.kernel_for(kernel.PEOPLE)
+    outs = []
+    for rooms, seed in ((kernel.PEOPLE, 3), (kernel.EVERY_ROOM, 3), (kernel.PEOPLE, 4)):
+        compiled = kernel._compiled(rooms)
+        monkeypatch.setattr(kernel, "kernel_for", lambda _f, compiled=compiled: compiled)
+        out = run.run_chunk(plan, chunk_key(seed, 0), 0, 300)
+        outs.append([out.winner, out.end_slot, out.out_slot, out.dealt, out.taken, out.attacks])
+    assert all(np.array_equal(x, y) for x, y in zip(outs[0], outs[1], strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(outs[0], outs[2], strict=True))
