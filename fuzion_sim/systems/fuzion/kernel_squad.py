@@ -40,7 +40,7 @@ from .codes import (
     UNRESOLVED,
 )
 from .dice import TABLE_DICE
-from .kernel_parts import break_ties, stop_table, tie_tables, values_table
+from .kernel_parts import stop_table, tie_tables, values_table
 from .rules import (
     KILLING,
     down_state,
@@ -64,7 +64,10 @@ from .rules import (
     LVL0, LVL_LAST, DEADLINE, DEAD, DOWN,  # level-table rows, -2 x BODY, dead, _down
     C_ATT, C_DEALT, C_TAKEN, C_OUT, C_DEATH,  # this trial's counters (C_ATT: see HIT)
     DUE,  # dying and out for good: the time it bleeds to death (F25)
-) = (np.uint64(i) for i in range(29))  # fmt: skip
+    PAIR,  # its row of the pair tables (``_pair_classes``): its class x C
+) = (np.uint64(i) for i in range(30))  # fmt: skip
+DIE_BITS = np.uint64(~2047 & (1 << 64) - 1)  # a tie key's die: kernel_parts.break_ties's
+BUCKET_BITS = 12  # the tie sort's buckets: at most 2 ** 12
 HIT = np.int64(1 << 32)  # C_ATT counts attacks + HIT x hits: one add an attack
 LOW32 = np.int64(HIT - 1)
 SQ_DEALT, SQ_TAKEN, C_LAND = HITS, STUN, WATCH  # more columns of the chunk's sums
@@ -148,6 +151,137 @@ def _choose(a, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3):
     return tgt, s0, s1, s2, s3
 
 
+@jit
+def _pair_classes(tables, n_tables, n_comb):
+    """Attackers whose rows of every pair table are equal share one row: a battle of a few
+    kinds of fighter reads tables of a few rows (kept in the cache) instead of C x C.
+
+    ``tables`` holds ``n_tables`` tables of ``C * C`` values each (per attacker and target,
+    at ``a * C + t``), one after the other. Returns each attacker's row offset (its class x
+    C) and the tables of the classes' rows, in the same layout (class x C + t)."""
+    n = n_comb
+    hashes = np.empty(n, np.uint64)
+    for a in range(n):  # FNV-1a over the attacker's rows
+        h = np.uint64(14695981039346656037)
+        for k in range(n_tables):
+            for t in range(n):
+                h = (h ^ np.uint64(tables[k * n * n + a * n + t])) * np.uint64(1099511628211)
+        hashes[a] = h
+    first = np.empty(n, np.int64)  # each class's first attacker
+    offset = np.empty(n, np.int64)
+    n_class = 0
+    for a in range(n):
+        found = -1
+        for c in range(n_class):
+            b = first[c]
+            if hashes[b] != hashes[a]:
+                continue
+            same = True
+            for k in range(n_tables):
+                for t in range(n):
+                    if tables[k * n * n + a * n + t] != tables[k * n * n + b * n + t]:
+                        same = False
+                        break
+                if not same:
+                    break
+            if same:
+                found = c
+                break
+        if found < 0:
+            first[n_class] = a
+            found = n_class
+            n_class += 1
+        offset[a] = found * n
+    out = np.empty(n_tables * n_class * n, np.int64)
+    for k in range(n_tables):
+        for c in range(n_class):
+            for t in range(n):
+                out[(k * n_class + c) * n + t] = tables[k * n * n + first[c] * n + t]
+    return offset, out, n_class
+
+
+@jit(inline="always")
+def _sort_desc(order, lo, hi, key, count, spare):
+    """Sort ``order[lo:hi]`` on ``key`` (distinct keys), highest first: insertion for a short
+    run; a long one first spread into buckets by its keys' top bits (the keys are uniform),
+    then the insertion sort moves each only within its bucket (O(k) expected, and fewer
+    mispredicted branches than a heapsort). ``count`` and ``spare`` are scratch."""
+    size = hi - lo
+    if size > 16:
+        bits = 1
+        while (1 << bits) < size and bits < BUCKET_BITS:
+            bits += 1
+        shift = np.uint64(64 - bits)
+        n_b = 1 << bits
+        for b in range(n_b):
+            count[b] = 0
+        for p in range(lo, hi):
+            count[np.int64(key[order[p]] >> shift)] += 1
+        at = lo  # the highest bucket first
+        for b in range(n_b - 1, -1, -1):
+            k = count[b]
+            count[b] = at
+            at += k
+        for p in range(lo, hi):
+            c = order[p]
+            b = np.int64(key[c] >> shift)
+            spare[count[b]] = c
+            count[b] += 1
+        for p in range(lo, hi):
+            order[p] = spare[p]
+    for i in range(lo + 1, hi):
+        c = order[i]
+        k = i - 1
+        while k >= lo and key[order[k]] < key[c]:
+            order[k + 1] = order[k]
+            k -= 1
+        order[k + 1] = c
+
+
+@jit(inline="always")
+def _break_ties(s0, s1, s2, s3, order, key, by_ref, run_end, tie_low, count, spare):
+    """``kernel_parts.break_ties`` (F9 switch1: the same dice, the same order) with the
+    bucket sort of ``_sort_desc``. Returns the generator state."""
+    n_comb = key.shape[0]
+    for c in range(n_comb):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        key[c] = (x & DIE_BITS) | tie_low[c]
+    i = 0
+    while i < n_comb:
+        end = run_end[i]
+        for p in range(i, end):
+            order[p] = by_ref[p]
+        if end - i > 1:
+            _sort_desc(order, i, end, key, count, spare)
+        i = end
+    return s0, s1, s2, s3
+
+
+@jit
+def _square_bound(r):
+    """The largest ``x`` whose rounded square root is at most ``r``: ``sqrt(x) <= r``
+    exactly when ``x <= _square_bound(r)`` (``r * r`` itself can be a rounding off)."""
+    x = r * r
+    while np.sqrt(x) > r:
+        x = np.nextafter(x, -np.inf)
+    while np.sqrt(np.nextafter(x, np.inf)) <= r:
+        x = np.nextafter(x, np.inf)
+    return x
+
+
+@jit(inline="always")
+def _band(d2, band_sq):
+    """``rules.range_modifier`` at a distance within the weapon's listed range, from its
+    square ``d2`` (``band_sq``: the square bounds of 4, 10 and 50 m)."""
+    if d2 <= band_sq[0]:
+        return 0
+    if d2 <= band_sq[1]:
+        return -2
+    if d2 <= band_sq[2]:
+        return -4
+    return -6
+
+
 @jit(inline="always")
 def _in_order(order, st, act):
     """Fill ``act`` with the combatants not out, in initiative ``order``; returns how many."""
@@ -160,16 +294,30 @@ def _in_order(order, st, act):
 
 
 @jit(inline="always")
+def _still_in(act, n_act, st):
+    """Drop from ``act[:n_act]`` those now out, keeping the order; returns how many are
+    left (``_in_order`` when nobody came back into the fight)."""
+    n = 0
+    for i in range(n_act):
+        c = act[i]
+        if not st[np.uint64(c) * WIDTH + OUT]:
+            act[n] = c
+            n += 1
+    return n
+
+
+@jit(inline="always")
 def _aim(a, t, st, w_melee, pair_mod, stop):
     """Point attacker ``a`` at ``t``: its target, its modifier against it, the DV it meets
-    (column DVR or DVM of the target's row) and what stops its damage."""
-    n_comb = w_melee.shape[0]
+    (column DVR or DVM of the target's row) and what stops its damage (``pair_mod`` and
+    ``stop`` by the attacker's class, ``_pair_classes``)."""
     ra = np.uint64(a) * WIDTH
+    pair = st[ra + PAIR] + t
     st[ra + TARGET] = t
-    st[ra + MOD] = pair_mod[a * n_comb + t]
+    st[ra + MOD] = pair_mod[pair]
     st[ra + AV] = st[ra + ATT] + st[ra + MOD]
     st[ra + DVCOL] = DVM if w_melee[a] else DVR
-    st[ra + STOP] = stop[a * n_comb + t]
+    st[ra + STOP] = stop[pair]
 
 
 @jit(inline="always")
@@ -257,6 +405,22 @@ def run_chunk(
         def_melee, nd6_offsets,
     )  # fmt: skip
     stop = stop_table(pair_armour, w_dmg, sd)  # per attacker and target (F20)
+    # the pair tables by attacker class: in motion what stops a hit, the static modifier and
+    # the cover (the modifier of the start is not read); standing, the modifier and the stop
+    nn = n_comb * n_comb
+    if moving:
+        tables = np.concatenate((stop, pair_base, pair_cover))
+        pair_class, packed, n_class = _pair_classes(tables, 3, n_comb)
+        k_stop = packed[: n_class * n_comb]
+        k_base = packed[n_class * n_comb : 2 * n_class * n_comb]
+        k_cover = packed[2 * n_class * n_comb :]
+        k_mod = np.zeros(n_class * n_comb, np.int64)
+    else:
+        tables = np.concatenate((pair_mod[:nn], stop))
+        pair_class, packed, n_class = _pair_classes(tables, 2, n_comb)
+        k_mod = packed[: n_class * n_comb]
+        k_stop = packed[n_class * n_comb :]
+        k_base = k_cover = k_mod
     # the watch line and wound penalty by Hits lost: row LVL0 - Hits, the last row of each
     # combatant standing for every Hits below it
     level_at = np.zeros(n_comb + 1, np.int64)
@@ -291,6 +455,7 @@ def run_chunk(
         fresh[rc + LVL_LAST] = level_at[c + 1] - 1
         fresh[rc + DEADLINE] = -2 * body[c]
         fresh[rc + DOWN] = down_state(hits_max[c], stun_max[c], False)
+        fresh[rc + PAIR] = pair_class[c]
         fresh_ko += fresh[rc + DOWN] == 1
         fresh_dying += fresh[rc + DOWN] == 2
         _set_values(rc, c * n_pen, fresh, table)
@@ -298,7 +463,7 @@ def run_chunk(
         # first action (``focus`` reads who has a target)
         fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb) if all_first else -1
         if fresh[rc + TARGET] >= 0:
-            _aim(c, fresh[rc + TARGET], fresh, w_melee, pair_mod, stop)
+            _aim(c, fresh[rc + TARGET], fresh, w_melee, k_mod, k_stop)
     fresh_sides_left = np.sum(side_size > 0)
     fresh_downs = np.nonzero(fresh[DOWN::ROW])[0]  # the knocked out and dying (_down)
     fresh_n_down = fresh_downs.shape[0]
@@ -311,6 +476,12 @@ def run_chunk(
     act = np.empty(n_comb, np.int64)
     tie_key = np.empty(n_comb, np.uint64)
     by_ref, run_end, tie_low = tie_tables(ref, base_order)
+    bucket = np.empty(1 << BUCKET_BITS, np.int64)  # the tie sort's scratch
+    spare = np.empty(n_comb, np.int64)
+    range_sq = np.empty(n_comb, np.float64)  # the square bounds of each weapon's range
+    for c in range(n_comb):
+        range_sq[c] = _square_bound(w_range[c])
+    band_sq = np.array([_square_bound(4.0), _square_bound(10.0), _square_bound(50.0)])
     px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
     py = np.empty(n_comb, np.float64)
     ran = np.empty(n_comb, np.float64)
@@ -335,8 +506,8 @@ def run_chunk(
         for i in range(n_down):
             downs[i] = fresh_downs[i]
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
-            s0, s1, s2, s3 = break_ties(
-                s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low
+            s0, s1, s2, s3 = _break_ties(
+                s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low, bucket, spare
             )
         n_act = n_comb  # act[:n_act]: the order without those out
         for i in range(n_comb):
@@ -380,14 +551,18 @@ def run_chunk(
                     st[ra + TARGET] = tgt
                     if tgt < 0:
                         continue
-                    _aim(ua, tgt, st, w_melee, pair_mod, stop)
+                    _aim(ua, tgt, st, w_melee, k_mod, k_stop)
                 ut = np.uint64(tgt)
                 rt = ut * WIDTH
                 if moving:
                     dx = px[ut] - px[ua]
                     dy = py[ut] - py[ua]
-                    d = np.sqrt(dx * dx + dy * dy)
-                    if d > w_range[ua] and tac_default[ua]:  # close in: the whole action
+                    # the distance d = sqrt(d2) against the range, and the range band, by
+                    # d2's exact bounds (``_square_bound``): no square root to wait for
+                    # before the branch
+                    d2 = dx * dx + dy * dy
+                    beyond = d2 > range_sq[ua]  # d > w_range[ua]
+                    if beyond and tac_default[ua]:  # close in: the whole action
                         reach = max(w_range[ua] - 0.01, 0.0)  # end inside the range
                         px[ua], py[ua], went = move_toward(
                             px[ua], py[ua], px[ut], py[ut], run_m[ua], reach
@@ -397,15 +572,18 @@ def run_chunk(
                             in_cover[ua] = False
                         continue
                     ran[ua] = 0.0
-                    pair = ua * np.uint64(n_comb) + ut
-                    av = st[ra + ATT] + pair_base[pair]
+                    pair = np.uint64(st[ra + PAIR]) + ut
+                    av = st[ra + ATT] + k_base[pair]
                     if in_cover[ut]:
-                        av += pair_cover[pair]
+                        av += k_cover[pair]
                     if w_melee[ua]:
-                        if d > w_range[ua]:
+                        if beyond:
                             continue  # out of reach
                     else:
-                        av += range_modifier(d, w_range[ua])
+                        if beyond:
+                            av += range_modifier(np.sqrt(d2), w_range[ua])
+                        else:  # range_modifier within the listed range
+                            av += _band(d2, band_sq)
                         if ran[ut] >= 10.0:  # a moving target: -1 per 10 m it ran
                             av -= np.int64(ran[ut] // 10.0)
                     need = st[rt + np.uint64(st[ra + DVCOL])] - av
@@ -493,9 +671,10 @@ def run_chunk(
             if end_of_round:
                 rounds_done += 1
             reorder = gone
+            back = False  # someone out came back into the fight
             if not (n_ko > 0 or (end_of_round and n_dying > 0)):
                 if reorder:
-                    n_act = _in_order(order, st, act)
+                    n_act = _still_in(act, n_act, st)
                 continue
             minute = end_of_round and rounds_done % 5 == 0
             for i in range(n_down - 1, -1, -1):  # (a combatant leaving swaps in the last)
@@ -533,6 +712,7 @@ def run_chunk(
                 if now_out != (st[rc + OUT] != 0):
                     st[rc + OUT] = now_out
                     reorder = True
+                    back = back or not now_out
                     s = side[c]
                     if now_out:
                         if st[rc + C_OUT] == 0:
@@ -548,8 +728,10 @@ def run_chunk(
                         standing[s] += 1
                         if c < first_up[s]:
                             first_up[s] = c
-            if reorder:
+            if back:
                 n_act = _in_order(order, st, act)
+            elif reorder:
+                n_act = _still_in(act, n_act, st)
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now
