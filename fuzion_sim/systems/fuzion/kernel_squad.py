@@ -68,6 +68,7 @@ from .rules import (
 ) = (np.uint64(i) for i in range(30))  # fmt: skip
 DIE_BITS = np.uint64(~2047 & (1 << 64) - 1)  # a tie key's die: kernel_parts.break_ties's
 BUCKET_BITS = 12  # the tie sort's buckets: at most 2 ** 12
+GRID_MIN = 64  # combatants from which ``nearest`` looks through a grid (below: a scan)
 HIT = np.int64(1 << 32)  # C_ATT counts attacks + HIT x hits: one add an attack
 LOW32 = np.int64(HIT - 1)
 SQ_DEALT, SQ_TAKEN, C_LAND = HITS, STUN, WATCH  # more columns of the chunk's sums
@@ -283,6 +284,103 @@ def _band(d2, band_sq):
 
 
 @jit(inline="always")
+def _cell(x, y, grid):
+    """The cell of the nearest-enemy grid (``_grid``) that holds the point ``(x, y)``."""
+    x0, y0, size, nx, ny = grid[0], grid[1], grid[2], np.int64(grid[3]), np.int64(grid[4])
+    ix = np.int64((x - x0) / size)
+    iy = np.int64((y - y0) / size)
+    ix = 0 if ix < 0 else (nx - 1 if ix >= nx else ix)
+    iy = 0 if iy < 0 else (ny - 1 if iy >= ny else iy)
+    return iy * nx + ix
+
+
+@jit(inline="always")
+def _enter(c, cell, side, head, nxt, prv, where, n_cells):
+    """Put combatant ``c`` into ``cell`` of its side's list of the grid."""
+    h = side[c] * n_cells + cell
+    where[c] = cell
+    prv[c] = -1
+    nxt[c] = head[h]
+    if head[h] >= 0:
+        prv[head[h]] = c
+    head[h] = c
+
+
+@jit(inline="always")
+def _leave(c, side, head, nxt, prv, where, n_cells):
+    """Take combatant ``c`` out of the grid."""
+    if prv[c] >= 0:
+        nxt[prv[c]] = nxt[c]
+    else:
+        head[side[c] * n_cells + where[c]] = nxt[c]
+    if nxt[c] >= 0:
+        prv[nxt[c]] = prv[c]
+    where[c] = -1
+
+
+@jit(inline="always")
+def _closer(a, cell, best, best_d, side, n_sides, moving, px, py, pair_dist, head, nxt, n_cells):
+    """The enemies of ``a`` in ``cell`` against the best so far (``best`` at ``best_d``):
+    the nearer, or at an equal distance the first listed, wins."""
+    n_comb = side.shape[0]
+    for s in range(n_sides):
+        if s == side[a]:
+            continue
+        c = head[s * n_cells + cell]
+        while c >= 0:
+            if moving:
+                dx = px[c] - px[a]
+                dy = py[c] - py[a]
+                d = np.sqrt(dx * dx + dy * dy)
+            else:
+                d = pair_dist[a * n_comb + c]
+            if best < 0 or d < best_d or (d == best_d and c < best):
+                best, best_d = c, d
+            c = nxt[c]
+    return best, best_d
+
+
+@jit
+def _nearest(a, side, n_sides, moving, px, py, pair_dist, grid, head, nxt):
+    """``kernel_parts.choose_target``'s ``nearest`` from the grid: the enemy not out at the
+    least distance (rounded as the scan rounds it; in motion the distance of the moment,
+    standing the start's ``pair_dist``), the first listed among equals; -1 if none.
+
+    The cells are searched in square rings around ``a``'s: a point in ring ``r`` is at least
+    ``(r - 1)`` cells away, so once that is past the best distance found (with a margin for
+    rounding) no nearer enemy, nor an equal one, is left."""
+    size, nx, ny = grid[2], np.int64(grid[3]), np.int64(grid[4])
+    n_cells = nx * ny
+    home = _cell(px[a], py[a], grid)
+    qx, qy = home % nx, home // nx
+    best, best_d = -1, np.inf
+    r = 0
+    while qx - r >= 0 or qy - r >= 0 or qx + r < nx or qy + r < ny:  # the ring meets the grid
+        if best >= 0 and (r - 1) * size > best_d * (1.0 + 1e-9) + 1e-9 * size:
+            break
+        x_from, x_to = max(qx - r, 0), min(qx + r, nx - 1)
+        y_from, y_to = max(qy - r + 1, 0), min(qy + r - 1, ny - 1)
+        for k in range(2 if r > 0 else 1):  # the ring's bottom and top rows
+            iy = qy - r if k == 0 else qy + r
+            if 0 <= iy < ny:
+                for ix in range(x_from, x_to + 1):
+                    best, best_d = _closer(
+                        a, iy * nx + ix, best, best_d, side, n_sides, moving, px, py,
+                        pair_dist, head, nxt, n_cells,
+                    )  # fmt: skip
+        for k in range(2 if r > 0 else 0):  # its sides
+            ix = qx - r if k == 0 else qx + r
+            if 0 <= ix < nx:
+                for iy in range(y_from, y_to + 1):
+                    best, best_d = _closer(
+                        a, iy * nx + ix, best, best_d, side, n_sides, moving, px, py,
+                        pair_dist, head, nxt, n_cells,
+                    )  # fmt: skip
+        r += 1
+    return best
+
+
+@jit(inline="always")
 def _in_order(order, st, act):
     """Fill ``act`` with the combatants not out, in initiative ``order``; returns how many."""
     n_act = 0
@@ -482,6 +580,21 @@ def run_chunk(
     for c in range(n_comb):
         range_sq[c] = _square_bound(w_range[c])
     band_sq = np.array([_square_bound(4.0), _square_bound(10.0), _square_bound(50.0)])
+    # the nearest-enemy grid: square cells over the start's bounding box (everyone moves only
+    # toward someone, so nobody leaves it), about one combatant a cell
+    any_nearest = False  # (fewer than GRID_MIN: the plain scan is as quick)
+    for c in range(n_comb):
+        any_nearest = any_nearest or (targeting[c] == tx.T_NEAREST and n_comb >= GRID_MIN)
+    x_lo, x_hi, y_lo, y_hi = pos_x0.min(), pos_x0.max(), pos_y0.min(), pos_y0.max()
+    span = max(x_hi - x_lo, y_hi - y_lo)
+    cell_m = max(np.sqrt((x_hi - x_lo) * (y_hi - y_lo) / n_comb), span / n_comb, 1e-6)
+    grid = np.array([x_lo, y_lo, cell_m, np.floor((x_hi - x_lo) / cell_m) + 1.0,
+                     np.floor((y_hi - y_lo) / cell_m) + 1.0])  # fmt: skip
+    n_cells = np.int64(grid[3]) * np.int64(grid[4]) if any_nearest else 1
+    head = np.empty(n_sides * n_cells, np.int64)  # per side and cell its first combatant
+    nxt = np.empty(n_comb, np.int64)  # the next and the previous in its cell, and the cell
+    prv = np.empty(n_comb, np.int64)
+    where = np.empty(n_comb, np.int64)
     px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
     py = np.empty(n_comb, np.float64)
     ran = np.empty(n_comb, np.float64)
@@ -494,12 +607,17 @@ def run_chunk(
         for s in range(n_sides):
             standing[s] = side_size[s]
             first_up[s] = first_in[s]
-        if moving:
+        if moving or any_nearest:
             for c in range(n_comb):
                 px[c] = pos_x0[c]
                 py[c] = pos_y0[c]
                 ran[c] = 0.0
                 in_cover[c] = True
+        if any_nearest:
+            for i in range(head.shape[0]):
+                head[i] = -1
+            for c in range(n_comb - 1, -1, -1):
+                _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where, n_cells)
         sides_left = fresh_sides_left
         n_ko, n_dying = fresh_ko, fresh_dying
         n_down = fresh_n_down
@@ -544,6 +662,10 @@ def run_chunk(
                 ):  # fmt: skip
                     if mode == tx.T_FIRST:
                         tgt = _first_enemy(side[ua], first_up, n_comb)
+                    elif mode == tx.T_NEAREST and any_nearest:
+                        tgt = _nearest(
+                            ua, side, n_sides, moving, px, py, pair_dist, grid, head, nxt
+                        )
                     else:
                         tgt, s0, s1, s2, s3 = _choose(
                             ua, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3
@@ -570,6 +692,11 @@ def run_chunk(
                         ran[ua] = went
                         if went > 0.0:
                             in_cover[ua] = False
+                        if any_nearest:
+                            cell = _cell(px[ua], py[ua], grid)
+                            if cell != where[ua]:
+                                _leave(ua, side, head, nxt, prv, where, n_cells)
+                                _enter(ua, cell, side, head, nxt, prv, where, n_cells)
                         continue
                     ran[ua] = 0.0
                     pair = np.uint64(st[ra + PAIR]) + ut
@@ -650,6 +777,8 @@ def run_chunk(
                     _set_values(rt, ut * u_pen + np.uint64(pen), st, table)
                     if out_of_fight(h, sn, dead, dying_can_act):
                         st[rt + OUT] = 1
+                        if any_nearest:
+                            _leave(ut, side, head, nxt, prv, where, n_cells)
                         if st[rt + C_OUT] == 0:
                             st[rt + C_OUT] = now
                         s = side[ut]
@@ -713,6 +842,11 @@ def run_chunk(
                     st[rc + OUT] = now_out
                     reorder = True
                     back = back or not now_out
+                    if any_nearest and now_out:
+                        _leave(c, side, head, nxt, prv, where, n_cells)
+                    elif any_nearest:
+                        _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where,
+                               n_cells)  # fmt: skip
                     s = side[c]
                     if now_out:
                         if st[rc + C_OUT] == 0:
