@@ -33,8 +33,9 @@ What keeps a battle's cost per action flat as it grows (the same numbers, bit fo
   die's top bits, then by insertion within them;
 - the end of a phase drops those out from the order of actors (``_still_in``), refiltering
   the initiative order only when someone came back;
-- ``targeting: nearest``, chosen again at every action, looks through a grid of cells
-  (``_nearest``) in a battle of :data:`GRID_MIN` or more.
+- in a battle of :data:`GRID_MIN` or more, ``targeting: nearest`` (chosen again at every
+  action) looks through a grid of cells (``_nearest``), and ``random`` finds its pick in
+  counts of those not out (``_random_enemy``), not by scanning everyone.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ from .rules import (
 ) = (np.uint64(i) for i in range(30))  # fmt: skip
 DIE_BITS = np.uint64(~2047 & (1 << 64) - 1)  # a tie key's die: kernel_parts.break_ties's
 BUCKET_BITS = 12  # the tie sort's buckets: at most 2 ** 12
-GRID_MIN = 64  # combatants from which ``nearest`` looks through a grid (below: a scan)
+GRID_MIN = 64  # combatants from which ``nearest`` and ``random`` do not scan everyone
 HIT = np.int64(1 << 32)  # C_ATT counts attacks + HIT x hits: one add an attack
 LOW32 = np.int64(HIT - 1)
 SQ_DEALT, SQ_TAKEN, C_LAND = HITS, STUN, WATCH  # more columns of the chunk's sums
@@ -395,6 +396,53 @@ def _nearest(a, side, n_sides, moving, px, py, pair_dist, grid, head, nxt):
 
 
 @jit(inline="always")
+def _count(tree, base, n, i, delta):
+    """Add ``delta`` at place ``i`` of the Fenwick tree ``tree[base:base + n + 1]``."""
+    i += 1
+    while i <= n:
+        tree[base + i] += delta
+        i += i & -i
+
+
+@jit
+def _random_enemy(a, side, count, n_comb, s0, s1, s2, s3):
+    """``kernel_parts.choose_target``'s ``random`` from counts: one of the enemies of ``a``
+    not out, in listed order, by the same die (none when there are none, no die when there
+    is one); returns it (-1: none) and the generator state.
+
+    ``count`` holds Fenwick trees over the listed order of those not out: all of them first,
+    then each side's (``n_comb + 1`` each). The enemies before a place are the first tree's
+    count less ``a``'s side's, so the chosen one is found in O(log C), not a scan."""
+    n = n_comb
+    own = (side[a] + 1) * (n + 1)
+    top = 1
+    while top * 2 <= n:
+        top *= 2
+    n_e = 0  # the enemies not out: the trees' totals
+    i = n
+    while i > 0:
+        n_e += count[i] - count[own + i]
+        i -= i & -i
+    if n_e == 0:
+        return -1, s0, s1, s2, s3
+    pick = np.int64(0)
+    if n_e > 1:
+        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+        pick = np.int64(u * n_e)
+    pos, left = 0, pick + 1  # the place before the pick-th enemy (0-based) and those to pass
+    step = top
+    while step > 0:
+        nxt = pos + step
+        if nxt <= n:
+            here = count[nxt] - count[own + nxt]
+            if here < left:
+                pos = nxt
+                left -= here
+        step //= 2
+    return pos, s0, s1, s2, s3
+
+
+@jit(inline="always")
 def _in_order(order, st, act):
     """Fill ``act`` with the combatants not out, in initiative ``order``; returns how many."""
     n_act = 0
@@ -609,6 +657,17 @@ def run_chunk(
     nxt = np.empty(n_comb, np.int64)  # the next and the previous in its cell, and the cell
     prv = np.empty(n_comb, np.int64)
     where = np.empty(n_comb, np.int64)
+    # ``random`` in a battle: counts of those not out in Fenwick trees (``_random_enemy``),
+    # all and per side, everyone in at the start
+    any_random = False
+    for c in range(n_comb):
+        any_random = any_random or (targeting[c] == tx.T_RANDOM and n_comb >= GRID_MIN)
+    fresh_count = np.zeros((n_sides + 1) * (n_comb + 1) if any_random else 1, np.int64)
+    if any_random:
+        for c in range(n_comb):
+            _count(fresh_count, 0, n_comb, c, 1)
+            _count(fresh_count, (side[c] + 1) * (n_comb + 1), n_comb, c, 1)
+    count = fresh_count.copy()
     px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
     py = np.empty(n_comb, np.float64)
     ran = np.empty(n_comb, np.float64)
@@ -627,6 +686,9 @@ def run_chunk(
                 py[c] = pos_y0[c]
                 ran[c] = 0.0
                 in_cover[c] = True
+        if any_random:
+            for i in range(count.shape[0]):
+                count[i] = fresh_count[i]
         if any_nearest:
             for i in range(head.shape[0]):
                 head[i] = -1
@@ -676,6 +738,10 @@ def run_chunk(
                 ):  # fmt: skip
                     if mode == tx.T_FIRST:
                         tgt = _first_enemy(side[ua], first_up, n_comb)
+                    elif mode == tx.T_RANDOM and any_random:
+                        tgt, s0, s1, s2, s3 = _random_enemy(
+                            ua, side, count, n_comb, s0, s1, s2, s3
+                        )
                     elif mode == tx.T_NEAREST and any_nearest:
                         tgt = _nearest(
                             ua, side, n_sides, moving, px, py, pair_dist, grid, head, nxt
@@ -793,6 +859,9 @@ def run_chunk(
                         st[rt + OUT] = 1
                         if any_nearest:
                             _leave(ut, side, head, nxt, prv, where, n_cells)
+                        if any_random:
+                            _count(count, 0, n_comb, ut, -1)
+                            _count(count, (side[ut] + 1) * (n_comb + 1), n_comb, ut, -1)
                         if st[rt + C_OUT] == 0:
                             st[rt + C_OUT] = now
                         s = side[ut]
@@ -861,6 +930,10 @@ def run_chunk(
                     elif any_nearest:
                         _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where,
                                n_cells)  # fmt: skip
+                    if any_random:
+                        _count(count, 0, n_comb, c, -1 if now_out else 1)
+                        _count(count, (side[c] + 1) * (n_comb + 1), n_comb, c,
+                               -1 if now_out else 1)  # fmt: skip
                     s = side[c]
                     if now_out:
                         if st[rc + C_OUT] == 0:

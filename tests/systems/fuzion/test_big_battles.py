@@ -61,21 +61,23 @@ CASES = {
         lines(70, 3.0, gap=20.0, kinds=KINDS, impairment=True, stunned=True), 30),
     "48 v 48, the dying act": (lines(48, 2.5, kinds=KINDS, dying_can_act=True), 30),
 }  # fmt: skip
-# ``nearest`` through the grid (from 64 combatants): in motion, standing, with Stun knocking
-# fighters out of the grid and back, with a third side
-for _name, _data in {
-    "64 v 64 in motion": lines(64, 2.0),
-    "64 v 64 packed, standing": lines(64, 0.5),
-    "40 v 40 of eight kinds, stunned": lines(40, 4.0, gap=30.0, kinds=KINDS, stunned=True),
-}.items():
-    for _side in _data["sides"].values():
-        for _member in _side:
-            _member["targeting"] = "nearest"
-    CASES[f"nearest: {_name}"] = (_data, 30)
-_third = lines(32, 3.0, gap=12.0, kinds=KINDS)
-_third["sides"]["c"] = [{**copy.deepcopy(GUNMAN), "name": f"c{i}", "position": [40.0, 9.0 * i],
-                         "targeting": "nearest"} for i in range(12)]  # fmt: skip
-CASES["nearest: three sides, some choosing nearest"] = (_third, 30)
+# ``nearest`` through the grid and ``random`` through counts (from 64 combatants): in
+# motion, standing, with Stun knocking fighters out and back, with a third side
+for _rule in ("nearest", "random"):
+    for _name, _data in {
+        "64 v 64 in motion": lines(64, 2.0),
+        "64 v 64 packed, standing": lines(64, 0.5),
+        "40 v 40 of eight kinds, stunned": lines(40, 4.0, gap=30.0, kinds=KINDS, stunned=True),
+    }.items():
+        for _side in _data["sides"].values():
+            for _member in _side:
+                _member["targeting"] = _rule
+        CASES[f"{_rule}: {_name}"] = (_data, 30)
+    _third = lines(32, 3.0, gap=12.0, kinds=KINDS)
+    _third["sides"]["c"] = [{**copy.deepcopy(GUNMAN), "name": f"c{i}",
+                             "position": [40.0, 9.0 * i], "targeting": _rule}
+                            for i in range(12)]  # fmt: skip
+    CASES[f"{_rule}: three sides, some choosing {_rule}"] = (_third, 30)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
