@@ -34,8 +34,10 @@ What keeps a battle's cost per action flat as it grows (the same numbers, bit fo
 - the end of a phase drops those out from the order of actors (``_still_in``), refiltering
   the initiative order only when someone came back;
 - in a battle of :data:`GRID_MIN` or more, ``targeting: nearest`` (chosen again at every
-  action) looks through a grid of cells (``_nearest``), and ``random`` finds its pick in
-  counts of those not out (``_random_enemy``), not by scanning everyone.
+  action) looks through a grid of cells (``_nearest``), ``random`` finds its pick in counts
+  of those not out (``_random_enemy``) and ``focus`` (every action) starts from the side's
+  first combatant not out (``_focus``), not by scanning everyone; each is called, not
+  inlined, so the fights that do not use it do not pay for it.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ from .rules import (
 ) = (np.uint64(i) for i in range(30))  # fmt: skip
 DIE_BITS = np.uint64(~2047 & (1 << 64) - 1)  # a tie key's die: kernel_parts.break_ties's
 BUCKET_BITS = 12  # the tie sort's buckets: at most 2 ** 12
-GRID_MIN = 64  # combatants from which ``nearest`` and ``random`` do not scan everyone
+GRID_MIN = 64  # combatants from which ``nearest``, ``random``, ``focus`` do not scan everyone
 HIT = np.int64(1 << 32)  # C_ATT counts attacks + HIT x hits: one add an attack
 LOW32 = np.int64(HIT - 1)
 SQ_DEALT, SQ_TAKEN, C_LAND = HITS, STUN, WATCH  # more columns of the chunk's sums
@@ -110,6 +112,22 @@ def _next_up(c, side, st):
     while d < n_comb and (side[d] != side[c] or st[np.uint64(d) * WIDTH + OUT]):
         d += 1
     return d
+
+
+@jit
+def _focus(a, side, st, first_up):
+    """``kernel_parts.choose_target``'s ``focus``: the target of ``a``'s side's first
+    combatant not out that has one, if it is not out; else the first enemy not out (the
+    scan's pick when every score is equal). The search starts at the side's first combatant
+    not out (``first_up``): those listed before it are out."""
+    n_comb = side.shape[0]
+    for c in range(first_up[side[a]], n_comb):
+        rc = np.uint64(c) * WIDTH
+        if side[c] == side[a] and not st[rc + OUT] and st[rc + TARGET] >= 0:
+            if not st[np.uint64(st[rc + TARGET]) * WIDTH + OUT]:
+                return st[rc + TARGET]
+            break
+    return _first_enemy(side[a], first_up, n_comb)
 
 
 @jit(inline="always")
@@ -659,6 +677,7 @@ def run_chunk(
     where = np.empty(n_comb, np.int64)
     # ``random`` in a battle: counts of those not out in Fenwick trees (``_random_enemy``),
     # all and per side, everyone in at the start
+    big = n_comb >= GRID_MIN  # ``focus`` from first_up (``_focus``), not from the top
     any_random = False
     for c in range(n_comb):
         any_random = any_random or (targeting[c] == tx.T_RANDOM and n_comb >= GRID_MIN)
@@ -738,6 +757,8 @@ def run_chunk(
                 ):  # fmt: skip
                     if mode == tx.T_FIRST:
                         tgt = _first_enemy(side[ua], first_up, n_comb)
+                    elif mode == tx.T_FOCUS and big:
+                        tgt = _focus(ua, side, st, first_up)
                     elif mode == tx.T_RANDOM and any_random:
                         tgt, s0, s1, s2, s3 = _random_enemy(
                             ua, side, count, n_comb, s0, s1, s2, s3

@@ -61,9 +61,9 @@ CASES = {
         lines(70, 3.0, gap=20.0, kinds=KINDS, impairment=True, stunned=True), 30),
     "48 v 48, the dying act": (lines(48, 2.5, kinds=KINDS, dying_can_act=True), 30),
 }  # fmt: skip
-# ``nearest`` through the grid and ``random`` through counts (from 64 combatants): in
+# ``nearest`` through the grid and ``random`` through counts (from 64 combatants), ``focus``: in
 # motion, standing, with Stun knocking fighters out and back, with a third side
-for _rule in ("nearest", "random"):
+for _rule in ("nearest", "random", "focus"):
     for _name, _data in {
         "64 v 64 in motion": lines(64, 2.0),
         "64 v 64 packed, standing": lines(64, 0.5),
