@@ -11,8 +11,14 @@ neighbour's load then slows them alike):
 - battles: N v N of the benchmark duel's fighters, side a at x = 0, side b at x = 3, fighter i at
   y = 2i (past 25 a side the lines are longer than the revolver's 50 m, so fighters must run
   into range), N = 4 to 200, and 64 v 64 packed at y = 0.5i (nobody moves); targets: the 64 v 64
-  line at least half the 4 v 4's attacks/s, 10,000 trials of the 200 v 200 in under a minute;
-  the last column, attacks/s over the 4 v 4's, shows how the cost of an attack grows with N.
+  line at least half the 4 v 4's attacks/s, the 200 v 200 at least 0.35 of it, 10,000 trials of
+  the 200 v 200 in under a minute; the last column, attacks/s over the 4 v 4's, shows how the
+  cost of an attack grows with N;
+- battles, 10,000 trials: the 4 v 4, the 64 v 64 and the 200 v 200 lines at 10,000 trials each,
+  with the same targets. The engine runs a chunk (65,536 trials) on one thread, so above, the
+  4 v 4 (more than one chunk) has both threads while the lines of 64 and more (one chunk) have
+  one; here every case is one chunk on one thread, and the ratios compare the cost of an attack
+  alone.
 
 ``rows(quick, reps)`` gives the rows for ``benchmarks/run.py``; ``targets(rows)`` the targets
 table; ``python benchmarks/speed_bench.py [--quick]`` prints both.
@@ -46,6 +52,11 @@ OPTIONS = {
 }  # fmt: skip
 #: Battle sizes (a side); the line is 2 m between neighbours unless packed.
 SIZES = (4, 16, 32, 64, 100, 200)
+#: The sizes run at :data:`TEN_K` trials each, and the targets on the lines in motion (the
+#: least attacks/s over the 4 v 4's).
+TEN_K_SIZES = (4, 64, 200)
+TEN_K = 10_000
+BARS = {"64 v 64": 0.5, "200 v 200": 0.35}
 
 
 def _base() -> dict:
@@ -115,9 +126,11 @@ def rows(quick: bool = False, reps: int = 3) -> list[dict]:
     for n in SIZES:
         battles[f"{n} v {n}"] = (battle(n), max(500, 400_000 * scale // n))
     battles["64 v 64 packed (0.5 m)"] = (battle(64, 0.5), 6_000 * scale)
+    ten_k = {f"{n} v {n}": (battle(n), TEN_K) for n in TEN_K_SIZES}
     out = []
     for group, cases, reference in (("options", options, "bare"),
-                                    ("battles", battles, "4 v 4")):  # fmt: skip
+                                    ("battles", battles, "4 v 4"),
+                                    ("battles, 10,000 trials", ten_k, "4 v 4")):  # fmt: skip
         measured = _measure(cases, reps)
         ref = next(r["attacks_per_s"] for r in measured if r["case"] == reference)
         for r in measured:
@@ -132,13 +145,17 @@ def targets(speed: list[dict]) -> list[dict]:
         if r["group"] == "options" and r["case"] != "bare":
             out.append({"target": f"benchmark duel + {r['case']}: attacks/s over bare",
                         "bar": 0.5, "measured": r["ratio"], "met": r["ratio"] >= 0.5})
-    line64 = next((r for r in speed if r["case"] == "64 v 64"), None)
-    if line64:
-        out.append({"target": "64 v 64 in motion: attacks/s over the 4 v 4's", "bar": 0.5,
-                    "measured": line64["ratio"], "met": line64["ratio"] >= 0.5})
-    big = next((r for r in speed if r["case"] == "200 v 200"), None)
+    for group, label in (("battles", ""), ("battles, 10,000 trials", ", 10,000 trials each")):
+        for case, bar in BARS.items():
+            r = next((r for r in speed if r["group"] == group and r["case"] == case), None)
+            if r:
+                out.append({"target": f"{case} in motion: attacks/s over the 4 v 4's{label}",
+                            "bar": bar, "measured": r["ratio"], "met": r["ratio"] >= bar})
+    # the 200 v 200's seconds: its run of 10,000 trials, or else its rate at the battles' count
+    lines = [r for r in speed if r["group"].startswith("battles") and r["case"] == "200 v 200"]
+    big = max(lines, key=lambda r: r["trials"] == TEN_K, default=None)
     if big:
-        secs = 10_000 / big["fights_per_s"]
+        secs = TEN_K / big["fights_per_s"]
         out.append({"target": "200 v 200 in motion: seconds for 10,000 trials", "bar": 60.0,
                     "measured": secs, "met": secs < 60.0})
     return out

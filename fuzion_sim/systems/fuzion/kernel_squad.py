@@ -21,6 +21,23 @@ of the standing kernel's time on the benchmark squads:
 - a new target is the first combatant not out of the other sides, kept per side;
 - the watch line and the wound penalty at every Hits a combatant can reach are tables, and a
   wound that crosses only an impairment line does no more than change the values.
+
+What keeps a battle's cost per action flat as it grows (the same numbers, bit for bit):
+
+- the pair tables (per attacker and target) are read by attacker class: attackers whose rows
+  are equal share one (``_pair_classes``), so a battle of a few kinds of fighter reads a few
+  rows from the cache instead of C x C from memory;
+- in motion the range and its bands are tested on the squared distance against exact bounds
+  (``_square_bound``): no square root stands before the branch;
+- the tie order of a fight (F9 switch1) sorts a long run of equal REF by buckets on the
+  die's top bits, then by insertion within them;
+- the end of a phase drops those out from the order of actors (``_still_in``), refiltering
+  the initiative order only when someone came back;
+- in a battle of :data:`GRID_MIN` or more, ``targeting: nearest`` (chosen again at every
+  action) looks through a grid of cells (``_nearest``), ``random`` finds its pick in counts
+  of those not out (``_random_enemy``) and ``focus`` (every action) starts from the side's
+  first combatant not out (``_focus``), not by scanning everyone; each is called, not
+  inlined, so the fights that do not use it do not pay for it.
 """
 
 from __future__ import annotations
@@ -40,7 +57,7 @@ from .codes import (
     UNRESOLVED,
 )
 from .dice import TABLE_DICE
-from .kernel_parts import break_ties, stop_table, tie_tables, values_table
+from .kernel_parts import stop_table, tie_tables, values_table
 from .rules import (
     KILLING,
     down_state,
@@ -64,7 +81,11 @@ from .rules import (
     LVL0, LVL_LAST, DEADLINE, DEAD, DOWN,  # level-table rows, -2 x BODY, dead, _down
     C_ATT, C_DEALT, C_TAKEN, C_OUT, C_DEATH,  # this trial's counters (C_ATT: see HIT)
     DUE,  # dying and out for good: the time it bleeds to death (F25)
-) = (np.uint64(i) for i in range(29))  # fmt: skip
+    PAIR,  # its row of the pair tables (``_pair_classes``): its class x C
+) = (np.uint64(i) for i in range(30))  # fmt: skip
+DIE_BITS = np.uint64(~2047 & (1 << 64) - 1)  # a tie key's die: kernel_parts.break_ties's
+BUCKET_BITS = 12  # the tie sort's buckets: at most 2 ** 12
+GRID_MIN = 64  # combatants from which ``nearest``, ``random``, ``focus`` do not scan everyone
 HIT = np.int64(1 << 32)  # C_ATT counts attacks + HIT x hits: one add an attack
 LOW32 = np.int64(HIT - 1)
 SQ_DEALT, SQ_TAKEN, C_LAND = HITS, STUN, WATCH  # more columns of the chunk's sums
@@ -91,6 +112,22 @@ def _next_up(c, side, st):
     while d < n_comb and (side[d] != side[c] or st[np.uint64(d) * WIDTH + OUT]):
         d += 1
     return d
+
+
+@jit
+def _focus(a, side, st, first_up):
+    """``kernel_parts.choose_target``'s ``focus``: the target of ``a``'s side's first
+    combatant not out that has one, if it is not out; else the first enemy not out (the
+    scan's pick when every score is equal). The search starts at the side's first combatant
+    not out (``first_up``): those listed before it are out."""
+    n_comb = side.shape[0]
+    for c in range(first_up[side[a]], n_comb):
+        rc = np.uint64(c) * WIDTH
+        if side[c] == side[a] and not st[rc + OUT] and st[rc + TARGET] >= 0:
+            if not st[np.uint64(st[rc + TARGET]) * WIDTH + OUT]:
+                return st[rc + TARGET]
+            break
+    return _first_enemy(side[a], first_up, n_comb)
 
 
 @jit(inline="always")
@@ -148,6 +185,281 @@ def _choose(a, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3):
     return tgt, s0, s1, s2, s3
 
 
+@jit
+def _pair_classes(tables, n_tables, n_comb):
+    """Attackers whose rows of every pair table are equal share one row: a battle of a few
+    kinds of fighter reads tables of a few rows (kept in the cache) instead of C x C.
+
+    ``tables`` holds ``n_tables`` tables of ``C * C`` values each (per attacker and target,
+    at ``a * C + t``), one after the other. Returns each attacker's row offset (its class x
+    C) and the tables of the classes' rows, in the same layout (class x C + t)."""
+    n = n_comb
+    hashes = np.empty(n, np.uint64)
+    for a in range(n):  # FNV-1a over the attacker's rows
+        h = np.uint64(14695981039346656037)
+        for k in range(n_tables):
+            for t in range(n):
+                h = (h ^ np.uint64(tables[k * n * n + a * n + t])) * np.uint64(1099511628211)
+        hashes[a] = h
+    first = np.empty(n, np.int64)  # each class's first attacker
+    offset = np.empty(n, np.int64)
+    n_class = 0
+    for a in range(n):
+        found = -1
+        for c in range(n_class):
+            b = first[c]
+            if hashes[b] != hashes[a]:
+                continue
+            same = True
+            for k in range(n_tables):
+                for t in range(n):
+                    if tables[k * n * n + a * n + t] != tables[k * n * n + b * n + t]:
+                        same = False
+                        break
+                if not same:
+                    break
+            if same:
+                found = c
+                break
+        if found < 0:
+            first[n_class] = a
+            found = n_class
+            n_class += 1
+        offset[a] = found * n
+    out = np.empty(n_tables * n_class * n, np.int64)
+    for k in range(n_tables):
+        for c in range(n_class):
+            for t in range(n):
+                out[(k * n_class + c) * n + t] = tables[k * n * n + first[c] * n + t]
+    return offset, out, n_class
+
+
+@jit(inline="always")
+def _sort_desc(order, lo, hi, key, count, spare):
+    """Sort ``order[lo:hi]`` on ``key`` (distinct keys), highest first: insertion for a short
+    run; a long one first spread into buckets by its keys' top bits (the keys are uniform),
+    then the insertion sort moves each only within its bucket (O(k) expected, and fewer
+    mispredicted branches than a heapsort). ``count`` and ``spare`` are scratch."""
+    size = hi - lo
+    if size > 16:
+        bits = 1
+        while (1 << bits) < size and bits < BUCKET_BITS:
+            bits += 1
+        shift = np.uint64(64 - bits)
+        n_b = 1 << bits
+        for b in range(n_b):
+            count[b] = 0
+        for p in range(lo, hi):
+            count[np.int64(key[order[p]] >> shift)] += 1
+        at = lo  # the highest bucket first
+        for b in range(n_b - 1, -1, -1):
+            k = count[b]
+            count[b] = at
+            at += k
+        for p in range(lo, hi):
+            c = order[p]
+            b = np.int64(key[c] >> shift)
+            spare[count[b]] = c
+            count[b] += 1
+        for p in range(lo, hi):
+            order[p] = spare[p]
+    for i in range(lo + 1, hi):
+        c = order[i]
+        k = i - 1
+        while k >= lo and key[order[k]] < key[c]:
+            order[k + 1] = order[k]
+            k -= 1
+        order[k + 1] = c
+
+
+@jit(inline="always")
+def _break_ties(s0, s1, s2, s3, order, key, by_ref, run_end, tie_low, count, spare):
+    """``kernel_parts.break_ties`` (F9 switch1: the same dice, the same order) with the
+    bucket sort of ``_sort_desc``. Returns the generator state."""
+    n_comb = key.shape[0]
+    for c in range(n_comb):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        key[c] = (x & DIE_BITS) | tie_low[c]
+    i = 0
+    while i < n_comb:
+        end = run_end[i]
+        for p in range(i, end):
+            order[p] = by_ref[p]
+        if end - i > 1:
+            _sort_desc(order, i, end, key, count, spare)
+        i = end
+    return s0, s1, s2, s3
+
+
+@jit
+def _square_bound(r):
+    """The largest ``x`` whose rounded square root is at most ``r``: ``sqrt(x) <= r``
+    exactly when ``x <= _square_bound(r)`` (``r * r`` itself can be a rounding off)."""
+    x = r * r
+    while np.sqrt(x) > r:
+        x = np.nextafter(x, -np.inf)
+    while np.sqrt(np.nextafter(x, np.inf)) <= r:
+        x = np.nextafter(x, np.inf)
+    return x
+
+
+@jit(inline="always")
+def _band(d2, band_sq):
+    """``rules.range_modifier`` at a distance within the weapon's listed range, from its
+    square ``d2`` (``band_sq``: the square bounds of 4, 10 and 50 m)."""
+    if d2 <= band_sq[0]:
+        return 0
+    if d2 <= band_sq[1]:
+        return -2
+    if d2 <= band_sq[2]:
+        return -4
+    return -6
+
+
+@jit(inline="always")
+def _cell(x, y, grid):
+    """The cell of the nearest-enemy grid (``_grid``) that holds the point ``(x, y)``."""
+    x0, y0, size, nx, ny = grid[0], grid[1], grid[2], np.int64(grid[3]), np.int64(grid[4])
+    ix = np.int64((x - x0) / size)
+    iy = np.int64((y - y0) / size)
+    ix = 0 if ix < 0 else (nx - 1 if ix >= nx else ix)
+    iy = 0 if iy < 0 else (ny - 1 if iy >= ny else iy)
+    return iy * nx + ix
+
+
+@jit(inline="always")
+def _enter(c, cell, side, head, nxt, prv, where, n_cells):
+    """Put combatant ``c`` into ``cell`` of its side's list of the grid."""
+    h = side[c] * n_cells + cell
+    where[c] = cell
+    prv[c] = -1
+    nxt[c] = head[h]
+    if head[h] >= 0:
+        prv[head[h]] = c
+    head[h] = c
+
+
+@jit(inline="always")
+def _leave(c, side, head, nxt, prv, where, n_cells):
+    """Take combatant ``c`` out of the grid."""
+    if prv[c] >= 0:
+        nxt[prv[c]] = nxt[c]
+    else:
+        head[side[c] * n_cells + where[c]] = nxt[c]
+    if nxt[c] >= 0:
+        prv[nxt[c]] = prv[c]
+    where[c] = -1
+
+
+@jit(inline="always")
+def _closer(a, cell, best, best_d, side, n_sides, moving, px, py, pair_dist, head, nxt, n_cells):
+    """The enemies of ``a`` in ``cell`` against the best so far (``best`` at ``best_d``):
+    the nearer, or at an equal distance the first listed, wins."""
+    n_comb = side.shape[0]
+    for s in range(n_sides):
+        if s == side[a]:
+            continue
+        c = head[s * n_cells + cell]
+        while c >= 0:
+            if moving:
+                dx = px[c] - px[a]
+                dy = py[c] - py[a]
+                d = np.sqrt(dx * dx + dy * dy)
+            else:
+                d = pair_dist[a * n_comb + c]
+            if best < 0 or d < best_d or (d == best_d and c < best):
+                best, best_d = c, d
+            c = nxt[c]
+    return best, best_d
+
+
+@jit
+def _nearest(a, side, n_sides, moving, px, py, pair_dist, grid, head, nxt):
+    """``kernel_parts.choose_target``'s ``nearest`` from the grid: the enemy not out at the
+    least distance (rounded as the scan rounds it; in motion the distance of the moment,
+    standing the start's ``pair_dist``), the first listed among equals; -1 if none.
+
+    The cells are searched in square rings around ``a``'s: a point in ring ``r`` is at least
+    ``(r - 1)`` cells away, so once that is past the best distance found (with a margin for
+    rounding) no nearer enemy, nor an equal one, is left."""
+    size, nx, ny = grid[2], np.int64(grid[3]), np.int64(grid[4])
+    n_cells = nx * ny
+    home = _cell(px[a], py[a], grid)
+    qx, qy = home % nx, home // nx
+    best, best_d = -1, np.inf
+    r = 0
+    while qx - r >= 0 or qy - r >= 0 or qx + r < nx or qy + r < ny:  # the ring meets the grid
+        if best >= 0 and (r - 1) * size > best_d * (1.0 + 1e-9) + 1e-9 * size:
+            break
+        x_from, x_to = max(qx - r, 0), min(qx + r, nx - 1)
+        y_from, y_to = max(qy - r + 1, 0), min(qy + r - 1, ny - 1)
+        for k in range(2 if r > 0 else 1):  # the ring's bottom and top rows
+            iy = qy - r if k == 0 else qy + r
+            if 0 <= iy < ny:
+                for ix in range(x_from, x_to + 1):
+                    best, best_d = _closer(
+                        a, iy * nx + ix, best, best_d, side, n_sides, moving, px, py,
+                        pair_dist, head, nxt, n_cells,
+                    )  # fmt: skip
+        for k in range(2 if r > 0 else 0):  # its sides
+            ix = qx - r if k == 0 else qx + r
+            if 0 <= ix < nx:
+                for iy in range(y_from, y_to + 1):
+                    best, best_d = _closer(
+                        a, iy * nx + ix, best, best_d, side, n_sides, moving, px, py,
+                        pair_dist, head, nxt, n_cells,
+                    )  # fmt: skip
+        r += 1
+    return best
+
+
+@jit(inline="always")
+def _count(tree, base, n, i, delta):
+    """Add ``delta`` at place ``i`` of the Fenwick tree ``tree[base:base + n + 1]``."""
+    i += 1
+    while i <= n:
+        tree[base + i] += delta
+        i += i & -i
+
+
+@jit
+def _random_enemy(a, side, count, n_comb, s0, s1, s2, s3):
+    """``kernel_parts.choose_target``'s ``random`` from counts: one of the enemies of ``a``
+    not out, in listed order, by the same die (none when there are none, no die when there
+    is one); returns it (-1: none) and the generator state.
+
+    ``count`` holds Fenwick trees over the listed order of those not out: all of them first,
+    then each side's (``n_comb + 1`` each). The enemies before a place are the first tree's
+    count less ``a``'s side's, so the chosen one is found in O(log C), not a scan."""
+    n = n_comb
+    own = (side[a] + 1) * (n + 1)
+    top = 1
+    while top * 2 <= n:
+        top *= 2
+    n_e = 0  # the enemies not out: the trees' totals
+    i = n
+    while i > 0:
+        n_e += count[i] - count[own + i]
+        i -= i & -i
+    if n_e == 0:
+        return -1, s0, s1, s2, s3
+    pick = np.int64(0)
+    if n_e > 1:
+        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+        pick = np.int64(u * n_e)
+    pos, left = 0, pick + 1  # the place before the pick-th enemy (0-based) and those to pass
+    step = top
+    while step > 0:
+        nxt = pos + step
+        if nxt <= n:
+            here = count[nxt] - count[own + nxt]
+            if here < left:
+                pos = nxt
+                left -= here
+        step //= 2
+    return pos, s0, s1, s2, s3
+
+
 @jit(inline="always")
 def _in_order(order, st, act):
     """Fill ``act`` with the combatants not out, in initiative ``order``; returns how many."""
@@ -160,16 +472,30 @@ def _in_order(order, st, act):
 
 
 @jit(inline="always")
+def _still_in(act, n_act, st):
+    """Drop from ``act[:n_act]`` those now out, keeping the order; returns how many are
+    left (``_in_order`` when nobody came back into the fight)."""
+    n = 0
+    for i in range(n_act):
+        c = act[i]
+        if not st[np.uint64(c) * WIDTH + OUT]:
+            act[n] = c
+            n += 1
+    return n
+
+
+@jit(inline="always")
 def _aim(a, t, st, w_melee, pair_mod, stop):
     """Point attacker ``a`` at ``t``: its target, its modifier against it, the DV it meets
-    (column DVR or DVM of the target's row) and what stops its damage."""
-    n_comb = w_melee.shape[0]
+    (column DVR or DVM of the target's row) and what stops its damage (``pair_mod`` and
+    ``stop`` by the attacker's class, ``_pair_classes``)."""
     ra = np.uint64(a) * WIDTH
+    pair = st[ra + PAIR] + t
     st[ra + TARGET] = t
-    st[ra + MOD] = pair_mod[a * n_comb + t]
+    st[ra + MOD] = pair_mod[pair]
     st[ra + AV] = st[ra + ATT] + st[ra + MOD]
     st[ra + DVCOL] = DVM if w_melee[a] else DVR
-    st[ra + STOP] = stop[a * n_comb + t]
+    st[ra + STOP] = stop[pair]
 
 
 @jit(inline="always")
@@ -257,6 +583,22 @@ def run_chunk(
         def_melee, nd6_offsets,
     )  # fmt: skip
     stop = stop_table(pair_armour, w_dmg, sd)  # per attacker and target (F20)
+    # the pair tables by attacker class: in motion what stops a hit, the static modifier and
+    # the cover (the modifier of the start is not read); standing, the modifier and the stop
+    nn = n_comb * n_comb
+    if moving:
+        tables = np.concatenate((stop, pair_base, pair_cover))
+        pair_class, packed, n_class = _pair_classes(tables, 3, n_comb)
+        k_stop = packed[: n_class * n_comb]
+        k_base = packed[n_class * n_comb : 2 * n_class * n_comb]
+        k_cover = packed[2 * n_class * n_comb :]
+        k_mod = np.zeros(n_class * n_comb, np.int64)
+    else:
+        tables = np.concatenate((pair_mod[:nn], stop))
+        pair_class, packed, n_class = _pair_classes(tables, 2, n_comb)
+        k_mod = packed[: n_class * n_comb]
+        k_stop = packed[n_class * n_comb :]
+        k_base = k_cover = k_mod
     # the watch line and wound penalty by Hits lost: row LVL0 - Hits, the last row of each
     # combatant standing for every Hits below it
     level_at = np.zeros(n_comb + 1, np.int64)
@@ -291,6 +633,7 @@ def run_chunk(
         fresh[rc + LVL_LAST] = level_at[c + 1] - 1
         fresh[rc + DEADLINE] = -2 * body[c]
         fresh[rc + DOWN] = down_state(hits_max[c], stun_max[c], False)
+        fresh[rc + PAIR] = pair_class[c]
         fresh_ko += fresh[rc + DOWN] == 1
         fresh_dying += fresh[rc + DOWN] == 2
         _set_values(rc, c * n_pen, fresh, table)
@@ -298,7 +641,7 @@ def run_chunk(
         # first action (``focus`` reads who has a target)
         fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb) if all_first else -1
         if fresh[rc + TARGET] >= 0:
-            _aim(c, fresh[rc + TARGET], fresh, w_melee, pair_mod, stop)
+            _aim(c, fresh[rc + TARGET], fresh, w_melee, k_mod, k_stop)
     fresh_sides_left = np.sum(side_size > 0)
     fresh_downs = np.nonzero(fresh[DOWN::ROW])[0]  # the knocked out and dying (_down)
     fresh_n_down = fresh_downs.shape[0]
@@ -311,6 +654,39 @@ def run_chunk(
     act = np.empty(n_comb, np.int64)
     tie_key = np.empty(n_comb, np.uint64)
     by_ref, run_end, tie_low = tie_tables(ref, base_order)
+    bucket = np.empty(1 << BUCKET_BITS, np.int64)  # the tie sort's scratch
+    spare = np.empty(n_comb, np.int64)
+    range_sq = np.empty(n_comb, np.float64)  # the square bounds of each weapon's range
+    for c in range(n_comb):
+        range_sq[c] = _square_bound(w_range[c])
+    band_sq = np.array([_square_bound(4.0), _square_bound(10.0), _square_bound(50.0)])
+    # the nearest-enemy grid: square cells over the start's bounding box (everyone moves only
+    # toward someone, so nobody leaves it), about one combatant a cell
+    any_nearest = False  # (fewer than GRID_MIN: the plain scan is as quick)
+    for c in range(n_comb):
+        any_nearest = any_nearest or (targeting[c] == tx.T_NEAREST and n_comb >= GRID_MIN)
+    x_lo, x_hi, y_lo, y_hi = pos_x0.min(), pos_x0.max(), pos_y0.min(), pos_y0.max()
+    span = max(x_hi - x_lo, y_hi - y_lo)
+    cell_m = max(np.sqrt((x_hi - x_lo) * (y_hi - y_lo) / n_comb), span / n_comb, 1e-6)
+    grid = np.array([x_lo, y_lo, cell_m, np.floor((x_hi - x_lo) / cell_m) + 1.0,
+                     np.floor((y_hi - y_lo) / cell_m) + 1.0])  # fmt: skip
+    n_cells = np.int64(grid[3]) * np.int64(grid[4]) if any_nearest else 1
+    head = np.empty(n_sides * n_cells, np.int64)  # per side and cell its first combatant
+    nxt = np.empty(n_comb, np.int64)  # the next and the previous in its cell, and the cell
+    prv = np.empty(n_comb, np.int64)
+    where = np.empty(n_comb, np.int64)
+    # ``random`` in a battle: counts of those not out in Fenwick trees (``_random_enemy``),
+    # all and per side, everyone in at the start
+    big = n_comb >= GRID_MIN  # ``focus`` from first_up (``_focus``), not from the top
+    any_random = False
+    for c in range(n_comb):
+        any_random = any_random or (targeting[c] == tx.T_RANDOM and n_comb >= GRID_MIN)
+    fresh_count = np.zeros((n_sides + 1) * (n_comb + 1) if any_random else 1, np.int64)
+    if any_random:
+        for c in range(n_comb):
+            _count(fresh_count, 0, n_comb, c, 1)
+            _count(fresh_count, (side[c] + 1) * (n_comb + 1), n_comb, c, 1)
+    count = fresh_count.copy()
     px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
     py = np.empty(n_comb, np.float64)
     ran = np.empty(n_comb, np.float64)
@@ -323,20 +699,28 @@ def run_chunk(
         for s in range(n_sides):
             standing[s] = side_size[s]
             first_up[s] = first_in[s]
-        if moving:
+        if moving or any_nearest:
             for c in range(n_comb):
                 px[c] = pos_x0[c]
                 py[c] = pos_y0[c]
                 ran[c] = 0.0
                 in_cover[c] = True
+        if any_random:
+            for i in range(count.shape[0]):
+                count[i] = fresh_count[i]
+        if any_nearest:
+            for i in range(head.shape[0]):
+                head[i] = -1
+            for c in range(n_comb - 1, -1, -1):
+                _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where, n_cells)
         sides_left = fresh_sides_left
         n_ko, n_dying = fresh_ko, fresh_dying
         n_down = fresh_n_down
         for i in range(n_down):
             downs[i] = fresh_downs[i]
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
-            s0, s1, s2, s3 = break_ties(
-                s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low
+            s0, s1, s2, s3 = _break_ties(
+                s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low, bucket, spare
             )
         n_act = n_comb  # act[:n_act]: the order without those out
         for i in range(n_comb):
@@ -373,6 +757,16 @@ def run_chunk(
                 ):  # fmt: skip
                     if mode == tx.T_FIRST:
                         tgt = _first_enemy(side[ua], first_up, n_comb)
+                    elif mode == tx.T_FOCUS and big:
+                        tgt = _focus(ua, side, st, first_up)
+                    elif mode == tx.T_RANDOM and any_random:
+                        tgt, s0, s1, s2, s3 = _random_enemy(
+                            ua, side, count, n_comb, s0, s1, s2, s3
+                        )
+                    elif mode == tx.T_NEAREST and any_nearest:
+                        tgt = _nearest(
+                            ua, side, n_sides, moving, px, py, pair_dist, grid, head, nxt
+                        )
                     else:
                         tgt, s0, s1, s2, s3 = _choose(
                             ua, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3
@@ -380,14 +774,18 @@ def run_chunk(
                     st[ra + TARGET] = tgt
                     if tgt < 0:
                         continue
-                    _aim(ua, tgt, st, w_melee, pair_mod, stop)
+                    _aim(ua, tgt, st, w_melee, k_mod, k_stop)
                 ut = np.uint64(tgt)
                 rt = ut * WIDTH
                 if moving:
                     dx = px[ut] - px[ua]
                     dy = py[ut] - py[ua]
-                    d = np.sqrt(dx * dx + dy * dy)
-                    if d > w_range[ua] and tac_default[ua]:  # close in: the whole action
+                    # the distance d = sqrt(d2) against the range, and the range band, by
+                    # d2's exact bounds (``_square_bound``): no square root to wait for
+                    # before the branch
+                    d2 = dx * dx + dy * dy
+                    beyond = d2 > range_sq[ua]  # d > w_range[ua]
+                    if beyond and tac_default[ua]:  # close in: the whole action
                         reach = max(w_range[ua] - 0.01, 0.0)  # end inside the range
                         px[ua], py[ua], went = move_toward(
                             px[ua], py[ua], px[ut], py[ut], run_m[ua], reach
@@ -395,17 +793,25 @@ def run_chunk(
                         ran[ua] = went
                         if went > 0.0:
                             in_cover[ua] = False
+                        if any_nearest:
+                            cell = _cell(px[ua], py[ua], grid)
+                            if cell != where[ua]:
+                                _leave(ua, side, head, nxt, prv, where, n_cells)
+                                _enter(ua, cell, side, head, nxt, prv, where, n_cells)
                         continue
                     ran[ua] = 0.0
-                    pair = ua * np.uint64(n_comb) + ut
-                    av = st[ra + ATT] + pair_base[pair]
+                    pair = np.uint64(st[ra + PAIR]) + ut
+                    av = st[ra + ATT] + k_base[pair]
                     if in_cover[ut]:
-                        av += pair_cover[pair]
+                        av += k_cover[pair]
                     if w_melee[ua]:
-                        if d > w_range[ua]:
+                        if beyond:
                             continue  # out of reach
                     else:
-                        av += range_modifier(d, w_range[ua])
+                        if beyond:
+                            av += range_modifier(np.sqrt(d2), w_range[ua])
+                        else:  # range_modifier within the listed range
+                            av += _band(d2, band_sq)
                         if ran[ut] >= 10.0:  # a moving target: -1 per 10 m it ran
                             av -= np.int64(ran[ut] // 10.0)
                     need = st[rt + np.uint64(st[ra + DVCOL])] - av
@@ -472,6 +878,11 @@ def run_chunk(
                     _set_values(rt, ut * u_pen + np.uint64(pen), st, table)
                     if out_of_fight(h, sn, dead, dying_can_act):
                         st[rt + OUT] = 1
+                        if any_nearest:
+                            _leave(ut, side, head, nxt, prv, where, n_cells)
+                        if any_random:
+                            _count(count, 0, n_comb, ut, -1)
+                            _count(count, (side[ut] + 1) * (n_comb + 1), n_comb, ut, -1)
                         if st[rt + C_OUT] == 0:
                             st[rt + C_OUT] = now
                         s = side[ut]
@@ -493,9 +904,10 @@ def run_chunk(
             if end_of_round:
                 rounds_done += 1
             reorder = gone
+            back = False  # someone out came back into the fight
             if not (n_ko > 0 or (end_of_round and n_dying > 0)):
                 if reorder:
-                    n_act = _in_order(order, st, act)
+                    n_act = _still_in(act, n_act, st)
                 continue
             minute = end_of_round and rounds_done % 5 == 0
             for i in range(n_down - 1, -1, -1):  # (a combatant leaving swaps in the last)
@@ -533,6 +945,16 @@ def run_chunk(
                 if now_out != (st[rc + OUT] != 0):
                     st[rc + OUT] = now_out
                     reorder = True
+                    back = back or not now_out
+                    if any_nearest and now_out:
+                        _leave(c, side, head, nxt, prv, where, n_cells)
+                    elif any_nearest:
+                        _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where,
+                               n_cells)  # fmt: skip
+                    if any_random:
+                        _count(count, 0, n_comb, c, -1 if now_out else 1)
+                        _count(count, (side[c] + 1) * (n_comb + 1), n_comb, c,
+                               -1 if now_out else 1)  # fmt: skip
                     s = side[c]
                     if now_out:
                         if st[rc + C_OUT] == 0:
@@ -548,8 +970,10 @@ def run_chunk(
                         standing[s] += 1
                         if c < first_up[s]:
                             first_up[s] = c
-            if reorder:
+            if back:
                 n_act = _in_order(order, st, act)
+            elif reorder:
+                n_act = _still_in(act, n_act, st)
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now
