@@ -10,6 +10,9 @@ standing (CA79) or after ``max_rounds`` (unresolved).
 A pair whose attack is the same whenever both stand as they started reads it off a static
 table (``tables.py``) instead of working it out: the numbers are the same either way
 (``O_NO_TABLES`` turns the tables off; the tests hold the two bit for bit).
+
+The trial loop is made per set of manoeuvres in the fight (:func:`features`, :func:`_kernel`):
+a fight without a grapple, a sweep, an area attack or a burst compiles none of their code.
 """
 
 from __future__ import annotations

@@ -15,9 +15,12 @@ What keeps an attack short (README "Speed"):
   their own FEAT);
 - the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
   Endurance roll and what its colour does, ranks lost, death at Shift 0, the end of the
-  fight) are worked out inline on those rows, with a count of those standing on each side,
-  so that the end of the fight is one test and nothing is called out of line; initiative too
-  (``_initiative``, bits for the sort and the ties), with the generator in registers;
+  fight) are worked out on those rows, with a count of those standing on each side, so that
+  the end of the fight is one test; ``_land`` and ``_endurance`` are inlined by numba, the
+  small steps they share (``_stand_change``, ``_go_out``, ``_die``, ``_lose_ranks``) called,
+  which LLVM inlines as fast, where numba inlining them at every site took most of the
+  kernel's compile; initiative too (``_initiative``, bits for the sort and the ties), with
+  the generator in registers;
 - a bleeder draws nothing and changes nothing but itself, so the round it will die in is
   worked out when it starts bleeding and recorded if the fight lasts that long
   (``_bleed_out``); the turn slots of a round run over the standing and those with an
