@@ -17,7 +17,7 @@ a fight without a grapple, a sweep, an area attack or a burst compiles none of t
 
 from __future__ import annotations
 
-import functools
+import threading
 
 import numpy as np
 
@@ -462,11 +462,18 @@ def _kernel(grapples, sweeps, areas, bursts):
     return jit(trials, _nrt=False)
 
 
-@functools.cache
+_MADE: dict = {}
+_MAKING = threading.Lock()
+
+
 def trials_for(grapples: bool, sweeps: bool, areas: bool, bursts: bool):
-    """The trial loop for a fight with these :func:`features` (made, and compiled, on first
-    use)."""
-    return _kernel(grapples, sweeps, areas, bursts)
+    """The trial loop for a fight with these :func:`features`, made on first use (and compiled
+    on its first call): one for each set, whichever thread asks first."""
+    key = (bool(grapples), bool(sweeps), bool(areas), bool(bursts))
+    with _MAKING:
+        if key not in _MADE:
+            _MADE[key] = _kernel(*key)
+        return _MADE[key]
 
 
 def run_chunk(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
