@@ -135,14 +135,16 @@ def _standing(n, side, side_left, n_sides):
 
 
 @jit(inline="always")
-def _choose(s0, s1, s2, s3, a, n, kind, pair_ok, pair_dist, targeting, outs, lvl, cand):
-    """The target ``a``'s tactic picks (UA16): among the enemies it may shoot that are not
-    out, those who can still act first; then the first listed, the nearest, the most or least
-    wounded, or one at random (a generator step when there is a choice). -1: none."""
+def _choose(s0, s1, s2, s3, a, n, foes, n_foes, pair_dist, targeting, outs, lvl, cand):
+    """The target ``a``'s tactic picks (UA16): among the enemies it may shoot (``foes[a * n:]``,
+    the ``n_foes[a]`` members it may shoot in listed order) that are not out, those who can
+    still act first; then the first listed, the nearest, the most or least wounded, or one at
+    random (a generator step when there is a choice). -1: none."""
     if targeting[a] == T_FIRST:  # the first able enemy, else the first helpless: no list
         first = -1
-        for t in range(n):
-            if pair_ok[a * n + t] and kind[t] == KIND_MEMBER and outs[t] == 0:
+        for i in range(n_foes[a]):
+            t = foes[a * n + i]
+            if outs[t] == 0:
                 if lvl[t] < L_INCAPACITATED:
                     return s0, s1, s2, s3, t
                 if first < 0:
@@ -150,8 +152,9 @@ def _choose(s0, s1, s2, s3, a, n, kind, pair_ok, pair_dist, targeting, outs, lvl
         return s0, s1, s2, s3, first
     m = 0
     able = 0
-    for t in range(n):
-        if pair_ok[a * n + t] and kind[t] == KIND_MEMBER and outs[t] == 0:
+    for i in range(n_foes[a]):
+        t = foes[a * n + i]
+        if outs[t] == 0:
             cand[m] = t
             m += 1
             if lvl[t] < L_INCAPACITATED:
@@ -250,6 +253,8 @@ def run_chunk(
     q_part = np.zeros(q_size, np.int64)
     q_src = np.zeros(q_size, np.int64)
     shooters = np.zeros(n, np.int64)
+    foes = np.zeros(n * n, np.int64)
+    n_foes = np.zeros(n, np.int64)
     _trials(
         key, first, n_trials,
         n, n_sides, max_rounds, n_dmg_parts, options, kind, side, shooter, skill, initiative,
@@ -262,7 +267,7 @@ def run_chunk(
         log_trial, events, n_events,
         trk, lvl, outs, deaths, crip, part_dmg, part_crip, breach, side_left, dealt_t, taken_t,
         att_t, land_t, det_round, cand, order, key_hi, key_lo, q_t, q_d, q_crit, q_part, q_src,
-        shooters,
+        shooters, foes, n_foes,
     )  # fmt: skip
 
 
@@ -279,13 +284,13 @@ def _trials(
     log_trial, events, n_events,
     trk, lvl, outs, deaths, crip, part_dmg, part_crip, breach, side_left, dealt_t, taken_t,
     att_t, land_t, det_round, cand, order, key_hi, key_lo, q_t, q_d, q_crit, q_part, q_src,
-    shooters,
+    shooters, foes, n_foes,
 ):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays (int64: one word a
-    combatant, nine for ``part_dmg`` and ``part_crip``, one a side for ``side_left``, and the
-    queue of a simultaneous round's wounds): compiled without reference counting (it
-    allocates nothing), so an array handed to an inlined helper costs no reference count in
-    the loop."""
+    combatant, nine for ``part_dmg`` and ``part_crip``, C for ``foes`` (the members each may
+    shoot, worked out once a chunk), one a side for ``side_left``, and the queue of a
+    simultaneous round's wounds): compiled without reference counting (it allocates nothing),
+    so an array handed to an inlined helper costs no reference count in the loop."""
     track_opts = options
     order_mode = options[OPT_ORDER]
     simultaneous = order_mode == ORDER_SIMULTANEOUS
@@ -305,10 +310,17 @@ def _trials(
     n_events[0] = 0
 
     n_shooters = 0
+    n_charges = 0
     for c in range(n):
         if shooter[c]:
             shooters[n_shooters] = c
             n_shooters += 1
+        n_charges += kind[c] == KIND_CHARGE
+        n_foes[c] = 0
+        for t in range(n):  # the members c may shoot, in listed order (``_choose``)
+            if pair_ok[c * n + t] and kind[t] == KIND_MEMBER:
+                foes[c * n + n_foes[c]] = t
+                n_foes[c] += 1
 
     for j in range(n_trials):
         logging = j == log_trial
@@ -356,7 +368,7 @@ def _trials(
             acted = 0
             ended = False
             # --- charges due this round (U4, UA17-UA25) ---
-            for c in range(n):
+            for c in range(n if n_charges else 0):
                 if kind[c] != KIND_CHARGE or det_round[c] != rnd:
                     continue
                 pending -= 1
@@ -479,7 +491,7 @@ def _trials(
                 a = order[i]
                 if outs[a] != 0 or lvl[a] >= L_INCAPACITATED:
                     continue
-                s0, s1, s2, s3, t = _choose(s0, s1, s2, s3, a, n, kind, pair_ok, pair_dist,
+                s0, s1, s2, s3, t = _choose(s0, s1, s2, s3, a, n, foes, n_foes, pair_dist,
                                             targeting, outs, lvl, cand)  # fmt: skip
                 if t < 0:
                     continue
