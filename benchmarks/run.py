@@ -399,6 +399,11 @@ def targets(record: dict) -> list[dict]:
             rows.append({"target": f"{r['scenario']}: attacks/s over the benchmark duel's "
                          "(2 threads)", "bar": r.get("target", 1.0), "measured": r["over_fuzion"],
                          "met": r["target_met"]})  # fmt: skip
+    for r in record.get("systems", []):  # each battle against its system's 1 v 1 (2 threads)
+        if r.get("duel_target_met") is not None:
+            rows.append({"target": f"{r['scenario']}: attacks/s over the {r['system']} 1 v 1's "
+                         "(2 threads)", "bar": r["duel_target"], "measured": r["over_duel"],
+                         "met": r["duel_target_met"]})  # fmt: skip
     rows += speed_targets(record.get("speed", []))
     peak = {r["trials"]: r["peak_rss_mb"] for r in record["memory"]}
     if 10**7 in peak and 10**8 in peak:

@@ -10,9 +10,14 @@ standing (CA79) or after ``max_rounds`` (unresolved).
 A pair whose attack is the same whenever both stand as they started reads it off a static
 table (``tables.py``) instead of working it out: the numbers are the same either way
 (``O_NO_TABLES`` turns the tables off; the tests hold the two bit for bit).
+
+The trial loop is made per set of manoeuvres in the fight (:func:`features`, :func:`_kernel`):
+a fight without a grapple, a sweep, an area attack or a burst compiles none of their code.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -205,19 +210,22 @@ def _first_enemy(mem, st, fs, c):
     return -1
 
 
-@typed
+@jit(inline="always")
 def do_action(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
               tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events, n_events,
-              c, k, n_act, rounds_left, bonus, exclude):  # fmt: skip
+              c, k, n_act, rounds_left, bonus, exclude, grapples, sweeps, areas,
+              bursts):  # fmt: skip
     """Action ``k`` of ``c``'s turn (004 L70-99): its form, the rounds it fires from the turn's
     Rating(X) (CA18) and the magazine (CA52), its column shifts (Power Attack -2, called shot
     -2 or the head -3, CA82; Sweep -1; concentrated fire -3 Full-Auto, -1 Continuous; burst
-    -1; -1CS on every roll of a turn of two or more actions, CA17). Returns the rounds left."""
+    -1; -1CS on every roll of a turn of two or more actions, CA17). Returns the rounds left.
+    The last four arguments (:func:`features`) leave out the code of a manoeuvre no one in the
+    fight makes (inlined into a kernel that passes constants, numba prunes it)."""
     kind = acts[c, k, AF_KIND]
     multi = 0
     if n_act >= 2:
         multi = -(n_act - 1) if opts[O_PER_EXTRA] != 0 else -1
-    if kind == A_GRAPPLE:
+    if grapples and kind == A_GRAPPLE:
         grapple(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
                 tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events, n_events, c,
                 k, multi)  # fmt: skip
@@ -240,14 +248,14 @@ def do_action(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, p
                 mem[c, M_W_GUN] != 0 and not rapid and st[c, S_SHOTS] == 0):  # fmt: skip
             event(fs, events, n_events, EVENT_IDLE, c, -1, 1, 0, 0, 0)
             return rounds_left
-    if kind == A_SWEEP:
+    if sweeps and kind == A_SWEEP:
         used = sweep(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab,
                      tab, tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events,
                      n_events, c, need, multi, bonus)  # fmt: skip
         if ammo:
             st[c, S_SHOTS] -= used
         return rounds_left - used
-    if mem[c, M_W_AREA] != 0:
+    if areas and mem[c, M_W_AREA] != 0:
         area_attack(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab,
                     tab, tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events,
                     n_events, c, multi, bonus)  # fmt: skip
@@ -259,7 +267,7 @@ def do_action(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, p
         return rounds_left
     if ammo:
         st[c, S_SHOTS] -= need
-    if kind == A_BURST:
+    if bursts and kind == A_BURST:
         burst(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
               tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events, n_events, c,
               t, multi, bonus)  # fmt: skip
@@ -284,20 +292,21 @@ def do_action(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, p
     return rounds_left - need
 
 
-@typed
+@jit(inline="always")
 def turn(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
          tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events, n_events, c,
-         is_acting):  # fmt: skip
+         is_acting, grapples, sweeps, areas, bursts):  # fmt: skip
     """``c``'s turn slot: the start-of-turn events, then, if it stands (or ``is_acting``: it stood
     when its simultaneous group began), one of: a grappled victim's escape or attack on its
     captor (CA95-CA96); raising its force field again (CA39); aid to a fallen ally (CA78); the
-    holder's squeeze (CA94); a turn of aiming (CA100); or its actions."""
+    holder's squeeze (CA94); a turn of aiming (CA100); or its actions. The features as
+    :func:`do_action`'s (no one is held in a fight without a grapple)."""
     turn_start(mem, st, opts, values, rank_col, colour_tab, rs, fs, cat_rolls, events,
                n_events, c)  # fmt: skip
     if fs[F_OVER] != 0 or not (is_acting or st[c, S_STATUS] == ST_STANDING):
         return
     holder = st[c, S_GRAPPLED_BY]
-    if holder >= 0:
+    if grapples and holder >= 0:
         if mem[c, M_WHEN_GRAPPLED] == 0:
             if fs[F_ROUND] > st[c, S_GRAPPLE_ROUND]:
                 escape(mem, opts, shift, rank_col, colour_tab, st, rs, fs, events, n_events, c)
@@ -326,7 +335,7 @@ def turn(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_t
     if aid(mem, st, opts, fs, events, n_events, c):
         return
     exclude = -1
-    if st[c, S_HOLDING] >= 0:
+    if grapples and st[c, S_HOLDING] >= 0:
         victim = st[c, S_HOLDING]
         if opts[O_HOLDER_OTHER] == 0 or choose_target(mem, acts, st, fs, c, 0, victim) < 0:
             squeeze(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab,
@@ -351,67 +360,129 @@ def turn(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_t
         rounds_left = do_action(mem, acts, opts, shift, rank_col, colour_tab, values,
                                 area_mask, pair_tab, tab, tab_later, tab_meta, st, ak, rs, fs,
                                 cat_colours, cat_rolls, events, n_events, c, k, n_act,
-                                rounds_left, bonus if k == 0 else 0, exclude)  # fmt: skip
+                                rounds_left, bonus if k == 0 else 0, exclude, grapples, sweeps,
+                                areas, bursts)  # fmt: skip
 
 
-@typed
-def fight(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
-          tab_later, tab_meta, pref, st0, max_rounds, st, ak, rs, fs, order, group, key, tie,
-          acting, cat_colours, cat_rolls, events, n_events):  # fmt: skip
-    """One fight from ``st0`` (the state at the start) with the generator ``rs``: fills
-    ``st`` and ``fs`` (the winner and the round it ended, or unresolved)."""
-    n = fs[F_N]
-    for c in range(n):
-        for f in range(st0.shape[1]):
-            st[c, f] = st0[c, f]
-    initiative(mem, opts, rs, order, group, key, tie, n)
-    for p in range(n):
-        event(fs, events, n_events, EVENT_INITIATIVE, order[p], -1, key[order[p]], p, group[p], 0)
-    end = max_rounds
-    for r in range(1, max_rounds + 1):
-        fs[F_ROUND] = r
-        if opts[O_SHIELD_PER_ROUND] != 0:
+def features(mem, acts) -> tuple[bool, bool, bool, bool]:
+    """Which manoeuvres anyone in a fight makes (the general kernel compiles the code of
+    these only): a grapple (and then an escape or a squeeze), a sweep, an area attack, a
+    three-round burst."""
+    n_act = mem[:, M_N_ACTIONS]
+    kinds = [int(acts[c, j, AF_KIND]) for c in range(mem.shape[0]) for j in range(int(n_act[c]))]
+    return (A_GRAPPLE in kinds, A_SWEEP in kinds, bool((mem[:, M_W_AREA] != 0).any()),
+            A_BURST in kinds)  # fmt: skip
+
+
+def _kernel(grapples, sweeps, areas, bursts):
+    """The general kernel's trial loop with the code of the manoeuvres switched on here
+    compiled in (:func:`features`): numba takes a closure's variables for constants and prunes
+    the branches on them before it types anything, through the inlined ``turn`` and
+    ``do_action``, so a fight without a manoeuvre compiles none of its code; each kernel is
+    cached apart (its key holds the closure's values)."""
+
+    def trials(chunk, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
+               area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
+               winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+               unconscious, dying, broken, severed, cat_colours, cat_rolls, log_trial, events,
+               n_events, st, ak, rs, fs, order, group, key, tie, acting):  # fmt: skip
+        n = mem.shape[0]
+        n_events[0] = 0
+        for j in range(n_trials):
+            rs[0], rs[1], rs[2], rs[3] = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3],
+                                                    first + j)  # fmt: skip
+            for f in range(fs.shape[0]):
+                fs[f] = 0
+            fs[F_SIDES] = n_sides
+            fs[F_N] = n
+            fs[F_LOG] = 1 if j == log_trial else 0
+            # one fight from st0 (the state at the start) with the generator rs: fills st and
+            # fs (the winner and the round it ended, or unresolved)
             for c in range(n):
-                if mem[c, M_HAS_SHIELD] != 0 and st[c, S_STATUS] == ST_STANDING:
-                    e = _first_enemy(mem, st, fs, c)
-                    if e >= 0:
-                        st[c, S_SH_MODE] = pref[c, e]
-        p = 0
-        while p < n and fs[F_OVER] == 0:
-            q = p
-            while q + 1 < n and group[q + 1] == group[p]:
-                q += 1
-            if q > p:
-                fs[F_DEFER] = 1
-                for i in range(p, q + 1):
-                    acting[order[i]] = st[order[i], S_STATUS] == ST_STANDING
-            for i in range(p, q + 1):
-                c = order[i]
-                turn(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab,
-                     tab, tab_later, tab_meta, st, ak, rs, fs, cat_colours, cat_rolls, events,
-                     n_events, c, q > p and acting[c])  # fmt: skip
-                if fs[F_OVER] != 0 and fs[F_DEFER] == 0:
+                for f in range(st0.shape[1]):
+                    st[c, f] = st0[c, f]
+            initiative(mem, opts, rs, order, group, key, tie, n)
+            for p in range(n):
+                event(fs, events, n_events, EVENT_INITIATIVE, order[p], -1, key[order[p]], p,
+                      group[p], 0)  # fmt: skip
+            end = max_rounds
+            for r in range(1, max_rounds + 1):
+                fs[F_ROUND] = r
+                if opts[O_SHIELD_PER_ROUND] != 0:
+                    for c in range(n):
+                        if mem[c, M_HAS_SHIELD] != 0 and st[c, S_STATUS] == ST_STANDING:
+                            e = _first_enemy(mem, st, fs, c)
+                            if e >= 0:
+                                st[c, S_SH_MODE] = pref[c, e]
+                p = 0
+                while p < n and fs[F_OVER] == 0:
+                    q = p
+                    while q + 1 < n and group[q + 1] == group[p]:
+                        q += 1
+                    if q > p:
+                        fs[F_DEFER] = 1
+                        for i in range(p, q + 1):
+                            acting[order[i]] = st[order[i], S_STATUS] == ST_STANDING
+                    for i in range(p, q + 1):
+                        c = order[i]
+                        turn(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask,
+                             pair_tab, tab, tab_later, tab_meta, st, ak, rs, fs, cat_colours,
+                             cat_rolls, events, n_events, c, q > p and acting[c], grapples,
+                             sweeps, areas, bursts)  # fmt: skip
+                        if fs[F_OVER] != 0 and fs[F_DEFER] == 0:
+                            break
+                    if q > p:
+                        fs[F_DEFER] = 0
+                        check_end(mem, st, fs)
+                    p = q + 1
+                if fs[F_OVER] != 0:
+                    end = r
                     break
-            if q > p:
-                fs[F_DEFER] = 0
-                check_end(mem, st, fs)
-            p = q + 1
-        if fs[F_OVER] != 0:
-            end = r
-            break
-    if fs[F_OVER] == 0:
-        fs[F_WINNER] = UNRESOLVED
-    fs[F_ROUND] = end
-    event(fs, events, n_events, EVENT_END, -1, -1, fs[F_WINNER], end, 0, 0)
+            if fs[F_OVER] == 0:
+                fs[F_WINNER] = UNRESOLVED
+            fs[F_ROUND] = end
+            event(fs, events, n_events, EVENT_END, -1, -1, fs[F_WINNER], end, 0, 0)
+            winner[j] = fs[F_WINNER]
+            end_slot[j] = fs[F_ROUND]
+            for c in range(n):
+                out_slot[j, c] = st[c, S_OUT_T]
+                death_slot[j, c] = st[c, S_DEATH_T]
+                dealt[j, c] = st[c, S_DEALT]
+                taken[j, c] = st[c, S_TAKEN]
+                attacks[j, c] = st[c, S_ATTACKS]
+                landed[j, c] = st[c, S_LANDED]
+                down, bleeding = final_state(st, c)
+                unconscious[j, c] = down
+                dying[j, c] = bleeding
+                broken[j, c] = st[c, S_BROKEN_N]
+                severed[j, c] = st[c, S_SEVERED_N]
+
+    name = "trials_" + "".join(str(int(f)) for f in (grapples, sweeps, areas, bursts))
+    trials.__name__ = trials.__qualname__ = name  # an index file of numba's cache each
+    return jit(trials, _nrt=False)
 
 
-@jit
+_MADE: dict = {}
+_MAKING = threading.Lock()
+
+
+def trials_for(grapples: bool, sweeps: bool, areas: bool, bursts: bool):
+    """The trial loop for a fight with these :func:`features`, made on first use (and compiled
+    on its first call): one for each set, whichever thread asks first."""
+    key = (bool(grapples), bool(sweeps), bool(areas), bool(bursts))
+    with _MAKING:
+        if key not in _MADE:
+            _MADE[key] = _kernel(*key)
+        return _MADE[key]
+
+
 def run_chunk(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
               area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
               winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
               unconscious, dying, broken, severed, cat_colours, cat_rolls, log_trial, events,
               n_events):  # fmt: skip
-    """Trials ``first .. first + n_trials - 1`` of the chunk with stream key ``key``.
+    """Trials ``first .. first + n_trials - 1`` of the chunk with stream key ``key``, on the
+    trial loop of the fight's :func:`features`, with its scratch arrays.
 
     Plan arrays (int64): ``mem[C, N_MEM]``, ``acts[C, MAX_ACTIONS, N_AF]``, ``opts[N_OPT]``,
     ``shift[K, 2 * CS_MAX + 1]``, ``rank_col[R]``, ``colour_tab[K, 101]``, ``values[R]``,
@@ -422,45 +493,11 @@ def run_chunk(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab
     rolls). ``log_trial`` >= 0: record that trial's events.
     """
     n = mem.shape[0]
-    _trials(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
-            area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
-            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
-            dying, broken, severed, cat_colours, cat_rolls, log_trial, events, n_events,
-            np.empty_like(st0), np.zeros(N_K, np.int64), np.zeros(4, np.uint64),
-            np.zeros(N_F, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))  # fmt: skip
-
-
-@typed
-def _trials(chunk, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
-            area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
-            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious,
-            dying, broken, severed, cat_colours, cat_rolls, log_trial, events, n_events, st, ak,
-            rs, fs, order, group, key, tie, acting):  # fmt: skip
-    """The trial loop of :func:`run_chunk`, with its scratch arrays."""
-    n = mem.shape[0]
-    n_events[0] = 0
-    for j in range(n_trials):
-        rs[0], rs[1], rs[2], rs[3] = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
-        for f in range(fs.shape[0]):
-            fs[f] = 0
-        fs[F_SIDES] = n_sides
-        fs[F_N] = n
-        fs[F_LOG] = 1 if j == log_trial else 0
-        fight(mem, acts, opts, shift, rank_col, colour_tab, values, area_mask, pair_tab, tab,
-              tab_later, tab_meta, pref, st0, max_rounds, st, ak, rs, fs, order, group, key,
-              tie, acting, cat_colours, cat_rolls, events, n_events)  # fmt: skip
-        winner[j] = fs[F_WINNER]
-        end_slot[j] = fs[F_ROUND]
-        for c in range(n):
-            out_slot[j, c] = st[c, S_OUT_T]
-            death_slot[j, c] = st[c, S_DEATH_T]
-            dealt[j, c] = st[c, S_DEALT]
-            taken[j, c] = st[c, S_TAKEN]
-            attacks[j, c] = st[c, S_ATTACKS]
-            landed[j, c] = st[c, S_LANDED]
-            down, bleeding = final_state(st, c)
-            unconscious[j, c] = down
-            dying[j, c] = bleeding
-            broken[j, c] = st[c, S_BROKEN_N]
-            severed[j, c] = st[c, S_SEVERED_N]
+    trials = trials_for(*features(mem, acts))
+    trials(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values, area_mask,
+           pair_tab, tab, tab_later, tab_meta, pref, st0, int(n_sides), int(max_rounds), winner,
+           end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying,
+           broken, severed, cat_colours, cat_rolls, int(log_trial), events, n_events,
+           np.empty_like(st0), np.zeros(N_K, np.int64), np.zeros(4, np.uint64),
+           np.zeros(N_F, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+           np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))  # fmt: skip

@@ -50,6 +50,7 @@ from .codes import (
 )
 from .kernel import MAX_REROLLS
 from .tables import entry
+from .typed import INNER
 
 __all__ = ["N_DA", "duel_tables", "run_chunk"]
 
@@ -138,7 +139,7 @@ def _drop(s0, s1, s2, s3, v, net, ht, e_t, rank_e, threatened, roll_now, colour_
     return s0, s1, s2, s3, False, 1, 0, -1
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_later, max_rounds,
             agi0, agi1, n_act0, n_act1, side0, side1, h0, h1, rank_e0, rank_e1, act, codes,
             entries, counts, winner, end_slot, out_slot, death_slot, dealt, taken, attacks,

@@ -15,9 +15,12 @@ What keeps an attack short (README "Speed"):
   their own FEAT);
 - the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
   Endurance roll and what its colour does, ranks lost, death at Shift 0, the end of the
-  fight) are worked out inline on those rows, with a count of those standing on each side,
-  so that the end of the fight is one test and nothing is called out of line; initiative too
-  (``_initiative``, bits for the sort and the ties), with the generator in registers;
+  fight) are worked out on those rows, with a count of those standing on each side, so that
+  the end of the fight is one test; ``_land`` and ``_endurance`` are inlined by numba, the
+  small steps they share (``_stand_change``, ``_go_out``, ``_die``, ``_lose_ranks``) called,
+  which LLVM inlines as fast, where numba inlining them at every site took most of the
+  kernel's compile; initiative too (``_initiative``, bits for the sort and the ties), with
+  the generator in registers;
 - a bleeder draws nothing and changes nothing but itself, so the round it will die in is
   worked out when it starts bleeding and recorded if the fight lasts that long
   (``_bleed_out``); the turn slots of a round run over the standing and those with an
@@ -102,6 +105,7 @@ from .codes import (
     YELLOW,
 )
 from .kernel import MAX_REROLLS, initiative
+from .typed import INNER
 
 __all__ = ["squad_tables", "run_chunk"]
 
@@ -252,7 +256,7 @@ def _live(st, rc):
         (status == ST_DOWN) & ((down == DN_PENDING) | (down == DN_GREEN))))  # fmt: skip
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _stand_change(st, fa, rc, c, d, n):
     """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): the count of its side
     standing and of the sides with anyone standing, and its side's first standing member,
@@ -276,7 +280,7 @@ def _stand_change(st, fa, rc, c, d, n):
         st[vs + V_FIRST_UP] = e
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _go_out(st, fa, rc, r, n_sides):
     """``fate.go_out``: the round it first went out; then whether the fight is over
     (``fate.check_end``: at most one side with anyone standing)."""
@@ -290,7 +294,7 @@ def _go_out(st, fa, rc, r, n_sides):
                 st[fa + G_WINNER] = s
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _die(st, fa, rc, c, r, n, n_sides):
     """``fate.die``: death at Shift 0 or killed outright."""
     status = st[rc + STATUS]
@@ -306,7 +310,7 @@ def _die(st, fa, rc, c, r, n, n_sides):
         _go_out(st, fa, rc, r, n_sides)
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _lose_ranks(st, fa, rc, c, r, n, n_sides, k, immediate):
     """``fate.lose_ranks``: ``k`` ranks (no Health tracks Endurance in a squad fight)."""
     new = st[rc + RANK_E] - k
@@ -563,7 +567,7 @@ def _bleed_out(st, rc, end, end_pos):
         st[rc + DROPS] += 1
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,

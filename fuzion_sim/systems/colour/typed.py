@@ -10,6 +10,10 @@ They are compiled without numba's reference counting (``_nrt=False``): none allo
 call that passes a dozen arrays otherwise counts references to each with atomic operations,
 which took a third of the squad kernel's time. The kernels' entry points allocate their
 scratch arrays and hand the trial loop to such a function.
+
+Each compiles (or loads from the cache) on first use, not at import: a fight compiles only the
+helpers its kernel calls (a duel on the duel kernel never compiles the general kernel's), which
+is most of a cold first run's time.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from numba import types
 
 from ..._jit import jit
 
-__all__ = ["typed"]
+__all__ = ["INNER", "typed"]
 
 _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
@@ -38,13 +42,19 @@ ARRAYS = {
         ("out_slot", "death_slot", "dealt", "taken", "attacks", "landed", "unconscious",
          "dying", "broken", "severed"), types.int32[:, ::1]),
 }  # fmt: skip
+#: The options of a function only jitted code calls: no reference counting, and neither of the
+#: wrappers that would let Python or C call it (compiling them was a sixth of a kernel's cold
+#: compile).
+INNER = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 #: Flag arguments by name; every other argument is an int64, but ``x`` (a generator output).
 FLAGS = {"full", "bypass_shield", "bypass", "is_hit", "is_first", "may_bypass", "attack",
          "movement", "forced", "counter_ok", "is_acting", "autofire"}  # fmt: skip
 
 
 def typed(fn):
-    """``jit`` ``fn`` for one signature, read off its parameter names."""
+    """``jit`` ``fn`` for one signature, read off its parameter names, compiled when a caller
+    is first typed against it (or it is first called): then as ``numba.njit(signature)``
+    compiles at once, no other signature ever (a constant argument converts to its int64)."""
     sig = []
     for name in inspect.signature(fn).parameters:
         if name in ARRAYS:
@@ -55,4 +65,22 @@ def typed(fn):
             sig.append(types.uint64)
         else:
             sig.append(types.int64)
-    return jit(signature_or_function=tuple(sig), _nrt=False)(fn)
+    disp = jit(**INNER)(fn)
+    template, for_args = disp.get_call_template, disp._compile_for_args
+
+    def fix():
+        if disp._can_compile:
+            disp.compile(tuple(sig))
+            disp.disable_compile()
+
+    def get_call_template(args, kws):
+        fix()
+        return template(args, kws)
+
+    def compile_for_args(*args, **kws):
+        fix()
+        return for_args(*args, **kws)
+
+    disp.get_call_template = get_call_template
+    disp._compile_for_args = compile_for_args
+    return disp

@@ -91,12 +91,12 @@ __all__ = ["run_chunk"]
 
 #: ``wound`` as a called function, for the rare paths (charges, blasts, a simultaneous round's
 #: landing): four more inlined copies of it made the kernel slow to compile.
-_wound = jit(wound.py_func)
+_wound = jit(wound.py_func, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 _S32 = np.uint64(32)
 
 
-@jit
+@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _log(events, n_events, kind, rnd, actor, target, roll, need, result, hit, row, damage,
          part, level, extra, points):  # fmt: skip
     """Append one event row (past the log's end, into its scratch last row). Called, not
@@ -135,14 +135,26 @@ def _standing(n, side, side_left, n_sides):
 
 
 @jit(inline="always")
-def _choose(s0, s1, s2, s3, a, n, kind, pair_ok, pair_dist, targeting, outs, lvl, cand):
-    """The target ``a``'s tactic picks (UA16): among the enemies it may shoot that are not
-    out, those who can still act first; then the first listed, the nearest, the most or least
-    wounded, or one at random (a generator step when there is a choice). -1: none."""
+def _choose(s0, s1, s2, s3, a, n, foes, n_foes, pair_dist, targeting, outs, lvl, cand):
+    """The target ``a``'s tactic picks (UA16): among the enemies it may shoot (``foes[a * n:]``,
+    the ``n_foes[a]`` members it may shoot in listed order) that are not out, those who can
+    still act first; then the first listed, the nearest, the most or least wounded, or one at
+    random (a generator step when there is a choice). -1: none."""
+    if targeting[a] == T_FIRST:  # the first able enemy, else the first helpless: no list
+        first = -1
+        for i in range(n_foes[a]):
+            t = foes[a * n + i]
+            if outs[t] == 0:
+                if lvl[t] < L_INCAPACITATED:
+                    return s0, s1, s2, s3, t
+                if first < 0:
+                    first = t
+        return s0, s1, s2, s3, first
     m = 0
     able = 0
-    for t in range(n):
-        if pair_ok[a * n + t] and kind[t] == KIND_MEMBER and outs[t] == 0:
+    for i in range(n_foes[a]):
+        t = foes[a * n + i]
+        if outs[t] == 0:
             cand[m] = t
             m += 1
             if lvl[t] < L_INCAPACITATED:
@@ -216,24 +228,6 @@ def run_chunk(
     that trial's events go to ``events`` (int64[E, N_EV_FIELDS]; ``n_events[0]`` counts
     them).
     """
-    track_opts = options
-    order_mode = options[OPT_ORDER]
-    simultaneous = order_mode == ORDER_SIMULTANEOUS
-    rolled = order_mode == ORDER_ROLLED
-    has_ties = options[OPT_HAS_TIES] != 0
-    dodge_on = options[OPT_DODGE] != 0
-    shot_roll = options[OPT_SHOT_ROLL]
-    critical_on = options[OPT_CRITICAL] != 0
-    penalties_on = options[OPT_PENALTIES] != 0
-    locations = options[OPT_LOCATIONS]
-    fallback = options[OPT_FALLBACK]
-    torso = options[OPT_TORSO]
-    cv_avoid = options[OPT_CV_AVOID] != 0
-    blast_separate = options[OPT_BLAST_SEPARATE] != 0
-    frag_both = options[OPT_FRAG_BOTH] != 0
-    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    n_events[0] = 0
-
     trk = np.zeros(n, np.int64)
     lvl = np.zeros(n, np.int64)
     outs = np.zeros(n, np.int64)
@@ -252,18 +246,81 @@ def run_chunk(
     order = np.zeros(n, np.int64)
     key_hi = np.zeros(n, np.int64)
     key_lo = np.zeros(n, np.int64)
-    q_size = n * (2 * n + 2) + 1
+    q_size = n * (2 * n + 2) + 1  # a simultaneous round's wounds
     q_t = np.zeros(q_size, np.int64)
     q_d = np.zeros(q_size, np.int64)
     q_crit = np.zeros(q_size, np.int64)
     q_part = np.zeros(q_size, np.int64)
     q_src = np.zeros(q_size, np.int64)
     shooters = np.zeros(n, np.int64)
+    foes = np.zeros(n * n, np.int64)
+    n_foes = np.zeros(n, np.int64)
+    _trials(
+        key, first, n_trials,
+        n, n_sides, max_rounds, n_dmg_parts, options, kind, side, shooter, skill, initiative,
+        dodge, dodges, targeting, width, dead_at, aim_part, aim_need, blast_type, pair_ok,
+        pair_need, pair_bonus, pair_dist, pair_dmg, bl_conc, bl_zone, bl_adj, bl_cv, ch_round,
+        ch_timed, ch_tamp, ch_tamp_skill, ch_contact, ch_conc, ch_zone, ch_adj, ch_cv, ch_dmg,
+        ch_breach, loc_part, loc_blow, loc_total,
+        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
+        wound_levels, location_hits, crippled_parts, breach_states,
+        log_trial, events, n_events,
+        trk, lvl, outs, deaths, crip, part_dmg, part_crip, breach, side_left, dealt_t, taken_t,
+        att_t, land_t, det_round, cand, order, key_hi, key_lo, q_t, q_d, q_crit, q_part, q_src,
+        shooters, foes, n_foes,
+    )  # fmt: skip
+
+
+@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _trials(
+    key, first, n_trials,
+    n, n_sides, max_rounds, n_dmg_parts, options, kind, side, shooter, skill, initiative,
+    dodge, dodges, targeting, width, dead_at, aim_part, aim_need, blast_type, pair_ok,
+    pair_need, pair_bonus, pair_dist, pair_dmg, bl_conc, bl_zone, bl_adj, bl_cv, ch_round,
+    ch_timed, ch_tamp, ch_tamp_skill, ch_contact, ch_conc, ch_zone, ch_adj, ch_cv, ch_dmg,
+    ch_breach, loc_part, loc_blow, loc_total,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
+    wound_levels, location_hits, crippled_parts, breach_states,
+    log_trial, events, n_events,
+    trk, lvl, outs, deaths, crip, part_dmg, part_crip, breach, side_left, dealt_t, taken_t,
+    att_t, land_t, det_round, cand, order, key_hi, key_lo, q_t, q_d, q_crit, q_part, q_src,
+    shooters, foes, n_foes,
+):  # fmt: skip
+    """The trial loop of :func:`run_chunk`, with its scratch arrays (int64: one word a
+    combatant, nine for ``part_dmg`` and ``part_crip``, C for ``foes`` (the members each may
+    shoot, worked out once a chunk), one a side for ``side_left``, and the queue of a
+    simultaneous round's wounds): compiled without reference counting (it allocates nothing),
+    so an array handed to an inlined helper costs no reference count in the loop."""
+    track_opts = options
+    order_mode = options[OPT_ORDER]
+    simultaneous = order_mode == ORDER_SIMULTANEOUS
+    rolled = order_mode == ORDER_ROLLED
+    has_ties = options[OPT_HAS_TIES] != 0
+    dodge_on = options[OPT_DODGE] != 0
+    shot_roll = options[OPT_SHOT_ROLL]
+    critical_on = options[OPT_CRITICAL] != 0
+    penalties_on = options[OPT_PENALTIES] != 0
+    locations = options[OPT_LOCATIONS]
+    fallback = options[OPT_FALLBACK]
+    torso = options[OPT_TORSO]
+    cv_avoid = options[OPT_CV_AVOID] != 0
+    blast_separate = options[OPT_BLAST_SEPARATE] != 0
+    frag_both = options[OPT_FRAG_BOTH] != 0
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    n_events[0] = 0
+
     n_shooters = 0
+    n_charges = 0
     for c in range(n):
         if shooter[c]:
             shooters[n_shooters] = c
             n_shooters += 1
+        n_charges += kind[c] == KIND_CHARGE
+        n_foes[c] = 0
+        for t in range(n):  # the members c may shoot, in listed order (``_choose``)
+            if pair_ok[c * n + t] and kind[t] == KIND_MEMBER:
+                foes[c * n + n_foes[c]] = t
+                n_foes[c] += 1
 
     for j in range(n_trials):
         logging = j == log_trial
@@ -311,7 +368,7 @@ def run_chunk(
             acted = 0
             ended = False
             # --- charges due this round (U4, UA17-UA25) ---
-            for c in range(n):
+            for c in range(n if n_charges else 0):
                 if kind[c] != KIND_CHARGE or det_round[c] != rnd:
                     continue
                 pending -= 1
@@ -434,7 +491,7 @@ def run_chunk(
                 a = order[i]
                 if outs[a] != 0 or lvl[a] >= L_INCAPACITATED:
                     continue
-                s0, s1, s2, s3, t = _choose(s0, s1, s2, s3, a, n, kind, pair_ok, pair_dist,
+                s0, s1, s2, s3, t = _choose(s0, s1, s2, s3, a, n, foes, n_foes, pair_dist,
                                             targeting, outs, lvl, cand)  # fmt: skip
                 if t < 0:
                     continue
