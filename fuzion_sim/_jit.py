@@ -51,7 +51,8 @@ def _module_file(name: str, package: Path) -> Path | None:
     return path.with_suffix(".py") if path.with_suffix(".py").is_file() else None
 
 
-def _imports(path: Path, package: Path) -> set[Path]:
+@functools.cache  # a stamp walk meets the same modules again and again
+def _imports(path: Path, package: Path) -> frozenset[Path]:
     """The modules of ``package`` that the module at ``path`` imports (``from .x import y``
     counts module ``x.y`` where that is a module, else ``x``)."""
     rel = path.relative_to(package.parent).with_suffix("").parts
@@ -66,7 +67,7 @@ def _imports(path: Path, package: Path) -> set[Path]:
             for alias in node.names:
                 sub = f"{module}.{alias.name}"
                 names.add(sub if _module_file(sub, package) else module)
-    return {f for f in (_module_file(n, package) for n in names) if f is not None}
+    return frozenset(f for f in (_module_file(n, package) for n in names) if f is not None)
 
 
 def _closure(path: Path, package: Path = _PACKAGE) -> list[Path]:

@@ -294,6 +294,7 @@ def test_jit_cache_stamp_follows_the_import_closure(tmp_path):
 
     def stamp():
         _jit._stamp.cache_clear()
+        _jit._imports.cache_clear()
         return _jit._stamp(room / "kernel.py", package)
 
     assert [p.name for p in _jit._closure(room / "kernel.py", package)] == [
