@@ -1,9 +1,10 @@
-"""Compile (or load from numba's cache) every kernel of every registered rule system once.
+"""Compile (or load from numba's cache) the kernels of scenarios ahead of their first run.
 
-``python -m fuzion_sim.warm`` runs one short chunk, kept and streamed, and one replay, of one
-shipped scenario per kernel (the kernel a system's ``describe_plan`` names), spread over the
-cores, so later processes load the kernels from the cache instead of each compiling them
-(the test suite runs it before its parallel workers start).
+``fuzion-sim warm [SCENARIO...]`` (and ``python -m fuzion_sim.warm``) runs one short chunk,
+kept and streamed, and one replay of each scenario given, or of one shipped scenario per
+kernel (the kernel a system's ``describe_plan`` names), spread over the cores, so later
+processes load the kernels from the cache instead of each compiling them (the test suite runs
+it before its parallel workers start).
 """
 
 from __future__ import annotations
@@ -44,11 +45,11 @@ def _one_per_kernel(paths: list[Path]) -> list[str]:
     return list(chosen.values())
 
 
-def warm(paths: list[Path], workers: int | None = None) -> float:
-    """Warm the kernels ``paths`` reach on ``workers`` processes (default: the cores); the
-    seconds it took."""
+def warm(paths: list[Path], workers: int | None = None, every: bool = False) -> float:
+    """Warm the kernels ``paths`` reach on ``workers`` processes (default: the cores): of each
+    scenario when ``every``, else of one scenario a kernel; the seconds it took."""
     began = time.perf_counter()
-    todo = _one_per_kernel(paths)
+    todo = [str(p) for p in paths] if every else _one_per_kernel(paths)
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
     if workers == 1:
         for path in todo:
