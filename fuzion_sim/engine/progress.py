@@ -13,19 +13,36 @@ __all__ = ["Progress", "compiling_notice"]
 COMPILING = "compiling kernels (first run only) ..."
 
 
+def _in_notebook() -> bool:
+    """Whether this process is a Jupyter kernel (its cells show what goes to stderr)."""
+    return "ipykernel" in sys.modules
+
+
+def _about(seconds: float) -> str:
+    """``about 40 s`` or ``about 4 min``."""
+    if seconds < 90:
+        return f"about {max(10, round(seconds, -1)):.0f} s"
+    return f"about {round(seconds / 60):.0f} min"
+
+
 @contextlib.contextmanager
-def compiling_notice(enabled: bool | None = None, delay: float = 1.0, stream=None):
-    """Say on a terminal that the kernels are compiling when loading them takes over ``delay``
-    seconds (a cache hit takes a fraction of one); ``enabled`` as :class:`Progress`."""
+def compiling_notice(enabled: bool | None = None, delay: float = 1.0, stream=None,
+                     estimate: float | None = None):  # fmt: skip
+    """Say that the kernels are compiling when loading them takes over ``delay`` seconds (a
+    cache hit takes a fraction of one), with ``estimate`` (CPU seconds, the system's
+    ``compile_seconds``) when known: on a terminal or in a notebook, or as ``enabled`` says."""
     stream = stream or sys.stderr
-    if not (stream.isatty() if enabled is None else enabled):
+    if not ((stream.isatty() or _in_notebook()) if enabled is None else enabled):
         yield
         return
     said = threading.Event()
 
     def say():
         said.set()
-        print(COMPILING, file=stream, flush=True)
+        text = COMPILING
+        if estimate:
+            text = f"compiling kernels (first run only; {_about(estimate)} of CPU) ..."
+        print(text, file=stream, flush=True)
 
     timer = threading.Timer(delay, say)
     timer.daemon = True

@@ -362,7 +362,7 @@ def run_plan(
     tally = empty_tally(system, plan)
     try:
         # Load (or compile) the jitted code before the clock starts: elapsed is simulation time.
-        with compiling_notice(progress):
+        with compiling_notice(progress, estimate=system.compile_seconds(plan)):
             chunk_result(system, plan, seed, 0, 1, keep=True)
             chunk_result(system, plan, seed, 0, 1, keep=False)
     except KeyboardInterrupt:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from ..errors import FuzionSimError
 
@@ -318,6 +318,15 @@ class RuleSystem:
     def describe_plan(self, plan) -> str:
         """What ``validate`` says of how the fight will run (which kernel, and why)."""
         return ""
+
+    #: CPU seconds a cold first run of each kernel (by the name a plan's ``kernel`` holds)
+    #: took on a 2-core machine: what the compile notice tells the user to expect.
+    compile_seconds_by_kernel: ClassVar[dict[str, float]] = {}
+
+    def compile_seconds(self, plan) -> float | None:
+        """About how many CPU seconds compiling ``plan``'s kernel takes on its first run (None:
+        not measured)."""
+        return self.compile_seconds_by_kernel.get(getattr(plan, "kernel", ""))
 
     # --- one trial ----------------------------------------------------------------------
     def replay(self, scenario, plan, seed: int, trial: int) -> dict:

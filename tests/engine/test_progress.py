@@ -1,6 +1,8 @@
-"""The terminal's notices: the compile notice appears only when loading the kernels is slow."""
+"""The terminal's notices: the compile notice appears only when loading the kernels is slow,
+on a terminal or in a notebook, with the system's estimate of the compile when it has one."""
 
 import io
+import sys
 import time
 
 from fuzion_sim.engine.progress import COMPILING, compiling_notice
@@ -27,7 +29,8 @@ def test_a_cache_hit_says_nothing():
     assert out.getvalue() == ""
 
 
-def test_nothing_off_a_terminal_or_when_switched_off():
+def test_nothing_off_a_terminal_or_when_switched_off(monkeypatch):
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)
     piped = io.StringIO()
     with compiling_notice(stream=piped, delay=0.0):
         time.sleep(0.1)
@@ -36,3 +39,30 @@ def test_nothing_off_a_terminal_or_when_switched_off():
     with compiling_notice(False, stream=out, delay=0.0):
         time.sleep(0.1)
     assert out.getvalue() == ""
+
+
+def test_a_notebook_shows_the_notice_with_the_estimate(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ipykernel", sys)  # a Jupyter kernel's process
+    cell = io.StringIO()
+    with compiling_notice(stream=cell, delay=0.0, estimate=240.0):
+        time.sleep(0.1)
+    first = cell.getvalue().splitlines()[0]
+    assert first == "compiling kernels (first run only; about 4 min of CPU) ..."
+    out = Terminal()
+    with compiling_notice(stream=out, delay=0.0, estimate=14.0):
+        time.sleep(0.1)
+    assert "about 10 s of CPU" in out.getvalue()
+
+
+def test_each_system_estimates_the_compile_of_its_shipped_fights():
+    """Every kernel the shipped examples reach has a measured compile time to announce."""
+    from conftest import SCENARIOS
+
+    from fuzion_sim import load_scenario
+    from fuzion_sim.systems import get_system
+
+    for path in sorted(SCENARIOS.glob("**/*.yaml")):
+        sc = load_scenario(path)
+        system = get_system(sc.system)
+        seconds = system.compile_seconds(system.compile(sc))
+        assert seconds is not None and 5 <= seconds <= 400, (path.name, seconds)

@@ -123,6 +123,17 @@ class Fuzion(RuleSystem):
 
         return describe_kernel(plan)
 
+    #: Measured cold (``NUMBA_CACHE_DIR`` empty) on 2 cores; the general kernel by its rooms.
+    compile_seconds_by_kernel: ClassVar[dict] = {"duel": 10.0, "squad": 20.0, "standing": 20.0}
+
+    def compile_seconds(self, plan):
+        if plan.kernel != "general":
+            return super().compile_seconds(plan)
+        from . import kernel
+
+        people = kernel.kernel_for(run.features(plan.arrays)) is kernel.kernel_for(kernel.PEOPLE)
+        return 70.0 if people else 240.0
+
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
         from . import narrate
