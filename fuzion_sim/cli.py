@@ -742,7 +742,7 @@ def warm(scenarios, workers):
     of their first run.
 
     A kernel is compiled on its first use and kept in numba's cache beside the package, so a
-    first run waits for it (Fuzion's general kernel about a minute and a half of CPU for a
+    first run waits for it (Fuzion's general kernel about 70 s of CPU for a
     fight of people, four minutes for one with vehicles, on 2 cores) and every later one
     does not. Run this once after installing or upgrading, or before a demonstration.
     """
