@@ -14,6 +14,8 @@ scattered by 1.5x (PERFORMANCE-NOTES lessons 15 and 17). The ratios are this tre
 median over each revision's::
 
     .venv/bin/python benchmarks/general_ab.py --against 9552713 --reps 30
+    .venv/bin/python benchmarks/general_ab.py --against eb79138 --scenario \
+        scenarios/vehicles/tank-example.yaml --chunk 4096
 
 A revision's first run compiles its general kernel (minutes on this 2-core machine).
 """
@@ -62,14 +64,15 @@ def export(rev: str) -> str:
     return name
 
 
-def plans(package: str) -> dict:
-    """``{label: (run_chunk, chunk_key, plan)}`` of ``package`` (compiled or loaded)."""
+def plans(package: str, path: Path = DUEL, labels=LABELS) -> dict:
+    """``{label: (run_chunk, chunk_key, plan)}`` of ``package`` (compiled or loaded): the
+    scenario at ``path`` with each label's tactics on everyone (None: its own)."""
     rng = importlib.import_module(f"{package}.engine.rng")
     scenario = importlib.import_module(f"{package}.scenario")
     system = importlib.import_module(f"{package}.systems.fuzion")
-    data = yaml.safe_load(DUEL.read_text())
+    data = yaml.safe_load(path.read_text())
     out = {}
-    for label, tactic in LABELS:
+    for label, tactic in labels:
         d = copy.deepcopy(data)
         for side in d["sides"].values():
             for member in side:
@@ -81,15 +84,15 @@ def plans(package: str) -> dict:
     return out
 
 
-def measure(trees: dict, reps: int) -> dict:
-    """Seconds of thread CPU of each tree's chunks, ``{(tree, label): [seconds]}``, the trees'
-    chunks in turn."""
-    times = {(tree, label): [] for tree in trees for label, _ in LABELS}
+def measure(trees: dict, reps: int, chunk: int = CHUNK) -> dict:
+    """Seconds of thread CPU of each tree's chunks of ``chunk`` trials, ``{(tree, label):
+    [seconds]}``, the trees' chunks in turn."""
+    times = {(tree, label): [] for tree, runs in trees.items() for label in runs}
     for r in range(reps):
         for tree, runs in trees.items():
             for label, (run_chunk, chunk_key, plan) in runs.items():
                 t0 = time.thread_time()
-                run_chunk(plan, chunk_key(1, r), 0, CHUNK)
+                run_chunk(plan, chunk_key(1, r), 0, chunk)
                 times[tree, label].append(time.thread_time() - t0)
     return times
 
@@ -100,20 +103,25 @@ def main(argv=None) -> None:
     parser.add_argument("--reps", type=int, default=12, help="chunks of each tree (12)")
     parser.add_argument("--against", nargs="*", default=[], metavar="REV",
                         help="git revisions to run beside this tree, in this process")
+    parser.add_argument("--scenario", type=Path, help="another fight instead of the benchmark "
+                        "duel (a vehicle's, a hazard's), as it is, forced onto the general kernel")
+    parser.add_argument("--chunk", type=int, default=CHUNK, help=f"trials a chunk ({CHUNK})")
     args = parser.parse_args(argv)
+    path, labels = (args.scenario, (("scenario", None),)) if args.scenario else (DUEL, LABELS)
     reps = args.reps_pos or args.reps
     names = []
     if args.against:
         STORE.mkdir(exist_ok=True)
         sys.path.insert(0, str(STORE))
         names = [export(rev) for rev in args.against]
-    trees = {"this": plans("fuzion_sim"), **{name: plans(name) for name in names}}
-    times = measure(trees, reps)
-    for label, _ in LABELS:
+    trees = {"this": plans("fuzion_sim", path, labels),
+             **{name: plans(name, path, labels) for name in names}}  # fmt: skip
+    times = measure(trees, reps, args.chunk)
+    for label, _ in labels:
         figures = []
         for tree in trees:
-            best = CHUNK / min(times[tree, label]) / 1e6
-            median = CHUNK / statistics.median(times[tree, label]) / 1e6
+            best = args.chunk / min(times[tree, label]) / 1e6
+            median = args.chunk / statistics.median(times[tree, label]) / 1e6
             figures.append(f"{tree} {best:.2f} M (median {median:.2f} M)")
         print(f"{label:8s}", "  ".join(figures), "fights/s")
         for name in names:

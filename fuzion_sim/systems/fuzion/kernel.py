@@ -1175,21 +1175,19 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                                     nd6_table, s0, s1, s2, s3, log, events, ne, now,
                                 )  # fmt: skip
                                 continue
-                            if jumps and action == tx.A_JUMP:  # a jump (impact.py)
-                                s0, s1, s2, s3, ne, sides_left = jump(
-                                    a, param, im, ar, sh, hl, wh, wp, st, tl, vh.kill_unit,
-                                    dt.nd6_offsets, dt.nd6_table, rl, standing, sides_left, s0, s1,
-                                    s2, s3, log, events, ne, now,
-                                )  # fmt: skip
-                                if sides_left <= 1:
-                                    break
-                                continue
-                            if drives and action > tx.A_JUMP:  # a vehicle's drive (motion.py)
-                                s0, s1, s2, s3, ne, sides_left = drive(
-                                    a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st,
-                                    tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events,
-                                    ne, now,
-                                )  # fmt: skip
+                            if (jumps or drives) and action >= tx.A_JUMP:
+                                if drives:  # a vehicle's drive, or a jump (motion.drive)
+                                    s0, s1, s2, s3, ne, sides_left = drive(
+                                        a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs,
+                                        st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log,
+                                        events, ne, now,
+                                    )  # fmt: skip
+                                else:  # only a jump: no call site of the vehicles' in the loop
+                                    s0, s1, s2, s3, ne, sides_left = jump(
+                                        a, param, im, ar, sh, hl, wh, wp, st, tl, vh.kill_unit,
+                                        dt.nd6_offsets, dt.nd6_table, rl, standing, sides_left,
+                                        s0, s1, s2, s3, log, events, ne, now,
+                                    )  # fmt: skip
                                 if sides_left <= 1:
                                     break
                                 continue
