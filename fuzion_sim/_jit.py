@@ -146,9 +146,10 @@ class _Dispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-def _ours(disp):
+def _ours(disp, cache: bool):
     disp.__class__ = _Dispatcher
-    disp._cache = _Cache(disp.py_func)
+    if cache:
+        disp._cache = _Cache(disp.py_func)
     return disp
 
 
@@ -165,6 +166,6 @@ def jit(fn=None, *, variant: str = "", **overrides):
     def wrap(f):
         if variant:
             f.__qualname__ = f"{f.__qualname__}_{variant}"
-        return _ours(njit(**options)(f))
+        return _ours(njit(**options)(f), options["cache"])
 
     return wrap if fn is None else wrap(fn)

@@ -320,11 +320,11 @@ def test_jit_compiles_a_callee_once_for_its_argument_types_not_their_values():
     more (numba alone compiles a literal's own specialisation: minutes for the Fuzion rooms)."""
     from fuzion_sim._jit import jit
 
-    @jit(_nrt=False)
+    @jit(_nrt=False, cache=False)  # compiled here, never loaded from an earlier run's cache
     def room(a, flag):
         return a * 2 if flag else a
 
-    @jit
+    @jit(cache=False)
     def caller(x, flag):
         return room(x, flag) + room(x, False) + room(-1, True) + room(np.int64(3), flag)
 
