@@ -69,7 +69,9 @@ def describe_member(m) -> str:
 
 
 def describe_kernel(fight) -> str:
-    """Which kernel runs a compiled fight and, for the general kernel, why not the duel's."""
-    if fight.kernel == "duel":
-        return "runs on the duel kernel"
-    return f"runs on the general kernel ({'; '.join(dispatch.blocking_reasons(fight.arrays))})"
+    """Which kernel runs a compiled fight and, for the general kernel, why not the battle
+    kernel."""
+    if fight.kernel != "general":
+        return f"runs on the {fight.kernel} kernel"
+    why = "; ".join(dispatch.blocking_reasons(fight.arrays, "battle"))
+    return f"runs on the general kernel ({why})"

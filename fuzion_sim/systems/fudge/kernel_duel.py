@@ -3,7 +3,7 @@
 Two armed members on two sides, shooting in fixed order (UA1), with no dodge, hit locations,
 critical shots or blasts (``dispatch`` decides): every shot is one generator step whose low 32
 bits index the 6,561 equally likely pairs of (to-hit roll, Damage Roll). A table built at
-compile time by the general kernel's own rule (``kernel_parts.duel_table``) holds, for each
+compile time by the general kernel's own rule (``kernel_parts.shot_table``) holds, for each
 pair, the shot's outcome at all three of the shooter's wound penalties side by side (0 for a
 miss, 2 x damage + 1 for a hit): the table is read before the penalty is known, and the
 penalty only picks the bits, so a shot never waits for the previous one's load, and the
@@ -35,30 +35,12 @@ from .codes import (
     TRACK_FIREARMS,
     UNRESOLVED,
 )
-from .kernel_parts import CAN_BIT, GONE_BIT, LOW32, state_bits
+from .kernel_parts import CAN_BIT, GONE_BIT, LOW32, firearms_edges, state_bits
 from .rules import firearms_level, level_of, take
 
 __all__ = ["run_chunk"]
 
 _N_PAIRS = np.uint64(6561)
-_NEVER = np.int64(1) << np.int64(60)
-
-
-@jit(inline="always")
-def _edges(width, dead_at, pen_on, out_level):
-    """A firearms track's band edges that matter in a duel (U3, UA11): the points at which
-    the -1 and -2 penalties start (never without penalties, UA14), at which the member can no
-    longer act (Incapacitated) and at which it is out (``out_at``, UA15)."""
-    hurt = width + 1 if pen_on else _NEVER
-    very = 2 * width + 1 if pen_on else _NEVER
-    helpless = 3 * width + 1
-    if out_level == 4:
-        gone = helpless
-    elif out_level == 5:
-        gone = 4 * width + 1
-    else:
-        gone = dead_at
-    return hurt, very, helpless, gone
 
 
 @jit
@@ -77,7 +59,7 @@ def run_chunk(
 ):  # fmt: skip
     """Run trials ``first .. first + n_trials - 1`` of a duel. The arguments after
     ``n_trials`` are a :class:`~.compile.Plan`'s fields, the shot table and its bits per
-    penalty (``kernel_parts.duel_table``), the per-trial outputs and the wound-level
+    penalty (``kernel_parts.shot_table``), the per-trial outputs and the wound-level
     category, then a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with
     ``accumulate`` the trials go straight into those and the per-trial outputs are left
     alone (the numbers are the same).
@@ -92,8 +74,8 @@ def run_chunk(
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     w0, w1 = width[0], width[1]
     d0, d1 = dead_at[0], dead_at[1]
-    hurt0, very0, helpless0, gone0 = _edges(w0, d0, pen_on, out_level)
-    hurt1, very1, helpless1, gone1 = _edges(w1, d1, pen_on, out_level)
+    hurt0, very0, helpless0, gone0 = firearms_edges(w0, d0, pen_on, out_level)
+    hurt1, very1, helpless1, gone1 = firearms_edges(w1, d1, pen_on, out_level)
     mask = (np.int64(1) << bits) - 1
     init_first = 0 if initiative[0] >= initiative[1] else 1
     side0, side1 = side[0], side[1]

@@ -1,7 +1,8 @@
-"""Jitted pieces both FUDGE kernels share, so that they draw the same numbers in the same
+"""Jitted pieces the FUDGE kernels share, so that they draw the same numbers in the same
 order and apply the same rules: the draws (one generator step per shot, per roll), the wound
-applied to a member (track, hit location, crippling, out and death), and the duel's table of
-shot outcomes (built from the same :func:`~.rules.shot` the general kernel calls)."""
+applied to a member (track, hit location, crippling, out and death), and the duel's and the
+battle's table of shot outcomes (built from the same :func:`~.rules.shot` the general kernel
+calls)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ from .dice import roll_of_index, two_rolls
 from .rules import level_of, penalty, shot, take
 
 __all__ = [
-    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "draw_roll", "draw_shot", "duel_table",
-    "roll_of_bits", "state_bits", "wound",
+    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "draw_roll", "draw_shot", "firearms_edges",
+    "roll_of_bits", "shot_table", "state_bits", "wound",
 ]  # fmt: skip
 
 LOW32 = np.uint64(0xFFFFFFFF)
@@ -37,6 +38,7 @@ CAN_BIT = 4
 GONE_BIT = 8
 DEAD_BIT = 16
 N81 = np.uint64(81)
+_NEVER = np.int64(1) << np.int64(60)
 _S32 = np.uint64(32)
 
 
@@ -105,15 +107,16 @@ def wound(t, damage, critical, part, rnd, options, side, width, dead_at, loc_blo
 
 
 @jit
-def duel_table(skill, pair_need, pair_bonus, pair_dmg, n_dmg_parts, n_comb, shot_roll, bits,
-               out):  # fmt: skip
-    """The duel kernel's shot outcomes: ``out[a * 6561 + idx]`` holds the outcome of member
-    ``a``'s shot (on the other) with roll index ``idx`` (``dice.two_rolls``) at wound penalty
-    ``-p`` in its bits ``p * bits .. (p + 1) * bits - 1``, p = 0, 1, 2: 0 for a miss,
-    2 x damage + 1 for a hit."""
-    for a in range(2):
-        t = 1 - a
-        q = a * n_comb + t
+def shot_table(skill, pair_need, pair_bonus, pair_dmg, n_dmg_parts, n_comb, shot_roll, bits,
+               attackers, targets, out):  # fmt: skip
+    """The shot outcomes of the pairs ``attackers[k]`` on ``targets[k]`` (no dodge, no hit
+    location): ``out[k * 6561 + idx]`` holds the outcome of the shot with roll index ``idx``
+    (``dice.two_rolls``) at wound penalty ``-p`` in its bits ``p * bits .. (p + 1) * bits -
+    1``, p = 0, 1, 2: 0 for a miss, 2 x damage + 1 for a hit. The duel's table is that of
+    the pairs 0 on 1 and 1 on 0; a battle's has a row per shot class."""
+    for k in range(attackers.shape[0]):
+        a = attackers[k]
+        q = a * n_comb + targets[k]
         for idx in range(6561):
             ra = roll_of_index(np.int64(idx // 81))
             rb = roll_of_index(np.int64(idx % 81))
@@ -123,7 +126,24 @@ def duel_table(skill, pair_need, pair_bonus, pair_dmg, n_dmg_parts, n_comb, shot
                                    np.int64(NO_DODGE), shot_roll)  # fmt: skip
                 code = 2 * pair_dmg[(q * n_dmg_parts) * 9 + row + 4] + 1 if hit else 0
                 packed |= np.int64(code) << (p * bits)
-            out[a * 6561 + idx] = packed
+            out[k * 6561 + idx] = packed
+
+
+@jit(inline="always")
+def firearms_edges(width, dead_at, pen_on, out_level):
+    """A firearms track's band edges that matter in a gunfight (U3, UA11): the points at which
+    the -1 and -2 penalties start (never without penalties, UA14), at which the member can no
+    longer act (Incapacitated) and at which it is out (``out_at``, UA15)."""
+    hurt = width + 1 if pen_on else _NEVER
+    very = 2 * width + 1 if pen_on else _NEVER
+    helpless = 3 * width + 1
+    if out_level == 4:
+        gone = helpless
+    elif out_level == 5:
+        gone = 4 * width + 1
+    else:
+        gone = dead_at
+    return hurt, very, helpless, gone
 
 
 @jit(inline="always")

@@ -1,0 +1,377 @@
+"""The battle kernel: gunfights of many shooters on any number of sides, in fixed order.
+
+Members only (no charges or barriers), shooting in fixed order (UA1) with no dodge, hit
+locations, critical shots or blasts, each at the first or the nearest enemy (UA16): what
+``dispatch`` lets it run. Its speed comes from doing per shot only what a shot needs:
+
+- The shots. Every shot is one generator step whose low 32 bits index the 6,561 equally likely
+  pairs of (to-hit roll, Damage Roll). Shooter-target pairs that shoot alike (skill, bonus,
+  the result needed and the damage row) share a *shot class*, and a table built at compile time
+  by the general kernel's own rule (``kernel_parts.shot_table``) holds each class's outcomes at
+  all three wound penalties side by side, as the duel's table does: the penalty only picks the
+  bits.
+- The targets. Both tactics shoot the first enemy of a fixed priority list (listed order, or by
+  distance then listed order) who can still act, else the first who is not out. A member only
+  ever gets worse (its track only fills, out is for good), so a pointer into each list only
+  moves forward: shooters sharing a list share its two pointers, and a choice costs amortised
+  constant time instead of a scan of everyone.
+- The order. The fixed order is sorted once a chunk; with initiative ties drawn at random the
+  ties are re-sorted each trial within their initiative group. Each round keeps only the
+  shooters who could still act when their turn came (in order), so a round's loop does not
+  walk past the fallen.
+- The outcomes go straight into a tally when asked (as the duel kernel's do).
+
+It draws exactly the general kernel's numbers in the same order (one step per tie key, one per
+shot), and the tests hold it to the general kernel trial by trial on random battles. Bulk runs
+only: a replay (event log) runs on the general kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+from ...engine.outcomes import outcome_index
+from ...engine.rng import index32, trial_seed, xoshiro_bits
+from .codes import (
+    DRAW,
+    L_DEAD,
+    L_INCAPACITATED,
+    OPT_CORE_DEAD,
+    OPT_CORE_UP,
+    OPT_HAS_TIES,
+    OPT_OUT_LEVEL,
+    OPT_PENALTIES,
+    OPT_TRACK,
+    TRACK_FIREARMS,
+    UNRESOLVED,
+)
+from .kernel_parts import LOW32, firearms_edges
+from .rules import level_of, penalty, take
+
+__all__ = ["run_chunk"]
+
+_N_PAIRS = np.uint64(6561)
+_S1 = np.uint64(1)
+#: Groups of tied shooters up to this size are sorted by insertion, bigger ones by merging.
+_SMALL_GROUP = 24
+
+
+@jit(inline="always")
+def _before(a, b, key):
+    """Shooter ``a`` acts before ``b`` of the same initiative: the higher key, then the one
+    listed first (the general kernel's order)."""
+    return key[a] > key[b] or (key[a] == key[b] and a < b)
+
+
+@jit(inline="always")
+def _merge_pass(src, dst, lo, hi, width, key):
+    """Merge the sorted runs of ``width`` of ``src[lo:hi]`` in pairs into ``dst``."""
+    start = lo
+    while start < hi:
+        mid = min(start + width, hi)
+        end = min(start + 2 * width, hi)
+        i, j, k = start, mid, start
+        while i < mid and j < end:
+            if _before(src[j], src[i], key):
+                dst[k] = src[j]
+                j += 1
+            else:
+                dst[k] = src[i]
+                i += 1
+            k += 1
+        while i < mid:
+            dst[k] = src[i]
+            i += 1
+            k += 1
+        while j < end:
+            dst[k] = src[j]
+            j += 1
+            k += 1
+        start = end
+
+
+@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _sort_group(order, lo, hi, key, tmp):
+    """Sort ``order[lo:hi]`` by ``_before``: insertion for a few, else a bottom-up merge sort
+    through ``tmp`` (any correct sort gives the same order: ``_before`` is a total order)."""
+    if hi - lo <= _SMALL_GROUP:
+        for i in range(lo + 1, hi):
+            c = order[i]
+            j = i - 1
+            while j >= lo and _before(c, order[j], key):
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = c
+        return
+    width = 1
+    in_tmp = False
+    while width < hi - lo:
+        if in_tmp:
+            _merge_pass(tmp, order, lo, hi, width, key)
+        else:
+            _merge_pass(order, tmp, lo, hi, width, key)
+        in_tmp = not in_tmp
+        width *= 2
+    if in_tmp:
+        for i in range(lo, hi):
+            order[i] = tmp[i]
+
+
+#: The fields of a member's row of ``mem`` (one int64 array holds the state the shots read
+#: and write, so that the hot loop keeps few base pointers in registers): its track, its wound
+#: penalty as a shift of the shot table's bits, whether it can act, the round it went out and
+#: died in, its firearms band edges (``kernel_parts.firearms_edges``) and ``dead_at``, its
+#: side and list of enemies, and its counts.
+(F_TRK, F_SHIFT, F_ABLE, F_OUT, F_DEATH, F_HURT, F_VERY, F_HELPLESS, F_GONE, F_DEAD, F_SIDE,
+ F_LIST, F_ATT, F_LAND, F_DEALT, F_TAKEN) = (np.uint64(f) for f in range(16))  # fmt: skip
+_NF = np.uint64(16)
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U4 = np.uint64(4)
+
+
+@jit
+def run_chunk(
+    key, first, n_trials,
+    n, n_sides, max_rounds, options, side, width, dead_at,
+    shooters, order0, groups, list_of, list_start, foe, shot_class, table, bits,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
+    wound_levels,
+    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+    taken_sq, attacks_sum, landed_sum,
+):  # fmt: skip
+    """Run trials ``first .. first + n_trials - 1`` of a battle with stream ``key``.
+
+    The fight: ``n`` members (all of them, ``Plan`` order) on ``n_sides`` sides, the plan's
+    ``options``, ``side``, ``width`` and ``dead_at``; the shooters in listed order
+    (``shooters``) and in initiative order (``order0``, ties by listing), the bounds of its
+    groups of equal initiative (``groups``); each member's priority list of enemies
+    (``list_of``; list ``l`` is ``foe[list_start[l]:list_start[l + 1]]``); the shot class of
+    each pair ``a * n + t`` (``shot_class``), the classes' shot table and its bits per penalty
+    (``kernel_parts.shot_table``). Then the per-trial outputs and the wound-level category,
+    then a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with ``accumulate`` the trials
+    go straight into those and the per-trial outputs are left alone (the numbers are the same).
+    """
+    n_lists = list_start.shape[0] - 1
+    m = shooters.shape[0]
+    pen_on = options[OPT_PENALTIES] != 0
+    mem = np.zeros(n * 16, np.int64)
+    for c in range(n):
+        r = np.uint64(c) * _NF
+        hurt, very, helpless, gone = firearms_edges(width[c], dead_at[c], pen_on,
+                                                    options[OPT_OUT_LEVEL])  # fmt: skip
+        mem[r + F_HURT] = hurt
+        mem[r + F_VERY] = very
+        mem[r + F_HELPLESS] = helpless
+        mem[r + F_GONE] = gone
+        mem[r + F_DEAD] = dead_at[c]
+        mem[r + F_SIDE] = side[c]
+        mem[r + F_LIST] = list_of[c]
+    # per list: the pointers to the first who may still act and who is not out, its end
+    lists = np.zeros(4 * max(n_lists, 1), np.uint64)
+    for lst in range(n_lists):
+        lists[4 * lst + 2] = list_start[lst + 1]
+    foes = np.zeros(max(foe.shape[0], 1), np.uint64)
+    for i in range(foe.shape[0]):
+        foes[i] = foe[i]
+    start = np.zeros(max(n_lists, 1), np.uint64)
+    for lst in range(n_lists):
+        start[lst] = list_start[lst]
+    order = np.zeros(max(m, 1), np.uint64)
+    listed = np.zeros(max(m, 1), np.uint64)
+    for i in range(m):
+        order[i] = order0[i]
+        listed[i] = shooters[i]
+    _trials(
+        key, first, n_trials,
+        n, n_sides, max_rounds, options, width, dead_at, m, listed, order, groups, start,
+        foes, shot_class, table, bits,
+        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
+        wound_levels,
+        accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq,
+        taken_sum, taken_sq, attacks_sum, landed_sum,
+        mem, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
+        np.zeros(max(m, 1), np.uint64), np.zeros(max(m, 1), np.uint64),
+    )  # fmt: skip
+
+
+@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _trials(
+    key, first, n_trials,
+    n, n_sides, max_rounds, options, width, dead_at, m0, listed, order0, groups, start, foe,
+    shot_class, table, bits,
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
+    wound_levels,
+    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+    taken_sq, attacks_sum, landed_sum,
+    mem, lists, tie_key, side_left, live, tmp,
+):  # fmt: skip
+    """The trial loop of :func:`run_chunk`, with its scratch arrays: compiled without
+    reference counting (it allocates nothing). The hot loop indexes with unsigned integers
+    (numba then adds no wraparound of negative indices)."""
+    track = options[OPT_TRACK]
+    firearms = track == TRACK_FIREARMS
+    has_ties = options[OPT_HAS_TIES] != 0
+    out_level = options[OPT_OUT_LEVEL]
+    pen_on = options[OPT_PENALTIES] != 0
+    up = options[OPT_CORE_UP] != 0
+    dead_damage = options[OPT_CORE_DEAD]
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    mask = (np.int64(1) << bits) - 1
+    n_lists = lists.shape[0] // 4
+    n_groups = groups.shape[0] - 1
+    un = np.uint64(n)
+
+    for j in range(n_trials):
+        s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
+        for s in range(n_sides):
+            side_left[s] = 0
+        for c in range(n):
+            r = np.uint64(c) * _NF
+            mem[r + F_TRK] = 0
+            mem[r + F_SHIFT] = 0
+            mem[r + F_ABLE] = 1
+            mem[r + F_OUT] = 0
+            mem[r + F_DEATH] = 0
+            mem[r + F_ATT] = 0
+            mem[r + F_LAND] = 0
+            mem[r + F_DEALT] = 0
+            mem[r + F_TAKEN] = 0
+            side_left[mem[r + F_SIDE]] += 1
+        for lst in range(n_lists):
+            lists[4 * lst] = start[lst]
+            lists[4 * lst + 1] = start[lst]
+        m = np.uint64(m0)
+        for i in range(m0):
+            live[i] = order0[i]
+        if has_ties:  # a key per shooter, drawn once a fight in listed order (UA1)
+            for i in range(m0):
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                tie_key[listed[i]] = np.int64(x >> _S1)
+            for g in range(n_groups):
+                _sort_group(live, groups[g], groups[g + 1], tie_key, tmp)
+
+        result = UNRESOLVED
+        finish = max_rounds
+        for rnd in range(1, max_rounds + 1):
+            acted = 0
+            ended = False
+            kept = np.uint64(0)
+            i = np.uint64(0)
+            while i < m:
+                a = live[i]
+                i += _U1
+                ra = a * _NF
+                if mem[ra + F_ABLE] == 0:  # out or helpless: it never acts again
+                    continue
+                live[kept] = a
+                kept += _U1
+                # the target (UA16): the first of a's list who can act, else who is not out
+                lb = np.uint64(mem[ra + F_LIST]) * _U4
+                end = lists[lb + _U2]
+                p = lists[lb]
+                while p < end and mem[foe[p] * _NF + F_ABLE] == 0:
+                    p += _U1
+                lists[lb] = p
+                if p < end:
+                    t = foe[p]
+                else:
+                    p = lists[lb + _U1]
+                    while p < end and mem[foe[p] * _NF + F_OUT] != 0:
+                        p += _U1
+                    lists[lb + _U1] = p
+                    if p == end:
+                        continue
+                    t = foe[p]
+                acted += 1
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                row = np.uint64(shot_class[a * un + t]) * _N_PAIRS
+                code = (np.int64(table[row + index32(x & LOW32, _N_PAIRS)])
+                        >> mem[ra + F_SHIFT]) & mask  # fmt: skip
+                d = code >> 1  # the damage; code & 1: a hit
+                mem[ra + F_ATT] += 1
+                mem[ra + F_LAND] += code & 1
+                mem[ra + F_DEALT] += d
+                rt = t * _NF
+                mem[rt + F_TAKEN] += d
+                if firearms:  # the points add up: a miss adds none (U3)
+                    pts = mem[rt + F_TRK] + d
+                    mem[rt + F_TRK] = pts
+                    mem[rt + F_SHIFT] = (np.int64(pts >= mem[rt + F_HURT])
+                                         + np.int64(pts >= mem[rt + F_VERY])) * bits  # fmt: skip
+                    mem[rt + F_ABLE] = np.int64(pts < mem[rt + F_HELPLESS])
+                    if pts < mem[rt + F_GONE]:
+                        continue
+                    if pts >= mem[rt + F_DEAD]:
+                        mem[rt + F_DEATH] = rnd
+                else:  # the core track: a hit marks a box (UA13)
+                    if d == 0:
+                        continue
+                    ti = np.int64(t)
+                    state = take(mem[rt + F_TRK], d, False, track, width[ti], dead_at[ti], up,
+                                 dead_damage)  # fmt: skip
+                    mem[rt + F_TRK] = state
+                    level = level_of(state, track, width[ti], dead_at[ti])
+                    mem[rt + F_SHIFT] = -penalty(level, pen_on) * bits
+                    if level >= L_INCAPACITATED:
+                        mem[rt + F_ABLE] = 0
+                    if level == L_DEAD and mem[rt + F_DEATH] == 0:
+                        mem[rt + F_DEATH] = rnd
+                    if level < out_level:
+                        continue
+                # out (UA15): for good
+                mem[rt + F_OUT] = rnd
+                mem[rt + F_ABLE] = 0
+                sd = mem[rt + F_SIDE]
+                side_left[sd] -= 1
+                if side_left[sd] == 0:
+                    count = 0
+                    last = -1
+                    for s in range(n_sides):
+                        if side_left[s] > 0:
+                            count += 1
+                            last = s
+                    if count <= 1:
+                        result = last if count == 1 else DRAW
+                        finish = rnd
+                        ended = True
+                        break
+            if ended:
+                break
+            m = kept
+            if acted == 0:  # nothing happened and nothing is due
+                finish = rnd
+                break
+
+        for c in range(n):
+            level = level_of(mem[np.uint64(c) * _NF + F_TRK], track, width[c], dead_at[c])
+            wound_levels[c, level] += 1
+        if accumulate:
+            k = outcome_index(result, n_sides)
+            outcome_counts[k] += 1
+            end_hist[k, finish] += 1
+            for c in range(n):
+                r = np.uint64(c) * _NF
+                out_hist[c, mem[r + F_OUT]] += 1
+                death_hist[c, mem[r + F_DEATH]] += 1
+                d = mem[r + F_DEALT]
+                dealt_sum[c] += d
+                dealt_sq[c] += d * d
+                d = mem[r + F_TAKEN]
+                taken_sum[c] += d
+                taken_sq[c] += d * d
+                attacks_sum[c] += mem[r + F_ATT]
+                landed_sum[c] += mem[r + F_LAND]
+            continue
+        winner[j] = result
+        end_slot[j] = finish
+        for c in range(n):
+            r = np.uint64(c) * _NF
+            out_slot[j, c] = mem[r + F_OUT]
+            death_slot[j, c] = mem[r + F_DEATH]
+            dealt[j, c] = mem[r + F_DEALT]
+            taken[j, c] = mem[r + F_TAKEN]
+            attacks[j, c] = mem[r + F_ATT]
+            landed[j, c] = mem[r + F_LAND]
+            crippled[j, c] = 0
