@@ -53,8 +53,8 @@ __all__ = ["run_chunk"]
 
 _N_PAIRS = np.uint64(6561)
 _S1 = np.uint64(1)
-#: Groups of tied shooters up to this size are sorted by insertion, bigger ones by merging.
-_SMALL_GROUP = 24
+#: Groups of tied shooters up to this size are sorted by counting ranks, bigger by buckets.
+_RANKED = 16
 
 
 @jit(inline="always")
@@ -64,78 +64,79 @@ def _before(a, b, key):
     return key[a] > key[b] or (key[a] == key[b] and a < b)
 
 
-@jit(inline="always")
-def _merge_pass(src, dst, lo, hi, width, key):
-    """Merge the sorted runs of ``width`` of ``src[lo:hi]`` in pairs into ``dst``."""
-    start = lo
-    while start < hi:
-        mid = min(start + width, hi)
-        end = min(start + 2 * width, hi)
-        i, j, k = start, mid, start
-        while i < mid and j < end:
-            if _before(src[j], src[i], key):
-                dst[k] = src[j]
-                j += 1
-            else:
-                dst[k] = src[i]
-                i += 1
-            k += 1
-        while i < mid:
-            dst[k] = src[i]
-            i += 1
-            k += 1
-        while j < end:
-            dst[k] = src[j]
-            j += 1
-            k += 1
-        start = end
-
-
 @jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _sort_group(order, lo, hi, key, tmp):
-    """Sort ``order[lo:hi]`` by ``_before``: insertion for a few, else a bottom-up merge sort
-    through ``tmp`` (any correct sort gives the same order: ``_before`` is a total order)."""
-    if hi - lo <= _SMALL_GROUP:
-        for i in range(lo + 1, hi):
-            c = order[i]
-            j = i - 1
-            while j >= lo and _before(c, order[j], key):
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = c
+def _sort_group(order, lo, hi, key, tmp, count):
+    """Sort ``order[lo:hi]`` (in listed order) by ``_before``, without the mispredicted
+    branches of a comparison sort (any correct sort gives the same order: ``_before`` is a
+    total order). Up to :data:`_RANKED` shooters, each one's place is the number of those that
+    go before it (compares a vector unit sums); beyond, the keys being uniform random 63-bit
+    numbers, a pass into about twice as many buckets as shooters by the keys' top bits
+    (``count`` its scratch) leaves them all but sorted, and an insertion sort finishes the job
+    in about linear time."""
+    g = hi - lo
+    if g < 2:
         return
-    width = 1
-    in_tmp = False
-    while width < hi - lo:
-        if in_tmp:
-            _merge_pass(tmp, order, lo, hi, width, key)
-        else:
-            _merge_pass(order, tmp, lo, hi, width, key)
-        in_tmp = not in_tmp
-        width *= 2
-    if in_tmp:
-        for i in range(lo, hi):
-            order[i] = tmp[i]
+    if g <= _RANKED:
+        for i in range(g):
+            count[i] = key[order[lo + i]]
+        for i in range(g):
+            ki = count[i]
+            r = 0
+            for q in range(g):  # one listed before it goes first unless its key is lower
+                r += (count[q] > ki) | ((count[q] == ki) & (q < i))
+            tmp[r] = order[lo + i]
+        for i in range(g):
+            order[lo + i] = tmp[i]
+        return
+    top = 1
+    while (1 << top) < 2 * g:
+        top += 1
+    nb = 1 << top
+    sh = 63 - top
+    for b in range(nb):
+        count[b] = 0
+    for i in range(lo, hi):  # bucket by the key's top bits, the highest first
+        count[nb - 1 - (key[order[i]] >> sh)] += 1
+    total = 0
+    for b in range(nb):
+        c = count[b]
+        count[b] = total
+        total += c
+    for i in range(lo, hi):
+        c = order[i]
+        b = nb - 1 - (key[c] >> sh)
+        tmp[lo + count[b]] = c
+        count[b] += 1
+    for i in range(lo, hi):
+        c = tmp[i]
+        j = i - 1
+        while j >= lo and _before(c, order[j], key):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = c
 
 
 #: The fields of a member's row of ``mem`` (one int64 array holds the state the shots read
 #: and write, so that the hot loop keeps few base pointers in registers): its track, its wound
 #: penalty as a shift of the shot table's bits, whether it can act, the round it went out and
 #: died in, its firearms band edges (``kernel_parts.firearms_edges``) and ``dead_at``, its
-#: side and list of enemies, and its counts.
+#: side and list of enemies (the list's offset in ``lists``), its counts, and its row and
+#: column of ``shot_at``. A last row stands for no one (it never can act).
 (F_TRK, F_SHIFT, F_ABLE, F_OUT, F_DEATH, F_HURT, F_VERY, F_HELPLESS, F_GONE, F_DEAD, F_SIDE,
- F_LIST, F_ATT, F_LAND, F_DEALT, F_TAKEN) = (np.uint64(f) for f in range(16))  # fmt: skip
-_NF = np.uint64(16)
+ F_LIST, F_ATT, F_LAND, F_DEALT, F_TAKEN, F_ROW, F_COL) = (
+    np.uint64(f) for f in range(18))  # fmt: skip
+_NF = np.uint64(20)
 _U1 = np.uint64(1)
 _U2 = np.uint64(2)
-_U4 = np.uint64(4)
+_U3 = np.uint64(3)
 
 
 @jit
 def run_chunk(
     key, first, n_trials,
     n, n_sides, max_rounds, options, side, width, dead_at,
-    shooters, order0, groups, list_of, list_start, foe, shot_class, table, bits,
+    shooters, order0, groups, list_of, list_start, foe, shot_row, shot_col, shot_at, table,
+    bits,
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
     wound_levels,
     accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
@@ -147,16 +148,17 @@ def run_chunk(
     ``options``, ``side``, ``width`` and ``dead_at``; the shooters in listed order
     (``shooters``) and in initiative order (``order0``, ties by listing), the bounds of its
     groups of equal initiative (``groups``); each member's priority list of enemies
-    (``list_of``; list ``l`` is ``foe[list_start[l]:list_start[l + 1]]``); the shot class of
-    each pair ``a * n + t`` (``shot_class``), the classes' shot table and its bits per penalty
-    (``kernel_parts.shot_table``). Then the per-trial outputs and the wound-level category,
-    then a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with ``accumulate`` the trials
-    go straight into those and the per-trial outputs are left alone (the numbers are the same).
+    (``list_of``; list ``l`` is ``foe[list_start[l]:list_start[l + 1]]``); where the shots of
+    each pair are in the shot table (``shot_at[shot_row[a] + shot_col[t]]``), the table and its
+    bits per penalty (``kernel_parts.shot_table``). Then the per-trial outputs and the
+    wound-level category, then a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with
+    ``accumulate`` the trials go straight into those and the per-trial outputs are left alone
+    (the numbers are the same).
     """
     n_lists = list_start.shape[0] - 1
     m = shooters.shape[0]
     pen_on = options[OPT_PENALTIES] != 0
-    mem = np.zeros(n * 16, np.int64)
+    mem = np.zeros((n + 1) * 20, np.int64)
     for c in range(n):
         r = np.uint64(c) * _NF
         hurt, very, helpless, gone = firearms_edges(width[c], dead_at[c], pen_on,
@@ -167,8 +169,11 @@ def run_chunk(
         mem[r + F_GONE] = gone
         mem[r + F_DEAD] = dead_at[c]
         mem[r + F_SIDE] = side[c]
-        mem[r + F_LIST] = list_of[c]
-    # per list: the pointers to the first who may still act and who is not out, its end
+        mem[r + F_LIST] = 4 * list_of[c]
+        mem[r + F_ROW] = shot_row[c]
+        mem[r + F_COL] = shot_col[c]
+    # per list: the pointers to the first who may still act and who is not out, its end, and
+    # the target it gave last (while that one can act, it is still the choice)
     lists = np.zeros(4 * max(n_lists, 1), np.uint64)
     for lst in range(n_lists):
         lists[4 * lst + 2] = list_start[lst + 1]
@@ -186,13 +191,14 @@ def run_chunk(
     _trials(
         key, first, n_trials,
         n, n_sides, max_rounds, options, width, dead_at, m, listed, order, groups, start,
-        foes, shot_class, table, bits,
+        foes, shot_at, table, bits,
         winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
         wound_levels,
         accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq,
         taken_sum, taken_sq, attacks_sum, landed_sum,
         mem, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
         np.zeros(max(m, 1), np.uint64), np.zeros(max(m, 1), np.uint64),
+        np.zeros(4 * m + 4, np.int64),
     )  # fmt: skip
 
 
@@ -200,12 +206,12 @@ def run_chunk(
 def _trials(
     key, first, n_trials,
     n, n_sides, max_rounds, options, width, dead_at, m0, listed, order0, groups, start, foe,
-    shot_class, table, bits,
+    shot_at, table, bits,
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
     wound_levels,
     accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
     taken_sq, attacks_sum, landed_sum,
-    mem, lists, tie_key, side_left, live, tmp,
+    mem, lists, tie_key, side_left, live, tmp, buckets,
 ):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays: compiled without
     reference counting (it allocates nothing). The hot loop indexes with unsigned integers
@@ -242,6 +248,7 @@ def _trials(
         for lst in range(n_lists):
             lists[4 * lst] = start[lst]
             lists[4 * lst + 1] = start[lst]
+            lists[4 * lst + 3] = un  # no one
         m = np.uint64(m0)
         for i in range(m0):
             live[i] = order0[i]
@@ -250,7 +257,7 @@ def _trials(
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 tie_key[listed[i]] = np.int64(x >> _S1)
             for g in range(n_groups):
-                _sort_group(live, groups[g], groups[g + 1], tie_key, tmp)
+                _sort_group(live, groups[g], groups[g + 1], tie_key, tmp, buckets)
 
         result = UNRESOLVED
         finish = max_rounds
@@ -268,34 +275,36 @@ def _trials(
                 live[kept] = a
                 kept += _U1
                 # the target (UA16): the first of a's list who can act, else who is not out
-                lb = np.uint64(mem[ra + F_LIST]) * _U4
-                end = lists[lb + _U2]
-                p = lists[lb]
-                while p < end and mem[foe[p] * _NF + F_ABLE] == 0:
-                    p += _U1
-                lists[lb] = p
-                if p < end:
-                    t = foe[p]
-                else:
-                    p = lists[lb + _U1]
-                    while p < end and mem[foe[p] * _NF + F_OUT] != 0:
+                lb = np.uint64(mem[ra + F_LIST])
+                t = lists[lb + _U3]
+                if mem[t * _NF + F_ABLE] == 0:  # the last choice fell: the next one
+                    end = lists[lb + _U2]
+                    p = lists[lb]
+                    while p < end and mem[foe[p] * _NF + F_ABLE] == 0:
                         p += _U1
-                    lists[lb + _U1] = p
-                    if p == end:
-                        continue
-                    t = foe[p]
+                    lists[lb] = p
+                    if p < end:
+                        t = foe[p]
+                        lists[lb + _U3] = t
+                    else:  # no one left who can act: the first who is not out
+                        p = lists[lb + _U1]
+                        while p < end and mem[foe[p] * _NF + F_OUT] != 0:
+                            p += _U1
+                        lists[lb + _U1] = p
+                        if p == end:
+                            continue
+                        t = foe[p]
                 acted += 1
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                row = np.uint64(shot_class[a * un + t]) * _N_PAIRS
+                rt = t * _NF
+                row = np.uint64(shot_at[mem[ra + F_ROW] + mem[rt + F_COL]])
                 code = (np.int64(table[row + index32(x & LOW32, _N_PAIRS)])
                         >> mem[ra + F_SHIFT]) & mask  # fmt: skip
                 d = code >> 1  # the damage; code & 1: a hit
                 mem[ra + F_ATT] += 1
                 mem[ra + F_LAND] += code & 1
                 mem[ra + F_DEALT] += d
-                rt = t * _NF
-                mem[rt + F_TAKEN] += d
-                if firearms:  # the points add up: a miss adds none (U3)
+                if firearms:  # the points add up (U3), and are what it has taken
                     pts = mem[rt + F_TRK] + d
                     mem[rt + F_TRK] = pts
                     mem[rt + F_SHIFT] = (np.int64(pts >= mem[rt + F_HURT])
@@ -306,6 +315,7 @@ def _trials(
                     if pts >= mem[rt + F_DEAD]:
                         mem[rt + F_DEATH] = rnd
                 else:  # the core track: a hit marks a box (UA13)
+                    mem[rt + F_TAKEN] += d
                     if d == 0:
                         continue
                     ti = np.int64(t)
@@ -345,8 +355,11 @@ def _trials(
                 break
 
         for c in range(n):
-            level = level_of(mem[np.uint64(c) * _NF + F_TRK], track, width[c], dead_at[c])
+            r = np.uint64(c) * _NF
+            level = level_of(mem[r + F_TRK], track, width[c], dead_at[c])
             wound_levels[c, level] += 1
+            if firearms:
+                mem[r + F_TAKEN] = mem[r + F_TRK]
         if accumulate:
             k = outcome_index(result, n_sides)
             outcome_counts[k] += 1

@@ -59,8 +59,9 @@ class BattleArrays(NamedTuple):
     """What the battle kernel reads beyond the plan (``kernel_battle.run_chunk``): the
     shooters in listed order and in initiative order (ties by listing), the bounds of the
     initiative groups in the latter, each member's priority list of enemies (``list_of``;
-    list ``l`` is ``foe[list_start[l]:list_start[l + 1]]``) and each pair's shot class
-    (``dispatch.shot_classes``)."""
+    list ``l`` is ``foe[list_start[l]:list_start[l + 1]]``), and where a pair's shots are in
+    the shot table: ``shot_at[shot_row[a] + shot_col[t]]`` (members whose rows, or columns,
+    of shot classes (``dispatch.shot_classes``) are alike share a row, or a column)."""
 
     shooters: np.ndarray
     order0: np.ndarray
@@ -68,7 +69,9 @@ class BattleArrays(NamedTuple):
     list_of: np.ndarray
     list_start: np.ndarray
     foe: np.ndarray
-    shot_class: np.ndarray
+    shot_row: np.ndarray
+    shot_col: np.ndarray
+    shot_at: np.ndarray
 
 
 class FightPlan(NamedTuple):
@@ -111,9 +114,17 @@ def _battle_arrays(plan: Plan, shot_class: np.ndarray) -> BattleArrays:
         list_of[a] = lists.setdefault(tuple(foes), len(lists))
     sizes = [len(f) for f in lists]
     foe = np.array([t for f in lists for t in f], np.int64)
+    cls = shot_class.reshape(n, n)
+    _, row = np.unique(cls, axis=0, return_inverse=True)
+    _, col = np.unique(cls.T, axis=0, return_inverse=True)
+    row, col = row.reshape(-1), col.reshape(-1)
+    width = int(col.max()) + 1
+    shot_at = np.zeros((int(row.max()) + 1) * width, np.int64)
+    shot_at[row[:, None] * width + col[None, :]] = np.maximum(cls, 0) * 6561
     return BattleArrays(shooters, order0.astype(np.int64), groups.astype(np.int64), list_of,
                         np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), foe,
-                        shot_class)  # fmt: skip
+                        (row * width).astype(np.int64), col.astype(np.int64),
+                        shot_at)  # fmt: skip
 
 
 def compile_scenario(scenario, kernel_name: str | None = None) -> FightPlan:
