@@ -82,8 +82,10 @@ def _sort_group(order, lo, hi, key, tmp, count):
         for i in range(g):
             ki = count[i]
             r = 0
-            for q in range(g):  # one listed before it goes first unless its key is lower
-                r += (count[q] > ki) | ((count[q] == ki) & (q < i))
+            for q in range(g):
+                r += np.int64(count[q] > ki)
+            for q in range(i):  # an equal key listed before it goes first
+                r += np.int64(count[q] == ki)
             tmp[r] = order[lo + i]
         for i in range(g):
             order[lo + i] = tmp[i]
@@ -297,7 +299,7 @@ def _trials(
                 acted += 1
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 rt = t * _NF
-                row = np.uint64(shot_at[mem[ra + F_ROW] + mem[rt + F_COL]])
+                row = np.uint64(shot_at[np.uint64(mem[ra + F_ROW] + mem[rt + F_COL])])
                 code = (np.int64(table[row + index32(x & LOW32, _N_PAIRS)])
                         >> mem[ra + F_SHIFT]) & mask  # fmt: skip
                 d = code >> 1  # the damage; code & 1: a hit
