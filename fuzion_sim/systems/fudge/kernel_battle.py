@@ -161,6 +161,7 @@ def run_chunk(
     m = shooters.shape[0]
     pen_on = options[OPT_PENALTIES] != 0
     mem = np.zeros((n + 1) * 20, np.int64)
+    side_count = np.zeros(n_sides, np.int64)
     for c in range(n):
         r = np.uint64(c) * _NF
         hurt, very, helpless, gone = firearms_edges(width[c], dead_at[c], pen_on,
@@ -174,6 +175,8 @@ def run_chunk(
         mem[r + F_LIST] = 4 * list_of[c]
         mem[r + F_ROW] = shot_row[c]
         mem[r + F_COL] = shot_col[c]
+        mem[r + F_ABLE] = 1
+        side_count[side[c]] += 1
     # per list: the pointers to the first who may still act and who is not out, its end, and
     # the target it gave last (while that one can act, it is still the choice)
     lists = np.zeros(4 * max(n_lists, 1), np.uint64)
@@ -198,7 +201,7 @@ def run_chunk(
         wound_levels,
         accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq,
         taken_sum, taken_sq, attacks_sum, landed_sum,
-        mem, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
+        mem, side_count, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
         np.zeros(max(m, 1), np.uint64), np.zeros(max(m, 1), np.uint64),
         np.zeros(4 * m + 4, np.int64),
     )  # fmt: skip
@@ -213,7 +216,7 @@ def _trials(
     wound_levels,
     accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
     taken_sq, attacks_sum, landed_sum,
-    mem, lists, tie_key, side_left, live, tmp, buckets,
+    mem, side_count, lists, tie_key, side_left, live, tmp, buckets,
 ):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays: compiled without
     reference counting (it allocates nothing). The hot loop indexes with unsigned integers
@@ -234,19 +237,7 @@ def _trials(
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
         for s in range(n_sides):
-            side_left[s] = 0
-        for c in range(n):
-            r = np.uint64(c) * _NF
-            mem[r + F_TRK] = 0
-            mem[r + F_SHIFT] = 0
-            mem[r + F_ABLE] = 1
-            mem[r + F_OUT] = 0
-            mem[r + F_DEATH] = 0
-            mem[r + F_ATT] = 0
-            mem[r + F_LAND] = 0
-            mem[r + F_DEALT] = 0
-            mem[r + F_TAKEN] = 0
-            side_left[mem[r + F_SIDE]] += 1
+            side_left[s] = side_count[s]
         for lst in range(n_lists):
             lists[4 * lst] = start[lst]
             lists[4 * lst + 1] = start[lst]
@@ -314,8 +305,13 @@ def _trials(
                     mem[rt + F_ABLE] = np.int64(pts < mem[rt + F_HELPLESS])
                     if pts < mem[rt + F_GONE]:
                         continue
+                    mem[rt + F_OUT] = rnd  # out (UA15): for good
                     if pts >= mem[rt + F_DEAD]:
                         mem[rt + F_DEATH] = rnd
+                    sd = mem[rt + F_SIDE]
+                    side_left[sd] -= 1
+                    if side_left[sd] != 0:
+                        continue
                 else:  # the core track: a hit marks a box (UA13)
                     mem[rt + F_TAKEN] += d
                     if d == 0:
@@ -332,23 +328,24 @@ def _trials(
                         mem[rt + F_DEATH] = rnd
                     if level < out_level:
                         continue
-                # out (UA15): for good
-                mem[rt + F_OUT] = rnd
-                mem[rt + F_ABLE] = 0
-                sd = mem[rt + F_SIDE]
-                side_left[sd] -= 1
-                if side_left[sd] == 0:
-                    count = 0
-                    last = -1
-                    for s in range(n_sides):
-                        if side_left[s] > 0:
-                            count += 1
-                            last = s
-                    if count <= 1:
-                        result = last if count == 1 else DRAW
-                        finish = rnd
-                        ended = True
-                        break
+                    mem[rt + F_OUT] = rnd  # out (UA15): for good
+                    mem[rt + F_ABLE] = 0
+                    sd = mem[rt + F_SIDE]
+                    side_left[sd] -= 1
+                    if side_left[sd] != 0:
+                        continue
+                # a side has no one left standing: the fight may be over
+                count = 0
+                last = -1
+                for s in range(n_sides):
+                    if side_left[s] > 0:
+                        count += 1
+                        last = s
+                if count <= 1:
+                    result = last if count == 1 else DRAW
+                    finish = rnd
+                    ended = True
+                    break
             if ended:
                 break
             m = kept
@@ -356,37 +353,44 @@ def _trials(
                 finish = rnd
                 break
 
-        for c in range(n):
-            r = np.uint64(c) * _NF
-            level = level_of(mem[r + F_TRK], track, width[c], dead_at[c])
-            wound_levels[c, level] += 1
-            if firearms:
-                mem[r + F_TAKEN] = mem[r + F_TRK]
+        # the outcomes, and each row back to the start of a fight
+        k = outcome_index(result, n_sides)
         if accumulate:
-            k = outcome_index(result, n_sides)
             outcome_counts[k] += 1
             end_hist[k, finish] += 1
-            for c in range(n):
-                r = np.uint64(c) * _NF
-                out_hist[c, mem[r + F_OUT]] += 1
-                death_hist[c, mem[r + F_DEATH]] += 1
-                d = mem[r + F_DEALT]
-                dealt_sum[c] += d
-                dealt_sq[c] += d * d
-                d = mem[r + F_TAKEN]
-                taken_sum[c] += d
-                taken_sq[c] += d * d
-                attacks_sum[c] += mem[r + F_ATT]
-                landed_sum[c] += mem[r + F_LAND]
-            continue
-        winner[j] = result
-        end_slot[j] = finish
+        else:
+            winner[j] = result
+            end_slot[j] = finish
         for c in range(n):
             r = np.uint64(c) * _NF
-            out_slot[j, c] = mem[r + F_OUT]
-            death_slot[j, c] = mem[r + F_DEATH]
-            dealt[j, c] = mem[r + F_DEALT]
-            taken[j, c] = mem[r + F_TAKEN]
-            attacks[j, c] = mem[r + F_ATT]
-            landed[j, c] = mem[r + F_LAND]
-            crippled[j, c] = 0
+            state = mem[r + F_TRK]
+            wound_levels[c, level_of(state, track, width[c], dead_at[c])] += 1
+            got = state if firearms else mem[r + F_TAKEN]
+            out, death = mem[r + F_OUT], mem[r + F_DEATH]
+            att, land, d = mem[r + F_ATT], mem[r + F_LAND], mem[r + F_DEALT]
+            if accumulate:
+                out_hist[c, out] += 1
+                death_hist[c, death] += 1
+                dealt_sum[c] += d
+                dealt_sq[c] += d * d
+                taken_sum[c] += got
+                taken_sq[c] += got * got
+                attacks_sum[c] += att
+                landed_sum[c] += land
+            else:
+                out_slot[j, c] = out
+                death_slot[j, c] = death
+                dealt[j, c] = d
+                taken[j, c] = got
+                attacks[j, c] = att
+                landed[j, c] = land
+                crippled[j, c] = 0
+            mem[r + F_TRK] = 0
+            mem[r + F_SHIFT] = 0
+            mem[r + F_ABLE] = 1
+            mem[r + F_OUT] = 0
+            mem[r + F_DEATH] = 0
+            mem[r + F_ATT] = 0
+            mem[r + F_LAND] = 0
+            mem[r + F_DEALT] = 0
+            mem[r + F_TAKEN] = 0
