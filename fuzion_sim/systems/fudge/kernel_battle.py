@@ -53,6 +53,7 @@ __all__ = ["run_chunk"]
 
 _N_PAIRS = np.uint64(6561)
 _S1 = np.uint64(1)
+_S63 = np.uint64(63)
 #: Groups of tied shooters up to this size are sorted by counting ranks, bigger by buckets.
 _RANKED = 16
 
@@ -81,11 +82,9 @@ def _sort_group(order, lo, hi, key, tmp, count):
             count[i] = key[order[lo + i]]
         for i in range(g):
             ki = count[i]
-            r = 0
-            for q in range(g):
-                r += np.int64(count[q] > ki)
-            for q in range(i):  # an equal key listed before it goes first
-                r += np.int64(count[q] == ki)
+            r = np.uint64(0)
+            for q in range(g):  # [key q > key i], or >= for q listed before i: a sign bit
+                r += np.uint64(ki - np.int64(q < i) - count[q]) >> _S63
             tmp[r] = order[lo + i]
         for i in range(g):
             order[lo + i] = tmp[i]
