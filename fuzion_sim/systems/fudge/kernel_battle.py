@@ -34,6 +34,7 @@ from ..._jit import jit
 from ...engine.outcomes import outcome_index
 from ...engine.rng import index32, trial_seed, xoshiro_bits
 from .codes import (
+    CORE_HURT,
     DRAW,
     L_DEAD,
     L_INCAPACITATED,
@@ -118,12 +119,13 @@ def _sort_group(order, lo, hi, key, tmp, count):
 
 
 #: The fields of a member's row of ``mem`` (one int64 array holds the state the shots read
-#: and write, so that the hot loop keeps few base pointers in registers): its track, its wound
-#: penalty as a shift of the shot table's bits, whether it can act, the round it went out and
+#: and write, so that the hot loop keeps few base pointers in registers): its track (it can
+#: act while that is below ``F_HELPLESS``), its wound penalty as a shift of the shot table's
+#: bits, a spare word, the round it went out and
 #: died in, its firearms band edges (``kernel_parts.firearms_edges``) and ``dead_at``, its
 #: side and list of enemies (the list's offset in ``lists``), its counts, and its row and
 #: column of ``shot_at``. A last row stands for no one (it never can act).
-(F_TRK, F_SHIFT, F_ABLE, F_OUT, F_DEATH, F_HURT, F_VERY, F_HELPLESS, F_GONE, F_DEAD, F_SIDE,
+(F_TRK, F_SHIFT, F_SPARE, F_OUT, F_DEATH, F_HURT, F_VERY, F_HELPLESS, F_GONE, F_DEAD, F_SIDE,
  F_LIST, F_ATT, F_LAND, F_DEALT, F_TAKEN, F_ROW, F_COL) = (
     np.uint64(f) for f in range(18))  # fmt: skip
 _NF = np.uint64(20)
@@ -167,18 +169,21 @@ def run_chunk(
                                                     options[OPT_OUT_LEVEL])  # fmt: skip
         mem[r + F_HURT] = hurt
         mem[r + F_VERY] = very
-        mem[r + F_HELPLESS] = helpless
+        # it can act while its track is below this: 3 x its width + 1 on the firearms track,
+        # and on the core track a state without the Incapacitated box or worse (UA13)
+        core = options[OPT_TRACK] != TRACK_FIREARMS
+        mem[r + F_HELPLESS] = CORE_HURT << (L_INCAPACITATED - 2) if core else helpless
         mem[r + F_GONE] = gone
         mem[r + F_DEAD] = dead_at[c]
         mem[r + F_SIDE] = side[c]
         mem[r + F_LIST] = 4 * list_of[c]
         mem[r + F_ROW] = shot_row[c]
         mem[r + F_COL] = shot_col[c]
-        mem[r + F_ABLE] = 1
         side_count[side[c]] += 1
     # per list: the pointers to the first who may still act and who is not out, its end, and
     # the target it gave last (while that one can act, it is still the choice)
     lists = np.zeros(4 * max(n_lists, 1), np.uint64)
+    mem[np.uint64(n) * _NF + F_TRK] = 1  # no one: never able (its track 1, its limit 0)
     for lst in range(n_lists):
         lists[4 * lst + 2] = list_start[lst + 1]
     foes = np.zeros(max(foe.shape[0], 1), np.uint64)
@@ -262,17 +267,18 @@ def _trials(
                 a = live[i]
                 i += _U1
                 ra = a * _NF
-                if mem[ra + F_ABLE] == 0:  # out or helpless: it never acts again
+                if mem[ra + F_TRK] >= mem[ra + F_HELPLESS]:  # out or helpless: for good
                     continue
                 live[kept] = a
                 kept += _U1
                 # the target (UA16): the first of a's list who can act, else who is not out
                 lb = np.uint64(mem[ra + F_LIST])
                 t = lists[lb + _U3]
-                if mem[t * _NF + F_ABLE] == 0:  # the last choice fell: the next one
+                if mem[t * _NF + F_TRK] >= mem[t * _NF + F_HELPLESS]:  # it fell: the next one
                     end = lists[lb + _U2]
                     p = lists[lb]
-                    while p < end and mem[foe[p] * _NF + F_ABLE] == 0:
+                    while p < end and (mem[foe[p] * _NF + F_TRK]
+                                       >= mem[foe[p] * _NF + F_HELPLESS]):  # fmt: skip
                         p += _U1
                     lists[lb] = p
                     if p < end:
@@ -301,7 +307,6 @@ def _trials(
                     mem[rt + F_TRK] = pts
                     mem[rt + F_SHIFT] = (np.int64(pts >= mem[rt + F_HURT])
                                          + np.int64(pts >= mem[rt + F_VERY])) * bits  # fmt: skip
-                    mem[rt + F_ABLE] = np.int64(pts < mem[rt + F_HELPLESS])
                     if pts < mem[rt + F_GONE]:
                         continue
                     mem[rt + F_OUT] = rnd  # out (UA15): for good
@@ -321,14 +326,11 @@ def _trials(
                     mem[rt + F_TRK] = state
                     level = level_of(state, track, width[ti], dead_at[ti])
                     mem[rt + F_SHIFT] = -penalty(level, pen_on) * bits
-                    if level >= L_INCAPACITATED:
-                        mem[rt + F_ABLE] = 0
                     if level == L_DEAD and mem[rt + F_DEATH] == 0:
                         mem[rt + F_DEATH] = rnd
                     if level < out_level:
                         continue
                     mem[rt + F_OUT] = rnd  # out (UA15): for good
-                    mem[rt + F_ABLE] = 0
                     sd = mem[rt + F_SIDE]
                     side_left[sd] -= 1
                     if side_left[sd] != 0:
@@ -386,7 +388,6 @@ def _trials(
                 crippled[j, c] = 0
             mem[r + F_TRK] = 0
             mem[r + F_SHIFT] = 0
-            mem[r + F_ABLE] = 1
             mem[r + F_OUT] = 0
             mem[r + F_DEATH] = 0
             mem[r + F_ATT] = 0
