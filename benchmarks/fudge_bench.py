@@ -52,9 +52,12 @@ def rows(quick: bool) -> list[dict]:
 
     n = 4_000_000 if quick else 16_000_000
     reps = 3 if quick else 5
-    # a battle's trials: an even number of chunks (both threads work), about a second each
+    # a battle's trials: an even number of chunks (both threads work; several, so that a
+    # neighbour's load on one core delays the run by little), about half a second each on the
+    # battle kernel (quick), a second or more in full
+    chunks = {10: 8, 50: 4} if quick else {10: 16, 50: 8}
     cases = {DUEL: (load_scenario(FUDGE_DUEL), n), FUZION: (load_scenario(FUZION_DUEL), n),
-             **{label: (battle(FUDGE_DUEL, times), (2 if quick or times > 10 else 4) * CHUNK)
+             **{label: (battle(FUDGE_DUEL, times), chunks[times] * CHUNK)
                 for label, times in BATTLES.items()}}  # fmt: skip
     exact = exact_fight(cases[DUEL][0])
     out = []
