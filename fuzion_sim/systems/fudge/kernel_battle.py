@@ -67,7 +67,7 @@ def _before(a, b, key):
     return key[a] > key[b] or (key[a] == key[b] and a < b)
 
 
-@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@jit(_nrt=False)
 def _sort_group(order, lo, hi, key, tmp, count):
     """Sort ``order[lo:hi]`` (in listed order) by ``_before``, without the mispredicted
     branches of a comparison sort (any correct sort gives the same order: ``_before`` is a
@@ -117,6 +117,61 @@ def _sort_group(order, lo, hi, key, tmp, count):
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = c
+
+
+def _batcher(n: int) -> list[tuple[int, int]]:
+    """The comparators of Batcher's odd-even merge sort of ``n`` (a power of two) keys."""
+
+    def merge(lo, hi, r):
+        step = r * 2
+        if step < hi - lo:
+            yield from merge(lo, hi, step)
+            yield from merge(lo + r, hi, step)
+            yield from ((i, i + r) for i in range(lo + r, hi - r, step))
+        else:
+            yield (lo, lo + r)
+
+    def sort(lo, hi):
+        if hi - lo >= 1:
+            mid = lo + (hi - lo) // 2
+            yield from sort(lo, mid)
+            yield from sort(mid + 1, hi)
+            yield from merge(lo, hi, 1)
+
+    return list(sort(0, n - 1))
+
+
+#: Sorting networks for groups of up to 16 tied shooters: the comparators of group size ``g``
+#: are ``_NET[_NET_AT[g]:_NET_AT[g + 1]]`` (Batcher's for 16, less those that reach past ``g``:
+#: the missing keys would sit last and never move).
+_NET_MAX = 16
+_NET_PAIRS = [[p for p in _batcher(_NET_MAX) if p[1] < g] for g in range(_NET_MAX + 1)]
+_NET = np.array([i for pairs in _NET_PAIRS for p in pairs for i in p] or [0], np.int64)
+_NET_AT = np.array(np.cumsum([0] + [len(pairs) for pairs in _NET_PAIRS]), np.int64) * 2
+
+
+@jit(_nrt=False)
+def _net_sort(order, lo, hi, key, tmp, v):
+    """Sort ``order[lo:hi]`` (listed order, at most 16) by ``_before`` through a sorting
+    network, without a branch: each key, its last 7 bits replaced by 127 less its place, is
+    distinct, and sorted so are the full keys unless two agree but for those bits (about
+    once in 2^50 fights of ten; then ``_sort_group`` sorts them)."""
+    g = hi - lo
+    for i in range(g):
+        v[i] = ((key[order[lo + i]] >> 7) << 7) | (127 - i)
+    for k in range(_NET_AT[g], _NET_AT[g + 1], 2):
+        i, j = _NET[k], _NET[k + 1]
+        x, y = v[i], v[j]
+        v[i] = max(x, y)
+        v[j] = min(x, y)
+    for i in range(g - 1):
+        if v[i] >> 7 == v[i + 1] >> 7:
+            _sort_group(order, lo, hi, key, tmp, v)
+            return
+    for i in range(g):
+        tmp[i] = order[lo + 127 - (v[i] & 127)]
+    for i in range(g):
+        order[lo + i] = tmp[i]
 
 
 #: The fields of a member's row of ``mem`` (one int64 array holds the state the shots read
@@ -265,7 +320,11 @@ def _trials(
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 tie_key[listed[i]] = np.int64(x >> _S1)
             for g in range(n_groups):
-                _sort_group(live, groups[g], groups[g + 1], tie_key, tmp, buckets)
+                lo, hi = groups[g], groups[g + 1]
+                if hi - lo <= _NET_MAX:
+                    _net_sort(live, lo, hi, tie_key, tmp, buckets)
+                else:
+                    _sort_group(live, lo, hi, tie_key, tmp, buckets)
         # the order as a list linked through the no-one row ``un``: who can no longer act is
         # unlinked as it falls (a member out of the list links to itself)
         prev = un
