@@ -92,7 +92,7 @@ class Fudge(RuleSystem):
         return describe_kernel(plan)
 
     #: Measured cold (``NUMBA_CACHE_DIR`` empty) on 2 cores.
-    compile_seconds_by_kernel: ClassVar[dict] = {"duel": 8.0, "battle": 10.0, "general": 16.0}
+    compile_seconds_by_kernel: ClassVar[dict] = {"duel": 8.0, "battle": 9.0, "general": 16.0}
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
