@@ -119,51 +119,113 @@ def _sort_group(order, lo, hi, key, tmp, count):
         order[j + 1] = c
 
 
-def _batcher(n: int) -> list[tuple[int, int]]:
-    """The comparators of Batcher's odd-even merge sort of ``n`` (a power of two) keys."""
-
-    def merge(lo, hi, r):
-        step = r * 2
-        if step < hi - lo:
-            yield from merge(lo, hi, step)
-            yield from merge(lo + r, hi, step)
-            yield from ((i, i + r) for i in range(lo + r, hi - r, step))
-        else:
-            yield (lo, lo + r)
-
-    def sort(lo, hi):
-        if hi - lo >= 1:
-            mid = lo + (hi - lo) // 2
-            yield from sort(lo, mid)
-            yield from sort(mid + 1, hi)
-            yield from merge(lo, hi, 1)
-
-    return list(sort(0, n - 1))
-
-
-#: Sorting networks for groups of up to 16 tied shooters: the comparators of group size ``g``
-#: are ``_NET[_NET_AT[g]:_NET_AT[g + 1]]`` (Batcher's for 16, less those that reach past ``g``:
-#: the missing keys would sit last and never move).
+#: Groups of up to this many tied shooters are sorted by ``_net16``.
 _NET_MAX = 16
-_NET_PAIRS = [[p for p in _batcher(_NET_MAX) if p[1] < g] for g in range(_NET_MAX + 1)]
-_NET = np.array([i for pairs in _NET_PAIRS for p in pairs for i in p] or [0], np.int64)
-_NET_AT = np.array(np.cumsum([0] + [len(pairs) for pairs in _NET_PAIRS]), np.int64) * 2
+
+
+@jit(inline="always")
+def _net16(v):
+    """Sort ``v[:16]`` (distinct keys) highest first by Batcher's odd-even merge sort network
+    for 16 keys, written out: 63 comparators in 10 layers, the keys in registers, no branch
+    (a loop over a table of comparators waited on memory, 86 ns for ten keys)."""
+    (k0, k1, k2, k3, k4, k5, k6, k7,
+     k8, k9, k10, k11, k12, k13, k14, k15) = (
+        v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+        v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15])  # fmt: skip
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k0, k2 = max(k0, k2), min(k0, k2)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k4, k5 = max(k4, k5), min(k4, k5)
+    k6, k7 = max(k6, k7), min(k6, k7)
+    k4, k6 = max(k4, k6), min(k4, k6)
+    k5, k7 = max(k5, k7), min(k5, k7)
+    k5, k6 = max(k5, k6), min(k5, k6)
+    k0, k4 = max(k0, k4), min(k0, k4)
+    k2, k6 = max(k2, k6), min(k2, k6)
+    k2, k4 = max(k2, k4), min(k2, k4)
+    k1, k5 = max(k1, k5), min(k1, k5)
+    k3, k7 = max(k3, k7), min(k3, k7)
+    k3, k5 = max(k3, k5), min(k3, k5)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    k5, k6 = max(k5, k6), min(k5, k6)
+    k8, k9 = max(k8, k9), min(k8, k9)
+    k10, k11 = max(k10, k11), min(k10, k11)
+    k8, k10 = max(k8, k10), min(k8, k10)
+    k9, k11 = max(k9, k11), min(k9, k11)
+    k9, k10 = max(k9, k10), min(k9, k10)
+    k12, k13 = max(k12, k13), min(k12, k13)
+    k14, k15 = max(k14, k15), min(k14, k15)
+    k12, k14 = max(k12, k14), min(k12, k14)
+    k13, k15 = max(k13, k15), min(k13, k15)
+    k13, k14 = max(k13, k14), min(k13, k14)
+    k8, k12 = max(k8, k12), min(k8, k12)
+    k10, k14 = max(k10, k14), min(k10, k14)
+    k10, k12 = max(k10, k12), min(k10, k12)
+    k9, k13 = max(k9, k13), min(k9, k13)
+    k11, k15 = max(k11, k15), min(k11, k15)
+    k11, k13 = max(k11, k13), min(k11, k13)
+    k9, k10 = max(k9, k10), min(k9, k10)
+    k11, k12 = max(k11, k12), min(k11, k12)
+    k13, k14 = max(k13, k14), min(k13, k14)
+    k0, k8 = max(k0, k8), min(k0, k8)
+    k4, k12 = max(k4, k12), min(k4, k12)
+    k4, k8 = max(k4, k8), min(k4, k8)
+    k2, k10 = max(k2, k10), min(k2, k10)
+    k6, k14 = max(k6, k14), min(k6, k14)
+    k6, k10 = max(k6, k10), min(k6, k10)
+    k2, k4 = max(k2, k4), min(k2, k4)
+    k6, k8 = max(k6, k8), min(k6, k8)
+    k10, k12 = max(k10, k12), min(k10, k12)
+    k1, k9 = max(k1, k9), min(k1, k9)
+    k5, k13 = max(k5, k13), min(k5, k13)
+    k5, k9 = max(k5, k9), min(k5, k9)
+    k3, k11 = max(k3, k11), min(k3, k11)
+    k7, k15 = max(k7, k15), min(k7, k15)
+    k7, k11 = max(k7, k11), min(k7, k11)
+    k3, k5 = max(k3, k5), min(k3, k5)
+    k7, k9 = max(k7, k9), min(k7, k9)
+    k11, k13 = max(k11, k13), min(k11, k13)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    k5, k6 = max(k5, k6), min(k5, k6)
+    k7, k8 = max(k7, k8), min(k7, k8)
+    k9, k10 = max(k9, k10), min(k9, k10)
+    k11, k12 = max(k11, k12), min(k11, k12)
+    k13, k14 = max(k13, k14), min(k13, k14)
+    v[0] = k0
+    v[1] = k1
+    v[2] = k2
+    v[3] = k3
+    v[4] = k4
+    v[5] = k5
+    v[6] = k6
+    v[7] = k7
+    v[8] = k8
+    v[9] = k9
+    v[10] = k10
+    v[11] = k11
+    v[12] = k12
+    v[13] = k13
+    v[14] = k14
+    v[15] = k15
 
 
 @jit(_nrt=False)
 def _net_sort(order, lo, hi, key, tmp, v):
     """Sort ``order[lo:hi]`` (listed order, at most 16) by ``_before`` through a sorting
-    network, without a branch: each key, its last 7 bits replaced by 127 less its place, is
-    distinct, and sorted so are the full keys unless two agree but for those bits (about
-    once in 2^50 fights of ten; then ``_sort_group`` sorts them)."""
+    network (``_net16``), without a branch: each key, its last 7 bits replaced by 127 less its
+    place, is distinct, and sorted so are the full keys unless two agree but for those bits
+    (about once in 2^50 fights of ten; then ``_sort_group`` sorts them). ``v`` holds at least
+    ``max(16, 4 (hi - lo) + 4)`` words."""
     g = hi - lo
     for i in range(g):
         v[i] = ((key[order[lo + i]] >> 7) << 7) | (127 - i)
-    for k in range(_NET_AT[g], _NET_AT[g + 1], 2):
-        i, j = _NET[k], _NET[k + 1]
-        x, y = v[i], v[j]
-        v[i] = max(x, y)
-        v[j] = min(x, y)
+    for i in range(g, _NET_MAX):  # below every key: last
+        v[i] = -1 - i
+    _net16(v)
     for i in range(g - 1):
         if v[i] >> 7 == v[i + 1] >> 7:
             _sort_group(order, lo, hi, key, tmp, v)
@@ -273,7 +335,7 @@ def run_chunk(
         taken_sum, taken_sq, attacks_sum, landed_sum,
         mem, side_count, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
         np.zeros(max(m, 1), np.uint64), np.zeros(max(m, 1), np.uint64),
-        np.zeros(4 * m + 4, np.int64), np.arange(n + 1).astype(np.uint64),
+        np.zeros(4 * m + 4 + _NET_MAX, np.int64), np.arange(n + 1).astype(np.uint64),
         np.arange(n + 1).astype(np.uint64),
     )  # fmt: skip
 

@@ -212,5 +212,5 @@ def test_tied_shooters_are_sorted_as_the_general_kernel_sorts_them(g, keys):
         if sort is kb._net_sort and g > kb._NET_MAX:
             continue
         order = np.concatenate([[7], ids, [9]]).astype(np.uint64)  # its neighbours stay put
-        sort(order, 1, 1 + g, key, np.zeros(g + 1, np.uint64), np.zeros(4 * g + 4, np.int64))
+        sort(order, 1, 1 + g, key, np.zeros(g + 1, np.uint64), np.zeros(4 * g + 20, np.int64))
         assert order[1:-1].tolist() == want and order[0] == 7 and order[-1] == 9
