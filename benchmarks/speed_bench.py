@@ -15,10 +15,9 @@ neighbour's load then slows them alike):
   the 200 v 200 in under a minute; the last column, attacks/s over the 4 v 4's, shows how the
   cost of an attack grows with N;
 - battles, 10,000 trials: the 4 v 4, the 64 v 64 and the 200 v 200 lines at 10,000 trials each,
-  with the same targets. The engine runs a chunk (65,536 trials) on one thread, so above, the
-  4 v 4 (more than one chunk) has both threads while the lines of 64 and more (one chunk) have
-  one; here every case is one chunk on one thread, and the ratios compare the cost of an attack
-  alone.
+  with the same targets. A run of fewer chunks (65,536 trials) than twice the threads splits
+  its chunks into pieces, so every case here, one chunk, has both threads, as the counts above
+  have.
 
 ``rows(quick, reps)`` gives the rows for ``benchmarks/run.py``; ``targets(rows)`` the targets
 table; ``python benchmarks/speed_bench.py [--quick]`` prints both.

@@ -373,7 +373,7 @@ def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max
     def results():
         with contextlib.closing(in_order(submit, iter_spans(trials), window)) as done:
             for state, out in done:
-                yield Tally.from_state(state), out
+                yield Tally.from_state(state), out, True
 
     kept: list[TrialOutcomes] = []
     try:

@@ -11,8 +11,11 @@ reduced to a :class:`~fuzion_sim.engine.outcomes.Tally` and dropped. Per-trial o
 kept only up to :data:`KEEP_TRIALS_MAX` trials (and :data:`KEEP_CELLS_MAX` trial-combatant
 cells) unless asked for, and never beyond :data:`KEEP_CELLS_MAX`.
 
-A chunk's kernel call is split into sub-chunks sized to take about :data:`SUB_SECONDS` each
-(trials are independent and seeded one by one, so the numbers do not change); between
+A run of fewer chunks than twice the threads splits each chunk into pieces (at least
+:data:`PIECE_MIN` trials), so every thread has work: a battle of a few thousand trials is one
+chunk. Trials are independent and seeded one by one, so how a chunk is split changes no number;
+the stop rule still waits for a whole chunk. A piece's kernel call is split in turn into
+sub-chunks sized to take about :data:`SUB_SECONDS` each; between
 sub-chunks a worker checks the run's stop flag. Ctrl-C sets it, so every worker is done
 within a sub-chunk, and the run raises :class:`~fuzion_sim.errors.Interrupted` with the
 trials merged so far.
@@ -48,6 +51,7 @@ __all__ = [
     "default_threads",
     "in_order",
     "interrupted",
+    "iter_pieces",
     "iter_spans",
     "chunk_result",
     "run_chunk",
@@ -65,6 +69,8 @@ SUB_SECONDS = 0.1
 #: fewest trials of any sub-chunk.
 SUB_FIRST = 64
 SUB_MIN = 16
+#: The fewest trials of a piece of a chunk (:func:`iter_pieces`).
+PIECE_MIN = 256
 
 
 class TrialCounter:
@@ -120,6 +126,27 @@ def iter_spans(trials: int) -> Iterator[tuple[int, int]]:
         yield i, CHUNK
     if rest:
         yield full, rest
+
+
+def iter_pieces(trials: int, threads: int) -> Iterator[tuple[int, int, int, bool]]:
+    """Lazily yield ``(chunk, first, n, ends_chunk)`` for a run of ``trials`` trials on
+    ``threads`` threads: trials ``first .. first + n - 1`` of chunk ``chunk``, and whether they
+    are its last.
+
+    A run of at least twice as many chunks as threads keeps its chunks whole. A shorter one
+    splits each chunk into near-equal pieces, about ``2 * threads`` in all and none under
+    :data:`PIECE_MIN` trials, so that a battle of a few thousand trials (one chunk) keeps every
+    thread busy. Each trial has its own seed, so the numbers are the same however it is split.
+    """
+    chunks = -(-int(trials) // CHUNK)
+    per = 1 if threads <= 1 or chunks == 0 or chunks >= 2 * threads else -(-2 * threads // chunks)
+    for chunk, n in iter_spans(trials):
+        k = max(1, min(per, n // PIECE_MIN))
+        first = 0
+        for i in range(k):
+            size = n // k + (i < n % k)
+            yield chunk, first, size, i == k - 1
+            first += size
 
 
 def chunk_spans(trials: int) -> list[tuple[int, int]]:
@@ -184,21 +211,22 @@ def _sub_result(system, plan, key, first, n, keep):
 
 
 def chunk_result(system, plan, seed, chunk, n, keep, flag=None,
-                 counter: TrialCounter | None = None):  # fmt: skip
-    """One chunk's :class:`Tally`, and its per-trial outcomes when ``keep``.
+                 counter: TrialCounter | None = None, start: int = 0):  # fmt: skip
+    """The :class:`Tally` of trials ``start .. start + n - 1`` of a chunk (the whole chunk by
+    default), and their per-trial outcomes when ``keep``.
 
-    The chunk runs as sub-chunks of about :data:`SUB_SECONDS` each (the first of
+    They run as sub-chunks of about :data:`SUB_SECONDS` each (the first of
     :data:`SUB_FIRST` trials sets the pace); their tallies and outcomes add up to exactly the
-    chunk's. ``flag`` (a ``threading.Event``) is checked between sub-chunks: once set, the
-    chunk is abandoned with :class:`Stopped`. ``counter`` counts the trials finished.
+    span's. ``flag`` (a ``threading.Event``) is checked between sub-chunks: once set, the
+    span is abandoned with :class:`Stopped`. ``counter`` counts the trials finished.
     """
     key = chunk_key(seed, chunk)
     tally, outs = None, []
-    first, size = 0, min(SUB_FIRST, n)
-    while first < n:
+    first, size, end = start, min(SUB_FIRST, n), start + n
+    while first < end:
         if flag is not None and flag.is_set():
             raise Stopped
-        size = min(size, n - first)
+        size = min(size, end - first)
         began = time.perf_counter()
         part, out = _sub_result(system, plan, key, first, size, keep)
         took = time.perf_counter() - began
@@ -250,29 +278,30 @@ def in_order(submit: Callable, spans: Iterable, window: int) -> Iterator:
 
 
 def collect_in_order(
-    results: Iterator[tuple[Tally, TrialOutcomes | None]],
+    results: Iterator[tuple[Tally, TrialOutcomes | None, bool]],
     tally: Tally,
     keep: bool,
     bar: Progress,
     stop: Callable[[Tally], bool] | None,
     kept: list[TrialOutcomes] | None = None,
 ) -> list[TrialOutcomes]:
-    """Merge chunk results (in chunk order) into ``tally``; the kept outcomes.
+    """Merge chunk results ``(tally, outcomes, ends_chunk)`` (in trial order) into ``tally``;
+    the kept outcomes.
 
-    ``stop(tally)`` is consulted after each chunk; True ends the run there and closes
+    ``stop(tally)`` is consulted after each whole chunk; True ends the run there and closes
     ``results`` (which cancels what is still in flight). A chunk's merge runs whole, Ctrl-C
     held off until it is done, so after an interruption ``tally`` (and ``kept``, when given:
-    the list the outcomes are appended to) hold exactly a prefix of whole chunks.
+    the list the outcomes are appended to) hold exactly a prefix of the run's trials.
     """
     kept = [] if kept is None else kept
     try:
-        for part, out in results:
+        for part, out, ends_chunk in results:
             with held():
                 tally.merge(part)
                 if keep:
                     kept.append(out)
             bar.advance(part.n_trials)
-            if stop is not None and stop(tally):
+            if stop is not None and ends_chunk and stop(tally):
                 break
     finally:
         close = getattr(results, "close", None)
@@ -370,11 +399,12 @@ def run_plan(
     start = time.perf_counter()
     flag, counter = threading.Event(), TrialCounter()
 
-    def work(span):
-        chunk, n = span
-        return chunk_result(system, plan, seed, chunk, n, keep, flag, counter)
+    def work(piece):
+        chunk, first, n, ends_chunk = piece
+        part, out = chunk_result(system, plan, seed, chunk, n, keep, flag, counter, first)
+        return part, out, ends_chunk
 
-    spans = iter_spans(trials)
+    spans = iter_pieces(trials, threads)
     kept: list[TrialOutcomes] = []
     try:
         with Progress(trials, enabled=progress) as bar:
@@ -402,7 +432,7 @@ def _joined(kept: list, keep: bool) -> TrialOutcomes | None:
 
 def interrupted(trials: int, partial: RunOutput | None = None) -> Interrupted:
     """The :class:`~fuzion_sim.errors.Interrupted` of a run stopped after ``trials`` trials;
-    its ``partial`` is what the whole chunks merged in order add up to (a prefix of the run,
+    its ``partial`` is what the trials merged in order add up to (a prefix of the run,
     so the same numbers as a run of ``partial.tally.n_trials`` trials), or None when no
     chunk was merged."""
     err = Interrupted(trials)
