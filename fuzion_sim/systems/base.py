@@ -239,6 +239,13 @@ class RuleSystem:
     catalogue_kinds: tuple[str, ...] = ()
     catalogue_columns: Mapping[str, tuple[str, ...]] = {}
 
+    def __reduce__(self):
+        """Pickled by name (a Dask task): the process that loads it takes the system of that
+        name from its own registry."""
+        from . import get_system
+
+        return get_system, (self.name,)
+
     # --- scenarios --------------------------------------------------------------------
     def build_member(self, ctx, parts: list, value: Any, side: str, side_options: dict):
         """Validate one member's mapping (``value``, at key path ``parts``) with the shared

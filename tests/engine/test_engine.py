@@ -12,17 +12,10 @@ import pytest
 from conftest import SCENARIOS
 
 from fuzion_sim import load_scenario, simulate
+from fuzion_sim.engine.chunks import PIECE_MIN, chunk_spans, in_order, iter_pieces, iter_spans
 from fuzion_sim.engine.outcomes import Tally
 from fuzion_sim.engine.rng import CHUNK
-from fuzion_sim.engine.runner import (
-    KEEP_TRIALS_MAX,
-    PIECE_MIN,
-    chunk_spans,
-    in_order,
-    iter_pieces,
-    iter_spans,
-    run_plan,
-)
+from fuzion_sim.engine.runner import KEEP_TRIALS_MAX, run_plan
 from fuzion_sim.errors import FuzionSimError
 from fuzion_sim.systems import get_system
 
