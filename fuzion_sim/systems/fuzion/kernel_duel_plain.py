@@ -1,0 +1,227 @@
+"""The plain duel: the duel kernel's fights in which nothing but Hits changes, as straight lines.
+
+Many duels are plain: two combatants with Killing weapons of at most ``TABLE_DICE`` dice, in
+phases, with a fixed order of action (no REF tie, no switch2), impairment, stunned and
+``dying_can_act`` off, and none of the duel kernel's options (hit locations, autofire,
+knockback, spreads). In such a fight no penalty ever changes (a wound changes one only from
+Hits 0 down, and then the fight is over), nobody moves and nobody loses an action, so every
+number an attack reads is fixed for the whole fight and the duel kernel's bookkeeping
+(watch lines, penalty rows, the actor's branches) is not needed. :func:`plain_duel` decides
+this from the compiled arrays, and ``run.py`` then runs :func:`run_chunk` here.
+
+The random stream is the duel kernel's, number for number: one generator step an attack, whose
+low 32 bits pick the roll (``index32`` into the sorted ``roll_table``) and whose high 32 bits
+the damage (``index32`` into the sorted table of the weapon's dice). Because the roll table is
+sorted and ``index32`` does not decrease with its bits, "the roll hits" is "the low 32 bits are
+at least a cut" (:func:`_cut`): one compare, no table. The damage through the armour is one
+load from a table made per chunk. That table also counts the hit: an entry is
+``(damage << 20) + 1``, so one sum per target holds the damage dealt to it (high bits) and the
+hits landed on it (low 20 bits; a fight has fewer than 2**20 slots), and "out of the fight" is
+one compare of that sum with the smaller of its Hits and Stun, shifted the same way (Killing
+damage costs as much Stun as Hits, and out the first time either reaches 0). Death (-2 x BODY)
+can only come with the blow that puts one out. The attacks made follow from the slot the fight
+ended in and who ended it. ``tests/systems/fuzion/test_duel_plain.py`` holds it to the duel
+kernel trial by trial.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+from ...engine.outcomes import outcome_index
+from ...engine.rng import trial_seed, xoshiro_bits
+from .codes import (
+    OPT_DYING_CAN_ACT,
+    OPT_DYING_PENALTY,
+    OPT_HAS_TIES,
+    OPT_IMPAIRMENT,
+    OPT_STUNNED,
+    OPT_SWITCH2,
+    UNRESOLVED,
+)
+from .kernel_parts import values_table
+from .rules import KILLING
+
+__all__ = ["plain_duel", "run_chunk"]
+
+#: Bits of a target's sum that count the hits landed on it; the damage dealt sits above them.
+_LAND_BITS = 20
+_LAND = np.int64((1 << _LAND_BITS) - 1)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@jit(inline="always")
+def _cut(roll_table, need):
+    """The least low-32-bit value ``lo`` of a generator output for which the roll the duel
+    kernel reads, ``roll_table[(lo * n) >> 32]``, is at least ``need`` (``2**32``: never).
+    The table is sorted, so the roll hits from index ``i`` on (how many entries are below
+    ``need``), and ``(lo * n) >> 32 >= i`` exactly when ``lo * n >= i * 2**32``."""
+    n = roll_table.shape[0]
+    i = np.int64(0)
+    while i < n and roll_table[i] < need:
+        i += 1
+    nn = np.uint64(n)
+    return (np.uint64(i) << _S32) // nn + np.uint64((np.uint64(i) << _S32) % nn != 0)
+
+
+@jit(inline="always")
+def _through(nd6_table, lo, size, stop):
+    """The sums of one attacker's table: ``(damage through stop << 20) + 1`` for each of its
+    ``size`` equally likely damage rolls (int32: a fifth of a cache line per four)."""
+    e = np.empty(size, np.int32)
+    for d in range(size):
+        thr = np.int64(nd6_table[lo + d]) - stop
+        e[d] = ((thr if thr > 0 else 0) << _LAND_BITS) + 1
+    return e
+
+
+@jit
+def _setup(sp, fixed_mod):
+    """What a plain duel reads, from the standing plan's arrays: per combatant (0, 1) the cut
+    its attack must reach, its damage table, and the sum at which it is out of the fight (the
+    other's damage to it reaches its Hits or Stun) and at which it is dead (-2 x BODY)."""
+    (_side, _n_sides, ref, dex, strength, body, hits_max, stun_max, sd, _rec, att_skill,
+     def_ranged, def_melee, _base_order, _targeting, w_melee, w_dmg, w_dc, w_acc, w_min_str,
+     pair_mod, pair_armour, _pair_dist, _acts, _slots_per_round, _start_slot, _slots_per_unit,
+     _max_slots, _surprised, options, roll_table, nd6_offsets, nd6_table) = sp
+    n_pen = max(4, options[OPT_DYING_PENALTY]) + 6
+    table = values_table(
+        n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
+        def_melee, nd6_offsets,
+    )  # fmt: skip
+    # the DV each one's weapon meets: the other's against melee or ranged attacks
+    dv_vs0 = table[n_pen, 2] if w_melee[0] != 0 else table[n_pen, 1]
+    dv_vs1 = table[0, 2] if w_melee[1] != 0 else table[0, 1]
+    need0 = dv_vs0 - table[0, 0] - (pair_mod[1] + fixed_mod[0])
+    need1 = dv_vs1 - table[n_pen, 0] - (pair_mod[2] + fixed_mod[1])
+    stop0 = pair_armour[1] if w_dmg[0] == KILLING or pair_armour[1] > sd[1] else sd[1]
+    stop1 = pair_armour[2] if w_dmg[1] == KILLING or pair_armour[2] > sd[0] else sd[0]
+    e0 = _through(nd6_table, table[0, 5], table[0, 6], stop0)
+    e1 = _through(nd6_table, table[n_pen, 5], table[n_pen, 6], stop1)
+    out0 = min(hits_max[0], stun_max[0]) << _LAND_BITS
+    out1 = min(hits_max[1], stun_max[1]) << _LAND_BITS
+    dead0 = (hits_max[0] + 2 * body[0]) << _LAND_BITS
+    dead1 = (hits_max[1] + 2 * body[1]) << _LAND_BITS
+    return (_cut(roll_table, need0), _cut(roll_table, need1), e0, e1, out0, out1, dead0, dead1,
+            table[0, 4], table[n_pen, 4])  # fmt: skip
+
+
+def plain_duel(sp, duel) -> bool:
+    """Whether the duel kernel's fight with standing plan ``sp`` and duel plan ``duel`` is
+    plain (the module's docstring), so that :func:`run_chunk` runs it."""
+    options = sp.options
+    if duel.options or sp.n_combatants != 2:
+        return False
+    if any(options[o] != 0 for o in (OPT_IMPAIRMENT, OPT_STUNNED, OPT_DYING_CAN_ACT,
+                                     OPT_HAS_TIES, OPT_SWITCH2)):  # fmt: skip
+        return False
+    if (sp.w_dmg != KILLING).any() or (sp.hits_max < 1).any() or (sp.stun_max < 1).any():
+        return False
+    if sp.max_slots >= 1 << _LAND_BITS:
+        return False
+    groups0, groups1 = _setup(tuple(sp), duel.fixed_mod)[8:]
+    return groups0 == 0 and groups1 == 0  # at most TABLE_DICE dice: one step an attack
+
+
+@jit
+def run_chunk(key, first, n_trials, sp, dp, outs, tl):
+    """The plain duel (the module's docstring): the duel kernel's arguments, its numbers."""
+    side, n_sides, base_order, max_slots = sp[0], sp[1], sp[13], sp[27]
+    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+     _location_hits) = outs
+    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+     taken_sq, attacks_sum, landed_sum, _knock_sum, _knock_sq) = tl
+    cut0, cut1, e0, e1, out0, out1, dead0, dead1, _g0, _g1 = _setup(sp, dp[4])
+    # F acts first in every phase, S second
+    f = np.int64(base_order[0])
+    s = 1 - f
+    cut_f, cut_s = (cut0, cut1) if f == 0 else (cut1, cut0)
+    e_f, e_s = (e0, e1) if f == 0 else (e1, e0)
+    out_f, out_s = (out0, out1) if f == 0 else (out1, out0)
+    dead_f, dead_s = (dead0, dead1) if f == 0 else (dead1, dead0)
+    size_f, size_s = np.uint64(e_f.shape[0]), np.uint64(e_s.shape[0])
+    k_f = outcome_index(side[f], n_sides)
+    k_s = outcome_index(side[s], n_sides)
+    k_u = outcome_index(UNRESOLVED, n_sides)
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    # per combatant (f, s): dealt and its square, attacks, hits landed; the trials each won
+    sum_f = sq_f = sum_s = sq_s = att_f = land_f = land_s = np.int64(0)
+    wins_f = wins_s = np.int64(0)
+    for j in range(n_trials):
+        s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
+        to_s = to_f = np.int64(0)  # (damage << 20) + hits, to S by F and to F by S
+        t = np.int64(0)
+        who = 2  # 0: F put S out, 1: S put F out, 2: unresolved
+        while t < max_slots:
+            t += 1
+            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+            e = np.int64(e_f[((x >> _S32) * size_f) >> _S32])
+            to_s += e if (x & _LOW32) >= cut_f else np.int64(0)
+            if to_s >= out_s:
+                who = 0
+                break
+            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+            e = np.int64(e_s[((x >> _S32) * size_s) >> _S32])
+            to_f += e if (x & _LOW32) >= cut_s else np.int64(0)
+            if to_f >= out_f:
+                who = 1
+                break
+        dealt_f, dealt_s = to_s >> _LAND_BITS, to_f >> _LAND_BITS
+        hit_f, hit_s = to_s & _LAND, to_f & _LAND
+        gone_f = t if who == 1 else np.int64(0)
+        gone_s = t if who == 0 else np.int64(0)
+        died_f = gone_f if to_f >= dead_f else np.int64(0)
+        died_s = gone_s if to_s >= dead_s else np.int64(0)
+        natt_s = t - 1 if who == 0 else t
+        if accumulate:
+            k = k_f if who == 0 else (k_s if who == 1 else k_u)
+            end_hist[k, t] += 1
+            out_hist[f, gone_f] += 1
+            out_hist[s, gone_s] += 1
+            death_hist[f, died_f] += 1
+            death_hist[s, died_s] += 1
+            wins_f += np.int64(who == 0)
+            wins_s += np.int64(who == 1)
+            sum_f += dealt_f
+            sum_s += dealt_s
+            sq_f += dealt_f * dealt_f
+            sq_s += dealt_s * dealt_s
+            att_f += t
+            land_f += hit_f
+            land_s += hit_s
+            continue
+        winner[j] = side[f] if who == 0 else (side[s] if who == 1 else UNRESOLVED)
+        end_slot[j] = t
+        out_slot[j, f] = gone_f
+        out_slot[j, s] = gone_s
+        death_slot[j, f] = died_f
+        death_slot[j, s] = died_s
+        dealt[j, f] = dealt_f
+        dealt[j, s] = dealt_s
+        taken[j, f] = dealt_s
+        taken[j, s] = dealt_f
+        attacks[j, f] = t
+        attacks[j, s] = natt_s
+        landed[j, f] = hit_f
+        landed[j, s] = hit_s
+        knock[j, 0] = 0
+        knock[j, 1] = 0
+    if accumulate:
+        outcome_counts[k_f] += wins_f
+        outcome_counts[k_s] += wins_s
+        outcome_counts[k_u] += n_trials - wins_f - wins_s
+        dealt_sum[f] += sum_f
+        dealt_sum[s] += sum_s
+        dealt_sq[f] += sq_f
+        dealt_sq[s] += sq_s
+        taken_sum[f] += sum_s  # what one took is what the other dealt
+        taken_sum[s] += sum_f
+        taken_sq[f] += sq_s
+        taken_sq[s] += sq_f
+        attacks_sum[f] += att_f
+        attacks_sum[s] += att_f - wins_f  # S makes no attack in the phase F puts it out
+        landed_sum[f] += land_f
+        landed_sum[s] += land_s
+
