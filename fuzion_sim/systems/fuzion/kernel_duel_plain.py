@@ -149,41 +149,41 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
     # per combatant (f, s): dealt and its square, attacks, hits landed; the trials each won
     sum_f = sq_f = sum_s = sq_s = att_f = land_f = land_s = np.int64(0)
     wins_f = wins_s = np.int64(0)
+    n0, n1, n2, n3 = trial_seed(k0, k1, k2, k3, first)
     for j in range(n_trials):
-        s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
+        s0, s1, s2, s3 = n0, n1, n2, n3
+        n0, n1, n2, n3 = trial_seed(k0, k1, k2, k3, first + j + 1)
         to_s = to_f = np.int64(0)  # (damage << 20) + hits, to S by F and to F by S
         t = np.int64(0)
-        who = 2  # 0: F put S out, 1: S put F out, 2: unresolved
+        # what the end makes of the trial: its row, who is out when, S's attacks (F attacks
+        # every phase), set where the fight ends, so no branch after the loop asks who won
+        k, gone_f, gone_s, natt_s = k_u, np.int64(0), np.int64(0), max_slots
         while t < max_slots:
             t += 1
             s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
             e = np.int64(e_f[((x >> _S32) * size_f) >> _S32])
             to_s += e if (x & _LOW32) >= cut_f else np.int64(0)
             if to_s >= out_s:
-                who = 0
+                k, gone_s, natt_s = k_f, t, t - 1
                 break
             s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
             e = np.int64(e_s[((x >> _S32) * size_s) >> _S32])
             to_f += e if (x & _LOW32) >= cut_s else np.int64(0)
             if to_f >= out_f:
-                who = 1
+                k, gone_f, natt_s = k_s, t, t
                 break
         dealt_f, dealt_s = to_s >> _LAND_BITS, to_f >> _LAND_BITS
         hit_f, hit_s = to_s & _LAND, to_f & _LAND
-        gone_f = t if who == 1 else np.int64(0)
-        gone_s = t if who == 0 else np.int64(0)
-        died_f = gone_f if to_f >= dead_f else np.int64(0)
-        died_s = gone_s if to_s >= dead_s else np.int64(0)
-        natt_s = t - 1 if who == 0 else t
+        died_f = gone_f * np.int64(to_f >= dead_f)
+        died_s = gone_s * np.int64(to_s >= dead_s)
         if accumulate:
-            k = k_f if who == 0 else (k_s if who == 1 else k_u)
             end_hist[k, t] += 1
             out_hist[f, gone_f] += 1
             out_hist[s, gone_s] += 1
             death_hist[f, died_f] += 1
             death_hist[s, died_s] += 1
-            wins_f += np.int64(who == 0)
-            wins_s += np.int64(who == 1)
+            wins_f += np.int64(k == k_f)
+            wins_s += np.int64(k == k_s)
             sum_f += dealt_f
             sum_s += dealt_s
             sq_f += dealt_f * dealt_f
@@ -192,7 +192,7 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
             land_f += hit_f
             land_s += hit_s
             continue
-        winner[j] = side[f] if who == 0 else (side[s] if who == 1 else UNRESOLVED)
+        winner[j] = side[f] if k == k_f else (side[s] if k == k_s else UNRESOLVED)
         end_slot[j] = t
         out_slot[j, f] = gone_f
         out_slot[j, s] = gone_s
