@@ -85,7 +85,7 @@ def _setup(sp, fixed_mod):
     (_side, _n_sides, ref, dex, strength, body, hits_max, stun_max, sd, _rec, att_skill,
      def_ranged, def_melee, _base_order, _targeting, w_melee, w_dmg, w_dc, w_acc, w_min_str,
      pair_mod, pair_armour, _pair_dist, _acts, _slots_per_round, _start_slot, _slots_per_unit,
-     _max_slots, _surprised, options, roll_table, nd6_offsets, nd6_table) = sp
+     _max_slots, _surprised, options, roll_table, nd6_offsets, nd6_table) = sp  # fmt: skip
     n_pen = max(4, options[OPT_DYING_PENALTY]) + 6
     table = values_table(
         n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
@@ -130,9 +130,9 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
     """The plain duel (the module's docstring): the duel kernel's arguments, its numbers."""
     side, n_sides, base_order, max_slots = sp[0], sp[1], sp[13], sp[27]
     (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-     _location_hits) = outs
+     _location_hits) = outs  # fmt: skip
     (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-     taken_sq, attacks_sum, landed_sum, _knock_sum, _knock_sq) = tl
+     taken_sq, attacks_sum, landed_sum, _knock_sum, _knock_sq) = tl  # fmt: skip
     cut0, cut1, e0, e1, out0, out1, dead0, dead1, _g0, _g1 = _setup(sp, dp[4])
     # F acts first in every phase, S second
     f = np.int64(base_order[0])
@@ -224,4 +224,3 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
         attacks_sum[s] += att_f - wins_f  # S makes no attack in the phase F puts it out
         landed_sum[f] += land_f
         landed_sum[s] += land_s
-
