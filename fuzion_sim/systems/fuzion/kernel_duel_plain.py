@@ -1,29 +1,31 @@
-"""The plain duel: the duel kernel's fights in which nothing but Hits changes, as straight lines.
+"""The plain duel: the duel kernel's fights in which nothing but Hits and Stun change.
 
-Many duels are plain: two combatants with Killing weapons of at most ``TABLE_DICE`` dice, in
-phases, with a fixed order of action (no REF tie, no switch2), impairment, stunned and
-``dying_can_act`` off, and none of the duel kernel's options (hit locations, autofire,
-knockback, spreads). In such a fight no penalty ever changes (a wound changes one only from
-Hits 0 down, and then the fight is over), nobody moves and nobody loses an action, so every
-number an attack reads is fixed for the whole fight and the duel kernel's bookkeeping
-(watch lines, penalty rows, the actor's branches) is not needed. :func:`plain_duel` decides
-this from the compiled arrays, and ``run.py`` then runs :func:`run_chunk` here.
+Many duels are plain: two combatants with weapons of at most 4 dice (fewer than
+``TABLE_DICE``, whose table takes a second generator step), in phases, with a fixed order of
+action (no REF tie, no switch2), impairment, stunned and ``dying_can_act`` off, and none of
+the duel kernel's options (hit locations, autofire, knockback, spreads). In such a fight no
+penalty ever changes (a wound changes one only from Hits 0 down, and then the fight is over),
+nobody moves and nobody loses an action, so every number an attack reads is fixed for the
+whole fight and the duel kernel's bookkeeping (watch lines, penalty rows, the actor's
+branches) is not needed. :func:`plain_duel` decides this from the compiled arrays, and
+``run.py`` then runs :func:`run_chunk` here.
 
 The random stream is the duel kernel's, number for number: one generator step an attack, whose
 low 32 bits pick the roll (``index32`` into the sorted ``roll_table``) and whose high 32 bits
 the damage (``index32`` into the sorted table of the weapon's dice). Because the roll table is
 sorted and ``index32`` does not decrease with its bits, "the roll hits" is "the low 32 bits are
-at least a cut" (:func:`_cut`): one compare, no table. The damage through the armour is one
-load from a table made per chunk. That table also counts the hit: an entry is
-``(damage << 20) + 1``, so one sum per target holds the damage dealt to it (high bits) and the
-hits landed on it (low 20 bits; a fight has fewer than 2**20 slots), and "out of the fight" is
-one compare of that sum with the smaller of its Hits and Stun, shifted the same way (Killing
-damage costs as much Stun as Hits, and out the first time either reaches 0). Death (-2 x BODY)
-can only come with the blow that puts one out. The attacks made follow from the slot the fight
-ended in and who ended it. ``tests/systems/fuzion/test_duel_plain.py`` holds it to the duel
-kernel trial by trial.
+at least a cut" (:func:`_cut`): one compare, no table. What the hit does is one load from a
+table made per chunk, whose entry packs three counts: the damage through the armour (from bit
+40), the Hits it costs (from bit 20: as much for Killing damage, 1 per full 5 for Stun damage)
+and 1, the hit. One sum per target then holds the damage it took, the Hits it lost and the
+hits landed on it, and "out of the fight" is one compare of that sum with the damage that puts
+it out, shifted to bit 40: the smaller of its Hits and Stun against Killing damage (which
+costs as much Stun as Hits), its Stun against Stun damage (a fight goes here only where the
+Stun runs out no later than the Hits: Stun at most 5 x Hits). Death (-2 x BODY) can only
+come with the blow that puts one out. The attacks made follow from the phase the fight ended
+in and who ended it. ``tests/systems/fuzion/test_duel_plain.py`` holds it to the duel kernel
+trial by trial.
 """
-
 from __future__ import annotations
 
 import numpy as np
@@ -45,9 +47,12 @@ from .rules import KILLING
 
 __all__ = ["plain_duel", "run_chunk"]
 
-#: Bits of a target's sum that count the hits landed on it; the damage dealt sits above them.
-_LAND_BITS = 20
-_LAND = np.int64((1 << _LAND_BITS) - 1)
+#: Where the fields of a target's sum start: the hits landed on it at bit 0, the Hits it lost
+#: at ``_HITS_AT``, the damage through to it at ``_DEALT_AT`` (20 bits each below it: a fight
+#: stops once the damage passes its Hits or Stun, and has fewer than 2**20 phases).
+_HITS_AT = 20
+_DEALT_AT = 40
+_FIELD = np.int64((1 << 20) - 1)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
@@ -67,13 +72,18 @@ def _cut(roll_table, need):
 
 
 @jit(inline="always")
-def _through(nd6_table, lo, size, stop):
-    """The sums of one attacker's table: ``(damage through stop << 20) + 1`` for each of its
-    ``size`` equally likely damage rolls (int32: a fifth of a cache line per four)."""
-    e = np.empty(size, np.int32)
+def _through(nd6_table, lo, size, stop, killing):
+    """One attacker's table: for each of its ``size`` equally likely damage rolls the damage
+    through ``stop`` and the Hits it costs (F20-F21: ``split_through``), packed with the hit
+    (the module's docstring); then a 0, what a miss adds. A miss reads that entry rather than
+    zeroing what it read: LLVM makes a choice between a loaded value and 0 a branch (to skip
+    the load), and whether an attack hits is a coin a branch predictor cannot learn."""
+    e = np.zeros(size + 1, np.int64)
     for d in range(size):
         thr = np.int64(nd6_table[lo + d]) - stop
-        e[d] = ((thr if thr > 0 else 0) << _LAND_BITS) + 1
+        thr = thr if thr > 0 else 0
+        hits = thr if killing else thr // 5
+        e[d] = (thr << _DEALT_AT) + (hits << _HITS_AT) + 1
     return e
 
 
@@ -98,12 +108,14 @@ def _setup(sp, fixed_mod):
     need1 = dv_vs1 - table[n_pen, 0] - (pair_mod[2] + fixed_mod[1])
     stop0 = pair_armour[1] if w_dmg[0] == KILLING or pair_armour[1] > sd[1] else sd[1]
     stop1 = pair_armour[2] if w_dmg[1] == KILLING or pair_armour[2] > sd[0] else sd[0]
-    e0 = _through(nd6_table, table[0, 5], table[0, 6], stop0)
-    e1 = _through(nd6_table, table[n_pen, 5], table[n_pen, 6], stop1)
-    out0 = min(hits_max[0], stun_max[0]) << _LAND_BITS
-    out1 = min(hits_max[1], stun_max[1]) << _LAND_BITS
-    dead0 = (hits_max[0] + 2 * body[0]) << _LAND_BITS
-    dead1 = (hits_max[1] + 2 * body[1]) << _LAND_BITS
+    e0 = _through(nd6_table, table[0, 5], table[0, 6], stop0, w_dmg[0] == KILLING)
+    e1 = _through(nd6_table, table[n_pen, 5], table[n_pen, 6], stop1, w_dmg[1] == KILLING)
+    # out: the damage taken reaches the Stun, or against Killing damage the Hits if fewer
+    out0 = (min(hits_max[0], stun_max[0]) if w_dmg[1] == KILLING else stun_max[0]) << _DEALT_AT
+    out1 = (min(hits_max[1], stun_max[1]) if w_dmg[0] == KILLING else stun_max[1]) << _DEALT_AT
+    # dead: the Hits lost reach Hits + 2 x BODY (compared with the sum shifted right to them)
+    dead0 = hits_max[0] + 2 * body[0]
+    dead1 = hits_max[1] + 2 * body[1]
     return (_cut(roll_table, need0), _cut(roll_table, need1), e0, e1, out0, out1, dead0, dead1,
             table[0, 4], table[n_pen, 4])  # fmt: skip
 
@@ -117,10 +129,13 @@ def plain_duel(sp, duel) -> bool:
     if any(options[o] != 0 for o in (OPT_IMPAIRMENT, OPT_STUNNED, OPT_DYING_CAN_ACT,
                                      OPT_HAS_TIES, OPT_SWITCH2)):  # fmt: skip
         return False
-    if (sp.w_dmg != KILLING).any() or (sp.hits_max < 1).any() or (sp.stun_max < 1).any():
+    if (sp.hits_max < 1).any() or (sp.stun_max < 1).any():
         return False
-    if sp.max_slots >= 1 << _LAND_BITS:
-        return False
+    for c in range(2):  # Stun damage: the Stun must run out no later than the Hits
+        if sp.w_dmg[1 - c] != KILLING and sp.stun_max[c] > 5 * sp.hits_max[c]:
+            return False
+    if sp.max_slots >= 1 << 20 or max(sp.hits_max.max(), sp.stun_max.max()) >= 1 << 18:
+        return False  # the fields of the sums (_HITS_AT, _DEALT_AT)
     groups0, groups1 = _setup(tuple(sp), duel.fixed_mod)[8:]
     return groups0 == 0 and groups1 == 0  # at most TABLE_DICE dice: one step an attack
 
@@ -141,7 +156,7 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
     e_f, e_s = (e0, e1) if f == 0 else (e1, e0)
     out_f, out_s = (out0, out1) if f == 0 else (out1, out0)
     dead_f, dead_s = (dead0, dead1) if f == 0 else (dead1, dead0)
-    size_f, size_s = np.uint64(e_f.shape[0]), np.uint64(e_s.shape[0])
+    size_f, size_s = np.uint64(e_f.shape[0] - 1), np.uint64(e_s.shape[0] - 1)
     k_f = outcome_index(side[f], n_sides)
     k_s = outcome_index(side[s], n_sides)
     k_u = outcome_index(UNRESOLVED, n_sides)
@@ -153,7 +168,7 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
     for j in range(n_trials):
         s0, s1, s2, s3 = n0, n1, n2, n3
         n0, n1, n2, n3 = trial_seed(k0, k1, k2, k3, first + j + 1)
-        to_s = to_f = np.int64(0)  # (damage << 20) + hits, to S by F and to F by S
+        to_s = to_f = np.int64(0)  # the sums (damage, Hits lost, hits) to S by F, to F by S
         t = np.int64(0)
         # what the end makes of the trial: its row, who is out when, S's attacks (F attacks
         # every phase), set where the fight ends, so no branch after the loop asks who won
@@ -161,21 +176,21 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
         while t < max_slots:
             t += 1
             s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            e = np.int64(e_f[((x >> _S32) * size_f) >> _S32])
-            to_s += e if (x & _LOW32) >= cut_f else np.int64(0)
+            d = ((x >> _S32) * size_f) >> _S32
+            to_s += e_f[d if (x & _LOW32) >= cut_f else size_f]
             if to_s >= out_s:
                 k, gone_s, natt_s = k_f, t, t - 1
                 break
             s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            e = np.int64(e_s[((x >> _S32) * size_s) >> _S32])
-            to_f += e if (x & _LOW32) >= cut_s else np.int64(0)
+            d = ((x >> _S32) * size_s) >> _S32
+            to_f += e_s[d if (x & _LOW32) >= cut_s else size_s]
             if to_f >= out_f:
                 k, gone_f, natt_s = k_s, t, t
                 break
-        dealt_f, dealt_s = to_s >> _LAND_BITS, to_f >> _LAND_BITS
-        hit_f, hit_s = to_s & _LAND, to_f & _LAND
-        died_f = gone_f * np.int64(to_f >= dead_f)
-        died_s = gone_s * np.int64(to_s >= dead_s)
+        dealt_f, dealt_s = to_s >> _DEALT_AT, to_f >> _DEALT_AT
+        hit_f, hit_s = to_s & _FIELD, to_f & _FIELD
+        died_f = gone_f * np.int64(((to_f >> _HITS_AT) & _FIELD) >= dead_f)
+        died_s = gone_s * np.int64(((to_s >> _HITS_AT) & _FIELD) >= dead_s)
         if accumulate:
             end_hist[k, t] += 1
             out_hist[f, gone_f] += 1

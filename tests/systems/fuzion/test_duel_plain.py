@@ -42,6 +42,10 @@ PLAIN = {
         ("sides.a[0].weapon", "Dagger"), ("sides.a[0].skills.Melee", 4),
         ("sides.b[0].position", 1),
     ],
+    "Stun damage, SD above the armour": [
+        ("sides.a[0].weapon", {**PISTOL4, "damage": "stun"}), ("sides.b[0].sd", 8),
+        ("sides.b[0].stun", 35), ("sides.b[0].hits", 7), ("sides.b[0].stats.BODY", 2),
+    ],
     "no armour, no hit": [("sides.b[0].armor", None), ("sides.a[0].modifiers", -30)],
 }  # fmt: skip
 
@@ -53,7 +57,10 @@ NOT_PLAIN = {
     "dying fight on": [("rules.dying_can_act", True)],
     "switch2": [("rules.initiative", "switch2")],
     "equal REF (a tie die)": [("sides.b[0].stats.REF", 7)],
-    "a Stun weapon": [("sides.a[0].weapon", {**PISTOL4, "damage": "stun"})],
+    "Stun damage, Stun above 5 x Hits": [
+        ("sides.a[0].weapon", {**PISTOL4, "damage": "stun"}), ("sides.b[0].stun", 36),
+        ("sides.b[0].hits", 7),
+    ],
     "five dice": [("sides.a[0].weapon", {**PISTOL4, "dc": 5})],
     "hit locations": [("rules.hit_locations", "random")],
 }
