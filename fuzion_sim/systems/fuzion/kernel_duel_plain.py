@@ -161,53 +161,51 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
     k_s = outcome_index(side[s], n_sides)
     k_u = outcome_index(UNRESOLVED, n_sides)
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    # per combatant (f, s): dealt and its square, attacks, hits landed; the trials each won
-    sum_f = sq_f = sum_s = sq_s = att_f = land_f = land_s = np.int64(0)
-    wins_f = wins_s = np.int64(0)
+    # per combatant (f, s): dealt and its square, hits landed; by how the trial ended (row 0:
+    # F put S out, 1: S put F out, 2: unresolved) the trials that ended in each phase, and
+    # the phases the loser died in (0: it did not), added to the tally's histograms at the end
+    sum_f = sq_f = sum_s = sq_s = land_f = land_s = np.int64(0)
+    slots = max_slots + 1 if accumulate else 1
+    ends = np.zeros((3, slots), np.int64)
+    deaths = np.zeros((3, slots), np.int64)
     n0, n1, n2, n3 = trial_seed(k0, k1, k2, k3, first)
     for j in range(n_trials):
         s0, s1, s2, s3 = n0, n1, n2, n3
         n0, n1, n2, n3 = trial_seed(k0, k1, k2, k3, first + j + 1)
         to_s = to_f = np.int64(0)  # the sums (damage, Hits lost, hits) to S by F, to F by S
         t = np.int64(0)
-        # what the end makes of the trial: its row, who is out when, S's attacks (F attacks
+        # what the end makes of the trial: how it ended, who is out when, S's attacks (F attacks
         # every phase), set where the fight ends, so no branch after the loop asks who won
-        k, gone_f, gone_s, natt_s = k_u, np.int64(0), np.int64(0), max_slots
+        r, gone_f, gone_s, natt_s = 2, np.int64(0), np.int64(0), max_slots
         while t < max_slots:
             t += 1
             s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
             d = ((x >> _S32) * size_f) >> _S32
             to_s += e_f[d if (x & _LOW32) >= cut_f else size_f]
             if to_s >= out_s:
-                k, gone_s, natt_s = k_f, t, t - 1
+                r, gone_s, natt_s = 0, t, t - 1
                 break
             s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
             d = ((x >> _S32) * size_s) >> _S32
             to_f += e_s[d if (x & _LOW32) >= cut_s else size_s]
             if to_f >= out_f:
-                k, gone_f, natt_s = k_s, t, t
+                r, gone_f, natt_s = 1, t, t
                 break
         dealt_f, dealt_s = to_s >> _DEALT_AT, to_f >> _DEALT_AT
         hit_f, hit_s = to_s & _FIELD, to_f & _FIELD
         died_f = gone_f * np.int64(((to_f >> _HITS_AT) & _FIELD) >= dead_f)
         died_s = gone_s * np.int64(((to_s >> _HITS_AT) & _FIELD) >= dead_s)
         if accumulate:
-            end_hist[k, t] += 1
-            out_hist[f, gone_f] += 1
-            out_hist[s, gone_s] += 1
-            death_hist[f, died_f] += 1
-            death_hist[s, died_s] += 1
-            wins_f += np.int64(k == k_f)
-            wins_s += np.int64(k == k_s)
+            ends[r, t] += 1
+            deaths[r, died_f + died_s] += 1
             sum_f += dealt_f
             sum_s += dealt_s
             sq_f += dealt_f * dealt_f
             sq_s += dealt_s * dealt_s
-            att_f += t
             land_f += hit_f
             land_s += hit_s
             continue
-        winner[j] = side[f] if k == k_f else (side[s] if k == k_s else UNRESOLVED)
+        winner[j] = side[f] if r == 0 else (side[s] if r == 1 else UNRESOLVED)
         end_slot[j] = t
         out_slot[j, f] = gone_f
         out_slot[j, s] = gone_s
@@ -224,6 +222,24 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
         knock[j, 0] = 0
         knock[j, 1] = 0
     if accumulate:
+        wins_f = wins_s = att_f = died_f = died_s = np.int64(0)
+        for t in range(1, slots):
+            end_hist[k_f, t] += ends[0, t]
+            end_hist[k_s, t] += ends[1, t]
+            end_hist[k_u, t] += ends[2, t]
+            out_hist[s, t] += ends[0, t]
+            out_hist[f, t] += ends[1, t]
+            death_hist[s, t] += deaths[0, t]
+            death_hist[f, t] += deaths[1, t]
+            wins_f += ends[0, t]
+            wins_s += ends[1, t]
+            att_f += t * (ends[0, t] + ends[1, t] + ends[2, t])
+            died_s += deaths[0, t]
+            died_f += deaths[1, t]
+        out_hist[f, 0] += n_trials - wins_s
+        out_hist[s, 0] += n_trials - wins_f
+        death_hist[f, 0] += n_trials - died_f
+        death_hist[s, 0] += n_trials - died_s
         outcome_counts[k_f] += wins_f
         outcome_counts[k_s] += wins_s
         outcome_counts[k_u] += n_trials - wins_f - wins_s
