@@ -223,17 +223,18 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
         knock[j, 1] = 0
     if accumulate:
         wins_f = wins_s = att_f = died_f = died_s = np.int64(0)
-        for t in range(1, slots):
+        for t in range(slots):  # phase 0: a fight of no phases (unresolved)
             end_hist[k_f, t] += ends[0, t]
             end_hist[k_s, t] += ends[1, t]
             end_hist[k_u, t] += ends[2, t]
+            wins_f += ends[0, t]
+            wins_s += ends[1, t]
+            att_f += t * (ends[0, t] + ends[1, t] + ends[2, t])
+        for t in range(1, slots):  # out and dead in phase t; 0 (not) below
             out_hist[s, t] += ends[0, t]
             out_hist[f, t] += ends[1, t]
             death_hist[s, t] += deaths[0, t]
             death_hist[f, t] += deaths[1, t]
-            wins_f += ends[0, t]
-            wins_s += ends[1, t]
-            att_f += t * (ends[0, t] + ends[1, t] + ends[2, t])
             died_s += deaths[0, t]
             died_f += deaths[1, t]
         out_hist[f, 0] += n_trials - wins_s
