@@ -93,6 +93,20 @@ def test_plain_duel_equals_duel_kernel(name):
         assert (out.winner < 0).sum() > 100
 
 
+@pytest.mark.parametrize("name", sorted(PLAIN))
+def test_plain_duel_equals_general_kernel(name):
+    """The same fights on the general kernel (``compile_scenario(kernel="general")``): the
+    plain kernel's trials, trial by trial."""
+    sc = load_scenario(BENCH, overrides=PLAIN[name])
+    plain, general = fuzion.compile_scenario(sc), fuzion.compile_scenario(sc, kernel="general")
+    assert plain.plain and general.kernel == "general"
+    key = chunk_key(4, 1)
+    a, b = fuzion.run_chunk(plain, key, 0, 5_000), fuzion.run_chunk(general, key, 0, 5_000)
+    for f in fields(a):
+        if f.name not in ("counters", "categories"):
+            np.testing.assert_array_equal(getattr(a, f.name), getattr(b, f.name), f.name)
+
+
 @pytest.mark.parametrize("name", sorted(NOT_PLAIN))
 def test_fights_that_are_not_plain(name):
     plan = fuzion.compile_scenario(load_scenario(BENCH, overrides=NOT_PLAIN[name]))
