@@ -64,9 +64,13 @@ def _cut(roll_table, need):
     The table is sorted, so the roll hits from index ``i`` on (how many entries are below
     ``need``), and ``(lo * n) >> 32 >= i`` exactly when ``lo * n >= i * 2**32``."""
     n = roll_table.shape[0]
-    i = np.int64(0)
-    while i < n and roll_table[i] < need:
-        i += 1
+    i, hi = np.int64(0), np.int64(n)  # binary search: the first entry at least need
+    while i < hi:
+        mid = (i + hi) // 2
+        if roll_table[mid] < need:
+            i = mid + 1
+        else:
+            hi = mid
     nn = np.uint64(n)
     return (np.uint64(i) << _S32) // nn + np.uint64((np.uint64(i) << _S32) % nn != 0)
 
