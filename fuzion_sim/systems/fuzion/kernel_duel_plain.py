@@ -145,6 +145,36 @@ def plain_duel(sp, duel) -> bool:
 
 
 @jit
+def _add_phases(ends, deaths, n_trials, f, k_f, k_s, k_u, end_hist, out_hist, death_hist):
+    """Add a chunk's trials by how they ended (``ends``, rows 0: F put S out, 1: S put F out,
+    2: unresolved; by phase) and the loser's phase of death (``deaths``, 0: it did not) into
+    the tally's histograms (``f``: who acts first). Returns F's wins, S's wins and the sum of
+    the phases the trials lasted."""
+    s = 1 - f
+    slots = ends.shape[1]
+    wins_f = wins_s = phases = died_f = died_s = np.int64(0)
+    for t in range(slots):  # phase 0: a fight of no phases (unresolved)
+        end_hist[k_f, t] += ends[0, t]
+        end_hist[k_s, t] += ends[1, t]
+        end_hist[k_u, t] += ends[2, t]
+        wins_f += ends[0, t]
+        wins_s += ends[1, t]
+        phases += t * (ends[0, t] + ends[1, t] + ends[2, t])
+    for t in range(1, slots):  # out and dead in phase t; 0 (not) below
+        out_hist[s, t] += ends[0, t]
+        out_hist[f, t] += ends[1, t]
+        death_hist[s, t] += deaths[0, t]
+        death_hist[f, t] += deaths[1, t]
+        died_s += deaths[0, t]
+        died_f += deaths[1, t]
+    out_hist[f, 0] += n_trials - wins_s
+    out_hist[s, 0] += n_trials - wins_f
+    death_hist[f, 0] += n_trials - died_f
+    death_hist[s, 0] += n_trials - died_s
+    return wins_f, wins_s, phases
+
+
+@jit
 def run_chunk(key, first, n_trials, sp, dp, outs, tl):
     """The plain duel (the module's docstring): the duel kernel's arguments, its numbers."""
     side, n_sides, base_order, max_slots = sp[0], sp[1], sp[13], sp[27]
@@ -226,25 +256,8 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
         knock[j, 0] = 0
         knock[j, 1] = 0
     if accumulate:
-        wins_f = wins_s = att_f = died_f = died_s = np.int64(0)
-        for t in range(slots):  # phase 0: a fight of no phases (unresolved)
-            end_hist[k_f, t] += ends[0, t]
-            end_hist[k_s, t] += ends[1, t]
-            end_hist[k_u, t] += ends[2, t]
-            wins_f += ends[0, t]
-            wins_s += ends[1, t]
-            att_f += t * (ends[0, t] + ends[1, t] + ends[2, t])
-        for t in range(1, slots):  # out and dead in phase t; 0 (not) below
-            out_hist[s, t] += ends[0, t]
-            out_hist[f, t] += ends[1, t]
-            death_hist[s, t] += deaths[0, t]
-            death_hist[f, t] += deaths[1, t]
-            died_s += deaths[0, t]
-            died_f += deaths[1, t]
-        out_hist[f, 0] += n_trials - wins_s
-        out_hist[s, 0] += n_trials - wins_f
-        death_hist[f, 0] += n_trials - died_f
-        death_hist[s, 0] += n_trials - died_s
+        wins_f, wins_s, att_f = _add_phases(ends, deaths, n_trials, f, k_f, k_s, k_u, end_hist,
+                                            out_hist, death_hist)  # fmt: skip
         outcome_counts[k_f] += wins_f
         outcome_counts[k_s] += wins_s
         outcome_counts[k_u] += n_trials - wins_f - wins_s
