@@ -100,7 +100,7 @@ def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | No
     if plan.kernel == "duel":  # the duel's kernel for the rule options the fight uses
         function = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
         if plan.plain:  # a plain duel (kernel_duel_plain)
-            module, function = kernel_duel_plain, kernel_duel_plain.run_chunk
+            module, function = kernel_duel_plain, kernel_duel_plain.KERNELS[plan.plain]
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
         fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK)
     overload = next(iter(function.overloads.values()))

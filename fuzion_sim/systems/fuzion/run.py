@@ -168,15 +168,16 @@ class FightPlan(NamedTuple):
     (a :class:`~.compile.Plan` for the general kernel, a :class:`~.compile.StandingPlan` for
     the others); for the duel kernel its further arrays (``duel``), the general plan a replay
     runs on when the fight uses a rule the standing kernel does not (``replay``), the squad
-    kernel's :class:`~.compile.Motion`, and whether a duel is plain (``kernel_duel_plain``:
-    it then runs on that kernel, with the same numbers)."""
+    kernel's :class:`~.compile.Motion`, and for a plain duel the kind (``"plain"`` or
+    ``"wounds"``, ``kernel_duel_plain.plain_duel``: it then runs on that kernel, with the same
+    numbers; ``""``: not plain)."""
 
     kernel: str
     arrays: Plan | StandingPlan
     duel: DuelPlan | None = None
     replay: Plan | None = None
     motion: Motion | None = None
-    plain: bool = False
+    plain: str = ""
 
     @property
     def n_combatants(self) -> int:
@@ -211,7 +212,7 @@ def compile_scenario(scenario, kernel: str | None = None) -> FightPlan:
     duel = duel_plan(plan, sp) if kernel == "duel" else None
     replay = plan if dispatch.blocking_keys(plan, "standing") else None
     moves = motion(plan, moving=not dispatch.nobody_moves(plan)) if kernel == "squad" else None
-    plain = duel is not None and kernel_duel_plain.plain_duel(sp, duel)
+    plain = kernel_duel_plain.plain_duel(sp, duel) if duel is not None else ""
     return FightPlan(kernel, sp, duel, replay, moves, plain)
 
 
@@ -290,7 +291,7 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         if tally is not None:  # hits by location (F27) straight into the tally too
             outputs[-1] = tally.categories["location_hits"]
         if plan.plain:
-            run = kernel_duel_plain.run_chunk
+            run = kernel_duel_plain.KERNELS[plan.plain]
         else:
             run = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
         run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
