@@ -23,8 +23,13 @@ it out, shifted to bit 40: the smaller of its Hits and Stun against Killing dama
 costs as much Stun as Hits), its Stun against Stun damage (a fight goes here only where the
 Stun runs out no later than the Hits: Stun at most 5 x Hits). Death (-2 x BODY) can only
 come with the blow that puts one out. The attacks made follow from the phase the fight ended
-in and who ended it. ``tests/systems/fuzion/test_duel_plain.py`` holds it to the duel kernel
-trial by trial.
+in and who ended it.
+
+With impairment or stunned on (and both weapons Killing) the penalties do change, but only
+where a target's sum crosses a line (an impairment threshold, F24) or a blow stuns (F22):
+:func:`run_chunk_wounds` compares the sum with the next line, and a blow that stuns carries a
+bit that lifts the sum over any line; the penalty's rows are reloaded there.
+``tests/systems/fuzion/test_duel_plain.py`` holds both to the duel kernel trial by trial.
 """
 from __future__ import annotations
 
