@@ -53,6 +53,7 @@ import numpy as np  # noqa: E402
 from baselines import EXACT, duel_numpy, duel_python  # noqa: E402
 from colour_bench import rows as colour_rows  # noqa: E402
 from fudge_bench import rows as fudge_rows  # noqa: E402
+from reference import maybe_duel_kernel  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 from speed_bench import rows as speed_rows  # noqa: E402
@@ -162,17 +163,20 @@ def bench_baselines(reps: int, quick: bool) -> list[dict]:
 
 
 def fastest(cases: list, n: int, reps: int, warm: int) -> list:
-    """The fastest of ``reps`` runs of ``n`` trials of every ``(scenario, threads)`` case,
+    """The fastest of ``reps`` runs of ``n`` trials of every ``(scenario, threads)`` case (a
+    third item True: on the duel kernel, ``reference.duel_kernel``),
     taken round-robin (every repetition runs every case once): a neighbour's load on a shared
     machine then slows the cases compared alike. Each case first runs ``warm`` trials, which
     compiles it and wakes every core (an idle vCPU can take a while to get up to speed)."""
-    for scenario, threads in cases:
-        simulate(scenario, trials=warm, threads=threads, keep_trials=False, progress=False)
+    for scenario, threads, *on in cases:
+        with maybe_duel_kernel(bool(on and on[0])):
+            simulate(scenario, trials=warm, threads=threads, keep_trials=False, progress=False)
     best = [None] * len(cases)
     for _ in range(reps):
-        for i, (scenario, threads) in enumerate(cases):
-            res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
-                           progress=False)  # fmt: skip
+        for i, (scenario, threads, *on) in enumerate(cases):
+            with maybe_duel_kernel(bool(on and on[0])):
+                res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
+                               progress=False)  # fmt: skip
             if best[i] is None or res.elapsed < best[i].elapsed:
                 best[i] = res
     return best
@@ -290,6 +294,9 @@ def bench_squad(reps: int, quick: bool) -> list[dict]:
     - the squad's fighters in duels, red i against blue i, under the squad's rules, weapons and
       distance: the squad's attacks without a squad's bookkeeping (one row, the four duels'
       attacks over their summed time).
+
+    The duels run on the duel kernel, the reference the squad bars were set against
+    (``reference.py``); the plain duel's rate is the engine rows'.
     """
     import yaml
 
@@ -298,17 +305,19 @@ def bench_squad(reps: int, quick: bool) -> list[dict]:
     fights = {
         "squad 4v4": [load_scenario(SQUAD)],
         "squad 4v4, duel's fighters": [load_scenario(SQUAD_DUELISTS)],
-        "benchmark duel, reference": [load_scenario(DUEL)],
+        "benchmark duel, reference (duel kernel)": [load_scenario(DUEL)],
         "squad 4v4's pairings as duels": [
             load_scenario(SQUAD, overrides=[("sides.red", [red]), ("sides.blue", [blue])])
             for red, blue in zip(sides["red"], sides["blue"], strict=True)
         ],
     }
+    on_duel_kernel = {"benchmark duel, reference (duel kernel)", "squad 4v4's pairings as duels"}
     rows = []
     for threads in (1, 2):
         labels = [label for label, scenarios in fights.items()
                   if threads == 2 or len(scenarios) == 1]  # the pairings on 2 threads only
-        cases = [(scenario, threads) for label in labels for scenario in fights[label]]
+        cases = [(scenario, threads, label in on_duel_kernel) for label in labels
+                 for scenario in fights[label]]  # fmt: skip
         best = iter(fastest(cases, n, reps, n // 4))
         for label in labels:
             results = [next(best) for _ in fights[label]]
@@ -439,11 +448,11 @@ def targets(record: dict) -> list[dict]:
     # the squad bar compares like with like: the same fighters, weapons and rules in a squad
     # and in duels. The squad under the default rules against the benchmark duel (impairment
     # and stunned off, one pistol) also compares rules, and is shown without a bar.
-    reference = "benchmark duel, reference"  # measured round-robin with the squads
+    reference = "benchmark duel, reference (duel kernel)"  # round-robin with the squads
     for squad, duel, against, bar in (
-        ("squad 4v4, duel's fighters", reference, "the benchmark duel's", 0.5),
-        ("squad 4v4", "squad 4v4's pairings as duels", "its fighters' duels'", 0.5),
-        ("squad 4v4", reference, "the benchmark duel's", None),
+        ("squad 4v4, duel's fighters", reference, "the benchmark duel's (duel kernel)", 0.5),
+        ("squad 4v4", "squad 4v4's pairings as duels", "its fighters' duels' (duel kernel)", 0.5),
+        ("squad 4v4", reference, "the benchmark duel's (duel kernel)", None),
     ):
         attacks, duel_attacks = rate(squad, 2, "attacks_per_s"), rate(duel, 2, "attacks_per_s")
         if attacks and duel_attacks:
@@ -494,11 +503,13 @@ def render(record: dict) -> None:
 
     t = Table(title="Rule options and battles (2 threads, best of reps, round-robin in each group)")
     for col in ("group", "case", "combatants", "kernel", "fights/s", "attacks/fight",
-                "attacks/s", "over reference"):  # fmt: skip
+                "attacks/s", "over reference", "over duel kernel"):  # fmt: skip
         t.add_column(col, justify="left" if col in ("group", "case", "kernel") else "right")
     for r in record.get("speed", []):
+        kernel = r.get("over_duel_kernel")
         t.add_row(r["group"], r["case"], str(r["combatants"]), r["kernel"], si(r["fights_per_s"]),
-                  f"{r['attacks_per_fight']:.1f}", si(r["attacks_per_s"]), f"{r['ratio']:.2f}")
+                  f"{r['attacks_per_fight']:.1f}", si(r["attacks_per_s"]), f"{r['ratio']:.2f}",
+                  "-" if kernel is None else f"{kernel:.2f}")  # fmt: skip
     console.print(t)
 
     t = Table(title="Other rule systems against the Fuzion benchmark duel (round-robin pairs)")
