@@ -129,6 +129,9 @@ _S16 = np.int64(16)
     HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
     TAKEN, ATTACKS, LANDED, COUNTS, DUE, POS, SIDE, N_ACT, NEXT, WROW, FIRST, ROUNDS,
 ) = (np.uint64(i) for i in range(23))  # fmt: skip
+#: After the rounds of its actions: where its side's words start (``fa + SIDES + 4 x side``)
+#: and whether its turn is one attack on the first standing enemy (``_quiet``'s slots).
+VS, QUICK = np.uint64(30), np.uint64(31)
 N_VAR = 17
 ROW = np.uint64(32)
 #: The state columns a row starts from (``st0``), in the order above.
@@ -142,7 +145,6 @@ _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HM
 G_OVER, G_WINNER, G_SIDES, G_LEFT = (np.uint64(i) for i in range(4))
 SIDES = np.uint64(4)
 V_STANDING, V_FIRST_UP, V_ENEMY = (np.uint64(i) for i in range(3))
-_STALE = -2  # a side's first standing enemy, to find again
 #: A table's block in ``tabs`` (``TB`` words at ``TB x table``): the attack's words by roll,
 #: the target's, then the entries (``tables.entry``; by byte code for a coded table).
 TB = 456
@@ -268,8 +270,6 @@ def _stand_change(st, fa, rc, c, d, n):
         st[fa + G_LEFT] += 1
     elif before + d == 0:
         st[fa + G_LEFT] -= 1
-    for s in range(st[fa + G_SIDES]):  # the other sides' first standing enemy, to find again
-        st[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = _STALE
     if d > 0:
         if c < st[vs + V_FIRST_UP]:
             st[vs + V_FIRST_UP] = c
@@ -278,6 +278,29 @@ def _stand_change(st, fa, rc, c, d, n):
         while e < n and st[np.uint64(e) * ROW + STATUS] != ST_STANDING:
             e = st[np.uint64(e) * ROW + NEXT]
         st[vs + V_FIRST_UP] = e
+    _enemies(st, fa, n)
+
+
+@jit(**INNER)
+def _enemies(st, fa, n):
+    """Each side's first standing enemy (``V_ENEMY``; -1: none), the lowest first standing
+    member of the other sides: the lowest and the second lowest over the sides, one pass.
+    Worked out whenever anyone stops or starts standing, so that an attack on it reads one
+    word (``_quiet`` runs on through a fall)."""
+    first = n
+    second = n
+    at = -1
+    for s in range(st[fa + G_SIDES]):
+        up = st[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP]
+        if up < first:
+            second = first
+            first = up
+            at = s
+        elif up < second:
+            second = up
+    for s in range(st[fa + G_SIDES]):
+        e = second if s == at else first
+        st[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = e if e < n else -1
 
 
 @jit(**INNER)
@@ -473,6 +496,73 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
 
 
 @jit(inline="always")
+def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, tie, n):
+    """``kernel.initiative`` under ``initiative_ties: reroll`` for any number of combatants
+    (``_initiative`` holds at most 64), with the generator in registers; returns it. The first
+    sort counts the combatants by roll and places them highest roll first, in listed order
+    within a roll (the insertion sort's stable order) in one pass; each round of re-rolls runs
+    over the runs of ties (``tie``: position p tied with p + 1), re-rolls a run in its order
+    and sorts it again by insertion (a run is a few combatants)."""
+    for v in range(max_u + 2):
+        cnt[v] = 0
+    for c in range(n):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+        key[c] = k
+        cnt[k] += 1
+    start = 0
+    for v in range(max_u, 0, -1):
+        m = cnt[v]
+        cnt[v] = start
+        start += m
+    for c in range(n):
+        k = key[c]
+        order[cnt[k]] = c
+        cnt[k] += 1
+    for p in range(n - 1):
+        tie[p] = 1 if key[order[p]] == key[order[p + 1]] else 0
+    if n > 0:
+        tie[n - 1] = 0
+    for _ in range(MAX_REROLLS):
+        any_tie = False
+        p = 0
+        while p < n - 1:
+            if tie[p] == 0:
+                p += 1
+                continue
+            q = p
+            while q < n - 1 and tie[q] != 0:
+                q += 1
+            small = True  # a tie of d1s keeps the listed order
+            for i in range(p, q + 1):
+                if agi[order[i]] > 1:
+                    small = False
+            if small:
+                for i in range(p, q):
+                    tie[i] = 0
+                p = q + 1
+                continue
+            any_tie = True
+            for i in range(p, q + 1):
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                c = order[i]
+                key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+            for i in range(p + 1, q + 1):
+                c = order[i]
+                jj = i - 1
+                while jj >= p and key[c] > key[order[jj]]:
+                    order[jj + 1] = order[jj]
+                    jj -= 1
+                order[jj + 1] = c
+            for i in range(p, q):
+                tie[i] = 1 if key[order[i]] == key[order[i + 1]] else 0
+            p = q + 1
+        if not any_tie:
+            break
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
 def _flush_row(st, colours, c, rc):
     """A row's packed counts (``COUNTS``) into its attacks and landed and the chunk's
     colours."""
@@ -504,14 +594,6 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
     generator and whether a blow reached ``fate.land``."""
     if (st[rc + FIRST] >> k) & 1:
         t = st[vs + V_ENEMY]
-        if t == _STALE:
-            e = n
-            for s in range(n_sides):
-                up = st[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP]
-                if fa + SIDES + np.uint64(4 * s) != vs and up < e:
-                    e = up
-            t = e if e < n else -1
-            st[vs + V_ENEMY] = t
     else:
         t = _target(mem, acts, st, n, c, k)
     if t < 0:
@@ -555,6 +637,45 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
 
 
 @jit(inline="always")
+def _quiet(s0, s1, s2, s3, st, tabs, codes, live, pos, n_live):
+    """The turn slots of a round from position ``pos`` (uint64) on while each is quiet: its
+    combatant stands, makes one attack a turn at the first standing enemy (``QUICK``), that
+    enemy is known, and no blow of the attack takes it to 0 Health. Such a slot is ``_act``
+    with none of its branches taken: the attack off the pair's table, the target's Health,
+    the counts. Returns the generator and the position of the first slot that is not quiet
+    (``n_live``: none), whose attack is left undrawn for the round's loop to work out in
+    full: it changes nothing but Health, the counts and the generator, so the loop around it
+    needs no other register, and a battle's attack runs in one short loop like the duel's."""
+    while pos < n_live:
+        c = st[live + pos]
+        rc = np.uint64(c) * ROW
+        if st[rc + STATUS] != ST_STANDING or st[rc + QUICK] == 0:
+            break
+        t = st[np.uint64(st[rc + VS]) + V_ENEMY]
+        if t < 0:
+            break
+        ut = np.uint64(t)
+        rt = ut * ROW
+        a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
+        w = tabs[np.uint64(st[rc + WROW]) + ut * np.uint64(MAX_ACTIONS)]
+        v = _entry(tabs, codes, w, ((x & _LOW32) * _N10000) >> _S32)
+        hit = v & 1
+        net = (v >> TAB_NET_SHIFT) & TAB_FIELD
+        hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(st[rc + ROUNDS])) >> _S32)
+        total = net * hits
+        h = st[rt + HEALTH]
+        if total >= h or ((w & _LATER) != 0 and hits > 1):
+            break
+        st[rc + COUNTS] += (np.int64(1) << (9 * ((v >> 1) & 7))) + (hit << 54)
+        st[rt + HEALTH] = h - total
+        st[rc + DEALT] += total
+        st[rt + TAKEN] += total
+        s0, s1, s2, s3 = a0, a1, a2, a3
+        pos += _ONE
+    return s0, s1, s2, s3, pos
+
+
+@jit(inline="always")
 def _bleed_out(st, rc, end, end_pos):
     """A bleeder who died before the fight ended (at its slot in round ``DUE``, before the slot
     of position ``end_pos`` in round ``end``): ``fate.die`` of the fallen."""
@@ -572,7 +693,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
             outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
-            order, key, masks, rs, group, tie):  # fmt: skip
+            order, key, masks, rs, group, tie, cnt):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays (no allocation: compiled
     without reference counting). ``st``: the rows, then the fight's state (``fresh``: as a
     trial starts). ``sums`` (int64[C, 12]) gathers a streamed run's per-combatant sums:
@@ -589,7 +710,8 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
     max_u = 0
     for c in range(n):
         max_u = max_u if u_agi[c] <= max_u else np.int64(u_agi[c])
-    bits = opts[O_TIES] != TIE_AGILITY and n <= 64 and max_u <= 64  # ``_initiative``
+    reroll = opts[O_TIES] != TIE_AGILITY
+    bits = reroll and n <= 64 and max_u <= 64  # ``_initiative``
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
         for c in range(n):
@@ -601,6 +723,9 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
         if bits:
             s0, s1, s2, s3 = _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks,
                                          n)  # fmt: skip
+        elif reroll:
+            s0, s1, s2, s3 = _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key,
+                                              cnt, tie, n)  # fmt: skip
         else:
             rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
             initiative(mem, opts, rs, order, group, key, tie, n)
@@ -615,8 +740,14 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
         end_pos = n  # the fight ended at the turn slot of this position in round ``end``
         for r in range(1, max_rounds + 1):
             changed = False  # anyone fell or lay with an event: rebuild ``live``
-            for pos in range(n_live):
-                c = st[live + pos]
+            slot = _ZERO
+            while slot < n_live:
+                s0, s1, s2, s3, slot = _quiet(s0, s1, s2, s3, st, tabs, codes, live, slot,
+                                              n_live)  # fmt: skip
+                if slot >= n_live:
+                    break
+                c = st[live + slot]
+                slot += _ONE
                 uc = np.uint64(c)
                 rc = uc * ROW
                 status = st[rc + STATUS]
@@ -629,7 +760,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                                                     flee, immediate, st[rc + POS])  # fmt: skip
                     if st[rc + STATUS] != ST_STANDING:
                         continue
-                vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
+                vs = np.uint64(st[rc + VS])
                 # the first action out of the loop of the rest: its code straight through
                 s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
                                             values, colour_tab, rank_col, cat_rolls, tab_later,
@@ -722,7 +853,6 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
     fresh = np.zeros(n * 32 + 4 + 4 * n_sides + n, np.int64)  # as a trial starts: ROW, SIDES
     for s in range(n_sides):
         fresh[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP] = n
-        fresh[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = _STALE
     fresh[fa + G_SIDES] = n_sides
     n_words = tabs.shape[0] - n * n * MAX_ACTIONS  # where the pair words start
     for c in range(n):
@@ -736,6 +866,8 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
         for k in range(MAX_ACTIONS):
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
+        fresh[rc + VS] = fa + SIDES + np.uint64(4 * side)
+        fresh[rc + QUICK] = 1 if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 else 0
         fresh[rc + NEXT] = n
         for d in range(c + 1, n):
             if mem[d, M_SIDE] == side:
@@ -748,19 +880,23 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             fresh[vs + V_STANDING] += 1
             if fresh[vs + V_FIRST_UP] == n:
                 fresh[vs + V_FIRST_UP] = c
+    _enemies(fresh, fa, n)
     st = fresh.copy()
     colours = np.zeros(n * 8, np.int64)
     agi = np.zeros(n, np.int64)
     u_agi = np.zeros(n, np.uint64)
+    max_agi = 1
     for c in range(n):
         agi[c] = mem[c, M_VAL_A]
         u_agi[c] = np.uint64(agi[c] if agi[c] > 1 else 1)
+        max_agi = max(max_agi, agi[c])
     _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
             outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
-            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64))  # fmt: skip
+            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(max_agi + 2, np.int64))  # fmt: skip
     for c in range(n):
         for ca in range(8):
             cat_colours[c, ca] += colours[c * 8 + ca]
