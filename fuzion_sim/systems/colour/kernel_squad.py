@@ -130,8 +130,10 @@ _S16 = np.int64(16)
     TAKEN, ATTACKS, LANDED, COUNTS, DUE, POS, SIDE, N_ACT, NEXT, WROW, FIRST, ROUNDS,
 ) = (np.uint64(i) for i in range(23))  # fmt: skip
 #: After the rounds of its actions: where its side's words start (``fa + SIDES + 4 x side``)
-#: and whether its turn is one attack on the first standing enemy (``_quiet``'s slots).
-VS, QUICK = np.uint64(30), np.uint64(31)
+#: and its column of pair words as a target (``squad_tables``' ``where``). ``FIRST``'s bit
+#: ``QUICK``: its turn is one attack on the first standing enemy (``_quiet``'s slots).
+VS, TCOL = np.uint64(30), np.uint64(31)
+QUICK = np.int64(1 << MAX_ACTIONS)
 N_VAR = 17
 ROW = np.uint64(32)
 #: The state columns a row starts from (``st0``), in the order above.
@@ -180,14 +182,18 @@ def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def squad_tables(plan, rounds, autofire):
     """What the squad kernel reads of a fight's static tables and actions, once per plan:
-    ``tabs`` (int64: a block of ``TB`` words a table, then the pair words, ``T x TB + (C x c
-    + t) x MAX_ACTIONS + k``), the byte codes of the coded tables (uint8[10000 a coded table],
-    at least one) and by action (int64[C, MAX_ACTIONS]) the rounds of its hit die and whether
-    it attacks the first standing enemy (no preferred target, ``targeting: first``)."""
+    ``tabs`` (int64: a block of ``TB`` words a table, then the pair words by attacker class
+    and target class), the byte codes of the coded tables (uint8[10000 a coded table], at
+    least one), by action (int64[C, MAX_ACTIONS]) the rounds of its hit die and whether it
+    attacks the first standing enemy (no preferred target, ``targeting: first``), and by
+    combatant (int64[C, 2]) where its row of pair words starts as an attacker and its column
+    as a target: the pair word of action ``k`` of ``c`` at ``t`` is at ``where[c, 0] +
+    where[t, 1] + k``. Combatants whose pair words are the same share a class, so a battle
+    of many members of a few kinds reads a few rows."""
     tab = plan.tab
     n_tab = tab.shape[0]
     n = plan.n_combatants
-    tabs = np.zeros(n_tab * TB + n * n * MAX_ACTIONS, np.int64)
+    tabs = np.zeros(n_tab * TB, np.int64)
     coded = [p for p in range(n_tab) if tab[p, TAB_WIDTH - 1] == T_CODED]
     codes = np.zeros(10000 * max(len(coded), 1), np.uint8)
     flags = np.zeros(n_tab, np.int64)
@@ -202,11 +208,21 @@ def squad_tables(plan, rounds, autofire):
         else:
             block[:100], block[100:200] = _colour_words(tab[p])
     pair = np.transpose(plan.pair_tab, (0, 2, 1))  # [c, t, k]
-    tabs[n_tab * TB:] = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1).reshape(-1)
+    words = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1)
+    # targets with the same pair words from every attacker share a column, attackers with the
+    # same row over those columns a row: a battle's words are a few classes' (the L1 cache)
+    t_first, t_cls = np.unique(words.transpose(1, 0, 2).reshape(n, -1), axis=0,
+                               return_index=True, return_inverse=True)[1:]  # fmt: skip
+    by_class = words[:, t_first, :]  # [c, target class, k]
+    rows, a_cls = np.unique(by_class.reshape(n, -1), axis=0, return_inverse=True)
+    tabs = np.concatenate([tabs[:n_tab * TB], rows.reshape(-1)])
     a_rounds = np.where(autofire != 0, rounds, 1).astype(np.int64)
     a_first = ((plan.acts[:, :, AF_TARGET] < 0)
                & (plan.mem[:, M_TARGETING] == 0)[:, None]).astype(np.int64)
-    return tabs, codes, a_rounds, a_first
+    n_cls = len(t_first)
+    where = np.stack([n_tab * TB + a_cls.reshape(-1) * n_cls * MAX_ACTIONS,
+                      t_cls.reshape(-1) * MAX_ACTIONS], axis=1).astype(np.int64)  # fmt: skip
+    return tabs, codes, a_rounds, a_first, where
 
 
 @jit(inline="always")
@@ -591,17 +607,17 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
     """Action ``k`` of the standing ``c`` (row ``rc``; its side's words at ``vs``) in round
     ``r``: its target (the first standing enemy, found again only when someone stopped or
     started standing, or ``_target``), the attack off the pair's table, its blows. Returns the
-    generator and whether a blow reached ``fate.land``."""
+    generator."""
     if (st[rc + FIRST] >> k) & 1:
         t = st[vs + V_ENEMY]
     else:
         t = _target(mem, acts, st, n, c, k)
     if t < 0:
-        return s0, s1, s2, s3, False
+        return s0, s1, s2, s3
     ut = np.uint64(t)
     rt = ut * ROW
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    w = tabs[np.uint64(st[rc + WROW]) + ut * np.uint64(MAX_ACTIONS) + np.uint64(k)]
+    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[rt + TCOL]) + np.uint64(k)]
     jj = ((x & _LOW32) * _N10000) >> _S32
     v = _entry(tabs, codes, w, jj)
     ca = (v >> 1) & 7
@@ -616,9 +632,9 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
         st[rt + HEALTH] = h - total
         st[rc + DEALT] += total
         st[rt + TAKEN] += total
-        return s0, s1, s2, s3, False
+        return s0, s1, s2, s3
     if hit == 0 and net <= 0:
-        return s0, s1, s2, s3, False
+        return s0, s1, s2, s3
     thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
     drops = st[rt + DROPS]
     blow = net
@@ -633,46 +649,64 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
         s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls,
                                rc, t, rt, r, n, n_sides, blow, thr if threatened else blow,
                                roll_now, flee, immediate)  # fmt: skip
-    return s0, s1, s2, s3, True
+    return s0, s1, s2, s3
 
 
 @jit(inline="always")
-def _quiet(s0, s1, s2, s3, st, tabs, codes, live, pos, n_live):
-    """The turn slots of a round from position ``pos`` (uint64) on while each is quiet: its
-    combatant stands, makes one attack a turn at the first standing enemy (``QUICK``), that
-    enemy is known, and no blow of the attack takes it to 0 Health. Such a slot is ``_act``
-    with none of its branches taken: the attack off the pair's table, the target's Health,
-    the counts. Returns the generator and the position of the first slot that is not quiet
-    (``n_live``: none), whose attack is left undrawn for the round's loop to work out in
-    full: it changes nothing but Health, the counts and the generator, so the loop around it
-    needs no other register, and a battle's attack runs in one short loop like the duel's."""
+def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live):
+    """The turn slots of a round of a fight of two sides from position ``pos`` (uint64) on
+    while each is quiet: its combatant stands, makes one attack a turn at the first standing
+    enemy (``QUICK``), and no blow of the attack takes that enemy to 0 Health. Such a slot is
+    ``_act`` with none of its branches taken: the attack off the pair's table, the target's
+    Health, the counts; its combatant is written back to the slots of the next round (at
+    ``kept``). Returns the generator, the position of the first slot that is not quiet
+    (``n_live``: none), whose attack is left undrawn for the round's loop to work out in full,
+    and ``kept``.
+
+    No one falls in such a run, so each side has one target throughout, and the two targets'
+    Health stays in registers (written back, with what they took, when the run ends): an
+    attack waits on its own table lookups and not on the store of the attack before it."""
+    ta = st[fa + SIDES + V_ENEMY]
+    tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
+    if ta < 0 or tb < 0:
+        return s0, s1, s2, s3, pos, kept
+    ra = np.uint64(ta) * ROW
+    rb = np.uint64(tb) * ROW
+    wa = np.uint64(st[ra + TCOL])
+    wb = np.uint64(st[rb + TCOL])
+    ha0 = st[ra + HEALTH]
+    hb0 = st[rb + HEALTH]
+    ha, hb = ha0, hb0
     while pos < n_live:
         c = st[live + pos]
         rc = np.uint64(c) * ROW
-        if st[rc + STATUS] != ST_STANDING or st[rc + QUICK] == 0:
+        if st[rc + STATUS] != ST_STANDING or (st[rc + FIRST] & QUICK) == 0:
             break
-        t = st[np.uint64(st[rc + VS]) + V_ENEMY]
-        if t < 0:
-            break
-        ut = np.uint64(t)
-        rt = ut * ROW
+        b = st[rc + SIDE] != 0
+        h = hb if b else ha
         a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
-        w = tabs[np.uint64(st[rc + WROW]) + ut * np.uint64(MAX_ACTIONS)]
+        w = tabs[np.uint64(st[rc + WROW]) + (wb if b else wa)]
         v = _entry(tabs, codes, w, ((x & _LOW32) * _N10000) >> _S32)
         hit = v & 1
         net = (v >> TAB_NET_SHIFT) & TAB_FIELD
         hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(st[rc + ROUNDS])) >> _S32)
         total = net * hits
-        h = st[rt + HEALTH]
         if total >= h or ((w & _LATER) != 0 and hits > 1):
             break
         st[rc + COUNTS] += (np.int64(1) << (9 * ((v >> 1) & 7))) + (hit << 54)
-        st[rt + HEALTH] = h - total
         st[rc + DEALT] += total
-        st[rt + TAKEN] += total
+        h -= total
+        ha = ha if b else h
+        hb = h if b else hb
         s0, s1, s2, s3 = a0, a1, a2, a3
+        st[live + kept] = c  # it stands: it acts next round
+        kept += _ONE
         pos += _ONE
-    return s0, s1, s2, s3, pos
+    st[ra + HEALTH] = ha
+    st[ra + TAKEN] += ha0 - ha
+    st[rb + HEALTH] = hb
+    st[rb + TAKEN] += hb0 - hb
+    return s0, s1, s2, s3, pos, kept
 
 
 @jit(inline="always")
@@ -710,6 +744,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
     max_u = 0
     for c in range(n):
         max_u = max_u if u_agi[c] <= max_u else np.int64(u_agi[c])
+    two = n_sides == 2  # ``_quiet``
     reroll = opts[O_TIES] != TIE_AGILITY
     bits = reroll and n <= 64 and max_u <= 64  # ``_initiative``
     for j in range(n_trials):
@@ -739,58 +774,55 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
         end = max_rounds
         end_pos = n  # the fight ended at the turn slot of this position in round ``end``
         for r in range(1, max_rounds + 1):
-            changed = False  # anyone fell or lay with an event: rebuild ``live``
+            # the slots that can still act next round are written back over this round's as
+            # it goes (``kept`` <= ``slot``): a slot left in that cannot act draws nothing
+            kept = _ZERO
             slot = _ZERO
             while slot < n_live:
-                s0, s1, s2, s3, slot = _quiet(s0, s1, s2, s3, st, tabs, codes, live, slot,
-                                              n_live)  # fmt: skip
-                if slot >= n_live:
-                    break
+                if two:
+                    s0, s1, s2, s3, slot, kept = _quiet(s0, s1, s2, s3, st, fa, tabs, codes,
+                                                        live, slot, kept, n_live)  # fmt: skip
+                    if slot >= n_live:
+                        break
                 c = st[live + slot]
                 slot += _ONE
                 uc = np.uint64(c)
                 rc = uc * ROW
                 status = st[rc + STATUS]
                 if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
-                    changed = True
                     down = st[rc + DOWN]
                     if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
                         s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab,
                                                     rank_col, cat_rolls, c, rc, r, n, n_sides,
                                                     flee, immediate, st[rc + POS])  # fmt: skip
                     if st[rc + STATUS] != ST_STANDING:
+                        st[live + kept] = c
+                        kept += np.uint64(_live(st, rc))
                         continue
                 vs = np.uint64(st[rc + VS])
                 # the first action out of the loop of the rest: its code straight through
-                s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
-                                            values, colour_tab, rank_col, cat_rolls, tab_later,
-                                            c, rc, vs, 0, r, n, n_sides, threatened, roll_now,
-                                            flee, immediate)  # fmt: skip
-                changed |= blow
+                s0, s1, s2, s3 = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values,
+                                      colour_tab, rank_col, cat_rolls, tab_later, c, rc, vs, 0,
+                                      r, n, n_sides, threatened, roll_now, flee,
+                                      immediate)  # fmt: skip
                 for k in range(1, st[rc + N_ACT]):
                     if st[fa + G_OVER] != 0:
                         break
-                    s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
-                                                values, colour_tab, rank_col, cat_rolls,
-                                                tab_later, c, rc, vs, k, r, n, n_sides,
-                                                threatened, roll_now, flee,
-                                                immediate)  # fmt: skip
-                    changed |= blow
+                    s0, s1, s2, s3 = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
+                                          values, colour_tab, rank_col, cat_rolls, tab_later, c,
+                                          rc, vs, k, r, n, n_sides, threatened, roll_now, flee,
+                                          immediate)  # fmt: skip
                 if st[fa + G_OVER] != 0:
                     end_pos = st[rc + POS]
                     break
+                st[live + kept] = c
+                kept += np.uint64(_live(st, rc))
             if st[fa + G_OVER] != 0:
                 end = r
                 break
+            n_live = kept
             if r % 63 == 0:  # before a row's packed counts can reach 512
                 _flush(st, colours, n)
-            if changed:
-                kept = np.uint64(0)
-                for pos in range(n_live):
-                    c = st[live + pos]
-                    st[live + kept] = c
-                    kept += np.uint64(_live(st, np.uint64(c) * ROW))
-                n_live = kept
         result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
             kk = outcome_index(result, n_sides)
@@ -839,7 +871,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
 
 @jit
 def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, winner, end_slot,
+              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, where, winner, end_slot,
               out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
               severed, cat_colours, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
               death_hist, sums):  # fmt: skip
@@ -854,7 +886,6 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
     for s in range(n_sides):
         fresh[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP] = n
     fresh[fa + G_SIDES] = n_sides
-    n_words = tabs.shape[0] - n * n * MAX_ACTIONS  # where the pair words start
     for c in range(n):
         rc = np.uint64(c) * ROW
         for f in range(len(_FROM_ST)):
@@ -862,12 +893,14 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
         side = mem[c, M_SIDE]
         fresh[rc + SIDE] = side
         fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
-        fresh[rc + WROW] = n_words + c * n * MAX_ACTIONS
+        fresh[rc + WROW] = where[c, 0]
         for k in range(MAX_ACTIONS):
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
         fresh[rc + VS] = fa + SIDES + np.uint64(4 * side)
-        fresh[rc + QUICK] = 1 if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 else 0
+        if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0:
+            fresh[rc + FIRST] |= QUICK
+        fresh[rc + TCOL] = where[c, 1]
         fresh[rc + NEXT] = n
         for d in range(c + 1, n):
             if mem[d, M_SIDE] == side:
