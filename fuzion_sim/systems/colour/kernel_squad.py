@@ -134,7 +134,10 @@ _S16 = np.int64(16)
 #: ``QUICK``: its turn is one attack on the first standing enemy (``_quiet``'s slots).
 VS, TCOL = np.uint64(30), np.uint64(31)
 QUICK = np.int64(1 << MAX_ACTIONS)
-N_VAR = 17
+#: More of ``FIRST`` for ``_quiet``, so that a slot reads one word of its row: its side is
+#: not the first (bit ``B_SIDE``), the rounds of its first action's hit die (bits 16-31) and
+#: ``WROW`` (from bit 32).
+B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
 ROW = np.uint64(32)
 #: The state columns a row starts from (``st0``), in the order above.
 _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
@@ -680,16 +683,18 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live):
     while pos < n_live:
         c = st[live + pos]
         rc = np.uint64(c) * ROW
-        if st[rc + STATUS] != ST_STANDING or (st[rc + FIRST] & QUICK) == 0:
+        f = st[rc + FIRST]
+        if st[rc + STATUS] != ST_STANDING or (f & QUICK) == 0:
             break
-        b = st[rc + SIDE] != 0
+        b = (f & B_SIDE) != 0
         h = hb if b else ha
         a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
-        w = tabs[np.uint64(st[rc + WROW]) + (wb if b else wa)]
+        w = tabs[np.uint64(f >> 32) + (wb if b else wa)]
         v = _entry(tabs, codes, w, ((x & _LOW32) * _N10000) >> _S32)
         hit = v & 1
         net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-        hits = 1 + hit * np.int64(((x >> _S32) * np.uint64(st[rc + ROUNDS])) >> _S32)
+        extra = np.int64(((x >> _S32) * np.uint64((f >> 16) & 0xFFFF)) >> _S32)
+        hits = 1 + (extra & -hit)  # the volley's hits: 1 on a miss
         total = net * hits
         if total >= h or ((w & _LATER) != 0 and hits > 1):
             break
@@ -749,11 +754,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
     bits = reroll and n <= 64 and max_u <= 64  # ``_initiative``
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
-        for c in range(n):
-            rc = np.uint64(c) * ROW
-            for f in range(N_VAR):
-                st[rc + np.uint64(f)] = fresh[rc + np.uint64(f)]
-        for i in range(fa, live):
+        for i in range(live):  # the rows whole (one straight copy) and the fight's words
             st[i] = fresh[i]
         if bits:
             s0, s1, s2, s3 = _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks,
@@ -851,11 +852,6 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                 sums[c, 5] += st[rc + LANDED]
                 sums[c, 6] += down
                 sums[c, 7] += bleeding
-                b, sv = st0[c, S_BROKEN_N], st0[c, S_SEVERED_N]
-                sums[c, 8] += b
-                sums[c, 9] += sv
-                sums[c, 10] += b * b
-                sums[c, 11] += sv * sv
                 continue
             out_slot[j, c] = st[rc + OUT_T]
             death_slot[j, c] = st[rc + DEATH_T]
@@ -867,6 +863,13 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             dying[j, c] = bleeding
             broken[j, c] = st0[c, S_BROKEN_N]
             severed[j, c] = st0[c, S_SEVERED_N]
+    if accumulate:  # the limbs are as the fight starts: the same every trial
+        for c in range(n):
+            b, sv = st0[c, S_BROKEN_N], st0[c, S_SEVERED_N]
+            sums[c, 8] += b * n_trials
+            sums[c, 9] += sv * n_trials
+            sums[c, 10] += b * b * n_trials
+            sums[c, 11] += sv * sv * n_trials
 
 
 @jit
@@ -898,8 +901,9 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
         fresh[rc + VS] = fa + SIDES + np.uint64(4 * side)
-        if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0:
-            fresh[rc + FIRST] |= QUICK
+        if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16:
+            fresh[rc + FIRST] |= QUICK | (B_SIDE if side != 0 else 0) | (
+                a_rounds[c, 0] << 16) | (where[c, 0] << 32)  # fmt: skip
         fresh[rc + TCOL] = where[c, 1]
         fresh[rc + NEXT] = n
         for d in range(c + 1, n):
