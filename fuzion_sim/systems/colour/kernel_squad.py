@@ -114,10 +114,9 @@ _S32 = np.uint64(32)
 _N10000 = np.uint64(10000)
 _N100 = np.uint64(100)
 _N10 = np.uint64(10)
-_KEY = np.int64(0xFFFF)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_S16 = np.int64(16)
+_S32I = np.int64(32)
 
 #: The columns of a combatant's row of the state: first what a trial changes (``fate.py``'s
 #: ``S_*`` of a squad fight; ``COUNTS``: its attacks' colours, 9 bits each, and landed, from
@@ -164,23 +163,39 @@ _LATER = np.int64(1 << 33)
 
 
 def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A formula table's words by roll (``tables.entry``): the attack's ``(index part << 16) |
-    key`` and the target's. The entry is ``index parts + 6 x (attack key > target key)``: a
-    contest's keys are colour x 128 + roll (the higher colour, then the higher roll; 0 for an
-    attack below Green, which never wins), a FEAT's and a plain roll's never win."""
+    """A formula table's words by roll (``tables.entry``): the attack's ``(2 x index part) <<
+    32 | key`` and the target's ``(2 x index part + 1) << 32`` less its key and 1. The entry
+    is ``index parts + 6 x (attack key > target key)``: a contest's keys are colour x 128 +
+    roll (the higher colour, then the higher roll; 0 for an attack below Green, which never
+    wins), a FEAT's and a plain roll's never win. The sum of the two words, shifted down 32,
+    is twice the index parts plus whether the attack's key is the higher (the keys' difference
+    borrows from the high half when it is not), so an entry is two loads, an add and a
+    shift from the roll pair (``_entries`` reorders the entries to match)."""
     colours = row[:26].view(np.uint8)
     ca = colours[:100].astype(np.int64)
     cd = colours[TAB_DEF_BYTE:TAB_DEF_BYTE + 100].astype(np.int64)
     rolls = np.arange(100, dtype=np.int64)
     kind = int(row[TAB_WIDTH - 1])
     if kind == T_CONTEST:
-        att = (ca << 16) | np.where(ca >= GREEN, ca * 128 + rolls, 0)
-        dfn = cd * 128 + rolls
+        pa, ka = ca, np.where(ca >= GREEN, ca * 128 + rolls, 0)
+        pd, kd = np.zeros(100, np.int64), cd * 128 + rolls
     elif kind == T_FEAT:
-        att, dfn = (6 * ca) << 16, cd << 16
+        pa, ka, pd, kd = 6 * ca, np.zeros(100, np.int64), cd, np.zeros(100, np.int64)
     else:
-        att, dfn = ca << 16, np.zeros(100, np.int64)
-    return att, dfn
+        pa, ka, pd, kd = ca, np.zeros(100, np.int64), np.zeros(100, np.int64), np.zeros(
+            100, np.int64)  # fmt: skip
+    return ((2 * pa) << 32) | ka, ((2 * pd + 1) << 32) - kd - 1
+
+
+def _entries(values: np.ndarray) -> np.ndarray:
+    """A formula table's entries (``index parts + 6 x won``) at ``2 x index parts + won``
+    (``_colour_words``)."""
+    out = np.zeros_like(values)
+    idx = np.arange(len(values))
+    src = (idx >> 1) + 6 * (idx & 1)
+    ok = src < len(values)
+    out[ok] = values[src[ok]]
+    return out
 
 
 def squad_tables(plan, rounds, autofire):
@@ -202,14 +217,16 @@ def squad_tables(plan, rounds, autofire):
     flags = np.zeros(n_tab, np.int64)
     for p in range(n_tab):
         block = tabs[TB * p:TB * (p + 1)]
-        block[200:456] = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
+        values = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
         flags[p] = TB * p | (p << 34) | (int(_LATER) if plan.tab_meta[p, TM_LATER] else 0)
         if p in coded:
             i = coded.index(p)
             flags[p] |= int(_CODED) | (i << 48)
             codes[10000 * i:10000 * (i + 1)] = tab[p, :TAB_CODES].view(np.uint8)[:10000]
+            block[200:456] = values
         else:
             block[:100], block[100:200] = _colour_words(tab[p])
+            block[200:456] = _entries(values)
     pair = np.transpose(plan.pair_tab, (0, 2, 1))  # [c, t, k]
     words = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1)
     # targets with the same pair words from every attacker share a column, attackers with the
@@ -229,19 +246,18 @@ def squad_tables(plan, rounds, autofire):
 
 
 @jit(inline="always")
-def _entry(tabs, codes, w, jj):
-    """The packed outcome (``codes.TAB_*``) of roll pair ``jj`` (uint64) of the table of pair
-    word ``w`` (``tables.entry``)."""
+def _entry(tabs, codes, w, lo):
+    """The packed outcome (``codes.TAB_*``) of the roll pair of the low half ``lo`` (uint64)
+    of a generator output (``(lo x 10000) >> 32``, the attack's roll its hundreds) of the
+    table of pair word ``w`` (``tables.entry``)."""
     b = np.uint64(w & _BLOCK)
+    jj = (lo * _N10000) >> _S32
     if w & _CODED:
         code = np.uint64(codes[np.uint64(10000 * (w >> 48)) + jj])
         return tabs[b + _ENT + code]
-    ra = jj // _N100
-    rd = jj - _N100 * ra
-    wa = tabs[b + ra]
-    wd = tabs[b + _DFN + rd]
-    won = np.int64((wa & _KEY) > (wd & _KEY))
-    return tabs[b + _ENT + np.uint64((wa >> _S16) + (wd >> _S16) + 6 * won)]
+    ra = (lo * _N100) >> _S32  # jj // 100, without waiting on jj
+    i = (tabs[b + ra] + tabs[b + _DFN + jj - _N100 * ra]) >> _S32I
+    return tabs[b + _ENT + np.uint64(i)]
 
 
 @jit(inline="always")
@@ -621,8 +637,7 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
     rt = ut * ROW
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
     w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[rt + TCOL]) + np.uint64(k)]
-    jj = ((x & _LOW32) * _N10000) >> _S32
-    v = _entry(tabs, codes, w, jj)
+    v = _entry(tabs, codes, w, x & _LOW32)
     ca = (v >> 1) & 7
     hit = v & 1
     net = (v >> TAB_NET_SHIFT) & TAB_FIELD
@@ -690,7 +705,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live):
         h = hb if b else ha
         a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
         w = tabs[np.uint64(f >> 32) + (wb if b else wa)]
-        v = _entry(tabs, codes, w, ((x & _LOW32) * _N10000) >> _S32)
+        v = _entry(tabs, codes, w, x & _LOW32)
         hit = v & 1
         net = (v >> TAB_NET_SHIFT) & TAB_FIELD
         extra = np.int64(((x >> _S32) * np.uint64((f >> 16) & 0xFFFF)) >> _S32)
