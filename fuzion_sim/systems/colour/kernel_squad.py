@@ -671,15 +671,17 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
 
 
 @jit(inline="always")
-def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live):
-    """The turn slots of a round of a fight of two sides from position ``pos`` (uint64) on
+def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_rounds):
+    """The turn slots of a fight of two sides from position ``pos`` (uint64) of round ``r`` on
     while each is quiet: its combatant stands, makes one attack a turn at the first standing
     enemy (``QUICK``), and no blow of the attack takes that enemy to 0 Health. Such a slot is
     ``_act`` with none of its branches taken: the attack off the pair's table, the target's
     Health, the counts; its combatant is written back to the slots of the next round (at
-    ``kept``). Returns the generator, the position of the first slot that is not quiet
-    (``n_live``: none), whose attack is left undrawn for the round's loop to work out in full,
-    and ``kept``.
+    ``kept``). A round's end goes on to the next round here too, unless the packed counts are
+    due a flush (``r`` a multiple of 63) or the rounds are over. Returns the generator, the
+    position of the first slot that is not quiet (``n_live``: the round's end), whose attack
+    is left undrawn for the round's loop to work out in full, ``kept``, the slots of the round
+    and the round.
 
     No one falls in such a run, so each side has one target throughout, and the two targets'
     Health stays in registers (written back, with what they took, when the run ends): an
@@ -687,7 +689,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live):
     ta = st[fa + SIDES + V_ENEMY]
     tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
     if ta < 0 or tb < 0:
-        return s0, s1, s2, s3, pos, kept
+        return s0, s1, s2, s3, pos, kept, n_live, r
     ra = np.uint64(ta) * ROW
     rb = np.uint64(tb) * ROW
     wa = np.uint64(st[ra + TCOL])
@@ -695,7 +697,17 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live):
     ha0 = st[ra + HEALTH]
     hb0 = st[rb + HEALTH]
     ha, hb = ha0, hb0
-    while pos < n_live:
+    while True:
+        if pos >= n_live:  # the round's end
+            if r % 63 == 0:
+                break
+            n_live = kept
+            kept = _ZERO
+            pos = _ZERO
+            r += 1
+            if r > max_rounds:
+                break
+            continue
         c = st[live + pos]
         rc = np.uint64(c) * ROW
         f = st[rc + FIRST]
@@ -726,7 +738,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live):
     st[ra + TAKEN] += ha0 - ha
     st[rb + HEALTH] = hb
     st[rb + TAKEN] += hb0 - hb
-    return s0, s1, s2, s3, pos, kept
+    return s0, s1, s2, s3, pos, kept, n_live, r
 
 
 @jit(inline="always")
@@ -789,56 +801,59 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             n_live += np.uint64(_live(st, np.uint64(c) * ROW))
         end = max_rounds
         end_pos = n  # the fight ended at the turn slot of this position in round ``end``
-        for r in range(1, max_rounds + 1):
-            # the slots that can still act next round are written back over this round's as
-            # it goes (``kept`` <= ``slot``): a slot left in that cannot act draws nothing
-            kept = _ZERO
-            slot = _ZERO
-            while slot < n_live:
-                if two:
-                    s0, s1, s2, s3, slot, kept = _quiet(s0, s1, s2, s3, st, fa, tabs, codes,
-                                                        live, slot, kept, n_live)  # fmt: skip
-                    if slot >= n_live:
-                        break
-                c = st[live + slot]
-                slot += _ONE
-                uc = np.uint64(c)
-                rc = uc * ROW
-                status = st[rc + STATUS]
-                if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
-                    down = st[rc + DOWN]
-                    if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
-                        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab,
-                                                    rank_col, cat_rolls, c, rc, r, n, n_sides,
-                                                    flee, immediate, st[rc + POS])  # fmt: skip
-                    if st[rc + STATUS] != ST_STANDING:
-                        st[live + kept] = c
-                        kept += np.uint64(_live(st, rc))
-                        continue
-                vs = np.uint64(st[rc + VS])
-                # the first action out of the loop of the rest: its code straight through
+        # the slots that can still act next round are written back over this round's as it
+        # goes (``kept`` <= ``slot``): a slot left in that cannot act draws nothing
+        r = 1
+        kept = _ZERO
+        slot = _ZERO
+        while r <= max_rounds:
+            if two:
+                s0, s1, s2, s3, slot, kept, n_live, r = _quiet(
+                    s0, s1, s2, s3, st, fa, tabs, codes, live, slot, kept, n_live, r,
+                    max_rounds)  # fmt: skip
+                if r > max_rounds:
+                    break
+            if slot >= n_live:  # the end of round r
+                if r % 63 == 0:  # before a row's packed counts can reach 512
+                    _flush(st, colours, n)
+                n_live = kept
+                kept = _ZERO
+                slot = _ZERO
+                r += 1
+                continue
+            c = st[live + slot]
+            slot += _ONE
+            uc = np.uint64(c)
+            rc = uc * ROW
+            status = st[rc + STATUS]
+            if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
+                down = st[rc + DOWN]
+                if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
+                    s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col,
+                                                cat_rolls, c, rc, r, n, n_sides, flee,
+                                                immediate, st[rc + POS])  # fmt: skip
+                if st[rc + STATUS] != ST_STANDING:
+                    st[live + kept] = c
+                    kept += np.uint64(_live(st, rc))
+                    continue
+            vs = np.uint64(st[rc + VS])
+            # the first action out of the loop of the rest: its code straight through
+            s0, s1, s2, s3 = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values,
+                                  colour_tab, rank_col, cat_rolls, tab_later, c, rc, vs, 0, r,
+                                  n, n_sides, threatened, roll_now, flee, immediate)  # fmt: skip
+            for k in range(1, st[rc + N_ACT]):
+                if st[fa + G_OVER] != 0:
+                    break
                 s0, s1, s2, s3 = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values,
-                                      colour_tab, rank_col, cat_rolls, tab_later, c, rc, vs, 0,
+                                      colour_tab, rank_col, cat_rolls, tab_later, c, rc, vs, k,
                                       r, n, n_sides, threatened, roll_now, flee,
                                       immediate)  # fmt: skip
-                for k in range(1, st[rc + N_ACT]):
-                    if st[fa + G_OVER] != 0:
-                        break
-                    s0, s1, s2, s3 = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
-                                          values, colour_tab, rank_col, cat_rolls, tab_later, c,
-                                          rc, vs, k, r, n, n_sides, threatened, roll_now, flee,
-                                          immediate)  # fmt: skip
-                if st[fa + G_OVER] != 0:
-                    end_pos = st[rc + POS]
-                    break
-                st[live + kept] = c
-                kept += np.uint64(_live(st, rc))
             if st[fa + G_OVER] != 0:
+                end_pos = st[rc + POS]
                 end = r
                 break
-            n_live = kept
-            if r % 63 == 0:  # before a row's packed counts can reach 512
-                _flush(st, colours, n)
+            st[live + kept] = c
+            kept += np.uint64(_live(st, rc))
         result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
             kk = outcome_index(result, n_sides)
