@@ -697,18 +697,19 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
     ha0 = st[ra + HEALTH]
     hb0 = st[rb + HEALTH]
     ha, hb = ha0, hb0
+    here, back, end = live + pos, live + kept, live + n_live  # indices into ``st``
     while True:
-        if pos >= n_live:  # the round's end
+        if here >= end:  # the round's end
             if r % 63 == 0:
                 break
-            n_live = kept
-            kept = _ZERO
-            pos = _ZERO
+            end = back
+            back = live
+            here = live
             r += 1
             if r > max_rounds:
                 break
             continue
-        c = st[live + pos]
+        c = st[here]
         rc = np.uint64(c) * ROW
         f = st[rc + FIRST]
         if st[rc + STATUS] != ST_STANDING or (f & QUICK) == 0:
@@ -731,9 +732,10 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
         ha = ha if b else h
         hb = h if b else hb
         s0, s1, s2, s3 = a0, a1, a2, a3
-        st[live + kept] = c  # it stands: it acts next round
-        kept += _ONE
-        pos += _ONE
+        st[back] = c  # it stands: it acts next round
+        back += _ONE
+        here += _ONE
+    pos, kept, n_live = here - live, back - live, end - live
     st[ra + HEALTH] = ha
     st[ra + TAKEN] += ha0 - ha
     st[rb + HEALTH] = hb
