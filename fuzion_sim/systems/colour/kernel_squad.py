@@ -633,11 +633,21 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
         t = _target(mem, acts, st, n, c, k)
     if t < 0:
         return s0, s1, s2, s3
-    ut = np.uint64(t)
-    rt = ut * ROW
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[rt + TCOL]) + np.uint64(k)]
-    v = _entry(tabs, codes, w, x & _LOW32)
+    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL]) + np.uint64(k)]
+    return _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls,
+                   tab_later, rc, k, t, w, _entry(tabs, codes, w, x & _LOW32), x, r, n,
+                   n_sides, threatened, roll_now, flee, immediate)  # fmt: skip
+
+
+@jit(inline="always")
+def _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls,
+            tab_later, rc, k, t, w, v, x, r, n, n_sides, threatened, roll_now, flee,
+            immediate):  # fmt: skip
+    """Action ``k`` of the combatant of row ``rc`` on ``t`` once its roll is drawn (``x``, the
+    generator's output) and read off the pair's table (pair word ``w``, entry ``v``): the
+    counts, the volley's hits, the blows. Returns the generator."""
+    rt = np.uint64(t) * ROW
     ca = (v >> 1) & 7
     hit = v & 1
     net = (v >> TAB_NET_SHIFT) & TAB_FIELD
@@ -689,7 +699,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
     ta = st[fa + SIDES + V_ENEMY]
     tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
     if ta < 0 or tb < 0:
-        return s0, s1, s2, s3, pos, kept, n_live, r
+        return s0, s1, s2, s3, pos, kept, n_live, r, False, ta, np.int64(0), np.int64(0), _ZERO
     ra = np.uint64(ta) * ROW
     rb = np.uint64(tb) * ROW
     wa = np.uint64(st[ra + TCOL])
@@ -698,6 +708,10 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
     hb0 = st[rb + HEALTH]
     ha, hb = ha0, hb0
     here, back, end = live + pos, live + kept, live + n_live  # indices into ``st``
+    drawn = False
+    t = np.int64(-1)
+    w = v = np.int64(0)
+    x = _ZERO
     while True:
         if here >= end:  # the round's end
             if r % 63 == 0:
@@ -725,6 +739,10 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
         hits = 1 + (extra & -hit)  # the volley's hits: 1 on a miss
         total = net * hits
         if total >= h or ((w & _LATER) != 0 and hits > 1):
+            # blows to work out: the round's loop takes the attack on as drawn
+            s0, s1, s2, s3 = a0, a1, a2, a3
+            drawn = True
+            t = tb if b else ta
             break
         st[rc + COUNTS] += (np.int64(1) << (9 * ((v >> 1) & 7))) + (hit << 54)
         st[rc + DEALT] += total
@@ -740,7 +758,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
     st[ra + TAKEN] += ha0 - ha
     st[rb + HEALTH] = hb
     st[rb + TAKEN] += hb0 - hb
-    return s0, s1, s2, s3, pos, kept, n_live, r
+    return s0, s1, s2, s3, pos, kept, n_live, r, drawn, t, w, v, x
 
 
 @jit(inline="always")
@@ -808,9 +826,13 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
         r = 1
         kept = _ZERO
         slot = _ZERO
+        t = np.int64(-1)
+        w = v = np.int64(0)
+        x = _ZERO
         while r <= max_rounds:
+            drawn = False
             if two:
-                s0, s1, s2, s3, slot, kept, n_live, r = _quiet(
+                s0, s1, s2, s3, slot, kept, n_live, r, drawn, t, w, v, x = _quiet(
                     s0, s1, s2, s3, st, fa, tabs, codes, live, slot, kept, n_live, r,
                     max_rounds)  # fmt: skip
                 if r > max_rounds:
@@ -827,22 +849,30 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             slot += _ONE
             uc = np.uint64(c)
             rc = uc * ROW
-            status = st[rc + STATUS]
-            if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
-                down = st[rc + DOWN]
-                if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
-                    s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col,
-                                                cat_rolls, c, rc, r, n, n_sides, flee,
-                                                immediate, st[rc + POS])  # fmt: skip
-                if st[rc + STATUS] != ST_STANDING:
-                    st[live + kept] = c
-                    kept += np.uint64(_live(st, rc))
-                    continue
             vs = np.uint64(st[rc + VS])
-            # the first action out of the loop of the rest: its code straight through
-            s0, s1, s2, s3 = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values,
-                                  colour_tab, rank_col, cat_rolls, tab_later, c, rc, vs, 0, r,
-                                  n, n_sides, threatened, roll_now, flee, immediate)  # fmt: skip
+            if not drawn:  # (a quiet run's attack with blows to work out comes drawn)
+                status = st[rc + STATUS]
+                if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
+                    down = st[rc + DOWN]
+                    if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
+                        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab,
+                                                    rank_col, cat_rolls, c, rc, r, n, n_sides,
+                                                    flee, immediate, st[rc + POS])  # fmt: skip
+                    if st[rc + STATUS] != ST_STANDING:
+                        st[live + kept] = c
+                        kept += np.uint64(_live(st, rc))
+                        continue
+                # the first action (``_act``) out of the loop of the rest, as one attack
+                t = st[vs + V_ENEMY] if st[rc + FIRST] & 1 else _target(mem, acts, st, n, c, 0)
+                if t >= 0:
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL])]
+                    v = _entry(tabs, codes, w, x & _LOW32)
+            if t >= 0:
+                s0, s1, s2, s3 = _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab,
+                                         rank_col, cat_rolls, tab_later, rc, 0, t, w, v, x, r, n,
+                                         n_sides, threatened, roll_now, flee,
+                                         immediate)  # fmt: skip
             for k in range(1, st[rc + N_ACT]):
                 if st[fa + G_OVER] != 0:
                     break
