@@ -160,6 +160,10 @@ _ENT = np.uint64(200)
 _BLOCK = np.int64(0xFFFFFFFF)
 _CODED = np.int64(1 << 32)
 _LATER = np.int64(1 << 33)
+#: What an entry adds to its attacker's packed counts (``COUNTS``), by its low four bits
+#: (hit, colour).
+_COUNT_INC = np.array([((1 << (9 * (e >> 1))) + ((e & 1) << 54)) if e >> 1 < 6 else 0
+                       for e in range(16)], np.int64)  # fmt: skip
 
 
 def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -744,7 +748,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
             drawn = True
             t = tb if b else ta
             break
-        st[rc + COUNTS] += (np.int64(1) << (9 * ((v >> 1) & 7))) + (hit << 54)
+        st[rc + COUNTS] += _COUNT_INC[v & 15]
         st[rc + DEALT] += total
         h -= total
         ha = ha if b else h
