@@ -118,27 +118,30 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _S32I = np.int64(32)
 
-#: The columns of a combatant's row of the state: first what a trial changes (``fate.py``'s
-#: ``S_*`` of a squad fight; ``COUNTS``: its attacks' colours, 9 bits each, and landed, from
-#: bit 54, since the last ``_flush``), then what it does not: its side, actions a turn, the
-#: next member of its side, where its pair words start in the tables, which actions attack
-#: the first standing enemy (a bit each) and the rounds of each action's hit die (1: a single
-#: attack). Unsigned, so no negative-index wraparound code.
+#: The columns of a combatant's row of the state (unsigned, so no negative-index wraparound
+#: code). First the words a quiet slot (``_quiet``) reads or writes, in one cache line: its
+#: Health, status, ``FIRST`` (which actions attack the first standing enemy, a bit each, and
+#: more, see ``QUICK``), its packed counts (``COUNTS``: its attacks' colours, 9 bits each,
+#: and landed, from bit 54, since the last ``_flush``), dealt, taken, its column of pair words
+#: as a target (``squad_tables``' ``where``) and where its side's words start (``fa + SIDES
+#: + 4 x side``); then the rest of what a trial changes (``fate.py``'s ``S_*`` of a squad
+#: fight), then what it does not: its side, actions a turn, the next member of its side,
+#: where its row of pair words starts and the rounds of each action's hit die (1: a single
+#: attack).
 (
-    HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
-    TAKEN, ATTACKS, LANDED, COUNTS, DUE, POS, SIDE, N_ACT, NEXT, WROW, FIRST, ROUNDS,
-) = (np.uint64(i) for i in range(23))  # fmt: skip
-#: After the rounds of its actions: where its side's words start (``fa + SIDES + 4 x side``)
-#: and its column of pair words as a target (``squad_tables``' ``where``). ``FIRST``'s bit
-#: ``QUICK``: its turn is one attack on the first standing enemy (``_quiet``'s slots).
-VS, TCOL = np.uint64(30), np.uint64(31)
-QUICK = np.int64(1 << MAX_ACTIONS)
-#: More of ``FIRST`` for ``_quiet``, so that a slot reads one word of its row: its side is
+    HEALTH, STATUS, FIRST, COUNTS, DEALT, TAKEN, TCOL, VS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E,
+    HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, WROW, ROUNDS,
+) = (np.uint64(i) for i in range(25))  # fmt: skip
+#: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy (``_quiet``'s
+#: slots); more of it for ``_quiet``, so that a slot reads one word of its row: its side is
 #: not the first (bit ``B_SIDE``), the rounds of its first action's hit die (bits 16-31) and
 #: ``WROW`` (from bit 32).
+QUICK = np.int64(1 << MAX_ACTIONS)
 B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
 ROW = np.uint64(32)
-#: The state columns a row starts from (``st0``), in the order above.
+#: The columns a row starts from ``st0`` and the ``S_*`` they start from.
+_COLS = (HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
+         TAKEN, ATTACKS, LANDED)  # fmt: skip
 _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
             S_OUT_T, S_DEATH_T, S_DEALT, S_TAKEN, S_ATTACKS, S_LANDED)  # fmt: skip
 #: The fight's own state after the rows (``fate``'s ``F_*`` of a squad fight, at ``fa``):
@@ -958,7 +961,7 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
     for c in range(n):
         rc = np.uint64(c) * ROW
         for f in range(len(_FROM_ST)):
-            fresh[rc + np.uint64(f)] = st0[c, _FROM_ST[f]]
+            fresh[rc + _COLS[f]] = st0[c, _FROM_ST[f]]
         side = mem[c, M_SIDE]
         fresh[rc + SIDE] = side
         fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
