@@ -733,7 +733,12 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
         c = st[here]
         rc = np.uint64(c) * ROW
         f = st[rc + FIRST]
-        if st[rc + STATUS] != ST_STANDING or (f & QUICK) == 0:
+        if st[rc + STATUS] != ST_STANDING:
+            if _live(st, rc) != 0:  # an Endurance roll to come
+                break
+            here += _ONE  # it fell earlier this round: no longer among the slots
+            continue
+        if (f & QUICK) == 0:
             break
         b = (f & B_SIDE) != 0
         h = hb if b else ha
