@@ -537,7 +537,7 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     return s0, s1, s2, s3
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, tie, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for any number of combatants
     (``_initiative`` holds at most 64), with the generator in registers; returns it. The first
