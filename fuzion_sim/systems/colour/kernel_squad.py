@@ -463,7 +463,7 @@ def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t
     return s0, s1, s2, s3
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for at most 64 combatants whose
     Agility values are at most 64, with the generator in registers; returns it. The first
