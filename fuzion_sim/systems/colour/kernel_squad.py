@@ -787,6 +787,34 @@ def _bleed_out(st, rc, end, end_pos):
 
 
 @jit(**INNER)
+def _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hist, out_hist,
+           death_hist, sums):  # fmt: skip
+    """A streamed trial's outcome into the tally (``outcome_counts``, the histograms, ``sums``:
+    see ``_trials``), called once a trial: out of the trial loop, which then holds its
+    registers for the rounds."""
+    kk = outcome_index(result, n_sides)
+    outcome_counts[kk] += 1
+    end_hist[kk, end] += 1
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        _flush_row(st, colours, c, rc)
+        _bleed_out(st, rc, end, end_pos)
+        status = st[rc + STATUS]
+        d, tk = st[rc + DEALT], st[rc + TAKEN]
+        out_hist[c, st[rc + OUT_T]] += 1
+        death_hist[c, st[rc + DEATH_T]] += 1
+        sums[c, 0] += d
+        sums[c, 1] += d * d
+        sums[c, 2] += tk
+        sums[c, 3] += tk * tk
+        sums[c, 4] += st[rc + ATTACKS]
+        sums[c, 5] += st[rc + LANDED]
+        sums[c, 6] += 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
+        sums[c, 7] += 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
+                                                 or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
+
+
+@jit(**INNER)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
@@ -900,41 +928,26 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             kept += np.uint64(_live(st, rc))
         result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
-            kk = outcome_index(result, n_sides)
-            outcome_counts[kk] += 1
-            end_hist[kk, end] += 1
-        else:
-            winner[j] = result
-            end_slot[j] = end
+            _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hist,
+                   out_hist, death_hist, sums)  # fmt: skip
+            continue
+        winner[j] = result
+        end_slot[j] = end
         for c in range(n):
             rc = np.uint64(c) * ROW
             _flush_row(st, colours, c, rc)
             _bleed_out(st, rc, end, end_pos)
             status = st[rc + STATUS]
-            down = 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
-            bleeding = 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
-                                                  or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
-            d, tk = st[rc + DEALT], st[rc + TAKEN]
-            if accumulate:
-                out_hist[c, st[rc + OUT_T]] += 1
-                death_hist[c, st[rc + DEATH_T]] += 1
-                sums[c, 0] += d
-                sums[c, 1] += d * d
-                sums[c, 2] += tk
-                sums[c, 3] += tk * tk
-                sums[c, 4] += st[rc + ATTACKS]
-                sums[c, 5] += st[rc + LANDED]
-                sums[c, 6] += down
-                sums[c, 7] += bleeding
-                continue
             out_slot[j, c] = st[rc + OUT_T]
             death_slot[j, c] = st[rc + DEATH_T]
-            dealt[j, c] = d
-            taken[j, c] = tk
+            dealt[j, c] = st[rc + DEALT]
+            taken[j, c] = st[rc + TAKEN]
             attacks[j, c] = st[rc + ATTACKS]
             landed[j, c] = st[rc + LANDED]
-            unconscious[j, c] = down
-            dying[j, c] = bleeding
+            unconscious[j, c] = 1 if status != ST_DEAD and status != ST_FLED and (
+                status != ST_STANDING) else 0  # fmt: skip
+            dying[j, c] = 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
+                                                     or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
             broken[j, c] = st0[c, S_BROKEN_N]
             severed[j, c] = st0[c, S_SEVERED_N]
     if accumulate:  # the limbs are as the fight starts: the same every trial
