@@ -9,33 +9,41 @@ order as the general kernel, and the tests hold the two to the same outcomes bit
 
 What keeps an attack short (README "Speed"):
 
+- in a fight of two sides, a run of quiet turn slots (``_quiet``: the combatant stands and
+  makes one attack a turn at the first standing enemy, and no blow of it takes that enemy to
+  0 Health) runs in a short loop of its own, on through the ends of rounds, with the two
+  sides' targets and their Health in registers; a slot that is not quiet goes to the round's
+  loop below, an attack with blows to work out handed on as drawn;
 - one int64 array holds the state: a row of ``ROW`` words per combatant (unsigned offsets),
-  then the fight's own words; another the tables, a block per table, then one word per
-  action and target (its table's block, whether the table is coded, whether later hits roll
-  their own FEAT);
+  what a quiet slot reads and writes of it in one cache line, one word of it (``FIRST``)
+  packed with all the slot needs to find its attack; then the fight's own words; another
+  the tables, a block per table, then the pair words by attacker class and target class
+  (combatants whose pair words are the same share a class: a battle's are a few rows, not
+  C x C);
 - the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
   Endurance roll and what its colour does, ranks lost, death at Shift 0, the end of the
   fight) are worked out on those rows, with a count of those standing on each side, so that
   the end of the fight is one test; ``_land`` and ``_endurance`` are inlined by numba, the
   small steps they share (``_stand_change``, ``_go_out``, ``_die``, ``_lose_ranks``) called,
   which LLVM inlines as fast, where numba inlining them at every site took most of the
-  kernel's compile; initiative too (``_initiative``, bits for the sort and the ties), with
-  the generator in registers;
+  kernel's compile; what runs once a trial (initiative: ``_initiative``, bits for the sort
+  and the ties, ``_initiative_wide`` a counting sort for more than 64; ``_tally``) is called,
+  which leaves the trial loop's registers to the rounds;
 - a bleeder draws nothing and changes nothing but itself, so the round it will die in is
   worked out when it starts bleeding and recorded if the fight lasts that long
   (``_bleed_out``); the turn slots of a round run over the standing and those with an
-  Endurance roll to come (``live``, rebuilt without a branch after a round in which anyone
-  fell or rolled);
+  Endurance roll to come (``live``), each slot writing itself back for the next round as
+  the round goes;
 - a table whose outcome is a function of the two rolls' colours (a contest, a FEAT, a plain
-  roll) is two words a roll, one for the attack's and one for the target's, from which an
-  attack finds its entry with a compare and two adds, without a branch (``_entry``); any
-  other table a byte code per roll pair;
+  roll) is two words a roll, one for the attack's and one for the target's, whose sum
+  shifted down is the entry's index, the comparison of the rolls' keys the borrow of a
+  subtraction (``_colour_words``, ``_entry``); any other table a byte code per roll pair;
 - the volley's hits an integer multiply (1 for a miss or a single attack), an attack's colour,
-  attack and hit one add into a packed count (``COUNTS``), and a blow that drops nobody two
-  subtractions and one predictable test;
-- each side's first standing member is kept as members fall and stand up again, and its first
-  standing enemy found again only then; a slot's first action runs outside the loop of the
-  rest (``_act``), so its code runs straight through;
+  attack and hit one add into a packed count (``COUNTS``, a quiet attack's read off its
+  entry's low bits), and a blow that drops nobody two subtractions and one predictable test;
+- each side's first standing member is kept as members fall and stand up again, and each
+  side's first standing enemy worked out then (``_enemies``), so an attack on it reads one
+  word;
 - the trial loop is compiled without reference counting (it allocates nothing), and trials go
   straight into the tally when the run does not keep them (``accumulate``).
 """
@@ -145,10 +153,10 @@ _COLS = (HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T,
 _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
             S_OUT_T, S_DEATH_T, S_DEALT, S_TAKEN, S_ATTACKS, S_LANDED)  # fmt: skip
 #: The fight's own state after the rows (``fate``'s ``F_*`` of a squad fight, at ``fa``):
-#: over, the winner, a count of the times anyone stopped or started standing, the sides with
-#: anyone standing; then four words a side (at ``fa + SIDES + 4 x side``): those standing,
-#: its first standing member (``n``: none), the count above when its first standing enemy
-#: was found, and that enemy; then the turn slots of a round (``live``).
+#: over, the winner, the number of sides, the sides with anyone standing; then four words a
+#: side (at ``fa + SIDES + 4 x side``): those standing, its first standing member (``n``:
+#: none), its first standing enemy (-1: none; ``_enemies``) and one unused; then the turn
+#: slots of a round (``live``).
 G_OVER, G_WINNER, G_SIDES, G_LEFT = (np.uint64(i) for i in range(4))
 SIDES = np.uint64(4)
 V_STANDING, V_FIRST_UP, V_ENEMY = (np.uint64(i) for i in range(3))
@@ -631,9 +639,8 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
          tab_later, c, rc, vs, k, r, n, n_sides, threatened, roll_now, flee,
          immediate):  # fmt: skip
     """Action ``k`` of the standing ``c`` (row ``rc``; its side's words at ``vs``) in round
-    ``r``: its target (the first standing enemy, found again only when someone stopped or
-    started standing, or ``_target``), the attack off the pair's table, its blows. Returns the
-    generator."""
+    ``r``: its target (the first standing enemy, ``_enemies``, or ``_target``), the attack off
+    the pair's table, its blows (``_attack``). Returns the generator."""
     if (st[rc + FIRST] >> k) & 1:
         t = st[vs + V_ENEMY]
     else:
