@@ -680,7 +680,15 @@ def _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, c
     thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
     drops = st[rt + DROPS]
     blow = net
-    for h in range(hits):  # until one takes it to 0 Health (CA73)
+    first = 0
+    if not later and net > 0 and hits > 1 and st[rt + STATUS] == ST_STANDING:
+        # the blows of ``net`` that leave it standing at once (as ``_land`` one by one would)
+        first = (st[rt + HEALTH] - 1) // net
+        first = min(max(first, 0), hits - 1)
+        st[rt + HEALTH] -= first * net
+        st[rc + DEALT] += first * net
+        st[rt + TAKEN] += first * net
+    for h in range(first, hits):  # until one takes it to 0 Health (CA73)
         if h > 0:
             if st[rt + DROPS] != drops:
                 break
