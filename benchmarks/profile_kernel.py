@@ -83,7 +83,14 @@ def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | No
     from fuzion_sim import load_scenario
     from fuzion_sim.engine.rng import CHUNK, chunk_key
     from fuzion_sim.systems import fuzion
-    from fuzion_sim.systems.fuzion import kernel, kernel_duel, kernel_squad, kernel_standing, run
+    from fuzion_sim.systems.fuzion import (
+        kernel,
+        kernel_duel,
+        kernel_duel_plain,
+        kernel_squad,
+        kernel_standing,
+        run,
+    )
 
     plan = fuzion.compile_scenario(load_scenario(scenario), kernel=kernel_name)
     module = {"general": kernel, "standing": kernel_standing, "squad": kernel_squad,
@@ -92,6 +99,8 @@ def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | No
         run.features(plan.arrays))
     if plan.kernel == "duel":  # the duel's kernel for the rule options the fight uses
         function = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
+        if plan.plain:  # a plain duel (kernel_duel_plain)
+            module, function = kernel_duel_plain, kernel_duel_plain.KERNELS[plan.plain]
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
         fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK)
     overload = next(iter(function.overloads.values()))

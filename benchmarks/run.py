@@ -5,6 +5,9 @@ Measures, on this machine:
 - duels per second of the benchmark duel (PERFORMANCE-NOTES.md) for a plain-Python and a
   vectorised-numpy baseline (``benchmarks/baselines.py``) and for the engine, HERO and
   Interlock (criticals on the attacker's die), on 1 and 2 threads, and on a local Dask cluster;
+- the same duel against the fastest hand-written peer, ``../shared/peers/numba_duel.py``
+  (variant ``pmf-xo``: one draw an attack from the exact damage distribution), both on 2
+  threads, round-robin in this run (no row when the peers' folder is not there);
 - a 4 vs 4 squad fight (``scenarios/bench-squad-4v4.yaml``, default rules, mixed weapons),
   its fighters paired in duels under the same rules, and the benchmark duel's fighters four a
   side under its rules (``bench-squad-4v4-duelists.yaml``): fights and attacks per second;
@@ -50,6 +53,7 @@ import numpy as np  # noqa: E402
 from baselines import EXACT, duel_numpy, duel_python  # noqa: E402
 from colour_bench import rows as colour_rows  # noqa: E402
 from fudge_bench import rows as fudge_rows  # noqa: E402
+from reference import maybe_duel_kernel  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 from speed_bench import rows as speed_rows  # noqa: E402
@@ -59,6 +63,7 @@ import fuzion_sim  # noqa: E402
 from fuzion_sim import load_scenario, simulate  # noqa: E402
 
 DUEL = ROOT / "scenarios" / "benchmark-duel.yaml"
+PEERS = ROOT.parent / "shared" / "peers"  # hand-written peers, outside the repository
 FLAGSHIP = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"
 SQUAD = ROOT / "scenarios" / "bench-squad-4v4.yaml"
 SQUAD_DUELISTS = ROOT / "scenarios" / "bench-squad-4v4-duelists.yaml"
@@ -158,17 +163,20 @@ def bench_baselines(reps: int, quick: bool) -> list[dict]:
 
 
 def fastest(cases: list, n: int, reps: int, warm: int) -> list:
-    """The fastest of ``reps`` runs of ``n`` trials of every ``(scenario, threads)`` case,
+    """The fastest of ``reps`` runs of ``n`` trials of every ``(scenario, threads)`` case (a
+    third item True: on the duel kernel, ``reference.duel_kernel``),
     taken round-robin (every repetition runs every case once): a neighbour's load on a shared
     machine then slows the cases compared alike. Each case first runs ``warm`` trials, which
     compiles it and wakes every core (an idle vCPU can take a while to get up to speed)."""
-    for scenario, threads in cases:
-        simulate(scenario, trials=warm, threads=threads, keep_trials=False, progress=False)
+    for scenario, threads, *on in cases:
+        with maybe_duel_kernel(bool(on and on[0])):
+            simulate(scenario, trials=warm, threads=threads, keep_trials=False, progress=False)
     best = [None] * len(cases)
     for _ in range(reps):
-        for i, (scenario, threads) in enumerate(cases):
-            res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
-                           progress=False)  # fmt: skip
+        for i, (scenario, threads, *on) in enumerate(cases):
+            with maybe_duel_kernel(bool(on and on[0])):
+                res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
+                               progress=False)  # fmt: skip
             if best[i] is None or res.elapsed < best[i].elapsed:
                 best[i] = res
     return best
@@ -192,6 +200,58 @@ def bench_engine(reps: int, quick: bool, threads_list=(1, 2)) -> list[dict]:
             "check": check(res.win_probability("a"), n, dice),
         })  # fmt: skip
     return rows
+
+
+def load_peer(name: str):
+    """The peer module ``PEERS/<name>.py``, or None when it is not there. Imported from its
+    file as it is (no bytecode written into the peers' folder)."""
+    import importlib.util
+
+    path = PEERS / f"{name}.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"peer_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = saved
+    return module
+
+
+def bench_peer(reps: int, quick: bool) -> list[dict]:
+    """The benchmark duel on 2 threads against the numba peer's ``pmf-xo`` variant (the same
+    duel, identical fighters, one draw an attack from the exact damage pmf), round-robin: each
+    repetition runs the engine, then the peer (a new seed each time), and the best of each
+    is kept, so the ratio compares runs made under the same load."""
+    peer = load_peer("numba_duel")
+    if peer is None:
+        console.print(f"no peer row: {PEERS / 'numba_duel.py'} is not there")
+        return []
+    n, threads = 8_000_000, 2
+    scenario = load_scenario(DUEL)
+    simulate(scenario, trials=n // 8, threads=threads, keep_trials=False, progress=False)
+    peer.simulate(n // 8, 0, "hero", "pmf-xo", threads=threads)  # compiles, wakes the cores
+    ours = theirs = None
+    for rep in range(reps):
+        res = simulate(scenario, trials=n, seed=1, threads=threads, keep_trials=False,
+                       progress=False)  # fmt: skip
+        if ours is None or res.elapsed < ours.elapsed:
+            ours = res
+        t0 = time.perf_counter()
+        wins, _, _ = peer.simulate(n, rep + 1, "hero", "pmf-xo", threads=threads)
+        secs = time.perf_counter() - t0
+        if theirs is None or secs < theirs[0]:
+            theirs = (secs, wins)
+    return [
+        {"impl": "fuzion_sim, round-robin with the peer", "scenario": "benchmark duel",
+         "dice": "hero", "threads": threads, "trials": n, "elapsed_s": ours.elapsed,
+         "duels_per_s": n / ours.elapsed, "check": check(ours.win_probability("a"), n, "hero")},
+        {"impl": "numba peer (pmf-xo)", "scenario": "benchmark duel", "dice": "hero",
+         "threads": threads, "trials": n, "elapsed_s": theirs[0], "duels_per_s": n / theirs[0],
+         "check": check(theirs[1] / n, n, "hero")},
+    ]  # fmt: skip
 
 
 def bench_dask(reps: int, quick: bool) -> list[dict]:
@@ -234,6 +294,9 @@ def bench_squad(reps: int, quick: bool) -> list[dict]:
     - the squad's fighters in duels, red i against blue i, under the squad's rules, weapons and
       distance: the squad's attacks without a squad's bookkeeping (one row, the four duels'
       attacks over their summed time).
+
+    The duels run on the duel kernel, the reference the squad bars were set against
+    (``reference.py``); the plain duel's rate is the engine rows'.
     """
     import yaml
 
@@ -242,17 +305,19 @@ def bench_squad(reps: int, quick: bool) -> list[dict]:
     fights = {
         "squad 4v4": [load_scenario(SQUAD)],
         "squad 4v4, duel's fighters": [load_scenario(SQUAD_DUELISTS)],
-        "benchmark duel, reference": [load_scenario(DUEL)],
+        "benchmark duel, reference (duel kernel)": [load_scenario(DUEL)],
         "squad 4v4's pairings as duels": [
             load_scenario(SQUAD, overrides=[("sides.red", [red]), ("sides.blue", [blue])])
             for red, blue in zip(sides["red"], sides["blue"], strict=True)
         ],
     }
+    on_duel_kernel = {"benchmark duel, reference (duel kernel)", "squad 4v4's pairings as duels"}
     rows = []
     for threads in (1, 2):
         labels = [label for label, scenarios in fights.items()
                   if threads == 2 or len(scenarios) == 1]  # the pairings on 2 threads only
-        cases = [(scenario, threads) for label in labels for scenario in fights[label]]
+        cases = [(scenario, threads, label in on_duel_kernel) for label in labels
+                 for scenario in fights[label]]  # fmt: skip
         best = iter(fastest(cases, n, reps, n // 4))
         for label in labels:
             results = [next(best) for _ in fights[label]]
@@ -362,8 +427,8 @@ def machine() -> dict:
 def targets(record: dict) -> list[dict]:
     """The engine's bars, measured: duel rate and scaling, squad attack rate, memory growth."""
 
-    def rate(scenario, threads, key="duels_per_s"):
-        return next((r[key] for r in record["throughput"] if r["impl"] == "fuzion_sim"
+    def rate(scenario, threads, key="duels_per_s", impl="fuzion_sim"):
+        return next((r[key] for r in record["throughput"] if r["impl"] == impl
                      and r["scenario"] == scenario and r["dice"] == "hero"
                      and r["threads"] == threads), None)  # fmt: skip
 
@@ -375,14 +440,19 @@ def targets(record: dict) -> list[dict]:
     if duel1 and duel2:
         rows.append({"target": "2-thread scaling of the duel", "bar": 1.8,
                      "measured": duel2 / duel1, "met": duel2 / duel1 >= 1.8})  # fmt: skip
+    ours = rate("benchmark duel", 2, impl="fuzion_sim, round-robin with the peer")
+    peer = rate("benchmark duel", 2, impl="numba peer (pmf-xo)")
+    if ours and peer:
+        rows.append({"target": "benchmark duel: duels/s over the pmf-xo peer (2 threads)",
+                     "bar": 1.0, "measured": ours / peer, "met": ours / peer >= 1.0})  # fmt: skip
     # the squad bar compares like with like: the same fighters, weapons and rules in a squad
     # and in duels. The squad under the default rules against the benchmark duel (impairment
     # and stunned off, one pistol) also compares rules, and is shown without a bar.
-    reference = "benchmark duel, reference"  # measured round-robin with the squads
+    reference = "benchmark duel, reference (duel kernel)"  # round-robin with the squads
     for squad, duel, against, bar in (
-        ("squad 4v4, duel's fighters", reference, "the benchmark duel's", 0.5),
-        ("squad 4v4", "squad 4v4's pairings as duels", "its fighters' duels'", 0.5),
-        ("squad 4v4", reference, "the benchmark duel's", None),
+        ("squad 4v4, duel's fighters", reference, "the benchmark duel's (duel kernel)", 0.5),
+        ("squad 4v4", "squad 4v4's pairings as duels", "its fighters' duels' (duel kernel)", 0.5),
+        ("squad 4v4", reference, "the benchmark duel's (duel kernel)", None),
     ):
         attacks, duel_attacks = rate(squad, 2, "attacks_per_s"), rate(duel, 2, "attacks_per_s")
         if attacks and duel_attacks:
@@ -433,11 +503,13 @@ def render(record: dict) -> None:
 
     t = Table(title="Rule options and battles (2 threads, best of reps, round-robin in each group)")
     for col in ("group", "case", "combatants", "kernel", "fights/s", "attacks/fight",
-                "attacks/s", "over reference"):  # fmt: skip
+                "attacks/s", "over reference", "over duel kernel"):  # fmt: skip
         t.add_column(col, justify="left" if col in ("group", "case", "kernel") else "right")
     for r in record.get("speed", []):
+        kernel = r.get("over_duel_kernel")
         t.add_row(r["group"], r["case"], str(r["combatants"]), r["kernel"], si(r["fights_per_s"]),
-                  f"{r['attacks_per_fight']:.1f}", si(r["attacks_per_s"]), f"{r['ratio']:.2f}")
+                  f"{r['attacks_per_fight']:.1f}", si(r["attacks_per_s"]), f"{r['ratio']:.2f}",
+                  "-" if kernel is None else f"{kernel:.2f}")  # fmt: skip
     console.print(t)
 
     t = Table(title="Other rule systems against the Fuzion benchmark duel (round-robin pairs)")
@@ -505,6 +577,8 @@ def main(argv=None) -> int:
         throughput += bench_baselines(args.reps, args.quick)
     with console.status("engine: benchmark duel"):
         throughput += bench_engine(args.reps, args.quick)
+    with console.status("engine: benchmark duel against the numba peer"):
+        throughput += bench_peer(args.reps, args.quick)
     with console.status("engine: squad 4v4"):
         throughput += bench_squad(args.reps, args.quick)
     if not args.no_dask:

@@ -7,6 +7,8 @@ import json
 import os
 from pathlib import Path
 
+import click
+
 from ._args import (
     apply_overrides,
     check_axes,
@@ -19,18 +21,18 @@ from ._args import (
 from ._version import __version__
 from .analysis.result import Result
 from .engine.runner import run_plan
-from .errors import ArgumentError, Interrupted
+from .errors import ArgumentError, Interrupted, unknown_name
 from .limits import MAX_SEED, MAX_TRIALS, check_choice, check_int, check_number
 from .scenario import load_scenario as load_scenario_file
 from .scenario import scenario_from_dict
 from .scenario.model import Scenario
-from .systems import get_system
+from .systems import get_system, system_names
+from .systems.base import NotAvailable
 
 #: Also ``compare``, ``sweep``, ``balance`` and ``build_report`` (built on first use).
 __all__ = [
-    "MAX_THREADS", "as_scenario", "check_run_args", "exact_attack", "exact_fight",
-    "exact_dogfight", "exact_hazard", "exact_impact", "exact_manoeuvre", "load_scenario",
-    "replay", "scenario_hash", "simulate",
+    "MAX_THREADS", "as_scenario", "ask", "check_run_args", "exact_attack", "exact_fight",
+    "load_scenario", "questions", "replay", "scenario_hash", "simulate",
 ]  # fmt: skip
 
 #: Most worker threads (or local Dask worker processes) a run may ask for.
@@ -276,8 +278,6 @@ def exact_attack(scenario, attacker: str, target: str) -> dict:
         An unknown member (naming the valid ones), two of one side, or an attack the system
         cannot work out exactly (:class:`~fuzion_sim.systems.base.NotAvailable`).
     """
-    from .errors import unknown_name
-
     scenario = as_scenario(scenario)
     members = {c.name: c for c in scenario.combatants}
     for role, name in (("attacker", attacker), ("target", target)):
@@ -288,102 +288,71 @@ def exact_attack(scenario, attacker: str, target: str) -> dict:
     return get_system(scenario.system).attack(scenario, attacker, target)
 
 
-def exact_impact(scenario, target: str, fall=None, knockback=None, speed=None,
-                 thrown=None, aspect=None) -> dict:  # fmt: skip
-    """The exact damage of one fall (``fall`` metres), knockback into an obstacle
-    (``knockback`` units) or collision (``speed`` m/s) of member ``target``, or of the object
-    member ``thrown`` throws at it (M-73, VA-49), under the scenario's rules
-    (Fuzion's Falling & Collisions table): the table's row, column and DC, and ``damage``
-    (``{"mean", "pmf"}``) through its defences. ``aspect`` (``front``, ``side``, ``rear``):
-    a vehicle's collision under ``impact_locations: true`` (VA-40) lands on a row of its hit
-    table rolled from there; ``located`` gives each location's probability and the damage
-    there after the row's multiplier.
+def ask(scenario, question: str, **arguments) -> dict:
+    """The exact answer to a question the scenario's rule system answers beyond its fight
+    (its ``questions()``; Fuzion's ``impact``, ``hazard``, ``manoeuvre`` and ``dogfight``, each
+    also the command ``fuzion-sim QUESTION SCENARIO``).
 
-    Raises
-    ------
-    FuzionSimError
-        An unknown member, not exactly one of the three, or a system without falls.
-    """
-    scenario = as_scenario(scenario)
-    how = {"fall": fall, "knockback": knockback, "speed": speed}
-    if thrown is not None:  # only a system with thrown objects takes it
-        how["thrown"] = thrown
-    if aspect is not None:  # nor a vehicle's hit table
-        how["aspect"] = aspect
-    answer = get_system(scenario.system).impact(scenario, target, **how)
-    return {"scenario": scenario.name, "target": target, **answer}
-
-
-def exact_manoeuvre(scenario, vehicle: str, name: str) -> dict:
-    """The exact odds of member ``vehicle``'s manoeuvre ``name`` under the scenario's rules
-    (Fuzion's ``manoeuvres.yaml``, M-46 to M-51): ``p_made``, ``lost`` (each way
-    control is lost and its probability), the pmf of the ``miss``, the skid's dice and, for
-    an aircraft, ``p_regain``.
-
-    Raises
-    ------
-    FuzionSimError
-        An unknown member or manoeuvre, a member that is not a vehicle, or a system without
-        manoeuvres (:class:`~fuzion_sim.systems.base.NotAvailable`).
-    """
-    scenario = as_scenario(scenario)
-    answer = get_system(scenario.system).manoeuvre(scenario, vehicle, name)
-    return {"scenario": scenario.name, **answer}
-
-
-def exact_hazard(scenario, hazard: str, target: str) -> dict:
-    """The exact damage of one phase of the scenario's hazard zone ``hazard`` on member
-    ``target`` after its armour, and its breath there (its rule system's oracle; Fuzion's
-    ``hazards:``, M-67 to M-71).
+    >>> ask("scenarios/vehicles/brick-through-a-wall.yaml", "impact",
+    ...     target="Brick", speed=20)  # doctest: +SKIP
 
     Parameters
     ----------
     scenario : Scenario, path or dict
-    hazard, target : str
-        A hazard's name and a member's.
+    question : str
+        The question's name (:func:`questions` lists them).
+    **arguments
+        Its arguments, named as the command's options (``--target`` is ``target``), checked
+        as the command checks them.
 
     Returns
     -------
     dict
-        ``{"hazard", "kind", "dc", "target", "damage": {"mean", "pmf"}, ...}`` plus
-        ``breath_phases`` and ``asphyxia`` for an asphyxiating zone.
+        The answer, as ``fuzion-sim QUESTION --json`` prints it.
 
     Raises
     ------
     FuzionSimError
-        An unknown hazard or member, or a system without hazards
-        (:class:`~fuzion_sim.systems.base.NotAvailable`).
+        A question the system does not answer, an argument the question does not take, a
+        required one missing or a bad value, or what the system's oracle refuses (an unknown
+        member, say).
     """
     scenario = as_scenario(scenario)
-    return get_system(scenario.system).hazard(scenario, hazard, target)
+    asked = _question(scenario.system, question)
+    options = {o.name: o for o in asked.options()}
+    for name in arguments:
+        if name not in options:
+            raise unknown_name(f"argument of {question}", name, options)
+    given = {}
+    for name, option in options.items():
+        value = arguments.get(name)
+        if value is None:
+            if option.required:
+                raise ArgumentError(f"{question}: {name} is required")
+            continue
+        try:
+            given[name] = option.type(value, option, None)
+        except click.BadParameter as err:
+            raise ArgumentError(f"{question}: {name}: {err.message}") from None
+    return asked.answer(scenario, **given)
 
 
-def exact_dogfight(scenario, a: str, b: str) -> dict:
-    """The exact dogfight roll between the scenario's flying vehicles ``a`` and ``b`` (its rule
-    system's oracle; Fuzion's M-54, VA-32, VA-33): the pmf of ``a``'s margin and the chart's
-    positions.
+def questions(system: str = "fuzion") -> dict[str, str]:
+    """The questions rule system ``system`` answers beyond its fight, for :func:`ask`:
+    ``{name: what it answers}``."""
+    if system not in system_names():
+        raise unknown_name("rule system", system, system_names())
+    return {q.name: q.help for q in get_system(system).questions()}
 
-    Parameters
-    ----------
-    scenario : Scenario, path or dict
-    a, b : str
-        Two vehicles' names.
 
-    Returns
-    -------
-    dict
-        ``{"scenario", "a", "b", "a_base", "b_base", "margin": {"mean", "pmf"}, "positions":
-        {"level", "a_advantage", "a_tailing", "b_advantage", "b_tailing"}, ...}`` (plus the
-        first roll's ``intercept_margin`` under ``intercept: perception``).
-
-    Raises
-    ------
-    FuzionSimError
-        A name that is not a flying vehicle with a pilot, or a system without dogfights
-        (:class:`~fuzion_sim.systems.base.NotAvailable`).
-    """
-    scenario = as_scenario(scenario)
-    return {"scenario": scenario.name, **get_system(scenario.system).dogfight(scenario, a, b)}
+def _question(system: str, question: str):
+    """The :class:`~fuzion_sim.systems.base.Question` ``question`` of ``system``."""
+    found = {q.name: q for q in get_system(system).questions()}
+    if not found:
+        raise NotAvailable(f"system {system} answers no questions beyond the fight")
+    if question not in found:
+        raise unknown_name(f"question of system {system}", question, found)
+    return found[question]
 
 
 def exact_fight(scenario) -> dict:

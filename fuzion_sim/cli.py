@@ -59,6 +59,16 @@ class _Group(click.Group):
 
     command_class = _Command
 
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *_questions()})
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        if command is None and name in _questions():
+            command = _question_command(_questions()[name])
+            self.add_command(command)
+        return command
+
     def invoke(self, ctx):
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -70,6 +80,50 @@ class _Group(click.Group):
                 _interrupted(err.trials)
             except KeyboardInterrupt:  # before any trial ran (loading, compiling, connecting)
                 _interrupted(0)
+
+
+@functools.cache
+def _questions() -> dict:
+    """{name: the Question} of every rule system's questions (the first system's where two
+    ask the same): the commands ``fuzion-sim NAME``. Listing them loads no kernels."""
+    from .systems import get_system, system_names
+
+    found = {}
+    for system in system_names():
+        for question in get_system(system).questions():
+            found.setdefault(question.name, question)
+    return found
+
+
+def _question_command(question) -> click.Command:
+    """The command of ``question``: ``fuzion-sim NAME SCENARIO [its options] [--rows N]
+    [--set KEY=VALUE ...] [--json]``, answered by the scenario's own rule system
+    (:func:`fuzion_sim.ask`)."""
+
+    def answer(scenario, overrides, as_json, rows=None, **arguments):
+        sc = _load(scenario, overrides)
+        found = _api().ask(sc, question.name, **arguments)
+        if as_json:
+            _dump(found)
+            return
+        shown = question.render(found, arguments)
+        if isinstance(shown, str):
+            _echo(shown)
+            return
+        from .report.text import render_answer
+
+        render_answer(*shown, rows)
+
+    callback = _override_options(answer)
+    params = [click.Argument(["scenario"]), *question.options()]
+    if question.tables:
+        params.append(click.Option(["--rows"], type=click.IntRange(min=2), default=30,
+                                   show_default=True,
+                                   help="Most rows per distribution table."))  # fmt: skip
+    params += list(reversed(callback.__click_params__))
+    params.append(click.Option(["--json", "as_json"], is_flag=True,
+                               help="One JSON object on stdout."))  # fmt: skip
+    return _Command(question.name, callback=callback, params=params, help=question.help)
 
 
 _SHOW_WARNING = warnings.showwarning
@@ -500,112 +554,6 @@ def _system_names() -> list:
 
 
 cli.add_command(_attack_command())
-
-
-@cli.command()
-@click.argument("scenario")
-@click.option("--target", required=True, help="The member who falls or is knocked.")
-@click.option("--fall", type=float, metavar="METRES", help="A fall of this many metres.")
-@click.option("--knockback", type=float, metavar="UNITS",
-              help="Knockback of this many units into an obstacle (VA-41).")
-@click.option("--speed", type=float, metavar="M_S", help="A collision at this closing speed.")
-@click.option("--thrown", metavar="THROWER",
-              help="The object this member throws (weapon thrown:), hitting the target.")
-@click.option("--aspect", type=click.Choice(["front", "side", "rear"]),
-              help="A vehicle's collision under impact_locations: true (VA-40): where on its "
-                   "hit table it lands, rolled from this aspect.")
-@click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
-              help="Most rows of the distribution table.")
-@_override_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def impact(scenario, target, fall, knockback, speed, thrown, aspect, rows, overrides, as_json):
-    """The exact damage of one fall, knockback into an obstacle or collision of a member of
-    SCENARIO, or of an object thrown at it (the Falling & Collisions table under the
-    scenario's rules)."""
-    answer = _api().exact_impact(_load(scenario, overrides), target, fall=fall, knockback=knockback,
-                              speed=speed, thrown=thrown, aspect=aspect)  # fmt: skip
-    if as_json:
-        _dump(answer)
-        return
-    from .report.text import render_answer
-
-    what = {"fall": "falls", "knockback": "is knocked into an obstacle",
-            "speed": "collides",
-            "thrown": f"is hit by {thrown}'s thrown {answer.get('weapon')} "
-                      f"({answer.get('m_s', 0):.3g} m/s)"}[answer["what"]]  # fmt: skip
-    located = answer.pop("located", None)
-    if located:  # VA-40: where on the vehicle's table, and the damage there
-        answer.update(aspect=located["aspect"], locations=located["locations"],
-                      damage_at_the_location=located["damage"])  # fmt: skip
-    render_answer(f"{target} {what} (exact): {answer['row']}, column {answer['column']}, "
-                  f"{answer['dc']} DC", answer, rows)  # fmt: skip
-
-
-@cli.command()
-@click.argument("scenario")
-@click.option("--hazard", "hazard", required=True, help="The hazard zone's name.")
-@click.option("--target", required=True, help="The member standing in it.")
-@click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
-              help="Most rows per distribution table.")
-@_override_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def hazard(scenario, hazard, target, rows, overrides, as_json):
-    """The exact damage of one phase of a hazard of SCENARIO on a member, after its armour,
-    and its breath there (fire, electricity, smoke, poison: M-67 to M-71)."""
-    sc = _load(scenario, overrides)
-    answer = _api().exact_hazard(sc, hazard, target)
-    if as_json:
-        _dump(answer)
-        return
-    from .report.text import render_answer
-
-    render_answer(f"One phase of {hazard} on {target} (exact)", answer, rows)
-
-
-@cli.command()
-@click.argument("scenario")
-@click.option("--vehicle", required=True, help="The vehicle that makes the manoeuvre.")
-@click.option("--name", "name", required=True, help="The manoeuvre (manoeuvres.yaml).")
-@_override_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def manoeuvre(scenario, vehicle, name, overrides, as_json):
-    """The exact odds of one manoeuvre of a vehicle of SCENARIO: made, and each way control is
-    lost (skid or spin, stall or spin, falls over; M-46 to M-51, VA-27 to VA-30)."""
-    answer = _api().exact_manoeuvre(_load(scenario, overrides), vehicle, name)
-    if as_json:
-        _dump(answer)
-        return
-    lines = [f"{vehicle}: {name} (exact), {answer['base']} + the die against DV {answer['dv']}",
-             f"  made        {answer['p_made']:.4f}"]
-    lines += [f"  {how:<11} {p:.4f}" for how, p in answer["lost"].items()]
-    if answer["lost"].get("skid", 0) or answer["lost"].get("spin", 0):
-        lines.append(f"  a skid goes {answer['skid_dice']}d6 m straight on")
-    for state, p in answer.get("p_regain", {}).items():
-        lines.append(f"  regains control from a {state}: {p:.4f} a roll")
-    _echo("\n".join(lines))
-
-
-@cli.command()
-@click.argument("scenario")
-@click.option("--a", "a", required=True, help="One flying vehicle's name.")
-@click.option("--b", "b", required=True, help="The other's.")
-@click.option("--rows", type=click.IntRange(min=2), default=30, show_default=True,
-              help="Most rows per distribution table.")
-@_override_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
-def dogfight(scenario, a, b, rows, overrides, as_json):
-    """The exact dogfight roll between two flying vehicles of SCENARIO: the pmf of A's margin
-    over B (Piloting + REF + die + Maneuver Value each) and the Advantage chart's positions
-    (M-54, VA-32, VA-33)."""
-    sc = _load(scenario, overrides)
-    answer = _api().exact_dogfight(sc, a, b)
-    if as_json:
-        _dump(answer)
-        return
-    from .report.text import render_answer
-
-    render_answer(f"The dogfight roll of {a} against {b} (exact; margin: {a} less {b})", answer,
-                  rows)
 
 
 @cli.command()

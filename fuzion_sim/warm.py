@@ -19,7 +19,7 @@ __all__ = ["warm"]
 
 
 def _warm_one(path: str) -> None:
-    from .engine.runner import chunk_result
+    from .engine.chunks import chunk_result
     from .scenario import load_scenario
     from .systems import get_system
 

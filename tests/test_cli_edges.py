@@ -70,8 +70,14 @@ def test_attack_scenario_takes_the_overrides_of_run():
     assert "--av" in line and "--set" in line
 
 
+def _commands() -> dict:
+    """Every command, the rule systems' questions too."""
+    ctx = click.Context(cli)
+    return {name: cli.get_command(ctx, name) for name in cli.list_commands(ctx)}
+
+
 def _scenario_commands():
-    return sorted(name for name, cmd in cli.commands.items()
+    return sorted(name for name, cmd in _commands().items()
                   if any(p.name == "scenario" for p in cmd.params))  # fmt: skip
 
 
@@ -80,7 +86,7 @@ def test_every_scenario_command_takes_set_and_the_shortcuts():
     assert {"run", "validate", "compare", "sweep", "balance", "report", "attack", "exact",
             "replay", "impact", "hazard", "manoeuvre", "dogfight"} <= set(names)  # fmt: skip
     for name in names:
-        options = {o for p in cli.commands[name].params if isinstance(p, click.Option)
+        options = {o for p in _commands()[name].params if isinstance(p, click.Option)
                    for o in p.opts}  # fmt: skip
         assert {"--set", "--dice"} <= options, name
 

@@ -48,11 +48,15 @@ def test_importing_the_command_loads_no_simulation_modules():
 def test_help_version_and_completion_load_no_simulation_modules():
     loaded, out = _loaded(["--help"])
     assert loaded == [] and "examples" in out and "run" in out
+    assert "impact" in out and "dogfight" in out  # a rule system's questions, listed too
     loaded, out = _loaded(["--version"])
     assert loaded == [] and "version" in out
     loaded, out = _loaded([], {"_FUZION_SIM_COMPLETE": "bash_complete",
                                "COMP_WORDS": "fuzion-sim ru", "COMP_CWORD": "1"})  # fmt: skip
     assert loaded == [] and "run" in out
+    loaded, out = _loaded([], {"_FUZION_SIM_COMPLETE": "bash_complete",
+                               "COMP_WORDS": "fuzion-sim haz", "COMP_CWORD": "1"})  # fmt: skip
+    assert loaded == [] and "hazard" in out
     loaded, out = _loaded([], {"_FUZION_SIM_COMPLETE": "bash_complete",
                                "COMP_WORDS": "fuzion-sim new f", "COMP_CWORD": "2"})  # fmt: skip
     assert loaded == [] and out.split() == ["plain,fudge", "plain,fuzion"]

@@ -36,19 +36,10 @@ from collections.abc import Callable
 
 from .._version import __version__
 from ..errors import FuzionSimError, Interrupted, one_line, shorten
+from .chunks import chunk_result, collect_in_order, empty_tally, in_order, iter_spans
 from .outcomes import Tally, TrialOutcomes
 from .progress import Progress
-from .runner import (
-    RunOutput,
-    chunk_result,
-    collect_in_order,
-    default_threads,
-    empty_tally,
-    in_order,
-    interrupted,
-    iter_spans,
-    resolve_keep,
-)
+from .runner import RunOutput, default_threads, interrupted, resolve_keep
 
 __all__ = ["CONNECT_TIMEOUT", "PlainTCPWarning", "close_clients", "get_client", "probe",
            "run_plan_dask"]  # fmt: skip
@@ -248,25 +239,19 @@ atexit.register(close_clients)
 # ------------------------------------------------------------------------------------------
 
 
-def _system(name: str):
-    from ..systems import get_system
-
-    return get_system(name)
-
-
-def _warm(system_name: str, plan_blob: bytes) -> str:
+def _warm(system, plan_blob: bytes) -> str:
     """Load (or compile) the kernels on a worker; its fuzion_sim version."""
-    system, plan = _system(system_name), pickle.loads(plan_blob)
+    plan = pickle.loads(plan_blob)
     chunk_result(system, plan, 0, 0, 1, keep=True)
     chunk_result(system, plan, 0, 0, 1, keep=False)
     return __version__
 
 
 def _chunk_task(
-    system_name: str, plan_blob: bytes, seed: int, chunk: int, n: int, keep: bool,
+    system, plan_blob: bytes, seed: int, chunk: int, n: int, keep: bool,
 ) -> tuple[dict, TrialOutcomes | None]:  # fmt: skip
     """Run one chunk: its tally state, and its per-trial outcomes if kept."""
-    tally, out = chunk_result(_system(system_name), pickle.loads(plan_blob), seed, chunk, n, keep)
+    tally, out = chunk_result(system, pickle.loads(plan_blob), seed, chunk, n, keep)
     return tally.to_state(), out
 
 
@@ -338,7 +323,7 @@ def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max
     """:func:`run_plan_dask` on a connected client; Ctrl-C raises :class:`Interrupted` with
     the trials merged so far."""
     keep = resolve_keep(trials, system.n_combatants(plan), keep_trials)
-    system_ref = system.name  # the workers find the system in their own registry
+    system_ref = system  # pickled by name: each worker finds it in its own registry
     blob = pickle.dumps(plan, protocol=pickle.HIGHEST_PROTOCOL)
 
     # Warm every worker up (imports, numba cache) before the clock starts, and check versions.
@@ -373,7 +358,7 @@ def _run_on(client, system, plan, trials, seed, keep_trials, progress, stop, max
     def results():
         with contextlib.closing(in_order(submit, iter_spans(trials), window)) as done:
             for state, out in done:
-                yield Tally.from_state(state), out
+                yield Tally.from_state(state), out, True
 
     kept: list[TrialOutcomes] = []
     try:

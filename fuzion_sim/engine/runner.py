@@ -1,21 +1,15 @@
-"""Run a compiled plan: fixed-size chunks, one seed stream each, on a thread pool or Dask.
+"""Run a compiled plan on a thread pool in this process (or hand it to the Dask backend), and
+the policy both follow for what a run keeps.
 
-Chunks are merged in chunk order, whatever order they finish in, so a run gives the same
-numbers on 1 thread, 16 threads or a Dask cluster. A stop rule (``--precision``) is consulted
-only after each whole chunk, in order, so the same command always stops at the same trial
-count.
-
-Memory is flat in the number of trials unless per-trial outcomes are kept: chunk spans are
-generated lazily, at most a fixed window of chunks is in flight, and each finished chunk is
-reduced to a :class:`~fuzion_sim.engine.outcomes.Tally` and dropped. Per-trial outcomes are
-kept only up to :data:`KEEP_TRIALS_MAX` trials (and :data:`KEEP_CELLS_MAX` trial-combatant
-cells) unless asked for, and never beyond :data:`KEEP_CELLS_MAX`.
-
-A chunk's kernel call is split into sub-chunks sized to take about :data:`SUB_SECONDS` each
-(trials are independent and seeded one by one, so the numbers do not change); between
-sub-chunks a worker checks the run's stop flag. Ctrl-C sets it, so every worker is done
-within a sub-chunk, and the run raises :class:`~fuzion_sim.errors.Interrupted` with the
-trials merged so far.
+Chunks and their pieces run on the pool and are merged in trial order (:mod:`.chunks`), so a
+run gives the same numbers on 1 thread, 16 threads or a Dask cluster. Memory is flat in the
+number of trials unless per-trial outcomes are kept: pieces are generated lazily, at most a
+fixed window of them is in flight, and each finished one is reduced to a
+:class:`~fuzion_sim.engine.outcomes.Tally` and dropped. Per-trial outcomes are kept only up
+to :data:`KEEP_TRIALS_MAX` trials (and :data:`KEEP_CELLS_MAX` trial-combatant cells) unless
+asked for, and never beyond twice :data:`KEEP_CELLS_MAX`. Ctrl-C sets the run's stop flag, so
+every worker is done within a sub-chunk, and the run raises
+:class:`~fuzion_sim.errors.Interrupted` with the trials merged so far.
 """
 
 from __future__ import annotations
@@ -23,34 +17,25 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import islice
 
-from .._signals import held
 from ..errors import ArgumentError, FuzionSimError, Interrupted
+from .chunks import TrialCounter, chunk_result, collect_in_order, empty_tally, in_order, iter_pieces
 from .outcomes import Tally, TrialOutcomes
 from .progress import Progress, compiling_notice
-from .rng import CHUNK, chunk_key
 
 __all__ = [
     "BACKENDS",
     "KEEP_CELLS_MAX",
     "KEEP_TRIALS_MAX",
-    "SUB_SECONDS",
+    "RunOutput",
     "check_keep",
     "default_keep",
-    "RunOutput",
-    "chunk_spans",
-    "collect_in_order",
     "default_threads",
-    "in_order",
     "interrupted",
-    "iter_spans",
-    "chunk_result",
-    "run_chunk",
+    "resolve_keep",
     "run_plan",
 ]
 
@@ -59,24 +44,6 @@ KEEP_TRIALS_MAX = 2_000_000
 #: Most trial x combatant cells of per-trial outcomes kept by default (16 M: 2 million trials
 #: of 8 combatants, about 450 MB); asked for, at most twice that.
 KEEP_CELLS_MAX = 16_000_000
-#: Target duration of one sub-chunk kernel call (the stop flag is checked between them).
-SUB_SECONDS = 0.1
-#: The first sub-chunk of a chunk, in trials (it measures the pace for the next ones), and the
-#: fewest trials of any sub-chunk.
-SUB_FIRST = 64
-SUB_MIN = 16
-
-
-class TrialCounter:
-    """Trials finished by every worker, partial chunks included (thread-safe)."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self.value = 0
-
-    def add(self, n: int) -> None:
-        with self._lock:
-            self.value += n
 
 
 def default_keep(trials: int, n_comb: int) -> bool:
@@ -101,6 +68,7 @@ def check_keep(trials: int, n_comb: int, what: str = "keep_trials") -> None:
             f"combatants (about 900 MB), got {trials:,}"
         )
 
+
 #: Where chunks can run.
 BACKENDS = ("threads", "dask")
 
@@ -108,23 +76,6 @@ BACKENDS = ("threads", "dask")
 def default_threads() -> int:
     """Cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-
-
-def iter_spans(trials: int) -> Iterator[tuple[int, int]]:
-    """Lazily yield ``(chunk index, trials in chunk)`` for a run of ``trials`` trials.
-
-    Every chunk holds :data:`~fuzion_sim.engine.rng.CHUNK` trials except a shorter last one.
-    """
-    full, rest = divmod(int(trials), CHUNK)
-    for i in range(full):
-        yield i, CHUNK
-    if rest:
-        yield full, rest
-
-
-def chunk_spans(trials: int) -> list[tuple[int, int]]:
-    """``(chunk index, trials in chunk)`` for a run of ``trials`` trials, as a list."""
-    return list(iter_spans(trials))
 
 
 @dataclass
@@ -150,135 +101,6 @@ class RunOutput:
     elapsed: float
     threads: int
     backend: str = "threads"
-
-
-def run_chunk(system, plan, seed: int, chunk: int, n: int) -> TrialOutcomes:
-    """Run one chunk (the unit of work of every backend)."""
-    return system.run_chunk(plan, chunk_key(seed, chunk), 0, n)
-
-
-class Stopped(Exception):
-    """A chunk abandoned because its run's stop flag was set."""
-
-
-def empty_tally(system, plan) -> Tally:
-    """An empty tally shaped for ``plan``'s fight (sides, combatants, time, the system's
-    extras)."""
-    return Tally.zeros(system.n_sides(plan), system.n_combatants(plan), system.max_slots(plan),
-                       system.outcome_schema(plan))  # fmt: skip
-
-
-def _sub_result(system, plan, key, first, n, keep):
-    """Trials ``first .. first + n - 1`` of the chunk ``key``: a Tally, and the per-trial
-    outcomes when ``keep``. When they are not kept the system's ``tally_chunk`` may add them
-    straight into the tally (the same numbers, without writing and re-reading the per-trial
-    arrays)."""
-    if not keep:
-        tally = system.tally_chunk(plan, key, first, n)
-        if tally is not None:
-            return tally, None
-    out = system.run_chunk(plan, key, first, n)
-    tally = Tally.of(out, system.n_sides(plan), system.max_slots(plan),
-                     system.outcome_schema(plan))  # fmt: skip
-    return tally, (out if keep else None)
-
-
-def chunk_result(system, plan, seed, chunk, n, keep, flag=None,
-                 counter: TrialCounter | None = None):  # fmt: skip
-    """One chunk's :class:`Tally`, and its per-trial outcomes when ``keep``.
-
-    The chunk runs as sub-chunks of about :data:`SUB_SECONDS` each (the first of
-    :data:`SUB_FIRST` trials sets the pace); their tallies and outcomes add up to exactly the
-    chunk's. ``flag`` (a ``threading.Event``) is checked between sub-chunks: once set, the
-    chunk is abandoned with :class:`Stopped`. ``counter`` counts the trials finished.
-    """
-    key = chunk_key(seed, chunk)
-    tally, outs = None, []
-    first, size = 0, min(SUB_FIRST, n)
-    while first < n:
-        if flag is not None and flag.is_set():
-            raise Stopped
-        size = min(size, n - first)
-        began = time.perf_counter()
-        part, out = _sub_result(system, plan, key, first, size, keep)
-        took = time.perf_counter() - began
-        tally = part if tally is None else tally.merge(part)
-        if keep:
-            outs.append(out)
-        first += size
-        if counter is not None:
-            counter.add(size)
-        rate = size / took if took > 0 else float("inf")
-        size = int(max(SUB_MIN, min(n, rate * SUB_SECONDS)))
-    if tally is None:  # n == 0
-        return empty_tally(system, plan), None
-    if not keep:
-        return tally, None
-    return tally, outs[0] if len(outs) == 1 else TrialOutcomes.concatenate(outs)
-
-
-def in_order(submit: Callable, spans: Iterable, window: int) -> Iterator:
-    """Results of ``submit(span).result()`` for every span, in span order.
-
-    At most ``window`` futures are in flight (plus the one being handed out), so memory does
-    not grow with the number of spans. Closing the generator early cancels pending futures.
-
-    Parameters
-    ----------
-    submit : callable
-        ``submit(span) -> future`` with ``result()`` and ``cancel()`` (``concurrent.futures``
-        and ``dask.distributed`` futures both qualify).
-    spans : iterable
-        Work items, consumed lazily.
-    window : int
-        Futures kept in flight, ``>= 1``.
-    """
-    todo = iter(spans)
-    pending = deque(submit(span) for span in islice(todo, max(1, int(window))))
-    try:
-        while pending:
-            fut = pending.popleft()
-            nxt = next(todo, None)
-            if nxt is not None:
-                pending.append(submit(nxt))
-            result = fut.result()
-            del fut
-            yield result
-    finally:
-        for fut in pending:
-            fut.cancel()
-
-
-def collect_in_order(
-    results: Iterator[tuple[Tally, TrialOutcomes | None]],
-    tally: Tally,
-    keep: bool,
-    bar: Progress,
-    stop: Callable[[Tally], bool] | None,
-    kept: list[TrialOutcomes] | None = None,
-) -> list[TrialOutcomes]:
-    """Merge chunk results (in chunk order) into ``tally``; the kept outcomes.
-
-    ``stop(tally)`` is consulted after each chunk; True ends the run there and closes
-    ``results`` (which cancels what is still in flight). A chunk's merge runs whole, Ctrl-C
-    held off until it is done, so after an interruption ``tally`` (and ``kept``, when given:
-    the list the outcomes are appended to) hold exactly a prefix of whole chunks.
-    """
-    kept = [] if kept is None else kept
-    try:
-        for part, out in results:
-            with held():
-                tally.merge(part)
-                if keep:
-                    kept.append(out)
-            bar.advance(part.n_trials)
-            if stop is not None and stop(tally):
-                break
-    finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()
-    return kept
 
 
 def resolve_keep(trials: int, n_comb: int, keep_trials: bool | None) -> bool:
@@ -370,11 +192,12 @@ def run_plan(
     start = time.perf_counter()
     flag, counter = threading.Event(), TrialCounter()
 
-    def work(span):
-        chunk, n = span
-        return chunk_result(system, plan, seed, chunk, n, keep, flag, counter)
+    def work(piece):
+        chunk, first, n, ends_chunk = piece
+        part, out = chunk_result(system, plan, seed, chunk, n, keep, flag, counter, first)
+        return part, out, ends_chunk
 
-    spans = iter_spans(trials)
+    spans = iter_pieces(trials, threads)
     kept: list[TrialOutcomes] = []
     try:
         with Progress(trials, enabled=progress) as bar:
@@ -402,7 +225,7 @@ def _joined(kept: list, keep: bool) -> TrialOutcomes | None:
 
 def interrupted(trials: int, partial: RunOutput | None = None) -> Interrupted:
     """The :class:`~fuzion_sim.errors.Interrupted` of a run stopped after ``trials`` trials;
-    its ``partial`` is what the whole chunks merged in order add up to (a prefix of the run,
+    its ``partial`` is what the trials merged in order add up to (a prefix of the run,
     so the same numbers as a run of ``partial.tally.n_trials`` trials), or None when no
     chunk was merged."""
     err = Interrupted(trials)

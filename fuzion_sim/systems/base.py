@@ -34,6 +34,7 @@ __all__ = [
     "FightView",
     "NotAvailable",
     "OutcomeSchema",
+    "Question",
     "RuleSystem",
     "Switch",
 ]
@@ -80,6 +81,40 @@ class Switch(NamedTuple):
     nullable: bool = False
     flag: str | None = None
     unset: str = ""
+
+
+class Question(NamedTuple):
+    """A question a rule system answers exactly about one scenario beyond its fight (Fuzion's
+    falls and collisions, hazards, manoeuvres, dogfights): the command ``fuzion-sim NAME
+    SCENARIO ...`` and :func:`fuzion_sim.ask`. A system lists its own in
+    :meth:`RuleSystem.questions`; nothing outside it names them.
+
+    Parameters
+    ----------
+    name : str
+        The command's name and ``ask``'s.
+    help : str
+        What it answers, as the command's help says it.
+    options : callable
+        ``options() -> list of click.Option``: what it asks besides the scenario (made when the
+        command is first needed). Their names are ``ask``'s keyword arguments; a
+        ``required=True`` option must be given.
+    answer : callable
+        ``answer(scenario, **arguments) -> dict``: the answer as JSON-ready data.
+    render : callable
+        ``render(answer, arguments)``: the answer for a reader, as the command prints it:
+        ``(title, numbers)`` (the numbers as lines, each distribution a table, as
+        ``fuzion-sim attack`` shows its answer) or the text itself.
+    tables : bool
+        Whether the answer has distributions: the command then takes ``--rows``.
+    """
+
+    name: str
+    help: str
+    options: Any
+    answer: Any
+    render: Any
+    tables: bool = True
 
 
 class FightView(NamedTuple):
@@ -203,6 +238,13 @@ class RuleSystem:
     scene_keys: tuple[str, ...] = ()
     catalogue_kinds: tuple[str, ...] = ()
     catalogue_columns: Mapping[str, tuple[str, ...]] = {}
+
+    def __reduce__(self):
+        """Pickled by name (a Dask task): the process that loads it takes the system of that
+        name from its own registry."""
+        from . import get_system
+
+        return get_system, (self.name,)
 
     # --- scenarios --------------------------------------------------------------------
     def build_member(self, ctx, parts: list, value: Any, side: str, side_options: dict):
@@ -342,25 +384,12 @@ class RuleSystem:
         {"0": p0, ...}}}`` and what the system adds."""
         raise NotAvailable(f"system {self.name} has no exact attack")
 
-    def impact(self, scenario, target: str, **how) -> dict:
-        """The exact damage of one fall or collision of ``target`` (``how``: ``fall`` metres,
-        ``knockback`` units, ``speed`` m/s): ``{"dc": ..., "damage": {"mean",
-        "pmf"}}`` and what the system adds."""
-        raise NotAvailable(f"system {self.name} has no falls or collisions")
-    def hazard(self, scenario, hazard: str, target: str) -> dict:
-        """The exact damage of one phase of the scenario's ``hazard`` on member ``target``
-        (``fuzion-sim hazard``); raises :class:`NotAvailable` where the system has none."""
-        raise NotAvailable(f"system {self.name} has no hazards")
-
-    def manoeuvre(self, scenario, vehicle: str, name: str) -> dict:
-        """The exact odds of vehicle ``vehicle``'s manoeuvre ``name`` (``fuzion-sim
-        manoeuvre``): made, and each way control is lost; raises :class:`NotAvailable` where
-        the system has no manoeuvres."""
-        raise NotAvailable(f"system {self.name} has no manoeuvres")
-    def dogfight(self, scenario, a: str, b: str) -> dict:
-        """The exact dogfight roll between vehicles ``a`` and ``b`` of the scenario
-        (``fuzion-sim dogfight``); raises :class:`NotAvailable` where the system has none."""
-        raise NotAvailable(f"system {self.name} has no dogfights")
+    def questions(self) -> tuple[Question, ...]:
+        """The questions the system answers about a scenario beyond its fight and one attack
+        (:class:`Question`): each a command of ``fuzion-sim`` and a question of
+        :func:`fuzion_sim.ask`. Listing them must not load the kernels (``fuzion-sim --help``
+        lists them). None by default."""
+        return ()
 
     def exact_check(self, scenario) -> None:
         """Raise :class:`NotAvailable` saying why when :meth:`exact` cannot solve the fight

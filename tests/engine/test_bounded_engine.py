@@ -17,7 +17,7 @@ import yaml
 from conftest import ROOT, SCENARIOS
 
 import fuzion_sim as fz
-from fuzion_sim.engine import runner
+from fuzion_sim.engine import chunks, runner
 from fuzion_sim.engine.outcomes import HIST_SLOTS, Tally
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import Interrupted
@@ -73,11 +73,11 @@ def _compiled(name, overrides=()):
 @pytest.mark.parametrize("keep", [True, False])
 def test_sub_chunks_change_no_number(monkeypatch, name, keep):
     plan = _compiled(name)
-    whole, out = runner._sub_result(FUZION, plan, chunk_key(5, 1), 0, 3000, keep)
-    monkeypatch.setattr(runner, "SUB_FIRST", 7)
-    monkeypatch.setattr(runner, "SUB_MIN", 5)
-    monkeypatch.setattr(runner, "SUB_SECONDS", 1e-9)  # every sub-chunk as small as allowed
-    split, split_out = runner.chunk_result(FUZION, plan, 5, 1, 3000, keep)
+    whole, out = chunks._sub_result(FUZION, plan, chunk_key(5, 1), 0, 3000, keep)
+    monkeypatch.setattr(chunks, "SUB_FIRST", 7)
+    monkeypatch.setattr(chunks, "SUB_MIN", 5)
+    monkeypatch.setattr(chunks, "SUB_SECONDS", 1e-9)  # every sub-chunk as small as allowed
+    split, split_out = chunks.chunk_result(FUZION, plan, 5, 1, 3000, keep)
     for k, v in whole.to_state().items():
         assert np.array_equal(v, split.to_state()[k]), k
     if keep:
@@ -89,13 +89,13 @@ def test_stop_flag_abandons_a_chunk():
     plan = _compiled("squad-4v4.yaml")
     flag = threading.Event()
     flag.set()
-    with pytest.raises(runner.Stopped):
-        runner.chunk_result(FUZION, plan, 1, 0, 5000, False, flag)
+    with pytest.raises(chunks.Stopped):
+        chunks.chunk_result(FUZION, plan, 1, 0, 5000, False, flag)
 
 
 def test_keyboard_interrupt_becomes_interrupted(monkeypatch):
     calls = []
-    real = runner._sub_result
+    real = chunks._sub_result
 
     def interrupting(*args):
         calls.append(args[3])
@@ -103,7 +103,7 @@ def test_keyboard_interrupt_becomes_interrupted(monkeypatch):
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(runner, "_sub_result", interrupting)
+    monkeypatch.setattr(chunks, "_sub_result", interrupting)
     with pytest.raises(Interrupted) as err:
         fz.simulate(SCENARIOS / "squad-4v4.yaml", trials=10**8, threads=1)
     assert err.value.trials > 0 and isinstance(err.value, KeyboardInterrupt)

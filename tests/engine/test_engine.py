@@ -12,15 +12,10 @@ import pytest
 from conftest import SCENARIOS
 
 from fuzion_sim import load_scenario, simulate
+from fuzion_sim.engine.chunks import PIECE_MIN, chunk_spans, in_order, iter_pieces, iter_spans
 from fuzion_sim.engine.outcomes import Tally
 from fuzion_sim.engine.rng import CHUNK
-from fuzion_sim.engine.runner import (
-    KEEP_TRIALS_MAX,
-    chunk_spans,
-    in_order,
-    iter_spans,
-    run_plan,
-)
+from fuzion_sim.engine.runner import KEEP_TRIALS_MAX, run_plan
 from fuzion_sim.errors import FuzionSimError
 from fuzion_sim.systems import get_system
 
@@ -87,6 +82,36 @@ def test_iter_spans_is_lazy():
     spans = iter_spans(10**15)
     assert next(spans) == (0, CHUNK)
     assert next(spans) == (1, CHUNK)
+
+
+@pytest.mark.parametrize("trials", [0, 1, PIECE_MIN, 5000, CHUNK, CHUNK + 7, TRIALS, 9 * CHUNK])
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_pieces_cover_every_trial_once_in_order(trials, threads):
+    pieces = list(iter_pieces(trials, threads))
+    spans = chunk_spans(trials)
+    # the pieces of each chunk, back to back from its first trial, its last one marked
+    for chunk, n in spans:
+        mine = [(first, size, ends) for c, first, size, ends in pieces if c == chunk]
+        starts = np.cumsum([0] + [size for _, size, _ in mine])[:-1]
+        assert [first for first, _, _ in mine] == list(starts)
+        assert sum(size for _, size, _ in mine) == n
+        assert [ends for _, _, ends in mine] == [False] * (len(mine) - 1) + [True]
+        assert all(size >= PIECE_MIN for _, size, _ in mine) or len(mine) == 1
+    assert [c for c, *_ in pieces] == sorted(c for c, *_ in pieces)
+    if threads == 1 or len(spans) >= 2 * threads:
+        assert len(pieces) == len(spans)  # whole chunks
+    elif len(spans) == 1 and trials >= 2 * threads * PIECE_MIN:
+        assert len(pieces) == 2 * threads  # every thread has work
+
+
+def test_one_chunk_split_across_threads_identical(duel):
+    """A run of one chunk runs in pieces on several threads: the same numbers as on one."""
+    one = simulate(duel, trials=5000, seed=3, threads=1, keep_trials=True, progress=False)
+    for threads in (2, 3):
+        many = simulate(duel, trials=5000, seed=3, threads=threads, keep_trials=True,
+                        progress=False)  # fmt: skip
+        assert what(one) == what(many)
+        assert_outcomes_equal(one.outcomes, many.outcomes)
 
 
 # ------------------------------------------------------------------------------------------

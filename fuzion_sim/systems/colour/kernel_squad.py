@@ -9,33 +9,41 @@ order as the general kernel, and the tests hold the two to the same outcomes bit
 
 What keeps an attack short (README "Speed"):
 
+- in a fight of two sides, a run of quiet turn slots (``_quiet``: the combatant stands and
+  makes one attack a turn at the first standing enemy, and no blow of it takes that enemy to
+  0 Health) runs in a short loop of its own, on through the ends of rounds, with the two
+  sides' targets and their Health in registers; a slot that is not quiet goes to the round's
+  loop below, an attack with blows to work out handed on as drawn;
 - one int64 array holds the state: a row of ``ROW`` words per combatant (unsigned offsets),
-  then the fight's own words; another the tables, a block per table, then one word per
-  action and target (its table's block, whether the table is coded, whether later hits roll
-  their own FEAT);
+  what a quiet slot reads and writes of it in one cache line, one word of it (``FIRST``)
+  packed with all the slot needs to find its attack; then the fight's own words; another
+  the tables, a block per table, then the pair words by attacker class and target class
+  (combatants whose pair words are the same share a class: a battle's are a few rows, not
+  C x C);
 - the rules of ``fate.py`` a squad fight can meet (a blow to 0 Health, killed outright, the
   Endurance roll and what its colour does, ranks lost, death at Shift 0, the end of the
   fight) are worked out on those rows, with a count of those standing on each side, so that
   the end of the fight is one test; ``_land`` and ``_endurance`` are inlined by numba, the
   small steps they share (``_stand_change``, ``_go_out``, ``_die``, ``_lose_ranks``) called,
   which LLVM inlines as fast, where numba inlining them at every site took most of the
-  kernel's compile; initiative too (``_initiative``, bits for the sort and the ties), with
-  the generator in registers;
+  kernel's compile; what runs once a trial (initiative: ``_initiative``, bits for the sort
+  and the ties, ``_initiative_wide`` a counting sort for more than 64; ``_tally``) is called,
+  which leaves the trial loop's registers to the rounds;
 - a bleeder draws nothing and changes nothing but itself, so the round it will die in is
   worked out when it starts bleeding and recorded if the fight lasts that long
   (``_bleed_out``); the turn slots of a round run over the standing and those with an
-  Endurance roll to come (``live``, rebuilt without a branch after a round in which anyone
-  fell or rolled);
+  Endurance roll to come (``live``), each slot writing itself back for the next round as
+  the round goes;
 - a table whose outcome is a function of the two rolls' colours (a contest, a FEAT, a plain
-  roll) is two words a roll, one for the attack's and one for the target's, from which an
-  attack finds its entry with a compare and two adds, without a branch (``_entry``); any
-  other table a byte code per roll pair;
+  roll) is two words a roll, one for the attack's and one for the target's, whose sum
+  shifted down is the entry's index, the comparison of the rolls' keys the borrow of a
+  subtraction (``_colour_words``, ``_entry``); any other table a byte code per roll pair;
 - the volley's hits an integer multiply (1 for a miss or a single attack), an attack's colour,
-  attack and hit one add into a packed count (``COUNTS``), and a blow that drops nobody two
-  subtractions and one predictable test;
-- each side's first standing member is kept as members fall and stand up again, and its first
-  standing enemy found again only then; a slot's first action runs outside the loop of the
-  rest (``_act``), so its code runs straight through;
+  attack and hit one add into a packed count (``COUNTS``, a quiet attack's read off its
+  entry's low bits), and a blow that drops nobody two subtractions and one predictable test;
+- each side's first standing member is kept as members fall and stand up again, and each
+  side's first standing enemy worked out then (``_enemies``), so an attack on it reads one
+  word;
 - the trial loop is compiled without reference counting (it allocates nothing), and trials go
   straight into the tally when the run does not keep them (``accumulate``).
 """
@@ -114,35 +122,44 @@ _S32 = np.uint64(32)
 _N10000 = np.uint64(10000)
 _N100 = np.uint64(100)
 _N10 = np.uint64(10)
-_KEY = np.int64(0xFFFF)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_S16 = np.int64(16)
+_S32I = np.int64(32)
 
-#: The columns of a combatant's row of the state: first what a trial changes (``fate.py``'s
-#: ``S_*`` of a squad fight; ``COUNTS``: its attacks' colours, 9 bits each, and landed, from
-#: bit 54, since the last ``_flush``), then what it does not: its side, actions a turn, the
-#: next member of its side, where its pair words start in the tables, which actions attack
-#: the first standing enemy (a bit each) and the rounds of each action's hit die (1: a single
-#: attack). Unsigned, so no negative-index wraparound code.
+#: The columns of a combatant's row of the state (unsigned, so no negative-index wraparound
+#: code). First the words a quiet slot (``_quiet``) reads or writes, in one cache line: its
+#: Health, status, ``FIRST`` (which actions attack the first standing enemy, a bit each, and
+#: more, see ``QUICK``), its packed counts (``COUNTS``: its attacks' colours, 9 bits each,
+#: and landed, from bit 54, since the last ``_flush``), dealt, taken, its column of pair words
+#: as a target (``squad_tables``' ``where``) and where its side's words start (``fa + SIDES
+#: + 4 x side``); then the rest of what a trial changes (``fate.py``'s ``S_*`` of a squad
+#: fight), then what it does not: its side, actions a turn, the next member of its side,
+#: where its row of pair words starts and the rounds of each action's hit die (1: a single
+#: attack).
 (
-    HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
-    TAKEN, ATTACKS, LANDED, COUNTS, DUE, POS, SIDE, N_ACT, NEXT, WROW, FIRST, ROUNDS,
-) = (np.uint64(i) for i in range(23))  # fmt: skip
-N_VAR = 17
+    HEALTH, STATUS, FIRST, COUNTS, DEALT, TAKEN, TCOL, VS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E,
+    HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, WROW, ROUNDS,
+) = (np.uint64(i) for i in range(25))  # fmt: skip
+#: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy (``_quiet``'s
+#: slots); more of it for ``_quiet``, so that a slot reads one word of its row: its side is
+#: not the first (bit ``B_SIDE``), the rounds of its first action's hit die (bits 16-31) and
+#: ``WROW`` (from bit 32).
+QUICK = np.int64(1 << MAX_ACTIONS)
+B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
 ROW = np.uint64(32)
-#: The state columns a row starts from (``st0``), in the order above.
+#: The columns a row starts from ``st0`` and the ``S_*`` they start from.
+_COLS = (HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
+         TAKEN, ATTACKS, LANDED)  # fmt: skip
 _FROM_ST = (S_HEALTH, S_STATUS, S_DOWN, S_DIE_NEXT, S_BLEED_FROM, S_RANK_E, S_HMAX, S_DROPS,
             S_OUT_T, S_DEATH_T, S_DEALT, S_TAKEN, S_ATTACKS, S_LANDED)  # fmt: skip
 #: The fight's own state after the rows (``fate``'s ``F_*`` of a squad fight, at ``fa``):
-#: over, the winner, a count of the times anyone stopped or started standing, the sides with
-#: anyone standing; then four words a side (at ``fa + SIDES + 4 x side``): those standing,
-#: its first standing member (``n``: none), the count above when its first standing enemy
-#: was found, and that enemy; then the turn slots of a round (``live``).
+#: over, the winner, the number of sides, the sides with anyone standing; then four words a
+#: side (at ``fa + SIDES + 4 x side``): those standing, its first standing member (``n``:
+#: none), its first standing enemy (-1: none; ``_enemies``) and one unused; then the turn
+#: slots of a round (``live``).
 G_OVER, G_WINNER, G_SIDES, G_LEFT = (np.uint64(i) for i in range(4))
 SIDES = np.uint64(4)
 V_STANDING, V_FIRST_UP, V_ENEMY = (np.uint64(i) for i in range(3))
-_STALE = -2  # a side's first standing enemy, to find again
 #: A table's block in ``tabs`` (``TB`` words at ``TB x table``): the attack's words by roll,
 #: the target's, then the entries (``tables.entry``; by byte code for a coded table).
 TB = 456
@@ -154,73 +171,108 @@ _ENT = np.uint64(200)
 _BLOCK = np.int64(0xFFFFFFFF)
 _CODED = np.int64(1 << 32)
 _LATER = np.int64(1 << 33)
+#: What an entry adds to its attacker's packed counts (``COUNTS``), by its low four bits
+#: (hit, colour).
+_COUNT_INC = np.array([((1 << (9 * (e >> 1))) + ((e & 1) << 54)) if e >> 1 < 6 else 0
+                       for e in range(16)], np.int64)  # fmt: skip
 
 
 def _colour_words(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A formula table's words by roll (``tables.entry``): the attack's ``(index part << 16) |
-    key`` and the target's. The entry is ``index parts + 6 x (attack key > target key)``: a
-    contest's keys are colour x 128 + roll (the higher colour, then the higher roll; 0 for an
-    attack below Green, which never wins), a FEAT's and a plain roll's never win."""
+    """A formula table's words by roll (``tables.entry``): the attack's ``(2 x index part) <<
+    32 | key`` and the target's ``(2 x index part + 1) << 32`` less its key and 1. The entry
+    is ``index parts + 6 x (attack key > target key)``: a contest's keys are colour x 128 +
+    roll (the higher colour, then the higher roll; 0 for an attack below Green, which never
+    wins), a FEAT's and a plain roll's never win. The sum of the two words, shifted down 32,
+    is twice the index parts plus whether the attack's key is the higher (the keys' difference
+    borrows from the high half when it is not), so an entry is two loads, an add and a
+    shift from the roll pair (``_entries`` reorders the entries to match)."""
     colours = row[:26].view(np.uint8)
     ca = colours[:100].astype(np.int64)
     cd = colours[TAB_DEF_BYTE:TAB_DEF_BYTE + 100].astype(np.int64)
     rolls = np.arange(100, dtype=np.int64)
     kind = int(row[TAB_WIDTH - 1])
     if kind == T_CONTEST:
-        att = (ca << 16) | np.where(ca >= GREEN, ca * 128 + rolls, 0)
-        dfn = cd * 128 + rolls
+        pa, ka = ca, np.where(ca >= GREEN, ca * 128 + rolls, 0)
+        pd, kd = np.zeros(100, np.int64), cd * 128 + rolls
     elif kind == T_FEAT:
-        att, dfn = (6 * ca) << 16, cd << 16
+        pa, ka, pd, kd = 6 * ca, np.zeros(100, np.int64), cd, np.zeros(100, np.int64)
     else:
-        att, dfn = ca << 16, np.zeros(100, np.int64)
-    return att, dfn
+        pa, ka, pd, kd = ca, np.zeros(100, np.int64), np.zeros(100, np.int64), np.zeros(
+            100, np.int64)  # fmt: skip
+    return ((2 * pa) << 32) | ka, ((2 * pd + 1) << 32) - kd - 1
+
+
+def _entries(values: np.ndarray) -> np.ndarray:
+    """A formula table's entries (``index parts + 6 x won``) at ``2 x index parts + won``
+    (``_colour_words``)."""
+    out = np.zeros_like(values)
+    idx = np.arange(len(values))
+    src = (idx >> 1) + 6 * (idx & 1)
+    ok = src < len(values)
+    out[ok] = values[src[ok]]
+    return out
 
 
 def squad_tables(plan, rounds, autofire):
     """What the squad kernel reads of a fight's static tables and actions, once per plan:
-    ``tabs`` (int64: a block of ``TB`` words a table, then the pair words, ``T x TB + (C x c
-    + t) x MAX_ACTIONS + k``), the byte codes of the coded tables (uint8[10000 a coded table],
-    at least one) and by action (int64[C, MAX_ACTIONS]) the rounds of its hit die and whether
-    it attacks the first standing enemy (no preferred target, ``targeting: first``)."""
+    ``tabs`` (int64: a block of ``TB`` words a table, then the pair words by attacker class
+    and target class), the byte codes of the coded tables (uint8[10000 a coded table], at
+    least one), by action (int64[C, MAX_ACTIONS]) the rounds of its hit die and whether it
+    attacks the first standing enemy (no preferred target, ``targeting: first``), and by
+    combatant (int64[C, 2]) where its row of pair words starts as an attacker and its column
+    as a target: the pair word of action ``k`` of ``c`` at ``t`` is at ``where[c, 0] +
+    where[t, 1] + k``. Combatants whose pair words are the same share a class, so a battle
+    of many members of a few kinds reads a few rows."""
     tab = plan.tab
     n_tab = tab.shape[0]
     n = plan.n_combatants
-    tabs = np.zeros(n_tab * TB + n * n * MAX_ACTIONS, np.int64)
+    tabs = np.zeros(n_tab * TB, np.int64)
     coded = [p for p in range(n_tab) if tab[p, TAB_WIDTH - 1] == T_CODED]
     codes = np.zeros(10000 * max(len(coded), 1), np.uint8)
     flags = np.zeros(n_tab, np.int64)
     for p in range(n_tab):
         block = tabs[TB * p:TB * (p + 1)]
-        block[200:456] = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
+        values = tab[p, TAB_CODES:TAB_CODES + TAB_VALUES]
         flags[p] = TB * p | (p << 34) | (int(_LATER) if plan.tab_meta[p, TM_LATER] else 0)
         if p in coded:
             i = coded.index(p)
             flags[p] |= int(_CODED) | (i << 48)
             codes[10000 * i:10000 * (i + 1)] = tab[p, :TAB_CODES].view(np.uint8)[:10000]
+            block[200:456] = values
         else:
             block[:100], block[100:200] = _colour_words(tab[p])
+            block[200:456] = _entries(values)
     pair = np.transpose(plan.pair_tab, (0, 2, 1))  # [c, t, k]
-    tabs[n_tab * TB:] = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1).reshape(-1)
+    words = np.where(pair >= 0, flags[np.maximum(pair, 0)], -1)
+    # targets with the same pair words from every attacker share a column, attackers with the
+    # same row over those columns a row: a battle's words are a few classes' (the L1 cache)
+    t_first, t_cls = np.unique(words.transpose(1, 0, 2).reshape(n, -1), axis=0,
+                               return_index=True, return_inverse=True)[1:]  # fmt: skip
+    by_class = words[:, t_first, :]  # [c, target class, k]
+    rows, a_cls = np.unique(by_class.reshape(n, -1), axis=0, return_inverse=True)
+    tabs = np.concatenate([tabs[:n_tab * TB], rows.reshape(-1)])
     a_rounds = np.where(autofire != 0, rounds, 1).astype(np.int64)
     a_first = ((plan.acts[:, :, AF_TARGET] < 0)
                & (plan.mem[:, M_TARGETING] == 0)[:, None]).astype(np.int64)
-    return tabs, codes, a_rounds, a_first
+    n_cls = len(t_first)
+    where = np.stack([n_tab * TB + a_cls.reshape(-1) * n_cls * MAX_ACTIONS,
+                      t_cls.reshape(-1) * MAX_ACTIONS], axis=1).astype(np.int64)  # fmt: skip
+    return tabs, codes, a_rounds, a_first, where
 
 
 @jit(inline="always")
-def _entry(tabs, codes, w, jj):
-    """The packed outcome (``codes.TAB_*``) of roll pair ``jj`` (uint64) of the table of pair
-    word ``w`` (``tables.entry``)."""
+def _entry(tabs, codes, w, lo):
+    """The packed outcome (``codes.TAB_*``) of the roll pair of the low half ``lo`` (uint64)
+    of a generator output (``(lo x 10000) >> 32``, the attack's roll its hundreds) of the
+    table of pair word ``w`` (``tables.entry``)."""
     b = np.uint64(w & _BLOCK)
+    jj = (lo * _N10000) >> _S32
     if w & _CODED:
         code = np.uint64(codes[np.uint64(10000 * (w >> 48)) + jj])
         return tabs[b + _ENT + code]
-    ra = jj // _N100
-    rd = jj - _N100 * ra
-    wa = tabs[b + ra]
-    wd = tabs[b + _DFN + rd]
-    won = np.int64((wa & _KEY) > (wd & _KEY))
-    return tabs[b + _ENT + np.uint64((wa >> _S16) + (wd >> _S16) + 6 * won)]
+    ra = (lo * _N100) >> _S32  # jj // 100, without waiting on jj
+    i = (tabs[b + ra] + tabs[b + _DFN + jj - _N100 * ra]) >> _S32I
+    return tabs[b + _ENT + np.uint64(i)]
 
 
 @jit(inline="always")
@@ -268,8 +320,6 @@ def _stand_change(st, fa, rc, c, d, n):
         st[fa + G_LEFT] += 1
     elif before + d == 0:
         st[fa + G_LEFT] -= 1
-    for s in range(st[fa + G_SIDES]):  # the other sides' first standing enemy, to find again
-        st[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = _STALE
     if d > 0:
         if c < st[vs + V_FIRST_UP]:
             st[vs + V_FIRST_UP] = c
@@ -278,6 +328,29 @@ def _stand_change(st, fa, rc, c, d, n):
         while e < n and st[np.uint64(e) * ROW + STATUS] != ST_STANDING:
             e = st[np.uint64(e) * ROW + NEXT]
         st[vs + V_FIRST_UP] = e
+    _enemies(st, fa, n)
+
+
+@jit(**INNER)
+def _enemies(st, fa, n):
+    """Each side's first standing enemy (``V_ENEMY``; -1: none), the lowest first standing
+    member of the other sides: the lowest and the second lowest over the sides, one pass.
+    Worked out whenever anyone stops or starts standing, so that an attack on it reads one
+    word (``_quiet`` runs on through a fall)."""
+    first = n
+    second = n
+    at = -1
+    for s in range(st[fa + G_SIDES]):
+        up = st[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP]
+        if up < first:
+            second = first
+            first = up
+            at = s
+        elif up < second:
+            second = up
+    for s in range(st[fa + G_SIDES]):
+        e = second if s == at else first
+        st[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = e if e < n else -1
 
 
 @jit(**INNER)
@@ -398,7 +471,7 @@ def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t
     return s0, s1, s2, s3
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for at most 64 combatants whose
     Agility values are at most 64, with the generator in registers; returns it. The first
@@ -472,6 +545,73 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     return s0, s1, s2, s3
 
 
+@jit(**INNER)
+def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, tie, n):
+    """``kernel.initiative`` under ``initiative_ties: reroll`` for any number of combatants
+    (``_initiative`` holds at most 64), with the generator in registers; returns it. The first
+    sort counts the combatants by roll and places them highest roll first, in listed order
+    within a roll (the insertion sort's stable order) in one pass; each round of re-rolls runs
+    over the runs of ties (``tie``: position p tied with p + 1), re-rolls a run in its order
+    and sorts it again by insertion (a run is a few combatants)."""
+    for v in range(max_u + 2):
+        cnt[v] = 0
+    for c in range(n):
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+        key[c] = k
+        cnt[k] += 1
+    start = 0
+    for v in range(max_u, 0, -1):
+        m = cnt[v]
+        cnt[v] = start
+        start += m
+    for c in range(n):
+        k = key[c]
+        order[cnt[k]] = c
+        cnt[k] += 1
+    for p in range(n - 1):
+        tie[p] = 1 if key[order[p]] == key[order[p + 1]] else 0
+    if n > 0:
+        tie[n - 1] = 0
+    for _ in range(MAX_REROLLS):
+        any_tie = False
+        p = 0
+        while p < n - 1:
+            if tie[p] == 0:
+                p += 1
+                continue
+            q = p
+            while q < n - 1 and tie[q] != 0:
+                q += 1
+            small = True  # a tie of d1s keeps the listed order
+            for i in range(p, q + 1):
+                if agi[order[i]] > 1:
+                    small = False
+            if small:
+                for i in range(p, q):
+                    tie[i] = 0
+                p = q + 1
+                continue
+            any_tie = True
+            for i in range(p, q + 1):
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                c = order[i]
+                key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+            for i in range(p + 1, q + 1):
+                c = order[i]
+                jj = i - 1
+                while jj >= p and key[c] > key[order[jj]]:
+                    order[jj + 1] = order[jj]
+                    jj -= 1
+                order[jj + 1] = c
+            for i in range(p, q):
+                tie[i] = 1 if key[order[i]] == key[order[i + 1]] else 0
+            p = q + 1
+        if not any_tie:
+            break
+    return s0, s1, s2, s3
+
+
 @jit(inline="always")
 def _flush_row(st, colours, c, rc):
     """A row's packed counts (``COUNTS``) into its attacks and landed and the chunk's
@@ -499,29 +639,29 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
          tab_later, c, rc, vs, k, r, n, n_sides, threatened, roll_now, flee,
          immediate):  # fmt: skip
     """Action ``k`` of the standing ``c`` (row ``rc``; its side's words at ``vs``) in round
-    ``r``: its target (the first standing enemy, found again only when someone stopped or
-    started standing, or ``_target``), the attack off the pair's table, its blows. Returns the
-    generator and whether a blow reached ``fate.land``."""
+    ``r``: its target (the first standing enemy, ``_enemies``, or ``_target``), the attack off
+    the pair's table, its blows (``_attack``). Returns the generator."""
     if (st[rc + FIRST] >> k) & 1:
         t = st[vs + V_ENEMY]
-        if t == _STALE:
-            e = n
-            for s in range(n_sides):
-                up = st[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP]
-                if fa + SIDES + np.uint64(4 * s) != vs and up < e:
-                    e = up
-            t = e if e < n else -1
-            st[vs + V_ENEMY] = t
     else:
         t = _target(mem, acts, st, n, c, k)
     if t < 0:
-        return s0, s1, s2, s3, False
-    ut = np.uint64(t)
-    rt = ut * ROW
+        return s0, s1, s2, s3
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    w = tabs[np.uint64(st[rc + WROW]) + ut * np.uint64(MAX_ACTIONS) + np.uint64(k)]
-    jj = ((x & _LOW32) * _N10000) >> _S32
-    v = _entry(tabs, codes, w, jj)
+    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL]) + np.uint64(k)]
+    return _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls,
+                   tab_later, rc, k, t, w, _entry(tabs, codes, w, x & _LOW32), x, r, n,
+                   n_sides, threatened, roll_now, flee, immediate)  # fmt: skip
+
+
+@jit(inline="always")
+def _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls,
+            tab_later, rc, k, t, w, v, x, r, n, n_sides, threatened, roll_now, flee,
+            immediate):  # fmt: skip
+    """Action ``k`` of the combatant of row ``rc`` on ``t`` once its roll is drawn (``x``, the
+    generator's output) and read off the pair's table (pair word ``w``, entry ``v``): the
+    counts, the volley's hits, the blows. Returns the generator."""
+    rt = np.uint64(t) * ROW
     ca = (v >> 1) & 7
     hit = v & 1
     net = (v >> TAB_NET_SHIFT) & TAB_FIELD
@@ -534,13 +674,21 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
         st[rt + HEALTH] = h - total
         st[rc + DEALT] += total
         st[rt + TAKEN] += total
-        return s0, s1, s2, s3, False
+        return s0, s1, s2, s3
     if hit == 0 and net <= 0:
-        return s0, s1, s2, s3, False
+        return s0, s1, s2, s3
     thr = (v >> TAB_THR_SHIFT) & TAB_FIELD
     drops = st[rt + DROPS]
     blow = net
-    for h in range(hits):  # until one takes it to 0 Health (CA73)
+    first = 0
+    if not later and net > 0 and hits > 1 and st[rt + STATUS] == ST_STANDING:
+        # the blows of ``net`` that leave it standing at once (as ``_land`` one by one would)
+        first = (st[rt + HEALTH] - 1) // net
+        first = min(max(first, 0), hits - 1)
+        st[rt + HEALTH] -= first * net
+        st[rc + DEALT] += first * net
+        st[rt + TAKEN] += first * net
+    for h in range(first, hits):  # until one takes it to 0 Health (CA73)
         if h > 0:
             if st[rt + DROPS] != drops:
                 break
@@ -551,7 +699,93 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
         s0, s1, s2, s3 = _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls,
                                rc, t, rt, r, n, n_sides, blow, thr if threatened else blow,
                                roll_now, flee, immediate)  # fmt: skip
-    return s0, s1, s2, s3, True
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_rounds):
+    """The turn slots of a fight of two sides from position ``pos`` (uint64) of round ``r`` on
+    while each is quiet: its combatant stands, makes one attack a turn at the first standing
+    enemy (``QUICK``), and no blow of the attack takes that enemy to 0 Health. Such a slot is
+    ``_act`` with none of its branches taken: the attack off the pair's table, the target's
+    Health, the counts; its combatant is written back to the slots of the next round (at
+    ``kept``). A round's end goes on to the next round here too, unless the packed counts are
+    due a flush (``r`` a multiple of 63) or the rounds are over. Returns the generator, the
+    position of the first slot that is not quiet (``n_live``: the round's end), whose attack
+    is left undrawn for the round's loop to work out in full, ``kept``, the slots of the round
+    and the round.
+
+    No one falls in such a run, so each side has one target throughout, and the two targets'
+    Health stays in registers (written back, with what they took, when the run ends): an
+    attack waits on its own table lookups and not on the store of the attack before it."""
+    ta = st[fa + SIDES + V_ENEMY]
+    tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
+    if ta < 0 or tb < 0:
+        return s0, s1, s2, s3, pos, kept, n_live, r, False, ta, np.int64(0), np.int64(0), _ZERO
+    ra = np.uint64(ta) * ROW
+    rb = np.uint64(tb) * ROW
+    wa = np.uint64(st[ra + TCOL])
+    wb = np.uint64(st[rb + TCOL])
+    ha0 = st[ra + HEALTH]
+    hb0 = st[rb + HEALTH]
+    ha, hb = ha0, hb0
+    here, back, end = live + pos, live + kept, live + n_live  # indices into ``st``
+    drawn = False
+    t = np.int64(-1)
+    w = v = np.int64(0)
+    x = _ZERO
+    while True:
+        if here >= end:  # the round's end
+            if r % 63 == 0:
+                break
+            end = back
+            back = live
+            here = live
+            r += 1
+            if r > max_rounds:
+                break
+            continue
+        c = st[here]
+        rc = np.uint64(c) * ROW
+        f = st[rc + FIRST]
+        if st[rc + STATUS] != ST_STANDING:
+            if _live(st, rc) != 0:  # an Endurance roll to come
+                break
+            here += _ONE  # it fell earlier this round: no longer among the slots
+            continue
+        if (f & QUICK) == 0:
+            break
+        b = (f & B_SIDE) != 0
+        h = hb if b else ha
+        a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
+        w = tabs[np.uint64(f >> 32) + (wb if b else wa)]
+        v = _entry(tabs, codes, w, x & _LOW32)
+        hit = v & 1
+        net = (v >> TAB_NET_SHIFT) & TAB_FIELD
+        extra = np.int64(((x >> _S32) * np.uint64((f >> 16) & 0xFFFF)) >> _S32)
+        hits = 1 + (extra & -hit)  # the volley's hits: 1 on a miss
+        total = net * hits
+        if total >= h or ((w & _LATER) != 0 and hits > 1):
+            # blows to work out: the round's loop takes the attack on as drawn
+            s0, s1, s2, s3 = a0, a1, a2, a3
+            drawn = True
+            t = tb if b else ta
+            break
+        st[rc + COUNTS] += _COUNT_INC[v & 15]
+        st[rc + DEALT] += total
+        h -= total
+        ha = ha if b else h
+        hb = h if b else hb
+        s0, s1, s2, s3 = a0, a1, a2, a3
+        st[back] = c  # it stands: it acts next round
+        back += _ONE
+        here += _ONE
+    pos, kept, n_live = here - live, back - live, end - live
+    st[ra + HEALTH] = ha
+    st[ra + TAKEN] += ha0 - ha
+    st[rb + HEALTH] = hb
+    st[rb + TAKEN] += hb0 - hb
+    return s0, s1, s2, s3, pos, kept, n_live, r, drawn, t, w, v, x
 
 
 @jit(inline="always")
@@ -568,11 +802,39 @@ def _bleed_out(st, rc, end, end_pos):
 
 
 @jit(**INNER)
+def _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hist, out_hist,
+           death_hist, sums):  # fmt: skip
+    """A streamed trial's outcome into the tally (``outcome_counts``, the histograms, ``sums``:
+    see ``_trials``), called once a trial: out of the trial loop, which then holds its
+    registers for the rounds."""
+    kk = outcome_index(result, n_sides)
+    outcome_counts[kk] += 1
+    end_hist[kk, end] += 1
+    for c in range(n):
+        rc = np.uint64(c) * ROW
+        _flush_row(st, colours, c, rc)
+        _bleed_out(st, rc, end, end_pos)
+        status = st[rc + STATUS]
+        d, tk = st[rc + DEALT], st[rc + TAKEN]
+        out_hist[c, st[rc + OUT_T]] += 1
+        death_hist[c, st[rc + DEATH_T]] += 1
+        sums[c, 0] += d
+        sums[c, 1] += d * d
+        sums[c, 2] += tk
+        sums[c, 3] += tk * tk
+        sums[c, 4] += st[rc + ATTACKS]
+        sums[c, 5] += st[rc + LANDED]
+        sums[c, 6] += 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
+        sums[c, 7] += 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
+                                                 or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
+
+
+@jit(**INNER)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
             outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
-            order, key, masks, rs, group, tie):  # fmt: skip
+            order, key, masks, rs, group, tie, cnt):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays (no allocation: compiled
     without reference counting). ``st``: the rows, then the fight's state (``fresh``: as a
     trial starts). ``sums`` (int64[C, 12]) gathers a streamed run's per-combatant sums:
@@ -589,18 +851,19 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
     max_u = 0
     for c in range(n):
         max_u = max_u if u_agi[c] <= max_u else np.int64(u_agi[c])
-    bits = opts[O_TIES] != TIE_AGILITY and n <= 64 and max_u <= 64  # ``_initiative``
+    two = n_sides == 2  # ``_quiet``
+    reroll = opts[O_TIES] != TIE_AGILITY
+    bits = reroll and n <= 64 and max_u <= 64  # ``_initiative``
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(chunk[0], chunk[1], chunk[2], chunk[3], first + j)
-        for c in range(n):
-            rc = np.uint64(c) * ROW
-            for f in range(N_VAR):
-                st[rc + np.uint64(f)] = fresh[rc + np.uint64(f)]
-        for i in range(fa, live):
+        for i in range(live):  # the rows whole (one straight copy) and the fight's words
             st[i] = fresh[i]
         if bits:
             s0, s1, s2, s3 = _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks,
                                          n)  # fmt: skip
+        elif reroll:
+            s0, s1, s2, s3 = _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key,
+                                              cnt, tie, n)  # fmt: skip
         else:
             rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
             initiative(mem, opts, rs, order, group, key, tie, n)
@@ -613,102 +876,107 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             n_live += np.uint64(_live(st, np.uint64(c) * ROW))
         end = max_rounds
         end_pos = n  # the fight ended at the turn slot of this position in round ``end``
-        for r in range(1, max_rounds + 1):
-            changed = False  # anyone fell or lay with an event: rebuild ``live``
-            for pos in range(n_live):
-                c = st[live + pos]
-                uc = np.uint64(c)
-                rc = uc * ROW
+        # the slots that can still act next round are written back over this round's as it
+        # goes (``kept`` <= ``slot``): a slot left in that cannot act draws nothing
+        r = 1
+        kept = _ZERO
+        slot = _ZERO
+        t = np.int64(-1)
+        w = v = np.int64(0)
+        x = _ZERO
+        while r <= max_rounds:
+            drawn = False
+            if two:
+                s0, s1, s2, s3, slot, kept, n_live, r, drawn, t, w, v, x = _quiet(
+                    s0, s1, s2, s3, st, fa, tabs, codes, live, slot, kept, n_live, r,
+                    max_rounds)  # fmt: skip
+                if r > max_rounds:
+                    break
+            if slot >= n_live:  # the end of round r
+                if r % 63 == 0:  # before a row's packed counts can reach 512
+                    _flush(st, colours, n)
+                n_live = kept
+                kept = _ZERO
+                slot = _ZERO
+                r += 1
+                continue
+            c = st[live + slot]
+            slot += _ONE
+            uc = np.uint64(c)
+            rc = uc * ROW
+            vs = np.uint64(st[rc + VS])
+            if not drawn:  # (a quiet run's attack with blows to work out comes drawn)
                 status = st[rc + STATUS]
                 if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
-                    changed = True
                     down = st[rc + DOWN]
                     if status == ST_DOWN and (down == DN_GREEN or down == DN_PENDING):
                         s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab,
                                                     rank_col, cat_rolls, c, rc, r, n, n_sides,
                                                     flee, immediate, st[rc + POS])  # fmt: skip
                     if st[rc + STATUS] != ST_STANDING:
+                        st[live + kept] = c
+                        kept += np.uint64(_live(st, rc))
                         continue
-                vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
-                # the first action out of the loop of the rest: its code straight through
-                s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
-                                            values, colour_tab, rank_col, cat_rolls, tab_later,
-                                            c, rc, vs, 0, r, n, n_sides, threatened, roll_now,
-                                            flee, immediate)  # fmt: skip
-                changed |= blow
-                for k in range(1, st[rc + N_ACT]):
-                    if st[fa + G_OVER] != 0:
-                        break
-                    s0, s1, s2, s3, blow = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts,
-                                                values, colour_tab, rank_col, cat_rolls,
-                                                tab_later, c, rc, vs, k, r, n, n_sides,
-                                                threatened, roll_now, flee,
-                                                immediate)  # fmt: skip
-                    changed |= blow
+                # the first action (``_act``) out of the loop of the rest, as one attack
+                t = st[vs + V_ENEMY] if st[rc + FIRST] & 1 else _target(mem, acts, st, n, c, 0)
+                if t >= 0:
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL])]
+                    v = _entry(tabs, codes, w, x & _LOW32)
+            if t >= 0:
+                s0, s1, s2, s3 = _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab,
+                                         rank_col, cat_rolls, tab_later, rc, 0, t, w, v, x, r, n,
+                                         n_sides, threatened, roll_now, flee,
+                                         immediate)  # fmt: skip
+            for k in range(1, st[rc + N_ACT]):
                 if st[fa + G_OVER] != 0:
-                    end_pos = st[rc + POS]
                     break
+                s0, s1, s2, s3 = _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values,
+                                      colour_tab, rank_col, cat_rolls, tab_later, c, rc, vs, k,
+                                      r, n, n_sides, threatened, roll_now, flee,
+                                      immediate)  # fmt: skip
             if st[fa + G_OVER] != 0:
+                end_pos = st[rc + POS]
                 end = r
                 break
-            if r % 63 == 0:  # before a row's packed counts can reach 512
-                _flush(st, colours, n)
-            if changed:
-                kept = np.uint64(0)
-                for pos in range(n_live):
-                    c = st[live + pos]
-                    st[live + kept] = c
-                    kept += np.uint64(_live(st, np.uint64(c) * ROW))
-                n_live = kept
+            st[live + kept] = c
+            kept += np.uint64(_live(st, rc))
         result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
-            kk = outcome_index(result, n_sides)
-            outcome_counts[kk] += 1
-            end_hist[kk, end] += 1
-        else:
-            winner[j] = result
-            end_slot[j] = end
+            _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hist,
+                   out_hist, death_hist, sums)  # fmt: skip
+            continue
+        winner[j] = result
+        end_slot[j] = end
         for c in range(n):
             rc = np.uint64(c) * ROW
             _flush_row(st, colours, c, rc)
             _bleed_out(st, rc, end, end_pos)
             status = st[rc + STATUS]
-            down = 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
-            bleeding = 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
-                                                  or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
-            d, tk = st[rc + DEALT], st[rc + TAKEN]
-            if accumulate:
-                out_hist[c, st[rc + OUT_T]] += 1
-                death_hist[c, st[rc + DEATH_T]] += 1
-                sums[c, 0] += d
-                sums[c, 1] += d * d
-                sums[c, 2] += tk
-                sums[c, 3] += tk * tk
-                sums[c, 4] += st[rc + ATTACKS]
-                sums[c, 5] += st[rc + LANDED]
-                sums[c, 6] += down
-                sums[c, 7] += bleeding
-                b, sv = st0[c, S_BROKEN_N], st0[c, S_SEVERED_N]
-                sums[c, 8] += b
-                sums[c, 9] += sv
-                sums[c, 10] += b * b
-                sums[c, 11] += sv * sv
-                continue
             out_slot[j, c] = st[rc + OUT_T]
             death_slot[j, c] = st[rc + DEATH_T]
-            dealt[j, c] = d
-            taken[j, c] = tk
+            dealt[j, c] = st[rc + DEALT]
+            taken[j, c] = st[rc + TAKEN]
             attacks[j, c] = st[rc + ATTACKS]
             landed[j, c] = st[rc + LANDED]
-            unconscious[j, c] = down
-            dying[j, c] = bleeding
+            unconscious[j, c] = 1 if status != ST_DEAD and status != ST_FLED and (
+                status != ST_STANDING) else 0  # fmt: skip
+            dying[j, c] = 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
+                                                     or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
             broken[j, c] = st0[c, S_BROKEN_N]
             severed[j, c] = st0[c, S_SEVERED_N]
+    if accumulate:  # the limbs are as the fight starts: the same every trial
+        for c in range(n):
+            b, sv = st0[c, S_BROKEN_N], st0[c, S_SEVERED_N]
+            sums[c, 8] += b * n_trials
+            sums[c, 9] += sv * n_trials
+            sums[c, 10] += b * b * n_trials
+            sums[c, 11] += sv * sv * n_trials
 
 
 @jit
 def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, winner, end_slot,
+              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, where, winner, end_slot,
               out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
               severed, cat_colours, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
               death_hist, sums):  # fmt: skip
@@ -722,20 +990,23 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
     fresh = np.zeros(n * 32 + 4 + 4 * n_sides + n, np.int64)  # as a trial starts: ROW, SIDES
     for s in range(n_sides):
         fresh[fa + SIDES + np.uint64(4 * s) + V_FIRST_UP] = n
-        fresh[fa + SIDES + np.uint64(4 * s) + V_ENEMY] = _STALE
     fresh[fa + G_SIDES] = n_sides
-    n_words = tabs.shape[0] - n * n * MAX_ACTIONS  # where the pair words start
     for c in range(n):
         rc = np.uint64(c) * ROW
         for f in range(len(_FROM_ST)):
-            fresh[rc + np.uint64(f)] = st0[c, _FROM_ST[f]]
+            fresh[rc + _COLS[f]] = st0[c, _FROM_ST[f]]
         side = mem[c, M_SIDE]
         fresh[rc + SIDE] = side
         fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
-        fresh[rc + WROW] = n_words + c * n * MAX_ACTIONS
+        fresh[rc + WROW] = where[c, 0]
         for k in range(MAX_ACTIONS):
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
+        fresh[rc + VS] = fa + SIDES + np.uint64(4 * side)
+        if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16:
+            fresh[rc + FIRST] |= QUICK | (B_SIDE if side != 0 else 0) | (
+                a_rounds[c, 0] << 16) | (where[c, 0] << 32)  # fmt: skip
+        fresh[rc + TCOL] = where[c, 1]
         fresh[rc + NEXT] = n
         for d in range(c + 1, n):
             if mem[d, M_SIDE] == side:
@@ -748,19 +1019,23 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             fresh[vs + V_STANDING] += 1
             if fresh[vs + V_FIRST_UP] == n:
                 fresh[vs + V_FIRST_UP] = c
+    _enemies(fresh, fa, n)
     st = fresh.copy()
     colours = np.zeros(n * 8, np.int64)
     agi = np.zeros(n, np.int64)
     u_agi = np.zeros(n, np.uint64)
+    max_agi = 1
     for c in range(n):
         agi[c] = mem[c, M_VAL_A]
         u_agi[c] = np.uint64(agi[c] if agi[c] > 1 else 1)
+        max_agi = max(max_agi, agi[c])
     _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
             outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
-            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64))  # fmt: skip
+            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(max_agi + 2, np.int64))  # fmt: skip
     for c in range(n):
         for ca in range(8):
             cat_colours[c, ca] += colours[c * 8 + ca]

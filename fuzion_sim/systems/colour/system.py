@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..base import NotAvailable, RuleSystem, inert_by_table
-from . import build, catalogue
 from .model import SWITCHES
 
 __all__ = ["Colour", "SYSTEM"]
@@ -19,7 +18,6 @@ class Colour(RuleSystem):
     name = "colour"
     title = "colour results (seeds 004 and 002): d100 on the Universal Table"
     switches = SWITCHES
-    member_keys = build.MEMBER_KEYS
     side_keys = ()
     catalogue_kinds = ("weapons", "armor", "shields")
     catalogue_columns: ClassVar[dict] = {
@@ -30,13 +28,25 @@ class Colour(RuleSystem):
     }  # fmt: skip
 
     # --- scenarios ----------------------------------------------------------------------
+    @property
+    def member_keys(self):
+        from .build import MEMBER_KEYS
+
+        return MEMBER_KEYS
+
     def build_member(self, ctx, parts, value, side, side_options):
+        from . import build
+
         return build.build_member(ctx, parts, value, side, side_options)
 
     def build_side_options(self, ctx, parts, value):
+        from . import build
+
         return build.build_side_options(ctx, parts, value)
 
     def check_scenario(self, ctx, rules, sides):
+        from . import build
+
         build.check_scenario(ctx, rules, sides)
         self.warn_inert(ctx, rules, sides)
 
@@ -46,12 +56,16 @@ class Colour(RuleSystem):
         return inert_by_table(INERT, scenario, names)
 
     def catalogue(self, kind):
+        from . import catalogue
+
         if kind not in self.catalogue_kinds:
             raise NotAvailable(f"the colour system has no {kind} catalogue (it has "
                                f"{', '.join(self.catalogue_kinds)})")  # fmt: skip
         return catalogue.entries(kind)
 
     def catalogue_entry(self, slot, name):
+        from . import catalogue
+
         return catalogue.slot_entry(slot, name)
 
     def member_schema(self):

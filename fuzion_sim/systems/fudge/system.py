@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..base import NotAvailable, RuleSystem, inert_by_table
-from . import build, catalogue, run
-from .consistency import check_scenario
 from .model import SWITCHES
 
 __all__ = ["Fudge", "SYSTEM"]
@@ -20,7 +18,6 @@ class Fudge(RuleSystem):
     name = "fudge"
     title = "FUDGE Firearms (seed 003): 4dF, Basic Damage, Scale, explosions"
     switches = SWITCHES
-    member_keys = build.MEMBER_KEYS
     side_keys = ()
     catalogue_kinds = ("weapons", "ladder", "locations")
     catalogue_columns: ClassVar[dict] = {
@@ -32,10 +29,20 @@ class Fudge(RuleSystem):
     }  # fmt: skip
 
     # --- scenarios ----------------------------------------------------------------------
+    @property
+    def member_keys(self):
+        from .build import MEMBER_KEYS
+
+        return MEMBER_KEYS
+
     def build_member(self, ctx, parts, value, side, side_options):
+        from . import build
+
         return build.build_member(ctx, parts, value, side, side_options)
 
     def check_scenario(self, ctx, rules, sides):
+        from .consistency import check_scenario
+
         check_scenario(ctx, rules, sides)
         self.warn_inert(ctx, rules, sides)
 
@@ -45,6 +52,8 @@ class Fudge(RuleSystem):
         return inert_by_table(INERT, scenario, names)
 
     def catalogue(self, kind):
+        from . import catalogue
+
         entries = {"weapons": catalogue.weapon_entries, "ladder": catalogue.ladder_entries,
                    "locations": catalogue.location_entries}  # fmt: skip
         if kind not in entries:
@@ -52,6 +61,8 @@ class Fudge(RuleSystem):
         return list(entries[kind]())
 
     def catalogue_entry(self, slot, name):
+        from . import catalogue
+
         return catalogue.slot_entry(slot, name)
 
     def member_schema(self):
@@ -66,9 +77,13 @@ class Fudge(RuleSystem):
 
     # --- running ------------------------------------------------------------------------
     def compile(self, scenario):
+        from . import run
+
         return run.compile_scenario(scenario)
 
     def outcome_schema(self, plan):
+        from . import run
+
         return run.outcome_schema(plan)
 
     def n_sides(self, plan):
@@ -78,12 +93,18 @@ class Fudge(RuleSystem):
         return plan.n_combatants
 
     def max_slots(self, plan):
+        from . import run
+
         return run.max_slots(plan)
 
     def run_chunk(self, plan, key, first, n):
+        from . import run
+
         return run.run_chunk(plan, key, first, n)
 
     def tally_chunk(self, plan, key, first, n):
+        from . import run
+
         return run.tally_chunk(plan, key, first, n)
 
     def describe_plan(self, plan):
@@ -96,7 +117,7 @@ class Fudge(RuleSystem):
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
-        from . import narrate
+        from . import narrate, run
 
         out, events = run.run_logged(plan, seed, trial)
         return {

@@ -6,16 +6,8 @@ answers), ``narrate.py`` (replays); ``system.py`` puts them behind the RuleSyste
 
 from __future__ import annotations
 
-from .run import (
-    FightPlan,
-    compile_scenario,
-    max_slots,
-    n_sides,
-    outcome_schema,
-    run_chunk,
-    run_logged,
-    tally_chunk,
-)
+from importlib import import_module
+
 from .system import SYSTEM
 
 __all__ = [
@@ -29,3 +21,11 @@ __all__ = [
     "run_logged",
     "tally_chunk",
 ]
+
+
+def __getattr__(name: str):
+    """The running functions of ``run.py``, imported on first use: the system itself (its
+    keys, switches and questions) loads without numpy, numba or the kernels."""
+    if name in __all__:
+        return getattr(import_module(".run", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -104,6 +104,10 @@ def describe_kernel(fight) -> str:
         names = {"locations": "hit locations", "autofire": "autofire", "knockback": "knockback",
                  "area": "a spread"}  # fmt: skip
         extra = f" with {', '.join(names[o] for o in used)}" if used else ""
+        if fight.plain:  # kernel_duel_plain: nothing but Hits and Stun changes
+            return ("runs on the plain duel kernel (nothing but Hits and Stun changes"
+                    + (", and the penalties where a wound crosses a line)" if fight.plain ==
+                       "wounds" else ")"))  # fmt: skip
         return f"runs on the {fight.kernel} kernel{extra}"
     why = "; ".join(dispatch.blocking_reasons(fight.arrays, "standing"))
     compiled = kernel.kernel_for(run.features(fight.arrays))

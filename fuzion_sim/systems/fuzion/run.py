@@ -12,7 +12,7 @@ import numpy as np
 from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
-from . import codes, dispatch, kernel, kernel_duel, kernel_squad, kernel_standing
+from . import codes, dispatch, kernel, kernel_duel, kernel_duel_plain, kernel_squad, kernel_standing
 from . import tactics as tx
 from .codes import N_EV_FIELDS, OPT_ANY_HAZARD, OPT_ANY_MISSILE
 from .compile import (
@@ -167,14 +167,17 @@ class FightPlan(NamedTuple):
     """A compiled Fuzion fight: the kernel that runs it (``dispatch.KERNELS``) and its arrays
     (a :class:`~.compile.Plan` for the general kernel, a :class:`~.compile.StandingPlan` for
     the others); for the duel kernel its further arrays (``duel``), the general plan a replay
-    runs on when the fight uses a rule the standing kernel does not (``replay``), and the squad
-    kernel's :class:`~.compile.Motion`."""
+    runs on when the fight uses a rule the standing kernel does not (``replay``), the squad
+    kernel's :class:`~.compile.Motion`, and for a plain duel the kind (``"plain"`` or
+    ``"wounds"``, ``kernel_duel_plain.plain_duel``: it then runs on that kernel, with the same
+    numbers; ``""``: not plain)."""
 
     kernel: str
     arrays: Plan | StandingPlan
     duel: DuelPlan | None = None
     replay: Plan | None = None
     motion: Motion | None = None
+    plain: str = ""
 
     @property
     def n_combatants(self) -> int:
@@ -209,7 +212,8 @@ def compile_scenario(scenario, kernel: str | None = None) -> FightPlan:
     duel = duel_plan(plan, sp) if kernel == "duel" else None
     replay = plan if dispatch.blocking_keys(plan, "standing") else None
     moves = motion(plan, moving=not dispatch.nobody_moves(plan)) if kernel == "squad" else None
-    return FightPlan(kernel, sp, duel, replay, moves)
+    plain = kernel_duel_plain.plain_duel(sp, duel) if duel is not None else ""
+    return FightPlan(kernel, sp, duel, replay, moves, plain)
 
 
 def features(plan: Plan) -> kernel.Features:
@@ -286,7 +290,10 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     if plan.kernel == "duel" and log_trial < 0:
         if tally is not None:  # hits by location (F27) straight into the tally too
             outputs[-1] = tally.categories["location_hits"]
-        run = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
+        if plan.plain:
+            run = kernel_duel_plain.KERNELS[plan.plain]
+        else:
+            run = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
         run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
             (*_tally_args(tally), *_knock_args(tally)))  # fmt: skip
         return

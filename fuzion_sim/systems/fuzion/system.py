@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..base import NotAvailable, RuleSystem, inert_by_table
-from . import build, catalogue, run
-from .impact_build import SCENE_KEYS
 from .model import SWITCHES
 
 __all__ = ["Fuzion", "SYSTEM"]
@@ -19,9 +17,6 @@ class Fuzion(RuleSystem):
     name = "fuzion"
     title = "Fuzion (seed 000): HERO 3d6 or Interlock 1d10"
     switches = SWITCHES
-    member_keys = build.COMBATANT_KEYS
-    side_keys = build.SIDE_KEYS
-    scene_keys = (*SCENE_KEYS, "hazards")  # obstacles, drops; the environment
     catalogue_kinds = ("weapons", "armor", "skills")
     catalogue_columns: ClassVar[dict] = {
         "weapons": ("name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "min_str"),
@@ -29,13 +24,37 @@ class Fuzion(RuleSystem):
     }
 
     # --- scenarios ----------------------------------------------------------------------
+    @property
+    def member_keys(self):
+        from .build import COMBATANT_KEYS
+
+        return COMBATANT_KEYS
+
+    @property
+    def side_keys(self):
+        from .build import SIDE_KEYS
+
+        return SIDE_KEYS
+
+    @property
+    def scene_keys(self):
+        from .impact_build import SCENE_KEYS
+
+        return (*SCENE_KEYS, "hazards")  # obstacles, drops, terrain; the environment
+
     def build_member(self, ctx, parts, value, side, side_options):
+        from . import build
+
         return build.build_member(ctx, parts, value, side, side_options)
 
     def build_side_options(self, ctx, parts, value):
+        from . import build
+
         return build.build_side_options(ctx, parts, value)
 
     def check_scenario(self, ctx, rules, sides):
+        from . import build
+
         build.check_called_shots(ctx, rules, sides)
         build.check_powered_armour(ctx, rules, sides)
         build.check_rate_of_fire(ctx, rules, sides)
@@ -67,6 +86,8 @@ class Fuzion(RuleSystem):
         return inert_keys(scenario)
 
     def catalogue(self, kind):
+        from . import catalogue
+
         entries = {"weapons": catalogue.weapon_entries, "armor": catalogue.armor_entries,
                    "skills": lambda: [{"name": s} for s in catalogue.skills()]}  # fmt: skip
         if kind not in entries:
@@ -74,6 +95,8 @@ class Fuzion(RuleSystem):
         return list(entries[kind]())
 
     def catalogue_entry(self, slot, name):
+        from . import catalogue
+
         return catalogue.slot_entry(slot, name)
 
     def member_schema(self):
@@ -98,9 +121,13 @@ class Fuzion(RuleSystem):
 
     # --- running ------------------------------------------------------------------------
     def compile(self, scenario):
+        from . import run
+
         return run.compile_scenario(scenario)
 
     def outcome_schema(self, plan):
+        from . import run
+
         return run.outcome_schema(plan)
 
     def n_sides(self, plan):
@@ -110,12 +137,18 @@ class Fuzion(RuleSystem):
         return plan.n_combatants
 
     def max_slots(self, plan):
+        from . import run
+
         return run.max_slots(plan)
 
     def run_chunk(self, plan, key, first, n):
+        from . import run
+
         return run.run_chunk(plan, key, first, n)
 
     def tally_chunk(self, plan, key, first, n):
+        from . import run
+
         return run.tally_chunk(plan, key, first, n)
 
     def describe_plan(self, plan):
@@ -129,14 +162,14 @@ class Fuzion(RuleSystem):
     def compile_seconds(self, plan):
         if plan.kernel != "general":
             return super().compile_seconds(plan)
-        from . import kernel
+        from . import kernel, run
 
         people = kernel.kernel_for(run.features(plan.arrays)) is kernel.kernel_for(kernel.PEOPLE)
         return 70.0 if people else 240.0
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
-        from . import narrate
+        from . import narrate, run
 
         out, events = run.run_logged(plan, seed, trial)
         names = [c.name for c in scenario.combatants]
@@ -157,23 +190,10 @@ class Fuzion(RuleSystem):
 
         return scenario_attack(scenario, attacker, target)
 
-    def impact(self, scenario, target, **how):
-        from .impact_exact import impact_answer
+    def questions(self):
+        from .questions import QUESTIONS
 
-        return impact_answer(scenario, target, **how)
-    def hazard(self, scenario, hazard, target):
-        from .hazard_exact import scenario_hazard
-
-        return scenario_hazard(scenario, hazard, target)
-
-    def manoeuvre(self, scenario, vehicle, name):
-        from .motion_exact import manoeuvre_odds
-
-        return manoeuvre_odds(scenario, vehicle, name)
-    def dogfight(self, scenario, a, b):
-        from .dogfight_exact import scenario_dogfight
-
-        return scenario_dogfight(scenario, a, b)
+        return QUESTIONS
 
     def exact_check(self, scenario):
         from .oracle import fight_check

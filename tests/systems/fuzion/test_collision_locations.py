@@ -141,7 +141,7 @@ def test_impact_locations_errors_and_the_exact_command():
         impact_answer(sc, "Sedan driver", speed=8, aspect="rear")
     with pytest.raises(Exception, match="impact_locations: false"):
         impact_answer(_scenario([_RAMMER], [_SEDAN]), "Sedan", speed=8, aspect="rear")
-    answer = api.exact_impact(sc, "Sedan", speed=25 / 3, aspect="rear")
+    answer = api.ask(sc, "impact", target="Sedan", speed=25 / 3, aspect="rear")
     assert answer["located"]["locations"]["engine"] == pytest.approx(1 / 36)
     assert answer["located"]["damage"]["mean"] < answer["damage"]["mean"]
     result = CliRunner().invoke(cli, ["impact", "scenarios/vehicles/car-chase-with-ramming.yaml",

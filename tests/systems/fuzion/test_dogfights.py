@@ -110,7 +110,7 @@ def test_the_margin_pmf_is_the_enumerated_contest_of_two_rolls():
 
 def test_the_exact_answer_through_the_api_and_the_command():
     sc = both_dogfight()
-    answer = api.exact_dogfight(sc, "Viper", "Flanker")
+    answer = api.ask(sc, "dogfight", a="Viper", b="Flanker")
     assert (answer["a_base"], answer["b_base"]) == (18, 15)
     assert math.isclose(answer["margin"]["mean"], 3.0)
     assert math.isclose(sum(answer["positions"].values()), 1.0)

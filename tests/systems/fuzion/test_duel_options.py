@@ -292,7 +292,8 @@ def test_the_plan_says_which_duel_kernel_runs_it():
     plan = fuzion.compile_scenario(scenario_from_dict(LOCATIONS["random"]))
     assert describe_kernel(plan) == "runs on the duel kernel with hit locations"
     bare = fuzion.compile_scenario(scenario_from_dict(duel()))
-    assert describe_kernel(bare) == "runs on the duel kernel"
+    assert describe_kernel(bare).startswith("runs on the plain duel kernel")
+    assert describe_kernel(bare._replace(plain="")) == "runs on the duel kernel"
     assert bare.replay is None  # the standing kernel replays the bare duel
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from oracles import agrees
 
+from fuzion_sim.api import ask
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import scenario_from_dict
@@ -179,9 +180,9 @@ def test_the_exact_odds_read_the_ground_and_the_kernel_agrees():
     far = {**_STILL, "position": [5000, 0]}
     bog = [_zone("very_rough", (-10, -10), (15, 20))]
     sc = _scenario([_car("Car", 0, turn)], [far], bog)
-    odds = fuzion.SYSTEM.manoeuvre(sc, "Car", "high-speed turn")
-    clear = fuzion.SYSTEM.manoeuvre(_scenario([_car("Car", 0, turn)], [far]), "Car",
-                                         "high-speed turn")  # fmt: skip
+    odds = ask(sc, "manoeuvre", vehicle="Car", name="high-speed turn")
+    clear = ask(_scenario([_car("Car", 0, turn)], [far]), "manoeuvre", vehicle="Car",
+                name="high-speed turn")  # fmt: skip
     assert odds["ground"] == "very_rough" and odds["p_made"] < clear["p_made"]
     n = 4000
     out = fuzion.run_chunk(fuzion.compile_scenario(sc), chunk_key(9, 0), 0, n)

@@ -110,4 +110,4 @@ def test_validate_shows_effective_dice_and_the_kernel():
     out = CliRunner().invoke(cli, ["validate", str(SCENARIOS / "bar-room-brawl.yaml")])
     assert "Fists, 7d6 Stun (a punch at STR 7)" in out.output
     out = CliRunner().invoke(cli, ["validate", str(SCENARIOS / "benchmark-duel.yaml")])
-    assert "runs on the duel kernel" in out.output
+    assert "runs on the plain duel kernel (nothing but Hits and Stun changes)" in out.output
