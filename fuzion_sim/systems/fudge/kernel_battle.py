@@ -239,10 +239,10 @@ def _net_sort(order, lo, hi, key, tmp, v):
 #: The fields of a member's row of ``mem`` (one int64 array holds the state the shots read
 #: and write, so that the hot loop keeps few base pointers in registers): its track (it can
 #: act while that is below ``F_HELPLESS``), its wound penalty as a shift of the shot table's
-#: bits, a spare word, the round it went out and
-#: died in, its firearms band edges (``kernel_parts.firearms_edges``) and ``dead_at``, its
-#: side and list of enemies (the list's offset in ``lists``), its counts, and its row and
-#: column of ``shot_at``. A last row stands for no one (it never can act).
+#: bits, a spare word, the rounds it went out and died in, its firearms band edges
+#: (``kernel_parts.firearms_edges``) and ``dead_at``, its side and list of enemies (the list's
+#: offset in ``lists``), its counts, and its row and column of ``shot_at``. A last row stands
+#: for no one (it never can act).
 (F_TRK, F_SHIFT, F_SPARE, F_OUT, F_DEATH, F_HURT, F_VERY, F_HELPLESS, F_GONE, F_DEAD, F_SIDE,
  F_LIST, F_ATT, F_LAND, F_DEALT, F_TAKEN, F_ROW, F_COL) = (
     np.uint64(f) for f in range(18))  # fmt: skip
