@@ -304,6 +304,7 @@ def _tally_end(mem, un, dealt_sum, dealt_sq, taken_sum, taken_sq, attacks_sum, l
         landed_sum[c] += mem[r + F_LAND]
         r += _NF
 
+
 @jit
 def run_chunk(
     key, first, n_trials,
