@@ -237,6 +237,61 @@ def _net_sort(order, lo, hi, key, tmp, v):
         order[lo + i] = tmp[i]
 
 
+#: Groups of up to this many tied shooters are sorted by ``_bucket_sort``.
+_PACKED_MAX = 128
+
+
+@jit(_nrt=False)
+def _bucket_sort(order, lo, hi, key, tmp, v):
+    """Sort ``order[lo:hi]`` (listed order, at most :data:`_PACKED_MAX`) by ``_before`` on
+    keys made distinct as ``_net_sort`` makes them (their last 7 bits 127 less their place): a
+    pass into about twice as many buckets as keys by their top bits (the keys are uniform
+    random 63-bit numbers), then an insertion pass over the made keys themselves (no look-up
+    through ``order``), which the buckets leave all but sorted. ``v`` holds at least
+    ``6 (hi - lo)`` words."""
+    g = np.uint64(hi - lo)
+    ulo = np.uint64(lo)
+    top = 1
+    while (1 << top) < 2 * (hi - lo):
+        top += 1
+    nb = np.uint64(1 << top)
+    sh = 63 - top
+    last = (1 << top) - 1
+    p = nb + g  # the made keys in listed order
+    for b in range(nb):
+        v[b] = 0
+    for i in range(g):  # bucket by the key's top bits, the highest first
+        c = ((key[order[ulo + i]] >> 7) << 7) | (127 - np.int64(i))
+        v[p + i] = c
+        v[np.uint64(last - (c >> sh))] += 1
+    total = 0
+    for b in range(nb):
+        c = v[b]
+        v[b] = total
+        total += c
+    s = nb  # the made keys by bucket
+    for i in range(p, p + g):
+        c = v[i]
+        b = np.uint64(last - (c >> sh))
+        v[s + np.uint64(v[b])] = c
+        v[b] += 1
+    for i in range(s + _U1, s + g):
+        c = v[i]
+        j = i - _U1
+        while j >= s and v[j] < c:
+            v[j + _U1] = v[j]
+            j -= _U1
+        v[j + _U1] = c
+    for i in range(s, s + g - _U1):  # two keys alike but for the made bits: the full sort
+        if v[i] >> 7 == v[i + _U1] >> 7:
+            _sort_group(order, lo, hi, key, tmp, v)
+            return
+    for i in range(g):
+        tmp[i] = order[ulo + np.uint64(127 - (v[s + i] & 127))]
+    for i in range(g):
+        order[ulo + i] = tmp[i]
+
+
 #: The fields of a member's row of ``mem`` (one int64 array holds the state the shots read
 #: and write, so that the hot loop keeps few base pointers in registers): its track (it can
 #: act while that is below ``F_HELPLESS``), its wound penalty as a shift of the shot table's
@@ -378,7 +433,7 @@ def run_chunk(
         taken_sum, taken_sq, attacks_sum, landed_sum,
         mem, side_count, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
         np.zeros(max(m, 1), np.uint64), np.zeros(max(m, 1), np.uint64),
-        np.zeros(4 * m + 4 + _NET_MAX, np.int64), np.arange(n + 1).astype(np.uint64),
+        np.zeros(8 * m + 4 + _NET_MAX, np.int64), np.arange(n + 1).astype(np.uint64),
         np.arange(n + 1).astype(np.uint64),
     )  # fmt: skip
 
@@ -428,6 +483,8 @@ def _trials(
                 lo, hi = groups[g], groups[g + 1]
                 if hi - lo <= _NET_MAX:
                     _net_sort(live, lo, hi, tie_key, tmp, buckets)
+                elif hi - lo <= _PACKED_MAX:
+                    _bucket_sort(live, lo, hi, tie_key, tmp, buckets)
                 else:
                     _sort_group(live, lo, hi, tie_key, tmp, buckets)
         # the order as a list linked through the no-one row ``un``: who can no longer act is
