@@ -16,10 +16,11 @@ locations, critical shots or blasts, each at the first or the nearest enemy (UA1
   moves forward: shooters sharing a list share its two pointers, and a choice costs amortised
   constant time instead of a scan of everyone.
 - The order. The fixed order is sorted once a chunk; with initiative ties drawn at random the
-  ties are re-sorted each trial within their initiative group (``_sort_group``). The order is
-  a list linked through the shooters, and a member is unlinked the moment it can no longer
-  act, so a round never meets the fallen (a test per shooter at a random place in the order
-  was a mispredicted branch per death).
+  ties are re-sorted each trial within their initiative group (``_net_sort`` up to 16,
+  ``_bucket_sort`` up to 128, ``_sort_group`` beyond). The order is a list linked through
+  the shooters, and a member is unlinked the moment it can no longer act, so a round never
+  meets the fallen (a test per shooter at a random place in the order was a mispredicted
+  branch per death).
 - The outcomes go straight into a tally when asked (as the duel kernel's do), by a function
   called once a trial, the sums gathered in the members' rows until the chunk's end.
 
