@@ -16,11 +16,13 @@ locations, critical shots or blasts, each at the first or the nearest enemy (UA1
   moves forward: shooters sharing a list share its two pointers, and a choice costs amortised
   constant time instead of a scan of everyone.
 - The order. The fixed order is sorted once a chunk; with initiative ties drawn at random the
-  ties are re-sorted each trial within their initiative group (``_sort_group``). The order is
-  a list linked through the shooters, and a member is unlinked the moment it can no longer
-  act, so a round never meets the fallen (a test per shooter at a random place in the order
-  was a mispredicted branch per death).
-- The outcomes go straight into a tally when asked (as the duel kernel's do).
+  ties are re-sorted each trial within their initiative group (``_net_sort`` up to 16,
+  ``_bucket_sort`` up to 128, ``_sort_group`` beyond). The order is a list linked through
+  the shooters, and a member is unlinked the moment it can no longer act, so a round never
+  meets the fallen (a test per shooter at a random place in the order was a mispredicted
+  branch per death).
+- The outcomes go straight into a tally when asked (as the duel kernel's do), by a function
+  called once a trial, the sums gathered in the members' rows until the chunk's end.
 
 It draws exactly the general kernel's numbers in the same order (one step per tie key, one per
 shot), and the tests hold it to the general kernel trial by trial on random battles. Bulk runs
@@ -236,17 +238,72 @@ def _net_sort(order, lo, hi, key, tmp, v):
         order[lo + i] = tmp[i]
 
 
+#: Groups of up to this many tied shooters are sorted by ``_bucket_sort``.
+_PACKED_MAX = 128
+
+
+@jit(_nrt=False)
+def _bucket_sort(order, lo, hi, key, tmp, v):
+    """Sort ``order[lo:hi]`` (listed order, at most :data:`_PACKED_MAX`) by ``_before`` on
+    keys made distinct as ``_net_sort`` makes them (their last 7 bits 127 less their place): a
+    pass into about twice as many buckets as keys by their top bits (the keys are uniform
+    random 63-bit numbers), then an insertion pass over the made keys themselves (no look-up
+    through ``order``), which the buckets leave all but sorted. ``v`` holds at least
+    ``6 (hi - lo)`` words."""
+    g = np.uint64(hi - lo)
+    ulo = np.uint64(lo)
+    top = 1
+    while (1 << top) < 2 * (hi - lo):
+        top += 1
+    nb = np.uint64(1 << top)
+    sh = 63 - top
+    last = (1 << top) - 1
+    p = nb + g  # the made keys in listed order
+    for b in range(nb):
+        v[b] = 0
+    for i in range(g):  # bucket by the key's top bits, the highest first
+        c = ((key[order[ulo + i]] >> 7) << 7) | (127 - np.int64(i))
+        v[p + i] = c
+        v[np.uint64(last - (c >> sh))] += 1
+    total = 0
+    for b in range(nb):
+        c = v[b]
+        v[b] = total
+        total += c
+    s = nb  # the made keys by bucket
+    for i in range(p, p + g):
+        c = v[i]
+        b = np.uint64(last - (c >> sh))
+        v[s + np.uint64(v[b])] = c
+        v[b] += 1
+    for i in range(s + _U1, s + g):
+        c = v[i]
+        j = i - _U1
+        while j >= s and v[j] < c:
+            v[j + _U1] = v[j]
+            j -= _U1
+        v[j + _U1] = c
+    for i in range(s, s + g - _U1):  # two keys alike but for the made bits: the full sort
+        if v[i] >> 7 == v[i + _U1] >> 7:
+            _sort_group(order, lo, hi, key, tmp, v)
+            return
+    for i in range(g):
+        tmp[i] = order[ulo + np.uint64(127 - (v[s + i] & 127))]
+    for i in range(g):
+        order[ulo + i] = tmp[i]
+
+
 #: The fields of a member's row of ``mem`` (one int64 array holds the state the shots read
 #: and write, so that the hot loop keeps few base pointers in registers): its track (it can
 #: act while that is below ``F_HELPLESS``), its wound penalty as a shift of the shot table's
 #: bits, a spare word, the rounds it went out and died in, its firearms band edges
 #: (``kernel_parts.firearms_edges``) and ``dead_at``, its side and list of enemies (the list's
-#: offset in ``lists``), its counts, and its row and column of ``shot_at``. A last row stands
-#: for no one (it never can act).
+#: offset in ``lists``), its counts, its row and column of ``shot_at``, and the sums the tally
+#: gathers over a chunk's trials (``_tally``). A last row stands for no one (it never can act).
 (F_TRK, F_SHIFT, F_SPARE, F_OUT, F_DEATH, F_HURT, F_VERY, F_HELPLESS, F_GONE, F_DEAD, F_SIDE,
- F_LIST, F_ATT, F_LAND, F_DEALT, F_TAKEN, F_ROW, F_COL) = (
-    np.uint64(f) for f in range(18))  # fmt: skip
-_NF = np.uint64(20)
+ F_LIST, F_ATT, F_LAND, F_DEALT, F_TAKEN, F_ROW, F_COL, F_SUM_DEALT, F_SQ_DEALT, F_SUM_TAKEN,
+ F_SQ_TAKEN) = (np.uint64(f) for f in range(22))  # fmt: skip
+_NF = np.uint64(24)
 _U1 = np.uint64(1)
 _U2 = np.uint64(2)
 _U3 = np.uint64(3)
@@ -260,6 +317,48 @@ def _unlink(nxt, prv, t):
     prv[f] = b
     nxt[t] = t
     prv[t] = t
+
+
+@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _tally(mem, un, firearms, track, width, dead_at, wound_levels, out_hist, death_hist):
+    """Add a trial's members to the tally and set their rows back to the start of a fight:
+    called once a trial, out of the trial loop (whose registers then stay the shots'). The
+    sums and sums of squares gather in the rows (``F_SUM_*``), the counts of attacks and hits
+    run on over the trials: :func:`_tally_end` adds them to the tally."""
+    r = np.uint64(0)
+    for c in range(un):
+        state = mem[r + F_TRK]
+        ci = np.int64(c)
+        wound_levels[c, np.uint64(level_of(state, track, width[ci], dead_at[ci]))] += 1
+        got = state if firearms else mem[r + F_TAKEN]
+        out_hist[c, np.uint64(mem[r + F_OUT])] += 1
+        death_hist[c, np.uint64(mem[r + F_DEATH])] += 1
+        d = mem[r + F_DEALT]
+        mem[r + F_SUM_DEALT] += d
+        mem[r + F_SQ_DEALT] += d * d
+        mem[r + F_SUM_TAKEN] += got
+        mem[r + F_SQ_TAKEN] += got * got
+        mem[r + F_TRK] = 0
+        mem[r + F_SHIFT] = 0
+        mem[r + F_OUT] = 0
+        mem[r + F_DEATH] = 0
+        mem[r + F_DEALT] = 0
+        mem[r + F_TAKEN] = 0
+        r += _NF
+
+
+@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _tally_end(mem, un, dealt_sum, dealt_sq, taken_sum, taken_sq, attacks_sum, landed_sum):
+    """Add the sums the rows gathered over a chunk's trials to the tally."""
+    r = np.uint64(0)
+    for c in range(un):
+        dealt_sum[c] += mem[r + F_SUM_DEALT]
+        dealt_sq[c] += mem[r + F_SQ_DEALT]
+        taken_sum[c] += mem[r + F_SUM_TAKEN]
+        taken_sq[c] += mem[r + F_SQ_TAKEN]
+        attacks_sum[c] += mem[r + F_ATT]
+        landed_sum[c] += mem[r + F_LAND]
+        r += _NF
 
 
 @jit
@@ -289,7 +388,7 @@ def run_chunk(
     n_lists = list_start.shape[0] - 1
     m = shooters.shape[0]
     pen_on = options[OPT_PENALTIES] != 0
-    mem = np.zeros((n + 1) * 20, np.int64)
+    mem = np.zeros((n + 1) * 24, np.int64)
     side_count = np.zeros(n_sides, np.int64)
     for c in range(n):
         r = np.uint64(c) * _NF
@@ -335,7 +434,7 @@ def run_chunk(
         taken_sum, taken_sq, attacks_sum, landed_sum,
         mem, side_count, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
         np.zeros(max(m, 1), np.uint64), np.zeros(max(m, 1), np.uint64),
-        np.zeros(4 * m + 4 + _NET_MAX, np.int64), np.arange(n + 1).astype(np.uint64),
+        np.zeros(8 * m + 4 + _NET_MAX, np.int64), np.arange(n + 1).astype(np.uint64),
         np.arange(n + 1).astype(np.uint64),
     )  # fmt: skip
 
@@ -385,6 +484,8 @@ def _trials(
                 lo, hi = groups[g], groups[g + 1]
                 if hi - lo <= _NET_MAX:
                     _net_sort(live, lo, hi, tie_key, tmp, buckets)
+                elif hi - lo <= _PACKED_MAX:
+                    _bucket_sort(live, lo, hi, tie_key, tmp, buckets)
                 else:
                     _sort_group(live, lo, hi, tie_key, tmp, buckets)
         # the order as a list linked through the no-one row ``un``: who can no longer act is
@@ -504,6 +605,10 @@ def _trials(
         else:
             winner[j] = result
             end_slot[j] = finish
+        if accumulate:
+            _tally(mem, un, firearms, track, width, dead_at, wound_levels, out_hist,
+                   death_hist)  # fmt: skip
+            continue
         for c in range(n):
             r = np.uint64(c) * _NF
             state = mem[r + F_TRK]
@@ -536,3 +641,6 @@ def _trials(
             mem[r + F_LAND] = 0
             mem[r + F_DEALT] = 0
             mem[r + F_TAKEN] = 0
+    if accumulate:
+        _tally_end(mem, un, dealt_sum, dealt_sq, taken_sum, taken_sq, attacks_sum,
+                   landed_sum)  # fmt: skip

@@ -193,7 +193,7 @@ def test_shot_classes_group_the_pairs_that_shoot_alike():
 # --- the order of tied shooters ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("g", [2, 3, 10, 16, 17, 50, 130])
+@pytest.mark.parametrize("g", [2, 3, 10, 16, 17, 50, 128, 130])
 @pytest.mark.parametrize("keys", ["random", "close", "equal"])
 def test_tied_shooters_are_sorted_as_the_general_kernel_sorts_them(g, keys):
     """Higher key first, then the one listed first: random keys, keys that agree but for their
@@ -208,9 +208,10 @@ def test_tied_shooters_are_sorted_as_the_general_kernel_sorts_them(g, keys):
     elif keys == "close":
         key[ids.astype(np.int64)] = (1 << 40) + rng.integers(0, 4, g)
     want = sorted(ids.tolist(), key=lambda c: (-key[c], c))
-    for sort in (kb._net_sort, kb._sort_group):
-        if sort is kb._net_sort and g > kb._NET_MAX:
+    for sort in (kb._net_sort, kb._bucket_sort, kb._sort_group):
+        if (sort is kb._net_sort and g > kb._NET_MAX) or (
+                sort is kb._bucket_sort and g > kb._PACKED_MAX):  # fmt: skip
             continue
         order = np.concatenate([[7], ids, [9]]).astype(np.uint64)  # its neighbours stay put
-        sort(order, 1, 1 + g, key, np.zeros(g + 1, np.uint64), np.zeros(4 * g + 20, np.int64))
+        sort(order, 1, 1 + g, key, np.zeros(g + 1, np.uint64), np.zeros(8 * g + 20, np.int64))
         assert order[1:-1].tolist() == want and order[0] == 7 and order[-1] == 9
