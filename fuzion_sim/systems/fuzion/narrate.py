@@ -259,45 +259,9 @@ def event_dicts(
         if row[k.EV_TARGET] >= 0:
             ev["target"] = names[row[k.EV_TARGET]]
         if kind == "attack":
-            action = _action(row[k.EV_ACTION])
-            # a choke already held: announced by a choke event (older logs), or logged as a
-            # choke "attack" with no roll against a defence base of 0 (the kernel's marker)
-            held = choke_pending == (row[k.EV_TIME], row[k.EV_ACTOR], row[k.EV_TARGET]) or (
-                row[k.EV_DV] == 0 and row[k.EV_ROLL] == 0 and bool(flags & k.FLAG_HIT)
-            )
-            ev.update(
-                action=action,
-                roll_difference=row[k.EV_ROLL], av=row[k.EV_AV], dv_base=row[k.EV_DV],
-                hit=bool(flags & k.FLAG_HIT), damage_rolled=row[k.EV_RAW],
-                damage_through=row[k.EV_THROUGH], stunned=bool(flags & k.FLAG_STUNNED),
-                out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
-                at_a_point=bool(flags & k.FLAG_UNOPPOSED) and not flags & k.FLAG_UNMANNED,
-                unmanned=bool(flags & k.FLAG_UNMANNED),
-                held_choke=bool(held and action == "choke"),
-            )  # fmt: skip
-            shots = row[_EV_SHOTS] if _EV_SHOTS is not None and _EV_SHOTS < len(row) else 0
-            if shots > 0:  # autofire and bursts: 1000 x hits + shots fired
-                ev.update(shots_fired=shots % 1000, rounds_hit=shots // 1000)
-            loc = row[k.EV_LOCATION]
-            if locations and ev["hit"] and 0 <= loc < len(location_names):
-                ev["location"] = location_names[loc]
-            elif ev["hit"] and loc >= VEHICLE_LOCATION_BASE:  # a vehicle's table (F31)
-                ev["location"] = _vehicle_location_names()[loc - VEHICLE_LOCATION_BASE]
+            _attack_event(ev, row, flags, choke_pending, location_names)
         elif kind == "move":
-            ev.update(
-                action=_action(row[k.EV_ACTION]),
-                metres=_metres(row[k.EV_RAW]),
-                x=_metres(row[k.EV_X]),
-                y=_metres(row[k.EV_Y]),
-            )
-            if where is not None:
-                a, goal = row[k.EV_ACTOR], row[k.EV_TARGET]
-                new = (row[k.EV_X] / 100.0, row[k.EV_Y] / 100.0)
-                if goal >= 0 and ev["metres"] > 0:
-                    before = np.hypot(where[goal][0] - where[a][0], where[goal][1] - where[a][1])
-                    after = np.hypot(where[goal][0] - new[0], where[goal][1] - new[1])
-                    ev["direction"] = "toward" if after < before else "away"
-                where[a] = new
+            _move_event(ev, row, where)
         elif kind == "aim":
             ev["aim"] = row[k.EV_RAW]
         elif kind == "defend":
@@ -345,21 +309,8 @@ def event_dicts(
             ev.update(missiles=row[k.EV_RAW], engaged=bool(flags & k.FLAG_HIT),
                       attack_roll=not flags & k.FLAG_UNOPPOSED, roll_difference=row[k.EV_ROLL],
                       av=row[k.EV_AV], dv_base=row[k.EV_DV])  # fmt: skip
-        elif kind == "evade":
-            ev.update(roll=row[k.EV_ROLL], total=row[k.EV_AV], dv=row[k.EV_DV],
-                      round=row[k.EV_RAW], rounds=row[k.EV_THROUGH],
-                      flying=row[k.EV_SHOTS] % 1000, missiles_hit=row[k.EV_SHOTS] // 1000,
-                      evaded=not flags & k.FLAG_HIT)  # fmt: skip
-        elif kind == "missile_hits":
-            ev.update(missiles_hit=row[k.EV_SHOTS] // 1000, missiles=row[k.EV_SHOTS] % 1000,
-                      damage_rolled=row[k.EV_RAW], damage_through=row[k.EV_THROUGH],
-                      out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
-                      stunned=False)  # fmt: skip
-            loc = row[k.EV_LOCATION]
-            if loc >= VEHICLE_LOCATION_BASE:
-                ev["location"] = _vehicle_location_names()[loc - VEHICLE_LOCATION_BASE]
-            elif locations and 0 <= loc < len(location_names):
-                ev["location"] = location_names[loc]
+        elif kind in ("evade", "missile_hits"):
+            _missile_event(ev, row, kind, flags, location_names)
         elif kind in ("out_of_reach", "wait", "idle"):
             ev["action"] = _action(row[k.EV_ACTION])
         elif kind in ("dogfight", "break_off", "dogfight_barred"):
@@ -395,6 +346,74 @@ def event_dicts(
         )
         out.append(ev)
     return out
+
+
+def _attack_event(ev: dict, row: list, flags: int, choke_pending, location_names) -> None:
+    """An ``attack`` event's fields (:func:`event_dicts`); ``location_names`` is empty unless
+    the fight rolls hit locations."""
+    action = _action(row[k.EV_ACTION])
+    # a choke already held: announced by a choke event (older logs), or logged as a choke
+    # "attack" with no roll against a defence base of 0 (the kernel's marker)
+    held = choke_pending == (row[k.EV_TIME], row[k.EV_ACTOR], row[k.EV_TARGET]) or (
+        row[k.EV_DV] == 0 and row[k.EV_ROLL] == 0 and bool(flags & k.FLAG_HIT)
+    )
+    ev.update(
+        action=action,
+        roll_difference=row[k.EV_ROLL], av=row[k.EV_AV], dv_base=row[k.EV_DV],
+        hit=bool(flags & k.FLAG_HIT), damage_rolled=row[k.EV_RAW],
+        damage_through=row[k.EV_THROUGH], stunned=bool(flags & k.FLAG_STUNNED),
+        out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
+        at_a_point=bool(flags & k.FLAG_UNOPPOSED) and not flags & k.FLAG_UNMANNED,
+        unmanned=bool(flags & k.FLAG_UNMANNED),
+        held_choke=bool(held and action == "choke"),
+    )  # fmt: skip
+    shots = row[_EV_SHOTS] if _EV_SHOTS is not None and _EV_SHOTS < len(row) else 0
+    if shots > 0:  # autofire and bursts: 1000 x hits + shots fired
+        ev.update(shots_fired=shots % 1000, rounds_hit=shots // 1000)
+    loc = row[k.EV_LOCATION]
+    if location_names and ev["hit"] and 0 <= loc < len(location_names):
+        ev["location"] = location_names[loc]
+    elif ev["hit"] and loc >= VEHICLE_LOCATION_BASE:  # a vehicle's table (F31)
+        ev["location"] = _vehicle_location_names()[loc - VEHICLE_LOCATION_BASE]
+
+
+def _move_event(ev: dict, row: list, where: list | None) -> None:
+    """A ``move`` event's fields (:func:`event_dicts`); ``where`` (everyone's position, or
+    None) is brought up to date and gives the move's ``direction``."""
+    ev.update(
+        action=_action(row[k.EV_ACTION]),
+        metres=_metres(row[k.EV_RAW]),
+        x=_metres(row[k.EV_X]),
+        y=_metres(row[k.EV_Y]),
+    )
+    if where is None:
+        return
+    a, goal = row[k.EV_ACTOR], row[k.EV_TARGET]
+    new = (row[k.EV_X] / 100.0, row[k.EV_Y] / 100.0)
+    if goal >= 0 and ev["metres"] > 0:
+        before = np.hypot(where[goal][0] - where[a][0], where[goal][1] - where[a][1])
+        after = np.hypot(where[goal][0] - new[0], where[goal][1] - new[1])
+        ev["direction"] = "toward" if after < before else "away"
+    where[a] = new
+
+
+def _missile_event(ev: dict, row: list, kind: str, flags: int, location_names) -> None:
+    """An ``evade`` or ``missile_hits`` event's fields (:func:`event_dicts`)."""
+    if kind == "evade":
+        ev.update(roll=row[k.EV_ROLL], total=row[k.EV_AV], dv=row[k.EV_DV],
+                  round=row[k.EV_RAW], rounds=row[k.EV_THROUGH],
+                  flying=row[k.EV_SHOTS] % 1000, missiles_hit=row[k.EV_SHOTS] // 1000,
+                  evaded=not flags & k.FLAG_HIT)  # fmt: skip
+        return
+    ev.update(missiles_hit=row[k.EV_SHOTS] // 1000, missiles=row[k.EV_SHOTS] % 1000,
+              damage_rolled=row[k.EV_RAW], damage_through=row[k.EV_THROUGH],
+              out=bool(flags & k.FLAG_OUT), dead=bool(flags & k.FLAG_DEAD),
+              stunned=False)  # fmt: skip
+    loc = row[k.EV_LOCATION]
+    if loc >= VEHICLE_LOCATION_BASE:
+        ev["location"] = _vehicle_location_names()[loc - VEHICLE_LOCATION_BASE]
+    elif location_names and 0 <= loc < len(location_names):
+        ev["location"] = location_names[loc]
 
 
 def _attack_line(ev: dict, dice: str) -> str:
