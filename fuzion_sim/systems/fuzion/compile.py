@@ -283,26 +283,11 @@ def _floats(values) -> np.ndarray:
     return np.ascontiguousarray([float(v) for v in values], dtype=np.float64)
 
 
-def compile_scenario(scenario: Scenario) -> Plan:
-    """Turn a validated scenario into the arrays of :class:`Plan`."""
-    rules = scenario.rules
-    fighters = scenario.combatants
-    side_index = {name: i for i, name in enumerate(scenario.sides)}
-    stat = {k: _ints([c.stats[k] for c in fighters]) for k in ("REF", "DEX", "STR", "BODY", "PRE")}
-    derived = {k: [c.derived[k] for c in fighters] for k in ("hits", "stun", "sd", "rec", "res")}
-
-    ref = stat["REF"]
-    # F9 switch1: sheet REF, descending; listed order among equals until the per-fight die roll
-    base_order = _ints(sorted(range(len(fighters)), key=lambda i: -ref[i]))
-    switch2 = rules.initiative == "switch2"
-    has_ties = not switch2 and len(set(ref.tolist())) < len(fighters)
-    timing = build_timing(
-        rules.timing, [_spd(c) for c in fighters], rules.values.get("extra_actions_table", "rule")
-    )
-    weapons = [c.weapon for c in fighters]
-    nd6_offsets, nd6_table = dice.nd6_tables()
-
-    veh = vehicle_arrays(fighters, rules)
+def _rule_options(rules, timing, has_ties: bool, switch2: bool, any_vehicle: bool,
+                  any_missile: bool) -> np.ndarray:
+    """The rule switches as the kernels read them (``options``, int64[N_OPTIONS], slots
+    ``codes.OPT_*``), with what the fight has: ties of REF (F9 switch1), a vehicle, a missile
+    weapon in hand or taken up later (``arsenal_arrays``)."""
     options = np.zeros(codes.N_OPTIONS, np.int64)
     options[codes.OPT_IMPAIRMENT] = bool(rules.impairment)
     options[codes.OPT_STUNNED] = bool(rules.stunned)
@@ -329,7 +314,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
     # VA-43 chinks_scope: mecha leaves everyone but vehicles out
     options[codes.OPT_CHINKS] = chinks and rules.values.get("chinks_scope", "all") == "all"
     options[codes.OPT_CHINKS_VEHICLES] = chinks
-    options[codes.OPT_ANY_VEHICLE] = bool(veh["vclass"].any())
+    options[codes.OPT_ANY_VEHICLE] = any_vehicle
     options[codes.OPT_VEHICLE_LOCATIONS] = rules.values.get("vehicle_locations") != "none"
     options[codes.OPT_FRONT_ARC] = 30 if rules.values.get("facing_arcs") == "hex" else 45
     options[codes.OPT_CRIT_SINGLE_HIT] = rules.values.get("critical_accumulation") == "single_hit"
@@ -348,9 +333,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_SEMI_AUTO_ROF] = (
         rules.values.get("semi_auto_rof", "extra_attacks") == "extra_attacks"
     )
-    mis = missile_arrays(fighters, rules)
-    options[codes.OPT_ANY_MISSILE] = any(  # in hand or taken up later (arsenal_arrays)
-        w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,)))
+    options[codes.OPT_ANY_MISSILE] = any_missile
     options[codes.OPT_MISSILE_ATTACK_ROLL] = rules.values.get("missile_launch") == "attack_roll"
     options[codes.OPT_MISSILE_TIMING] = {
         "per_round_free": codes.MT_ROUND_FREE, "per_round_action": codes.MT_ROUND_ACTION,
@@ -360,6 +343,32 @@ def compile_scenario(scenario: Scenario) -> Plan:
     options[codes.OPT_MISSILE_ASPECT] = {
         "launch": codes.MA_LAUNCH, "rear": codes.MA_REAR, "side": codes.MA_SIDE}[
         rules.values.get("missile_aspect", "launch")]  # fmt: skip
+    return options
+
+
+def compile_scenario(scenario: Scenario) -> Plan:
+    """Turn a validated scenario into the arrays of :class:`Plan`."""
+    rules = scenario.rules
+    fighters = scenario.combatants
+    side_index = {name: i for i, name in enumerate(scenario.sides)}
+    stat = {k: _ints([c.stats[k] for c in fighters]) for k in ("REF", "DEX", "STR", "BODY", "PRE")}
+    derived = {k: [c.derived[k] for c in fighters] for k in ("hits", "stun", "sd", "rec", "res")}
+
+    ref = stat["REF"]
+    # F9 switch1: sheet REF, descending; listed order among equals until the per-fight die roll
+    base_order = _ints(sorted(range(len(fighters)), key=lambda i: -ref[i]))
+    switch2 = rules.initiative == "switch2"
+    has_ties = not switch2 and len(set(ref.tolist())) < len(fighters)
+    timing = build_timing(
+        rules.timing, [_spd(c) for c in fighters], rules.values.get("extra_actions_table", "rule")
+    )
+    weapons = [c.weapon for c in fighters]
+    nd6_offsets, nd6_table = dice.nd6_tables()
+
+    veh = vehicle_arrays(fighters, rules)
+    mis = missile_arrays(fighters, rules)
+    options = _rule_options(rules, timing, has_ties, switch2, bool(veh["vclass"].any()), any(
+        w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,))))
     mecha_options(options, rules)
     mecha = mecha_arrays(fighters, rules)
     hazard_options(options, scenario)  # the environment (hazard_build.py)
