@@ -546,13 +546,19 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
 
 
 @jit(**INNER)
-def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, tie, n):
+def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for any number of combatants
-    (``_initiative`` holds at most 64), with the generator in registers; returns it. The first
-    sort counts the combatants by roll and places them highest roll first, in listed order
-    within a roll (the insertion sort's stable order) in one pass; each round of re-rolls runs
-    over the runs of ties (``tie``: position p tied with p + 1), re-rolls a run in its order
-    and sorts it again by insertion (a run is a few combatants)."""
+    (``_initiative`` holds at most 64), with the generator in registers; returns it.
+
+    The first sort counts the combatants by roll and places them highest roll first, in
+    listed order within a roll (the insertion sort's stable order), in one pass; a roll's
+    combatants, where more than one, are a run of ties. Each round of re-rolls goes over the
+    round's runs in order (``runs``: two lists of ``start << 32 | end``, this round's and the
+    next's, ``n`` words apart), re-rolls a run in its order and sorts it again, by insertion
+    (a pair without a loop) or, for a long run, by counting; the ties that remain in it are
+    the next round's runs, in the same order. Only the runs are visited, not every position
+    (a battle of many combatants with a few sides of die has runs of ten and more, and most
+    positions tie at first, few after a round or two)."""
     for v in range(max_u + 2):
         cnt[v] = 0
     for c in range(n):
@@ -561,54 +567,101 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, tie, n)
         key[c] = k
         cnt[k] += 1
     start = 0
+    n_runs = 0
     for v in range(max_u, 0, -1):
         m = cnt[v]
         cnt[v] = start
+        if m > 1:
+            runs[n_runs] = (start << 32) | (start + m - 1)
+            n_runs += 1
         start += m
     for c in range(n):
         k = key[c]
         order[cnt[k]] = c
         cnt[k] += 1
-    for p in range(n - 1):
-        tie[p] = 1 if key[order[p]] == key[order[p + 1]] else 0
-    if n > 0:
-        tie[n - 1] = 0
+    for v in range(max_u + 2):
+        cnt[v] = 0
+    cur = 0
     for _ in range(MAX_REROLLS):
-        any_tie = False
-        p = 0
-        while p < n - 1:
-            if tie[p] == 0:
-                p += 1
+        if n_runs == 0:
+            break
+        nxt = n - cur  # the other list
+        n_next = 0
+        for i_run in range(n_runs):
+            word = runs[cur + i_run]
+            p = word >> 32
+            q = word & 0xFFFFFFFF
+            if q == p + 1:  # a pair, the most common tie: no loops, no branch on the rolls
+                ca, cb = order[p], order[q]
+                if agi[ca] <= 1 and agi[cb] <= 1:
+                    continue
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                ka = np.int64(((x & _LOW32) * u_agi[ca]) >> _S32) + 1
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                kb = np.int64(((x & _LOW32) * u_agi[cb]) >> _S32) + 1
+                key[ca] = ka
+                key[cb] = kb
+                swap = kb > ka
+                order[p] = cb if swap else ca
+                order[q] = ca if swap else cb
+                runs[nxt + n_next] = word
+                n_next += np.int64(ka == kb)
                 continue
-            q = p
-            while q < n - 1 and tie[q] != 0:
-                q += 1
             small = True  # a tie of d1s keeps the listed order
             for i in range(p, q + 1):
                 if agi[order[i]] > 1:
                     small = False
             if small:
-                for i in range(p, q):
-                    tie[i] = 0
-                p = q + 1
                 continue
-            any_tie = True
+            if q - p < 8:
+                for i in range(p, q + 1):
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    c = order[i]
+                    key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+                for i in range(p + 1, q + 1):
+                    c = order[i]
+                    jj = i - 1
+                    while jj >= p and key[c] > key[order[jj]]:
+                        order[jj + 1] = order[jj]
+                        jj -= 1
+                    order[jj + 1] = c
+                i = p
+                while i < q:
+                    j = i
+                    while j < q and key[order[j + 1]] == key[order[i]]:
+                        j += 1
+                    if j > i:
+                        runs[nxt + n_next] = (i << 32) | j
+                        n_next += 1
+                    i = j + 1
+                continue
+            # a long run: re-rolled into ``key`` and counted, its members kept aside in
+            # ``runs``' spare words (from ``2 n``) and placed back by roll
+            spare = 2 * n
             for i in range(p, q + 1):
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 c = order[i]
-                key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-            for i in range(p + 1, q + 1):
-                c = order[i]
-                jj = i - 1
-                while jj >= p and key[c] > key[order[jj]]:
-                    order[jj + 1] = order[jj]
-                    jj -= 1
-                order[jj + 1] = c
-            for i in range(p, q):
-                tie[i] = 1 if key[order[i]] == key[order[i + 1]] else 0
-            p = q + 1
-        if not any_tie:
-            break
+                k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+                key[c] = k
+                cnt[k] += 1
+                runs[spare + i - p] = c
+            at = p
+            for v in range(max_u, 0, -1):
+                m = cnt[v]
+                cnt[v] = at
+                if m > 1:
+                    runs[nxt + n_next] = (at << 32) | (at + m - 1)
+                    n_next += 1
+                at += m
+            for i in range(q - p + 1):
+                c = runs[spare + i]
+                k = key[c]
+                order[cnt[k]] = c
+                cnt[k] += 1
+            for v in range(max_u + 2):
+                cnt[v] = 0
+        cur = nxt
+        n_runs = n_next
     return s0, s1, s2, s3
 
 
@@ -1034,7 +1087,7 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
             outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
-            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(3 * n + 2, np.int64),
             np.zeros(max_agi + 2, np.int64))  # fmt: skip
     for c in range(n):
         for ca in range(8):
