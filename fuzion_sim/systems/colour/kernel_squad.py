@@ -10,10 +10,10 @@ order as the general kernel, and the tests hold the two to the same outcomes bit
 What keeps an attack short (README "Speed"):
 
 - in a fight of two sides, a run of quiet turn slots (``_quiet``: the combatant stands and
-  makes one attack a turn at the first standing enemy, and no blow of it takes that enemy to
-  0 Health) runs in a short loop of its own, on through the ends of rounds, with the two
-  sides' targets and their Health in registers; a slot that is not quiet goes to the round's
-  loop below, an attack with blows to work out handed on as drawn;
+  makes one attack a turn at the first standing enemy) runs in a short loop of its own, on
+  through the ends of rounds and through the falls its blows cause (``_fall``), with the two
+  sides' targets and their Health in registers; a slot that is not quiet (a volley whose later
+  hits roll their own FEAT is never) goes to the round's loop below;
 - one int64 array holds the state: a row of ``ROW`` words per combatant (unsigned offsets),
   what a quiet slot reads and writes of it in one cache line, one word of it (``FIRST``)
   packed with all the slot needs to find its attack; then the fight's own words; another
@@ -140,10 +140,10 @@ _S32I = np.int64(32)
     HEALTH, STATUS, FIRST, COUNTS, DEALT, TAKEN, TCOL, VS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E,
     HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, WROW, ROUNDS,
 ) = (np.uint64(i) for i in range(25))  # fmt: skip
-#: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy (``_quiet``'s
-#: slots); more of it for ``_quiet``, so that a slot reads one word of its row: its side is
-#: not the first (bit ``B_SIDE``), the rounds of its first action's hit die (bits 16-31) and
-#: ``WROW`` (from bit 32).
+#: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy, not a volley
+#: whose later hits roll their own FEAT (``_quiet``'s slots); more of it for ``_quiet``, so
+#: that a slot reads one word of its row: its side is not the first (bit ``B_SIDE``), the
+#: rounds of its first action's hit die (bits 16-31) and ``WROW`` (from bit 32).
 QUICK = np.int64(1 << MAX_ACTIONS)
 B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
 ROW = np.uint64(32)
@@ -471,6 +471,29 @@ def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t
     return s0, s1, s2, s3
 
 
+@jit(inline="always")
+def _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t, rt, r, n, n_sides, over,
+          roll_now, flee, immediate, now):  # fmt: skip
+    """``fate.land``'s end for a blow that took ``t`` (of row ``rt``, standing) to 0 Health,
+    its Health and what it took already written: killed outright when the blow is over what
+    it had by at least its Endurance value (``over``, what the blow exceeds its Health by,
+    against ``values``' entry), else down (``fate.drop``) and the Endurance roll now or at its
+    next turn (attacker at position ``now``), for the quiet loop (``_quiet``), which goes on
+    after it. Returns the generator."""
+    if over:
+        _die(st, fa, rt, t, r, n, n_sides)
+        return s0, s1, s2, s3
+    st[rt + STATUS] = ST_DOWN
+    st[rt + DOWN] = DN_PENDING
+    st[rt + DROPS] += 1
+    _stand_change(st, fa, rt, t, -1, n)
+    _go_out(st, fa, rt, r, n_sides)
+    if roll_now:
+        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
+                                    rt, r, n, n_sides, flee, immediate, now)  # fmt: skip
+    return s0, s1, s2, s3
+
+
 @jit(**INNER)
 def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for at most 64 combatants whose
@@ -756,21 +779,29 @@ def _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, c
 
 
 @jit(inline="always")
-def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_rounds):
+def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls, live,
+           pos, kept, n_live, r, max_rounds, n, threatened, roll_now, flee,
+           immediate):  # fmt: skip
     """The turn slots of a fight of two sides from position ``pos`` (uint64) of round ``r`` on
-    while each is quiet: its combatant stands, makes one attack a turn at the first standing
-    enemy (``QUICK``), and no blow of the attack takes that enemy to 0 Health. Such a slot is
-    ``_act`` with none of its branches taken: the attack off the pair's table, the target's
-    Health, the counts; its combatant is written back to the slots of the next round (at
-    ``kept``). A round's end goes on to the next round here too, unless the packed counts are
-    due a flush (``r`` a multiple of 63) or the rounds are over. Returns the generator, the
-    position of the first slot that is not quiet (``n_live``: the round's end), whose attack
-    is left undrawn for the round's loop to work out in full, ``kept``, the slots of the round
-    and the round.
+    while each is quiet: its combatant stands and makes one attack a turn at the first
+    standing enemy (``QUICK``). Such a slot is ``_act`` with none of its branches taken: the
+    attack off the pair's table, the target's Health, the counts; its combatant is written
+    back to the slots of the next round (at ``kept``). An attack whose blow takes the target
+    to 0 Health is worked out here too (``_fall``), and the run goes on at the new first
+    standing enemies. (A volley whose later hits roll their own FEAT is never quiet: its
+    combatant has no ``QUICK``, so that the loop's one test of an attack is its total against
+    the target's Health.) A round's end goes on to the next round here too, unless the
+    packed counts are due a flush (``r`` a multiple of 63) or the rounds are over. Returns the
+    generator, the position of the first slot that is not quiet (``n_live``: the round's end),
+    left for the round's loop to work out in full, ``kept``, the slots of the round, the round,
+    and an attack handed on as drawn (``drawn``, its target ``t``, ``w``, ``v``, ``x``: only
+    with no target, where a fall ended the fight).
 
-    No one falls in such a run, so each side has one target throughout, and the two targets'
-    Health stays in registers (written back, with what they took, when the run ends): an
-    attack waits on its own table lookups and not on the store of the attack before it."""
+    Between falls each side has one target, and the two targets' Health stays in registers
+    (written back, with what they took, at a fall and when the run ends): an attack waits on
+    its own table lookups and not on the store of the attack before it. A fall ends the run
+    only where it ends the fight (handed on as drawn with no target, so that the round's loop
+    ends it at this slot)."""
     ta = st[fa + SIDES + V_ENEMY]
     tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
     if ta < 0 or tb < 0:
@@ -818,12 +849,44 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
         extra = np.int64(((x >> _S32) * np.uint64((f >> 16) & 0xFFFF)) >> _S32)
         hits = 1 + (extra & -hit)  # the volley's hits: 1 on a miss
         total = net * hits
-        if total >= h or ((w & _LATER) != 0 and hits > 1):
-            # blows to work out: the round's loop takes the attack on as drawn
+        if total >= h:  # it falls
             s0, s1, s2, s3 = a0, a1, a2, a3
-            drawn = True
             t = tb if b else ta
-            break
+            # one blow takes it to 0 Health (those before it leave it standing; CA73)
+            first = (h - 1) // net
+            first = min(max(first, 0), hits - 1)
+            last = h - first * net  # its Health as the blow lands
+            st[rc + COUNTS] += _COUNT_INC[v & 15]
+            st[rc + DEALT] += h
+            ha = ha if b else 0
+            hb = 0 if b else hb
+            st[ra + HEALTH] = ha
+            st[ra + TAKEN] += ha0 - ha
+            st[rb + HEALTH] = hb
+            st[rb + TAKEN] += hb0 - hb
+            rt = rb if b else ra
+            blow = ((v >> TAB_THR_SHIFT) & TAB_FIELD) if threatened else net
+            s0, s1, s2, s3 = _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
+                                   rt, r, n, 2, blow - last >= values[st[rt + RANK_E]],
+                                   roll_now, flee, immediate, st[rc + POS])  # fmt: skip
+            if st[fa + G_OVER] != 0:  # the round's loop ends the fight at this slot
+                ha0 = ha = st[ra + HEALTH]
+                hb0 = hb = st[rb + HEALTH]
+                drawn = True
+                t = np.int64(-1)
+                break
+            ta = st[fa + SIDES + V_ENEMY]
+            tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
+            ra = np.uint64(ta) * ROW
+            rb = np.uint64(tb) * ROW
+            wa = np.uint64(st[ra + TCOL])
+            wb = np.uint64(st[rb + TCOL])
+            ha0 = ha = st[ra + HEALTH]
+            hb0 = hb = st[rb + HEALTH]
+            st[back] = c
+            back += _ONE
+            here += _ONE
+            continue
         st[rc + COUNTS] += _COUNT_INC[v & 15]
         st[rc + DEALT] += total
         h -= total
@@ -941,8 +1004,9 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             drawn = False
             if two:
                 s0, s1, s2, s3, slot, kept, n_live, r, drawn, t, w, v, x = _quiet(
-                    s0, s1, s2, s3, st, fa, tabs, codes, live, slot, kept, n_live, r,
-                    max_rounds)  # fmt: skip
+                    s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col,
+                    cat_rolls, live, slot, kept, n_live, r, max_rounds, n, threatened, roll_now,
+                    flee, immediate)  # fmt: skip
                 if r > max_rounds:
                     break
             if slot >= n_live:  # the end of round r
@@ -1056,7 +1120,13 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
         fresh[rc + VS] = fa + SIDES + np.uint64(4 * side)
-        if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16:
+        later = False  # a volley whose later hits roll their own FEAT (``_attack``)
+        for t in range(n):
+            w = tabs[where[c, 0] + where[t, 1]]
+            if a_rounds[c, 0] > 1 and w >= 0 and w & _LATER:
+                later = True
+        if (mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16
+                and not later):  # fmt: skip
             fresh[rc + FIRST] |= QUICK | (B_SIDE if side != 0 else 0) | (
                 a_rounds[c, 0] << 16) | (where[c, 0] << 32)  # fmt: skip
         fresh[rc + TCOL] = where[c, 1]
@@ -1090,5 +1160,5 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(3 * n + 2, np.int64),
             np.zeros(max_agi + 2, np.int64))  # fmt: skip
     for c in range(n):
-        for ca in range(8):
+        for ca in range(cat_colours.shape[1]):
             cat_colours[c, ca] += colours[c * 8 + ca]
