@@ -124,6 +124,7 @@ _N100 = np.uint64(100)
 _N10 = np.uint64(10)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _S32I = np.int64(32)
 
 #: The columns of a combatant's row of the state (unsigned, so no negative-index wraparound
@@ -498,29 +499,29 @@ def _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t, rt, r, n, 
 def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for at most 64 combatants whose
     Agility values are at most 64, with the generator in registers; returns it. The first
-    sort puts the combatants in a word of bits per roll and reads them off highest roll first
-    (the insertion sort's stable order); the ties are the bits of a word (position p tied with
-    p + 1), and each round of re-rolls runs over its runs of set bits, a tied pair (the most
-    common) without a loop."""
+    sort counts the combatants by roll and places them highest roll first, in listed order
+    within a roll (the insertion sort's stable order), with no branch on the rolls; the ties
+    are the bits of a word (position p tied with p + 1), and each round of re-rolls runs over
+    its runs of set bits, a tied pair (the most common) without a loop."""
     for v in range(max_u + 1):
         masks[v] = _ZERO
     for c in range(n):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
         k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
         key[c] = k
-        masks[k] |= _ONE << np.uint64(c)
-    pos = 0
+        masks[k] += _ONE
+    start = _ZERO
     tied = _ZERO
-    for v in range(max_u, 0, -1):
+    for v in range(max_u, 0, -1):  # counts to first positions, the ties' bits: no branch
         m = masks[v]
-        if m == _ZERO:
-            continue
-        start = pos
-        while m != _ZERO:
-            order[pos] = np.int64(trailing_zeros(m))
-            m &= m - _ONE
-            pos += 1
-        tied |= ((_ONE << np.uint64(pos - start - 1)) - _ONE) << np.uint64(start)
+        masks[v] = start
+        run = (_ALL >> ((np.uint64(64) - m) & np.uint64(63))) >> _ONE
+        tied |= (run if m > _ONE else _ZERO) << (start & np.uint64(63))
+        start += m
+    for c in range(n):
+        k = key[c]
+        order[masks[k]] = c
+        masks[k] += _ONE
     for _ in range(MAX_REROLLS):
         if tied == _ZERO:
             break
