@@ -147,6 +147,10 @@ _S32I = np.int64(32)
 #: rounds of its first action's hit die (bits 16-31) and ``WROW`` (from bit 32).
 QUICK = np.int64(1 << MAX_ACTIONS)
 B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
+#: ``FIRST``'s bit ``UP``: it stands (set and cleared with ``STATUS`` by ``_stand_change``), so
+#: that a quiet slot's test of both is one compare of ``FIRST`` with ``QUICK_UP``.
+UP = np.int64(1 << (MAX_ACTIONS + 2))
+QUICK_UP = QUICK | UP
 ROW = np.uint64(32)
 #: The columns a row starts from ``st0`` and the ``S_*`` they start from.
 _COLS = (HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
@@ -311,9 +315,9 @@ def _live(st, rc):
 
 @jit(**INNER)
 def _stand_change(st, fa, rc, c, d, n):
-    """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): the count of its side
-    standing and of the sides with anyone standing, and its side's first standing member,
-    found again along the side's members (``NEXT``) when it was ``c``."""
+    """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): its ``UP`` bit, the
+    count of its side standing and of the sides with anyone standing, and its side's first
+    standing member, found again along the side's members (``NEXT``) when it was ``c``."""
     vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
     before = st[vs + V_STANDING]
     st[vs + V_STANDING] = before + d
@@ -322,9 +326,12 @@ def _stand_change(st, fa, rc, c, d, n):
     elif before + d == 0:
         st[fa + G_LEFT] -= 1
     if d > 0:
+        st[rc + FIRST] |= UP
         if c < st[vs + V_FIRST_UP]:
             st[vs + V_FIRST_UP] = c
-    elif st[vs + V_FIRST_UP] == c:
+    else:
+        st[rc + FIRST] &= ~UP
+    if d < 0 and st[vs + V_FIRST_UP] == c:
         e = st[rc + NEXT]
         while e < n and st[np.uint64(e) * ROW + STATUS] != ST_STANDING:
             e = st[np.uint64(e) * ROW + NEXT]
@@ -833,13 +840,11 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
         c = st[here]
         rc = np.uint64(c) * ROW
         f = st[rc + FIRST]
-        if st[rc + STATUS] != ST_STANDING:
-            if _live(st, rc) != 0:  # an Endurance roll to come
+        if (f & QUICK_UP) != QUICK_UP:
+            if (f & UP) != 0 or _live(st, rc) != 0:  # not quiet, or an Endurance roll to come
                 break
             here += _ONE  # it fell earlier this round: no longer among the slots
             continue
-        if (f & QUICK) == 0:
-            break
         b = (f & B_SIDE) != 0
         h = hb if b else ha
         a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -1130,6 +1135,8 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
                 and not later):  # fmt: skip
             fresh[rc + FIRST] |= QUICK | (B_SIDE if side != 0 else 0) | (
                 a_rounds[c, 0] << 16) | (where[c, 0] << 32)  # fmt: skip
+        if st0[c, S_STATUS] == ST_STANDING:
+            fresh[rc + FIRST] |= UP
         fresh[rc + TCOL] = where[c, 1]
         fresh[rc + NEXT] = n
         for d in range(c + 1, n):
