@@ -1028,7 +1028,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             uc = np.uint64(c)
             rc = uc * ROW
             vs = np.uint64(st[rc + VS])
-            if not drawn:  # (a quiet run's attack with blows to work out comes drawn)
+            if not drawn:  # (a quiet run whose fall ended the fight: drawn, no target)
                 status = st[rc + STATUS]
                 if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
                     down = st[rc + DOWN]
