@@ -10,10 +10,10 @@ order as the general kernel, and the tests hold the two to the same outcomes bit
 What keeps an attack short (README "Speed"):
 
 - in a fight of two sides, a run of quiet turn slots (``_quiet``: the combatant stands and
-  makes one attack a turn at the first standing enemy, and no blow of it takes that enemy to
-  0 Health) runs in a short loop of its own, on through the ends of rounds, with the two
-  sides' targets and their Health in registers; a slot that is not quiet goes to the round's
-  loop below, an attack with blows to work out handed on as drawn;
+  makes one attack a turn at the first standing enemy) runs in a short loop of its own, on
+  through the ends of rounds and through the falls its blows cause (``_fall``), with the two
+  sides' targets and their Health in registers; a slot that is not quiet (a volley whose later
+  hits roll their own FEAT is never) goes to the round's loop below;
 - one int64 array holds the state: a row of ``ROW`` words per combatant (unsigned offsets),
   what a quiet slot reads and writes of it in one cache line, one word of it (``FIRST``)
   packed with all the slot needs to find its attack; then the fight's own words; another
@@ -124,6 +124,7 @@ _N100 = np.uint64(100)
 _N10 = np.uint64(10)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _S32I = np.int64(32)
 
 #: The columns of a combatant's row of the state (unsigned, so no negative-index wraparound
@@ -140,12 +141,16 @@ _S32I = np.int64(32)
     HEALTH, STATUS, FIRST, COUNTS, DEALT, TAKEN, TCOL, VS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E,
     HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, WROW, ROUNDS,
 ) = (np.uint64(i) for i in range(25))  # fmt: skip
-#: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy (``_quiet``'s
-#: slots); more of it for ``_quiet``, so that a slot reads one word of its row: its side is
-#: not the first (bit ``B_SIDE``), the rounds of its first action's hit die (bits 16-31) and
-#: ``WROW`` (from bit 32).
+#: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy, not a volley
+#: whose later hits roll their own FEAT (``_quiet``'s slots); more of it for ``_quiet``, so
+#: that a slot reads one word of its row: its side is not the first (bit ``B_SIDE``), the
+#: rounds of its first action's hit die (bits 16-31) and ``WROW`` (from bit 32).
 QUICK = np.int64(1 << MAX_ACTIONS)
 B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
+#: ``FIRST``'s bit ``UP``: it stands (set and cleared with ``STATUS`` by ``_stand_change``), so
+#: that a quiet slot's test of both is one compare of ``FIRST`` with ``QUICK_UP``.
+UP = np.int64(1 << (MAX_ACTIONS + 2))
+QUICK_UP = QUICK | UP
 ROW = np.uint64(32)
 #: The columns a row starts from ``st0`` and the ``S_*`` they start from.
 _COLS = (HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
@@ -310,9 +315,9 @@ def _live(st, rc):
 
 @jit(**INNER)
 def _stand_change(st, fa, rc, c, d, n):
-    """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): the count of its side
-    standing and of the sides with anyone standing, and its side's first standing member,
-    found again along the side's members (``NEXT``) when it was ``c``."""
+    """``c`` (of row ``rc``) stands up (``d`` 1) or stops standing (-1): its ``UP`` bit, the
+    count of its side standing and of the sides with anyone standing, and its side's first
+    standing member, found again along the side's members (``NEXT``) when it was ``c``."""
     vs = fa + SIDES + np.uint64(4) * np.uint64(st[rc + SIDE])
     before = st[vs + V_STANDING]
     st[vs + V_STANDING] = before + d
@@ -321,9 +326,12 @@ def _stand_change(st, fa, rc, c, d, n):
     elif before + d == 0:
         st[fa + G_LEFT] -= 1
     if d > 0:
+        st[rc + FIRST] |= UP
         if c < st[vs + V_FIRST_UP]:
             st[vs + V_FIRST_UP] = c
-    elif st[vs + V_FIRST_UP] == c:
+    else:
+        st[rc + FIRST] &= ~UP
+    if d < 0 and st[vs + V_FIRST_UP] == c:
         e = st[rc + NEXT]
         while e < n and st[np.uint64(e) * ROW + STATUS] != ST_STANDING:
             e = st[np.uint64(e) * ROW + NEXT]
@@ -471,33 +479,56 @@ def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t
     return s0, s1, s2, s3
 
 
+@jit(inline="always")
+def _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t, rt, r, n, n_sides, over,
+          roll_now, flee, immediate, now):  # fmt: skip
+    """``fate.land``'s end for a blow that took ``t`` (of row ``rt``, standing) to 0 Health,
+    its Health and what it took already written: killed outright when the blow is over what
+    it had by at least its Endurance value (``over``, what the blow exceeds its Health by,
+    against ``values``' entry), else down (``fate.drop``) and the Endurance roll now or at its
+    next turn (attacker at position ``now``), for the quiet loop (``_quiet``), which goes on
+    after it. Returns the generator."""
+    if over:
+        _die(st, fa, rt, t, r, n, n_sides)
+        return s0, s1, s2, s3
+    st[rt + STATUS] = ST_DOWN
+    st[rt + DOWN] = DN_PENDING
+    st[rt + DROPS] += 1
+    _stand_change(st, fa, rt, t, -1, n)
+    _go_out(st, fa, rt, r, n_sides)
+    if roll_now:
+        s0, s1, s2, s3 = _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
+                                    rt, r, n, n_sides, flee, immediate, now)  # fmt: skip
+    return s0, s1, s2, s3
+
+
 @jit(**INNER)
 def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for at most 64 combatants whose
     Agility values are at most 64, with the generator in registers; returns it. The first
-    sort puts the combatants in a word of bits per roll and reads them off highest roll first
-    (the insertion sort's stable order); the ties are the bits of a word (position p tied with
-    p + 1), and each round of re-rolls runs over its runs of set bits, a tied pair (the most
-    common) without a loop."""
+    sort counts the combatants by roll and places them highest roll first, in listed order
+    within a roll (the insertion sort's stable order), with no branch on the rolls; the ties
+    are the bits of a word (position p tied with p + 1), and each round of re-rolls runs over
+    its runs of set bits, a tied pair (the most common) without a loop."""
     for v in range(max_u + 1):
         masks[v] = _ZERO
     for c in range(n):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
         k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
         key[c] = k
-        masks[k] |= _ONE << np.uint64(c)
-    pos = 0
+        masks[k] += _ONE
+    start = _ZERO
     tied = _ZERO
-    for v in range(max_u, 0, -1):
+    for v in range(max_u, 0, -1):  # counts to first positions, the ties' bits: no branch
         m = masks[v]
-        if m == _ZERO:
-            continue
-        start = pos
-        while m != _ZERO:
-            order[pos] = np.int64(trailing_zeros(m))
-            m &= m - _ONE
-            pos += 1
-        tied |= ((_ONE << np.uint64(pos - start - 1)) - _ONE) << np.uint64(start)
+        masks[v] = start
+        run = (_ALL >> ((np.uint64(64) - m) & np.uint64(63))) >> _ONE
+        tied |= (run if m > _ONE else _ZERO) << (start & np.uint64(63))
+        start += m
+    for c in range(n):
+        k = key[c]
+        order[masks[k]] = c
+        masks[k] += _ONE
     for _ in range(MAX_REROLLS):
         if tied == _ZERO:
             break
@@ -546,13 +577,19 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
 
 
 @jit(**INNER)
-def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, tie, n):
+def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n):
     """``kernel.initiative`` under ``initiative_ties: reroll`` for any number of combatants
-    (``_initiative`` holds at most 64), with the generator in registers; returns it. The first
-    sort counts the combatants by roll and places them highest roll first, in listed order
-    within a roll (the insertion sort's stable order) in one pass; each round of re-rolls runs
-    over the runs of ties (``tie``: position p tied with p + 1), re-rolls a run in its order
-    and sorts it again by insertion (a run is a few combatants)."""
+    (``_initiative`` holds at most 64), with the generator in registers; returns it.
+
+    The first sort counts the combatants by roll and places them highest roll first, in
+    listed order within a roll (the insertion sort's stable order), in one pass; a roll's
+    combatants, where more than one, are a run of ties. Each round of re-rolls goes over the
+    round's runs in order (``runs``: two lists of ``start << 32 | end``, this round's and the
+    next's, ``n`` words apart), re-rolls a run in its order and sorts it again, by insertion
+    (a pair without a loop) or, for a long run, by counting; the ties that remain in it are
+    the next round's runs, in the same order. Only the runs are visited, not every position
+    (a battle of many combatants with a few sides of die has runs of ten and more, and most
+    positions tie at first, few after a round or two)."""
     for v in range(max_u + 2):
         cnt[v] = 0
     for c in range(n):
@@ -561,54 +598,101 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, tie, n)
         key[c] = k
         cnt[k] += 1
     start = 0
+    n_runs = 0
     for v in range(max_u, 0, -1):
         m = cnt[v]
         cnt[v] = start
+        if m > 1:
+            runs[n_runs] = (start << 32) | (start + m - 1)
+            n_runs += 1
         start += m
     for c in range(n):
         k = key[c]
         order[cnt[k]] = c
         cnt[k] += 1
-    for p in range(n - 1):
-        tie[p] = 1 if key[order[p]] == key[order[p + 1]] else 0
-    if n > 0:
-        tie[n - 1] = 0
+    for v in range(max_u + 2):
+        cnt[v] = 0
+    cur = 0
     for _ in range(MAX_REROLLS):
-        any_tie = False
-        p = 0
-        while p < n - 1:
-            if tie[p] == 0:
-                p += 1
+        if n_runs == 0:
+            break
+        nxt = n - cur  # the other list
+        n_next = 0
+        for i_run in range(n_runs):
+            word = runs[cur + i_run]
+            p = word >> 32
+            q = word & 0xFFFFFFFF
+            if q == p + 1:  # a pair, the most common tie: no loops, no branch on the rolls
+                ca, cb = order[p], order[q]
+                if agi[ca] <= 1 and agi[cb] <= 1:
+                    continue
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                ka = np.int64(((x & _LOW32) * u_agi[ca]) >> _S32) + 1
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                kb = np.int64(((x & _LOW32) * u_agi[cb]) >> _S32) + 1
+                key[ca] = ka
+                key[cb] = kb
+                swap = kb > ka
+                order[p] = cb if swap else ca
+                order[q] = ca if swap else cb
+                runs[nxt + n_next] = word
+                n_next += np.int64(ka == kb)
                 continue
-            q = p
-            while q < n - 1 and tie[q] != 0:
-                q += 1
             small = True  # a tie of d1s keeps the listed order
             for i in range(p, q + 1):
                 if agi[order[i]] > 1:
                     small = False
             if small:
-                for i in range(p, q):
-                    tie[i] = 0
-                p = q + 1
                 continue
-            any_tie = True
+            if q - p < 8:
+                for i in range(p, q + 1):
+                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                    c = order[i]
+                    key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+                for i in range(p + 1, q + 1):
+                    c = order[i]
+                    jj = i - 1
+                    while jj >= p and key[c] > key[order[jj]]:
+                        order[jj + 1] = order[jj]
+                        jj -= 1
+                    order[jj + 1] = c
+                i = p
+                while i < q:
+                    j = i
+                    while j < q and key[order[j + 1]] == key[order[i]]:
+                        j += 1
+                    if j > i:
+                        runs[nxt + n_next] = (i << 32) | j
+                        n_next += 1
+                    i = j + 1
+                continue
+            # a long run: re-rolled into ``key`` and counted, its members kept aside in
+            # ``runs``' spare words (from ``2 n``) and placed back by roll
+            spare = 2 * n
             for i in range(p, q + 1):
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 c = order[i]
-                key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-            for i in range(p + 1, q + 1):
-                c = order[i]
-                jj = i - 1
-                while jj >= p and key[c] > key[order[jj]]:
-                    order[jj + 1] = order[jj]
-                    jj -= 1
-                order[jj + 1] = c
-            for i in range(p, q):
-                tie[i] = 1 if key[order[i]] == key[order[i + 1]] else 0
-            p = q + 1
-        if not any_tie:
-            break
+                k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
+                key[c] = k
+                cnt[k] += 1
+                runs[spare + i - p] = c
+            at = p
+            for v in range(max_u, 0, -1):
+                m = cnt[v]
+                cnt[v] = at
+                if m > 1:
+                    runs[nxt + n_next] = (at << 32) | (at + m - 1)
+                    n_next += 1
+                at += m
+            for i in range(q - p + 1):
+                c = runs[spare + i]
+                k = key[c]
+                order[cnt[k]] = c
+                cnt[k] += 1
+            for v in range(max_u + 2):
+                cnt[v] = 0
+        cur = nxt
+        n_runs = n_next
     return s0, s1, s2, s3
 
 
@@ -703,21 +787,29 @@ def _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, c
 
 
 @jit(inline="always")
-def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_rounds):
+def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls, live,
+           pos, kept, n_live, r, max_rounds, n, threatened, roll_now, flee,
+           immediate):  # fmt: skip
     """The turn slots of a fight of two sides from position ``pos`` (uint64) of round ``r`` on
-    while each is quiet: its combatant stands, makes one attack a turn at the first standing
-    enemy (``QUICK``), and no blow of the attack takes that enemy to 0 Health. Such a slot is
-    ``_act`` with none of its branches taken: the attack off the pair's table, the target's
-    Health, the counts; its combatant is written back to the slots of the next round (at
-    ``kept``). A round's end goes on to the next round here too, unless the packed counts are
-    due a flush (``r`` a multiple of 63) or the rounds are over. Returns the generator, the
-    position of the first slot that is not quiet (``n_live``: the round's end), whose attack
-    is left undrawn for the round's loop to work out in full, ``kept``, the slots of the round
-    and the round.
+    while each is quiet: its combatant stands and makes one attack a turn at the first
+    standing enemy (``QUICK``). Such a slot is ``_act`` with none of its branches taken: the
+    attack off the pair's table, the target's Health, the counts; its combatant is written
+    back to the slots of the next round (at ``kept``). An attack whose blow takes the target
+    to 0 Health is worked out here too (``_fall``), and the run goes on at the new first
+    standing enemies. (A volley whose later hits roll their own FEAT is never quiet: its
+    combatant has no ``QUICK``, so that the loop's one test of an attack is its total against
+    the target's Health.) A round's end goes on to the next round here too, unless the
+    packed counts are due a flush (``r`` a multiple of 63) or the rounds are over. Returns the
+    generator, the position of the first slot that is not quiet (``n_live``: the round's end),
+    left for the round's loop to work out in full, ``kept``, the slots of the round, the round,
+    and an attack handed on as drawn (``drawn``, its target ``t``, ``w``, ``v``, ``x``: only
+    with no target, where a fall ended the fight).
 
-    No one falls in such a run, so each side has one target throughout, and the two targets'
-    Health stays in registers (written back, with what they took, when the run ends): an
-    attack waits on its own table lookups and not on the store of the attack before it."""
+    Between falls each side has one target, and the two targets' Health stays in registers
+    (written back, with what they took, at a fall and when the run ends): an attack waits on
+    its own table lookups and not on the store of the attack before it. A fall ends the run
+    only where it ends the fight (handed on as drawn with no target, so that the round's loop
+    ends it at this slot)."""
     ta = st[fa + SIDES + V_ENEMY]
     tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
     if ta < 0 or tb < 0:
@@ -748,13 +840,11 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
         c = st[here]
         rc = np.uint64(c) * ROW
         f = st[rc + FIRST]
-        if st[rc + STATUS] != ST_STANDING:
-            if _live(st, rc) != 0:  # an Endurance roll to come
+        if (f & QUICK_UP) != QUICK_UP:
+            if (f & UP) != 0 or _live(st, rc) != 0:  # not quiet, or an Endurance roll to come
                 break
             here += _ONE  # it fell earlier this round: no longer among the slots
             continue
-        if (f & QUICK) == 0:
-            break
         b = (f & B_SIDE) != 0
         h = hb if b else ha
         a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -765,12 +855,44 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, live, pos, kept, n_live, r, max_
         extra = np.int64(((x >> _S32) * np.uint64((f >> 16) & 0xFFFF)) >> _S32)
         hits = 1 + (extra & -hit)  # the volley's hits: 1 on a miss
         total = net * hits
-        if total >= h or ((w & _LATER) != 0 and hits > 1):
-            # blows to work out: the round's loop takes the attack on as drawn
+        if total >= h:  # it falls
             s0, s1, s2, s3 = a0, a1, a2, a3
-            drawn = True
             t = tb if b else ta
-            break
+            # one blow takes it to 0 Health (those before it leave it standing; CA73)
+            first = (h - 1) // net
+            first = min(max(first, 0), hits - 1)
+            last = h - first * net  # its Health as the blow lands
+            st[rc + COUNTS] += _COUNT_INC[v & 15]
+            st[rc + DEALT] += h
+            ha = ha if b else 0
+            hb = 0 if b else hb
+            st[ra + HEALTH] = ha
+            st[ra + TAKEN] += ha0 - ha
+            st[rb + HEALTH] = hb
+            st[rb + TAKEN] += hb0 - hb
+            rt = rb if b else ra
+            blow = ((v >> TAB_THR_SHIFT) & TAB_FIELD) if threatened else net
+            s0, s1, s2, s3 = _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
+                                   rt, r, n, 2, blow - last >= values[st[rt + RANK_E]],
+                                   roll_now, flee, immediate, st[rc + POS])  # fmt: skip
+            if st[fa + G_OVER] != 0:  # the round's loop ends the fight at this slot
+                ha0 = ha = st[ra + HEALTH]
+                hb0 = hb = st[rb + HEALTH]
+                drawn = True
+                t = np.int64(-1)
+                break
+            ta = st[fa + SIDES + V_ENEMY]
+            tb = st[fa + SIDES + np.uint64(4) + V_ENEMY]
+            ra = np.uint64(ta) * ROW
+            rb = np.uint64(tb) * ROW
+            wa = np.uint64(st[ra + TCOL])
+            wb = np.uint64(st[rb + TCOL])
+            ha0 = ha = st[ra + HEALTH]
+            hb0 = hb = st[rb + HEALTH]
+            st[back] = c
+            back += _ONE
+            here += _ONE
+            continue
         st[rc + COUNTS] += _COUNT_INC[v & 15]
         st[rc + DEALT] += total
         h -= total
@@ -888,8 +1010,9 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             drawn = False
             if two:
                 s0, s1, s2, s3, slot, kept, n_live, r, drawn, t, w, v, x = _quiet(
-                    s0, s1, s2, s3, st, fa, tabs, codes, live, slot, kept, n_live, r,
-                    max_rounds)  # fmt: skip
+                    s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col,
+                    cat_rolls, live, slot, kept, n_live, r, max_rounds, n, threatened, roll_now,
+                    flee, immediate)  # fmt: skip
                 if r > max_rounds:
                     break
             if slot >= n_live:  # the end of round r
@@ -905,7 +1028,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
             uc = np.uint64(c)
             rc = uc * ROW
             vs = np.uint64(st[rc + VS])
-            if not drawn:  # (a quiet run's attack with blows to work out comes drawn)
+            if not drawn:  # (a quiet run whose fall ended the fight: drawn, no target)
                 status = st[rc + STATUS]
                 if status != ST_STANDING:  # the start of its turn (``fate.turn_start``)
                     down = st[rc + DOWN]
@@ -1003,9 +1126,17 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
         fresh[rc + VS] = fa + SIDES + np.uint64(4 * side)
-        if mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16:
+        later = False  # a volley whose later hits roll their own FEAT (``_attack``)
+        for t in range(n):
+            w = tabs[where[c, 0] + where[t, 1]]
+            if a_rounds[c, 0] > 1 and w >= 0 and w & _LATER:
+                later = True
+        if (mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16
+                and not later):  # fmt: skip
             fresh[rc + FIRST] |= QUICK | (B_SIDE if side != 0 else 0) | (
                 a_rounds[c, 0] << 16) | (where[c, 0] << 32)  # fmt: skip
+        if st0[c, S_STATUS] == ST_STANDING:
+            fresh[rc + FIRST] |= UP
         fresh[rc + TCOL] = where[c, 1]
         fresh[rc + NEXT] = n
         for d in range(c + 1, n):
@@ -1034,8 +1165,8 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
             outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
-            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(3 * n + 2, np.int64),
             np.zeros(max_agi + 2, np.int64))  # fmt: skip
     for c in range(n):
-        for ca in range(8):
+        for ca in range(cat_colours.shape[1]):
             cat_colours[c, ca] += colours[c * 8 + ca]

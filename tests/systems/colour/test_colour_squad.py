@@ -110,3 +110,20 @@ def test_a_battle_of_more_than_64_with_ties_to_reroll():
                         weapon=("Crowbar", "Brick")[i % 2]) for i in range(50)]
              for s in "ab"}  # fmt: skip
     assert not differences(scenario(fight(sides)), n=60)
+
+
+def test_a_battle_of_more_than_64_with_long_runs_of_ties_and_d1s():
+    """80 combatants of Agility 1 to 3: runs of ties longer than eight (re-rolled and sorted by
+    counting), pairs, short runs, and runs all of d1s, which keep their order unrolled."""
+    sides = {s: [member(f"{s}{i}", abilities={"Agility": (1, 2, 3, 1, 2)[i % 5]},
+                        weapon=("Crowbar", "Brick")[i % 2]) for i in range(40)]
+             for s in "ab"}  # fmt: skip
+    assert not differences(scenario(fight(sides)), n=60)
+
+
+def test_a_battle_of_64_the_most_a_word_of_ties_holds():
+    """64 combatants of Agility 1 to 3 (a word of tie bits full, runs to its last bit)."""
+    sides = {s: [member(f"{s}{i}", abilities={"Agility": (2, 3, 1)[i % 3]},
+                        weapon=("Crowbar", "Brick")[i % 2]) for i in range(32)]
+             for s in "ab"}  # fmt: skip
+    assert not differences(scenario(fight(sides)), n=60)
