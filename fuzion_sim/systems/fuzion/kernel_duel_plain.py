@@ -184,14 +184,70 @@ def _add_phases(ends, deaths, n_trials, f, k_f, k_s, k_u, end_hist, out_hist, de
     return wins_f, wins_s, phases
 
 
+@jit(inline="always")
+def _record(outs, j, side, f, r, t, gone_f, gone_s, died_f, died_s, dealt_f, dealt_s, natt_f,
+            natt_s, hit_f, hit_s):  # fmt: skip
+    """Trial ``j``'s row of the per-trial outputs (``outs``, the duel kernel's): how it ended
+    (``r``, 0: F put S out, 1: S put F out, 2: unresolved) in phase ``t``, and per combatant
+    (F is ``f``) when it went out and died, what it dealt (what the other took), its attacks
+    and hits."""
+    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+     _location_hits) = outs  # fmt: skip
+    s = 1 - f
+    winner[j] = side[f] if r == 0 else (side[s] if r == 1 else UNRESOLVED)
+    end_slot[j] = t
+    out_slot[j, f] = gone_f
+    out_slot[j, s] = gone_s
+    death_slot[j, f] = died_f
+    death_slot[j, s] = died_s
+    dealt[j, f] = dealt_f
+    dealt[j, s] = dealt_s
+    taken[j, f] = dealt_s
+    taken[j, s] = dealt_f
+    attacks[j, f] = natt_f
+    attacks[j, s] = natt_s
+    landed[j, f] = hit_f
+    landed[j, s] = hit_s
+    knock[j, 0] = 0
+    knock[j, 1] = 0
+
+
+@jit
+def _finish(tl, ends, deaths, n_trials, f, k_f, k_s, k_u, sum_f, sum_s, sq_f, sq_s, land_f,
+            land_s, att_f, att_s):  # fmt: skip
+    """Add a chunk's trials into the tally (``tl``, the duel kernel's): the histograms by how
+    they ended (``_add_phases``), and per combatant (F is ``f``) the sums of what it dealt
+    (what the other took) and their squares, its hits and its attacks. ``att_f`` below 0: F
+    attacked every phase and S in every phase but the one F put it out in (the plain duel)."""
+    (_accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+     taken_sq, attacks_sum, landed_sum, _knock_sum, _knock_sq) = tl  # fmt: skip
+    s = 1 - f
+    wins_f, wins_s, phases = _add_phases(ends, deaths, n_trials, f, k_f, k_s, k_u, end_hist,
+                                         out_hist, death_hist)  # fmt: skip
+    if att_f < 0:
+        att_f, att_s = phases, phases - wins_f
+    outcome_counts[k_f] += wins_f
+    outcome_counts[k_s] += wins_s
+    outcome_counts[k_u] += n_trials - wins_f - wins_s
+    dealt_sum[f] += sum_f
+    dealt_sum[s] += sum_s
+    dealt_sq[f] += sq_f
+    dealt_sq[s] += sq_s
+    taken_sum[f] += sum_s  # what one took is what the other dealt
+    taken_sum[s] += sum_f
+    taken_sq[f] += sq_s
+    taken_sq[s] += sq_f
+    attacks_sum[f] += att_f
+    attacks_sum[s] += att_s
+    landed_sum[f] += land_f
+    landed_sum[s] += land_s
+
+
 @jit
 def run_chunk(key, first, n_trials, sp, dp, outs, tl):
     """The plain duel (the module's docstring): the duel kernel's arguments, its numbers."""
     side, n_sides, base_order, max_slots = sp[0], sp[1], sp[13], sp[27]
-    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-     _location_hits) = outs  # fmt: skip
-    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-     taken_sq, attacks_sum, landed_sum, _knock_sum, _knock_sq) = tl  # fmt: skip
+    accumulate = tl[0]
     cut0, cut1, e0, e1, out0, out1, dead0, dead1, _g0, _g1 = _setup(sp, dp[4])
     # F acts first in every phase, S second
     f = np.int64(base_order[0])
@@ -249,40 +305,11 @@ def run_chunk(key, first, n_trials, sp, dp, outs, tl):
             land_f += hit_f
             land_s += hit_s
             continue
-        winner[j] = side[f] if r == 0 else (side[s] if r == 1 else UNRESOLVED)
-        end_slot[j] = t
-        out_slot[j, f] = gone_f
-        out_slot[j, s] = gone_s
-        death_slot[j, f] = died_f
-        death_slot[j, s] = died_s
-        dealt[j, f] = dealt_f
-        dealt[j, s] = dealt_s
-        taken[j, f] = dealt_s
-        taken[j, s] = dealt_f
-        attacks[j, f] = t
-        attacks[j, s] = natt_s
-        landed[j, f] = hit_f
-        landed[j, s] = hit_s
-        knock[j, 0] = 0
-        knock[j, 1] = 0
-    if accumulate:
-        wins_f, wins_s, att_f = _add_phases(ends, deaths, n_trials, f, k_f, k_s, k_u, end_hist,
-                                            out_hist, death_hist)  # fmt: skip
-        outcome_counts[k_f] += wins_f
-        outcome_counts[k_s] += wins_s
-        outcome_counts[k_u] += n_trials - wins_f - wins_s
-        dealt_sum[f] += sum_f
-        dealt_sum[s] += sum_s
-        dealt_sq[f] += sq_f
-        dealt_sq[s] += sq_s
-        taken_sum[f] += sum_s  # what one took is what the other dealt
-        taken_sum[s] += sum_f
-        taken_sq[f] += sq_s
-        taken_sq[s] += sq_f
-        attacks_sum[f] += att_f
-        attacks_sum[s] += att_f - wins_f  # S makes no attack in the phase F puts it out
-        landed_sum[f] += land_f
-        landed_sum[s] += land_s
+        _record(outs, j, side, f, r, t, gone_f, gone_s, died_f, died_s, dealt_f, dealt_s, t,
+                natt_s, hit_f, hit_s)  # fmt: skip
+    if accumulate:  # F attacks every phase; S not in the phase F puts it out
+        _finish(tl, ends, deaths, n_trials, f, k_f, k_s, k_u, sum_f, sum_s, sq_f, sq_s, land_f,
+                land_s, np.int64(-1), np.int64(-1))  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------
@@ -360,10 +387,7 @@ def run_chunk_wounds(key, first, n_trials, sp, dp, outs, tl):
     -5 until then); the duel kernel's arguments, its numbers."""
     side, n_sides, body, hits_max, stun_max = sp[0], sp[1], sp[5], sp[6], sp[7]
     base_order, max_slots, options = sp[13], sp[27], sp[29]
-    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-     _location_hits) = outs  # fmt: skip
-    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-     taken_sq, attacks_sum, landed_sum, _knock_sum, _knock_sq) = tl  # fmt: skip
+    accumulate = tl[0]
     impairment = options[OPT_IMPAIRMENT] != 0
     dying_penalty = options[OPT_DYING_PENALTY]
     n_pen, width, cuts, tables, sizes = _setup_wounds(sp, dp[4])
@@ -459,40 +483,11 @@ def run_chunk_wounds(key, first, n_trials, sp, dp, outs, tl):
             att_f += natt_f
             att_s += natt_s
             continue
-        winner[j] = side[f] if r == 0 else (side[s] if r == 1 else UNRESOLVED)
-        end_slot[j] = t
-        out_slot[j, f] = gone_f
-        out_slot[j, s] = gone_s
-        death_slot[j, f] = died_f
-        death_slot[j, s] = died_s
-        dealt[j, f] = dealt_f
-        dealt[j, s] = dealt_s
-        taken[j, f] = dealt_s
-        taken[j, s] = dealt_f
-        attacks[j, f] = natt_f
-        attacks[j, s] = natt_s
-        landed[j, f] = hit_f
-        landed[j, s] = hit_s
-        knock[j, 0] = 0
-        knock[j, 1] = 0
+        _record(outs, j, side, f, r, t, gone_f, gone_s, died_f, died_s, dealt_f, dealt_s, natt_f,
+                natt_s, hit_f, hit_s)  # fmt: skip
     if accumulate:
-        wins_f, wins_s, _ = _add_phases(ends, deaths, n_trials, f, k_f, k_s, k_u, end_hist,
-                                        out_hist, death_hist)  # fmt: skip
-        outcome_counts[k_f] += wins_f
-        outcome_counts[k_s] += wins_s
-        outcome_counts[k_u] += n_trials - wins_f - wins_s
-        dealt_sum[f] += sum_f
-        dealt_sum[s] += sum_s
-        dealt_sq[f] += sq_f
-        dealt_sq[s] += sq_s
-        taken_sum[f] += sum_s
-        taken_sum[s] += sum_f
-        taken_sq[f] += sq_s
-        taken_sq[s] += sq_f
-        attacks_sum[f] += att_f
-        attacks_sum[s] += att_s
-        landed_sum[f] += land_f
-        landed_sum[s] += land_s
+        _finish(tl, ends, deaths, n_trials, f, k_f, k_s, k_u, sum_f, sum_s, sq_f, sq_s, land_f,
+                land_s, att_f, att_s)  # fmt: skip
 
 
 #: The kernel of each kind of plain duel (``plain_duel``).
