@@ -380,6 +380,15 @@ def _wound(to_c, hmax, stmax, body, lose, impairment, dying_penalty):
     return to_c, dead, lose, out, pen, line
 
 
+@jit(inline="always")
+def _reload(cuts_a, cuts_b, sizes_a, pen_a, pen_b, n_pen, width):
+    """What changes when combatant A's penalty does (``pen_a``; B's is ``pen_b``): both cuts
+    (each attacker's depends on both penalties), and A's damage table's offset and size."""
+    cut_a = cuts_a[pen_a * n_pen + pen_b]
+    cut_b = cuts_b[pen_b * n_pen + pen_a]
+    return cut_a, cut_b, np.uint64(pen_a * width), sizes_a[pen_a]
+
+
 @jit
 def run_chunk_wounds(key, first, n_trials, sp, dp, outs, tl):
     """The plain duel with impairment or stunned on (both weapons Killing): penalties change
@@ -429,8 +438,8 @@ def run_chunk_wounds(key, first, n_trials, sp, dp, outs, tl):
                 lose_f = False
                 pen_f = wound_penalty(hmax_f - (to_f >> _DEALT_AT), hmax_f, impairment,
                                       dying_penalty)  # fmt: skip
-                cut_f, cut_s = cuts_f[pen_f * n_pen + pen_s], cuts_s[pen_s * n_pen + pen_f]
-                off_f, size_f = np.uint64(pen_f * width), sizes_f[pen_f]
+                cut_f, cut_s, off_f, size_f = _reload(cuts_f, cuts_s, sizes_f, pen_f, pen_s,
+                                                      n_pen, width)  # fmt: skip
             else:
                 natt_f += 1
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -445,14 +454,14 @@ def run_chunk_wounds(key, first, n_trials, sp, dp, outs, tl):
                         break
                     if pen != pen_s:
                         pen_s = pen
-                        cut_f, cut_s = cuts_f[pen_f * n_pen + pen_s], cuts_s[pen_s * n_pen + pen_f]
-                        off_s, size_s = np.uint64(pen_s * width), sizes_s[pen_s]
+                        cut_s, cut_f, off_s, size_s = _reload(cuts_s, cuts_f, sizes_s, pen_s,
+                                                              pen_f, n_pen, width)  # fmt: skip
             if lose_s:
                 lose_s = False
                 pen_s = wound_penalty(hmax_s - (to_s >> _DEALT_AT), hmax_s, impairment,
                                       dying_penalty)  # fmt: skip
-                cut_f, cut_s = cuts_f[pen_f * n_pen + pen_s], cuts_s[pen_s * n_pen + pen_f]
-                off_s, size_s = np.uint64(pen_s * width), sizes_s[pen_s]
+                cut_s, cut_f, off_s, size_s = _reload(cuts_s, cuts_f, sizes_s, pen_s, pen_f,
+                                                      n_pen, width)  # fmt: skip
             else:
                 natt_s += 1
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -467,8 +476,8 @@ def run_chunk_wounds(key, first, n_trials, sp, dp, outs, tl):
                         break
                     if pen != pen_f:
                         pen_f = pen
-                        cut_f, cut_s = cuts_f[pen_f * n_pen + pen_s], cuts_s[pen_s * n_pen + pen_f]
-                        off_f, size_f = np.uint64(pen_f * width), sizes_f[pen_f]
+                        cut_f, cut_s, off_f, size_f = _reload(cuts_f, cuts_s, sizes_f, pen_f,
+                                                              pen_s, n_pen, width)  # fmt: skip
         dealt_f, dealt_s = to_s >> _DEALT_AT, to_f >> _DEALT_AT
         hit_f, hit_s = to_s & _FIELD, to_f & _FIELD
         if accumulate:
