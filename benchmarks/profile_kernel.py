@@ -103,17 +103,17 @@ def run_kernel(scenario: str, chunks: int, code_out: Path, kernel_name: str | No
             module, function = kernel_duel_plain, kernel_duel_plain.KERNELS[plan.plain]
     for c in range(chunks):  # a streamed run, as `fuzion-sim run` does it
         fuzion.tally_chunk(plan, chunk_key(1, c), 0, CHUNK)
+    if plan.kernel == "general":  # run_chunk allocates in Python and calls the jitted trials
+        function = kernel.trials_of(function)
     overload = next(iter(function.overloads.values()))
     name, size = overload.fndesc.llvm_func_name, CODE_BYTES
-    if plan.kernel == "general":  # its trials: the object numba links into run_chunk
-        trials = kernel.trials_of(function)
-        symbols = trials_functions(trials)
+    if plan.kernel == "general":  # the trial loop's object, with the rooms it links in
+        symbols = trials_functions(function)
         name = next(n for offset, _, n in symbols if offset == 0)
         size = max(offset + length for offset, length, _ in symbols)
         Path(f"{code_out}.syms").write_text(
             "".join(f"{offset} {length} {short_name(n)}\n" for offset, length, n in symbols)
         )
-        function = trials
     address = overload.library.get_pointer_to_function(name)
     code_out.write_bytes(ctypes.string_at(address, size))
     print(f"{module.__name__}.{function.__name__} {address}")

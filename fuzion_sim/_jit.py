@@ -35,7 +35,8 @@ from numba.core.serialize import dumps
 
 __all__ = ["jit"]
 
-_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False}
+_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False,
+            "no_cfunc_wrapper": True}
 _PACKAGE = Path(__file__).resolve().parent
 
 

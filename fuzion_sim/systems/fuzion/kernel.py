@@ -1,14 +1,17 @@
 """The Fuzion fight kernel: one jitted loop over a chunk of trials.
 
 It sees only arrays and numbers (the compiled :class:`~.compile.Plan`, argument by argument)
-and writes into preallocated output arrays. ``run_chunk`` allocates the arrays a trial works in
-and hands everything to ``trials``, the loop itself. Both are made by ``_kernel`` for a set of
-rooms (:class:`Features`: vehicles, missiles, the scene, hazards, motion, dogfights ...): the
-flags are the closure's constants, so numba leaves out the code of a room a fight cannot reach
-(:func:`kernel_for` picks the compiled set). The loop's rooms are inlined helpers:
-``actions.py`` (tactics, waiting, every action that does not attack, movement) and ``strike.py``
-(the attack, in the named groups of arrays defined there); rule mechanics live in ``rules.py``;
-the tactics bytecode is described in ``tactics.py``.
+and writes into preallocated output arrays. ``run_chunk``, plain Python, stacks the plan's
+per-combatant arrays into two tables, allocates the tables a trial works in (their rows are
+named in ``state.py``) and hands everything to ``trials``, the jitted loop itself. Called from
+Python, the loop compiles once; called from a jitted ``run_chunk``, numba would emit its machine
+code a second time inside the caller's (PERFORMANCE-NOTES lesson 40). Both are made by
+``_kernel`` for a set of rooms (:class:`Features`: vehicles, missiles, the scene, hazards,
+motion, dogfights ...): the flags are the closure's constants, so numba leaves out the code of
+a room a fight cannot reach (:func:`kernel_for` picks the compiled set). The loop's rooms are
+inlined helpers: ``actions.py`` (tactics, waiting, every action that does not attack, movement)
+and ``strike.py`` (the attack, in the named groups of arrays defined there); rule mechanics live
+in ``rules.py``; the tactics bytecode is described in ``tactics.py``.
 
 Semantics (RULINGS F8-F18, F21-F26, F32-F33): time runs in slots (a phase, a segment of the
 speed chart, or a pass of an extra-actions phase; ``timing.py``). Within a slot combatants act
@@ -41,6 +44,7 @@ import numpy as np
 
 from ..._jit import jit
 from ...engine.rng import trial_seed, xoshiro
+from . import state as rows
 from . import tactics as tx
 from .actions import (
     Sense,
@@ -174,6 +178,7 @@ from .kernel_parts import choose_target, log_event, sort_by_key
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .motion import MO_ANY, Motion, bump, control_turn, drive
 from .motion import reset_trial as motion_reset
+from .motion_build import MF_ALT, MF_HEIGHT, MI_LOCO, MI_MOVE, MI_SKILL, MI_SPEED
 from .rules import (
     bleed,
     effective,
@@ -216,7 +221,6 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         vehicles, suits, mecha_range, missiles, scene, ground, hazards, motion, jumps, drives,
         dogfights, arsenal, gate_on, area, extra_attacks))  # fmt: skip
 
-    @jit(variant=variant)
     def run_chunk(
         key, first, n_trials,
         # combatants
@@ -376,274 +380,280 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             many there were.
         """
         n_comb = side.shape[0]
-        # per-combatant state of the current trial
-        hits = np.empty(n_comb, np.int64)
-        stun = np.empty(n_comb, np.int64)
-        dead = np.zeros(n_comb, np.bool_)
-        gave_up = np.zeros(n_comb, np.bool_)  # presence attack: surrendered
-        lose = np.zeros(n_comb, np.bool_)  # F22 stunned, or awed: loses its next action
-        is_out = np.zeros(n_comb, np.bool_)
-        target = np.empty(n_comb, np.int64)
-        penalty = np.empty(n_comb, np.int64)  # penalty to primaries now (wounds, stunned)
-        e_ref = np.empty(n_comb, np.int64)  # effective primaries under that penalty
-        e_dex = np.empty(n_comb, np.int64)
-        e_str = np.empty(n_comb, np.int64)
-        px = np.empty(n_comb, np.float64)
-        py = np.empty(n_comb, np.float64)
+        given = locals()
+        # the plan's per-combatant arrays as two tables, the chunk's own copy (state.py)
+        ci = _stack(given, rows.PLAN_INT, np.int64)
+        cf = _stack(given, rows.PLAN_FLOAT, np.float64)
+        # a trial's state, one row a quantity (state.py), and the missile engagements in flight
+        si = np.zeros((len(rows.STATE_INT), n_comb), np.int64)
+        sb = np.zeros((len(rows.STATE_BOOL), n_comb), np.bool_)
+        sf = np.zeros((len(rows.STATE_FLOAT), n_comb), np.float64)
+        n_eng = 1
+        if options[OPT_ANY_MISSILE] != 0:
+            n_eng = ENGAGEMENTS_PER_ACTION * int(np.sum(acts)) + n_comb
+        se = np.zeros((len(rows.ENGAGEMENT), n_eng), np.int64)
+        si[[rows.HIT_CREW, rows.ARM_CUR, rows.DF_REQ]] = -1
+        se[rows.E_TGT] = -1
+        si[rows.ROOM] = (vclass > 0) | (suit_max > 0)
+        sb[rows.HIDDEN] = carrier >= 0
+        si[rows.MO_SPEED] = mo_i[:, MI_SPEED]
+        sf[rows.MO_ALT] = mo_f[:, MF_ALT]
+        # the rest of the state: by pair, by side, by vehicle row, by weapon, by obstacle
         moved = np.zeros((n_comb, 3), np.float64)  # its last action's move: metres, dx, dy
         dist = np.empty(n_comb * n_comb, np.float64)
         rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
         dist0 = np.empty(n_comb * n_comb, np.float64)  # the same at the start, copied each trial
         rmod0 = np.empty(n_comb * n_comb, np.int64)
         geometry(pos_x0, pos_y0, w_range, dist0, rmod0)
-        aim = np.zeros(n_comb, np.int64)
-        aim_tgt = np.zeros(n_comb, np.int64)  # whom the aim is on
-        in_cover = np.zeros(n_comb, np.bool_)  # still behind its cover and in its posture
-        prone = np.zeros(n_comb, np.bool_)
-        next_mod = np.zeros(n_comb, np.int64)  # to its next attack (sweep: -2 / +2; presence)
-        dodge = np.zeros(n_comb, np.int64)  # defence bonus against every attack until it acts
-        block = np.zeros(n_comb, np.int64)  # against melee attacks until it acts
-        diving = np.zeros(n_comb, np.bool_)
-        dv_pen = np.zeros(n_comb, np.int64)  # DEX penalty until its next action (move by/thru)
-        held_by = np.empty(n_comb, np.int64)
-        hold = np.zeros(n_comb, np.int64)
-        disarmed = np.zeros(n_comb, np.bool_)
-        ammo = np.empty(n_comb, np.int64)
-        reloading = np.zeros(n_comb, np.int64)
-        recovering = np.zeros(n_comb, np.bool_)
-        damaged = np.zeros(n_comb, np.bool_)  # took damage this time unit
-        waiting = np.empty(n_comb, np.int64)  # WAIT_* or -1
-        holstered = np.zeros(n_comb, np.bool_)
-        obs_pen = np.zeros(n_comb, np.int64)  # obscured: -2 / -4 to attack and defence this phase
-        acted_t = np.zeros(n_comb, np.int64)  # slot (1-based, since the start) of its last turn
-        aborted_t = np.zeros(n_comb, np.int64)  # slot whose turn it gave up to defend
-        stable = np.zeros(n_comb, np.bool_)  # stabilised by first aid: no more bleeding (F25)
-        c_knock = np.empty(n_comb, np.int64)
-        # the combatants an attack damaged (one, or everyone in an area) and what each lost
-        v_c = np.empty(n_comb, np.int64)
-        v_hits = np.empty(n_comb, np.int64)
-        v_stun = np.empty(n_comb, np.int64)
-        v_through = np.empty(n_comb, np.int64)
-        # per-trial counters, written out at the end of the trial
-        c_out = np.empty(n_comb, np.int64)
-        c_death = np.empty(n_comb, np.int64)
-        c_dealt = np.empty(n_comb, np.int64)
-        c_taken = np.empty(n_comb, np.int64)
-        c_attacks = np.empty(n_comb, np.int64)
-        c_landed = np.empty(n_comb, np.int64)
         standing = np.empty(n_sides, np.int64)
-        order = np.empty(n_comb, np.int64)
-        tiebreak = np.empty(n_comb, np.float64)
-        init_key = np.empty(n_comb, np.float64)
         stack = np.empty(tx.MAX_STACK, np.float64)
         queue = np.empty(4, np.int64)  # actors of this turn: an interrupting waiter goes first
         qforced = np.zeros(4, np.bool_)  # a waiter's interrupt: attack the one it waited for
-        # vehicles: heading now, damage at each row of its table, rows destroyed, state, counters
-        hd = np.zeros(n_comb, np.float64)
-        loc_dmg = np.zeros(n_comb * V_ROWS, np.int64)
-        vdest = np.zeros(n_comb, np.int64)
-        vstate = np.zeros(n_comb, np.int64)
-        c_immob = np.zeros(n_comb, np.int64)
-        c_unctl = np.zeros(n_comb, np.int64)
-        c_crits = np.zeros(n_comb, np.int64)
-        c_crit_t = np.zeros(n_comb, np.int64)
-        hit_crew = np.full(n_comb, -1, np.int64)
-        hidden = carrier >= 0  # a crew member is no target of its own
-        # missiles: charges left, the engagements in flight (missile.MState), counters
-        n_eng = 1
-        if options[OPT_ANY_MISSILE] != 0:
-            n_eng = ENGAGEMENTS_PER_ACTION * np.int64(np.sum(acts)) + n_comb
-        cm_left = np.zeros(n_comb, np.int64)
-        e_from = np.zeros(n_eng, np.int64)
-        e_tgt = np.full(n_eng, -1, np.int64)
-        e_left = np.zeros(n_eng, np.int64)
-        e_rounds = np.zeros(n_eng, np.int64)
-        e_round = np.zeros(n_eng, np.int64)
-        e_bonus = np.zeros(n_eng, np.int64)
-        e_asp = np.zeros(n_eng, np.int64)
-        e_last = np.zeros(n_eng, np.int64)
-        e_hit = np.zeros(n_eng, np.int64)
-        incoming = np.zeros(n_comb, np.int64)
-        c_mhit = np.zeros(n_comb, np.int64)
-        c_meng = np.zeros(n_comb, np.int64)
-        c_mevaded = np.zeros(n_comb, np.int64)
-        # weapons taken up: the weapon arrays are the chunk's own (the plan's stay as they are)
-        arm_cur = np.full(n_comb, -1, np.int64)
+        loc_dmg = np.zeros(n_comb * V_ROWS, np.int64)  # a vehicle's damage at each row
         arm_ammo = np.zeros(max(arms_i.shape[0], 1), np.int64)
-        if arms_i.shape[0] > 0:
-            att_skill = att_skill.copy()
-            w_melee = w_melee.copy()
-            w_dmg = w_dmg.copy()
-            w_dc = w_dc.copy()
-            w_acc = w_acc.copy()
-            w_min_str = w_min_str.copy()
-            w_ap = w_ap.copy()
-            w_energy = w_energy.copy()
-            w_shots = w_shots.copy()
-            w_reload = w_reload.copy()
-            w_kills = w_kills.copy()
-            w_blade = w_blade.copy()
-            w_autofire = w_autofire.copy()
-            w_rof = w_rof.copy()
-            w_explosive = w_explosive.copy()
-            w_missile = w_missile.copy()
-            w_mdv = w_mdv.copy()
-            att_mod_r = att_mod_r.copy()
-            att_mod_m = att_mod_m.copy()
-            w_arc = w_arc.copy()
-            w_range = w_range.copy()
-            w_area = w_area.copy()
-            rscale = rscale.copy()
-        # the mecha rules: armour lost to staged penetration by area, the suits' SDP left
+        # the mecha rules: armour lost to staged penetration by area
         arm_lost = np.zeros((n_comb, vehicle_location_hits.shape[1] + 1), np.int64)
-        suit = np.zeros(n_comb, np.int64)
-        room = np.zeros(n_comb, np.int64)  # hits not the people's: a vehicle or a suit (hull.py)
-        for c in range(n_comb):
-            room[c] = vclass[c] > 0 or suit_max[c] > 0
-        # each obstacle's structure left, who fell, the counters (impact.Impacts)
-        ob_left = np.zeros(ob_sdp.shape[0], np.int64)
-        fallen = np.zeros(n_comb, np.int64)
-        c_falls = np.zeros(n_comb, np.int64)
-        c_colls = np.zeros(n_comb, np.int64)
-        c_imp = np.zeros(n_comb, np.int64)
-        c_broke = np.zeros(n_comb, np.int64)
+        ob_left = np.zeros(ob_sdp.shape[0], np.int64)  # each obstacle's structure left
         k_from = np.zeros(1, np.float64)  # what the last knockback's wall or fall put through
-        # the environment (hazard.HState): in a zone and breath left (full when no zone), inside
-        # an obscuring zone, the zones of the last phase's end, poison, counters
-        env = np.zeros((n_comb, 3), np.int64)  # and END left (pushing, M-75)
-        for c in range(n_comb):
-            env[c, 1] = endurance[3 * c]
-            env[c, 2] = endurance[3 * c + 1]
-        in_smoke = np.zeros(n_comb, np.int64)
-        was_in = np.zeros(n_comb, np.int64)
-        ps_dc = np.zeros(n_comb, np.int64)
-        ps_pool = np.zeros(n_comb, np.int64)
-        ps_clock = np.zeros(n_comb, np.int64)
-        c_hz_dmg = np.zeros(n_comb, np.int64)
-        c_hz_ph = np.zeros(n_comb, np.int64)
-        c_hz_out = np.zeros(n_comb, np.int64)
-        c_breath = np.zeros(n_comb, np.int64)
-        # vehicles in motion (motion.Motion): MOVE, control state and altitude now, counters
-        mo = Motion(
-            np.ascontiguousarray(mo_i[:, 0]), np.ascontiguousarray(mo_i[:, 1]),
-            np.ascontiguousarray(mo_i[:, 2]), np.ascontiguousarray(mo_i[:, 3]),
-            np.ascontiguousarray(mo_f[:, 0]), np.ascontiguousarray(mo_f[:, 1]), mo_dv, mo_opts,
-            mo_i[:, 0].copy(), np.zeros(n_comb, np.int64), mo_f[:, 0].copy(),
-            np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64), np.zeros(n_comb, np.int64),
-            np.zeros(n_comb, np.int64),
-            VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
-                   vehicle_location_hits, vehicle_location_damage, hit_crew),
-        )
-        # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off; counters
+        # the environment (hazard.HState): in a zone, breath left (full when no zone), END left
+        env = np.zeros((n_comb, 3), np.int64)
+        env[:, 1] = endurance[0 : 3 * n_comb : 3]
+        env[:, 2] = endurance[1 : 3 * n_comb : 3]
+        # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off
         dfs = np.zeros((n_comb, 4), np.int64)
-        df_req = np.full(n_comb, -1, np.int64)
-        for c in range(n_comb):
-            dfs[c, 0] = -1
-            dfs[c, 3] = -1
+        dfs[:, 0] = -1
+        dfs[:, 3] = -1
         if df_opts[DO_ON] != 0:  # the tailing bonus rides in the pair's modifier (dogfight.py)
             called_mod = called_mod.copy()
-        df_since = np.zeros(n_comb, np.int64)
-        df_need = np.zeros(n_comb, np.int64)
-        df_wish = np.zeros(n_comb, np.int64)
-        c_df_rolls = np.zeros(n_comb, np.int64)
-        c_df_won = np.zeros(n_comb, np.int64)
-        c_df_tail = np.zeros(n_comb, np.int64)
-        c_df_broke = np.zeros(n_comb, np.int64)
+        mi_t = np.ascontiguousarray(mo_i.T)  # vehicles in motion: a row a column of mo_i, mo_f
+        mf_t = np.ascontiguousarray(mo_f.T)
+        mo_out = (lost_control, spins, rams, crashes)
         trials(
-            key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd,
-            rec,
-            run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
-            base_order, targeting, surprised, pos_x0, pos_y0, int_, perception, obscured,
-            holstered0,
-            unarmed0, abort_kind, tech, physician, scale, knock_body, called_loc, called_mod,
-            w_melee,
-            w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills,
-            w_blade, w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades,
-            a_cover, tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default,
-            rule_start, rule_count, rules, code, consts, presence_margin, presence_effect, acts,
-            slots_per_round, start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit,
-            roll_table, task_table, def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num,
-            loc_den,
-            carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-            v_thr, v_eff, v_locid, v_call, w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc,
-            w_mounted, arm_start, arms_i, arms_f, rscale, rs_target, suit_max,
-            im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
-            terrain,
-            hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
-            ps_pool0, hz_tick, df_opts, df_fly, df_skill, df_intel,
-            winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-            location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
-            vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded,
-            falls, collisions, impact_taken, broke_through,
-            hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
-            dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
-            log_trial, events, n_events, hits, stun, dead, gave_up, lose, is_out, target, penalty,
-            e_ref, e_dex, e_str, px, py, moved, dist, rmod, dist0, rmod0, aim, aim_tgt, in_cover,
-            prone,
-            next_mod, dodge, block, diving, dv_pen, held_by, hold, disarmed, ammo, reloading,
-            recovering, damaged, waiting, holstered, obs_pen, acted_t, aborted_t, stable, c_knock,
-            v_c,
-            v_hits, v_stun, v_through, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed,
-            standing,
-            order, tiebreak, init_key, stack, queue, qforced, hd, loc_dmg, vdest, vstate, c_immob,
-            c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur, arm_ammo, cm_left, e_from, e_tgt,
-            e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit, incoming, c_mhit, c_meng,
-            c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls, c_colls, c_imp, c_broke,
-            k_from,
-            env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
-            mo, (lost_control, spins, rams, crashes),
-            dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
+            key, first, n_trials, ci, cf, n_sides, called_mod, rules, code, consts,
+            presence_margin, presence_effect, acts, slots_per_round, start_slot, slots_per_unit,
+            max_slots, options, ap_factor, knock_unit, roll_table, task_table, def_table,
+            nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, v_rows, v_nrows, v_num, v_den,
+            v_crew, v_thr, v_eff, v_locid, v_call, arms_i, arms_f, ob_rect, ob_sdp, ob_kills,
+            drop_geo, fall_dc, fall_kills, im_bands, im_opts, terrain, hz_kind, hz_dc, hz_shape,
+            hz_geom, hz_flags, endurance, hz_tick, df_opts, winner, end_slot, out_slot, death_slot,
+            dealt, taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits,
+            crit_any, crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit,
+            engagements, evaded, falls, collisions, impact_taken, broke_through, hazard_damage,
+            hazard_phases, hazard_out, breath_out, breathless, dogfight_rolls, dogfight_won,
+            dogfight_tail, broke_off, log_trial, events, n_events, si, sb, sf, se, moved, dist,
+            rmod, dist0, rmod0, standing, stack, queue, qforced, loc_dmg, arm_ammo, arm_lost,
+            ob_left, k_from, env, mo_out, dfs, mi_t, mf_t, mo_dv, mo_opts,
         )  # fmt: skip
 
 
     @jit(_nrt=False, variant=variant)
     def trials(
-        key, first, n_trials, side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-        run_m, sprint_m, att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res,
-        base_order, targeting, surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0,
-        unarmed0, abort_kind, tech, physician, scale, knock_body, called_loc, called_mod, w_melee,
-        w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload, w_kills, w_blade,
-        w_autofire, w_rof, w_area, w_explosive, a_pd, a_ekd, a_kills, a_half_blades, a_cover,
-        tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, tac_default, rule_start,
-        rule_count, rules, code, consts, presence_margin, presence_effect, acts, slots_per_round,
-        start_slot, slots_per_unit, max_slots, options, ap_factor, knock_unit, roll_table,
-        task_table,
-        def_table, nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, carrier, pilot_of, vclass,
-        heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call,
-        w_missile, w_mdv, m_evade, m_evade_ref, m_cm, w_arc, w_mounted, arm_start, arms_i, arms_f,
-        rscale, rs_target, suit_max, im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc,
-        fall_kills, im_bands, im_opts, terrain,
-        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
-        hz_tick, df_opts, df_fly, df_skill, df_intel, winner, end_slot, out_slot, death_slot, dealt,
-        taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits, crit_any,
-        crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements,
-        evaded, falls, collisions, impact_taken, broke_through,
-        hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
-        dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
-        log_trial, events, n_events,
-        # the scratch arrays run_chunk allocates
-        hits, stun, dead, gave_up, lose, is_out, target, penalty, e_ref, e_dex, e_str, px, py,
-        moved,
-        dist, rmod, dist0, rmod0, aim, aim_tgt, in_cover, prone, next_mod, dodge, block, diving,
-        dv_pen,
-        held_by, hold, disarmed, ammo, reloading, recovering, damaged, waiting, holstered, obs_pen,
-        acted_t, aborted_t, stable, c_knock, v_c, v_hits, v_stun, v_through, c_out, c_death,
-        c_dealt,
-        c_taken, c_attacks, c_landed, standing, order, tiebreak, init_key, stack, queue, qforced,
-        hd,
-        loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t, hit_crew, hidden, arm_cur,
-        arm_ammo, cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit,
-        incoming, c_mhit, c_meng, c_mevaded, arm_lost, suit, room, ob_left, fallen, c_falls,
-        c_colls,
-        c_imp, c_broke, k_from,
-        env, in_smoke, was_in, ps_dc, ps_pool, ps_clock, c_hz_dmg, c_hz_ph, c_hz_out, c_breath,
-        mo, mo_out,
-        dfs, df_req, df_since, df_need, df_wish, c_df_rolls, c_df_won, c_df_tail, c_df_broke,
+        key, first, n_trials, ci, cf, n_sides, called_mod, rules, code, consts, presence_margin,
+        presence_effect, acts, slots_per_round, start_slot, slots_per_unit, max_slots, options,
+        ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets, nd6_table,
+        loc_by_roll, loc_num, loc_den, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff,
+        v_locid, v_call, arms_i, arms_f, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills,
+        im_bands, im_opts, terrain, hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, endurance,
+        hz_tick, df_opts, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
+        knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
+        vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded, falls,
+        collisions, impact_taken, broke_through, hazard_damage, hazard_phases, hazard_out,
+        breath_out, breathless, dogfight_rolls, dogfight_won, dogfight_tail, broke_off, log_trial,
+        events, n_events, si, sb, sf, se, moved, dist, rmod, dist0, rmod0, standing, stack, queue,
+        qforced, loc_dmg, arm_ammo, arm_lost, ob_left, k_from, env, mo_out, dfs, mi_t, mf_t, mo_dv,
+        mo_opts,
     ):  # fmt: skip
         """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
-        arrays it works in (the per-combatant state of a trial, the tactics stack) come from
+        arrays it works in (the tables of a trial's state, the tactics stack) come from
         ``run_chunk``, so it allocates nothing, and copying an array into an inlined helper costs
-        no atomic increment (twice the speed: PERFORMANCE-NOTES)."""
+        no atomic increment (twice the speed: PERFORMANCE-NOTES). ``ci``, ``cf`` (the plan's) and
+        ``si``, ``sb``, ``sf``, ``se`` (the state's) are tables whose rows ``state.py`` names."""
+        # the rows of the tables (state.py)
+        side = ci[rows.SIDE]
+        ref = ci[rows.REF]
+        dex = ci[rows.DEX]
+        strength = ci[rows.STRENGTH]
+        body = ci[rows.BODY]
+        hits_max = ci[rows.HITS_MAX]
+        stun_max = ci[rows.STUN_MAX]
+        sd = ci[rows.SD]
+        rec = ci[rows.REC]
+        att_skill = ci[rows.ATT_SKILL]
+        h2h_skill = ci[rows.H2H_SKILL]
+        escape_skill = ci[rows.ESCAPE_SKILL]
+        def_ranged = ci[rows.DEF_RANGED]
+        def_melee = ci[rows.DEF_MELEE]
+        pre = ci[rows.PRE]
+        res = ci[rows.RES]
+        base_order = ci[rows.BASE_ORDER]
+        targeting = ci[rows.TARGETING]
+        surprised = ci[rows.SURPRISED]
+        int_ = ci[rows.INT_]
+        perception = ci[rows.PERCEPTION]
+        obscured = ci[rows.OBSCURED]
+        holstered0 = ci[rows.HOLSTERED0]
+        unarmed0 = ci[rows.UNARMED0]
+        abort_kind = ci[rows.ABORT_KIND]
+        tech = ci[rows.TECH]
+        physician = ci[rows.PHYSICIAN]
+        scale = ci[rows.SCALE]
+        knock_body = ci[rows.KNOCK_BODY]
+        called_loc = ci[rows.CALLED_LOC]
+        w_melee = ci[rows.W_MELEE]
+        w_dmg = ci[rows.W_DMG]
+        w_dc = ci[rows.W_DC]
+        w_acc = ci[rows.W_ACC]
+        w_min_str = ci[rows.W_MIN_STR]
+        w_ap = ci[rows.W_AP]
+        w_energy = ci[rows.W_ENERGY]
+        w_shots = ci[rows.W_SHOTS]
+        w_reload = ci[rows.W_RELOAD]
+        w_kills = ci[rows.W_KILLS]
+        w_blade = ci[rows.W_BLADE]
+        w_autofire = ci[rows.W_AUTOFIRE]
+        w_rof = ci[rows.W_ROF]
+        w_explosive = ci[rows.W_EXPLOSIVE]
+        a_pd = ci[rows.A_PD]
+        a_ekd = ci[rows.A_EKD]
+        a_kills = ci[rows.A_KILLS]
+        a_half_blades = ci[rows.A_HALF_BLADES]
+        a_cover = ci[rows.A_COVER]
+        tgt_mod_r = ci[rows.TGT_MOD_R]
+        tgt_mod_m = ci[rows.TGT_MOD_M]
+        cover_r = ci[rows.COVER_R]
+        cover_m = ci[rows.COVER_M]
+        att_mod_r = ci[rows.ATT_MOD_R]
+        att_mod_m = ci[rows.ATT_MOD_M]
+        tac_default = ci[rows.TAC_DEFAULT]
+        rule_start = ci[rows.RULE_START]
+        rule_count = ci[rows.RULE_COUNT]
+        carrier = ci[rows.CARRIER]
+        pilot_of = ci[rows.PILOT_OF]
+        vclass = ci[rows.VCLASS]
+        kill_unit = ci[rows.KILL_UNIT]
+        w_missile = ci[rows.W_MISSILE]
+        w_mdv = ci[rows.W_MDV]
+        m_evade = ci[rows.M_EVADE]
+        m_evade_ref = ci[rows.M_EVADE_REF]
+        m_cm = ci[rows.M_CM]
+        w_arc = ci[rows.W_ARC]
+        w_mounted = ci[rows.W_MOUNTED]
+        arm_start = ci[rows.ARM_START]
+        rs_target = ci[rows.RS_TARGET]
+        suit_max = ci[rows.SUIT_MAX]
+        im_row = ci[rows.IM_ROW]
+        hz_who = ci[rows.HZ_WHO]
+        hz_arm = ci[rows.HZ_ARM]
+        ps_dc0 = ci[rows.PS_DC0]
+        ps_pool0 = ci[rows.PS_POOL0]
+        df_fly = ci[rows.DF_FLY]
+        df_skill = ci[rows.DF_SKILL]
+        df_intel = ci[rows.DF_INTEL]
+        run_m = cf[rows.RUN_M]
+        sprint_m = cf[rows.SPRINT_M]
+        pos_x0 = cf[rows.POS_X0]
+        pos_y0 = cf[rows.POS_Y0]
+        w_range = cf[rows.W_RANGE]
+        w_area = cf[rows.W_AREA]
+        heading0 = cf[rows.HEADING0]
+        rscale = cf[rows.RSCALE]
+        hits = si[rows.HITS]
+        stun = si[rows.STUN]
+        target = si[rows.TARGET]
+        penalty = si[rows.PENALTY]
+        e_ref = si[rows.E_REF]
+        e_dex = si[rows.E_DEX]
+        e_str = si[rows.E_STR]
+        aim = si[rows.AIM]
+        aim_tgt = si[rows.AIM_TGT]
+        next_mod = si[rows.NEXT_MOD]
+        dodge = si[rows.DODGE]
+        block = si[rows.BLOCK]
+        dv_pen = si[rows.DV_PEN]
+        held_by = si[rows.HELD_BY]
+        hold = si[rows.HOLD]
+        ammo = si[rows.AMMO]
+        reloading = si[rows.RELOADING]
+        waiting = si[rows.WAITING]
+        obs_pen = si[rows.OBS_PEN]
+        acted_t = si[rows.ACTED_T]
+        aborted_t = si[rows.ABORTED_T]
+        v_c = si[rows.V_C]
+        v_hits = si[rows.V_HITS]
+        v_stun = si[rows.V_STUN]
+        v_through = si[rows.V_THROUGH]
+        c_knock = si[rows.C_KNOCK]
+        c_out = si[rows.C_OUT]
+        c_death = si[rows.C_DEATH]
+        c_dealt = si[rows.C_DEALT]
+        c_taken = si[rows.C_TAKEN]
+        c_attacks = si[rows.C_ATTACKS]
+        c_landed = si[rows.C_LANDED]
+        order = si[rows.ORDER]
+        vdest = si[rows.VDEST]
+        vstate = si[rows.VSTATE]
+        c_immob = si[rows.C_IMMOB]
+        c_unctl = si[rows.C_UNCTL]
+        c_crits = si[rows.C_CRITS]
+        c_crit_t = si[rows.C_CRIT_T]
+        hit_crew = si[rows.HIT_CREW]
+        cm_left = si[rows.CM_LEFT]
+        incoming = si[rows.INCOMING]
+        c_mhit = si[rows.C_MHIT]
+        c_meng = si[rows.C_MENG]
+        c_mevaded = si[rows.C_MEVADED]
+        arm_cur = si[rows.ARM_CUR]
+        suit = si[rows.SUIT]
+        room = si[rows.ROOM]
+        fallen = si[rows.FALLEN]
+        c_falls = si[rows.C_FALLS]
+        c_colls = si[rows.C_COLLS]
+        c_imp = si[rows.C_IMP]
+        c_broke = si[rows.C_BROKE]
+        in_smoke = si[rows.IN_SMOKE]
+        was_in = si[rows.WAS_IN]
+        ps_dc = si[rows.PS_DC]
+        ps_pool = si[rows.PS_POOL]
+        ps_clock = si[rows.PS_CLOCK]
+        c_hz_dmg = si[rows.C_HZ_DMG]
+        c_hz_ph = si[rows.C_HZ_PH]
+        c_hz_out = si[rows.C_HZ_OUT]
+        c_breath = si[rows.C_BREATH]
+        df_req = si[rows.DF_REQ]
+        df_since = si[rows.DF_SINCE]
+        df_need = si[rows.DF_NEED]
+        df_wish = si[rows.DF_WISH]
+        c_df_rolls = si[rows.C_DF_ROLLS]
+        c_df_won = si[rows.C_DF_WON]
+        c_df_tail = si[rows.C_DF_TAIL]
+        c_df_broke = si[rows.C_DF_BROKE]
+        dead = sb[rows.DEAD]
+        gave_up = sb[rows.GAVE_UP]
+        lose = sb[rows.LOSE]
+        is_out = sb[rows.IS_OUT]
+        in_cover = sb[rows.IN_COVER]
+        prone = sb[rows.PRONE]
+        diving = sb[rows.DIVING]
+        disarmed = sb[rows.DISARMED]
+        recovering = sb[rows.RECOVERING]
+        damaged = sb[rows.DAMAGED]
+        holstered = sb[rows.HOLSTERED]
+        stable = sb[rows.STABLE]
+        hidden = sb[rows.HIDDEN]
+        px = sf[rows.PX]
+        py = sf[rows.PY]
+        tiebreak = sf[rows.TIEBREAK]
+        init_key = sf[rows.INIT_KEY]
+        hd = sf[rows.HD]
+        e_from = se[rows.E_FROM]
+        e_tgt = se[rows.E_TGT]
+        e_left = se[rows.E_LEFT]
+        e_rounds = se[rows.E_ROUNDS]
+        e_round = se[rows.E_ROUND]
+        e_bonus = se[rows.E_BONUS]
+        e_asp = se[rows.E_ASP]
+        e_last = se[rows.E_LAST]
+        e_hit = se[rows.E_HIT]
         n_comb = side.shape[0]
         impairment = options[OPT_IMPAIRMENT] != 0
         stunned_rule = options[OPT_STUNNED] != 0
@@ -749,6 +759,12 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
         vs = VState(hd, loc_dmg, vdest, vstate, c_immob, c_unctl, c_crits, c_crit_t,
                     vehicle_location_hits, vehicle_location_damage, hit_crew)  # fmt: skip
+        # vehicles in motion (motion.Motion): MOVE, control state and altitude now, counters
+        mo = Motion(
+            mi_t[MI_SPEED], mi_t[MI_MOVE], mi_t[MI_LOCO], mi_t[MI_SKILL], mf_t[MF_ALT],
+            mf_t[MF_HEIGHT], mo_dv, mo_opts, si[rows.MO_SPEED], si[rows.MO_CTL], sf[rows.MO_ALT],
+            si[rows.MO_LOST], si[rows.MO_SPIN], si[rows.MO_RAM], si[rows.MO_CRASH], vs,
+        )
         any_missile = options[OPT_ANY_MISSILE] != 0
         per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
         evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
@@ -1578,6 +1594,14 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
     return run_chunk
 
 
+def _stack(given: dict, names: tuple[str, ...], dtype) -> np.ndarray:
+    """The arrays ``given[name]`` of ``names`` as the rows of one new table of ``dtype``."""
+    table = np.stack([given[name] for name in names])
+    if table.dtype != dtype:
+        raise TypeError(f"the plan's {names} are not all {np.dtype(dtype)}: {table.dtype}")
+    return table
+
+
 class Features(NamedTuple):
     """The rooms a fight uses, worked out from its plan (``run.features``): the general kernel
     is compiled once for each set it meets (:func:`kernel_for`), with only those rooms' code."""
@@ -1623,5 +1647,4 @@ def _compiled(f: Features):
 
 def trials_of(run_chunk):
     """The trial loop a compiled set's ``run_chunk`` calls (a variable of its closure)."""
-    code = run_chunk.py_func.__code__
-    return run_chunk.py_func.__closure__[code.co_freevars.index("trials")].cell_contents
+    return run_chunk.__closure__[run_chunk.__code__.co_freevars.index("trials")].cell_contents

@@ -16,6 +16,8 @@ __all__ = ["MOTION_FIELDS", "check_motion", "motion_arrays", "uses_motion"]
 MOTION_FIELDS = ("mo_i", "mo_f", "mo_dv", "mo_opts")
 #: ``mo_i`` columns: MOVE now at the start, top MOVE, ``motion.LOCO_*``, the control skill.
 MI_SPEED, MI_MOVE, MI_LOCO, MI_SKILL = range(4)
+#: ``mo_f`` columns: altitude at the start, height.
+MF_ALT, MF_HEIGHT = range(2)
 _LOCO = {"wheels": mo.LOCO_GROUND, "tracks": mo.LOCO_GROUND, "water": mo.LOCO_GROUND,
          "air": mo.LOCO_AIR, "walker": mo.LOCO_WALKER}  # fmt: skip
 _OCCUPANTS = {"none": mo.OCC_NONE, "own_weight": mo.OCC_OWN_WEIGHT,

@@ -37,7 +37,27 @@ def _inlined(tree: ast.Module) -> set[str]:
 def test_the_trial_loop_runs_without_reference_counting(rooms):
     run_chunk = kernel.kernel_for(rooms)
     assert kernel.trials_of(run_chunk).targetoptions.get("_nrt") is False
-    assert run_chunk.targetoptions.get("_nrt", True) is not False
+    # run_chunk is plain Python: jitted, it would carry a second copy of the loop's machine code
+    assert not hasattr(run_chunk, "targetoptions")
+
+
+def test_the_trial_loop_reads_the_tables_rows_not_arrays_by_name():
+    import inspect
+
+    from fuzion_sim.systems.fuzion import compile as fz_compile
+    from fuzion_sim.systems.fuzion import state
+
+    params = set(inspect.signature(kernel.trials_of(kernel.kernel_for(kernel.PEOPLE)).py_func)
+                 .parameters)  # fmt: skip
+    tabled = {*state.PLAN_INT, *state.PLAN_FLOAT, *state.STATE_INT, *state.STATE_BOOL,
+              *state.STATE_FLOAT, *state.ENGAGEMENT}  # fmt: skip
+    assert not params & tabled
+    assert {"ci", "cf", "si", "sb", "sf", "se"} <= params
+    assert len(params) <= 120
+    assert set(state.PLAN_INT) | set(state.PLAN_FLOAT) <= set(fz_compile.Plan._fields)
+    assert [state.REF, state.HITS, state.HIDDEN, state.E_TGT] == [
+        state.PLAN_INT.index("ref"), state.STATE_INT.index("hits"),
+        state.STATE_BOOL.index("hidden"), state.ENGAGEMENT.index("e_tgt")]  # fmt: skip
 
 
 def test_no_inlined_helper_is_called_with_more_than_30_arguments():
