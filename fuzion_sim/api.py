@@ -2,10 +2,10 @@
 
 This module is the curated surface and holds no code of its own: each name is the function
 where it is defined, which checks its own arguments (naming a bad one) before any work.
-:mod:`fuzion_sim.analysis.simulation` runs one scenario; the studies (:mod:`.compare
-<fuzion_sim.analysis.compare>`, :mod:`.sweep <fuzion_sim.analysis.sweep>`, :mod:`.balance
-<fuzion_sim.analysis.balance>`) and the report (:mod:`fuzion_sim.analysis.reporting`) run it
-many times. Importing it loads no matplotlib.
+:mod:`fuzion_sim.analysis.simulation` runs one scenario; the studies
+(:mod:`fuzion_sim.analysis.compare`, :mod:`~fuzion_sim.analysis.sweep`,
+:mod:`~fuzion_sim.analysis.balance`) and the report (:mod:`fuzion_sim.analysis.reporting`) run
+it many times. Importing it loads no matplotlib.
 """
 
 from __future__ import annotations
