@@ -33,7 +33,7 @@ def bench_matrix(threads: int, trials: int = 20_000) -> float:
 def bench_sensitivity(threads: int) -> float:
     """Seconds for a four-parameter Sobol study with bootstrap intervals (after a warm-up)."""
     from fuzion_sim.analysis.sensitivity import sensitivity
-    from fuzion_sim.analysis.variants import as_base
+    from fuzion_sim.scenario.variants import as_base
 
     # the Marshal's Fencing skill (written out, unused by his pistol): a parameter with no effect
     scenario = as_base(FLAGSHIP).build([("sides.red[0].skills.Fencing", 2)])

@@ -354,8 +354,8 @@ def api_page() -> str:
             continue
         if name in fuzion_sim._LAZY:
             module, attr = fuzion_sim._LAZY[name]
-            if module == ".api" and attr in api._CHECKED:  # made on first use: its function
-                module, attr = api._CHECKED[attr][0].split(":")
+            if module == ".api":  # the API re-exports it: document it where it is defined
+                module = getattr(api, attr).__module__.removeprefix("fuzion_sim")
             target = "fuzion_sim" + module + (f".{attr}" if attr else "")
         else:
             target = f"fuzion_sim.errors.{name}"

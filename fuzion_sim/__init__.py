@@ -37,8 +37,8 @@ __all__ = [
     "sweep",
 ]
 
-#: Public name -> (module, attribute; None for the module itself). The functions are the
-#: API's, which check every argument before calling the analysis.
+#: Public name -> (module, attribute; None for the module itself). Each function checks every
+#: argument before any work (those of :mod:`fuzion_sim.api` are re-exported from the analysis).
 _LAZY = {
     "Result": (".analysis.result", "Result"),
     "Scenario": (".scenario.model", "Scenario"),

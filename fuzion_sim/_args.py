@@ -13,6 +13,8 @@ scenario file's line the value replaced.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -23,16 +25,19 @@ from .limits import check_choice, check_number, check_probability
 __all__ = [
     "apply_overrides",
     "check_axes",
+    "check_callable",
     "check_confidence",
+    "check_engine",
     "check_flag",
     "check_name",
     "check_out_dir",
     "check_overrides",
     "check_path",
     "check_quantiles",
+    "check_scenario",
     "check_scheduler",
     "check_text",
-    "save_figure",
+    "checked",
 ]
 
 
@@ -123,18 +128,6 @@ def _writable_folder(name: str, folder: Path) -> None:
         raise ArgumentError(f"{name}: cannot make {shorten(str(folder))!r}")
 
 
-def save_figure(fig, path) -> Path:
-    """Save ``fig`` as a PNG at ``path`` (its folder made), or an error naming ``path``."""
-    from .report import plots
-
-    target = check_path("path", path, optional=False)
-    try:
-        return plots.save(fig, target)
-    except OSError as err:
-        reason = err.strerror or type(err).__name__
-        raise ArgumentError(f"path: cannot write {shorten(str(target))!r}: {reason}") from None
-
-
 def check_scheduler(scheduler, backend) -> None:
     """``scheduler``: None, an address string, or a ``distributed.Client`` (with
     ``backend='dask'`` only)."""
@@ -155,13 +148,72 @@ def check_scheduler(scheduler, backend) -> None:
         )
 
 
+def check_engine(backend=None, scheduler=None, progress=None) -> None:
+    """The engine options of a study: ``backend`` (None: threads), ``scheduler`` (with
+    ``backend='dask'`` only) and the ``progress`` flag."""
+    if backend is not None:
+        check_choice("backend", backend, ("threads", "dask"))
+    check_scheduler(scheduler, backend or "threads")
+    check_flag("progress", progress)
+
+
+def check_scenario(scenario) -> None:
+    """A scenario as the studies take it: a Scenario, a base of variants, scenario data (a
+    dict) or a path to a YAML file."""
+    from .scenario.model import Scenario
+    from .scenario.variants import Base
+
+    if not isinstance(scenario, Scenario | Base | dict | str | os.PathLike):
+        raise ArgumentError(
+            "scenario: expected a Scenario, a path to a YAML file or a mapping of scenario data, "
+            f"got {type(scenario).__name__}"
+        )
+
+
+def check_callable(name: str, value) -> None:
+    """A callable, or None."""
+    if value is not None and not callable(value):
+        raise ArgumentError(f"{name}: expected a callable or None, got {type(value).__name__}")
+
+
+def checked(check):
+    """Decorator: ``check(**arguments)`` runs before the function, on its arguments bound to
+    its parameters with the defaults filled in.
+
+    A call that does not bind (an argument missing, unknown or given twice) raises
+    :class:`~fuzion_sim.errors.ArgumentError` naming the function, as a bad value does, so a
+    caller catches one error type for every argument problem. The function keeps its name,
+    signature and documentation; ``.unchecked`` is the function without the checks, for the
+    command line, whose options click has checked and whose output folder's problems
+    :class:`~fuzion_sim.outdir.OutputDir` words as it words every command's folder.
+    """
+
+    def decorate(func):
+        signature = inspect.signature(func)
+
+        @functools.wraps(func)
+        def run_checked(*args, **kwargs):
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as err:
+                raise ArgumentError(f"{func.__name__}(): {err}") from None
+            bound.apply_defaults()
+            check(**bound.arguments)
+            return func(*bound.args, **bound.kwargs)
+
+        run_checked.unchecked = func
+        return run_checked
+
+    return decorate
+
+
 def check_number_or_none(name: str, value, low=None, high=None) -> float | None:
     """A finite number in range, or None."""
     return None if value is None else check_number(name, value, low, high)
 
 
 def check_axes(name: str, axes, optional: bool = False) -> None:
-    """Axes as :func:`~fuzion_sim.analysis.variants.axes_of` takes them: a mapping of key
+    """Axes as :func:`~fuzion_sim.scenario.variants.axes_of` takes them: a mapping of key
     paths to values, a sequence of ``"KEY=VALUES"`` text or ``(key, values)`` pairs, or one
     such text."""
     if axes is None and optional:
@@ -276,8 +328,8 @@ def apply_overrides(scenario, overrides):
         starts with the override's label (``--set sides.blue[0].armor.pd=-5: ...``); any other
         problem of the scenario as the file reports it.
     """
-    from .analysis.variants import Base, as_base
     from .scenario import parse_path, set_path
+    from .scenario.variants import Base, as_base
     from .scenario.yaml_io import format_path
 
     base = as_base(scenario)

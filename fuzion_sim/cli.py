@@ -20,7 +20,6 @@ import warnings
 import click
 
 from . import _signals as signals
-from .analysis.variants import engine_kwargs, parse_assignment
 from .cli_common import (
     _SEED,
     _THREADS,
@@ -49,6 +48,7 @@ from .cli_common import (
 from .cli_studies import STUDY_COMMANDS, run_pareto_command, until_decided_options
 from .errors import FuzionSimError, Interrupted, error_lines, shorten
 from .explorer.command import explore as explore_command
+from .scenario.variants import parse_assignment
 
 
 class _Group(click.Group):
@@ -169,6 +169,8 @@ def run(scenario, trials, seed, overrides, threads, precision, max_trials, backe
     Ctrl-C (or SIGTERM) prints the result of the trials finished so far, whole chunks in
     order (the same numbers as a run of that many trials), then one line, and exits 130 (143).
     """
+    from .analysis.simulation import engine_kwargs
+
     sc = _load(scenario, overrides)
     engine = engine_kwargs(backend, scheduler)
     stop = None
@@ -233,7 +235,9 @@ def _show_result(result, as_json: bool, **extra) -> None:
 def compare(scenario, varies, overrides, trials, seed, threads, independent, backend, scheduler,
             as_json):  # fmt: skip
     """Run variants of SCENARIO on common random numbers and compare them with the first."""
-    from .analysis.compare import compare as run_compare
+    from .analysis.compare import compare
+
+    run_compare = compare.unchecked  # click checked the options
 
     axes = _assignments(varies, "--vary")
     base = _base(scenario, overrides)[0]
@@ -272,7 +276,9 @@ def sweep(scenario, grids, overrides, out_dir, force, trials, seed, threads, bac
 
     Finished points are kept in OUT/points/; re-running the same command resumes.
     """
-    from .analysis.sweep import sweep as run_sweep
+    from .analysis.sweep import sweep
+
+    run_sweep = sweep.unchecked  # click checked the options; OutputDir words a folder's problems
 
     axes = [parse_assignment(t) for t in grids]
     base = _base(scenario, overrides)[0]
@@ -341,7 +347,9 @@ def balance(scenario, params, goals, budget, finalists, metric, side, combatant,
     (KEY=LO:HI) or any --goal it searches them all for the trade-offs between the goals and
     prints the Pareto front, as ``pareto`` does.
     """
-    from .analysis.balance import balance as run_balance
+    from .analysis.balance import balance
+
+    run_balance = balance.unchecked  # click checked the options
 
     if len(params) > 1 or goals:
         _balance_many(scenario, overrides, params, goals, budget, finalists, metric, side,
@@ -412,7 +420,9 @@ def report(scenario, out_dir, force, varies, grids, matrix_rows, matrix_cols, se
            sensitivity_method, overrides, trials, seed, threads, title, backend,
            scheduler):  # fmt: skip
     """Write a Markdown + HTML report of SCENARIO (plots, tables with intervals, CSV data)."""
-    from .report.build import build_report
+    from .analysis.reporting import build_report
+
+    build_report = build_report.unchecked  # OutputDir words the folder's problems
 
     base = _base(scenario, overrides)[0]
     words = ["fuzion-sim", "report", scenario]

@@ -18,11 +18,11 @@ import click
 
 from . import _signals as signals
 from ._args import apply_overrides
-from .analysis.variants import as_base, parse_assignment
 from .errors import FuzionSimError, shorten
 from .fmt import error_text, terminal_text
 from .limits import MAX_SEED, MAX_TRIALS
 from .scenario import parse_value
+from .scenario.variants import as_base, parse_assignment
 
 EXIT_BAD_INPUT = 2
 #: Most worker threads (:data:`fuzion_sim.api.MAX_THREADS`, stated here so that defining the

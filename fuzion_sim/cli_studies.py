@@ -119,7 +119,7 @@ def _until_decided(
     **_,
 ):
     from .analysis.sequential import DEFAULT_CAP, DEFAULT_CHUNK, compare_until_decided
-    from .analysis.variants import parse_assignment
+    from .scenario.variants import parse_assignment
 
     if not varies:
         raise FuzionSimError("give at least one --vary KEY=VALUES")
@@ -455,7 +455,7 @@ def run_pareto_command(base, params, goals, *, budget=None, finalists=None, tria
 
     Parameters
     ----------
-    base : fuzion_sim.analysis.variants.Base
+    base : fuzion_sim.scenario.variants.Base
     params, goals : sequence of str
         ``KEY=LO:HI`` levers and goals (see :func:`fuzion_sim.analysis.pareto.parse_goal`).
     budget, finalists : int, optional

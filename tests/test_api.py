@@ -15,9 +15,9 @@ import fuzion_sim as fz
 from fuzion_sim.analysis.balance import BalanceResult
 from fuzion_sim.analysis.compare import Comparison
 from fuzion_sim.analysis.metrics import Metric
-from fuzion_sim.analysis.variants import Base
 from fuzion_sim.cli import cli
 from fuzion_sim.errors import FuzionSimError, UnknownNameError
+from fuzion_sim.scenario.variants import Base
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = str(ROOT / "scenarios" / "marshal-vs-outlaw.yaml")

@@ -16,11 +16,15 @@ import math
 from dataclasses import dataclass, field, replace
 
 from .. import fmt
+from .._args import check_engine, check_scenario, check_text, checked
 from ..errors import FuzionSimError, Interrupted
+from ..limits import check_number
 from ..scenario import get_path
+from ..scenario.variants import as_base
+from . import simulation
 from .metrics import Metric
 from .metrics import metric as resolve_metric
-from .variants import as_base, engine_kwargs
+from .simulation import check_run_args, engine_kwargs
 
 __all__ = ["BalanceResult", "balance", "default_range"]
 
@@ -197,6 +201,23 @@ def _check_target(m: Metric, target) -> float:
     return target
 
 
+def _check_balance(scenario, param, target, side, low, high, trials, seed, threads, tolerance,
+                   backend, scheduler, metric, combatant):  # fmt: skip
+    check_scenario(scenario)
+    check_text("param", param, optional=False)
+    check_text("side", side)
+    check_text("combatant", combatant)
+    check_text("metric", metric, optional=False)
+    for name, value in (("target", target), ("low", low), ("high", high)):
+        if value is not None:
+            check_number(name, value, -1e9, 1e9)
+    if tolerance is not None:
+        check_number("tolerance", tolerance, positive=True, high=1e9)
+    check_run_args(trials, seed, threads)
+    check_engine(backend, scheduler)
+
+
+@checked(_check_balance)
 def balance(
     scenario,
     param: str,
@@ -253,10 +274,6 @@ def balance(
         An unknown metric, side or combatant (the message names the valid ones), a target
         out of bounds, a parameter that is not a number, an empty range.
     """
-    from ..api import check_run_args, simulate
-    from ..limits import check_number
-
-    check_run_args(trials, seed, threads)
     if target is not None:
         target = check_number("target", target, -1e9, 1e9)
     for name, value in (("low", low), ("high", high)):
@@ -292,7 +309,7 @@ def balance(
         """The estimate minus the target (a kill time never decided counts as infinite)."""
         if value not in cache:
             try:
-                res = simulate(
+                res = simulation.simulate(
                     base.build([(param, value)], option="--param"), trials=trials, seed=seed,
                     threads=threads, keep_trials=False, progress=False, **engine,
                 )  # fmt: skip

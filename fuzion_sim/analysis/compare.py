@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._args import check_axes, check_engine, check_flag, check_scenario, checked
 from ..engine.outcomes import DRAW, UNRESOLVED
 from ..errors import FuzionSimError, Interrupted
+from ..scenario.variants import as_base, axes_of, expand_grid, label_of
+from . import simulation
 from .intervals import z_value
-from .variants import as_base, axes_of, engine_kwargs, expand_grid, label_of
+from .simulation import check_run_args, engine_kwargs
 
 __all__ = ["Comparison", "compare", "paired_difference", "N_BOOT", "N_PERM"]
 
@@ -458,6 +461,16 @@ def _others_change(ra, rb, la: str, lb: str, d: dict) -> str | None:
     return "; ".join(parts) or None
 
 
+def _check_compare(scenario, vary, trials, seed, threads, common_random_numbers, backend,
+                   scheduler, progress):  # fmt: skip
+    check_scenario(scenario)
+    check_axes("vary", vary)
+    check_run_args(trials, seed, threads)
+    check_flag("common_random_numbers", common_random_numbers)
+    check_engine(backend, scheduler, progress)
+
+
+@checked(_check_compare)
 def compare(
     scenario,
     vary,
@@ -488,7 +501,7 @@ def compare(
         True (default): same seed for every variant and paired differences. False: seeds
         ``seed + i * 1000003`` and independent-sample differences.
     backend, scheduler : str, optional
-        Engine backend options, passed through to :func:`fuzion_sim.api.simulate`.
+        Engine backend options, passed through to :func:`~fuzion_sim.analysis.simulation.simulate`.
     progress : bool, optional
         Progress bars.
 
@@ -496,10 +509,8 @@ def compare(
     -------
     Comparison
     """
-    from ..api import check_run_args, simulate
     from ..engine.runner import check_keep
 
-    check_run_args(trials, seed, threads)
     base = as_base(scenario)
     points = expand_grid(axes_of(vary))
     if len(points) < 2:
@@ -516,8 +527,8 @@ def compare(
         s = seed if common_random_numbers else seed + i * _INDEPENDENT_STRIDE
         try:
             results.append(
-                simulate(sc, trials=trials, seed=s, threads=threads, keep_trials=True,
-                         progress=progress, **engine)
+                simulation.simulate(sc, trials=trials, seed=s, threads=threads,
+                                    keep_trials=True, progress=progress, **engine)
             )  # fmt: skip
         except Interrupted as exc:  # count the variants already run too
             raise Interrupted(sum(r.trials for r in results) + exc.trials) from None

@@ -38,8 +38,10 @@ import numpy as np
 
 from ..errors import FuzionSimError, Interrupted, unknown_name
 from ..limits import MAX_GRID_POINTS
+from ..scenario.variants import as_base, parse_values
+from . import simulation
 from .intervals import wilson, z_value
-from .variants import as_base, engine_kwargs, parse_values
+from .simulation import check_run_args, engine_kwargs
 
 __all__ = ["Axis", "Matrix", "catalogue_items", "matrix", "parse_axis", "round_robin"]
 
@@ -470,7 +472,6 @@ def _costs(costs, base, axes) -> dict | None:
 def _run_cells(base, rows, cols, trials, seed, threads, engine):
     """Build every cell's scenario, then run the cells on a thread pool; per cell the summary
     numbers, the per-trial data the dominance needs, and the warnings."""
-    from ..api import simulate
     from ..engine.runner import default_threads
 
     base_sc = base.build()
@@ -483,8 +484,8 @@ def _run_cells(base, rows, cols, trials, seed, threads, engine):
     workers = max(1, min(int(threads or default_threads()), len(jobs)))
 
     def run(job):
-        return simulate(job[2], trials=trials, seed=seed, threads=1, keep_trials=True,
-                        progress=False, **engine)  # fmt: skip
+        return simulation.simulate(job[2], trials=trials, seed=seed, threads=1,
+                                   keep_trials=True, progress=False, **engine)  # fmt: skip
 
     results = []
     pool = ThreadPoolExecutor(max_workers=workers)
@@ -523,8 +524,6 @@ def _cell_row(base_sc, r, c, res, warnings) -> dict:
 def _assemble(base, rows, cols, metric, side, combatant, trials, seed, threads, costs, engine,
               round_robin=False) -> Matrix:  # fmt: skip
     import pandas as pd
-
-    from ..api import check_run_args
 
     check_run_args(trials, seed, threads)
     if len(rows.items) * len(cols.items) > MAX_GRID_POINTS:

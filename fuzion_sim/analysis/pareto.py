@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import FuzionSimError, unknown_name
+from ..scenario.variants import as_base
 from .metrics import metric as resolve_metric
 from .sensitivity import _Runner, _value, parse_vary
-from .variants import as_base, engine_kwargs
+from .simulation import check_run_args, engine_kwargs
 
 __all__ = ["Goal", "ParetoResult", "pareto", "parse_goal", "pareto_front"]
 
@@ -349,7 +350,6 @@ def pareto(
     """
     import pandas as pd
 
-    from ..api import check_run_args
     from ..limits import check_int
 
     check_run_args(trials, seed, threads)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._args import check_confidence, check_flag, check_path, check_quantiles, save_figure
+from .._args import check_confidence, check_flag, check_path, check_quantiles
 from ..engine.outcomes import Tally, TrialOutcomes
 from ..errors import unknown_name
 from ..systems.base import OutcomeSchema
@@ -874,7 +874,7 @@ class Result:
             raise unknown_name("plot kind", kind, list(figures))
         fig = figures[kind](self)
         if path is not None:
-            save_figure(fig, path)
+            plots.save_figure(fig, path)
         return fig
 
     # -- output --------------------------------------------------------------------------

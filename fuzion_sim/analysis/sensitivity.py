@@ -35,9 +35,11 @@ import numpy as np
 
 from ..errors import FuzionSimError, Interrupted
 from ..scenario import get_path, parse_value
+from ..scenario.variants import as_base
+from . import simulation
 from .intervals import z_value
 from .metrics import metric as resolve_metric
-from .variants import as_base, engine_kwargs
+from .simulation import check_run_args, engine_kwargs
 
 __all__ = ["Parameter", "Sensitivity", "parse_vary", "sensitivity"]
 
@@ -266,15 +268,14 @@ class _Runner:
         self.done = 0
 
     def run(self, points) -> list:
-        from ..api import simulate
-
         todo = list(dict.fromkeys(p for p in points if p not in self.cache))
         scenarios = [self.base.build(list(zip([q.key for q in self.params], p, strict=True)))
                      for p in todo]  # fmt: skip
 
         def one(sc):
-            return simulate(sc, trials=self.trials, seed=self.seed, threads=1,
-                            keep_trials=self.keep, progress=False, **self.engine)  # fmt: skip
+            return simulation.simulate(sc, trials=self.trials, seed=self.seed, threads=1,
+                                       keep_trials=self.keep, progress=False,
+                                       **self.engine)  # fmt: skip
 
         pool = ThreadPoolExecutor(max_workers=min(self.workers, max(1, len(todo))))
         futures = [pool.submit(one, sc) for sc in scenarios]
@@ -422,7 +423,6 @@ def sensitivity(
     FuzionSimError
         A bad parameter text, range, method or metric; ``n`` not a power of 2.
     """
-    from ..api import check_run_args
     from ..limits import check_int, check_number
 
     check_run_args(trials, seed, threads)

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import FuzionSimError, Interrupted
-from .variants import as_base, axes_of, engine_kwargs, expand_grid, label_of
+from ..scenario.variants import as_base, axes_of, expand_grid, label_of
+from . import simulation
+from .simulation import check_run_args, engine_kwargs
 
 __all__ = [
     "EBConfidenceSequence",
@@ -373,7 +375,6 @@ def compare_until_decided(
     FuzionSimError
         Not exactly two variants, an unknown side, a bad alpha, margin, chunk or cap.
     """
-    from ..api import check_run_args, simulate
     from ..errors import unknown_name
     from ..limits import check_int, check_number
 
@@ -411,7 +412,7 @@ def compare_until_decided(
         for i, sc in enumerate(scenarios):
             si = s if common_random_numbers else (s + i * _INDEPENDENT_STRIDE) % (1 << 63)
             try:
-                res = simulate(
+                res = simulation.simulate(
                     sc,
                     trials=n,
                     seed=si,

@@ -23,8 +23,19 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+from .._args import (
+    check_axes,
+    check_callable,
+    check_engine,
+    check_flag,
+    check_out_dir,
+    check_scenario,
+    checked,
+)
 from ..errors import FuzionSimError, Interrupted
-from .variants import as_base, axes_of, engine_kwargs, expand_grid, parse_values
+from ..scenario.variants import as_base, axes_of, expand_grid, label_of, parse_values
+from . import simulation
+from .simulation import check_run_args, engine_kwargs, scenario_hash
 
 __all__ = ["sweep", "sweep_row", "point_key", "grid_from_block", "POINTS_DIR", "POINT_META"]
 
@@ -113,6 +124,21 @@ def grid_from_block(block: dict | None) -> list[tuple[str, list]]:
     return [(str(k), parse_values(v)) for k, v in grid.items()]
 
 
+def _check_sweep(scenario, grid, out_dir, trials, seed, threads, backend, scheduler, plots,
+                 on_point, force, warn):  # fmt: skip
+    check_scenario(scenario)
+    check_axes("grid", grid, optional=True)
+    if out_dir is not None:
+        check_out_dir("out_dir", out_dir)
+    check_run_args(trials, seed, threads)
+    check_engine(backend, scheduler)
+    check_flag("plots", plots)
+    check_flag("force", force)
+    check_callable("on_point", on_point)
+    check_callable("warn", warn)
+
+
+@checked(_check_sweep)
 def sweep(
     scenario,
     grid=None,
@@ -144,7 +170,7 @@ def sweep(
     trials, seed : int, optional
         Override the scenario's (every point uses the same seed: common random numbers).
     threads, backend, scheduler :
-        Engine options passed to :func:`fuzion_sim.api.simulate`.
+        Engine options passed to :func:`~fuzion_sim.analysis.simulation.simulate`.
     plots : bool
         Draw heatmaps / line plots into ``out_dir``.
     on_point : callable, optional
@@ -173,9 +199,6 @@ def sweep(
     """
     import pandas as pd
 
-    from ..api import check_run_args, scenario_hash
-
-    check_run_args(trials, seed, threads)
     base = as_base(scenario)
     block = base.sweep or {}
     if grid is None or (not isinstance(grid, dict) and not list(grid)):
@@ -229,8 +252,6 @@ def _point_warnings(points, scenarios, base_scenario, warn) -> list[str]:
     """Each point's scenario warnings as one text (the table's ``warnings`` column); those a
     point has that the base scenario does not are handed to ``warn`` now, named by the
     point's values (the base's own were shown when it was loaded)."""
-    from .variants import label_of
-
     seen = set(base_scenario.warnings)
     notes = []
     for point, sc in zip(points, scenarios, strict=True):
@@ -257,8 +278,6 @@ def _run_point_frames(points, scenarios, out, base_hash, seed, trials, threads, 
     """:func:`_run_points` without the warnings."""
     import pandas as pd
 
-    from ..api import simulate
-
     frames, done_trials = [], 0
     for i, (point, sc) in enumerate(zip(points, scenarios, strict=True)):
         identity = _identity_text(point, base_hash, seed, trials)
@@ -272,8 +291,8 @@ def _run_point_frames(points, scenarios, out, base_hash, seed, trials, threads, 
                 continue
             warn(f"{out.root / rel}: {why}; running the point again")
         try:
-            res = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=False,
-                           progress=False, **engine)  # fmt: skip
+            res = simulation.simulate(sc, trials=trials, seed=seed, threads=threads,
+                                      keep_trials=False, progress=False, **engine)  # fmt: skip
         except Interrupted as exc:
             raise Interrupted(done_trials + exc.trials) from None
         done_trials += res.trials

@@ -18,9 +18,9 @@ from collections import OrderedDict
 
 from .. import api
 from ..analysis.compare import paired_difference
-from ..analysis.variants import Base, as_base
 from ..errors import FuzionSimError, error_lines, one_line
 from ..scenario.schema import scenario_schema
+from ..scenario.variants import Base, as_base
 from ..systems import get_system
 from .caps import DEFAULT_MAX_TRIALS, MAX_TRIALS_LIMIT
 from .state import build_controls, check_changes, to_yaml

@@ -2,7 +2,9 @@
 base64, also written next to it for the Markdown), plus the data as CSV.
 
 A report holds the scenario echo, the assumptions (every effective rule switch), tables with
-intervals and plots, and optionally a comparison of variants and a sweep.
+intervals and plots, and optionally a comparison of variants and a sweep. This module writes
+the document (:class:`Document`) and a result's sections; the study that runs everything and
+fills it is :func:`fuzion_sim.analysis.reporting.build_report`.
 
 Text from the scenario or the command (titles, names, values) is escaped in both documents:
 HTML-escaped in ``index.html``, and in ``index.md`` HTML-escaped with Markdown's special
@@ -18,12 +20,11 @@ import math
 import re
 from pathlib import Path
 
-import yaml
-
 from . import alt_text, tables
 from .html import STYLE, html_table
 
-__all__ = ["build_report", "md_escape", "md_table", "regenerate_here"]
+__all__ = ["RESULT_SECTIONS", "Document", "md_escape", "md_table", "regenerate_here",
+           "result_sections"]
 
 #: Characters that make markup in Markdown (CommonMark, GitHub tables) inside a line of text:
 #: emphasis, code, links and images (``[``), table cells, strikethrough and headings; ``<``,
@@ -114,7 +115,7 @@ def regenerate_here(command: str, folder: Path) -> str:
     return shlex.join(out)
 
 
-class _Doc:
+class Document:
     """Builds the Markdown and HTML side by side."""
 
     def __init__(self, folder: Path):
@@ -208,7 +209,7 @@ RESULT_SECTIONS = ("Who wins", "How long it takes", "Who stays standing", "Per c
                    "Counted by the rules")  # fmt: skip
 
 
-def _result_sections(doc: _Doc, result, prefix: str = "", baseline: str | None = None):
+def result_sections(doc: Document, result, prefix: str = "", baseline: str | None = None):
     """The sections of one run; ``baseline``: the label of the comparison's baseline these
     sections show, added to each heading."""
     import pandas as pd
@@ -307,239 +308,3 @@ def _kill_time_rows(result) -> list[dict]:
              "q05": q["0.05"]["value"], "q95": q["0.95"]["value"], "decisive_fights": s["n"]}
         )  # fmt: skip
     return rows
-
-
-def build_report(
-    scenario,
-    out_dir,
-    vary=None,
-    grid=None,
-    trials: int | None = None,
-    seed: int | None = None,
-    threads: int | None = None,
-    title: str | None = None,
-    command: str | None = None,
-    backend: str | None = None,
-    scheduler: str | None = None,
-    force: bool = False,
-    matrix_rows=None,
-    matrix_cols=None,
-    sensitivity=None,
-    sensitivity_method: str = "local",
-) -> Path:
-    """Run a scenario (and optionally a comparison, a sweep, a balance table and a sensitivity
-    study) and write a report.
-
-    Parameters
-    ----------
-    scenario : path, Scenario, dict or Base
-    out_dir : path
-        The report folder (created): ``index.md``, ``index.html``, PNGs and CSVs, written
-        together once everything has run (see :class:`~fuzion_sim.outdir.OutputDir`).
-    vary : dict, list of (key_path, values) or list of str, optional
-        Variants to compare (cross product, first is the baseline), as for ``compare``
-        (``["rules.dice=hero,interlock"]`` works too).
-    grid : dict, list of (key_path, values) or list of str, optional
-        A sweep to include (results in ``sweep/``, resumable), as for ``sweep``.
-    trials, seed, threads, backend, scheduler :
-        Run options.
-    title : str, optional
-        Report title (default: the scenario's name).
-    command : str, optional
-        The command that regenerates the report, shown in it (as code).
-    force : bool
-        Overwrite files in ``out_dir`` that the tool did not write.
-    matrix_rows, matrix_cols : str or (str, values), optional
-        A balance table to include (both or neither), as for ``matrix``:
-        ``"sides.blue[0].armor.pd=4,8"``; run with the report's trials and seed, shown as a
-        section with its heatmap, its cells in ``matrix_cells.csv`` and ranking in
-        ``matrix_ranked.csv``.
-    sensitivity : list of str, optional
-        Parameters of a sensitivity study to include (``["sides.red[0].stats.DEX=3:7"]``), as
-        for ``sensitivity --vary``; run with the report's trials and seed, shown with its
-        tornado chart and its table in ``sensitivity.csv``.
-    sensitivity_method : {'local', 'sobol'}
-        Stat weights by paired finite differences (a few runs: quick) or Sobol indices.
-
-    Returns
-    -------
-    pathlib.Path
-        ``out_dir / "index.html"``.
-
-    Raises
-    ------
-    FuzionSimError
-        An output-folder problem (before anything runs when it can be seen then).
-    """
-    from ..analysis.variants import as_base
-    from ..api import check_run_args
-    from ..outdir import OutputDir
-
-    check_run_args(trials, seed, threads)
-    base = as_base(scenario)
-    sc = base.build()
-    _check_studies(base, matrix_rows, matrix_cols, sensitivity, sensitivity_method)
-    out = OutputDir(out_dir, force=force)
-    for name in ("index.md", "index.html"):
-        out.check(name)  # fail now, not after the runs
-    if grid:
-        out.check_dir("sweep")
-    with out, out.staging(replace=True) as stage:
-        studies = (matrix_rows, matrix_cols, sensitivity, sensitivity_method)
-        _write_report(base, sc, out.root, stage, vary, grid, trials, seed, threads, title,
-                      command, backend, scheduler, force, studies=studies)  # fmt: skip
-    return out.root / "index.html"
-
-
-def _check_studies(base, matrix_rows, matrix_cols, sensitivity, method) -> None:
-    """Refuse a half-given balance table or a bad study parameter before anything runs."""
-    from ..analysis.matrix import parse_axis
-    from ..analysis.sensitivity import parse_vary
-    from ..errors import FuzionSimError
-
-    if (matrix_rows is None) != (matrix_cols is None):
-        raise FuzionSimError("a balance table needs both --matrix-rows and --matrix-cols")
-    if matrix_rows is not None:
-        parse_axis(base, matrix_rows)
-        parse_axis(base, matrix_cols)
-    if method not in ("local", "sobol"):
-        raise FuzionSimError(f"sensitivity method must be local or sobol, got {method!r}")
-    for item in sensitivity or ():
-        parse_vary(base, item)
-
-
-def _study_sections(doc: _Doc, base, studies, trials, seed, threads, backend, scheduler) -> None:
-    """The balance table and the sensitivity study of the report, each run with the report's
-    trials and seed (see :mod:`fuzion_sim.report.studies`)."""
-    from ..analysis.matrix import matrix
-    from ..analysis.sensitivity import sensitivity as run_sensitivity
-    from .studies import matrix_section, sensitivity_section
-
-    rows, cols, params, method = studies
-    run = {"trials": trials, "seed": seed, "threads": threads, "backend": backend,
-           "scheduler": scheduler}  # fmt: skip
-    if rows is not None:
-        matrix_section(doc, matrix(base, rows, cols, **run))
-    if params:
-        sensitivity_section(doc, run_sensitivity(base, list(params), method=method, **run))
-
-
-def _write_report(base, sc, folder: Path, stage: Path, vary, grid, trials, seed, threads, title,
-                  command, backend, scheduler, force, studies=(None, None, None, "local"),
-                  ) -> None:  # fmt: skip
-    """Run everything and write the report's files into ``stage`` (the sweep into
-    ``folder / "sweep"``, its own output folder)."""
-    import pandas as pd
-
-    from ..analysis.compare import compare
-    from ..analysis.sweep import sweep
-    from ..analysis.variants import axes_of, engine_kwargs
-    from ..api import simulate
-    from .plots import comparison_plots
-    from .tables import (
-        assumption_rows,
-        assumptions_frame,
-        comparison_frame,
-        differences_frame,
-        split_assumptions,
-        sweep_frame,
-    )
-
-    engine = engine_kwargs(backend, scheduler)
-    cmp = None
-    if vary:
-        cmp = compare(base, vary, trials=trials, seed=seed, threads=threads,
-                      backend=backend, scheduler=scheduler)  # fmt: skip
-        # the sections after the comparison show its baseline, the first variant
-        result, sc = cmp.results[0], base.build(list(cmp.values[0].items()))
-    else:
-        result = simulate(sc, trials=trials, seed=seed, threads=threads, keep_trials=None,
-                          progress=False, **engine)  # fmt: skip
-    doc = _Doc(stage)
-    title = title or result.scenario
-    doc.h(1, title)
-    prov = result.provenance_dict()
-    doc.items(
-        [f"fuzion_sim {prov['version']}, system {prov['system']}",
-         f"{prov['trials']:,} trials, seed {prov['seed']}, scenario hash {prov['scenario_hash']}",
-         f"source: {base.source or '(in memory)'}"],
-        code={"regenerate (run in this report's folder)": regenerate_here(command, folder)}
-        if command else None,
-    )  # fmt: skip
-    baseline = None
-    if cmp is not None:
-        doc.h(2, "Comparison")
-        varied = ", ".join(sorted({k for v in cmp.values for k in v}))
-        doc.p(
-            f"Varied: {varied}. Variants run on common random numbers (the same seed: trial k "
-            "of every variant starts from the same random stream); differences are each "
-            "variant minus the first (the baseline), with paired 95% intervals."
-        )
-        doc.items(cmp.verdicts())
-        baseline = cmp.labels[0]
-        doc.p(
-            f"Every variant appears in this section only. The sections after it "
-            f"({', '.join(RESULT_SECTIONS[:-1])}, and what the rules count) show the baseline, "
-            f"{baseline}, alone; the assumptions and the scenario are the baseline's too."
-        )
-        doc.table(comparison_frame(cmp), cmp.to_frame(), "comparison.csv")
-        counted = tables.comparison_counters_frame(cmp)
-        if not counted.empty:
-            doc.p("What the rules count, as the probability that it happened at all in a "
-                  "fight, variant by variant (means: comparison.csv and each variant's run).")
-            doc.table(counted)
-        doc.table(differences_frame(cmp), cmp.differences_frame(), "differences.csv")
-        if tables.ks_note(cmp):
-            doc.p(tables.ks_note(cmp))
-        for path, caption, alt in zip(
-            comparison_plots(cmp, stage),
-            ["Win probability by variant (95% intervals)", "Kill time by variant"],
-            alt_text.comparison_alt(cmp),
-            strict=True,
-        ):
-            doc.image(path, caption, alt)
-    _result_sections(doc, result, baseline=baseline)
-    if grid:
-        notes: list[str] = []
-        table = sweep(base, grid, out_dir=folder / "sweep", trials=trials, seed=seed,
-                      threads=threads, backend=backend, scheduler=scheduler,
-                      force=force, warn=notes.append)  # fmt: skip
-        keys = table.attrs["axes"]
-        doc.h(2, "Sweep")
-        doc.p(f"Every point of the grid over {', '.join(keys)}, on common random numbers.")
-        if notes:
-            doc.p("Warnings of the points (also in the table's warnings column):")
-            doc.items(notes)
-        doc.table(sweep_frame(table, keys), table, "sweep.csv")
-        for png in sorted((folder / "sweep").glob("*.png")):
-            caption = f"Sweep over {', '.join(keys)}"
-            doc.image(png, caption, alt_text.sweep_alt(table, keys, png.name),
-                      rel=f"sweep/{png.name}")  # fmt: skip
-    _study_sections(doc, base, studies, trials, seed, threads, backend, scheduler)
-    doc.h(2, "Assumptions" + (f" (baseline: {baseline})" if baseline else ""))
-    rows = assumption_rows(result, sc)
-    varied = {k.split(".", 1)[1] for axis in (cmp.values if cmp else []) for k in axis
-              if k.startswith("rules.")}  # fmt: skip
-    varied |= {str(k).split(".", 1)[1] for k, _v in (axes_of(grid) if grid else [])
-               if str(k).startswith("rules.")}  # fmt: skip
-    shown, folded = split_assumptions(rows, varied)
-    knows = any(r["inert_known"] for r in rows)
-    which = "off their defaults" + (", compared or swept" if varied else "") + (
-        " or able to change this fight" if knows else "")
-    doc.p(
-        f"The rule switches {which} "
-        f"({len(shown)} of {len(rows)}; each ruling is explained in the documentation's rulings "
-        f"pages); max rounds {sc.max_rounds}. "
-        "assumptions.csv lists every switch."
-    )
-    if shown:
-        doc.table(assumptions_frame(result, shown))
-    if folded:
-        why = ("at their defaults and unable to change this fight" if knows
-               else "at their defaults")  # fmt: skip
-        more = "more switches," if shown else "switches, all"
-        doc.details(f"{len(folded)} {more} {why}", assumptions_frame(result, folded))
-    doc.table_data(pd.DataFrame(rows).drop(columns=["inert_known"]), "assumptions.csv")
-    doc.h(2, "Scenario")
-    doc.code(yaml.safe_dump(sc.data, sort_keys=False, allow_unicode=True), "yaml")
-    doc.write(title)

@@ -20,6 +20,7 @@ __all__ = [
     "kill_time_figure",
     "kill_time_plot",
     "save",
+    "save_figure",
     "survival_figure",
     "survival_plot",
     "sweep_plots",
@@ -55,6 +56,20 @@ def save(fig, path, dpi: int = 100) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=dpi)
     return path
+
+
+def save_figure(fig, path) -> Path:
+    """Save ``fig`` as a PNG at ``path`` (its folder made), or an error naming ``path``: what a
+    ``plot(path=...)`` method does with a path its caller gave."""
+    from .._args import check_path
+    from ..errors import ArgumentError, shorten
+
+    target = check_path("path", path, optional=False)
+    try:
+        return save(fig, target)
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        raise ArgumentError(f"path: cannot write {shorten(str(target))!r}: {reason}") from None
 
 
 def units(unit: str) -> str:

@@ -379,7 +379,7 @@ def matrix_section(doc, mx, prefix: str = "matrix_") -> None:
 
     Parameters
     ----------
-    doc : fuzion_sim.report.build._Doc
+    doc : fuzion_sim.report.build.Document
         The report being built (Markdown and HTML side by side, files in ``doc.folder``).
     mx : fuzion_sim.analysis.matrix.Matrix
     prefix : str
@@ -402,7 +402,7 @@ def sensitivity_section(doc, sens, prefix: str = "sensitivity") -> None:
 
     Parameters
     ----------
-    doc : fuzion_sim.report.build._Doc
+    doc : fuzion_sim.report.build.Document
     sens : fuzion_sim.analysis.sensitivity.Sensitivity
     prefix : str
         Stem of the files written.

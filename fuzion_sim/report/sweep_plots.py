@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..analysis.intervals import z_value
 from .plots import _figure, distinct_colours, error_lengths, units
+from .tables import Z95
 
 __all__ = ["sweep_figures", "text_colour"]
 
@@ -64,7 +64,7 @@ def _line_figure(table, key: str, sides: list[str]):
     ax1.legend()
     mean = table["kill_time_mean"].to_numpy(float)
     se = table["kill_time_se"].to_numpy(float) if "kill_time_se" in table else 0 * mean
-    half = np.nan_to_num(z_value(0.95) * se, nan=0.0)  # one decisive fight: no spread
+    half = np.nan_to_num(Z95 * se, nan=0.0)  # one decisive fight: no spread
     ax2.errorbar(xs, mean, yerr=np.clip(half, 0.0, None), marker="o", ms=4, capsize=3,
                  color="#4c72b0")
     ax2.set_ylabel(f"mean kill time ({_unit(table)}, 95%)")

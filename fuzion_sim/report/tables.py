@@ -8,6 +8,8 @@ hold; these frames are only for reading.
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 from .. import fmt
 
 __all__ = [
@@ -26,7 +28,12 @@ __all__ = [
     "time_units",
     "wins_frame",
     "win_header",
+    "Z95",
 ]
+
+#: The two-sided 95% normal quantile (1.959964) of the "mean ± half-width" the tables and the
+#: sweep plots show, as the analysis's intervals compute it.
+Z95 = NormalDist().inv_cdf(0.5 + 0.95 / 2.0)
 
 #: Units the kill-time table gives besides the system's own.
 TIME_UNITS = ("round", "second")
@@ -148,9 +155,7 @@ def combatants_frame(result):
 
 
 def _mean_pm(mean, se) -> str:
-    from ..analysis.intervals import z_value
-
-    return f"{fmt.num(mean, 1)} ± {fmt.num(z_value(0.95) * se, 1)}"
+    return f"{fmt.num(mean, 1)} ± {fmt.num(Z95 * se, 1)}"
 
 
 def _times(mean, median) -> str:
@@ -343,16 +348,17 @@ def ks_note(cmp) -> str:
     -------
     str
     """
-    from ..analysis.compare import N_PERM
-
-    names = sorted({d["kill_time_test"]["name"] for d in cmp.differences
-                    if d["kill_time_test"].get("p_value") is not None})  # fmt: skip
-    if not names:
+    tests = [d["kill_time_test"] for d in cmp.differences
+             if d["kill_time_test"].get("p_value") is not None]  # fmt: skip
+    if not tests:
         return ""
+    names = sorted({t["name"] for t in tests})
+    floor = tests[0]["p_value_floor"]  # 1 / (permutations + 1)
+    n_perm = round(1 / floor) - 1
     return (
         "The KS distance is the largest gap between two variants' kill-time CDFs; its p-value "
-        f"comes from a {' / '.join(names)} ({N_PERM} permutations, so the smallest p-value it "
-        f"can give is {1 / (N_PERM + 1):g})."
+        f"comes from a {' / '.join(names)} ({n_perm} permutations, so the smallest p-value it "
+        f"can give is {floor:g})."
     )
 
 
@@ -489,14 +495,12 @@ def sweep_frame(table, keys: list[str]):
     """
     import pandas as pd
 
-    from ..analysis.intervals import z_value
-
     sides = [c.split(".", 1)[1] for c in table.columns if c.startswith("win_probability.")]
     units = table["kill_time_unit"] if "kill_time_unit" in table.columns else None
     unit = "phases"
     if units is not None and units.notna().any():
         unit = fmt.plural(str(units.dropna().iloc[0]))
-    z = z_value(0.95)
+    z = Z95
     warned = "warnings" in table.columns and table["warnings"].fillna("").astype(bool).any()
     rows = []
     for rec in table.to_dict("records"):

@@ -10,10 +10,10 @@ from __future__ import annotations
 from rich.markup import escape
 
 from .. import fmt
+from ..pmf_rows import DEFAULT_ROWS
+from ..terminal import console, frame_table, new_table, pmf_table, show
 from . import tables
-from .pmf_rows import DEFAULT_ROWS
 from .tables import comparison_frame, differences_frame, sweep_frame, wins_frame
-from .terminal import console, frame_table, new_table, pmf_table, show
 
 __all__ = [
     "render_answer",

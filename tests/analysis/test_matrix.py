@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from fuzion_sim.analysis.matrix import matrix, parse_axis, round_robin
-from fuzion_sim.analysis.variants import as_base
 from fuzion_sim.cli import cli
 from fuzion_sim.errors import FuzionSimError
+from fuzion_sim.scenario.variants import as_base
 
 FLAGSHIP = "scenarios/marshal-vs-outlaw.yaml"
 ACC = "sides.red[0].weapon.accuracy=-3,0"

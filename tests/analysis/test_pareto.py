@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from fuzion_sim.analysis.pareto import pareto, pareto_front, parse_goal
-from fuzion_sim.analysis.variants import as_base
 from fuzion_sim.cli import cli
 from fuzion_sim.errors import FuzionSimError
+from fuzion_sim.scenario.variants import as_base
 
 FLAGSHIP = "scenarios/marshal-vs-outlaw.yaml"
 LEVERS = ["sides.red[0].armor.pd=4:9", "sides.blue[0].armor.pd=4:9"]

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from fuzion_sim.analysis.sensitivity import sensitivity
-from fuzion_sim.analysis.variants import as_base
 from fuzion_sim.cli import cli
 from fuzion_sim.errors import FuzionSimError
+from fuzion_sim.scenario.variants import as_base
 
 FLAGSHIP = "scenarios/marshal-vs-outlaw.yaml"
 NO_EFFECT = "sides.red[0].skills.Fencing=0:5"  # a skill the Marshal's pistol never uses

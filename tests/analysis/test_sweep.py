@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from fuzion_sim import sweep
-from fuzion_sim.analysis.variants import expand_grid, parse_assignment, parse_values
 from fuzion_sim.errors import FuzionSimError
+from fuzion_sim.scenario.variants import expand_grid, parse_assignment, parse_values
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"

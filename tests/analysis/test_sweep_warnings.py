@@ -25,12 +25,12 @@ GRID = {"sides.red[0].weapon": ["Magnum Pistol", "Submachine Gun"]}
 
 @pytest.fixture
 def fake_runs(monkeypatch, fake_result):
-    import fuzion_sim.api
+    import fuzion_sim.analysis.simulation
 
     def simulate(scenario, trials=None, seed=None, **_kw):
         return fake_result((trials, 0, 0, 0), sides=scenario.side_names)
 
-    monkeypatch.setattr(fuzion_sim.api, "simulate", simulate)
+    monkeypatch.setattr(fuzion_sim.analysis.simulation, "simulate", simulate)
 
 
 @pytest.mark.parametrize("to_folder", [False, True])

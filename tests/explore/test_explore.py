@@ -20,11 +20,11 @@ import pytest
 import yaml
 
 from fuzion_sim import api
-from fuzion_sim.analysis.variants import as_base
 from fuzion_sim.errors import ScenarioError, error_lines, one_line
 from fuzion_sim.explorer import Explorer
 from fuzion_sim.explorer.server import ExploreServer
 from fuzion_sim.explorer.state import changes_to_query, check_changes, parse_query
+from fuzion_sim.scenario.variants import as_base
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGSHIP = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"

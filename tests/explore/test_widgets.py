@@ -20,11 +20,11 @@ import ipywidgets as w
 
 import fuzion_sim as fz
 from fuzion_sim import api
-from fuzion_sim.analysis.variants import as_base
 from fuzion_sim.errors import ScenarioError, error_lines, one_line
 from fuzion_sim.explorer.notebook import ExplorerView
 from fuzion_sim.explorer.session import STAGE_FIRST
 from fuzion_sim.explorer.widgets import ExplorerWidget
+from fuzion_sim.scenario.variants import as_base
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGSHIP = ROOT / "scenarios" / "marshal-vs-outlaw.yaml"

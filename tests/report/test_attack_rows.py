@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from fuzion_sim.cli import cli
-from fuzion_sim.report.pmf_rows import pmf_rows
+from fuzion_sim.pmf_rows import pmf_rows
 
 AUTOFIRE = ["attack", "--av", "7", "--dv-base", "9", "--dc", "6", "--pd", "14", "--autofire",
             "10", "--ratio", "1"]  # fmt: skip

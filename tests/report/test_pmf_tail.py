@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fuzion_sim.report.pmf_rows import format_probability, pmf_rows
+from fuzion_sim.pmf_rows import format_probability, pmf_rows
 
 #: A kill time like the benchmark duel's exact one: phases 13 to 19 each far below 1e-6.
 DUEL = {2: 0.02, 3: 0.11, 4: 0.2, 5: 0.22, 6: 0.18, 7: 0.12, 8: 0.07, 9: 0.04, 10: 0.02,

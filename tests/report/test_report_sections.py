@@ -38,7 +38,7 @@ _PNG = bytes.fromhex(
 
 @pytest.fixture
 def fake_runs(monkeypatch):
-    import fuzion_sim.api
+    import fuzion_sim.analysis.simulation
     import fuzion_sim.report.plots
     from fuzion_sim.systems import get_system
 
@@ -54,7 +54,7 @@ def fake_runs(monkeypatch):
                                 seconds=unit["seconds"], name=sc.name)  # fmt: skip
         return res
 
-    monkeypatch.setattr(fuzion_sim.api, "simulate", simulate)
+    monkeypatch.setattr(fuzion_sim.analysis.simulation, "simulate", simulate)
 
     def save(fig, path, dpi=100):  # drawing is tested elsewhere; a tiny PNG here
         path = Path(path)

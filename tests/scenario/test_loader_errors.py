@@ -13,11 +13,11 @@ import yaml
 from click.testing import CliRunner
 
 import fuzion_sim as fz
-from fuzion_sim.analysis.variants import as_base
 from fuzion_sim.cli import cli
 from fuzion_sim.errors import MAX_PROBLEMS, ScenarioError
 from fuzion_sim.scenario import load_scenario, read_yaml, scenario_from_dict
 from fuzion_sim.scenario.keys import system_schema
+from fuzion_sim.scenario.variants import as_base
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FLAGSHIP = SCENARIOS / "marshal-vs-outlaw.yaml"

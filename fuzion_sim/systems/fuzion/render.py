@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...report.pmf_rows import DEFAULT_ROWS
-from ...report.terminal import console, new_table, pmf_table, show
+from ...pmf_rows import DEFAULT_ROWS
+from ...terminal import console, new_table, pmf_table, show
 
 __all__ = ["render_attack"]
 

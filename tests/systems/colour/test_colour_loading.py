@@ -195,7 +195,7 @@ def test_a_defence_an_enemy_lets_a_member_use_is_not_warned_about(attacker, defe
 
 
 def test_paths_reach_into_catalogue_items_and_rank_armour():
-    from fuzion_sim.analysis.variants import as_base, overrides_of
+    from fuzion_sim.scenario.variants import as_base, overrides_of
 
     data = duel(member("A", weapon="Crowbar"), member("B", armor="Typical"))
     built = as_base(data).build(overrides_of({"sides.a[0].weapon.str_plus": 6,

@@ -16,9 +16,9 @@ from cases import CASES, ROOT, scenarios_of
 from click.testing import CliRunner
 
 from fuzion_sim import simulate
+from fuzion_sim.analysis.reporting import build_report
 from fuzion_sim.api import exact_attack, exact_fight, replay
 from fuzion_sim.cli import cli
-from fuzion_sim.report.build import build_report
 from fuzion_sim.scenario import load_scenario
 from fuzion_sim.scenario.schema import scenario_schema
 from fuzion_sim.systems import get_system, system_names

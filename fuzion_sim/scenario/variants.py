@@ -3,12 +3,12 @@
 Comparisons, sweeps and balance searches all build variants of one base scenario with
 :func:`~fuzion_sim.scenario.set_path` (which copies catalogue items inline when a path reaches
 into them). A ``sweep:`` block in a scenario file is stripped here before validation, so every
-command accepts such a file.
+command accepts such a file. Editing a scenario is the scenario's business: nothing here runs
+one.
 """
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import math
 import os
@@ -17,8 +17,10 @@ from pathlib import Path
 
 from ..errors import ArgumentError, FuzionSimError, ScenarioError
 from ..limits import MAX_GRID_POINTS
-from ..scenario import parse_value, read_yaml, scenario_from_dict
-from ..scenario.model import Scenario
+from .envelope import scenario_from_dict
+from .model import Scenario
+from .paths import parse_value
+from .yaml_io import read_yaml
 
 __all__ = [
     "Base",
@@ -28,7 +30,6 @@ __all__ = [
     "axes_of",
     "overrides_of",
     "expand_grid",
-    "engine_kwargs",
     "label_of",
 ]
 
@@ -300,36 +301,6 @@ def expand_grid(axes) -> list[dict]:
     return [
         dict(zip(keys, combo, strict=True)) for combo in itertools.product(*[v for _, v in axes])
     ]
-
-
-def engine_kwargs(backend: str | None = None, scheduler: str | None = None) -> dict:
-    """Keyword arguments for :func:`fuzion_sim.api.simulate` selecting the backend.
-
-    Only non-default choices are passed, so this works with engines that predate them.
-
-    Parameters
-    ----------
-    backend : str, optional
-        ``"threads"`` (the default, passed as nothing) or ``"dask"``.
-    scheduler : str, optional
-        A Dask scheduler address.
-
-    Returns
-    -------
-    dict
-    """
-    from .. import api
-
-    kw = {}
-    if backend not in (None, "threads"):
-        kw["backend"] = backend
-    if scheduler is not None:
-        kw["scheduler"] = scheduler
-    params = inspect.signature(api.simulate).parameters
-    missing = [k for k in kw if k not in params]
-    if missing:
-        raise FuzionSimError(f"this build of fuzion_sim does not support {', '.join(missing)}")
-    return kw
 
 
 def label_of(values: dict) -> str:

@@ -13,7 +13,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from .. import fmt
+from . import fmt
 from .pmf_rows import format_probability, pmf_rows
 
 __all__ = ["console", "frame_table", "new_table", "pmf_table", "show"]
