@@ -33,11 +33,16 @@ from numba.core import caching, types
 from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
 
-__all__ = ["jit"]
+__all__ = ["INNER", "jit"]
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False,
             "no_cfunc_wrapper": True}
 _PACKAGE = Path(__file__).resolve().parent
+#: The options of a function only jitted code calls (a room of a kernel, out of its trial loop):
+#: no reference counting and no Python wrapper. numba's wrapper unboxes every argument from
+#: Python, and its code grows with the square of the arguments: a room taking a few groups of
+#: arrays spent most of its compile on a wrapper nothing called (PERFORMANCE-NOTES lesson 40).
+INNER = {"_nrt": False, "no_cpython_wrapper": True}
 
 
 def _module_file(name: str, package: Path) -> Path | None:

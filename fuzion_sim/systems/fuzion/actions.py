@@ -15,7 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
 from .codes import (
@@ -318,7 +318,7 @@ def choose_rule(a, tgt, d_at, now, rule_start, rule_count, rules, code, consts, 
 # --- waiting and interrupts --------------------------------------------------------------------
 
 
-@jit(_nrt=False)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
+@jit(**INNER)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
 def interrupt_by_waiter(a, action, t_abs, slot, slots_per_round, side, is_out, waiting, target,
                         acted_t, aborted_t, acts, queue, qforced, log, events, ne,
                         now):  # fmt: skip
@@ -349,7 +349,7 @@ def interrupt_by_waiter(a, action, t_abs, slot, slots_per_round, side, is_out, w
     return False, ne
 
 
-@jit(_nrt=False)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
+@jit(**INNER)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
 def interrupt_in_range(a, n_queue, t_abs, slot, slots_per_round, side, is_out, waiting, target,
                        acted_t, aborted_t, acts, dist, w_range, queue, qforced, log, events,
                        ne, now):  # fmt: skip
@@ -444,7 +444,7 @@ def act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now):
     return ne
 
 
-@jit(_nrt=False)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
+@jit(**INNER)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
 def act_escape(a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2, s3, log, events,
                ne, now):  # fmt: skip
     """F33 escape: STR + Athletics (or Hand to Hand) against the holder's, a contested roll."""
@@ -466,7 +466,7 @@ def act_escape(a, held_by, hold, e_str, escape_skill, roll_table, s0, s1, s2, s3
     return s0, s1, s2, s3, ne
 
 
-@jit(_nrt=False)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
+@jit(**INNER)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
 def act_first_aid(a, side, hits, dead, stable, dist, px, py, run_m, moved, w_range, rmod, tech,
                   physician, task_table, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """F25 first aid: go to the nearest dying ally, then TECH + Physician against 2 x its
@@ -512,7 +512,7 @@ def act_first_aid(a, side, hits, dead, stable, dist, px, py, run_m, moved, w_ran
     return s0, s1, s2, s3, ne
 
 
-@jit(_nrt=False)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
+@jit(**INNER)  # cold: out of the trial loop (PERFORMANCE-NOTES lesson 18)
 def act_presence(a, side, is_out, pre, res, presence_margin, presence_effect, next_mod, lose,
                  gave_up, c_out, standing, sides_left, nd6_offsets, nd6_table, s0, s1, s2, s3,
                  log, events, ne, now):  # fmt: skip

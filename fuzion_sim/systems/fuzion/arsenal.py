@@ -16,7 +16,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from .actions import moved_geometry
 from .codes import (
     ARC_ALL,
@@ -36,7 +36,7 @@ from .tactics import A_AIM, A_RELOAD
 Arsenal = namedtuple("Arsenal", "start cur ammo rows_i rows_f")
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def equip(a, k, arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
     """Combatant ``a`` takes up weapon row ``k`` of ``arms`` (:class:`Arsenal`; its magazine as
     it was left; the one put down keeps its own, a reload under way is lost, and so is the aim,
@@ -80,7 +80,7 @@ def equip(a, k, arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloadin
     moved_geometry(a, wh.px, wh.py, wp.range, wh.dist, wh.rmod)  # its new weapon's bands
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
     """At a trial's start: everyone who fires several weapons has its first in hand again
     (``arms.start``) and every weapon's magazine is full (the caller then fills the magazines
@@ -93,7 +93,7 @@ def rearm(arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloading):
         arms.ammo[k] = arms.rows_i[k, ARM_SHOTS]
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def take_up(a, tgt, action, param, arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc,
             w_mounted, reloading, vclass, carrier, vstate, hd, front_arc):  # fmt: skip
     """Before ``a``'s ``action`` (one that uses a weapon): the weapon its rule names (``param``,

@@ -50,7 +50,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
 from .actions import is_attack
@@ -112,7 +112,7 @@ Dogfight = namedtuple(
 DState = namedtuple("DState", "dfs req since need wish c_rolls c_won c_tail c_broke")
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def dogfight_reset(df, ds, called_mod):
     """The start of a trial: nobody engaged (the last trial's tailing bonus taken back out of
     ``called_mod``), no announcement, the counters at 0."""
@@ -152,7 +152,7 @@ def _position(df, m):
     return POS_NEUTRAL
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def roll_pair(a, b, how, df, ds, e_ref, pilot_of, task_table, s0, s1, s2, s3, log, events, ne,
               now):  # fmt: skip
     """The dogfight roll of the pair ``(a, b)`` (M-54): both roll, the margin is ``a``'s total
@@ -246,7 +246,7 @@ def _bonus(ds, df, called_mod, c):
     ds.dfs[c, 3] = p
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def dogfight_phase(now, round_start, rounds_done, df, ds, side, is_out, gave_up, c_out, e_ref,
                    pilot_of, carrier, task_table, called_mod, standing, sides_left, s0, s1, s2,
                    s3, log, events, ne):  # fmt: skip
@@ -354,7 +354,7 @@ def dogfight_phase(now, round_start, rounds_done, df, ds, side, is_out, gave_up,
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def dogfight_choice(a, tgt, action, param, now, df, ds, pilot_of, is_out, log, events, ne):
     """What ``a`` chose at ``tgt``, when it is ``dogfight`` or ``break_off`` or ``tgt`` is its
     partner. ``dogfight``: a ``run`` toward the target, engaging it at the next phase's start

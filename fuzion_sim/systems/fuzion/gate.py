@@ -16,7 +16,7 @@ obstacles that block), and only for an action one of them reads.
 
 from __future__ import annotations
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from . import tactics as tx
 from .actions import is_weapon_action
 from .arsenal import take_up
@@ -44,7 +44,7 @@ def gated(action, a, tgt, on, any_dogfight, dfs):
         action >= tx.A_DOGFIGHT or dfs[a, 0] == tgt)))  # fmt: skip
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def gate(a, tgt, action, param, now, weapon_rooms, arms, wp, sh, md, mc, st, wh, w_shots,
          w_reload, w_arc, w_mounted, reloading, vclass, carrier, vstate, hd, front_arc, df, ds,
          pilot_of, is_out, log, events, ne):  # fmt: skip

@@ -37,7 +37,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
 from .actions import moved_geometry, note_move
@@ -173,7 +173,7 @@ def zones_at(hz, x, y):
     return mask, first
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def hazard_reset(hz, hs, px, py):
     """A trial's start: each in the zones of its starting place, its breath full, its own
     poison in its blood (the dose at time 0), the counters at 0."""
@@ -197,7 +197,7 @@ def hazard_reset(hz, hs, px, py):
         hs.c_breathless[c] = 0
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def hazard_phase(now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, sides_left,
                  s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """The end of a phase: the hazards' damage, breath and poison of every person they reach
@@ -297,7 +297,7 @@ def hazard_phase(now, hz, hs, sh, hl, st, tl, wh, dt, rl, obscured, standing, si
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log, events, ne, now):
     """``flee_hazard``: ``a`` runs (its run, F5) out of the first zone it stands in by the
     shortest way (straight out from a circle's centre; through a rectangle's nearest side),

@@ -17,7 +17,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import xoshiro
 from .actions import moved_geometry
 from .codes import (
@@ -223,7 +223,7 @@ def impact_row(v, asp, through, vh, vs, hl, tl, now, log, events, ne, s0, s1, s2
     return s0, s1, s2, s3, lost, np.int64(-1), loc, ne
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def carry_crew(v, carrier, px, py, moved, w_range, dist, rmod):
     """The crew of vehicle ``v`` are where it is (after it moved or was knocked back)."""
     for c in range(carrier.shape[0]):
@@ -235,7 +235,7 @@ def carry_crew(v, carrier, px, py, moved, w_range, dist, rmod):
             moved_geometry(c, px, py, w_range, dist, rmod)
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrier, now):
     """A vehicle out of the fight takes its crew with it; a vehicle whose every crew member is
     out is out (VA-10, VA-18). Returns the sides still standing."""
@@ -320,7 +320,7 @@ def integrity(tgt, left, unit, mc, hl, tl, now, s0, s1, s2, s3):
     return s0, s1, s2, s3
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
                  wp, ar, sh, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
                  s3, aspect, given=-1, kill_drop=0):  # fmt: skip
@@ -437,7 +437,7 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
             p_through, ne)
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def area_room(a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, px, py, tl, dt, rl,
               vh, vs, mc, now, log, events, ne, s0, s1, s2, s3):  # fmt: skip
     """An area's damage ``dmg`` (after the explosion's fall-off) on ``c``, a vehicle or a person
@@ -468,7 +468,7 @@ def area_room(a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, px
     return s0, s1, s2, s3, through, lost, np.int64(0), who, p_hits, p_stun, p_through, ne
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def other_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
                wp, ar, sh, md, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
                s3, aspect):  # fmt: skip

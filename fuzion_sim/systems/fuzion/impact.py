@@ -35,7 +35,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
 from .actions import moved_geometry, note_move
@@ -93,7 +93,7 @@ Impacts = namedtuple(
 )
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def reset_trial(im):
     """A trial starts: every obstacle whole, nobody fallen, the counters at 0."""
     for o in range(im.ob_left.shape[0]):
@@ -236,7 +236,7 @@ def first_drop(im, ox, oy, dx, dy, t_from, before):
     return best, hit_d
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def line_blocked(a, tgt, im, px, py):
     """The first unbroken obstacle on the line from ``a`` to ``tgt`` (M-10: nobody shoots
     through a solid object), or -1."""
@@ -260,7 +260,7 @@ def _cut_move(c, ox, oy, dx, dy, t, metres, wh, w_range, log, events, ne):
             events[last, EV_Y] = np.int64(wh.py[c] * 100.0)
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def on_ground(c, ox, oy, budget, im, wh, w_range, action, goal, log, events, ne, now):
     """``c`` went on foot from ``(ox, oy)`` to where it is now, with ``budget`` metres of
     MOVE: the phase's terrain, the majority of the path, leaves it its share of the budget
@@ -312,7 +312,7 @@ def fall_event(events, ne, now, c, drop, action, metres, dc, raw, through, x, y,
     return row
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd6_offsets,
             nd6_table, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``tgt`` was knocked back by ``a`` from ``(ox, oy)`` to where it is now (strike.py,
@@ -420,7 +420,7 @@ def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd
     return s0, s1, s2, s3, ne, hits_lost, stun_lost, through
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def jump(c, d, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets, nd6_table, rl, standing,
          sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` jumps down drop ``d`` (the ``jump`` action, M-72): it moves to the drop and falls

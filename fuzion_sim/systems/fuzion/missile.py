@@ -30,7 +30,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import high_bits, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .codes import (
@@ -256,7 +256,7 @@ def evade_roll(e, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def launch(a, tgt, av, dv_base, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs,
            mc, vic, standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """``a`` fires its missile weapon at ``tgt`` (the kernel has counted the attack and taken
@@ -334,7 +334,7 @@ def launch(a, tgt, av, dv_base, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, 
                       vic, standing, sides_left, s0, s1, s2, s3, log, events, ne)  # fmt: skip
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def evade_turn(c, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc, vic,
                standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """At ``c``'s turn: its roll against every engagement in flight at it not yet rolled in

@@ -42,7 +42,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import xoshiro
 from . import tactics as tx
 from .actions import moved_geometry, note_move
@@ -153,7 +153,7 @@ Motion = namedtuple(
 )
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def reset_trial(mo):
     """A trial starts: every vehicle at its scenario speed and altitude, in control."""
     for c in range(mo.speed.shape[0]):
@@ -236,7 +236,7 @@ def _crash_event(events, ne, now, c, other, dc, raw, through, hl, flags):
     return ne + 1
 
 
-@jit(_nrt=False)  # out of line: called from several rooms (compile time)
+@jit(**INNER)  # out of line: called from several rooms (compile time)
 def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing,
              sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` takes a collision's ``dc`` (``kills`` against Kill armour; column ``col`` of the
@@ -305,7 +305,7 @@ def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, 
     return s0, s1, s2, s3, ne, sides_left, raw, through
 
 
-@jit(_nrt=False)  # out of line: called from several rooms (compile time)
+@jit(**INNER)  # out of line: called from several rooms (compile time)
 def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` goes ``metres`` along ``angle`` from where it is; the first unbroken obstacle in
@@ -388,7 +388,7 @@ def _over_edge(c, d, x, y, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing,
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
          standing, sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` ran from ``(ox, oy)`` to where it is with ``step`` metres of MOVE (``action``:
@@ -417,7 +417,7 @@ def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, 
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(_nrt=False)  # out of line: called from several rooms (compile time)
+@jit(**INNER)  # out of line: called from several rooms (compile time)
 def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
                   sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` missed a manoeuvre by ``miss`` (M-47 to M-51): a ground vehicle skids (and spins)
@@ -485,7 +485,7 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing, sides_left, s0,
                  s1, s2, s3, log, events, ne, now):  # fmt: skip
     """Vehicle ``c`` is out of control when its turn comes: after a skid, a ground spin or a
@@ -548,7 +548,7 @@ def _direction(a, tgt, code, wh, vs, hl, sh):
     return angle
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """A vehicle ``a``'s own action (``tactics.MOTION_ACTIONS``) against its target ``tgt``,

@@ -15,7 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import split_bits, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .actions import moved_geometry
@@ -300,7 +300,7 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
         return av, dv_base, n_dice, dmg_type, ne
 
 
-    @jit(_nrt=False, variant=variant)  # cold: out of the trial loop (PERFORMANCE-NOTES 18)
+    @jit(**INNER, variant=variant)  # cold: out of the trial loop (PERFORMANCE-NOTES 18)
     def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt, vic, rl,
               vh, vs, mc, tl, acts, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
         """F17: an area attack. A spread (a shotgun) is one attack every combatant in its radius

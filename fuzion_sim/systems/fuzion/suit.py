@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import xoshiro
 from .codes import LOC_CALLED, LOC_NONE
 from .dice import TABLE_DICE
@@ -23,7 +23,7 @@ from .rules import KILLING, penetration, range_modifier, split_through
 __all__ = ["scaled_rmod", "suit_split", "suited_area", "suited_hits"]
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def suit_split(c, killing, through, stun_before, mc):
     """Powered armour (F30, M-35, VA-44): the damage ``through`` the PD of ``c``'s suit is
     split, half to the suit's SDP (the odd point to the suit, or under ``powered_split:
@@ -41,7 +41,7 @@ def suit_split(c, killing, through, stun_before, mc):
     return split_through(killing or mc.to_hits, through - take, stun_before)
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def suited_area(c, dmg_type, dmg, arm, sd, stun_before, mc):
     """An area attack's damage ``dmg`` on ``c`` in powered armour (PD ``arm``; 0 once the suit
     is wrecked): ``(damage through, Hits lost, Stun lost)`` after the split."""
@@ -52,7 +52,7 @@ def suited_area(c, dmg_type, dmg, arm, sd, stun_before, mc):
     return thr, lost, stun
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def suited_hits(a, tgt, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, ar,
                 sh, md, hl, tl, dt, rl, mc, s0, s1, s2, s3):  # fmt: skip
     """The hits of one attack on ``tgt``, a person in powered armour, as ``strike.strike`` rolls
@@ -101,7 +101,7 @@ def suited_hits(a, tgt, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour
     return s0, s1, s2, s3, raw, loc, hits_lost, stun_lost, through
 
 
-@jit(_nrt=False)
+@jit(**INNER)
 def scaled_rmod(a, tgt, pair, w_range, dist, rmod, rscale, rs_target):
     """The range modifier of ``a``'s attack on ``tgt`` under the mecha range scale (M-18,
     VA-17, examples E-05): F10's bands x ``rscale[a]`` (the modifier of ``dist / 10`` against
