@@ -43,7 +43,7 @@ EQUIVALENT_KEYS: tuple[frozenset, ...] = (
 @functools.lru_cache(maxsize=16)
 def system_schema(name: str) -> dict:
     """The JSON Schema of a registered system's scenario files (built once a process)."""
-    from .schema import scenario_schema  # (the schema names the envelope's keys)
+    from .schema import scenario_schema  # (the schema reads the envelope, which imports this)
 
     return scenario_schema(get_system(name))
 
