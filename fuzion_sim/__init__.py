@@ -41,7 +41,7 @@ __all__ = [
 #: argument before any work (those of :mod:`fuzion_sim.api` are re-exported from the analysis).
 _LAZY = {
     "Result": (".analysis.result", "Result"),
-    "Scenario": (".scenario.model", "Scenario"),
+    "Scenario": (".validation.model", "Scenario"),
     "ask": (".api", "ask"),
     "balance": (".api", "balance"),
     "build_report": (".api", "build_report"),

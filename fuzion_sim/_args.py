@@ -160,8 +160,8 @@ def check_engine(backend=None, scheduler=None, progress=None) -> None:
 def check_scenario(scenario) -> None:
     """A scenario as the studies take it: a Scenario, a base of variants, scenario data (a
     dict) or a path to a YAML file."""
-    from .scenario.model import Scenario
     from .scenario.variants import Base
+    from .validation.model import Scenario
 
     if not isinstance(scenario, Scenario | Base | dict | str | os.PathLike):
         raise ArgumentError(
@@ -330,7 +330,7 @@ def apply_overrides(scenario, overrides):
     """
     from .scenario import parse_path, set_path
     from .scenario.variants import Base, as_base
-    from .scenario.yaml_io import format_path
+    from .validation.keypath import format_path
 
     base = as_base(scenario)
     if not overrides:

@@ -24,9 +24,9 @@ from ..errors import ArgumentError, FuzionSimError, Interrupted, unknown_name
 from ..limits import MAX_SEED, MAX_TRIALS, check_choice, check_int
 from ..scenario import load_scenario as load_scenario_file
 from ..scenario import scenario_from_dict
-from ..scenario.model import Scenario
 from ..systems import get_system, system_names
 from ..systems.base import NotAvailable
+from ..validation.model import Scenario
 from .result import Result
 
 __all__ = [

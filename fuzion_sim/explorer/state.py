@@ -20,7 +20,7 @@ import yaml
 
 from ..errors import ArgumentError, ScenarioError, did_you_mean
 from ..scenario import get_path, parse_path, parse_value
-from ..scenario.yaml_io import format_path
+from ..validation.keypath import format_path
 
 __all__ = [
     "MAX_CHANGES", "MAX_MEMBERS_SHOWN", "MAX_VALUE_CHARS", "build_controls", "changes_to_query",

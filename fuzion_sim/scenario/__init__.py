@@ -1,18 +1,20 @@
-"""Scenarios: the YAML loader, the envelope, the checks every system builds members with, and
-key paths.
+"""Scenarios: the loader, which reads a file, checks the envelope and hands each member to its
+rule system; key paths and overrides; a base scenario and its variants.
 
 The usual entry point is :func:`load_scenario`; :func:`scenario_from_dict` validates data that
 did not come from a file. Every user-input problem raises
 :class:`~fuzion_sim.errors.ScenarioError`. The members of a scenario's sides are its rule
-system's own (``fuzion_sim.systems``).
+system's own (``fuzion_sim.systems``, found through the registry), built with the checks of
+:mod:`fuzion_sim.validation`, which also holds the :class:`Scenario` model and the YAML reader
+(both re-exported here): the loader sits above the systems, the checks below them.
 """
 
 from __future__ import annotations
 
+from ..validation.model import Rules, Scenario
+from ..validation.yaml_io import read_yaml
 from .envelope import TOP_KEYS, build_rules, scenario_from_dict
-from .model import Rules, Scenario
 from .paths import apply_overrides, get_path, override_label, parse_path, parse_value, set_path
-from .yaml_io import read_yaml
 
 __all__ = [
     "TOP_KEYS",

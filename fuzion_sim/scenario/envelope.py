@@ -4,8 +4,9 @@ The envelope is every system's: ``name``, ``description``, ``system``, ``trials`
 ``max_rounds``, ``rules`` (checked against the system's switches) and ``sides`` (a side is a
 list of members, or a mapping of ``members`` and the system's side-wide keys). The members are
 the system's own (:meth:`~fuzion_sim.systems.base.RuleSystem.build_member`), built with the
-shared checks of :mod:`.checks`, so every error names the file, the line, the key path, the
-problem and a did-you-mean alike.
+shared checks of :mod:`fuzion_sim.validation.checks`, so every error names the file, the line,
+the key path, the problem and a did-you-mean alike. The system comes from the registry, so
+this module sits above the systems, and the checks below them.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from fuzion_sim.errors import MAX_PROBLEMS
 from fuzion_sim.limits import MAX_COMBATANTS, MAX_MAX_ROUNDS, MAX_SEED, MAX_TRIALS
 
 from ..systems import DEFAULT_SYSTEM, get_system, system_names
-from .checks import (
+from ..validation.checks import (
     MISSING,
     Context,
     check_bool,
@@ -30,8 +32,10 @@ from .checks import (
     is_int,
     optional,
 )
-from .model import Rules, Scenario
-from .yaml_io import format_path
+from ..validation.keypath import format_path
+from ..validation.model import Rules, Scenario
+from .keys import cross_system_hint, find_nulls, null_error, system_schema
+from .paths import apply_overrides
 
 __all__ = ["TOP_KEYS", "build_rules", "scenario_from_dict"]
 
@@ -46,7 +50,7 @@ def build_rules(ctx: Context, parts: list, value, switches) -> Rules:
     values = {key: spec.default for key, spec in switches.items()}
     if value is None:
         return Rules(values=values)
-    inner = Context(ctx.source, ctx.lines, ctx.origins, ctx.system)
+    inner = Context(ctx.source, ctx.lines, ctx.origins, ctx.system, ctx.key_hint)
     known = value
     if inner.attempt(check_mapping, inner, parts, value, switches) is MISSING:
         if not isinstance(value, dict):
@@ -147,10 +151,8 @@ def scenario_from_dict(
     """
     origins: dict[str, str] = {}
     if overrides:
-        from .paths import apply_overrides
-
         data, origins = apply_overrides(data, overrides, option=option, source=source)
-    ctx = Context(source, lines, origins)
+    ctx = Context(source, lines, origins, key_hint=cross_system_hint)
     if not isinstance(data, dict):
         raise ctx.fail([], f"a scenario must be a mapping of keys, got {describe(data)}")
     system_name = data.get("system")
@@ -215,10 +217,6 @@ def _description(ctx: Context, value) -> str:
 
 def _check_nulls(ctx: Context, data: dict, system_name: str) -> None:
     """Record every key written with no value that the system's schema gives no meaning."""
-    from fuzion_sim.errors import MAX_PROBLEMS
-
-    from .keys import find_nulls, null_error, system_schema
-
     found, more = find_nulls(data, system_schema(system_name), MAX_PROBLEMS)
     for parts, key in found:
         ctx.add_null(null_error(ctx, parts, key))

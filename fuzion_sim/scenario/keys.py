@@ -19,6 +19,8 @@ from collections.abc import Iterator
 
 from fuzion_sim.errors import ScenarioError, shorten
 
+from ..systems import get_system, system_names
+
 __all__ = [
     "EQUIVALENT_KEYS",
     "cross_system_hint",
@@ -41,8 +43,7 @@ EQUIVALENT_KEYS: tuple[frozenset, ...] = (
 @functools.lru_cache(maxsize=16)
 def system_schema(name: str) -> dict:
     """The JSON Schema of a registered system's scenario files (built once a process)."""
-    from ..systems import get_system
-    from .schema import scenario_schema
+    from .schema import scenario_schema  # (the schema reads the envelope, which imports this)
 
     return scenario_schema(get_system(name))
 
@@ -181,8 +182,6 @@ def cross_system_hint(system: str | None, parts, key, allowed) -> tuple[str, str
         system's equivalent key, if there is an obvious one (for the did-you-mean):
         ``unknown key 'stats' (that is fuzion's name); did you mean 'abilities'?``.
     """
-    from ..systems import system_names
-
     if system is None or not isinstance(key, str):
         return "", None
     allowed = set(allowed)

@@ -2,7 +2,9 @@
 
 Used by ``--set`` style overrides and parameter sweeps. :func:`set_path` never changes its input;
 when a path reaches into a catalogue item given by name (``weapon: Magnum Pistol``), the item's
-catalogue entry is copied inline into the combatant with the one value changed.
+catalogue entry is copied inline into the combatant with the one value changed (the
+scenario's system, from the registry, says which keys name catalogue items). The syntax,
+:func:`parse_path`, is :mod:`fuzion_sim.validation.keypath`'s, which the systems use too.
 """
 
 from __future__ import annotations
@@ -14,71 +16,10 @@ import yaml
 
 from fuzion_sim.errors import ScenarioError, did_you_mean, shorten
 
-from .yaml_io import format_path
+from ..systems import DEFAULT_SYSTEM, get_system, system_names
+from ..validation.keypath import format_path, parse_path
 
 __all__ = ["apply_overrides", "get_path", "override_label", "parse_path", "parse_value", "set_path"]
-
-_NAME_STOP = ".["
-
-
-def _bad(text: str, why: str) -> ScenarioError:
-    return ScenarioError(f"bad key path '{text}': {why}", path=text or None)
-
-
-def parse_path(path) -> list[str | int]:
-    """Split a key path into mapping keys and list indices.
-
-    Parameters
-    ----------
-    path : str or sequence
-        E.g. ``"sides.blue[0].armor.pd"``. A key holding dots or brackets may be quoted in
-        brackets: ``skills['Ranged Evade']``. A list or tuple is returned as a list unchanged.
-
-    Returns
-    -------
-    list of str or int
-        E.g. ``["sides", "blue", 0, "armor", "pd"]``.
-
-    Raises
-    ------
-    ScenarioError
-        If the path is empty or malformed.
-    """
-    if isinstance(path, list | tuple):
-        return list(path)
-    if not isinstance(path, str) or not path.strip():
-        raise _bad(str(path) if path is not None else "", "it is empty")
-    text = path.strip()
-    parts: list[str | int] = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == "[":
-            end = text.find("]", i)
-            if end < 0:
-                raise _bad(text, "'[' without ']'")
-            inner = text[i + 1 : end].strip()
-            if inner.isdigit():
-                parts.append(int(inner))
-            elif len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"":
-                parts.append(inner[1:-1])
-            else:
-                raise _bad(text, f"'[{inner}]' is neither an index nor a quoted key")
-            i = end + 1
-            continue
-        if char == ".":
-            if i == 0 or i + 1 == n or text[i + 1] in _NAME_STOP:
-                raise _bad(text, "empty key")
-            i += 1
-        elif i != 0:
-            raise _bad(text, f"expected '.' or '[' at '{text[i:]}'")
-        start = i
-        while i < n and text[i] not in _NAME_STOP:
-            i += 1
-        if text[start:i].strip() == "":
-            raise _bad(text, "empty key")
-        parts.append(text[start:i].strip())
-    return parts
 
 
 def parse_value(text):
@@ -118,8 +59,6 @@ def _catalogue_entry(data, prefix: list, name: str, full: str) -> dict | None:
     """The catalogue entry a member key at ``prefix`` names (the scenario's system decides
     which keys name catalogue items), as a mapping to follow the path into; None when the
     key names no catalogue item."""
-    from ..systems import DEFAULT_SYSTEM, get_system, system_names
-
     slot = _member_slot(prefix)
     if slot is None:
         return None
@@ -246,7 +185,7 @@ def set_path(data, path, value) -> dict:
     parts = parse_path(path)
     full = format_path(parts)
     if not parts:
-        raise _bad(full, "it is empty")
+        raise ScenarioError(f"bad key path '{full}': it is empty", path=full or None)
     root = copy.deepcopy(data)
     if not isinstance(root, dict):
         raise ScenarioError("the scenario is not a mapping", path=full)
@@ -345,7 +284,7 @@ def apply_overrides(data, overrides, option: str | None = None, source: str | No
         The changed copy.
     origins : dict of str to str
         Key path -> the override that set it (:func:`override_label`), for
-        :class:`~fuzion_sim.scenario.checks.Context`: a problem in an overridden value names
+        :class:`~fuzion_sim.validation.checks.Context`: a problem in an overridden value names
         the override, not a line of the file.
 
     Raises

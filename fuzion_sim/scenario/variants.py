@@ -17,10 +17,10 @@ from pathlib import Path
 
 from ..errors import ArgumentError, FuzionSimError, ScenarioError
 from ..limits import MAX_GRID_POINTS
+from ..validation.model import Scenario
+from ..validation.yaml_io import read_yaml
 from .envelope import scenario_from_dict
-from .model import Scenario
 from .paths import parse_value
-from .yaml_io import read_yaml
 
 __all__ = [
     "Base",

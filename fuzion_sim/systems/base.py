@@ -249,7 +249,7 @@ class RuleSystem:
     # --- scenarios --------------------------------------------------------------------
     def build_member(self, ctx, parts: list, value: Any, side: str, side_options: dict):
         """Validate one member's mapping (``value``, at key path ``parts``) with the shared
-        checks (:mod:`fuzion_sim.scenario.checks`) and build the system's member object,
+        checks (:mod:`fuzion_sim.validation.checks`) and build the system's member object,
         which has ``name`` and ``side``, or a tuple of them when one entry is several
         combatants (a Fuzion vehicle and its crew). ``side_options`` holds the side's own
         keys."""

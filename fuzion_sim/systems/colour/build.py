@@ -1,5 +1,5 @@
 """Build colour-system members (abilities, weapon, armour layers, shield, defences, actions)
-from a scenario's data with the shared checks (:mod:`fuzion_sim.scenario.checks`): an error
+from a scenario's data with the shared checks (:mod:`fuzion_sim.validation.checks`): an error
 names the file, the line, the key path, the problem, the allowed range and the closest valid
 name. Rank names are checked against the scenario's ladder once the rules are known
 (:func:`check_scenario`); problems that do not stop a run become warnings.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from fuzion_sim.errors import ScenarioError, did_you_mean
-from fuzion_sim.scenario.checks import (
+from fuzion_sim.validation.checks import (
     MISSING,
     Context,
     check_bool,
@@ -572,7 +572,7 @@ def _member_path(ctx: Context, side: str, index: int) -> list:
     """A member's key path (``sides.<side>[i]``, or ``sides.<side>.members[i]``)."""
     plain = ["sides", side, index]
     nested = ["sides", side, "members", index]
-    from ...scenario.yaml_io import format_path
+    from ...validation.keypath import format_path
 
     return nested if format_path(nested) in ctx.lines else plain
 
@@ -619,7 +619,7 @@ def _check_actions(ctx: Context, rules, m: Member, where: list, names: dict) -> 
 
 
 def _fmt(parts) -> str:
-    from ...scenario.yaml_io import format_path
+    from ...validation.keypath import format_path
 
     return format_path(parts)
 

@@ -13,7 +13,7 @@ from importlib import resources
 
 from fuzion_sim.errors import ScenarioError, did_you_mean
 
-from ...scenario.yaml_io import parse_yaml_text
+from ...validation.yaml_io import parse_yaml_text
 from .model import Armour, Shield, Weapon
 
 __all__ = [
@@ -52,7 +52,7 @@ def _load(kind: str) -> tuple[tuple[dict, ...], dict[str, int], str]:
 
 @functools.cache
 def _items(kind: str) -> dict:
-    from ...scenario.checks import Context
+    from ...validation.checks import Context
     from . import build
 
     make = {"weapons": build.build_weapon_mapping, "armor": build.build_armour_mapping,

@@ -20,7 +20,7 @@ import numpy as np
 
 from fuzion_sim.errors import ScenarioError
 
-from ...scenario.yaml_io import parse_yaml_text
+from ...validation.yaml_io import parse_yaml_text
 from .codes import BLUE, GREEN, RED, SUPER_CRIT, WHITE, YELLOW
 
 __all__ = [

@@ -69,6 +69,6 @@ def resolve_value(rated, rules, parts=None) -> int:
 
 
 def _path(parts) -> str | None:
-    from ...scenario.yaml_io import format_path
+    from ...validation.keypath import format_path
 
     return format_path(parts) or None

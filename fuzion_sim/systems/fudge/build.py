@@ -1,5 +1,5 @@
 """Build FUDGE members (shooters and objects, charges, barriers) and their weapons and armour
-from a scenario's data, with the shared checks (:mod:`fuzion_sim.scenario.checks`): every error
+from a scenario's data, with the shared checks (:mod:`fuzion_sim.validation.checks`): every error
 names the file, the line, the key path, the problem, the allowed range and, for a misspelt name,
 the closest valid one. Keys that would do nothing become the scenario's warnings.
 
@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from fuzion_sim.errors import did_you_mean
 from fuzion_sim.limits import MAX_MAX_ROUNDS
-from fuzion_sim.scenario.checks import (
+from fuzion_sim.validation.checks import (
     MISSING,
     Context,
     check_bool,

@@ -13,7 +13,7 @@ from importlib import resources
 
 from fuzion_sim.errors import ScenarioError, did_you_mean
 
-from ...scenario.yaml_io import parse_yaml_text
+from ...validation.yaml_io import parse_yaml_text
 from .dice import COUNTS, LADDER
 from .model import Weapon
 from .tables import DC_MODIFIER, locations
@@ -48,7 +48,7 @@ def _load() -> tuple[tuple[dict, ...], dict[str, int]]:
 
 @functools.cache
 def _weapons() -> dict[str, Weapon]:
-    from ...scenario.checks import Context
+    from ...validation.checks import Context
     from .build import build_weapon_mapping
 
     entries, lines = _load()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fuzion_sim.errors import did_you_mean
 
-from ...scenario.yaml_io import format_path
+from ...validation.keypath import format_path
 from .geometry import by_distance, pair_distances
 from .model import Barrier, Charge, Member
 from .tables import scale_modifier

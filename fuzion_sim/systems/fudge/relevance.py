@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from fuzion_sim.scenario.model import Rules
+from fuzion_sim.validation.model import Rules
 
 from .codes import POOR
 from .damage import blast_adjustment, breach_result, hit_damage

@@ -138,7 +138,7 @@ class Location(NamedTuple):
 @functools.cache
 def locations() -> tuple[Location, ...]:
     """The human hit-location table, in the file's order (Head +4 down to Left leg -4)."""
-    from ...scenario.yaml_io import parse_yaml_text
+    from ...validation.yaml_io import parse_yaml_text
     from .dice import LADDER
 
     package = "fuzion_sim.systems.fudge.data"

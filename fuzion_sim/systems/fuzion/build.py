@@ -1,6 +1,6 @@
 """Build Fuzion members (combatants, their weapons and armour) from a scenario's data.
 
-Every check is one of the shared ones (:mod:`fuzion_sim.scenario.checks`): an error is a
+Every check is one of the shared ones (:mod:`fuzion_sim.validation.checks`): an error is a
 :class:`~fuzion_sim.errors.ScenarioError` naming the file, the line (the nearest key that has
 one), the key path (``sides.red[0].weapon``), the problem, the allowed range and, for a misspelt
 name, the closest valid one. Problems that do not stop a run (a combatant lacking its weapon's
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from fuzion_sim.errors import did_you_mean
 from fuzion_sim.limits import MAX_DC
-from fuzion_sim.scenario.checks import (
+from fuzion_sim.validation.checks import (
     MISSING,
     Context,
     check_bool,
@@ -28,7 +28,7 @@ from fuzion_sim.scenario.checks import (
     is_number,
     optional,
 )
-from fuzion_sim.scenario.yaml_io import format_path
+from fuzion_sim.validation.keypath import format_path
 
 from . import catalogue, tables, tactics
 from .build_vehicle import parse_weight

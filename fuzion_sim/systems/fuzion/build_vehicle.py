@@ -6,7 +6,7 @@ armour, position and facing; it acts with its pilot's sheet: the pilot's REF for
 order, the pilot's action, the weapon the pilot operates) and then each of its crew, people
 with their own sheets (Hits, Stun, armour), who ride in it, fire the vehicle weapon they
 operate (or their own), and are hit through the vehicle's crew row (M-26). Every check is one
-of the shared ones (:mod:`fuzion_sim.scenario.checks`): file, line, key path, did-you-mean.
+of the shared ones (:mod:`fuzion_sim.validation.checks`): file, line, key path, did-you-mean.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import dataclasses
 import re
 
 from fuzion_sim.errors import did_you_mean
-from fuzion_sim.scenario.checks import (
+from fuzion_sim.validation.checks import (
     MISSING,
     Context,
     check_bool,

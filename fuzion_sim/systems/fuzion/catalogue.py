@@ -13,7 +13,7 @@ from importlib import resources
 
 from fuzion_sim.errors import ScenarioError, did_you_mean
 
-from ...scenario.yaml_io import parse_yaml_text
+from ...validation.yaml_io import parse_yaml_text
 from .model import Armor, Weapon
 
 __all__ = [
@@ -55,7 +55,7 @@ def _load(filename: str) -> tuple[tuple[dict, ...], dict[str, int]]:
 
 @functools.cache
 def _weapons() -> dict[str, Weapon]:
-    from ...scenario.checks import Context
+    from ...validation.checks import Context
     from .build import build_weapon_mapping
 
     entries, lines = _load("weapons.yaml")
@@ -71,7 +71,7 @@ def _weapons() -> dict[str, Weapon]:
 
 @functools.cache
 def _armors() -> dict[str, Armor]:
-    from ...scenario.checks import Context
+    from ...validation.checks import Context
     from .build import build_armor_mapping
 
     entries, lines = _load("armor.yaml")

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 import yaml
 
-from ...scenario.model import Scenario
+from ...validation.model import Scenario
 from . import codes, dice, tables, tactics
 from .dogfight_build import dogfight_arrays
 from .hazard_build import hazard_arrays, hazard_options

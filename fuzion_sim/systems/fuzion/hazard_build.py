@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...scenario.checks import (
+from ...validation.checks import (
     Context,
     check_bool,
     check_choice,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fuzion_sim.errors import did_you_mean
-from fuzion_sim.scenario.checks import (
+from fuzion_sim.validation.checks import (
     MISSING,
     Context,
     check_choice,

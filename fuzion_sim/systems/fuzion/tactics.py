@@ -47,8 +47,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from fuzion_sim.errors import ScenarioError, did_you_mean, shorten
-from fuzion_sim.scenario.checks import describe
-from fuzion_sim.scenario.yaml_io import format_path, parse_yaml_text
+from fuzion_sim.validation.checks import describe
+from fuzion_sim.validation.keypath import format_path, parse_path
+from fuzion_sim.validation.yaml_io import parse_yaml_text
 
 from .model import DEFAULT_TACTICS
 
@@ -345,8 +346,6 @@ def _parts(path) -> list:
     if path is None:
         return ["tactics"]
     if isinstance(path, str):
-        from fuzion_sim.scenario.paths import parse_path  # (paths asks the registry)
-
         return parse_path(path)
     return list(path)
 
@@ -1216,7 +1215,7 @@ _PRESET_KEYS = ("description", "rules")
 
 @functools.cache
 def _presets() -> tuple[tuple[str, tuple[dict, ...], str], ...]:
-    from fuzion_sim.scenario.checks import Context
+    from fuzion_sim.validation.checks import Context
 
     source = f"{_DATA_PACKAGE.replace('.', '/')}/{_PRESET_FILE}"
     text = resources.files(_DATA_PACKAGE).joinpath(_PRESET_FILE).read_text(encoding="utf-8")

@@ -34,7 +34,7 @@ from importlib import resources
 
 import yaml
 
-from fuzion_sim.scenario.checks import MISSING, Context, check_bool, check_int, optional
+from fuzion_sim.validation.checks import MISSING, Context, check_bool, check_int, optional
 
 from .build_vehicle import parse_weight
 from .model import Thrown, Weapon
@@ -220,14 +220,14 @@ def describe_throw(fig: dict) -> str:
 def _thrown(ctx: Context, parts, value) -> Thrown:
     parts = list(parts)
     if not isinstance(value, dict):
-        from fuzion_sim.scenario.checks import describe
+        from fuzion_sim.validation.checks import describe
 
         raise ctx.fail(parts, "expected a mapping such as {weight: 900 kg, aerodynamic: false, "
                               f"balanced: false}}, got {describe(value)}")  # fmt: skip
     if "push" in value:
         raise ctx.fail([*parts, "push"], "pushing is the thrower's, not the object's: give "
                                          "push: 1 or 2 beside its stats (M-75)")  # fmt: skip
-    from fuzion_sim.scenario.checks import check_mapping
+    from fuzion_sim.validation.checks import check_mapping
 
     check_mapping(ctx, parts, value, THROWN_KEYS, required=("weight",))
     flags = {}

@@ -24,29 +24,9 @@ import yaml
 from fuzion_sim.errors import ScenarioError, shorten
 from fuzion_sim.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
-__all__ = ["format_path", "parse_yaml_text", "read_yaml"]
+from .keypath import format_path
 
-
-def format_path(parts) -> str:
-    """Join key path components into the dotted form used in messages.
-
-    Parameters
-    ----------
-    parts : iterable of str or int
-        Mapping keys (str) and list indices (int).
-
-    Returns
-    -------
-    str
-        E.g. ``["sides", "red", 0, "weapon"]`` -> ``"sides.red[0].weapon"``; ``[]`` -> ``""``.
-    """
-    out = ""
-    for part in parts:
-        if isinstance(part, int) and not isinstance(part, bool):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
+__all__ = ["parse_yaml_text", "read_yaml"]
 
 
 def _line(node) -> int:

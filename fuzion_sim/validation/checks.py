@@ -13,7 +13,7 @@ from typing import Any
 
 from fuzion_sim.errors import MAX_PROBLEMS, ScenarioError, did_you_mean, shorten
 
-from .yaml_io import format_path
+from .keypath import format_path
 
 __all__ = [
     "MISSING",
@@ -48,20 +48,29 @@ class Context:
     source : str, optional
         The file name shown in messages.
     lines : dict of str to int, optional
-        Key path -> 1-based line, as returned by :func:`~fuzion_sim.scenario.read_yaml`.
+        Key path -> 1-based line, as returned by :func:`~fuzion_sim.validation.yaml_io.read_yaml`.
     origins : dict of str to str, optional
         Key path -> the override that set it (``--set rules.dice=hero``): a problem at or
         under that path names the override instead of a line of the file.
     system : str, optional
         The scenario's rule system, for hints about other systems' keys.
+    key_hint : callable, optional
+        ``key_hint(system, parts, key, allowed) -> (text, equivalent)``: what to add to
+        ``unknown key 'KEY'`` when another system uses the key at ``parts``, and this system's
+        equivalent key, if any (:func:`unknown_key`). The loader hands in one that asks the
+        registry (:func:`fuzion_sim.scenario.keys.cross_system_hint`): the systems, which
+        build their members with these checks, sit above this module and below the loader.
+        None, or no ``system``: no hint.
     """
 
     def __init__(self, source: str | None = None, lines: dict[str, int] | None = None,
-                 origins: dict[str, str] | None = None, system: str | None = None):  # fmt: skip
+                 origins: dict[str, str] | None = None, system: str | None = None,
+                 key_hint=None):  # fmt: skip
         self.source = source
         self.lines = lines or {}
         self.origins = origins or {}
         self.system = system
+        self.key_hint = key_hint
         self.warnings: list[str] = []
         self.problems: list[ScenarioError] = []
         self.omitted = 0
@@ -281,10 +290,12 @@ def unknown_key(ctx: Context, parts, key, allowed) -> ScenarioError:
     """The error for ``key`` not among ``allowed`` in the mapping at ``parts``: a
     did-you-mean, or, when another registered system uses the key here, that system's name and
     this system's equivalent (``unknown key 'stats' (that is fuzion's name); did you mean
-    'abilities'?``). Returned, for the caller to raise."""
-    from .keys import cross_system_hint
-
-    text, equivalent = cross_system_hint(getattr(ctx, "system", None), parts, key, allowed)
+    'abilities'?``; the context's ``key_hint`` knows the other systems). Returned, for the
+    caller to raise."""
+    text, equivalent = "", None
+    system, hint = getattr(ctx, "system", None), getattr(ctx, "key_hint", None)
+    if hint is not None and system is not None:
+        text, equivalent = hint(system, parts, key, allowed)
     suggestion = equivalent or did_you_mean(str(key), allowed)
     return ctx.fail([*parts, key], f"unknown key '{shorten(key)}'{text}", suggestion)
 
