@@ -96,3 +96,13 @@ def check_error(err: ScenarioError, path, line, key_path, problem, suggestion=No
     assert err.suggestion == suggestion, message
     if suggestion is not None:
         assert f"did you mean '{suggestion}'?" in message, message
+
+
+def cli_error(res) -> str:
+    """The one line a command given bad input printed (a ``CliRunner`` result): exit status 2,
+    one line on stderr that starts ``fuzion-sim: error:``, and no traceback."""
+    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fuzion-sim: error: "), res.stderr
+    assert "Traceback" not in res.output, res.output
+    return lines[0]

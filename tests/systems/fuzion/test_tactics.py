@@ -332,9 +332,9 @@ BURST_GUN = "{name: Burst rifle, dc: 5, rof: 20, autofire: true, burst: true, sk
 def test_loader_burst_needs_a_weapon_that_fires_bursts(tmp_path):
     text = BASE.replace("{do: attack}", "{do: burst}")
     path, err = file_error(tmp_path, text)
-    check_error(err, path, LINE_RULE[3] , "sides.red[0].tactics[3].do",
-           "action 'burst' needs a weapon that fires bursts, but Magnum Pistol has no "
-           "'burst: true'", "attack")  # fmt: skip
+    check_error(err, path, LINE_RULE[3], "sides.red[0].tactics[3].do",
+                "action 'burst' needs a weapon that fires bursts, but Magnum Pistol has no "
+                "'burst: true'", "attack")  # fmt: skip
     scenario = load_scenario(write_yaml(tmp_path, text.replace("Magnum Pistol", BURST_GUN)))
     marshal = scenario.combatants[0]
     assert marshal.weapon.burst and marshal.tactics[3] == {"when": None, "do": "burst"}
