@@ -9,6 +9,7 @@ import sys
 
 import pytest
 import yaml
+from builders import write_yaml
 from click.testing import CliRunner
 from conftest import SCENARIOS
 
@@ -93,12 +94,6 @@ def flagship() -> dict:
     return yaml.safe_load(open(FLAGSHIP).read())
 
 
-def _write(tmp_path, data) -> str:
-    path = tmp_path / "bad.yaml"
-    path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False))
-    return str(path)
-
-
 def _bad(mutate):
     data = flagship()
     mutate(data)
@@ -127,7 +122,7 @@ BAD_INPUTS = {
 @pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 def test_bad_input_one_line_status_2(tmp_path, case):
     data, expected = BAD_INPUTS[case]
-    res = CliRunner().invoke(cli, ["run", _write(tmp_path, data)])
+    res = CliRunner().invoke(cli, ["run", str(write_yaml(tmp_path, data))])
     assert res.exit_code == 2, (case, res.output)
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1, res.stderr
@@ -145,7 +140,7 @@ def test_missing_file_and_bad_option_exit_2(tmp_path):
 
 def test_console_script_end_to_end(tmp_path):
     """The installed entry point, as a user runs it: status 2 and no traceback."""
-    bad = _write(tmp_path, BAD_INPUTS["unknown weapon"][0])
+    bad = str(write_yaml(tmp_path, BAD_INPUTS["unknown weapon"][0]))
     proc = subprocess.run(
         [sys.executable, "-m", "fuzion_sim.cli", "run", bad], capture_output=True, text=True
     )

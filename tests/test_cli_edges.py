@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 import pytest
 import yaml
+from builders import cli_error
 from click.testing import CliRunner
 from conftest import SCENARIOS
 
@@ -32,14 +33,6 @@ HOW = {"elapsed_s", "trials_per_second", "threads", "backend"}
 
 def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def _one_error(res) -> str:
-    assert res.exit_code == 2, res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("fuzion-sim: error: "), res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 def _changed_file(tmp_path, mutate, name="changed.yaml") -> str:
@@ -65,7 +58,7 @@ def test_attack_scenario_takes_the_overrides_of_run():
                               "--json").stdout)  # fmt: skip
     assert plain != json.loads(res.stdout)
     # a flag-form number still has no meaning with a scenario: one line naming it and --set
-    line = _one_error(invoke("attack", FLAGSHIP, "--attacker", "Marshal", "--target", "Outlaw",
+    line = cli_error(invoke("attack", FLAGSHIP, "--attacker", "Marshal", "--target", "Outlaw",
                              "--av", "3"))  # fmt: skip
     assert "--av" in line and "--set" in line
 
@@ -116,7 +109,7 @@ def test_set_is_the_same_as_editing_the_file(tmp_path):
 ])  # fmt: skip
 def test_a_bad_override_names_the_option_not_a_line(text, expected):
     for command in (["validate"], ["run", "--trials", "100"]):
-        line = _one_error(invoke(*command[:1], FLAGSHIP, *command[1:], "--set", text))
+        line = cli_error(invoke(*command[:1], FLAGSHIP, *command[1:], "--set", text))
         assert expected in line, line
         assert "marshal-vs-outlaw.yaml" not in line
 
@@ -181,9 +174,9 @@ def test_square_brackets_in_names_show_as_written(tmp_path, command):
 
 def test_errors_quote_at_most_about_80_characters(tmp_path):
     long = "Magnum" + "x" * 500
-    line = _one_error(invoke("validate", FLAGSHIP, "--set", f"sides.red[0].weapon={long}"))
+    line = cli_error(invoke("validate", FLAGSHIP, "--set", f"sides.red[0].weapon={long}"))
     assert "x" * 90 not in line and "..." in line and len(line) < 400
-    line = _one_error(invoke("validate", FLAGSHIP, "--set",
+    line = cli_error(invoke("validate", FLAGSHIP, "--set",
                              "sides.red[0].name=\x1b[2J" + "y" * 300 + "\x07", "--set",
                              "sides.blue[0].name=\x1b[2J" + "y" * 300 + "\x07"))  # fmt: skip
     assert "\x1b" not in line and "\x07" not in line and "y" * 90 not in line

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from builders import cli_error
 from click.testing import CliRunner
 
 from fuzion_sim.cli import cli
@@ -30,13 +31,6 @@ def _schema_target(path: Path) -> Path:
     first = path.read_text().splitlines()[0]
     assert first.startswith("# yaml-language-server: $schema="), path
     return path.parent / first.partition("$schema=")[2].strip()
-
-
-def _one_error(res) -> str:
-    assert res.exit_code == 2, res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("fuzion-sim: error: "), res.stderr
-    return lines[0]
 
 
 def test_scenarios_are_package_data_linked_from_the_checkout():
@@ -67,13 +61,13 @@ def test_examples_keeps_an_edited_file_unless_forced(tmp_path):
     assert invoke("examples", tmp_path).exit_code == 0
     edited = tmp_path / "scenarios" / "ambush.yaml"
     edited.write_text(edited.read_text() + "# mine\n")
-    line = _one_error(invoke("examples", tmp_path))
+    line = cli_error(invoke("examples", tmp_path))
     assert "ambush.yaml" in line and "--force" in line
     assert edited.read_text().endswith("# mine\n")
     assert invoke("examples", tmp_path, "--force").exit_code == 0
     assert edited.read_bytes() == (SCENARIOS / "ambush.yaml").read_bytes()
     (tmp_path / "file").write_text("")
-    assert "not a folder" in _one_error(invoke("examples", tmp_path / "file"))
+    assert "not a folder" in cli_error(invoke("examples", tmp_path / "file"))
 
 
 @pytest.mark.parametrize("system", ["fuzion", "colour", "fudge"])
@@ -102,9 +96,9 @@ def test_new_without_a_schemas_folder_names_the_installed_schema(tmp_path):
 
 
 def test_new_refuses_an_unknown_system_and_an_existing_file(tmp_path):
-    assert "did you mean 'fudge'" in _one_error(invoke("new", "fudg"))
+    assert "did you mean 'fudge'" in cli_error(invoke("new", "fudg"))
     (tmp_path / "taken.yaml").write_text("mine\n")
-    line = _one_error(invoke("new", "fuzion", tmp_path / "taken.yaml"))
+    line = cli_error(invoke("new", "fuzion", tmp_path / "taken.yaml"))
     assert "exists" in line and "--force" in line
     assert (tmp_path / "taken.yaml").read_text() == "mine\n"
     assert invoke("new", "fuzion", tmp_path / "taken.yaml", "--force").exit_code == 0

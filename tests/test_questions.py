@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from builders import cli_error
 from click.testing import CliRunner
 from conftest import SCENARIOS
 
@@ -36,13 +37,6 @@ CASES = [
 
 def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def one_error(res) -> str:
-    assert res.exit_code == 2, res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("fuzion-sim: error: "), res.stderr
-    return lines[0]
 
 
 def test_fuzion_lists_its_questions_and_the_others_none():
@@ -89,7 +83,7 @@ def test_ask_checks_its_arguments_as_the_command_does(question, arguments, words
 def test_a_system_without_questions_says_so():
     with pytest.raises(FuzionSimError, match="system colour answers no questions"):
         fz.ask(COLOUR, "impact", target="Bob")
-    line = one_error(invoke("impact", COLOUR, "--target", "Bob"))
+    line = cli_error(invoke("impact", COLOUR, "--target", "Bob"))
     assert "system colour answers no questions" in line
 
 

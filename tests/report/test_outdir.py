@@ -10,6 +10,7 @@ import shutil
 import socket
 
 import pytest
+from builders import cli_error
 from click.testing import CliRunner
 from conftest import SCENARIOS
 
@@ -27,13 +28,6 @@ def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-def one_line_exit_2(res) -> str:
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in res.output, res.output
-    return lines[0]
-
-
 def small_sweep(out, **kw):
     return fz.sweep(FLAGSHIP, GRID, out_dir=out, trials=2_000, seed=1, plots=False, **kw)
 
@@ -45,7 +39,7 @@ def test_empty_output_folder_is_refused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for cmd in (["sweep", FLAGSHIP, "--grid", "rules.dice=hero", "-o", ""],
                 ["report", FLAGSHIP, "-o", ""]):  # fmt: skip
-        assert "is empty" in one_line_exit_2(invoke(*cmd))
+        assert "is empty" in cli_error(invoke(*cmd))
     assert os.listdir(tmp_path) == []
 
 
@@ -54,7 +48,7 @@ def test_output_folder_that_is_a_file(tmp_path):
     target.write_text("mine")
     for cmd in (["sweep", FLAGSHIP, "--grid", "rules.dice=hero", "-o", target],
                 ["report", FLAGSHIP, "--trials", "1000", "-o", target]):  # fmt: skip
-        assert "exists and is not a folder" in one_line_exit_2(invoke(*cmd))
+        assert "exists and is not a folder" in cli_error(invoke(*cmd))
     assert target.read_text() == "mine"
 
 
@@ -63,7 +57,7 @@ def test_output_folder_that_is_a_symlink(tmp_path):
     real.mkdir()
     (tmp_path / "link").symlink_to(real)
     res = invoke("report", FLAGSHIP, "--trials", "1000", "-o", tmp_path / "link")
-    assert "is a symbolic link" in one_line_exit_2(res)
+    assert "is a symbolic link" in cli_error(res)
     assert os.listdir(real) == []
 
 
@@ -76,7 +70,7 @@ def test_symlink_inside_is_never_written_through(tmp_path):
     victim.write_text("precious")
     (out / "results.csv").symlink_to(victim)
     res = invoke("sweep", FLAGSHIP, "--grid", "rules.dice=hero", "--trials", "2000", "-o", out)
-    assert "results.csv: is a symbolic link" in one_line_exit_2(res)
+    assert "results.csv: is a symbolic link" in cli_error(res)
     assert victim.read_text() == "precious"
     # --force replaces the link by a file, still never writing to its target
     res = invoke("sweep", FLAGSHIP, "--grid", "rules.dice=hero", "--trials", "2000", "-o", out,
@@ -100,7 +94,7 @@ def test_files_the_tool_did_not_write_are_kept(tmp_path):
     out.mkdir()
     (out / "index.md").write_text("my notes")
     res = invoke("report", FLAGSHIP, "--trials", "1000", "-o", out)
-    line = one_line_exit_2(res)
+    line = cli_error(res)
     assert "index.md: exists and was not written by fuzion-sim here; use --force" in line
     assert (out / "index.md").read_text() == "my notes"
     assert not (out / "index.html").exists()  # refused before anything ran or was written
@@ -112,7 +106,7 @@ def test_files_the_tool_did_not_write_are_kept(tmp_path):
     assert {"index.md", "index.html", "wins.csv"} <= set(manifest)
     # a file the user edited since is protected again
     (out / "wins.csv").write_text("edited")
-    line = one_line_exit_2(invoke("report", FLAGSHIP, "--trials", "1000", "-o", out))
+    line = cli_error(invoke("report", FLAGSHIP, "--trials", "1000", "-o", out))
     assert "wins.csv: was changed since fuzion-sim wrote it" in line
     assert (out / "wins.csv").read_text() == "edited"
     assert not list(out.glob(".fuzion-sim-staging-*")) and not (out / HOLDER).exists()
@@ -139,7 +133,7 @@ def test_a_second_sweep_into_the_folder_is_stopped(tmp_path):
     with OutputDir(out):
         res = invoke("sweep", FLAGSHIP, "--grid", "rules.dice=hero", "--trials", "2000",
                      "-o", out)  # fmt: skip
-        line = one_line_exit_2(res)
+        line = cli_error(res)
     assert f"another fuzion-sim (pid {os.getpid()} on {socket.gethostname()}" in line
     assert not (out / POINTS_DIR).exists()
     assert not (out / HOLDER).exists()  # released

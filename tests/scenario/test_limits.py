@@ -12,6 +12,7 @@ import math
 
 import pytest
 import yaml
+from builders import cli_error
 from click.testing import CliRunner
 from conftest import SCENARIOS
 
@@ -27,13 +28,7 @@ SQUAD = SCENARIOS / "squad-4v4.yaml"
 
 def cli_fails(*args) -> str:
     """The command exits 2 with one line on stderr and no traceback; that line."""
-    res = CliRunner().invoke(cli, [str(a) for a in args])
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1, res.stderr
-    assert "Traceback" not in res.output
-    assert lines[0].startswith("fuzion-sim: error: ")
-    return lines[0]
+    return cli_error(CliRunner().invoke(cli, [str(a) for a in args]))
 
 
 def write(tmp_path, text, name="s.yaml"):

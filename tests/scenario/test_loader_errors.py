@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from builders import load_error, write_yaml
 from click.testing import CliRunner
 
 import fuzion_sim as fz
@@ -33,18 +34,6 @@ def _blank(text: str, line_re: str) -> tuple[str, int]:
             lines[number - 1] = line[: match.end(1)]
             return "\n".join(lines) + "\n", number
     raise AssertionError(f"no line matches {line_re!r}")
-
-
-def _write(tmp_path: Path, text: str, name: str = "case.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
-def _problem(path: Path) -> ScenarioError:
-    with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
-    return info.value
 
 
 # --- a key written with no value ------------------------------------------------------------
@@ -72,7 +61,7 @@ def test_a_key_with_no_value_is_an_error(tmp_path, name, line_re, key_path, key)
     text, line = _blank((SCENARIOS / name).read_text(), line_re)
     if "{when:" in line_re:  # a flow mapping: give the key an empty value, keep the rest
         text = text.replace("{when:\n", "{when: , do: aim}\n", 1)
-    err = _problem(_write(tmp_path, text))
+    err = load_error(write_yaml(tmp_path, text, "case.yaml"))
     head = [p for p in err.problems if f"'{key}' has no value" in p.message]
     assert head, str(err)
     problem = head[0]
@@ -85,7 +74,7 @@ def test_empty_pd_and_when_in_the_flagship(tmp_path):
     """Both examples of the report: an empty PD and an empty condition."""
     text = FLAGSHIP.read_text().replace("pd: 8}", "pd: }")
     text = text.replace("position: 8", "position: 8\n      tactics:\n        - {do: aim, when: }")
-    err = _problem(_write(tmp_path, text))
+    err = load_error(write_yaml(tmp_path, text, "case.yaml"))
     messages = [p._one() for p in err.problems]
     assert any("sides.blue[0].armor.pd: 'pd' has no value" in m for m in messages), messages
     assert any("sides.blue[0].tactics[0].when: 'when' has no value" in m for m in messages)
@@ -169,8 +158,8 @@ sides:
 
 
 def test_every_problem_of_a_file_at_once(tmp_path):
-    path = _write(tmp_path, MANY)
-    err = _problem(path)
+    path = write_yaml(tmp_path, MANY, "case.yaml")
+    err = load_error(path)
     lines = str(err).splitlines()
     expected = [
         (2, "trials", "trials must be at least 1"),
@@ -192,7 +181,7 @@ def test_every_problem_of_a_file_at_once(tmp_path):
 
 
 def test_the_cli_prints_each_problem_on_its_own_line(tmp_path):
-    path = _write(tmp_path, MANY)
+    path = write_yaml(tmp_path, MANY, "case.yaml")
     res = CliRunner().invoke(cli, ["validate", str(path)])
     assert res.exit_code == 2
     lines = res.stderr.strip().splitlines()
@@ -201,7 +190,7 @@ def test_the_cli_prints_each_problem_on_its_own_line(tmp_path):
 
 
 def test_the_api_raises_one_error_listing_them(tmp_path):
-    path = _write(tmp_path, MANY)
+    path = write_yaml(tmp_path, MANY, "case.yaml")
     with pytest.raises(ScenarioError) as info:
         fz.simulate(str(path), trials=10)
     assert len(str(info.value).splitlines()) == 6
@@ -209,7 +198,7 @@ def test_the_api_raises_one_error_listing_them(tmp_path):
 
 def test_problems_past_the_cap_are_counted(tmp_path):
     junk = "".join(f"junk{i}: {i}\n" for i in range(MAX_PROBLEMS + 7))
-    err = _problem(_write(tmp_path, FLAGSHIP.read_text() + junk))
+    err = load_error(write_yaml(tmp_path, FLAGSHIP.read_text() + junk, "case.yaml"))
     lines = str(err).splitlines()
     assert len(lines) == MAX_PROBLEMS + 1 and lines[-1] == "... and 7 more problems"
     assert len(err.problems) == MAX_PROBLEMS and err.omitted == 7
@@ -233,13 +222,13 @@ def test_problems_past_the_cap_are_counted(tmp_path):
 )  # fmt: skip
 def test_a_key_of_another_system_says_so(tmp_path, system, member, key, wanted):
     text = f"system: {system}\nsides:\n  a: [{member}]\n  b: [{{name: B}}]\n"
-    err = _problem(_write(tmp_path, text))
+    err = load_error(write_yaml(tmp_path, text, "case.yaml"))
     assert f"sides.a[0].{key}: unknown key '{key}' {wanted}" in str(err), str(err)
 
 
 def test_a_top_level_key_of_another_system(tmp_path):
     text = "system: colour\nobstacles: []\nsides:\n  a: [{name: A}]\n  b: [{name: B}]\n"
-    err = _problem(_write(tmp_path, text))
+    err = load_error(write_yaml(tmp_path, text, "case.yaml"))
     assert "obstacles: unknown key 'obstacles' (a key of fuzion; colour does not read it)" in (
         str(err))  # fmt: skip
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from builders import check_error, file_error, load_error, write_yaml
 
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import (
@@ -75,38 +76,9 @@ sides:
 """
 
 
-def _write(tmp_path: Path, text: str, name: str = "bad.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def _edit(old: str, new: str, text: str = BASE) -> str:
     assert old in text, old
     return text.replace(old, new, 1)
-
-
-def _error(tmp_path: Path, text: str) -> tuple[Path, ScenarioError]:
-    path = _write(tmp_path, text)
-    with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
-    return path, info.value
-
-
-def _check(err: ScenarioError, path: Path, line, key_path, problem, suggestion=None):
-    message = str(err)
-    assert str(path) in message
-    assert err.file == str(path)
-    if line is not None:
-        assert err.line == line
-        assert f"{path}:{line}:" in message
-    if key_path is not None:
-        assert err.path == key_path
-        assert f"{key_path}: " in message
-    assert problem in message
-    if suggestion is not None:
-        assert err.suggestion == suggestion
-        assert f"did you mean '{suggestion}'?" in message
 
 
 # --- the flagship scenario --------------------------------------------------------------------
@@ -385,150 +357,150 @@ def test_inline_weapon_defaults_and_melee_reach():
 
 
 def test_yaml_syntax_error(tmp_path):
-    path, err = _error(tmp_path, _edit("trials: 10", "trials: 10: 11"))
-    _check(err, path, 2, None, "invalid YAML: mapping values are not allowed here")
+    path, err = file_error(tmp_path, _edit("trials: 10", "trials: 10: 11"))
+    check_error(err, path, 2, None, "invalid YAML: mapping values are not allowed here")
 
 
 def test_unknown_top_level_key(tmp_path):
-    path, err = _error(tmp_path, _edit("trials: 10", "trails: 10"))
-    _check(err, path, 2, "trails", "unknown key 'trails'", "trials")
+    path, err = file_error(tmp_path, _edit("trials: 10", "trails: 10"))
+    check_error(err, path, 2, "trails", "unknown key 'trails'", "trials")
 
 
 def test_unknown_combatant_key(tmp_path):
-    path, err = _error(tmp_path, _edit("weapon: Magnum Pistol", "wepon: Magnum Pistol"))
-    _check(err, path, 10, "sides.red[0].wepon", "unknown key 'wepon'", "weapon")
+    path, err = file_error(tmp_path, _edit("weapon: Magnum Pistol", "wepon: Magnum Pistol"))
+    check_error(err, path, 10, "sides.red[0].wepon", "unknown key 'wepon'", "weapon")
 
 
 def test_unknown_rules_key(tmp_path):
-    path, err = _error(tmp_path, _edit("dice: hero", "dcie: hero"))
-    _check(err, path, 4, "rules.dcie", "unknown key 'dcie'", "dice")
+    path, err = file_error(tmp_path, _edit("dice: hero", "dcie: hero"))
+    check_error(err, path, 4, "rules.dcie", "unknown key 'dcie'", "dice")
 
 
 def test_unknown_inline_weapon_key(tmp_path):
-    path, err = _error(tmp_path, _edit("range: 100", "rnage: 100"))
-    _check(err, path, 15, "sides.blue[0].weapon.rnage", "unknown key 'rnage'", "range")
+    path, err = file_error(tmp_path, _edit("range: 100", "rnage: 100"))
+    check_error(err, path, 15, "sides.blue[0].weapon.rnage", "unknown key 'rnage'", "range")
 
 
 def test_unknown_inline_armour_key(tmp_path):
     text = BASE + "      armor: {name: Hide coat, pdd: 8}\n"
-    path, err = _error(tmp_path, text)
-    _check(err, path, 16, "sides.blue[0].armor.pdd", "unknown key 'pdd'", "pd")
+    path, err = file_error(tmp_path, text)
+    check_error(err, path, 16, "sides.blue[0].armor.pdd", "unknown key 'pdd'", "pd")
 
 
 def test_wrong_type(tmp_path):
-    path, err = _error(tmp_path, _edit("trials: 10", "trials: ten"))
-    _check(err, path, 2, "trials", "expected an integer, got 'ten'")
+    path, err = file_error(tmp_path, _edit("trials: 10", "trials: ten"))
+    check_error(err, path, 2, "trials", "expected an integer, got 'ten'")
 
 
 def test_boolean_is_not_an_integer(tmp_path):
-    path, err = _error(tmp_path, _edit("dc: 6", "dc: true"))
-    _check(err, path, 15, "sides.blue[0].weapon.dc", "expected an integer, got true")
+    path, err = file_error(tmp_path, _edit("dc: 6", "dc: true"))
+    check_error(err, path, 15, "sides.blue[0].weapon.dc", "expected an integer, got true")
 
 
 def test_word_rule_rejects_boolean(tmp_path):
-    path, err = _error(tmp_path, _edit("dice: hero", "dice: on"))
-    _check(err, path, 4, "rules.dice", "expected hero or interlock, got true")
+    path, err = file_error(tmp_path, _edit("dice: hero", "dice: on"))
+    check_error(err, path, 4, "rules.dice", "expected hero or interlock, got true")
 
 
 def test_boolean_rule_rejects_words(tmp_path):
-    path, err = _error(tmp_path, _edit("dice: hero", "stunned: yes please"))
-    _check(err, path, 4, "rules.stunned", "expected true or false, got 'yes please'")
+    path, err = file_error(tmp_path, _edit("dice: hero", "stunned: yes please"))
+    check_error(err, path, 4, "rules.stunned", "expected true or false, got 'yes please'")
 
 
 @pytest.mark.parametrize("body", [0, -3])
 def test_body_must_be_at_least_one(tmp_path, body):
-    path, err = _error(tmp_path, _edit("BODY: 6", f"BODY: {body}"))
-    _check(err, path, 8, "sides.red[0].stats.BODY", f"BODY must be at least 1, got {body}")
+    path, err = file_error(tmp_path, _edit("BODY: 6", f"BODY: {body}"))
+    check_error(err, path, 8, "sides.red[0].stats.BODY", f"BODY must be at least 1, got {body}")
 
 
 def test_negative_stat(tmp_path):
-    path, err = _error(tmp_path, _edit("REF: 8", "REF: -1"))
-    _check(err, path, 8, "sides.red[0].stats.REF", "REF must be at least 0, got -1")
+    path, err = file_error(tmp_path, _edit("REF: 8", "REF: -1"))
+    check_error(err, path, 8, "sides.red[0].stats.REF", "REF must be at least 0, got -1")
 
 
 def test_hits_override_must_be_positive(tmp_path):
-    path, err = _error(tmp_path, _edit("      armor: Light Kevlar\n", "      hits: 0\n"))
-    _check(err, path, 11, "sides.red[0].hits", "hits must be at least 1, got 0")
+    path, err = file_error(tmp_path, _edit("      armor: Light Kevlar\n", "      hits: 0\n"))
+    check_error(err, path, 11, "sides.red[0].hits", "hits must be at least 1, got 0")
 
 
 def test_empty_side(tmp_path):
     text = BASE.split("  blue:")[0] + "  blue: []\n"
-    path, err = _error(tmp_path, text)
-    _check(err, path, 12, "sides.blue", "side 'blue' has no combatants")
+    path, err = file_error(tmp_path, text)
+    check_error(err, path, 12, "sides.blue", "side 'blue' has no combatants")
 
 
 def test_fewer_than_two_sides(tmp_path):
     text = BASE.split("  blue:")[0]
-    path, err = _error(tmp_path, text)
-    _check(err, path, 5, "sides", "a scenario needs at least two sides, got 1")
+    path, err = file_error(tmp_path, text)
+    check_error(err, path, 5, "sides", "a scenario needs at least two sides, got 1")
 
 
 def test_missing_sides(tmp_path):
-    path, err = _error(tmp_path, "name: lonely\ntrials: 5\n")
-    _check(err, path, 1, None, "missing key 'sides'")
+    path, err = file_error(tmp_path, "name: lonely\ntrials: 5\n")
+    check_error(err, path, 1, None, "missing key 'sides'")
 
 
 def test_unknown_catalogue_weapon(tmp_path):
-    path, err = _error(tmp_path, _edit("Magnum Pistol", "Magnum Pistl"))
-    _check(err, path, 10, "sides.red[0].weapon", "unknown weapon 'Magnum Pistl'", "Magnum Pistol")
+    path, err = file_error(tmp_path, _edit("Magnum Pistol", "Magnum Pistl"))
+    check_error(err, path, 10, "sides.red[0].weapon", "unknown weapon 'Magnum Pistl'",
+                "Magnum Pistol")  # fmt: skip
 
 
 def test_unknown_catalogue_armour(tmp_path):
-    path, err = _error(tmp_path, _edit("Light Kevlar", "Light Kevlr"))
-    _check(err, path, 11, "sides.red[0].armor", "unknown armour 'Light Kevlr'", "Light Kevlar")
+    path, err = file_error(tmp_path, _edit("Light Kevlar", "Light Kevlr"))
+    check_error(err, path, 11, "sides.red[0].armor", "unknown armour 'Light Kevlr'", "Light Kevlar")
 
 
 def test_unknown_skill(tmp_path):
-    path, err = _error(tmp_path, _edit("Handgun: 4", "Handgn: 4"))
-    _check(err, path, 9, "sides.red[0].skills.Handgn", "unknown skill 'Handgn'", "Handgun")
+    path, err = file_error(tmp_path, _edit("Handgun: 4", "Handgn: 4"))
+    check_error(err, path, 9, "sides.red[0].skills.Handgn", "unknown skill 'Handgn'", "Handgun")
 
 
 def test_unknown_inline_weapon_skill(tmp_path):
-    path, err = _error(tmp_path, _edit("skill: Rifle", "skill: Rilfe"))
-    _check(err, path, 15, "sides.blue[0].weapon.skill", "unknown skill 'Rilfe'", "Rifle")
+    path, err = file_error(tmp_path, _edit("skill: Rifle", "skill: Rilfe"))
+    check_error(err, path, 15, "sides.blue[0].weapon.skill", "unknown skill 'Rilfe'", "Rifle")
 
 
 def test_unknown_stat(tmp_path):
-    path, err = _error(tmp_path, _edit("REF: 8", "REFL: 8"))
-    _check(err, path, 8, "sides.red[0].stats.REFL", "unknown stat 'REFL'", "REF")
+    path, err = file_error(tmp_path, _edit("REF: 8", "REFL: 8"))
+    check_error(err, path, 8, "sides.red[0].stats.REFL", "unknown stat 'REFL'", "REF")
 
 
 def test_unknown_stat_full_name_suggests_abbreviation(tmp_path):
-    path, err = _error(tmp_path, _edit("REF: 8", "Reflexes: 8"))
-    _check(err, path, 8, "sides.red[0].stats.Reflexes", "unknown stat 'Reflexes'", "REF")
+    path, err = file_error(tmp_path, _edit("REF: 8", "Reflexes: 8"))
+    check_error(err, path, 8, "sides.red[0].stats.Reflexes", "unknown stat 'Reflexes'", "REF")
 
 
 def test_unknown_rule_value(tmp_path):
-    path, err = _error(tmp_path, _edit("dice: hero", "dice: hreo"))
-    _check(err, path, 4, "rules.dice", "unknown value 'hreo' (expected hero or interlock)", "hero")
+    path, err = file_error(tmp_path, _edit("dice: hero", "dice: hreo"))
+    check_error(err, path, 4, "rules.dice", "unknown value 'hreo' (expected hero or interlock)",
+                "hero")  # fmt: skip
 
 
 def test_unknown_system(tmp_path):
-    path, err = _error(tmp_path, "system: fuzon\n" + BASE)
-    _check(err, path, 1, "system", "unknown system 'fuzon'", "fuzion")
+    path, err = file_error(tmp_path, "system: fuzon\n" + BASE)
+    check_error(err, path, 1, "system", "unknown system 'fuzon'", "fuzion")
 
 
 @pytest.mark.parametrize("trials", [0, -5])
 def test_trials_at_least_one(tmp_path, trials):
-    path, err = _error(tmp_path, _edit("trials: 10", f"trials: {trials}"))
-    _check(err, path, 2, "trials", f"trials must be at least 1, got {trials}")
+    path, err = file_error(tmp_path, _edit("trials: 10", f"trials: {trials}"))
+    check_error(err, path, 2, "trials", f"trials must be at least 1, got {trials}")
 
 
 def test_missing_file(tmp_path):
     path = tmp_path / "nowhere.yaml"
-    with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
-    _check(info.value, path, None, None, "cannot read file: no such file")
+    check_error(load_error(path), path, None, None, "cannot read file: no such file")
 
 
 def test_empty_file(tmp_path):
-    path, err = _error(tmp_path, "# nothing here\n")
-    _check(err, path, None, None, "the file is empty")
+    path, err = file_error(tmp_path, "# nothing here\n")
+    check_error(err, path, None, None, "the file is empty")
 
 
 def test_duplicate_combatant_names(tmp_path):
-    path, err = _error(tmp_path, _edit("name: Outlaw", "name: Marshal"))
-    _check(
+    path, err = file_error(tmp_path, _edit("name: Outlaw", "name: Marshal"))
+    check_error(
         err,
         path,
         13,
@@ -538,23 +510,23 @@ def test_duplicate_combatant_names(tmp_path):
 
 
 def test_duplicate_yaml_key(tmp_path):
-    path, err = _error(tmp_path, _edit("trials: 10", "trials: 10\ntrials: 20"))
-    _check(err, path, 3, "trials", "duplicate key 'trials' (first given on line 2)")
+    path, err = file_error(tmp_path, _edit("trials: 10", "trials: 10\ntrials: 20"))
+    check_error(err, path, 3, "trials", "duplicate key 'trials' (first given on line 2)")
 
 
 def test_inline_weapon_missing_dc(tmp_path):
-    path, err = _error(tmp_path, _edit("dc: 6, ", ""))
-    _check(err, path, 15, "sides.blue[0].weapon", "missing key 'dc'")
+    path, err = file_error(tmp_path, _edit("dc: 6, ", ""))
+    check_error(err, path, 15, "sides.blue[0].weapon", "missing key 'dc'")
 
 
 def test_inline_weapon_bad_kind(tmp_path):
-    path, err = _error(tmp_path, _edit("dc: 6,", "dc: 6, kind: ranegd,"))
-    _check(err, path, 15, "sides.blue[0].weapon.kind", "unknown kind 'ranegd'", "ranged")
+    path, err = file_error(tmp_path, _edit("dc: 6,", "dc: 6, kind: ranegd,"))
+    check_error(err, path, 15, "sides.blue[0].weapon.kind", "unknown kind 'ranegd'", "ranged")
 
 
 def test_missing_combatant_name(tmp_path):
-    path, err = _error(tmp_path, _edit("- name: Outlaw\n      skills", "- skills"))
-    _check(err, path, 13, "sides.blue[0]", "missing key 'name'")
+    path, err = file_error(tmp_path, _edit("- name: Outlaw\n      skills", "- skills"))
+    check_error(err, path, 13, "sides.blue[0]", "missing key 'name'")
 
 
 def test_error_without_file_still_names_the_path():
@@ -568,7 +540,7 @@ def test_error_without_file_still_names_the_path():
 
 
 def test_bad_override_path_names_the_file(tmp_path):
-    path = _write(tmp_path, BASE, "ok.yaml")
+    path = write_yaml(tmp_path, BASE, "ok.yaml")
     with pytest.raises(ScenarioError) as info:
         load_scenario(path, overrides=[("sides.rde[0].hits", 3)])
     err = info.value
@@ -579,10 +551,10 @@ def test_bad_override_path_names_the_file(tmp_path):
 
 
 def test_override_with_misspelt_key_is_caught_by_validation(tmp_path):
-    path = _write(tmp_path, BASE, "ok.yaml")
+    path = write_yaml(tmp_path, BASE, "ok.yaml")
     with pytest.raises(ScenarioError) as info:
         load_scenario(path, overrides=[("rules.dcie", "interlock")])
-    _check(info.value, path, None, None, "unknown key 'dcie'", "dice")
+    check_error(info.value, path, None, None, "unknown key 'dcie'", "dice")
     assert info.value.path == "rules.dcie"
     # the override is named in place of a line of the file
     assert info.value.line is None and info.value.origin == "override rules.dcie=interlock"

@@ -7,8 +7,11 @@ not depend on which kinds ``narrate.event_dicts`` already knows.
 
 from __future__ import annotations
 
+from functools import partial
+
+import builders
+
 from fuzion_sim import simulate
-from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes as k
 from fuzion_sim.systems.fuzion.tactics import ACTION_NAMES
@@ -39,13 +42,14 @@ def dummy(name="Dummy", position=20, **extra):
     return fighter(name, position, **base)
 
 
-def scenario(sides, max_rounds=3, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules, "sides": sides}
-    return scenario_from_dict(data)
+#: A scenario of ``sides`` (``builders.scenario``), three rounds long unless told.
+scenario = partial(builders.scenario, max_rounds=3)
 
 
 def run(sides, trials=20_000, seed=5, max_rounds=3, **rules):
-    return simulate(scenario(sides, max_rounds, **rules), trials=trials, seed=seed, threads=2)
+    """A run of :func:`scenario` on two threads."""
+    sc = scenario(sides, max_rounds=max_rounds, **rules)
+    return simulate(sc, trials=trials, seed=seed, threads=2)
 
 
 def logged(sc, trial=0, seed=1):

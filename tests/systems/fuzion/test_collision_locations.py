@@ -9,8 +9,11 @@ goes over a ledge (its fall and its driver's), and the load errors.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
+from builders import fight
 from click.testing import CliRunner
 from oracles import agrees, chi2_p
 from vehicle_fixtures import WATCHER, driven
@@ -19,7 +22,6 @@ from fuzion_sim import api
 from fuzion_sim.cli import cli
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion.dice import hero_roll
 from fuzion_sim.systems.fuzion.impact_exact import impact_answer
@@ -33,14 +35,8 @@ def _car(name, position, tactics, sdp=2000, **kw):
     return driven(name, position, tactics, sdp=sdp, driver=_STURDY, **kw)
 
 
-def _scenario(blue, red=None, max_rounds=1, obstacles=None, drops=None, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": {"criticals": "none", **rules},
-            "sides": {"blue": blue, "red": red or [dict(WATCHER)]}}  # fmt: skip
-    if obstacles is not None:
-        data["obstacles"] = obstacles
-    if drops is not None:
-        data["drops"] = drops
-    return scenario_from_dict(data)
+#: Two sides, blue and red (a watcher far off unless given), criticals off.
+_scenario = partial(fight, defaults=(None, WATCHER), criticals="none")
 
 
 def _outcomes(sc, n, seed=17):

@@ -16,15 +16,15 @@ has a fixed seed; negative controls show the same checks reject a wrong answer.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, partial
 
+import builders
 import numpy as np
 import pytest
 from fight_log import HARMLESS, IDLE, KINDS
 from oracles import agrees, chi2_p
 
 from fuzion_sim import simulate
-from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes as k
 from fuzion_sim.systems.fuzion.compile import compile_scenario
@@ -86,18 +86,8 @@ def target(name="T", position=3, armor=None, **extra):
     return base
 
 
-def fight(red, blue, max_rounds=1, **rules):
-    rules = {"impairment": False, "stunned": False, **rules}
-    reds = red if isinstance(red, list) else [red]
-    blues = blue if isinstance(blue, list) else [blue]
-    return scenario_from_dict(
-        {
-            "name": "t",
-            "max_rounds": max_rounds,
-            "rules": rules,
-            "sides": {"red": reds, "blue": blues},
-        }
-    )
+#: Red against blue (each one member or a list), impairment and Stun's effects off unless told.
+fight = partial(builders.fight, sides=("red", "blue"), impairment=False, stunned=False)
 
 
 def run(sc, trials=TRIALS, seed=7):

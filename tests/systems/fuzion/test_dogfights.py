@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from builders import fight as duel
 from click.testing import CliRunner
 from fight_log import logged
 from oracles import chi2_p
@@ -23,7 +24,6 @@ from fuzion_sim import api, simulate
 from fuzion_sim.cli import cli
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes
 from fuzion_sim.systems.fuzion.dogfight_exact import margin_pmf, positions
@@ -48,12 +48,6 @@ def jet(name, tactics, position=(0, 0), ref=8, piloting=7, maneuver=3, weapon=No
         body["weapons"] = [{**weapon, "operator": f"{name} pilot"}]
     return {"name": name, "vehicle": body, "armor": {"name": "Hull", "pd": armour},
             "position": list(position), "tactics": tactics}  # fmt: skip
-
-
-def duel(blue, red, max_rounds=1, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules,
-            "sides": {"blue": blue, "red": red}}  # fmt: skip
-    return scenario_from_dict(data)
 
 
 def counters(sc, n=4000, seed=3):

@@ -4,26 +4,14 @@ stunned, knock-out and waking, impairment, initiative order."""
 from __future__ import annotations
 
 import math
+from functools import partial
 
+import fight_log
 import numpy as np
+from fight_log import HARMLESS, fighter
 
-from fuzion_sim import simulate
-from fuzion_sim.scenario import scenario_from_dict
-
-
-def fighter(name, position=0, **extra):
-    base = {"name": name, "stats": {"REF": 6, "DEX": 5}, "skills": {"Handgun": 4},
-            "weapon": "Colt Revolver", "position": position}  # fmt: skip
-    base.update(extra)
-    return base
-
-
-HARMLESS = {"name": "Feather", "dc": 0, "kind": "melee", "skill": "Melee"}
-
-
-def run(sides, trials=20_000, seed=5, max_rounds=20, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules, "sides": sides}
-    return simulate(scenario_from_dict(data), trials=trials, seed=seed, threads=2)
+#: A run of the fight's sides, twenty rounds long unless told.
+run = partial(fight_log.run, max_rounds=20)
 
 
 def test_dying_is_out_unless_dying_can_act():

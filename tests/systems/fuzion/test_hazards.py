@@ -13,6 +13,7 @@ import json
 import math
 from fractions import Fraction
 
+import builders
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -43,10 +44,14 @@ def person(name, position=(0, 0), **extra):
     return base
 
 
-def fight(hazards, target=None, other=None, max_rounds=1, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules, "hazards": hazards,
-            "sides": {"a": [target or person("T")], "b": [other or person("Far", (500, 0))]}}
-    return scenario_from_dict(data)
+_PEOPLE = (person("T"), person("Far", (500, 0)))
+
+
+def fight(hazards, target=None, other=None, **keys):
+    """The hazard zones ``hazards`` around ``target`` (T, who does nothing, unless given) on
+    side a, with ``other`` on side b (a bystander 500 m off unless given)."""
+    return builders.fight(target, other, sides=("a", "b"), defaults=_PEOPLE, hazards=hazards,
+                          **keys)  # fmt: skip
 
 
 def counters(sc, n=20_000, seed=3):

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from builders import scenario
 from click.testing import CliRunner
 from oracles import agrees, chi2_p
 
 from fuzion_sim.cli import cli
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import load_scenario, scenario_from_dict
+from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes, dispatch
 from fuzion_sim.systems.fuzion.impact_exact import impact_answer, impact_pmf
@@ -92,26 +93,17 @@ def _person(name, position, **extra):
             "position": list(position), **extra}  # fmt: skip
 
 
-def _scenario(sides, obstacles=None, drops=None, max_rounds=1, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules, "sides": sides}
-    if obstacles is not None:
-        data["obstacles"] = obstacles
-    if drops is not None:
-        data["drops"] = drops
-    return scenario_from_dict(data)
-
-
 def _err(sides, match, **kw):
     with pytest.raises(ScenarioError, match=match) as info:
-        _scenario(sides, **kw)
+        scenario(sides, **kw)
     return info.value
 
 
 def test_obstacles_and_drops_load():
-    sc = _scenario({"a": [_person("A", (0, 0), weight="85 kg")], "b": [_person("B", (3, 0))]},
-                   obstacles=[{"name": "Wall", "at": [5, -5], "size": [1, 10], "sdp": 30,
-                               "weight": "+100 tons"}],
-                   drops=[{"name": "Ledge", "at": [0, 9], "height": 8}])  # fmt: skip
+    sc = scenario({"a": [_person("A", (0, 0), weight="85 kg")], "b": [_person("B", (3, 0))]},
+                  obstacles=[{"name": "Wall", "at": [5, -5], "size": [1, 10], "sdp": 30,
+                              "weight": "+100 tons"}],
+                  drops=[{"name": "Ledge", "at": [0, 9], "height": 8}])  # fmt: skip
     wall = sc.scene["obstacles"][0]
     assert (wall.x, wall.y, wall.w, wall.h, wall.sdp, wall.kills) == (5, -5, 1, 10, 30, 0)
     assert wall.weight_kg > 200_000 * 0.45359237
@@ -149,7 +141,7 @@ def test_loading_errors():
 
 
 def test_a_fight_without_obstacles_keeps_its_kernel_and_outputs():
-    sc = _scenario({"a": [_person("A", (0, 0))], "b": [_person("B", (3, 0))]}, max_rounds=3)
+    sc = scenario({"a": [_person("A", (0, 0))], "b": [_person("B", (3, 0))]}, max_rounds=3)
     plan = fuzion.compile_scenario(sc)
     assert plan.kernel != "general"
     general = fuzion.compile_scenario(sc, kernel="general")
@@ -208,8 +200,8 @@ def test_a_jump_matches_the_exact_fall_pmf():
     jumper = _person("Jumper", (0, 0), hits=1000, stun=1000, armor={"name": "Vest", "pd": 6},
                      tactics=[{"when": "phase == 1", "do": "jump", "drop": "Roof"},
                               {"do": "none"}])  # fmt: skip
-    sc = _scenario({"a": [jumper], "b": [_person("Idle", (30, 0), tactics=[{"do": "none"}])]},
-                   drops=[{"name": "Roof", "at": [5, 0], "radius": 1, "height": 15}])
+    sc = scenario({"a": [jumper], "b": [_person("Idle", (30, 0), tactics=[{"do": "none"}])]},
+                  drops=[{"name": "Roof", "at": [5, 0], "radius": 1, "height": 15}])
     out = _outcomes(sc)
     assert (out.counters["falls"][:, 0] == 1).all()
     got = out.counters["impact"][:, 0]
@@ -241,7 +233,7 @@ def _wall_fight(sdp=None, **rules):
     if sdp is not None:
         wall["sdp"] = sdp
     rules = {"knockback": True, "impairment": False, "stunned": False, **rules}
-    return _scenario({"hero": [hero], "thugs": [thug]}, obstacles=[wall], **rules)
+    return scenario({"hero": [hero], "thugs": [thug]}, obstacles=[wall], **rules)
 
 
 def test_a_knockback_into_a_wall_matches_the_exact_pmf():

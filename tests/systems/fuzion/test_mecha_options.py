@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
+import builders
 import numpy as np
 import pytest
-from fight_log import scenario
 from oracles import agrees
 
 from fuzion_sim import load_scenario, simulate
@@ -67,8 +68,8 @@ def shooter(position=(30, 0), weapon=None, tactics=None, **extra):
     return base
 
 
-def fight(target, attacker, max_rounds=1, **rules):
-    return scenario({"target": [target], "attacker": [attacker]}, max_rounds=max_rounds, **rules)
+#: A target against one attacker, one round long unless told.
+fight = partial(builders.fight, sides=("target", "attacker"))
 
 
 def kills_weapon(kills):

@@ -7,8 +7,11 @@ that fall over, the switches, narration and results.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
+from builders import fight
 from click.testing import CliRunner
 from oracles import agrees
 from vehicle_fixtures import WATCHER, driven
@@ -17,19 +20,13 @@ from fuzion_sim import api
 from fuzion_sim.cli import cli
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion.dice import hero_roll
 from fuzion_sim.systems.fuzion.impact_exact import impact_answer
 from fuzion_sim.systems.fuzion.motion_exact import manoeuvre_odds
 
-
-def _scenario(blue, red=None, max_rounds=1, obstacles=None, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules,
-            "sides": {"blue": blue, "red": red or [dict(WATCHER)]}}  # fmt: skip
-    if obstacles is not None:
-        data["obstacles"] = obstacles
-    return scenario_from_dict(data)
+#: Two sides, blue and red (a watcher far off unless given).
+_scenario = partial(fight, defaults=(None, WATCHER))
 
 
 def _outcomes(sc, n=6000, seed=11):

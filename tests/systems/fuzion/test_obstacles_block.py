@@ -7,28 +7,25 @@ and vehicles). Nobody may stand inside one.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
+from builders import fight
 
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion.codes import EV_ACTOR, EV_KIND, EV_RAW, EV_X, EVENT_BLOCKED
 from fuzion_sim.systems.fuzion.run import run_logged
 
 WALL = {"name": "Wall", "at": [4, -5], "size": [1, 10]}  # never breaks (no sdp)
+_fight = partial(fight, sides=("a", "b"), obstacles=(WALL,))
 
 
 def _gunman(name, x, **extra):
     return {"name": name, "stats": {"REF": 6, "DEX": 5, "BODY": 5}, "skills": {"Handgun": 5},
             "weapon": "Large Pistol", "position": [x, 0], **extra}  # fmt: skip
-
-
-def _fight(a, b, obstacles=(WALL,), max_rounds=1, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules,
-            "sides": {"a": [a], "b": [b]}, "obstacles": list(obstacles)}  # fmt: skip
-    return scenario_from_dict(data)
 
 
 def _run(sc, n=400):
@@ -91,9 +88,7 @@ def test_a_broken_wall_stops_nothing():
                                             {"do": "none"}])  # fmt: skip
     thug = _gunman("Thug", 3.5, hits=10_000, stun=10_000, tactics=[{"do": "none"}])
     fence = {"name": "Fence", "at": [5, -5], "size": [0.2, 10], "sdp": 28, "weight": "50 lbs"}
-    data = {"name": "t", "max_rounds": 1, "rules": {"knockback": True},
-            "sides": {"a": [hero, sniper], "b": [thug]}, "obstacles": [fence]}  # fmt: skip
-    sc = scenario_from_dict(data)
+    sc = _fight([hero, sniper], thug, obstacles=[fence], knockback=True)
     out = _run(sc, 1000)
     broke = out.counters["broke"][:, 2] == 1
     assert 200 < broke.sum() < 800

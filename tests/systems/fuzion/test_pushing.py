@@ -10,14 +10,15 @@ WILL + Concentration roll, which is not built (an error).
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import pytest
+from builders import fight
 from oracles import agrees, chi2_p
 
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion.dice import nd6
 
@@ -36,9 +37,7 @@ def _bag(**extra):
             "stun": 10_000, "sd": 0, "position": [1, 0], "tactics": [{"do": "none"}], **extra}
 
 
-def _fight(brick, bag=None, max_rounds=1, **rules):
-    return scenario_from_dict({"name": "t", "max_rounds": max_rounds, "rules": rules,
-                               "sides": {"a": [brick], "b": [bag or _bag()]}})  # fmt: skip
+_fight = partial(fight, sides=("a", "b"), defaults=(None, _bag()))
 
 
 def _on(pmf, support):

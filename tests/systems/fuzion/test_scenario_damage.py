@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from builders import check_error, file_error, write_yaml
 
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import load_scenario
@@ -71,35 +72,8 @@ def _text(
     return text
 
 
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "damage.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def _load(tmp_path: Path, **parts):
-    return load_scenario(_write(tmp_path, _text(**parts)))
-
-
-def _error(tmp_path: Path, **parts) -> tuple[Path, ScenarioError]:
-    path = _write(tmp_path, _text(**parts))
-    with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
-    return path, info.value
-
-
-def _check(err: ScenarioError, path: Path, line, key_path, problem, suggestion=None):
-    message = str(err)
-    assert err.file == str(path), message
-    if line is not None:
-        assert err.line == line, message
-        assert f"{path}:{line}:" in message
-    assert err.path == key_path, message
-    assert f"{key_path}: " in message
-    assert problem in message, message
-    assert err.suggestion == suggestion, message
-    if suggestion is not None:
-        assert f"did you mean '{suggestion}'?" in message
+    return load_scenario(write_yaml(tmp_path, _text(**parts)))
 
 
 # --- defaults keep every old scenario meaning the same ----------------------------------------
@@ -175,7 +149,7 @@ def test_null_autofire_ratio_means_from_campaign(tmp_path):
 
 
 def test_rule_overrides(tmp_path):
-    path = _write(tmp_path, _text())
+    path = write_yaml(tmp_path, _text())
     scenario = load_scenario(
         path, overrides=[("rules.campaign", "superheroic"), ("rules.hit_locations", "random")]
     )
@@ -215,8 +189,8 @@ def test_rule_overrides(tmp_path):
     ],
 )  # fmt: skip
 def test_rule_switch_errors(tmp_path, rules, key, problem, suggestion):
-    path, err = _error(tmp_path, rules=rules)
-    _check(err, path, 5, f"rules.{key}", problem, suggestion)
+    path, err = file_error(tmp_path, _text(rules=rules))
+    check_error(err, path, 5, f"rules.{key}", problem, suggestion)
 
 
 # --- weapons ----------------------------------------------------------------------------------
@@ -228,7 +202,7 @@ def test_weapon_keys_load(tmp_path):
         "{name: Cannon, kills: 4, range: 500, skill: Gunnery, explosive: true, "
         "area: {per: kill, radius: 4}}",
     )
-    knight, tank = load_scenario(_write(tmp_path, text)).combatants
+    knight, tank = load_scenario(write_yaml(tmp_path, text)).combatants
     assert knight.weapon.blade is True and knight.weapon.kind == "melee"
     cannon = tank.weapon
     assert (cannon.kills, cannon.dc) == (4, 17)  # F29: 14 DC for the first Kill, +1 per Kill
@@ -242,15 +216,15 @@ def test_bows_default_to_dc_1_and_the_range_cap(tmp_path, bow, cap):
         "{name: Cannon, dc: 8, range: 500, skill: Gunnery}",
         f"{{name: My bow, bow: {bow}, skill: Archery}}",
     )
-    weapon = load_scenario(_write(tmp_path, text)).combatants[1].weapon
+    weapon = load_scenario(write_yaml(tmp_path, text)).combatants[1].weapon
     assert (weapon.bow, weapon.dc, weapon.range, weapon.kind) == (bow, 1, cap, "ranged")
     text = text.replace("bow: ", "dc: 2, bow: ")
-    assert load_scenario(_write(tmp_path, text)).combatants[1].weapon.dc == 2
+    assert load_scenario(write_yaml(tmp_path, text)).combatants[1].weapon.dc == 2
 
 
 def test_power_points_set_the_range(tmp_path):
     text = _text().replace("dc: 8, range: 500,", "dc: 8, power_points: 20, energy: true,")
-    weapon = load_scenario(_write(tmp_path, text)).combatants[1].weapon
+    weapon = load_scenario(write_yaml(tmp_path, text)).combatants[1].weapon
     assert (weapon.power_points, weapon.range, weapon.energy) == (20, 200.0, True)
 
 
@@ -328,18 +302,18 @@ def test_burst_area_and_barrels_load(tmp_path):
     ],
 )  # fmt: skip
 def test_weapon_key_errors(tmp_path, where, extra, key, problem, suggestion):
-    path, err = _error(tmp_path, **{where: extra})
+    path, err = file_error(tmp_path, _text(**{where: extra}))
     owner = "red" if where == "sword" else "blue"
     line = LINE["red_weapon"] if where == "sword" else LINE["blue_weapon"]
-    _check(err, path, line, f"sides.{owner}[0].weapon.{key}", problem, suggestion)
+    check_error(err, path, line, f"sides.{owner}[0].weapon.{key}", problem, suggestion)
 
 
 def test_a_bow_has_no_power_points(tmp_path):
     text = _text().replace("dc: 8, range: 500,", "bow: long, power_points: 3,")
-    path = _write(tmp_path, text)
+    path = write_yaml(tmp_path, text)
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
-    _check(
+    check_error(
         info.value, path, LINE["blue_weapon"], "sides.blue[0].weapon.power_points",
         "a bow has no power points",
     )  # fmt: skip
@@ -347,10 +321,10 @@ def test_a_bow_has_no_power_points(tmp_path):
 
 def test_weapon_missing_dc_is_still_an_error_without_kills_or_bow(tmp_path):
     text = _text().replace("dc: 8, ", "")
-    path = _write(tmp_path, text)
+    path = write_yaml(tmp_path, text)
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
-    _check(info.value, path, LINE["blue_weapon"], "sides.blue[0].weapon", "missing key 'dc'")
+    check_error(info.value, path, LINE["blue_weapon"], "sides.blue[0].weapon", "missing key 'dc'")
 
 
 # --- armour -----------------------------------------------------------------------------------
@@ -366,7 +340,7 @@ def test_armour_keys_load(tmp_path):
     with pytest.raises(ScenarioError, match="'covers' has no value"):  # empty: not a default
         _load(tmp_path, armor="covers: null")
     text = _text(tank="kills: 5\narmor: {name: Hull, kills: 3, covers: [chest]}")
-    tank = load_scenario(_write(tmp_path, text)).combatants[1]
+    tank = load_scenario(write_yaml(tmp_path, text)).combatants[1]
     assert (tank.armor.kills, tank.armor.pd, tank.armor.covers) == (3, 0, ("chest",))
 
 
@@ -391,13 +365,13 @@ def test_armour_keys_load(tmp_path):
     ],
 )  # fmt: skip
 def test_armour_key_errors(tmp_path, extra, key, problem, suggestion):
-    path, err = _error(tmp_path, armor=extra)
-    _check(err, path, LINE["red_armor"], f"sides.red[0].armor.{key}", problem, suggestion)
+    path, err = file_error(tmp_path, _text(armor=extra))
+    check_error(err, path, LINE["red_armor"], f"sides.red[0].armor.{key}", problem, suggestion)
 
 
 def test_kill_armour_on_a_target_without_kills_warns(tmp_path):
     text = _text().replace("armor: {name: Plate, pd: 12}", "armor: {name: Hull, kills: 2}")
-    scenario = load_scenario(_write(tmp_path, text))
+    scenario = load_scenario(write_yaml(tmp_path, text))
     assert scenario.warnings == (
         "Knight wears Kill-rated armour (Hull, kills: 2) but is not a Kill-rated target (kills:)",
     )
@@ -424,7 +398,7 @@ def test_called_shot_without_called_locations_warns(tmp_path):
 
 
 def test_combatant_overrides(tmp_path):
-    path = _write(tmp_path, _text())
+    path = write_yaml(tmp_path, _text())
     scenario = load_scenario(
         path, overrides=[("sides.blue[0].sdp", 30), ("sides.red[0].armor.covers", ["head"])]
     )
@@ -452,6 +426,6 @@ def test_combatant_overrides(tmp_path):
     ],
 )  # fmt: skip
 def test_combatant_key_errors(tmp_path, extra, key, problem, suggestion):
-    path, err = _error(tmp_path, tank=extra)
-    _check(err, path, None, f"sides.blue[0].{key}", problem, suggestion)
+    path, err = file_error(tmp_path, _text(tank=extra))
+    check_error(err, path, None, f"sides.blue[0].{key}", problem, suggestion)
     assert err.line is not None and err.line > LINE["blue"]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import SCENARIOS
 
-from fuzion_sim.engine.outcomes import Tally
+from fuzion_sim.engine.outcomes import HIST_SLOTS, Tally
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
@@ -150,30 +150,24 @@ SQUADS = [
 ]  # fmt: skip
 
 
-def _standing_kernel(plan, key, n):
-    """The standing kernel's trials of ``plan``, whichever kernel ``run_chunk`` would pick."""
-    from fuzion_sim.engine.outcomes import TrialOutcomes
-    from fuzion_sim.systems.fuzion import kernel_standing
-
-    out = TrialOutcomes.empty(n, plan.n_combatants, fuzion.run.SCHEMA)
-    log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
-    no_tally = fuzion.run._tally_args(None)
-    outputs = fuzion.run.kernel_outputs(out)
-    kernel_standing.run_chunk(key, 0, n, *plan.arrays, *outputs, -1, log, count, *no_tally)
-    return out
+def _standing(name: str):
+    """The fight ``name`` of :data:`VARIANTS` as loaded, and compiled for the standing kernel
+    (``compile_scenario(kernel="standing")``), whichever kernel it would otherwise get."""
+    path, overrides = VARIANTS[name]
+    sc = load_scenario(SCENARIOS / path, overrides=overrides)
+    return sc, fuzion.compile_scenario(sc, kernel="standing")
 
 
 @pytest.mark.parametrize("name", DUELS)
 def test_duel_kernel_equals_standing_kernel(name):
     """One against one: the scalar duel kernel gives the standing kernel's trials bit for bit,
     both written per trial and added straight into a tally."""
-    path, overrides = VARIANTS[name]
-    sc = load_scenario(SCENARIOS / path, overrides=overrides)
+    sc, on_standing = _standing(name)
     plan = fuzion.compile_scenario(sc)
-    assert plan.kernel == "duel"
+    assert plan.kernel == "duel" and on_standing.kernel == "standing"
     key = chunk_key(9, 0)
     duel = fuzion.run_chunk(plan, key, 0, 20_000)  # the duel kernel
-    standing = _standing_kernel(plan, key, 20_000)
+    standing = fuzion.run_chunk(on_standing, key, 0, 20_000)
     for x, y in zip(duel.arrays(), standing.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
     streamed = fuzion.tally_chunk(plan, key, 0, 20_000)
@@ -187,26 +181,17 @@ def test_squad_kernel_equals_standing_kernel(name):
     """In phases without switch2 the squad kernel gives the standing kernel's trials bit for
     bit (one against one too, which ``run_chunk`` gives the duel kernel), both written per
     trial and added straight into a tally."""
-    from fuzion_sim.engine.outcomes import TrialOutcomes
-    from fuzion_sim.systems.fuzion import kernel_squad
-
-    path, overrides = VARIANTS[name]
-    plan = fuzion.compile_scenario(
-        load_scenario(SCENARIOS / path, overrides=overrides), kernel="squad"
-    )
+    sc, on_standing = _standing(name)
+    plan = fuzion.compile_scenario(sc, kernel="squad")
     key, n, slots = chunk_key(11, 0), 20_000, fuzion.max_slots(plan)
-    squad = TrialOutcomes.empty(n, plan.n_combatants, fuzion.run.SCHEMA)
-    log, count = np.zeros((1, 17), np.int64), np.zeros(1, np.int64)
-    args = (key, 0, n, *plan.arrays, *fuzion.run.kernel_outputs(squad), -1, log, count)
-    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(None), *plan.motion)
-    standing = _standing_kernel(plan, key, n)
+    squad = fuzion.run_chunk(plan, key, 0, n)
+    standing = fuzion.run_chunk(on_standing, key, 0, n)
     for x, y in zip(squad.arrays(), standing.arrays(), strict=True):
         np.testing.assert_array_equal(x, y)
-    streamed = Tally.zeros(plan.n_sides, plan.n_combatants, slots, fuzion.run.SCHEMA)
-    kernel_squad.run_chunk(*args, *fuzion.run._tally_args(streamed), *plan.motion)
+    assert slots <= HIST_SLOTS  # so the squad kernel adds the trials into the tally itself
+    streamed = fuzion.tally_chunk(plan, key, 0, n)
     for field, value in Tally.of(standing, plan.n_sides, slots).to_state().items():
-        if field != "n_trials":
-            np.testing.assert_array_equal(streamed.to_state()[field], value, err_msg=field)
+        np.testing.assert_array_equal(streamed.to_state()[field], value, err_msg=field)
 
 
 def test_kernel_choice():

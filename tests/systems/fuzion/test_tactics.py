@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import copy
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
+from builders import check_error, file_error, write_yaml
 
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import load_scenario, scenario_from_dict
@@ -41,33 +41,6 @@ sides:
 LINE_TACTICS = 8
 LINE_RULE = {0: 9, 1: 10, 2: 11, 3: 12}
 LINE_OUTLAW = 15
-
-
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "bad.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _load_error(tmp_path: Path, text: str) -> tuple[ScenarioError, Path]:
-    path = _write(tmp_path, text)
-    with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
-    return info.value, path
-
-
-def _check(err: ScenarioError, path: Path, line, key_path, problem, suggestion=None):
-    message = str(err)
-    assert err.file == str(path)
-    if line is not None:
-        assert err.line == line, message
-        assert f"{path}:{line}:" in message
-    assert err.path == key_path, message
-    assert f"{key_path}: " in message
-    assert problem in message, message
-    if suggestion is not None:
-        assert err.suggestion == suggestion, message
-        assert f"did you mean '{suggestion}'?" in message
 
 
 def _env(**values) -> dict[int, float]:
@@ -358,11 +331,11 @@ BURST_GUN = "{name: Burst rifle, dc: 5, rof: 20, autofire: true, burst: true, sk
 
 def test_loader_burst_needs_a_weapon_that_fires_bursts(tmp_path):
     text = BASE.replace("{do: attack}", "{do: burst}")
-    err, path = _load_error(tmp_path, text)
-    _check(err, path, LINE_RULE[3] , "sides.red[0].tactics[3].do",
-           "action 'burst' needs a weapon that fires bursts, but Magnum Pistol has no "
-           "'burst: true'", "attack")  # fmt: skip
-    scenario = load_scenario(_write(tmp_path, text.replace("Magnum Pistol", BURST_GUN)))
+    path, err = file_error(tmp_path, text)
+    check_error(err, path, LINE_RULE[3], "sides.red[0].tactics[3].do",
+                "action 'burst' needs a weapon that fires bursts, but Magnum Pistol has no "
+                "'burst: true'", "attack")  # fmt: skip
+    scenario = load_scenario(write_yaml(tmp_path, text.replace("Magnum Pistol", BURST_GUN)))
     marshal = scenario.combatants[0]
     assert marshal.weapon.burst and marshal.tactics[3] == {"when": None, "do": "burst"}
     assert T.program_of(marshal).rules[3, 2] == T.A_BURST
@@ -543,7 +516,7 @@ def test_pack_of_nothing_has_empty_arrays_of_the_right_shape():
 
 
 def test_loader_stores_tactics_and_targeting(tmp_path):
-    scenario = load_scenario(_write(tmp_path, BASE))
+    scenario = load_scenario(write_yaml(tmp_path, BASE))
     marshal, outlaw = scenario.combatants
     assert marshal.targeting == "weakest"
     assert [r["do"] for r in marshal.tactics] == ["recover", "run", "aim", "attack"]
@@ -557,7 +530,7 @@ def test_loader_stores_tactics_and_targeting(tmp_path):
 
 def test_loader_accepts_a_preset_and_an_override(tmp_path):
     text = BASE.replace("      targeting: weakest\n", "")
-    path = _write(tmp_path, text)
+    path = write_yaml(tmp_path, text)
     scenario = load_scenario(path, overrides=[("sides.blue[0].tactics", "sniper")])
     assert scenario.combatants[1].tactics == T.presets()["sniper"]
     scenario = load_scenario(path, overrides=[("sides.red[0].tactics[3].fire", "all")])
@@ -575,7 +548,7 @@ def test_loader_new_combatant_keys(tmp_path):
     text = text.replace(
         "range: 100, skill: Rifle}", "range: 100, skill: Rifle, shots: 5, reload_actions: 2}"
     )
-    scenario = load_scenario(_write(tmp_path, text))
+    scenario = load_scenario(write_yaml(tmp_path, text))
     marshal, outlaw = scenario.combatants
     assert outlaw.xy == (3.0, -4.5) and outlaw.position == (3.0, -4.5)
     assert (outlaw.surprised, outlaw.prone, outlaw.crouched) == (True, True, True)
@@ -598,7 +571,8 @@ def test_compile_sees_spd_and_planar_distance(tmp_path):
     from fuzion_sim.systems.fuzion.compile import _spd, distance
 
     text = BASE.replace("      targeting: weakest\n", "      position: [0, 0]\n      spd: 6\n")
-    marshal, outlaw = load_scenario(_write(tmp_path, text + "      position: [3, 4]\n")).combatants
+    path = write_yaml(tmp_path, text + "      position: [3, 4]\n")
+    marshal, outlaw = load_scenario(path).combatants
     assert _spd(marshal) == 6 and _spd(outlaw) == 4
     assert distance(marshal.position, outlaw.position) == pytest.approx(5.0)
 
@@ -613,7 +587,7 @@ def test_combatant_defaults_keep_old_constructors_working():
 
 
 def test_scenario_data_is_unchanged_by_validation(tmp_path):
-    data = load_scenario(_write(tmp_path, BASE)).data
+    data = load_scenario(write_yaml(tmp_path, BASE)).data
     before = copy.deepcopy(data)
     scenario = scenario_from_dict(data)
     assert data == before and scenario.combatants[0].tactics[3]["fire"] == 1
@@ -641,8 +615,9 @@ def _rule_line(index: int, rule: str) -> str:
 def test_loader_rule_errors_name_file_line_and_path(
     tmp_path, index, rule, key, problem, suggestion
 ):
-    err, path = _load_error(tmp_path, _rule_line(index, rule))
-    _check(err, path, LINE_RULE[index], f"sides.red[0].tactics[{index}].{key}", problem, suggestion)
+    path, err = file_error(tmp_path, _rule_line(index, rule))
+    key_path = f"sides.red[0].tactics[{index}].{key}"
+    check_error(err, path, LINE_RULE[index], key_path, problem, suggestion)
 
 
 @pytest.mark.parametrize(
@@ -666,18 +641,18 @@ def test_loader_rule_errors_name_file_line_and_path(
     ],
 )  # fmt: skip
 def test_loader_new_key_errors(tmp_path, replace, by, key_path, problem, suggestion):
-    err, path = _load_error(tmp_path, BASE.replace(replace, by))
-    _check(err, path, None, f"sides.red[0].{key_path}", problem, suggestion)
+    path, err = file_error(tmp_path, BASE.replace(replace, by))
+    check_error(err, path, None, f"sides.red[0].{key_path}", problem, suggestion)
 
 
 def test_loader_preset_and_shape_errors(tmp_path):
     lines = BASE.splitlines(keepends=True)
     text = "".join(lines[: LINE_TACTICS - 1]) + "      tactics: snipr\n" + "".join(lines[12:])
-    err, path = _load_error(tmp_path, text)
-    _check(err, path, LINE_TACTICS, "sides.red[0].tactics", "unknown tactics preset", "sniper")
+    path, err = file_error(tmp_path, text)
+    check_error(err, path, LINE_TACTICS, "sides.red[0].tactics", "unknown tactics preset", "sniper")
     text = "".join(lines[: LINE_TACTICS - 1]) + "      tactics: []\n" + "".join(lines[12:])
-    err, path = _load_error(tmp_path, text)
-    _check(err, path, LINE_TACTICS, "sides.red[0].tactics", "never acts")
+    path, err = file_error(tmp_path, text)
+    check_error(err, path, LINE_TACTICS, "sides.red[0].tactics", "never acts")
 
 
 def test_random_sample_of_the_language_never_crashes_the_parser():
@@ -698,7 +673,7 @@ def test_cli_validate_prints_a_planar_position(tmp_path):
 
     from fuzion_sim.cli import cli
 
-    path = _write(tmp_path, BASE + "      position: [3, 4]\n")
+    path = write_yaml(tmp_path, BASE + "      position: [3, 4]\n")
     res = CliRunner().invoke(cli, ["validate", str(path)], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     assert "at (3, 4) m" in res.output and "at 0 m" in res.output

@@ -7,8 +7,11 @@ vehicle's manoeuvre DVs there (``terrain_effect: move_only``: they do not). Airc
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
+from builders import fight
 from oracles import agrees
 
 from fuzion_sim.api import ask
@@ -80,14 +83,7 @@ def _runner(x=0.0, move=5):
 
 
 _STILL = {"name": "Post", "stats": {"REF": 3}, "position": [60, 0], "tactics": [{"do": "none"}]}
-
-
-def _scenario(blue, red=None, terrain=(), max_rounds=1, **rules):
-    data = {"name": "t", "max_rounds": max_rounds, "rules": rules,
-            "sides": {"blue": blue, "red": red or [dict(_STILL)]}}  # fmt: skip
-    if terrain:
-        data["terrain"] = list(terrain)
-    return scenario_from_dict(data)
+_scenario = partial(fight, defaults=(None, _STILL))
 
 
 def _zone(kind, at, size=None, radius=None, name="Mud"):
@@ -125,7 +121,8 @@ def test_a_runner_is_slowed_by_the_majority_of_its_path():
 def test_a_slowed_runner_reaches_its_target_later():
     post = {**_STILL, "position": [20, 0]}
     sc = _scenario([_runner()], [post], max_rounds=3)
-    rough = _scenario([_runner()], [post], [_zone("rough", (-5, -5), (100, 10))], max_rounds=3)
+    rough = _scenario([_runner()], [post], terrain=[_zone("rough", (-5, -5), (100, 10))],
+                      max_rounds=3)
     n = 300
     fast = fuzion.run_chunk(fuzion.compile_scenario(sc), chunk_key(5, 0), 0, n)
     slow = fuzion.run_chunk(fuzion.compile_scenario(rough), chunk_key(5, 0), 0, n)
@@ -147,9 +144,10 @@ def test_a_drive_is_slowed_but_an_aircraft_flies_over():
     far = {**_STILL, "position": [5000, 0]}
     field = [_zone("rough", (-10, -50), (4000, 100))]
     assert _moves(_scenario([_car("Car", 0, drive)], [far]), kind=EVENT_DRIVE)[0] == 40.0
-    assert _moves(_scenario([_car("Car", 0, drive)], [far], field), kind=EVENT_DRIVE)[0] == 20.0
+    rough = _scenario([_car("Car", 0, drive)], [far], terrain=field)
+    assert _moves(rough, kind=EVENT_DRIVE)[0] == 20.0
     jet = _car("Jet", 0, drive, cls="aircraft")
-    assert _moves(_scenario([jet], [far], field), kind=EVENT_DRIVE)[0] == 40.0
+    assert _moves(_scenario([jet], [far], terrain=field), kind=EVENT_DRIVE)[0] == 40.0
 
 
 def _control_dvs(sc):
@@ -164,13 +162,14 @@ def test_rough_ground_makes_a_manoeuvre_harder():
     base = manoeuvres()["swerve"]
     bog = [_zone("very_rough", (-10, -10), (15, 20))]
     assert _control_dvs(_scenario([_car("Car", 0, turn)], [far])).tolist() == [base]
-    assert _control_dvs(_scenario([_car("Car", 0, turn)], [far], bog)).tolist() == [base + 4]
-    assert _control_dvs(_scenario([_car("Car", 0, turn)], [far], bog,
+    assert _control_dvs(_scenario([_car("Car", 0, turn)], [far],
+                                  terrain=bog)).tolist() == [base + 4]  # fmt: skip
+    assert _control_dvs(_scenario([_car("Car", 0, turn)], [far], terrain=bog,
                                   terrain_effect="move_only")).tolist() == [base]  # fmt: skip
     # the worse of the ground and the scenario's manoeuvre_conditions, not both
-    assert _control_dvs(_scenario([_car("Car", 0, turn)], [far], bog,
+    assert _control_dvs(_scenario([_car("Car", 0, turn)], [far], terrain=bog,
                                   manoeuvre_conditions="rough")).tolist() == [base + 4]
-    assert _control_dvs(_scenario([_car("Car", 20, turn)], [far], bog,
+    assert _control_dvs(_scenario([_car("Car", 20, turn)], [far], terrain=bog,
                                   manoeuvre_conditions="rough")).tolist() == [base + 2]
 
 
@@ -179,7 +178,7 @@ def test_the_exact_odds_read_the_ground_and_the_kernel_agrees():
             {"do": "none"}]  # fmt: skip
     far = {**_STILL, "position": [5000, 0]}
     bog = [_zone("very_rough", (-10, -10), (15, 20))]
-    sc = _scenario([_car("Car", 0, turn)], [far], bog)
+    sc = _scenario([_car("Car", 0, turn)], [far], terrain=bog)
     odds = ask(sc, "manoeuvre", vehicle="Car", name="high-speed turn")
     clear = ask(_scenario([_car("Car", 0, turn)], [far]), "manoeuvre", vehicle="Car",
                 name="high-speed turn")  # fmt: skip

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
+from builders import fight
 from click.testing import CliRunner
 from oracles import agrees, chi2_p
 
 from fuzion_sim.cli import cli
 from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
-from fuzion_sim.scenario import load_scenario, scenario_from_dict
+from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes
 from fuzion_sim.systems.fuzion.impact_exact import impact_answer, impact_pmf
@@ -143,11 +145,7 @@ def _target(**extra):
             **extra}  # fmt: skip
 
 
-def _scenario(thrower=None, target=None, max_rounds=1, **rules):
-    return scenario_from_dict({
-        "name": "t", "max_rounds": max_rounds, "rules": rules,
-        "sides": {"a": [thrower or _thrower()], "b": [target or _target()]},
-    })  # fmt: skip
+_scenario = partial(fight, sides=("a", "b"), defaults=(_thrower(), _target()))
 
 
 def _weapon(sc, name="Hammer"):
@@ -248,7 +246,7 @@ def test_the_kernel_matches_the_exact_pmf_of_a_landed_throw():
     # one 900 kg car (14 DC Killing) at a target with PD 6 and Hits to spare, fixed seed
     target = _target(hits=1000, stun=1000, armor={"name": "Vest", "pd": 6},
                      tactics=[{"do": "none"}])  # fmt: skip
-    sc = _scenario(target=target)
+    sc = _scenario(None, target)
     plan = fuzion.compile_scenario(sc)
     out = fuzion.run_chunk(plan, chunk_key(11, 0), 0, 6000)
     assert (out.attacks[:, 0] == 1).all()  # one object, thrown once
@@ -279,7 +277,7 @@ def test_a_kill_rated_target_takes_the_kills():
     # xK against a Kill-rated target: x Kills less its Kill armour (VA-37), as a collision
     target = _target(kills=30, tactics=[{"do": "none"}],
                      armor={"name": "Plate", "pd": 0, "kills": 1})  # fmt: skip
-    sc = _scenario(target=target, collision_speed_bands="mph10")  # 3K
+    sc = _scenario(None, target, collision_speed_bands="mph10")  # 3K
     answer = impact_answer(sc, "Gunman", thrown="Hammer")
     assert answer["damage"]["pmf"] == {"2": 1.0}
     out = fuzion.run_chunk(fuzion.compile_scenario(sc), chunk_key(3, 0), 0, 500)

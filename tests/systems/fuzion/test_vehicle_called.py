@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from builders import scenario
 from click.testing import CliRunner
 from oracles import agrees, chi2_p
 from test_vehicles import FRONT, ONCE, SIDE, car, driver, fight, shooter
@@ -193,10 +194,8 @@ def _driverless(dice="hero", **rules):
     fair = shooter((0, -30), GUN, name="Fair", **FAIR)
     gunner = driver(name="Gunner", role="gunner", hits=10_000, stun=10_000)
     vehicle = car(crew=[driver(hits=1, stun=1), gunner])
-    return scenario_from_dict({
-        "name": "t", "max_rounds": 4,
-        "rules": {"vehicle_locations": "called", "dice": dice, **rules},
-        "sides": {"road": [vehicle], "ambush": [sniper, fair]}})  # fmt: skip
+    return scenario({"road": [vehicle], "ambush": [sniper, fair]}, max_rounds=4,
+                    **{"vehicle_locations": "called", "dice": dice, **rules})
 
 
 def _fair_attacks(sc, trial=0, seed=1):

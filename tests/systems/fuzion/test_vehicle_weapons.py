@@ -7,9 +7,11 @@ only on their arc, so the vehicle turns to bring them to bear (and a gunner wait
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import partial
 
 import numpy as np
 import pytest
+from builders import fight
 from fight_log import logged
 
 from fuzion_sim import replay
@@ -43,9 +45,7 @@ def target(position=(40, 0), **extra):
             "tactics": [{"do": "none"}], **extra}  # fmt: skip
 
 
-def sc(vehicle, other=None, **rules):
-    return scenario_from_dict({"name": "t", "max_rounds": 3, "rules": rules,
-                               "sides": {"tank": [vehicle], "foot": [other or target()]}})
+sc = partial(fight, sides=("tank", "foot"), defaults=(None, target()), max_rounds=3)
 
 
 def outcomes(scenario, n=300, seed=7):

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from functools import partial
 
+import builders
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from fight_log import scenario
 from oracles import agrees, chi2_p
 
 from fuzion_sim import load_scenario, replay, simulate
@@ -57,8 +58,8 @@ def shooter(position, weapon=None, tactics=None, **extra):
     return base
 
 
-def fight(vehicle, attacker, max_rounds=5, **rules):
-    return scenario({"road": [vehicle], "ambush": [attacker]}, max_rounds=max_rounds, **rules)
+#: A vehicle on the road against one attacker in ambush, five rounds long unless told.
+fight = partial(builders.fight, sides=("road", "ambush"), max_rounds=5)
 
 
 FRONT, SIDE, REAR = (30, 0), (0, 30), (-30, 0)
