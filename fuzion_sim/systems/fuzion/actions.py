@@ -51,7 +51,7 @@ from .codes import (
     WAIT_IN_RANGE,
 )
 from .dice import TABLE_DICE
-from .kernel_parts import log_event
+from .kernel_parts import goes_out, log_event
 from .rules import move_away, move_toward, range_modifier
 
 #: target.hits, .stun, .hits_pct, .stun_pct, .prone, .held, .stunned read as the own variable
@@ -546,12 +546,7 @@ def act_presence(a, side, is_out, pre, res, presence_margin, presence_effect, ne
             lose[c] = True
         elif effect == PA_SURRENDER:
             gave_up[c] = True
-            is_out[c] = True
-            if c_out[c] == 0:
-                c_out[c] = now
-            standing[side[c]] -= 1
-            if standing[side[c]] == 0:
-                sides_left -= 1
+            sides_left = goes_out(c, now, is_out, c_out, side, standing, sides_left)
         if log:
             row = log_event(events, ne, now, EVENT_PRESENCE, a, c)
             events[row, EV_ACTION] = tx.A_PRESENCE

@@ -70,7 +70,7 @@ from .codes import (
     FLAG_HIT,
     FLAG_OUT,
 )
-from .kernel_parts import log_event
+from .kernel_parts import goes_out, log_event
 
 __all__ = [
     "BO_ANNOUNCE", "BO_ESCAPE", "BO_LAPSE", "BO_MUTUAL", "BO_NO_ADVANTAGE", "DF_ENGAGE",
@@ -215,13 +215,8 @@ def _leave(c, how, ds, side, is_out, gave_up, c_out, carrier, standing, sides_le
     ds.c_broke[c] = 1
     for x in range(side.shape[0]):
         if (x == c or carrier[x] == c) and not is_out[x]:
-            is_out[x] = True
             gave_up[x] = True
-            if c_out[x] == 0:
-                c_out[x] = now
-            standing[side[x]] -= 1
-            if standing[side[x]] == 0:
-                sides_left -= 1
+            sides_left = goes_out(x, now, is_out, c_out, side, standing, sides_left)
     if log:
         row = log_event(events, ne, now, EVENT_BREAK_OFF, c, p)
         events[row, EV_ROLL] = how

@@ -43,7 +43,7 @@ from .codes import (
     VS_WEAPONLESS,
 )
 from .dice import TABLE_DICE
-from .kernel_parts import hit_damage, log_event
+from .kernel_parts import goes_out, hit_damage, log_event
 from .rules import KILLING, armour_value, aspect_of, penetration, split_through
 from .suit import suit_split, suited_area, suited_hits
 
@@ -252,13 +252,8 @@ def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrie
                 continue
         for c in range(n):
             if (c == v or carrier[c] == v) and not is_out[c]:
-                is_out[c] = True
                 gave_up[c] = True
-                if c_out[c] == 0:
-                    c_out[c] = now
-                standing[side[c]] -= 1
-                if standing[side[c]] == 0:
-                    sides_left -= 1
+                sides_left = goes_out(c, now, is_out, c_out, side, standing, sides_left)
     return sides_left
 
 

@@ -82,7 +82,6 @@ from .codes import (
     EV_X,
     EV_Y,
     EVENT_ATTACK,
-    EVENT_BLEED,
     EVENT_DRAW,
     EVENT_END,
     EVENT_IDLE,
@@ -91,7 +90,6 @@ from .codes import (
     EVENT_PERCEPTION,
     EVENT_RECOVER,
     EVENT_SURPRISED,
-    EVENT_WAKE,
     F_WEAPON,
     FLAG_DEAD,
     FLAG_DYING,
@@ -174,18 +172,24 @@ from .gate import gate, gated
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .impact import Impacts, jump, reset_trial
-from .kernel_parts import choose_target, log_event, sort_by_key
+from .kernel_parts import (
+    choose_target,
+    comes_back,
+    log_event,
+    log_wake,
+    record_trial,
+    sort_by_key,
+    wake_and_bleed,
+)
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
 from .motion import MO_ANY, Motion, bump, control_turn, drive
 from .motion import reset_trial as motion_reset
 from .motion_build import MF_ALT, MF_HEIGHT, MI_LOCO, MI_MOVE, MI_SKILL, MI_SPEED
 from .rules import (
-    bleed,
     effective,
     fight_result,
     initiative_key,
     out_of_fight,
-    wakes,
     wound_penalty,
 )
 from .strike import (
@@ -1473,7 +1477,6 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                     if dead[c]:
                         continue
                     changed = False
-                    woke = False
                     if recovering[c] and end_of_unit:
                         recovering[c] = False
                         gain = 0 if damaged[c] else min(rec[c], max(stun_max[c] - stun[c], 0))
@@ -1485,27 +1488,12 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                             events[row, EV_RAW] = gain
                             events[row, EV_STUN] = stun[c]
                             ne += 1
-                    if hits[c] > 0 and stun[c] < stun_max[c]:
-                        phase_end = end_of_unit
-                        if wake_own_phase:
-                            phase_end = acts[c * slots_per_round + slot]
-                        if free_recovery or wakes(stun[c], phase_end, end_of_round, minute):
-                            stun[c] = min(stun[c] + rec[c], stun_max[c])
-                            changed = True
-                            woke = True
-                    if end_of_round and hits[c] <= 0 and not stable[c]:
-                        hits[c], died = bleed(hits[c], body[c])
-                        changed = True
-                        if died:
-                            dead[c] = True
-                            c_death[c] = now
-                        if log:
-                            row = log_event(events, ne, now, EVENT_BLEED, c, -1)
-                            events[row, EV_HITS] = hits[c]
-                            events[row, EV_STUN] = stun[c]
-                            events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
-                            ne += 1
-                    if not changed:
+                    phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
+                    settled, woke, ne = wake_and_bleed(
+                        c, now, phase_end, end_of_round, minute, free_recovery, stable[c], hits,
+                        stun, stun_max, rec, body, dead, c_death, log, events, ne,
+                    )  # fmt: skip
+                    if not (changed or settled):
                         continue
                     pen = wound_penalty(
                         hits[c], hits_max[c], impairment and scale[c] == 0, dying_penalty
@@ -1518,24 +1506,9 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                     e_str[c] = effective(strength[c], pen)
                     now_out = gave_up[c] or out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
                     if woke and log:
-                        row = log_event(events, ne, now, EVENT_WAKE, c, -1)
-                        events[row, EV_HITS] = hits[c]
-                        events[row, EV_STUN] = stun[c]
-                        events[row, EV_FLAGS] = FLAG_OUT * now_out
-                        ne += 1
-                    if now_out != is_out[c]:
-                        is_out[c] = now_out
-                        s = side[c]
-                        if now_out:
-                            if c_out[c] == 0:
-                                c_out[c] = now
-                            standing[s] -= 1
-                            if standing[s] == 0:
-                                sides_left -= 1
-                        else:
-                            if standing[s] == 0:
-                                sides_left += 1
-                            standing[s] += 1
+                        ne = log_wake(events, ne, now, c, hits, stun, now_out)
+                    sides_left = comes_back(c, now, now_out, is_out, c_out, side, standing,
+                                            sides_left)  # fmt: skip
                 if sides_left <= 1:
                     result = fight_result(standing)
                     finish = now
@@ -1543,15 +1516,9 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             if log:
                 log_event(events, ne, finish, EVENT_END, result, -1)
                 n_events[0] = ne + 1
-            winner[j] = result
-            end_slot[j] = finish
+            record_trial(j, result, finish, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed,
+                         winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed)
             for c in range(n_comb):
-                out_slot[j, c] = c_out[c]
-                death_slot[j, c] = c_death[c]
-                dealt[j, c] = c_dealt[c]
-                taken[j, c] = c_taken[c]
-                attacks[j, c] = c_attacks[c]
-                landed[j, c] = c_landed[c]
                 knock[j, c] = c_knock[c]
             if vehicles and any_vehicle:
                 for c in range(n_comb):

@@ -14,13 +14,29 @@ import numpy as np
 from ..._jit import jit
 from ...engine.rng import high_bits, index32, xoshiro, xoshiro_bits
 from . import tactics as tx
-from .codes import EV_ACTOR, EV_KIND, EV_LOCATION, EV_TARGET, EV_TIME, HOLD_NONE, N_EV_FIELDS
+from .codes import (
+    EV_ACTOR,
+    EV_FLAGS,
+    EV_HITS,
+    EV_KIND,
+    EV_LOCATION,
+    EV_STUN,
+    EV_TARGET,
+    EV_TIME,
+    EVENT_BLEED,
+    EVENT_WAKE,
+    FLAG_DEAD,
+    FLAG_OUT,
+    HOLD_NONE,
+    N_EV_FIELDS,
+)
 from .dice import TABLE_DICE
-from .rules import KILLING, combat_values, effective, out_of_fight, wound_penalty
+from .rules import KILLING, bleed, combat_values, effective, out_of_fight, wakes, wound_penalty
 
 __all__ = [
-    "break_ties", "choose_target", "log_event", "refresh_values", "sort_by_key", "stop_table",
-    "tie_tables", "values_table",
+    "break_ties", "choose_target", "comes_back", "count_standing", "goes_out", "log_event",
+    "log_wake", "record_trial", "refresh_values", "sort_by_key", "stop_table", "tie_tables",
+    "values_table", "wake_and_bleed",
 ]  # fmt: skip
 
 _TIE_LOW = 2047  # tie keys: the die's 53 bits over 11 bits of sheet order
@@ -316,14 +332,103 @@ def land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl, rl, standi
     if not hl.is_out[c] and (
         hl.gave_up[c] or out_of_fight(hl.hits[c], hl.stun[c], hl.dead[c], rl.dying_can_act)
     ):
-        hl.is_out[c] = True
         went_out = True
-        if tl.c_out[c] == 0:
-            tl.c_out[c] = now
-        standing[sh.side[c]] -= 1
-        if standing[sh.side[c]] == 0:
-            sides_left -= 1
+        sides_left = goes_out(c, now, hl.is_out, tl.c_out, sh.side, standing, sides_left)
         if st.held_by[c] >= 0 or st.hold[c] != HOLD_NONE:
             st.held_by[c] = -1
             st.hold[c] = HOLD_NONE
     return went_out, sides_left
+
+
+@jit(inline="always")
+def count_standing(s, out, standing, sides_left):
+    """One of side ``s`` goes out of the fight (``out``) or comes back: the side's count of
+    those standing, and the number of sides with anyone standing, which it returns."""
+    if out:
+        standing[s] -= 1
+        if standing[s] == 0:
+            sides_left -= 1
+    else:
+        if standing[s] == 0:
+            sides_left += 1
+        standing[s] += 1
+    return sides_left
+
+
+@jit(inline="always")
+def goes_out(c, now, is_out, c_out, side, standing, sides_left):
+    """Combatant ``c`` goes out of the fight in time unit ``now`` (F26): marked out, the time
+    unit it first went out kept, one fewer standing on its side. Returns the sides left."""
+    is_out[c] = True
+    if c_out[c] == 0:
+        c_out[c] = now
+    return count_standing(side[c], True, standing, sides_left)
+
+
+@jit(inline="always")
+def comes_back(c, now, now_out, is_out, c_out, side, standing, sides_left):
+    """Combatant ``c`` is out of the fight when ``now_out``, at the end of a slot (woken, or
+    bled to death): its side's count follows a change. Returns the sides left."""
+    if now_out == is_out[c]:
+        return sides_left
+    if now_out:
+        return goes_out(c, now, is_out, c_out, side, standing, sides_left)
+    is_out[c] = False
+    return count_standing(side[c], False, standing, sides_left)
+
+
+@jit(inline="always")
+def wake_and_bleed(c, now, phase_end, end_of_round, minute, free_recovery, stable, hits, stun,
+                   stun_max, rec, body, dead, c_death, log, events, ne):  # fmt: skip
+    """The end of a slot for combatant ``c``, alive: it wakes (F23: its REC back in Stun, up
+    to its STUN) when knocked out and ``wakes`` says so or the free Recovery comes, and, dying
+    and not ``stable``, bleeds at the end of a round (F25: dead past -2 x BODY). Returns
+    (anything changed, it woke, the events logged)."""
+    changed = False
+    woke = False
+    if hits[c] > 0 and stun[c] < stun_max[c]:
+        if free_recovery or wakes(stun[c], phase_end, end_of_round, minute):
+            stun[c] = min(stun[c] + rec[c], stun_max[c])
+            changed = True
+            woke = True
+    if end_of_round and hits[c] <= 0 and not stable:
+        hits[c], died = bleed(hits[c], body[c])
+        changed = True
+        if died:
+            dead[c] = True
+            c_death[c] = now
+        if log:
+            row = log_event(events, ne, now, EVENT_BLEED, c, -1)
+            events[row, EV_HITS] = hits[c]
+            events[row, EV_STUN] = stun[c]
+            events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
+            ne += 1
+    return changed, woke, ne
+
+
+@jit(inline="always")
+def log_wake(events, ne, now, c, hits, stun, out):
+    """An event row for combatant ``c`` waking (its Hits, Stun and whether it is still out);
+    returns the events logged."""
+    row = log_event(events, ne, now, EVENT_WAKE, c, -1)
+    events[row, EV_HITS] = hits[c]
+    events[row, EV_STUN] = stun[c]
+    events[row, EV_FLAGS] = FLAG_OUT * out
+    return ne + 1
+
+
+@jit(inline="always")
+def record_trial(j, result, finish, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, winner,
+                 end_slot, out_slot, death_slot, dealt, taken, attacks, landed):  # fmt: skip
+    """Trial ``j``'s row of the outcomes every kernel writes: the winner (or DRAW, UNRESOLVED),
+    the time unit it ended, and per combatant the time unit it went out and died (0: never),
+    damage dealt and taken, attacks made and landed."""
+    winner[j] = result
+    end_slot[j] = finish
+    for c in range(c_out.shape[0]):
+        out_slot[j, c] = c_out[c]
+        death_slot[j, c] = c_death[c]
+        dealt[j, c] = c_dealt[c]
+        taken[j, c] = c_taken[c]
+        attacks[j, c] = c_attacks[c]
+        landed[j, c] = c_landed[c]

@@ -38,11 +38,9 @@ from .codes import (
     EV_STUN,
     EV_THROUGH,
     EVENT_ATTACK,
-    EVENT_BLEED,
     EVENT_END,
     EVENT_LOST_ACTION,
     EVENT_SURPRISED,
-    EVENT_WAKE,
     FLAG_DEAD,
     FLAG_DYING,
     FLAG_HIT,
@@ -64,22 +62,25 @@ from .dice import TABLE_DICE
 from .kernel_parts import (
     break_ties,
     choose_target,
+    comes_back,
+    goes_out,
     log_event,
+    log_wake,
+    record_trial,
     refresh_values,
     sort_by_key,
     stop_table,
     tie_tables,
     values_table,
+    wake_and_bleed,
 )
 from .rules import (
     KILLING,
-    bleed,
     down_state,
     fight_result,
     initiative_key,
     out_of_fight,
     split_through,
-    wakes,
     watch_line,
     wound_penalty,
 )
@@ -381,12 +382,7 @@ def run_chunk(
                                  dv_melee, att_ref, groups, dice_lo, dice_size)  # fmt: skip
                     if out_of_fight(hits[ut], stun[ut], dead[ut], dying_can_act):
                         went_out = True
-                        is_out[ut] = True
-                        if c_out[ut] == 0:
-                            c_out[ut] = now
-                        standing[side[ut]] -= 1
-                        if standing[side[ut]] == 0:
-                            sides_left -= 1
+                        sides_left = goes_out(ut, now, is_out, c_out, side, standing, sides_left)
                 if log:
                     row = log_event(events, ne, now, EVENT_ATTACK, a, tgt)
                     events[row, EV_ROLL] = roll
@@ -424,26 +420,11 @@ def run_chunk(
             for c in range(n_comb):
                 if dead[c]:
                     continue
-                changed = False
-                woke = False
-                if hits[c] > 0 and stun[c] < stun_max[c]:
-                    phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
-                    if free_recovery or wakes(stun[c], phase_end, end_of_round, minute):
-                        stun[c] = min(stun[c] + rec[c], stun_max[c])
-                        changed = True
-                        woke = True
-                if end_of_round and hits[c] <= 0:
-                    hits[c], died = bleed(hits[c], body[c])
-                    changed = True
-                    if died:
-                        dead[c] = True
-                        c_death[c] = now
-                    if log:
-                        row = log_event(events, ne, now, EVENT_BLEED, c, -1)
-                        events[row, EV_HITS] = hits[c]
-                        events[row, EV_STUN] = stun[c]
-                        events[row, EV_FLAGS] = FLAG_DEAD * dead[c]
-                        ne += 1
+                phase_end = acts[c * slots_per_round + slot] if wake_own_phase else end_of_unit
+                changed, woke, ne = wake_and_bleed(
+                    c, now, phase_end, end_of_round, minute, free_recovery, False, hits, stun,
+                    stun_max, rec, body, dead, c_death, log, events, ne,
+                )  # fmt: skip
                 if not changed:
                     continue
                 pen = wound_penalty(hits[c], hits_max[c], impairment, dying_penalty)
@@ -460,24 +441,8 @@ def run_chunk(
                 down[c] = now_down
                 now_out = out_of_fight(hits[c], stun[c], dead[c], dying_can_act)
                 if woke and log:
-                    row = log_event(events, ne, now, EVENT_WAKE, c, -1)
-                    events[row, EV_HITS] = hits[c]
-                    events[row, EV_STUN] = stun[c]
-                    events[row, EV_FLAGS] = FLAG_OUT * now_out
-                    ne += 1
-                if now_out != is_out[c]:
-                    is_out[c] = now_out
-                    s = side[c]
-                    if now_out:
-                        if c_out[c] == 0:
-                            c_out[c] = now
-                        standing[s] -= 1
-                        if standing[s] == 0:
-                            sides_left -= 1
-                    else:
-                        if standing[s] == 0:
-                            sides_left += 1
-                        standing[s] += 1
+                    ne = log_wake(events, ne, now, c, hits, stun, now_out)
+                sides_left = comes_back(c, now, now_out, is_out, c_out, side, standing, sides_left)
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now
@@ -499,13 +464,7 @@ def run_chunk(
                 attacks_sum[c] += c_attacks[c]
                 landed_sum[c] += c_landed[c]
             continue
-        winner[j] = result
-        end_slot[j] = finish
+        record_trial(j, result, finish, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed,
+                     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed)
         for c in range(n_comb):
-            out_slot[j, c] = c_out[c]
-            death_slot[j, c] = c_death[c]
-            dealt[j, c] = c_dealt[c]
-            taken[j, c] = c_taken[c]
-            attacks[j, c] = c_attacks[c]
-            landed[j, c] = c_landed[c]
             knock[j, c] = 0

@@ -52,7 +52,7 @@ from .codes import (
 from .dice import TABLE_DICE
 from .hull import area_room, carry_crew, other_hits
 from .impact import knocked
-from .kernel_parts import hit_damage, log_event
+from .kernel_parts import goes_out, hit_damage, log_event
 from .rules import (
     KILLING,
     STUN,
@@ -677,13 +677,8 @@ def take_wounds(a, tgt, n_victims, sh, hl, st, tl, vic, rl, now, standing, sides
         if not hl.is_out[c] and (
             hl.gave_up[c] or out_of_fight(hl.hits[c], hl.stun[c], hl.dead[c], rl.dying_can_act)
         ):
-            hl.is_out[c] = True
             went_out = went_out or c == tgt
-            if tl.c_out[c] == 0:
-                tl.c_out[c] = now
-            standing[sh.side[c]] -= 1
-            if standing[sh.side[c]] == 0:
-                sides_left -= 1
+            sides_left = goes_out(c, now, hl.is_out, tl.c_out, sh.side, standing, sides_left)
             if st.held_by[c] >= 0 or st.hold[c] != HOLD_NONE:
                 st.held_by[c] = -1
                 st.hold[c] = HOLD_NONE
