@@ -15,8 +15,9 @@ What keeps an attack short (README "Speed"):
   sides' targets and their Health in registers; a slot that is not quiet (a volley whose later
   hits roll their own FEAT is never) goes to the round's loop below;
 - one int64 array holds the state: a row of ``ROW`` words per combatant (unsigned offsets),
-  what a quiet slot reads and writes of it in one cache line, one word of it (``FIRST``)
-  packed with all the slot needs to find its attack; then the fight's own words; another
+  what a quiet slot reads and writes of it in one cache line; then the fight's own words,
+  then the turn slots of a round, each a word packed with all a quiet slot needs to find its
+  attack (``SLOT``: the attack waits on one load less than through its row); another
   the tables, a block per table, then the pair words by attacker class and target class
   (combatants whose pair words are the same share a class: a battle's are a few rows, not
   C x C);
@@ -135,22 +136,27 @@ _S32I = np.int64(32)
 #: as a target (``squad_tables``' ``where``) and where its side's words start (``fa + SIDES
 #: + 4 x side``); then the rest of what a trial changes (``fate.py``'s ``S_*`` of a squad
 #: fight), then what it does not: its side, actions a turn, the next member of its side,
-#: where its row of pair words starts and the rounds of each action's hit die (1: a single
-#: attack).
+#: its turn slot's word (``SLOT``: where its row of pair words starts and more) and the rounds
+#: of each action's hit die (1: a single attack).
 (
     HEALTH, STATUS, FIRST, COUNTS, DEALT, TAKEN, TCOL, VS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E,
-    HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, WROW, ROUNDS,
+    HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, SLOT, ROUNDS,
 ) = (np.uint64(i) for i in range(25))  # fmt: skip
 #: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy, not a volley
-#: whose later hits roll their own FEAT (``_quiet``'s slots); more of it for ``_quiet``, so
-#: that a slot reads one word of its row: its side is not the first (bit ``B_SIDE``), the
-#: rounds of its first action's hit die (bits 16-31) and ``WROW`` (from bit 32).
+#: whose later hits roll their own FEAT (``_quiet``'s slots).
 QUICK = np.int64(1 << MAX_ACTIONS)
-B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
 #: ``FIRST``'s bit ``UP``: it stands (set and cleared with ``STATUS`` by ``_stand_change``), so
 #: that a quiet slot's test of both is one compare of ``FIRST`` with ``QUICK_UP``.
 UP = np.int64(1 << (MAX_ACTIONS + 2))
 QUICK_UP = QUICK | UP
+#: A turn slot's word (``SLOT``; the slots of a round hold these): the combatant (bits 0-19),
+#: whether its side is not the first (bit 20), the rounds of its first action's hit die
+#: (bits 21-31, up to 2047: ``QUICK`` only then) and where its row of pair words starts
+#: (from bit 32). A quiet slot finds its attack's pair word from the slot's word, without
+#: waiting on a load of its row first (the row's ``FIRST`` is read alongside, for the test).
+_C_MASK = np.int64((1 << 20) - 1)
+_SW_SIDE = np.int64(1 << 20)
+_SW_ROUNDS = np.uint64(21)
 ROW = np.uint64(32)
 #: The columns a row starts from ``st0`` and the ``S_*`` they start from.
 _COLS = (HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
@@ -732,7 +738,8 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
     if t < 0:
         return s0, s1, s2, s3
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL]) + np.uint64(k)]
+    w = tabs[np.uint64(st[rc + SLOT] >> 32) + np.uint64(st[np.uint64(t) * ROW + TCOL])
+             + np.uint64(k)]
     return _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls,
                    tab_later, rc, k, t, w, _entry(tabs, codes, w, x & _LOW32), x, r, n,
                    n_sides, threatened, roll_now, flee, immediate)  # fmt: skip
@@ -837,22 +844,23 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
             if r > max_rounds:
                 break
             continue
-        c = st[here]
-        rc = np.uint64(c) * ROW
+        sw = st[here]
+        rc = np.uint64(sw & _C_MASK) * ROW
         f = st[rc + FIRST]
         if (f & QUICK_UP) != QUICK_UP:
             if (f & UP) != 0 or _live(st, rc) != 0:  # not quiet, or an Endurance roll to come
                 break
             here += _ONE  # it fell earlier this round: no longer among the slots
             continue
-        b = (f & B_SIDE) != 0
+        b = (sw & _SW_SIDE) != 0
         h = hb if b else ha
         a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
-        w = tabs[np.uint64(f >> 32) + (wb if b else wa)]
+        w = tabs[np.uint64(sw >> 32) + (wb if b else wa)]
         v = _entry(tabs, codes, w, x & _LOW32)
         hit = v & 1
         net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-        extra = np.int64(((x >> _S32) * np.uint64((f >> 16) & 0xFFFF)) >> _S32)
+        rounds = (np.uint64(sw) >> _SW_ROUNDS) & np.uint64(0x7FF)
+        extra = np.int64(((x >> _S32) * rounds) >> _S32)
         hits = 1 + (extra & -hit)  # the volley's hits: 1 on a miss
         total = net * hits
         if total >= h:  # it falls
@@ -889,7 +897,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
             wb = np.uint64(st[rb + TCOL])
             ha0 = ha = st[ra + HEALTH]
             hb0 = hb = st[rb + HEALTH]
-            st[back] = c
+            st[back] = sw
             back += _ONE
             here += _ONE
             continue
@@ -899,7 +907,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
         ha = ha if b else h
         hb = h if b else hb
         s0, s1, s2, s3 = a0, a1, a2, a3
-        st[back] = c  # it stands: it acts next round
+        st[back] = sw  # it stands: it acts next round
         back += _ONE
         here += _ONE
     pos, kept, n_live = here - live, back - live, end - live
@@ -994,7 +1002,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
         for pos in range(n):
             c = order[pos]
             st[np.uint64(c) * ROW + POS] = pos
-            st[live + n_live] = c
+            st[live + n_live] = st[np.uint64(c) * ROW + SLOT]
             n_live += np.uint64(_live(st, np.uint64(c) * ROW))
         end = max_rounds
         end_pos = n  # the fight ended at the turn slot of this position in round ``end``
@@ -1023,7 +1031,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                 slot = _ZERO
                 r += 1
                 continue
-            c = st[live + slot]
+            c = st[live + slot] & _C_MASK
             slot += _ONE
             uc = np.uint64(c)
             rc = uc * ROW
@@ -1037,14 +1045,15 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                                                     rank_col, cat_rolls, c, rc, r, n, n_sides,
                                                     flee, immediate, st[rc + POS])  # fmt: skip
                     if st[rc + STATUS] != ST_STANDING:
-                        st[live + kept] = c
+                        st[live + kept] = st[rc + SLOT]
                         kept += np.uint64(_live(st, rc))
                         continue
                 # the first action (``_act``) out of the loop of the rest, as one attack
                 t = st[vs + V_ENEMY] if st[rc + FIRST] & 1 else _target(mem, acts, st, n, c, 0)
                 if t >= 0:
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL])]
+                    w = tabs[np.uint64(st[rc + SLOT] >> 32)
+                             + np.uint64(st[np.uint64(t) * ROW + TCOL])]
                     v = _entry(tabs, codes, w, x & _LOW32)
             if t >= 0:
                 s0, s1, s2, s3 = _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab,
@@ -1062,7 +1071,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                 end_pos = st[rc + POS]
                 end = r
                 break
-            st[live + kept] = c
+            st[live + kept] = st[rc + SLOT]
             kept += np.uint64(_live(st, rc))
         result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
@@ -1121,7 +1130,6 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
         side = mem[c, M_SIDE]
         fresh[rc + SIDE] = side
         fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
-        fresh[rc + WROW] = where[c, 0]
         for k in range(MAX_ACTIONS):
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
@@ -1131,10 +1139,11 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             w = tabs[where[c, 0] + where[t, 1]]
             if a_rounds[c, 0] > 1 and w >= 0 and w & _LATER:
                 later = True
-        if (mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16
+        fresh[rc + SLOT] = c | (_SW_SIDE if side != 0 else 0) | (
+            min(a_rounds[c, 0], 0x7FF) << 21) | (where[c, 0] << 32)  # fmt: skip
+        if (mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 11
                 and not later):  # fmt: skip
-            fresh[rc + FIRST] |= QUICK | (B_SIDE if side != 0 else 0) | (
-                a_rounds[c, 0] << 16) | (where[c, 0] << 32)  # fmt: skip
+            fresh[rc + FIRST] |= QUICK
         if st0[c, S_STATUS] == ST_STANDING:
             fresh[rc + FIRST] |= UP
         fresh[rc + TCOL] = where[c, 1]
