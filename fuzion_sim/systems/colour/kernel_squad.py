@@ -515,13 +515,14 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     sort counts the combatants by roll and places them highest roll first, in listed order
     within a roll (the insertion sort's stable order), with no branch on the rolls; the ties
     are the bits of a word (position p tied with p + 1), and each round of re-rolls runs over
-    its runs of set bits, a tied pair (the most common) without a loop."""
+    its runs of set bits, a tied pair (the most common) without a loop. Every index read off
+    an array is unsigned (numba's code for a negative index is three instructions an index)."""
     for v in range(max_u + 1):
         masks[v] = _ZERO
     for c in range(n):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-        key[c] = k
+        k = (((x & _LOW32) * u_agi[c]) >> _S32) + _ONE  # unsigned: no wraparound code
+        key[c] = np.int64(k)
         masks[k] += _ONE
     start = _ZERO
     tied = _ZERO
@@ -532,7 +533,7 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
         tied |= (run if m > _ONE else _ZERO) << (start & np.uint64(63))
         start += m
     for c in range(n):
-        k = key[c]
+        k = np.uint64(key[c])
         order[masks[k]] = c
         masks[k] += _ONE
     for _ in range(MAX_REROLLS):
@@ -544,9 +545,9 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
             p = trailing_zeros(left)
             q = p + trailing_zeros(~(left >> p))  # positions p .. q tied
             left &= ~(((_ONE << (q - p)) - _ONE) << p)
-            ip, iq = np.int64(p), np.int64(q)
-            if iq == ip + 1:  # a pair, the most common tie: no loops, no branch on the rolls
-                ca, cb = order[ip], order[iq]
+            ip, iq = np.uint64(p), np.uint64(q)
+            if iq == ip + _ONE:  # a pair, the most common tie: no loops, no branch on the rolls
+                ca, cb = np.uint64(order[ip]), np.uint64(order[iq])
                 if agi[ca] <= 1 and agi[cb] <= 1:
                     continue
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -561,24 +562,25 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
                 tied |= np.uint64(ka == kb) << p
                 continue
             small = True  # a tie of d1s keeps the listed order
-            for i in range(ip, iq + 1):
-                if agi[order[i]] > 1:
+            for i in range(ip, iq + _ONE):
+                if agi[np.uint64(order[i])] > 1:
                     small = False
             if small:
                 continue
-            for i in range(ip, iq + 1):
+            for i in range(ip, iq + _ONE):
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                c = order[i]
+                c = np.uint64(order[i])
                 key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-            for i in range(ip + 1, iq + 1):
+            for i in range(ip + _ONE, iq + _ONE):
                 c = order[i]
-                jj = i - 1
-                while jj >= ip and key[c] > key[order[jj]]:
-                    order[jj + 1] = order[jj]
-                    jj -= 1
-                order[jj + 1] = c
+                kc = key[np.uint64(c)]
+                jj = i
+                while jj > ip and kc > key[np.uint64(order[jj - _ONE])]:
+                    order[jj] = order[jj - _ONE]
+                    jj -= _ONE
+                order[jj] = c
             for i in range(ip, iq):
-                tied |= np.uint64(key[order[i]] == key[order[i + 1]]) << np.uint64(i)
+                tied |= np.uint64(key[np.uint64(order[i])] == key[np.uint64(order[i + _ONE])]) << i
     return s0, s1, s2, s3
 
 
@@ -595,14 +597,16 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
     (a pair without a loop) or, for a long run, by counting; the ties that remain in it are
     the next round's runs, in the same order. Only the runs are visited, not every position
     (a battle of many combatants with a few sides of die has runs of ten and more, and most
-    positions tie at first, few after a round or two)."""
+    positions tie at first, few after a round or two). Every index read off an array is
+    unsigned: numba's code for a negative index (three instructions an index) was a quarter of
+    the time."""
     for v in range(max_u + 2):
         cnt[v] = 0
     for c in range(n):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-        key[c] = k
-        cnt[k] += 1
+        k = ((x & _LOW32) * u_agi[c]) >> _S32  # the roll less 1 (unsigned: no wraparound code)
+        key[c] = np.int64(k) + 1
+        cnt[k + _ONE] += 1
     start = 0
     n_runs = 0
     for v in range(max_u, 0, -1):
@@ -613,23 +617,25 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
             n_runs += 1
         start += m
     for c in range(n):
-        k = key[c]
-        order[cnt[k]] = c
-        cnt[k] += 1
+        at = np.uint64(key[c])
+        order[np.uint64(cnt[at])] = c
+        cnt[at] += 1
     for v in range(max_u + 2):
         cnt[v] = 0
-    cur = 0
+    un = np.uint64(n)
+    cur = _ZERO
+    spare = un + un
     for _ in range(MAX_REROLLS):
         if n_runs == 0:
             break
-        nxt = n - cur  # the other list
-        n_next = 0
+        nxt = un - cur  # the other list
+        n_next = _ZERO
         for i_run in range(n_runs):
-            word = runs[cur + i_run]
-            p = word >> 32
-            q = word & 0xFFFFFFFF
-            if q == p + 1:  # a pair, the most common tie: no loops, no branch on the rolls
-                ca, cb = order[p], order[q]
+            word = np.uint64(runs[cur + np.uint64(i_run)])
+            p = word >> _S32
+            q = word & _LOW32
+            if q == p + _ONE:  # a pair, the most common tie: no loops, no branch on the rolls
+                ca, cb = np.uint64(order[p]), np.uint64(order[q])
                 if agi[ca] <= 1 and agi[cb] <= 1:
                     continue
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -642,59 +648,61 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
                 order[p] = cb if swap else ca
                 order[q] = ca if swap else cb
                 runs[nxt + n_next] = word
-                n_next += np.int64(ka == kb)
+                n_next += np.uint64(ka == kb)
                 continue
             small = True  # a tie of d1s keeps the listed order
-            for i in range(p, q + 1):
-                if agi[order[i]] > 1:
+            for i in range(p, q + _ONE):
+                if agi[np.uint64(order[i])] > 1:
                     small = False
             if small:
                 continue
             if q - p < 8:
-                for i in range(p, q + 1):
+                for i in range(p, q + _ONE):
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    c = order[i]
+                    c = np.uint64(order[i])
                     key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-                for i in range(p + 1, q + 1):
+                for i in range(p + _ONE, q + _ONE):
                     c = order[i]
-                    jj = i - 1
-                    while jj >= p and key[c] > key[order[jj]]:
-                        order[jj + 1] = order[jj]
-                        jj -= 1
-                    order[jj + 1] = c
+                    kc = key[np.uint64(c)]
+                    jj = i
+                    while jj > p and kc > key[np.uint64(order[jj - _ONE])]:
+                        order[jj] = order[jj - _ONE]
+                        jj -= _ONE
+                    order[jj] = c
                 i = p
                 while i < q:
                     j = i
-                    while j < q and key[order[j + 1]] == key[order[i]]:
-                        j += 1
+                    ki = key[np.uint64(order[i])]
+                    while j < q and key[np.uint64(order[j + _ONE])] == ki:
+                        j += _ONE
                     if j > i:
-                        runs[nxt + n_next] = (i << 32) | j
-                        n_next += 1
-                    i = j + 1
+                        runs[nxt + n_next] = (i << _S32) | j
+                        n_next += _ONE
+                    i = j + _ONE
                 continue
             # a long run: re-rolled into ``key`` and counted, its members kept aside in
             # ``runs``' spare words (from ``2 n``) and placed back by roll
-            spare = 2 * n
-            for i in range(p, q + 1):
+            for i in range(p, q + _ONE):
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 c = order[i]
-                k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-                key[c] = k
-                cnt[k] += 1
+                uc = np.uint64(c)
+                k = ((x & _LOW32) * u_agi[uc]) >> _S32
+                key[uc] = np.int64(k) + 1
+                cnt[k + _ONE] += 1
                 runs[spare + i - p] = c
             at = p
             for v in range(max_u, 0, -1):
-                m = cnt[v]
+                m = np.uint64(cnt[v])
                 cnt[v] = at
-                if m > 1:
-                    runs[nxt + n_next] = (at << 32) | (at + m - 1)
-                    n_next += 1
+                if m > _ONE:
+                    runs[nxt + n_next] = (at << _S32) | (at + m - _ONE)
+                    n_next += _ONE
                 at += m
-            for i in range(q - p + 1):
+            for i in range(q - p + _ONE):
                 c = runs[spare + i]
-                k = key[c]
-                order[cnt[k]] = c
-                cnt[k] += 1
+                at = np.uint64(key[np.uint64(c)])
+                order[np.uint64(cnt[at])] = c
+                cnt[at] += 1
             for v in range(max_u + 2):
                 cnt[v] = 0
         cur = nxt
