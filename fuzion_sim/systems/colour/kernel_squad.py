@@ -422,9 +422,9 @@ def _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, c, rc, r
     own slot; ``_bleed_out`` records it if the fight lasts that long) and its slots are
     skipped."""
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
-    colour = colour_tab[rank_col[st[rc + RANK_E]], roll]
-    cat_rolls[c, colour] += 1
+    roll = (((x & _LOW32) * _N100) >> _S32) + _ONE
+    colour = colour_tab[np.uint64(rank_col[np.uint64(st[rc + RANK_E])]), roll]
+    cat_rolls[np.uint64(c), np.uint64(colour)] += 1
     if colour == SUPER_CRIT:
         health = np.int64(((x >> _S32) * _N10) >> _S32) + 1
         if flee:
@@ -470,7 +470,7 @@ def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t
     st[rt + TAKEN] += loss
     if h - loss > 0:
         return s0, s1, s2, s3
-    if blow >= h + values[st[rt + RANK_E]]:
+    if blow >= h + values[np.uint64(st[rt + RANK_E])]:
         _die(st, fa, rt, t, r, n, n_sides)
         return s0, s1, s2, s3
     st[rt + STATUS] = ST_DOWN
@@ -889,7 +889,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
             rt = rb if b else ra
             blow = ((v >> TAB_THR_SHIFT) & TAB_FIELD) if threatened else net
             s0, s1, s2, s3 = _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
-                                   rt, r, n, 2, blow - last >= values[st[rt + RANK_E]],
+                                   rt, r, n, 2, blow - last >= values[np.uint64(st[rt + RANK_E])],
                                    roll_now, flee, immediate, st[rc + POS])  # fmt: skip
             if st[fa + G_OVER] != 0:  # the round's loop ends the fight at this slot
                 ha0 = ha = st[ra + HEALTH]
