@@ -545,6 +545,9 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
         k = np.uint64(key[c])
         order[masks[k]] = c
         masks[k] += _ONE
+    any_small = False  # anyone of Agility 1 or less (a run of them all is not re-rolled)
+    for c in range(n):
+        any_small |= agi[c] <= 1
     for _ in range(MAX_REROLLS):
         if tied == _ZERO:
             break
@@ -570,12 +573,13 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
                 order[iq] = ca if swap else cb
                 tied |= np.uint64(ka == kb) << p
                 continue
-            small = True  # a tie of d1s keeps the listed order
-            for i in range(ip, iq + _ONE):
-                if agi[np.uint64(order[i])] > 1:
-                    small = False
-            if small:
-                continue
+            if any_small:  # a tie of d1s keeps the listed order
+                small = True
+                for i in range(ip, iq + _ONE):
+                    if agi[np.uint64(order[i])] > 1:
+                        small = False
+                if small:
+                    continue
             for i in range(ip, iq + _ONE):
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 c = np.uint64(order[i])
@@ -631,6 +635,9 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
         cnt[at] += 1
     for v in range(max_u + 2):
         cnt[v] = 0
+    any_small = False  # anyone of Agility 1 or less (a run of them all is not re-rolled)
+    for c in range(n):
+        any_small |= agi[c] <= 1
     un = np.uint64(n)
     cur = _ZERO
     spare = un + un
@@ -659,12 +666,13 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
                 runs[nxt + n_next] = word
                 n_next += np.uint64(ka == kb)
                 continue
-            small = True  # a tie of d1s keeps the listed order
-            for i in range(p, q + _ONE):
-                if agi[np.uint64(order[i])] > 1:
-                    small = False
-            if small:
-                continue
+            if any_small:  # a tie of d1s keeps the listed order
+                small = True
+                for i in range(p, q + _ONE):
+                    if agi[np.uint64(order[i])] > 1:
+                        small = False
+                if small:
+                    continue
             if q - p < 8:
                 for i in range(p, q + _ONE):
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
