@@ -183,13 +183,13 @@ _ENT = np.uint64(200)
 _BLOCK = np.int64(0xFFFFFFFF)
 _CODED = np.int64(1 << 32)
 _LATER = np.int64(1 << 33)
-#: The state of the fallen after an Endurance roll of each colour that needs no more than it
-#: (``_endurance``): White bleeds, Green rolls again at its next turn, Yellow and Red are
-#: stable.
+#: The state of the fallen after an Endurance roll of each colour (``_endurance``): Blue and
+#: White bleed, Green rolls again at its next turn, Yellow and Red are stable (and a
+#: Super-crit stands up).
 _DOWN_OF = np.zeros(6, np.int64)
 _DOWN_OF[[BLUE, WHITE]] = DN_BLEEDING
 _DOWN_OF[GREEN] = DN_GREEN
-_DOWN_OF[[YELLOW, RED, SUPER_CRIT]] = DN_STABLE  # (a Super-crit stands up: not read)
+_DOWN_OF[[YELLOW, RED, SUPER_CRIT]] = DN_STABLE
 #: What an entry adds to its attacker's packed counts (``COUNTS``), by its low four bits
 #: (hit, colour).
 _COUNT_INC = np.array([((1 << (9 * (e >> 1))) + ((e & 1) << 54)) if e >> 1 < 6 else 0
@@ -443,24 +443,22 @@ def _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, c, rc, r
         cap = st[rc + HMAX] if st[rc + HMAX] > 1 else 1
         st[rc + HEALTH] = health if health < cap else cap
         st[rc + DOWN] = DN_STABLE
-    elif colour == BLUE:
-        st[rc + DOWN] = DN_BLEEDING
-        st[rc + BLEED_FROM] = r
+        return s0, s1, s2, s3
+    # Blue and White bleed, Green rolls again, Yellow and Red are stable: written without a
+    # branch on the colour but Blue's ranks lost
+    bleeds = (colour == WHITE) | (colour == BLUE)
+    st[rc + DOWN] = _DOWN_OF[np.uint64(colour)]
+    st[rc + BLEED_FROM] = r if bleeds else st[rc + BLEED_FROM]
+    if colour == BLUE:
         _lose_ranks(st, fa, rc, c, r, n, n_sides, 2, immediate)
-        q = st[rc + RANK_E]
-        if q == 0:  # dead now, or at its next slot: this round's if still to come
+        if st[rc + RANK_E] == 0:  # dead now, or at its next slot: this round's if to come
             if not immediate:
                 st[rc + DUE] = r if st[rc + POS] > now else r + 1
             return s0, s1, s2, s3
-        st[rc + DUE] = r + (q if q > 1 else 1) + (0 if immediate else 1)
-    else:  # White, Green, Yellow, Red: written without a branch on the colour
-        bleeds = colour == WHITE
-        st[rc + DOWN] = _DOWN_OF[np.uint64(colour)]
-        st[rc + BLEED_FROM] = r if bleeds else st[rc + BLEED_FROM]
-        # a rank at each slot from round r + 1: at 0 in round r + q (a rank of 0 at once)
-        q = st[rc + RANK_E]
-        due = r + (q if q > 1 else 1) + (0 if immediate else 1)
-        st[rc + DUE] = due if bleeds else st[rc + DUE]
+    # a rank at each slot from round r + 1: at 0 in round r + q (a rank of 0 at once)
+    q = st[rc + RANK_E]
+    due = r + (q if q > 1 else 1) + (0 if immediate else 1)
+    st[rc + DUE] = due if bleeds else st[rc + DUE]
     return s0, s1, s2, s3
 
 
