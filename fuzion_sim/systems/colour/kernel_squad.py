@@ -15,8 +15,9 @@ What keeps an attack short (README "Speed"):
   sides' targets and their Health in registers; a slot that is not quiet (a volley whose later
   hits roll their own FEAT is never) goes to the round's loop below;
 - one int64 array holds the state: a row of ``ROW`` words per combatant (unsigned offsets),
-  what a quiet slot reads and writes of it in one cache line, one word of it (``FIRST``)
-  packed with all the slot needs to find its attack; then the fight's own words; another
+  what a quiet slot reads and writes of it in one cache line; then the fight's own words,
+  then the turn slots of a round, each a word packed with all a quiet slot needs to find its
+  attack (``SLOT``: the attack waits on one load less than through its row); another
   the tables, a block per table, then the pair words by attacker class and target class
   (combatants whose pair words are the same share a class: a battle's are a few rows, not
   C x C);
@@ -110,6 +111,7 @@ from .codes import (
     TIE_AGILITY,
     TM_LATER,
     UNRESOLVED,
+    WHITE,
     YELLOW,
 )
 from .kernel import MAX_REROLLS, initiative
@@ -135,22 +137,27 @@ _S32I = np.int64(32)
 #: as a target (``squad_tables``' ``where``) and where its side's words start (``fa + SIDES
 #: + 4 x side``); then the rest of what a trial changes (``fate.py``'s ``S_*`` of a squad
 #: fight), then what it does not: its side, actions a turn, the next member of its side,
-#: where its row of pair words starts and the rounds of each action's hit die (1: a single
-#: attack).
+#: its turn slot's word (``SLOT``: where its row of pair words starts and more) and the rounds
+#: of each action's hit die (1: a single attack).
 (
     HEALTH, STATUS, FIRST, COUNTS, DEALT, TAKEN, TCOL, VS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E,
-    HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, WROW, ROUNDS,
+    HMAX, DROPS, OUT_T, DEATH_T, ATTACKS, LANDED, DUE, POS, SIDE, N_ACT, NEXT, SLOT, ROUNDS,
 ) = (np.uint64(i) for i in range(25))  # fmt: skip
 #: ``FIRST``'s bit ``QUICK``: its turn is one attack on the first standing enemy, not a volley
-#: whose later hits roll their own FEAT (``_quiet``'s slots); more of it for ``_quiet``, so
-#: that a slot reads one word of its row: its side is not the first (bit ``B_SIDE``), the
-#: rounds of its first action's hit die (bits 16-31) and ``WROW`` (from bit 32).
+#: whose later hits roll their own FEAT (``_quiet``'s slots).
 QUICK = np.int64(1 << MAX_ACTIONS)
-B_SIDE = np.int64(1 << (MAX_ACTIONS + 1))
 #: ``FIRST``'s bit ``UP``: it stands (set and cleared with ``STATUS`` by ``_stand_change``), so
 #: that a quiet slot's test of both is one compare of ``FIRST`` with ``QUICK_UP``.
 UP = np.int64(1 << (MAX_ACTIONS + 2))
 QUICK_UP = QUICK | UP
+#: A turn slot's word (``SLOT``; the slots of a round hold these): the combatant (bits 0-19),
+#: whether its side is not the first (bit 20), the rounds of its first action's hit die
+#: (bits 21-31, up to 2047: ``QUICK`` only then) and where its row of pair words starts
+#: (from bit 32). A quiet slot finds its attack's pair word from the slot's word, without
+#: waiting on a load of its row first (the row's ``FIRST`` is read alongside, for the test).
+_C_MASK = np.int64((1 << 20) - 1)
+_SW_SIDE = np.int64(1 << 20)
+_SW_ROUNDS = np.uint64(21)
 ROW = np.uint64(32)
 #: The columns a row starts from ``st0`` and the ``S_*`` they start from.
 _COLS = (HEALTH, STATUS, DOWN, DIE_NEXT, BLEED_FROM, RANK_E, HMAX, DROPS, OUT_T, DEATH_T, DEALT,
@@ -176,6 +183,13 @@ _ENT = np.uint64(200)
 _BLOCK = np.int64(0xFFFFFFFF)
 _CODED = np.int64(1 << 32)
 _LATER = np.int64(1 << 33)
+#: The state of the fallen after an Endurance roll of each colour (``_endurance``): Blue and
+#: White bleed, Green rolls again at its next turn, Yellow and Red are stable (and a
+#: Super-crit stands up).
+_DOWN_OF = np.zeros(6, np.int64)
+_DOWN_OF[[BLUE, WHITE]] = DN_BLEEDING
+_DOWN_OF[GREEN] = DN_GREEN
+_DOWN_OF[[YELLOW, RED, SUPER_CRIT]] = DN_STABLE
 #: What an entry adds to its attacker's packed counts (``COUNTS``), by its low four bits
 #: (hit, colour).
 _COUNT_INC = np.array([((1 << (9 * (e >> 1))) + ((e & 1) << 54)) if e >> 1 < 6 else 0
@@ -416,9 +430,9 @@ def _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, c, rc, r
     own slot; ``_bleed_out`` records it if the fight lasts that long) and its slots are
     skipped."""
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    roll = np.int64(((x & _LOW32) * _N100) >> _S32) + 1
-    colour = colour_tab[rank_col[st[rc + RANK_E]], roll]
-    cat_rolls[c, colour] += 1
+    roll = (((x & _LOW32) * _N100) >> _S32) + _ONE
+    colour = colour_tab[np.uint64(rank_col[np.uint64(st[rc + RANK_E])]), roll]
+    cat_rolls[np.uint64(c), np.uint64(colour)] += 1
     if colour == SUPER_CRIT:
         health = np.int64(((x >> _S32) * _N10) >> _S32) + 1
         if flee:
@@ -429,23 +443,22 @@ def _endurance(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, c, rc, r
         cap = st[rc + HMAX] if st[rc + HMAX] > 1 else 1
         st[rc + HEALTH] = health if health < cap else cap
         st[rc + DOWN] = DN_STABLE
-    elif colour == RED or colour == YELLOW:
-        st[rc + DOWN] = DN_STABLE
-    elif colour == GREEN:
-        st[rc + DOWN] = DN_GREEN
-    else:
-        st[rc + DOWN] = DN_BLEEDING
-        st[rc + BLEED_FROM] = r
-        q = st[rc + RANK_E]
-        if colour == BLUE:
-            _lose_ranks(st, fa, rc, c, r, n, n_sides, 2, immediate)
-            q = st[rc + RANK_E]
-            if q == 0:  # dead now, or at its next slot: this round's if still to come
-                if not immediate:
-                    st[rc + DUE] = r if st[rc + POS] > now else r + 1
-                return s0, s1, s2, s3
-        # a rank at each slot from round r + 1: at 0 in round r + q (a rank of 0 at once)
-        st[rc + DUE] = r + (q if q > 1 else 1) + (0 if immediate else 1)
+        return s0, s1, s2, s3
+    # Blue and White bleed, Green rolls again, Yellow and Red are stable: written without a
+    # branch on the colour but Blue's ranks lost
+    bleeds = (colour == WHITE) | (colour == BLUE)
+    st[rc + DOWN] = _DOWN_OF[np.uint64(colour)]
+    st[rc + BLEED_FROM] = r if bleeds else st[rc + BLEED_FROM]
+    if colour == BLUE:
+        _lose_ranks(st, fa, rc, c, r, n, n_sides, 2, immediate)
+        if st[rc + RANK_E] == 0:  # dead now, or at its next slot: this round's if to come
+            if not immediate:
+                st[rc + DUE] = r if st[rc + POS] > now else r + 1
+            return s0, s1, s2, s3
+    # a rank at each slot from round r + 1: at 0 in round r + q (a rank of 0 at once)
+    q = st[rc + RANK_E]
+    due = r + (q if q > 1 else 1) + (0 if immediate else 1)
+    st[rc + DUE] = due if bleeds else st[rc + DUE]
     return s0, s1, s2, s3
 
 
@@ -464,7 +477,7 @@ def _land(s0, s1, s2, s3, st, fa, values, colour_tab, rank_col, cat_rolls, ra, t
     st[rt + TAKEN] += loss
     if h - loss > 0:
         return s0, s1, s2, s3
-    if blow >= h + values[st[rt + RANK_E]]:
+    if blow >= h + values[np.uint64(st[rt + RANK_E])]:
         _die(st, fa, rt, t, r, n, n_sides)
         return s0, s1, s2, s3
     st[rt + STATUS] = ST_DOWN
@@ -509,13 +522,14 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
     sort counts the combatants by roll and places them highest roll first, in listed order
     within a roll (the insertion sort's stable order), with no branch on the rolls; the ties
     are the bits of a word (position p tied with p + 1), and each round of re-rolls runs over
-    its runs of set bits, a tied pair (the most common) without a loop."""
+    its runs of set bits, a tied pair (the most common) without a loop. Every index read off
+    an array is unsigned (numba's code for a negative index is three instructions an index)."""
     for v in range(max_u + 1):
         masks[v] = _ZERO
     for c in range(n):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-        key[c] = k
+        k = (((x & _LOW32) * u_agi[c]) >> _S32) + _ONE  # unsigned: no wraparound code
+        key[c] = np.int64(k)
         masks[k] += _ONE
     start = _ZERO
     tied = _ZERO
@@ -526,9 +540,12 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
         tied |= (run if m > _ONE else _ZERO) << (start & np.uint64(63))
         start += m
     for c in range(n):
-        k = key[c]
+        k = np.uint64(key[c])
         order[masks[k]] = c
         masks[k] += _ONE
+    any_small = False  # anyone of Agility 1 or less (a run of them all is not re-rolled)
+    for c in range(n):
+        any_small |= agi[c] <= 1
     for _ in range(MAX_REROLLS):
         if tied == _ZERO:
             break
@@ -538,9 +555,9 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
             p = trailing_zeros(left)
             q = p + trailing_zeros(~(left >> p))  # positions p .. q tied
             left &= ~(((_ONE << (q - p)) - _ONE) << p)
-            ip, iq = np.int64(p), np.int64(q)
-            if iq == ip + 1:  # a pair, the most common tie: no loops, no branch on the rolls
-                ca, cb = order[ip], order[iq]
+            ip, iq = np.uint64(p), np.uint64(q)
+            if iq == ip + _ONE:  # a pair, the most common tie: no loops, no branch on the rolls
+                ca, cb = np.uint64(order[ip]), np.uint64(order[iq])
                 if agi[ca] <= 1 and agi[cb] <= 1:
                     continue
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -554,25 +571,27 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
                 order[iq] = ca if swap else cb
                 tied |= np.uint64(ka == kb) << p
                 continue
-            small = True  # a tie of d1s keeps the listed order
-            for i in range(ip, iq + 1):
-                if agi[order[i]] > 1:
-                    small = False
-            if small:
-                continue
-            for i in range(ip, iq + 1):
+            if any_small:  # a tie of d1s keeps the listed order
+                small = True
+                for i in range(ip, iq + _ONE):
+                    if agi[np.uint64(order[i])] > 1:
+                        small = False
+                if small:
+                    continue
+            for i in range(ip, iq + _ONE):
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                c = order[i]
+                c = np.uint64(order[i])
                 key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-            for i in range(ip + 1, iq + 1):
+            for i in range(ip + _ONE, iq + _ONE):
                 c = order[i]
-                jj = i - 1
-                while jj >= ip and key[c] > key[order[jj]]:
-                    order[jj + 1] = order[jj]
-                    jj -= 1
-                order[jj + 1] = c
+                kc = key[np.uint64(c)]
+                jj = i
+                while jj > ip and kc > key[np.uint64(order[jj - _ONE])]:
+                    order[jj] = order[jj - _ONE]
+                    jj -= _ONE
+                order[jj] = c
             for i in range(ip, iq):
-                tied |= np.uint64(key[order[i]] == key[order[i + 1]]) << np.uint64(i)
+                tied |= np.uint64(key[np.uint64(order[i])] == key[np.uint64(order[i + _ONE])]) << i
     return s0, s1, s2, s3
 
 
@@ -589,14 +608,16 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
     (a pair without a loop) or, for a long run, by counting; the ties that remain in it are
     the next round's runs, in the same order. Only the runs are visited, not every position
     (a battle of many combatants with a few sides of die has runs of ten and more, and most
-    positions tie at first, few after a round or two)."""
+    positions tie at first, few after a round or two). Every index read off an array is
+    unsigned: numba's code for a negative index (three instructions an index) was a quarter of
+    the time."""
     for v in range(max_u + 2):
         cnt[v] = 0
     for c in range(n):
         s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-        key[c] = k
-        cnt[k] += 1
+        k = ((x & _LOW32) * u_agi[c]) >> _S32  # the roll less 1 (unsigned: no wraparound code)
+        key[c] = np.int64(k) + 1
+        cnt[k + _ONE] += 1
     start = 0
     n_runs = 0
     for v in range(max_u, 0, -1):
@@ -607,23 +628,28 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
             n_runs += 1
         start += m
     for c in range(n):
-        k = key[c]
-        order[cnt[k]] = c
-        cnt[k] += 1
+        at = np.uint64(key[c])
+        order[np.uint64(cnt[at])] = c
+        cnt[at] += 1
     for v in range(max_u + 2):
         cnt[v] = 0
-    cur = 0
+    any_small = False  # anyone of Agility 1 or less (a run of them all is not re-rolled)
+    for c in range(n):
+        any_small |= agi[c] <= 1
+    un = np.uint64(n)
+    cur = _ZERO
+    spare = un + un
     for _ in range(MAX_REROLLS):
         if n_runs == 0:
             break
-        nxt = n - cur  # the other list
-        n_next = 0
+        nxt = un - cur  # the other list
+        n_next = _ZERO
         for i_run in range(n_runs):
-            word = runs[cur + i_run]
-            p = word >> 32
-            q = word & 0xFFFFFFFF
-            if q == p + 1:  # a pair, the most common tie: no loops, no branch on the rolls
-                ca, cb = order[p], order[q]
+            word = np.uint64(runs[cur + np.uint64(i_run)])
+            p = word >> _S32
+            q = word & _LOW32
+            if q == p + _ONE:  # a pair, the most common tie: no loops, no branch on the rolls
+                ca, cb = np.uint64(order[p]), np.uint64(order[q])
                 if agi[ca] <= 1 and agi[cb] <= 1:
                     continue
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
@@ -636,59 +662,62 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
                 order[p] = cb if swap else ca
                 order[q] = ca if swap else cb
                 runs[nxt + n_next] = word
-                n_next += np.int64(ka == kb)
+                n_next += np.uint64(ka == kb)
                 continue
-            small = True  # a tie of d1s keeps the listed order
-            for i in range(p, q + 1):
-                if agi[order[i]] > 1:
-                    small = False
-            if small:
-                continue
+            if any_small:  # a tie of d1s keeps the listed order
+                small = True
+                for i in range(p, q + _ONE):
+                    if agi[np.uint64(order[i])] > 1:
+                        small = False
+                if small:
+                    continue
             if q - p < 8:
-                for i in range(p, q + 1):
+                for i in range(p, q + _ONE):
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    c = order[i]
+                    c = np.uint64(order[i])
                     key[c] = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-                for i in range(p + 1, q + 1):
+                for i in range(p + _ONE, q + _ONE):
                     c = order[i]
-                    jj = i - 1
-                    while jj >= p and key[c] > key[order[jj]]:
-                        order[jj + 1] = order[jj]
-                        jj -= 1
-                    order[jj + 1] = c
+                    kc = key[np.uint64(c)]
+                    jj = i
+                    while jj > p and kc > key[np.uint64(order[jj - _ONE])]:
+                        order[jj] = order[jj - _ONE]
+                        jj -= _ONE
+                    order[jj] = c
                 i = p
                 while i < q:
                     j = i
-                    while j < q and key[order[j + 1]] == key[order[i]]:
-                        j += 1
+                    ki = key[np.uint64(order[i])]
+                    while j < q and key[np.uint64(order[j + _ONE])] == ki:
+                        j += _ONE
                     if j > i:
-                        runs[nxt + n_next] = (i << 32) | j
-                        n_next += 1
-                    i = j + 1
+                        runs[nxt + n_next] = (i << _S32) | j
+                        n_next += _ONE
+                    i = j + _ONE
                 continue
             # a long run: re-rolled into ``key`` and counted, its members kept aside in
             # ``runs``' spare words (from ``2 n``) and placed back by roll
-            spare = 2 * n
-            for i in range(p, q + 1):
+            for i in range(p, q + _ONE):
                 s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
                 c = order[i]
-                k = np.int64(((x & _LOW32) * u_agi[c]) >> _S32) + 1
-                key[c] = k
-                cnt[k] += 1
+                uc = np.uint64(c)
+                k = ((x & _LOW32) * u_agi[uc]) >> _S32
+                key[uc] = np.int64(k) + 1
+                cnt[k + _ONE] += 1
                 runs[spare + i - p] = c
             at = p
             for v in range(max_u, 0, -1):
-                m = cnt[v]
+                m = np.uint64(cnt[v])
                 cnt[v] = at
-                if m > 1:
-                    runs[nxt + n_next] = (at << 32) | (at + m - 1)
-                    n_next += 1
+                if m > _ONE:
+                    runs[nxt + n_next] = (at << _S32) | (at + m - _ONE)
+                    n_next += _ONE
                 at += m
-            for i in range(q - p + 1):
+            for i in range(q - p + _ONE):
                 c = runs[spare + i]
-                k = key[c]
-                order[cnt[k]] = c
-                cnt[k] += 1
+                at = np.uint64(key[np.uint64(c)])
+                order[np.uint64(cnt[at])] = c
+                cnt[at] += 1
             for v in range(max_u + 2):
                 cnt[v] = 0
         cur = nxt
@@ -732,7 +761,8 @@ def _act(s0, s1, s2, s3, st, fa, tabs, codes, mem, acts, values, colour_tab, ran
     if t < 0:
         return s0, s1, s2, s3
     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL]) + np.uint64(k)]
+    w = tabs[np.uint64(st[rc + SLOT] >> 32) + np.uint64(st[np.uint64(t) * ROW + TCOL])
+             + np.uint64(k)]
     return _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, cat_rolls,
                    tab_later, rc, k, t, w, _entry(tabs, codes, w, x & _LOW32), x, r, n,
                    n_sides, threatened, roll_now, flee, immediate)  # fmt: skip
@@ -837,22 +867,23 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
             if r > max_rounds:
                 break
             continue
-        c = st[here]
-        rc = np.uint64(c) * ROW
+        sw = st[here]
+        rc = np.uint64(sw & _C_MASK) * ROW
         f = st[rc + FIRST]
         if (f & QUICK_UP) != QUICK_UP:
             if (f & UP) != 0 or _live(st, rc) != 0:  # not quiet, or an Endurance roll to come
                 break
             here += _ONE  # it fell earlier this round: no longer among the slots
             continue
-        b = (f & B_SIDE) != 0
+        b = (sw & _SW_SIDE) != 0
         h = hb if b else ha
         a0, a1, a2, a3, x = xoshiro_bits(s0, s1, s2, s3)
-        w = tabs[np.uint64(f >> 32) + (wb if b else wa)]
+        w = tabs[np.uint64(sw >> 32) + (wb if b else wa)]
         v = _entry(tabs, codes, w, x & _LOW32)
         hit = v & 1
         net = (v >> TAB_NET_SHIFT) & TAB_FIELD
-        extra = np.int64(((x >> _S32) * np.uint64((f >> 16) & 0xFFFF)) >> _S32)
+        rounds = (np.uint64(sw) >> _SW_ROUNDS) & np.uint64(0x7FF)
+        extra = np.int64(((x >> _S32) * rounds) >> _S32)
         hits = 1 + (extra & -hit)  # the volley's hits: 1 on a miss
         total = net * hits
         if total >= h:  # it falls
@@ -873,7 +904,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
             rt = rb if b else ra
             blow = ((v >> TAB_THR_SHIFT) & TAB_FIELD) if threatened else net
             s0, s1, s2, s3 = _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t,
-                                   rt, r, n, 2, blow - last >= values[st[rt + RANK_E]],
+                                   rt, r, n, 2, blow - last >= values[np.uint64(st[rt + RANK_E])],
                                    roll_now, flee, immediate, st[rc + POS])  # fmt: skip
             if st[fa + G_OVER] != 0:  # the round's loop ends the fight at this slot
                 ha0 = ha = st[ra + HEALTH]
@@ -889,7 +920,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
             wb = np.uint64(st[rb + TCOL])
             ha0 = ha = st[ra + HEALTH]
             hb0 = hb = st[rb + HEALTH]
-            st[back] = c
+            st[back] = sw
             back += _ONE
             here += _ONE
             continue
@@ -899,7 +930,7 @@ def _quiet(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab, rank_col, ca
         ha = ha if b else h
         hb = h if b else hb
         s0, s1, s2, s3 = a0, a1, a2, a3
-        st[back] = c  # it stands: it acts next round
+        st[back] = sw  # it stands: it acts next round
         back += _ONE
         here += _ONE
     pos, kept, n_live = here - live, back - live, end - live
@@ -994,7 +1025,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
         for pos in range(n):
             c = order[pos]
             st[np.uint64(c) * ROW + POS] = pos
-            st[live + n_live] = c
+            st[live + n_live] = st[np.uint64(c) * ROW + SLOT]
             n_live += np.uint64(_live(st, np.uint64(c) * ROW))
         end = max_rounds
         end_pos = n  # the fight ended at the turn slot of this position in round ``end``
@@ -1023,7 +1054,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                 slot = _ZERO
                 r += 1
                 continue
-            c = st[live + slot]
+            c = st[live + slot] & _C_MASK
             slot += _ONE
             uc = np.uint64(c)
             rc = uc * ROW
@@ -1037,14 +1068,15 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                                                     rank_col, cat_rolls, c, rc, r, n, n_sides,
                                                     flee, immediate, st[rc + POS])  # fmt: skip
                     if st[rc + STATUS] != ST_STANDING:
-                        st[live + kept] = c
+                        st[live + kept] = st[rc + SLOT]
                         kept += np.uint64(_live(st, rc))
                         continue
                 # the first action (``_act``) out of the loop of the rest, as one attack
                 t = st[vs + V_ENEMY] if st[rc + FIRST] & 1 else _target(mem, acts, st, n, c, 0)
                 if t >= 0:
                     s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    w = tabs[np.uint64(st[rc + WROW]) + np.uint64(st[np.uint64(t) * ROW + TCOL])]
+                    w = tabs[np.uint64(st[rc + SLOT] >> 32)
+                             + np.uint64(st[np.uint64(t) * ROW + TCOL])]
                     v = _entry(tabs, codes, w, x & _LOW32)
             if t >= 0:
                 s0, s1, s2, s3 = _attack(s0, s1, s2, s3, st, fa, tabs, codes, values, colour_tab,
@@ -1062,7 +1094,7 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
                 end_pos = st[rc + POS]
                 end = r
                 break
-            st[live + kept] = c
+            st[live + kept] = st[rc + SLOT]
             kept += np.uint64(_live(st, rc))
         result = st[fa + G_WINNER] if st[fa + G_OVER] != 0 else UNRESOLVED
         if accumulate:
@@ -1121,7 +1153,6 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
         side = mem[c, M_SIDE]
         fresh[rc + SIDE] = side
         fresh[rc + N_ACT] = mem[c, M_N_ACTIONS]
-        fresh[rc + WROW] = where[c, 0]
         for k in range(MAX_ACTIONS):
             fresh[rc + FIRST] |= a_first[c, k] << k
             fresh[rc + ROUNDS + np.uint64(k)] = a_rounds[c, k]
@@ -1131,10 +1162,11 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             w = tabs[where[c, 0] + where[t, 1]]
             if a_rounds[c, 0] > 1 and w >= 0 and w & _LATER:
                 later = True
-        if (mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 16
+        fresh[rc + SLOT] = c | (_SW_SIDE if side != 0 else 0) | (
+            min(a_rounds[c, 0], 0x7FF) << 21) | (where[c, 0] << 32)  # fmt: skip
+        if (mem[c, M_N_ACTIONS] == 1 and a_first[c, 0] != 0 and a_rounds[c, 0] < 1 << 11
                 and not later):  # fmt: skip
-            fresh[rc + FIRST] |= QUICK | (B_SIDE if side != 0 else 0) | (
-                a_rounds[c, 0] << 16) | (where[c, 0] << 32)  # fmt: skip
+            fresh[rc + FIRST] |= QUICK
         if st0[c, S_STATUS] == ST_STANDING:
             fresh[rc + FIRST] |= UP
         fresh[rc + TCOL] = where[c, 1]

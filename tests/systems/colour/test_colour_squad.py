@@ -1,8 +1,8 @@
 """The squad kernel's short paths held to the general kernel trial by trial: the quiet runs of a
 battle of two sides (through the ends of rounds, and past round 63, when the packed counts are
 flushed), the attack a quiet run hands on drawn when it has blows to work out, the slots of
-those who fell passed over, the pair words of classes of combatants, and initiative for more
-than 64 combatants."""
+those who fell passed over, the pair words of classes of combatants, initiative for more
+than 64 combatants, and volleys at the most rounds a turn slot's word holds and past it."""
 
 from __future__ import annotations
 
@@ -127,3 +127,16 @@ def test_a_battle_of_64_the_most_a_word_of_ties_holds():
                         weapon=("Crowbar", "Brick")[i % 2]) for i in range(32)]
              for s in "ab"}  # fmt: skip
     assert not differences(scenario(fight(sides)), n=60)
+
+
+@pytest.mark.parametrize("rounds", [2047, 2048])
+def test_a_volley_of_more_rounds_than_a_slot_word_holds(rounds):
+    """A turn slot's word holds a hit die of up to 2047 rounds: a volley of 2047 is quiet, one
+    of 2048 goes to the round's loop; either way the numbers are the general kernel's."""
+    gun = {**SMG, "rounds": rounds}
+    sides = {"a": [member(f"a{i}", weapon=gun) for i in range(3)],
+             "b": [member(f"b{i}", weapon="Crowbar", armor="Good") for i in range(4)]}
+    sc = scenario(fight(sides))
+    a_rounds = run.compile_scenario(sc).squad[2]
+    assert (a_rounds[:3, 0] == rounds).all()  # the hit die the case is for
+    assert not differences(sc, n=80)
