@@ -27,7 +27,6 @@ from .progress import Progress
 from .rng import CHUNK, chunk_key
 
 __all__ = [
-    "PIECES_PER_THREAD",
     "PIECE_MIN",
     "SUB_SECONDS",
     "Stopped",
@@ -50,8 +49,6 @@ SUB_FIRST = 64
 SUB_MIN = 16
 #: The fewest trials of a piece of a chunk (:func:`iter_pieces`).
 PIECE_MIN = 256
-#: The pieces a short run is cut into, per thread (:func:`iter_pieces`).
-PIECES_PER_THREAD = 8
 
 
 class TrialCounter:
@@ -84,15 +81,12 @@ def iter_pieces(trials: int, threads: int) -> Iterator[tuple[int, int, int, bool
     are its last.
 
     A run of at least twice as many chunks as threads keeps its chunks whole. A shorter one
-    splits each chunk into near-equal pieces, about :data:`PIECES_PER_THREAD` a thread in all and
-    none under :data:`PIECE_MIN` trials, so that a battle of a few thousand trials (one chunk)
-    keeps every thread busy to the end: with a piece or two a thread, a thread slowed by a
-    neighbour leaves the others idle while it finishes its last. Each trial has its own seed, so
-    the numbers are the same however it is split.
+    splits each chunk into near-equal pieces, about ``2 * threads`` in all and none under
+    :data:`PIECE_MIN` trials, so that a battle of a few thousand trials (one chunk) keeps every
+    thread busy. Each trial has its own seed, so the numbers are the same however it is split.
     """
     chunks = -(-int(trials) // CHUNK)
-    many = PIECES_PER_THREAD * threads
-    per = 1 if threads <= 1 or chunks == 0 or chunks >= 2 * threads else -(-many // chunks)
+    per = 1 if threads <= 1 or chunks == 0 or chunks >= 2 * threads else -(-2 * threads // chunks)
     for chunk, n in iter_spans(trials):
         k = max(1, min(per, n // PIECE_MIN))
         first = 0
