@@ -982,7 +982,7 @@ def _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hi
                                                  or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
 
 
-@jit(**INNER)
+@jit(_nrt=False)  # called from Python, once a chunk: numba emits its code once (lesson 40)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
@@ -1130,16 +1130,9 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
 
 
 @jit
-def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, where, winner, end_slot,
-              out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
-              severed, cat_colours, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
-              death_hist, sums):  # fmt: skip
-    """Trials ``first .. first + n_trials - 1`` of a static fight; plan arrays as the general
-    kernel's (``kernel.run_chunk``), then the tables and actions as ``squad_tables`` gives
-    them, the per-trial outputs (written unless ``accumulate``), the categories, and a
-    streamed run's tally arrays (``Tally``'s histograms, and ``sums`` int64[C, 12]: see
-    ``_trials``)."""
+def _fresh(mem, st0, n_sides, tabs, a_rounds, a_first, where):
+    """The rows and the fight's state as every trial of the chunk starts (``_trials``'s
+    ``fresh``), from the plan's arrays and the tables and actions ``squad_tables`` gives."""
     n = mem.shape[0]
     fa = np.uint64(n) * ROW
     fresh = np.zeros(n * 32 + 4 + 4 * n_sides + n, np.int64)  # as a trial starts: ROW, SIDES
@@ -1183,22 +1176,30 @@ def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, val
             if fresh[vs + V_FIRST_UP] == n:
                 fresh[vs + V_FIRST_UP] = c
     _enemies(fresh, fa, n)
-    st = fresh.copy()
+    return fresh
+
+
+def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
+              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, where, winner, end_slot,
+              out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
+              severed, cat_colours, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
+              death_hist, sums):  # fmt: skip
+    """Trials ``first .. first + n_trials - 1`` of a static fight; plan arrays as the general
+    kernel's (``kernel.run_chunk``), then the tables and actions as ``squad_tables`` gives
+    them, the per-trial outputs (written unless ``accumulate``), the categories, and a
+    streamed run's tally arrays (``Tally``'s histograms, and ``sums`` int64[C, 12]: see
+    ``_trials``)."""
+    n = mem.shape[0]
+    fresh = _fresh(mem, st0, n_sides, tabs, a_rounds, a_first, where)
+    agi = mem[:, M_VAL_A].astype(np.int64)
+    u_agi = np.maximum(agi, 1).astype(np.uint64)
+    max_agi = max(1, int(agi.max(initial=1)))
     colours = np.zeros(n * 8, np.int64)
-    agi = np.zeros(n, np.int64)
-    u_agi = np.zeros(n, np.uint64)
-    max_agi = 1
-    for c in range(n):
-        agi[c] = mem[c, M_VAL_A]
-        u_agi[c] = np.uint64(agi[c] if agi[c] > 1 else 1)
-        max_agi = max(max_agi, agi[c])
     _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
             st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
             taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
-            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
-            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
+            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, fresh.copy(), colours,
+            agi, u_agi, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
             np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(3 * n + 2, np.int64),
             np.zeros(max_agi + 2, np.int64))  # fmt: skip
-    for c in range(n):
-        for ca in range(cat_colours.shape[1]):
-            cat_colours[c, ca] += colours[c * 8 + ca]
+    cat_colours += colours.reshape(n, 8)[:, : cat_colours.shape[1]]
