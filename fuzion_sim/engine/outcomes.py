@@ -21,7 +21,7 @@ from .._jit import jit
 
 __all__ = [
     "DRAW", "HIST_SLOTS", "SHARED", "TALLY_SHARED", "UNRESOLVED", "Tally", "TrialOutcomes",
-    "hist_size", "outcome_index",
+    "hist_size", "outcome_index", "record_trial",
 ]  # fmt: skip
 
 DRAW = -1
@@ -276,3 +276,22 @@ def _tally(
             taken_sq[c] += d * d
             attacks_sum[c] += attacks[j, c]
             landed_sum[c] += landed[j, c]
+
+
+@jit(inline="always")
+def record_trial(j, result, finish, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, winner,
+                 end_slot, out_slot, death_slot, dealt, taken, attacks, landed):  # fmt: skip
+    """Trial ``j``'s row of the outcomes every kernel writes (:class:`TrialOutcomes`): the
+    winner (or DRAW, UNRESOLVED), the time it ended, and per combatant the time it went out and
+    died (0: never), damage dealt and taken, attacks made and landed, from the trial's
+    per-combatant counters. Kernels that keep their counters in arrays call it at a trial's
+    end, so the shared row is written in one place."""
+    winner[j] = result
+    end_slot[j] = finish
+    for c in range(c_out.shape[0]):
+        out_slot[j, c] = c_out[c]
+        death_slot[j, c] = c_death[c]
+        dealt[j, c] = c_dealt[c]
+        taken[j, c] = c_taken[c]
+        attacks[j, c] = c_attacks[c]
+        landed[j, c] = c_landed[c]

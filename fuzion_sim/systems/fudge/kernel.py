@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
+from ...engine.outcomes import record_trial
 from ...engine.rng import index32, trial_seed, xoshiro_bits
 from .codes import (
     BREACH_ABOUT,
@@ -619,15 +620,9 @@ def _trials(
 
         if logging:
             _log(events, n_events, EVENT_END, finish, -1, -1, 0, 0, 0, result, 0, 0, -1, 0, 0, 0)
-        winner[j] = result
-        end_slot[j] = finish
+        record_trial(j, result, finish, outs, deaths, dealt_t, taken_t, att_t, land_t, winner,
+                     end_slot, out_slot, death_slot, dealt, taken, attacks, landed)
         for c in range(n):
-            out_slot[j, c] = outs[c]
-            death_slot[j, c] = deaths[c]
-            dealt[j, c] = dealt_t[c]
-            taken[j, c] = taken_t[c]
-            attacks[j, c] = att_t[c]
-            landed[j, c] = land_t[c]
             crippled[j, c] = crip[c]
             if kind[c] == KIND_MEMBER:
                 wound_levels[c, lvl[c]] += 1

@@ -43,6 +43,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..._jit import jit
+from ...engine.outcomes import record_trial
 from ...engine.rng import trial_seed, xoshiro
 from . import state as rows
 from . import tactics as tx
@@ -177,7 +178,6 @@ from .kernel_parts import (
     comes_back,
     log_event,
     log_wake,
-    record_trial,
     sort_by_key,
     wake_and_bleed,
 )

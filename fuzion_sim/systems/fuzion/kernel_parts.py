@@ -35,7 +35,7 @@ from .rules import KILLING, bleed, combat_values, effective, out_of_fight, wakes
 
 __all__ = [
     "break_ties", "choose_target", "comes_back", "count_standing", "goes_out", "log_event",
-    "log_wake", "record_trial", "refresh_values", "sort_by_key", "stop_table", "tie_tables",
+    "log_wake", "refresh_values", "sort_by_key", "stop_table", "tie_tables",
     "values_table", "wake_and_bleed",
 ]  # fmt: skip
 
@@ -415,20 +415,3 @@ def log_wake(events, ne, now, c, hits, stun, out):
     events[row, EV_STUN] = stun[c]
     events[row, EV_FLAGS] = FLAG_OUT * out
     return ne + 1
-
-
-@jit(inline="always")
-def record_trial(j, result, finish, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed, winner,
-                 end_slot, out_slot, death_slot, dealt, taken, attacks, landed):  # fmt: skip
-    """Trial ``j``'s row of the outcomes every kernel writes: the winner (or DRAW, UNRESOLVED),
-    the time unit it ended, and per combatant the time unit it went out and died (0: never),
-    damage dealt and taken, attacks made and landed."""
-    winner[j] = result
-    end_slot[j] = finish
-    for c in range(c_out.shape[0]):
-        out_slot[j, c] = c_out[c]
-        death_slot[j, c] = c_death[c]
-        dealt[j, c] = c_dealt[c]
-        taken[j, c] = c_taken[c]
-        attacks[j, c] = c_attacks[c]
-        landed[j, c] = c_landed[c]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...engine.outcomes import outcome_index
+from ...engine.outcomes import outcome_index, record_trial
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro_bits
 from . import tactics as tx
 from .codes import (
@@ -66,7 +66,6 @@ from .kernel_parts import (
     goes_out,
     log_event,
     log_wake,
-    record_trial,
     refresh_values,
     sort_by_key,
     stop_table,
