@@ -132,19 +132,29 @@ def _sub_result(system, plan, key, first, n, keep):
     return tally, (out if keep else None)
 
 
+def _paced(rate: float, n: int) -> int:
+    """Trials of a sub-chunk at ``rate`` trials a second: about :data:`SUB_SECONDS` of work."""
+    return int(max(SUB_MIN, min(n, rate * SUB_SECONDS)))
+
+
 def chunk_result(system, plan, seed, chunk, n, keep, flag=None,
-                 counter: TrialCounter | None = None, start: int = 0):  # fmt: skip
+                 counter: TrialCounter | None = None, start: int = 0,
+                 pace: dict | None = None):  # fmt: skip
     """The :class:`Tally` of trials ``start .. start + n - 1`` of a chunk (the whole chunk by
     default), and their per-trial outcomes when ``keep``.
 
-    They run as sub-chunks of about :data:`SUB_SECONDS` each (the first of
-    :data:`SUB_FIRST` trials sets the pace); their tallies and outcomes add up to exactly the
-    span's. ``flag`` (a ``threading.Event``) is checked between sub-chunks: once set, the
-    span is abandoned with :class:`Stopped`. ``counter`` counts the trials finished.
+    They run as sub-chunks of about :data:`SUB_SECONDS` each; their tallies and outcomes add up
+    to exactly the span's. The first, of :data:`SUB_FIRST` trials, sets the pace, unless
+    ``pace`` (a dict the chunks of one run share) holds the rate an earlier chunk measured: a
+    fast kernel then runs a chunk in one call, not two. ``flag`` (a ``threading.Event``) is
+    checked between sub-chunks: once set, the span is abandoned with :class:`Stopped`.
+    ``counter`` counts the trials finished.
     """
     key = chunk_key(seed, chunk)
     tally, outs = None, []
-    first, size, end = start, min(SUB_FIRST, n), start + n
+    known = pace.get("rate") if pace else None
+    size = min(SUB_FIRST, n) if known is None else _paced(known, n)
+    first, end = start, start + n
     while first < end:
         if flag is not None and flag.is_set():
             raise Stopped
@@ -159,7 +169,9 @@ def chunk_result(system, plan, seed, chunk, n, keep, flag=None,
         if counter is not None:
             counter.add(size)
         rate = size / took if took > 0 else float("inf")
-        size = int(max(SUB_MIN, min(n, rate * SUB_SECONDS)))
+        if pace is not None and size >= SUB_FIRST:
+            pace["rate"] = rate
+        size = _paced(rate, n)
     if tally is None:  # n == 0
         return empty_tally(system, plan), None
     if not keep:

@@ -191,10 +191,11 @@ def run_plan(
         raise Interrupted(0) from None
     start = time.perf_counter()
     flag, counter = threading.Event(), TrialCounter()
+    pace: dict = {}  # the kernel's rate, measured by the first sub-chunk of the run
 
     def work(piece):
         chunk, first, n, ends_chunk = piece
-        part, out = chunk_result(system, plan, seed, chunk, n, keep, flag, counter, first)
+        part, out = chunk_result(system, plan, seed, chunk, n, keep, flag, counter, first, pace)
         return part, out, ends_chunk
 
     spans = iter_pieces(trials, threads)
