@@ -12,7 +12,15 @@ import pytest
 from conftest import SCENARIOS
 
 from fuzion_sim import load_scenario, simulate
-from fuzion_sim.engine.chunks import PIECE_MIN, chunk_spans, in_order, iter_pieces, iter_spans
+from fuzion_sim.engine.chunks import (
+    PIECE_MIN,
+    SUB_FIRST,
+    chunk_result,
+    chunk_spans,
+    in_order,
+    iter_pieces,
+    iter_spans,
+)
 from fuzion_sim.engine.outcomes import Tally
 from fuzion_sim.engine.rng import CHUNK
 from fuzion_sim.engine.runner import KEEP_TRIALS_MAX, run_plan
@@ -102,6 +110,32 @@ def test_pieces_cover_every_trial_once_in_order(trials, threads):
         assert len(pieces) == len(spans)  # whole chunks
     elif len(spans) == 1 and trials >= 2 * threads * PIECE_MIN:
         assert len(pieces) == 2 * threads  # every thread has work
+
+
+def test_a_runs_chunks_share_the_pace(compiled):
+    """The first chunk of a run probes the kernel's rate with SUB_FIRST trials; the next chunks
+    start at that pace (a fast kernel runs a chunk in one call), with the same tally."""
+    system, plan = compiled
+    sizes = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(system, name)
+
+        def tally_chunk(self, plan, key, first, n):
+            sizes.append(n)
+            return system.tally_chunk(plan, key, first, n)
+
+    pace: dict = {}
+    first, _ = chunk_result(Counting(), plan, 5, 0, 20_000, False, pace=pace)
+    assert sizes[0] == SUB_FIRST and pace["rate"] > 0
+    sizes.clear()
+    again, _ = chunk_result(Counting(), plan, 5, 0, 20_000, False, pace=pace)
+    assert sizes == [20_000]  # the benchmark duel: far more than 0.1 s of trials a second
+    alone, _ = chunk_result(system, plan, 5, 0, 20_000, False)
+    for tally in (again, alone):
+        assert np.array_equal(tally.outcome_counts, first.outcome_counts)
+        assert np.array_equal(tally.end_hist, first.end_hist)
 
 
 def test_one_chunk_split_across_threads_identical(duel):
