@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.outcomes import outcome_index
 from ...engine.rng import trial_seed, xoshiro_bits
 from .codes import (
@@ -50,7 +50,6 @@ from .codes import (
 )
 from .kernel import MAX_REROLLS
 from .tables import entry
-from .typed import INNER
 
 __all__ = ["N_DA", "duel_tables", "run_chunk"]
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.outcomes import outcome_index
 from ...engine.rng import trial_seed, xoshiro_bits
 from .codes import (
@@ -115,7 +115,6 @@ from .codes import (
     YELLOW,
 )
 from .kernel import MAX_REROLLS, initiative
-from .typed import INNER
 
 __all__ = ["squad_tables", "run_chunk"]
 

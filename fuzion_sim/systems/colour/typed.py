@@ -22,9 +22,9 @@ import inspect
 
 from numba import types
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 
-__all__ = ["INNER", "typed"]
+__all__ = ["typed"]
 
 _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
@@ -42,10 +42,6 @@ ARRAYS = {
         ("out_slot", "death_slot", "dealt", "taken", "attacks", "landed", "unconscious",
          "dying", "broken", "severed"), types.int32[:, ::1]),
 }  # fmt: skip
-#: The options of a function only jitted code calls: no reference counting, and neither of the
-#: wrappers that would let Python or C call it (compiling them was a sixth of a kernel's cold
-#: compile).
-INNER = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 #: Flag arguments by name; every other argument is an int64, but ``x`` (a generator output).
 FLAGS = {"full", "bypass_shield", "bypass", "is_hit", "is_first", "may_bypass", "attack",
          "movement", "forced", "counter_ok", "is_acting", "autofire"}  # fmt: skip

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.outcomes import record_trial
 from ...engine.rng import index32, trial_seed, xoshiro_bits
 from .codes import (
@@ -92,12 +92,12 @@ __all__ = ["run_chunk"]
 
 #: ``wound`` as a called function, for the rare paths (charges, blasts, a simultaneous round's
 #: landing): four more inlined copies of it made the kernel slow to compile.
-_wound = jit(wound.py_func, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+_wound = jit(wound.py_func, **INNER)
 
 _S32 = np.uint64(32)
 
 
-@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@jit(**INNER)
 def _log(events, n_events, kind, rnd, actor, target, roll, need, result, hit, row, damage,
          part, level, extra, points):  # fmt: skip
     """Append one event row (past the log's end, into its scratch last row). Called, not
@@ -272,7 +272,7 @@ def run_chunk(
     )  # fmt: skip
 
 
-@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@jit(**INNER)
 def _trials(
     key, first, n_trials,
     n, n_sides, max_rounds, n_dmg_parts, options, kind, side, shooter, skill, initiative,

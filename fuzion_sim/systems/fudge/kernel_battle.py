@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.outcomes import outcome_index
 from ...engine.rng import index32, trial_seed, xoshiro_bits
 from .codes import (
@@ -319,7 +319,7 @@ def _unlink(nxt, prv, t):
     prv[t] = t
 
 
-@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@jit(**INNER)
 def _tally(mem, un, firearms, track, width, dead_at, wound_levels, out_hist, death_hist):
     """Add a trial's members to the tally and set their rows back to the start of a fight:
     called once a trial, out of the trial loop (whose registers then stay the shots'). The
@@ -347,7 +347,7 @@ def _tally(mem, un, firearms, track, width, dead_at, wound_levels, out_hist, dea
         r += _NF
 
 
-@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@jit(**INNER)
 def _tally_end(mem, un, dealt_sum, dealt_sq, taken_sum, taken_sq, attacks_sum, landed_sum):
     """Add the sums the rows gathered over a chunk's trials to the tally."""
     r = np.uint64(0)
@@ -439,7 +439,7 @@ def run_chunk(
     )  # fmt: skip
 
 
-@jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@jit(**INNER)
 def _trials(
     key, first, n_trials,
     n, n_sides, max_rounds, options, width, dead_at, m0, listed, order0, groups, start, foe,
