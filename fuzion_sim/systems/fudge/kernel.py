@@ -85,7 +85,7 @@ from .codes import (
     T_WEAKEST,
     UNRESOLVED,
 )
-from .kernel_parts import LOW32, draw_roll, draw_shot, roll_of_bits, wound
+from .kernel_parts import LOW32, draw_roll, draw_shot, roll_of_bits, sides_standing, wound
 from .rules import fragments, penalty, shot
 
 __all__ = ["run_chunk"]
@@ -121,18 +121,6 @@ def _log(events, n_events, kind, rnd, actor, target, roll, need, result, hit, ro
     e[EV_EXTRA] = extra
     e[EV_POINTS] = points
     n_events[0] += 1
-
-
-@jit(inline="always")
-def _standing(n, side, side_left, n_sides):
-    """(sides with someone standing, the last such side)."""
-    count = 0
-    last = -1
-    for s in range(n_sides):
-        if side_left[s] > 0:
-            count += 1
-            last = s
-    return count, last
 
 
 @jit(inline="always")
@@ -454,7 +442,7 @@ def _trials(
                             _log(events, n_events, EVENT_BLAST, rnd, c, v, 0, 0, 0, 1, conc,
                                  dmg, -1, lvl[v], frag, trk[v])
                 land_t[c] += did
-                count, last = _standing(n, side, side_left, n_sides)
+                count, last = sides_standing(side_left, n_sides)
                 if count <= 1:
                     result = last if count == 1 else DRAW
                     finish = rnd
@@ -463,7 +451,7 @@ def _trials(
                 # spent: the charge is out once it has gone off
                 outs[c] = rnd
                 side_left[side[c]] -= 1
-                count, last = _standing(n, side, side_left, n_sides)
+                count, last = sides_standing(side_left, n_sides)
                 if count <= 1:
                     result = last if count == 1 else DRAW
                     finish = rnd
@@ -588,7 +576,7 @@ def _trials(
                                 _log(events, n_events, EVENT_BLAST, rnd, a, v, 0, 0, 0, 1, conc,
                                      bd, -1, lvl[v], frag, trk[v])
                 if gone and not simultaneous:
-                    count, last = _standing(n, side, side_left, n_sides)
+                    count, last = sides_standing(side_left, n_sides)
                     if count <= 1:
                         result = last if count == 1 else DRAW
                         finish = rnd
@@ -607,7 +595,7 @@ def _trials(
                         if newly >= 0:
                             _log(events, n_events, EVENT_CRIPPLE, rnd, q_src[i], t, 0, 0, 0,
                                  1, 0, part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
-                count, last = _standing(n, side, side_left, n_sides)
+                count, last = sides_standing(side_left, n_sides)
                 if count <= 1:
                     result = last if count == 1 else DRAW
                     finish = rnd

@@ -50,7 +50,7 @@ from .codes import (
     TRACK_FIREARMS,
     UNRESOLVED,
 )
-from .kernel_parts import LOW32, firearms_edges
+from .kernel_parts import LOW32, firearms_edges, sides_standing
 from .rules import level_of, penalty, take
 
 __all__ = ["run_chunk"]
@@ -580,12 +580,7 @@ def _trials(
                     if side_left[sd] != 0:
                         continue
                 # a side has no one left standing: the fight may be over
-                count = 0
-                last = -1
-                for s in range(n_sides):
-                    if side_left[s] > 0:
-                        count += 1
-                        last = s
+                count, last = sides_standing(side_left, n_sides)
                 if count <= 1:
                     result = last if count == 1 else DRAW
                     finish = rnd

@@ -28,7 +28,7 @@ from .rules import level_of, penalty, shot, take
 
 __all__ = [
     "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "draw_roll", "draw_shot", "firearms_edges",
-    "roll_of_bits", "shot_table", "state_bits", "wound",
+    "roll_of_bits", "shot_table", "sides_standing", "state_bits", "wound",
 ]  # fmt: skip
 
 LOW32 = np.uint64(0xFFFFFFFF)
@@ -158,3 +158,16 @@ def state_bits(level, pen_on, out_level):
     if level == L_DEAD:
         bits += DEAD_BIT
     return bits
+
+
+@jit(inline="always")
+def sides_standing(side_left, n_sides):
+    """(the sides with someone standing, the last such side): the fight is over when at most
+    one is left (``side_left[s]``: those of side ``s`` still in the fight)."""
+    count = 0
+    last = -1
+    for s in range(n_sides):
+        if side_left[s] > 0:
+            count += 1
+            last = s
+    return count, last
