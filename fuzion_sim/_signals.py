@@ -17,7 +17,9 @@ import os
 import signal
 import threading
 
-__all__ = ["exit_status", "held", "received", "reset", "terminate_as_interrupt"]
+__all__ = [
+    "caused_by_interrupt", "exit_status", "held", "received", "reset", "terminate_as_interrupt",
+]  # fmt: skip
 
 #: The signal that interrupted this process (SIGINT unless a SIGTERM arrived).
 _RECEIVED = [signal.SIGINT]
@@ -33,6 +35,19 @@ def exit_status() -> int:
     """The exit status of a command ended by :func:`received`: 130 after Ctrl-C, 143 after
     SIGTERM (128 + the signal, as shells report it)."""
     return 128 + int(received())
+
+
+def caused_by_interrupt(err: BaseException) -> bool:
+    """Whether ``err`` was raised because of a Ctrl-C (or SIGTERM): Python wraps an exception
+    raised while a class is being created (``__set_name__``, as numpy's import does) in a
+    ``RuntimeError`` whose cause is the ``KeyboardInterrupt``."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
 
 
 def reset() -> None:

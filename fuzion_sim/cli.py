@@ -80,6 +80,10 @@ class _Group(click.Group):
                 _interrupted(err.trials)
             except KeyboardInterrupt:  # before any trial ran (loading, compiling, connecting)
                 _interrupted(0)
+            except Exception as err:  # a Ctrl-C that an import wrapped in another error
+                if signals.caused_by_interrupt(err):
+                    _interrupted(0)
+                raise
 
 
 @functools.cache

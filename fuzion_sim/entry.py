@@ -19,7 +19,9 @@ def main(argv=None) -> None:
     _signals.terminate_as_interrupt()
     try:
         from .cli import main as cli_main
-    except KeyboardInterrupt:
+    except BaseException as err:  # a Ctrl-C, or one an import wrapped in another error
+        if not _signals.caused_by_interrupt(err):
+            raise
         what = "terminated" if _signals.received() == _signals.signal.SIGTERM else "interrupted"
         sys.stderr.write(f"fuzion-sim: {what} after 0 trials\n")
         sys.exit(_signals.exit_status())

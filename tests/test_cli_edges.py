@@ -304,3 +304,25 @@ def test_ctrl_c_in_the_api_keeps_the_whole_chunks(monkeypatch):
     monkeypatch.setattr(runner, "chunk_result", real)
     again = fz.simulate(DUEL, trials=2 * CHUNK, threads=1, seed=5)
     assert partial.to_json_dict() | dict.fromkeys(HOW) == again.to_json_dict() | dict.fromkeys(HOW)
+
+
+def test_a_ctrl_c_wrapped_by_an_import_is_an_interrupt(monkeypatch):
+    """Ctrl-C while numpy defines a class reaches the command as a RuntimeError caused by the
+    KeyboardInterrupt (``__set_name__``): still one line and exit status 130, no traceback."""
+    from fuzion_sim import cli_common
+
+    def wrapped(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as err:
+            raise RuntimeError("Error calling __set_name__") from err
+
+    monkeypatch.setattr(cli_common, "_base", wrapped)
+    res = invoke("run", DUEL, "--trials", "1000")
+    assert res.exit_code == 130, res.output
+    assert res.output.strip().splitlines()[-1] == "fuzion-sim: interrupted after 0 trials"
+    def plain(*args, **kwargs):
+        raise RuntimeError("x")
+
+    monkeypatch.setattr(cli_common, "_base", plain)
+    assert invoke("run", DUEL, "--trials", "1000").exit_code != 130  # a plain error stays one
