@@ -81,7 +81,7 @@ def geometry(px, py, w_range, dist, rmod):
             rmod[i * n + t] = range_modifier(d, w_range[i])
 
 
-@jit(inline="always")
+@jit(**INNER)
 def moved_geometry(c, px, py, w_range, dist, rmod):
     """Distances and range bands (F10) of the pairs with ``c`` after ``c`` moved: its row and
     its column, the same values ``geometry`` gives them (O(N), not O(N^2), a move)."""
@@ -99,7 +99,7 @@ def moved_geometry(c, px, py, w_range, dist, rmod):
         rmod[c * n + i] = range_modifier(d, w_range[c])
 
 
-@jit(inline="always")
+@jit(**INNER)
 def note_move(moved, c, x0, y0, x1, y1, metres):
     """``c`` went ``metres`` in its action, from ``(x0, y0)`` to ``(x1, y1)``: its row of
     ``moved`` (float64[C, 3]: metres, then the vector, which the relative moving-target
@@ -109,7 +109,7 @@ def note_move(moved, c, x0, y0, x1, y1, metres):
     moved[c, 2] = y1 - y0
 
 
-@jit(inline="always")
+@jit(**INNER)
 def is_movement(action):
     return (
         action == tx.A_RUN or action == tx.A_SPRINT or action == tx.A_MOVE
@@ -117,7 +117,7 @@ def is_movement(action):
     )  # fmt: skip
 
 
-@jit(inline="always")
+@jit(**INNER)
 def is_attack(action):
     """An action that attacks (what a waiter "until an enemy attacks" waits for)."""
     return (
@@ -131,7 +131,7 @@ def is_attack(action):
 # --- the tactics interpreter ---------------------------------------------------------------------
 
 
-@jit(inline="always")
+@jit(**INNER)
 def is_weapon_action(action):
     """An action a rule may name a weapon for (``tactics.WEAPON_ACTIONS``)."""
     return (
@@ -373,7 +373,7 @@ def interrupt_in_range(a, n_queue, t_abs, slot, slots_per_round, side, is_out, w
     return n_queue, False, ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def start_waiting(a, param, waiting, log, events, ne, now):
     """``wait``: hold the action until ``param`` (``WAIT_*``). Returns ne."""
     waiting[a] = param
@@ -387,7 +387,7 @@ def start_waiting(a, param, waiting, log, events, ne, now):
 # --- actions that do not attack ------------------------------------------------------------------
 
 
-@jit(inline="always")
+@jit(**INNER)
 def act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log, events, ne, now):
     """F11 aim: +1 an action, at most +3, ranged only; aiming at another starts again."""
     if not w_melee[a] and not disarmed[a]:
@@ -403,7 +403,7 @@ def act_aim(a, tgt, w_melee, disarmed, aim, aim_tgt, log, events, ne, now):
     return ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def act_defend(a, action, dodge_bonus, block_bonus, dodge, block, diving, log, events, ne, now):
     """F32 dodge (+DV against every attack), block (+DV against melee) or dive for cover, each
     until the defender acts again."""
@@ -424,7 +424,7 @@ def act_defend(a, action, dodge_bonus, block_bonus, dodge, block, diving, log, e
     return ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def act_reload(a, w_reload, w_shots, ammo, reloading, log, events, ne, now):
     """A reload's action: the magazine is full after ``reload_actions`` of them."""
     before = ammo[a]
@@ -560,7 +560,7 @@ def act_presence(a, side, is_out, pre, res, presence_margin, presence_effect, ne
 # --- movement ------------------------------------------------------------------------------------
 
 
-@jit(inline="always")
+@jit(**INNER)
 def move_step(a, action, run_m, sprint_m):
     """The metres ``a``'s movement ``action`` may go: a sprint, half a run for a move, else a
     run."""
@@ -571,7 +571,7 @@ def move_step(a, action, run_m, sprint_m):
     return run_m[a]
 
 
-@jit(inline="always")
+@jit(**INNER)
 def act_move(a, tgt, action, param, side, is_out, px, py, dist, rmod, run_m, sprint_m, w_range,
              w_melee, disarmed, tac_default, moved, aim, in_cover, log, events, ne,
              now):  # fmt: skip

@@ -123,7 +123,7 @@ def take_up(a, tgt, action, param, arms, wp, sh, md, mc, st, wh, w_shots, w_relo
     return False, 0
 
 
-@jit(inline="always")
+@jit(_nrt=False)
 def bears(arc, dx, dy, heading, front_arc):
     """Whether a weapon covering ``arc`` (``codes.ARC_*``) bears on a target ``(dx, dy)`` from
     the vehicle facing ``heading`` (radians): the front and rear arcs are ``front_arc``

@@ -135,7 +135,7 @@ def dogfight_reset(df, ds, called_mod):
         ds.c_broke[c] = 0
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _part(ds, c):
     """``c`` leaves its pair (no partner, no margin, no announcement)."""
     ds.dfs[c, 0] = -1
@@ -143,7 +143,7 @@ def _part(ds, c):
     ds.since[c] = -1
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _position(df, m):
     if m >= df.tail_min:
         return POS_TAILING
@@ -204,7 +204,7 @@ def roll_pair(a, b, how, df, ds, e_ref, pilot_of, task_table, s0, s1, s2, s3, lo
     return s0, s1, s2, s3, ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _leave(c, how, ds, side, is_out, gave_up, c_out, carrier, standing, sides_left, log, events,
            ne, now):  # fmt: skip
     """``c`` breaks off and leaves the fight as fled, with its crew. Returns (ne, sides)."""
@@ -225,7 +225,7 @@ def _leave(c, how, ds, side, is_out, gave_up, c_out, carrier, standing, sides_le
     return ne, sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _bonus(ds, df, called_mod, c):
     """Keep ``c``'s tailing bonus in its attacks on its partner (``called_mod``, which
     ``strike.attack_odds`` adds to every attack of the pair) and its ``tailing`` flag:

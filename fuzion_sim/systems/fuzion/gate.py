@@ -36,7 +36,7 @@ from .kernel_parts import log_event
 __all__ = ["gate", "gated"]
 
 
-@jit(inline="always")
+@jit(**INNER)
 def gated(action, a, tgt, on, any_dogfight, dfs):
     """Whether the kernel calls :func:`gate` for ``a``'s ``action`` at ``tgt``: ``on`` (one of
     the rooms is in the fight) and the action is one they read."""

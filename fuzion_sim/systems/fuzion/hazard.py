@@ -105,7 +105,7 @@ HState = namedtuple(
 )
 
 
-@jit(inline="always")
+@jit(**INNER)
 def inside(hz, k, x, y):
     """Whether (x, y) is in zone ``k`` (its edge counts)."""
     if hz.shape[k] == SHAPE_CIRCLE:
@@ -115,7 +115,7 @@ def inside(hz, k, x, y):
     return hz.geom[k, 0] <= x <= hz.geom[k, 2] and hz.geom[k, 1] <= y <= hz.geom[k, 3]
 
 
-@jit(inline="always")
+@jit(**INNER)
 def roll_d6(n, nd6_offsets, nd6_table, s0, s1, s2, s3):
     """``n`` d6 in groups of ``TABLE_DICE`` from the equally-likely-outcome tables, one uniform
     a group. Returns ``(state, total)``."""
@@ -131,7 +131,7 @@ def roll_d6(n, nd6_offsets, nd6_table, s0, s1, s2, s3):
     return s0, s1, s2, s3, total
 
 
-@jit(inline="always")
+@jit(**INNER)
 def wound(c, hits_lost, stun_lost, through, now, hs, sh, hl, st, tl, rl, standing, sides_left):
     """One hazard's damage lands on ``c`` (as ``strike.take_wounds`` lands an attack's, with
     no attacker): Hits and Stun, death at -2 x BODY, F22 stunned, F24 penalty, F26 out.
@@ -144,7 +144,7 @@ def wound(c, hits_lost, stun_lost, through, now, hs, sh, hl, st, tl, rl, standin
     return sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def log_wound(c, k, source, raw, through, now, hl, log, events, ne):
     """The event of one hazard's damage (``EVENT_HAZARD``)."""
     if log:
@@ -160,7 +160,7 @@ def log_wound(c, k, source, raw, through, now, hl, log, events, ne):
     return ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def zones_at(hz, x, y):
     """The zones (x, y) is in, as bits, and the first of them (-1: none)."""
     mask = np.int64(0)

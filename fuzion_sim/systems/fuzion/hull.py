@@ -87,7 +87,7 @@ Mecha = namedtuple(
 )
 
 
-@jit(inline="always")
+@jit(**INNER)
 def hit_row(tgt, asp, vh, s0, s1, s2, s3):
     """The printed row a hit on vehicle ``tgt`` from aspect ``asp`` lands on: one of the
     equally likely outcomes of its roll (side 3d6, front 2d6+1, rear 2d6+6) that land on a row
@@ -98,7 +98,7 @@ def hit_row(tgt, asp, vh, s0, s1, s2, s3):
     return s0, s1, s2, s3, row
 
 
-@jit(inline="always")
+@jit(**INNER)
 def critical(tgt, row, dmg, vh, vs, hl, tl, now, log, events, ne):
     """Damage ``dmg`` (after the row's multiplier) at ``row`` of vehicle ``tgt`` (F31, VA-09,
     VA-10): a critical location is destroyed once its damage (cumulative, or this hit's alone)
@@ -139,7 +139,7 @@ def critical(tgt, row, dmg, vh, vs, hl, tl, now, log, events, ne):
     return ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def crew_wound(a, p, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, mc, dt,
                ap_factor, s0, s1, s2, s3):  # fmt: skip
     """The crew row (M-26, VA-13): what passed the vehicle's armour, unmultiplied, hits crew
@@ -177,7 +177,7 @@ def crew_wound(a, p, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, 
     return s0, s1, s2, s3, lost, stun, through
 
 
-@jit(inline="always")
+@jit(**INNER)
 def random_crew(v, vh, hl, s0, s1, s2, s3):
     """One of vehicle ``v``'s crew still in the fight, each alike (VA-13 ``crew_hit:
     random_crew``; the pilot when none is). Returns ``(state, crew member)``."""
@@ -197,7 +197,7 @@ def random_crew(v, vh, hl, s0, s1, s2, s3):
     return s0, s1, s2, s3, vh.pilot[v]
 
 
-@jit(inline="always")
+@jit(**INNER)
 def impact_row(v, asp, through, vh, vs, hl, tl, now, log, events, ne, s0, s1, s2, s3):
     """A collision's damage ``through`` vehicle ``v``'s armour lands on a row of its table
     rolled from aspect ``asp`` (VA-40 ``impact_locations``; a ram's front, 2d6+1, or the
@@ -257,7 +257,7 @@ def crew_fate(side, is_out, gave_up, c_out, standing, sides_left, vclass, carrie
     return sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def staged_armour(tgt, area, ar, mc):
     """The Kill armour of area ``area`` of vehicle ``tgt`` now: its rating less what staged
     penetration took (F30, M-33, VA-42)."""
@@ -266,7 +266,7 @@ def staged_armour(tgt, area, ar, mc):
     return ar.kills[tgt]
 
 
-@jit(inline="always")
+@jit(**INNER)
 def stage(tgt, area, passed, att_kills, struct_h, crew_row, unit, ar, mc):
     """Staged penetration (F30, M-33, VA-42): a hit that put at least 1 Kill through (into the
     structure after the row's multiplier; on the crew row, through the armour), or under
@@ -294,7 +294,7 @@ def stage(tgt, area, passed, att_kills, struct_h, crew_row, unit, ar, mc):
         mc.arm_lost[tgt, area] += loss
 
 
-@jit(inline="always")
+@jit(**INNER)
 def integrity(tgt, left, unit, mc, hl, tl, now, s0, s1, s2, s3):
     """Structural integrity (F30, M-36, VA-45): after a hit that penetrated a Kill-rated
     vehicle, 1d10 above the tenths of a Kill it has ``left`` (in ``unit``s of a Kill; under

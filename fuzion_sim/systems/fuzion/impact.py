@@ -106,7 +106,7 @@ def reset_trial(im):
         im.c_broke[c] = 0
 
 
-@jit(inline="always")
+@jit(**INNER)
 def column(bands, which, value):
     """The table's column of ``value`` on band row ``which`` (0 fall heights in metres, 1
     closing speeds in m/s): the first whose upper end it does not pass."""
@@ -116,7 +116,7 @@ def column(bands, which, value):
     return bands.shape[1] - 1
 
 
-@jit(inline="always")
+@jit(**INNER)
 def roll_dice(n, nd6_offsets, nd6_table, s0, s1, s2, s3):
     """``n`` d6 (groups of five from the 5d6 table, then the rest). Returns state, total."""
     start = nd6_offsets[TABLE_DICE]
@@ -134,7 +134,7 @@ def roll_dice(n, nd6_offsets, nd6_table, s0, s1, s2, s3):
     return s0, s1, s2, s3, total
 
 
-@jit(inline="always")
+@jit(**INNER)
 def impact_hits(c, dc, kills, stun_left, im, ar, sh, kill_unit, nd6_offsets, nd6_table, s0, s1,
                 s2, s3):  # fmt: skip
     """The damage of one fall or collision of the table's ``dc`` (``kills`` Kills) on ``c``
@@ -155,7 +155,7 @@ def impact_hits(c, dc, kills, stun_left, im, ar, sh, kill_unit, nd6_offsets, nd6
     return s0, s1, s2, s3, raw, hits_lost, stun_lost, through
 
 
-@jit(inline="always")
+@jit(**INNER)
 def enter_rect(ox, oy, dx, dy, x0, y0, x1, y1):
     """The fraction of the path ``(ox, oy) + t (dx, dy)``, t in [0, 1], at which it enters the
     rectangle (Liang-Barsky), or 2.0 when it does not (a path leaving it from its face
@@ -185,7 +185,7 @@ def enter_rect(ox, oy, dx, dy, x0, y0, x1, y1):
     return t0
 
 
-@jit(inline="always")
+@jit(**INNER)
 def enter_circle(ox, oy, dx, dy, cx, cy, radius):
     """The fraction of the path at which it enters the circle (0 when it starts inside), or
     2.0 when it does not."""
@@ -205,7 +205,7 @@ def enter_circle(ox, oy, dx, dy, cx, cy, radius):
     return t if 0.0 <= t <= 1.0 else 2.0
 
 
-@jit(inline="always")
+@jit(**INNER)
 def first_block(im, ox, oy, dx, dy, t_from):
     """The first unbroken obstacle the path ``(ox, oy) + t (dx, dy)`` enters at a ``t`` from
     ``t_from`` to 1: ``(t, obstacle)``, or ``(2.0, -1)`` when none is in the way."""
@@ -222,7 +222,7 @@ def first_block(im, ox, oy, dx, dy, t_from):
     return best, hit_o
 
 
-@jit(inline="always")
+@jit(**INNER)
 def first_drop(im, ox, oy, dx, dy, t_from, before):
     """The first drop the path ``(ox, oy) + t (dx, dy)`` goes over at a ``t`` from ``t_from``
     and short of ``before``: ``(t, drop)``, or ``(before, -1)`` when none is."""
@@ -244,7 +244,7 @@ def line_blocked(a, tgt, im, px, py):
     return o
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _cut_move(c, ox, oy, dx, dy, t, metres, wh, w_range, log, events, ne):
     """``c``'s move from ``(ox, oy)`` by ``(dx, dy)`` (``metres`` long) ends at the fraction
     ``t`` of it; its move's line, the last one logged, says where."""
@@ -299,7 +299,7 @@ def on_ground(c, ox, oy, budget, im, wh, w_range, action, goal, log, events, ne,
     return ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def fall_event(events, ne, now, c, drop, action, metres, dc, raw, through, x, y, hl):
     row = log_event(events, ne, now, EVENT_FALL, c, drop)
     events[row, EV_RAW] = np.int64(metres * 100.0)

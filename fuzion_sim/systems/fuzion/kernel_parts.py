@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.rng import high_bits, index32, xoshiro, xoshiro_bits
 from . import tactics as tx
 from .codes import (
@@ -303,7 +303,7 @@ def hit_damage(h, dice_bits, n_dice, nd6_table, nd6_offsets, nd6_start, u_nd6_si
     return s0, s1, s2, s3, raw
 
 
-@jit(inline="always")
+@jit(**INNER)
 def land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl, rl, standing, sides_left):
     """Damage that no attack dealt (a hazard's, a fall's) lands on ``c`` as
     ``strike.take_wounds`` lands an attack's: Hits and Stun, death at -2 x BODY, F22 stunned,
@@ -340,7 +340,7 @@ def land_wound(c, hits_lost, stun_lost, through, now, sh, hl, st, tl, rl, standi
     return went_out, sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def count_standing(s, out, standing, sides_left):
     """One of side ``s`` goes out of the fight (``out``) or comes back: the side's count of
     those standing, and the number of sides with anyone standing, which it returns."""
@@ -355,7 +355,7 @@ def count_standing(s, out, standing, sides_left):
     return sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def goes_out(c, now, is_out, c_out, side, standing, sides_left):
     """Combatant ``c`` goes out of the fight in time unit ``now`` (F26): marked out, the time
     unit it first went out kept, one fewer standing on its side. Returns the sides left."""
@@ -365,7 +365,7 @@ def goes_out(c, now, is_out, c_out, side, standing, sides_left):
     return count_standing(side[c], True, standing, sides_left)
 
 
-@jit(inline="always")
+@jit(**INNER)
 def comes_back(c, now, now_out, is_out, c_out, side, standing, sides_left):
     """Combatant ``c`` is out of the fight when ``now_out``, at the end of a slot (woken, or
     bled to death): its side's count follows a change. Returns the sides left."""

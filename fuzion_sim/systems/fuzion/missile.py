@@ -99,7 +99,7 @@ MState = namedtuple(
 )
 
 
-@jit(inline="always")
+@jit(**INNER)
 def missile_damage(a, c, n_hits, asp, now, mi, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc,
                    vic, standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """``n_hits`` of ``a``'s missiles hit ``c``: each rolls its weapon's damage dice and meets
@@ -197,7 +197,7 @@ def missile_damage(a, c, n_hits, asp, now, mi, md, wp, ar, sh, hl, wh, st, tl, d
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def evade_roll(e, stamp, now, mi, ms, md, wp, ar, sh, hl, wh, st, tl, dt, rl, vh, vs, mc, vic,
                standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """One evasion roll of engagement ``e`` (F18, M-43 to M-45): the evader's task roll plus

@@ -166,19 +166,19 @@ def reset_trial(mo):
         mo.c_crash[c] = 0
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _wrap(angle):
     """``angle`` in (-pi, pi]."""
     return (angle + np.pi) % (2.0 * np.pi) - np.pi
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _flying(c, mo):
     """Whether ``c`` is an aircraft: terrain is beneath it (VA-51)."""
     return mo.loco[c] == LOCO_AIR
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _conditions(c, mo, im, wh):
     """What the conditions add to ``c``'s manoeuvre DVs (M-52, VA-27): the scenario's
     ``manoeuvre_conditions``, or the ground under it if that is worse (VA-51; not an aircraft)."""
@@ -188,7 +188,7 @@ def _conditions(c, mo, im, wh):
     return max(dv, terrain_dv(im.terrain, wh.px[c], wh.py[c]))
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3):
     """``c``'s pilot's REF + control skill + the task die against ``dv`` plus the conditions
     (M-46, M-52, VA-51; ``plus_roll``: + the defender's die, 10 under HERO). Returns
@@ -207,7 +207,7 @@ def _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3):
     return s0, s1, s2, s3, total, full, max(full - total, 0)
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _occupant_wound(p, dmg, kill_rated, ar, sh, hl, vh, dt, s0, s1, s2, s3):
     """What passed a vehicle's armour in its collision, on crew member ``p`` as the crew row
     does it (M-26, VA-13): Killing damage against its own PD (``crew_personal_armour``); a
@@ -223,7 +223,7 @@ def _occupant_wound(p, dmg, kill_rated, ar, sh, hl, vh, dt, s0, s1, s2, s3):
     return s0, s1, s2, s3, lost, stun, through
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _crash_event(events, ne, now, c, other, dc, raw, through, hl, flags):
     """The line of ``c``'s collision with ``other`` (``EVENT_CRASH``). Returns ne."""
     r = log_event(events, ne, now, EVENT_CRASH, c, other)
@@ -363,7 +363,7 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, 
     return s0, s1, s2, s3, ne, sides_left, gone
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _over_edge(c, d, x, y, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing, sides_left, s0,
                s1, s2, s3, log, events, ne, now):  # fmt: skip
     """Vehicle ``c`` goes over drop ``d`` at ``(x, y)`` (``_path``): below with its crew, its
@@ -527,7 +527,7 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _direction(a, tgt, code, wh, vs, hl, sh):
     """The angle a steer or manoeuvre drives at (``tactics.D_*``, ``MOVE_DIRECTION``)."""
     n = hl.is_out.shape[0]
@@ -630,7 +630,7 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
     return s0, s1, s2, s3, ne, sides_left
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
          sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``a`` rams ``tgt``, ``d`` m away (VA-40): it drives to it; REF + control skill + the die

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 from ...engine.outcomes import DRAW
 from ...engine.rng import xoshiro
 
@@ -59,7 +59,7 @@ def range_modifier(dist, listed):
     return -6
 
 
-@jit(inline="always")
+@jit(**INNER)
 def object_dv(dist, listed):
     """F4: the DV of targeting an object (a point, a vehicle nobody drives) at ``dist`` metres
     with a weapon of ``listed`` range: Melee (4 m) 4, Close (10 m) 8, Medium (50 m) 12, Long
@@ -214,7 +214,7 @@ def aspect_of(dx, dy, heading, front_arc, always_side):
 # --- wounds, the fight's end, waking and bleeding (shared by every kernel) ----------------
 
 
-@jit(inline="always")
+@jit(_nrt=False)
 def split_through(killing, through, stun):
     """What damage through the defences costs (F20-F21): Killing damage as many Hits and as
     much Stun, never taking Stun below 0 (``stun``: the target's Stun before it); Stun damage
@@ -225,14 +225,14 @@ def split_through(killing, through, stun):
     return through // 5, through
 
 
-@jit(inline="always")
+@jit(**INNER)
 def out_of_fight(hits, stun, dead, dying_can_act):
     """F26: out of the fight when dead, knocked out (Stun <= 0) or dying (Hits <= 0) unless
     ``dying_can_act``."""
     return dead or stun <= 0 or (hits <= 0 and not dying_can_act)
 
 
-@jit(inline="always")
+@jit(**INNER)
 def down_state(hits, stun, dead):
     """What the end of a slot may do for a combatant: 0 nothing, 1 wake it (knocked out: Stun
     <= 0, Hits > 0), 2 bleed it (dying: Hits <= 0); nothing for the dead either."""
@@ -243,7 +243,7 @@ def down_state(hits, stun, dead):
     return 1 if stun <= 0 else 0
 
 
-@jit(inline="always")
+@jit(**INNER)
 def watch_line(h, hmax, body, impairment):
     """The highest Hits below ``h`` at which a wound changes more than Hits and Stun: the
     impairment thresholds (F24), 0 (dying, F25) and -2 x BODY (dead). An attack that leaves
@@ -259,7 +259,7 @@ def watch_line(h, hmax, body, impairment):
     return np.int64(-(1 << 62))
 
 
-@jit(inline="always")
+@jit(_nrt=False)
 def wakes(stun, phase_end, end_of_round, minute):
     """F23: a knocked-out combatant (Stun <= 0) recovers REC Stun at the end of each of its
     phases down to -10 Stun, of each round down to -20, of each minute down to -30."""
@@ -268,7 +268,7 @@ def wakes(stun, phase_end, end_of_round, minute):
     )
 
 
-@jit(inline="always")
+@jit(_nrt=False)
 def bleed(hits, body):
     """F25: the dying lose 1 Hit at the end of every round and die at -2 x BODY. Returns the
     Hits after and whether that killed."""
@@ -276,7 +276,7 @@ def bleed(hits, body):
     return hits, hits <= -2 * body
 
 
-@jit(inline="always")
+@jit(**INNER)
 def fight_result(standing):
     """The fight's result once at most one side has anyone standing (``standing``: how many
     per side): that side, or DRAW."""

@@ -123,7 +123,7 @@ Rules = namedtuple(
 )
 
 
-@jit(inline="always")
+@jit(**INNER)
 def moving_target(a, tgt, wh, relative):
     """The metres the moving-target penalty counts (F10: -1 per 10 m): what ``tgt`` moved in
     its last action, or under VA-16 ``moving_target: relative`` the length of the difference
@@ -138,7 +138,7 @@ def moving_target(a, tgt, wh, relative):
     return np.sqrt(dx * dx + dy * dy)
 
 
-@jit(inline="always")
+@jit(**INNER)
 def attack_form(a, tgt, action, d_at, wp, ar, sh, hl, st, rl):
     """The form of ``a``'s attack on ``tgt`` and its values before modifiers: ``(form, melee,
     in reach, AV, damage dice, damage type, armour)``. The weapon (F12-F13: minimum STR, STR
@@ -183,7 +183,7 @@ def attack_form(a, tgt, action, d_at, wp, ar, sh, hl, st, rl):
     return form, melee, reach_ok, av, n_dice, dmg_type, armour
 
 
-@jit(inline="always")
+@jit(**INNER)
 def shots_fired(a, action, form, fire, wp, st):
     """F15 autofire: the shots the rule chooses (0: all), up to the ROF and the magazine; F16
     a burst 3 shots. Takes the rounds after the first from the magazine."""
@@ -602,7 +602,7 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
     return attack_odds, blast, strike
 
 
-@jit(inline="always")
+@jit(**INNER)
 def manoeuvre(a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3, log, events, ne,
               now):  # fmt: skip
     """What a manoeuvre's hit does besides damage: a sweep lays the target prone (-2 to its
@@ -641,7 +641,7 @@ def manoeuvre(a, tgt, action, raw, hit, ar, sh, hl, st, tl, dt, s0, s1, s2, s3, 
     return s0, s1, s2, s3, ne
 
 
-@jit(inline="always")
+@jit(**INNER)
 def take_wounds(a, tgt, n_victims, sh, hl, st, tl, vic, rl, now, standing, sides_left):
     """The attack's wounds land: each victim loses its Hits and Stun (dying, F25; dead at
     -2 x BODY), is stunned past half its Stun (F22), loses its aim; then the victims' and the

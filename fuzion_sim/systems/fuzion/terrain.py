@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import INNER, jit
 
 __all__ = [
     "TERRAIN_CLASSES", "TZ_CIRCLE", "TZ_DV", "TZ_HEADER", "TZ_RECT", "TZ_STRIDE", "T_EASY",
@@ -38,13 +38,13 @@ TZ_RECT = 0
 TZ_CIRCLE = 1
 
 
-@jit(inline="always")
+@jit(**INNER)
 def has_terrain(tz):
     """Whether the fight has a terrain zone."""
     return tz.shape[0] > TZ_HEADER
 
 
-@jit(inline="always")
+@jit(**INNER)
 def _inside(tz, z, x, y):
     r = TZ_HEADER + z * TZ_STRIDE
     if tz[r] == TZ_RECT:
@@ -54,7 +54,7 @@ def _inside(tz, z, x, y):
     return fx * fx + fy * fy <= tz[r + 4] * tz[r + 4]
 
 
-@jit(inline="always")
+@jit(_nrt=False)
 def class_at(tz, x, y):
     """The class of the ground at ``(x, y)``: the last zone listed that holds it, else Easy."""
     n = (tz.shape[0] - TZ_HEADER) // TZ_STRIDE
@@ -138,7 +138,7 @@ def majority(tz, ox, oy, dx, dy):
     return np.int64(T_EASY)
 
 
-@jit(inline="always")
+@jit(_nrt=False)
 def slowed(tz, ox, oy, dx, dy, budget):
     """How far a mover gets along the path ``(ox, oy) + t (dx, dy)`` it set out on with
     ``budget`` metres of MOVE: the path, or the phase's terrain's share of the budget if that
@@ -149,7 +149,7 @@ def slowed(tz, ox, oy, dx, dy, budget):
     return min(metres, budget * tz[majority(tz, ox, oy, dx, dy)])
 
 
-@jit(inline="always")
+@jit(_nrt=False)
 def terrain_dv(tz, x, y):
     """What the ground at ``(x, y)`` adds to a manoeuvre's DV (VA-27, VA-51; 0 under
     ``terrain_effect: move_only``)."""
