@@ -14,62 +14,23 @@ __all__ = [
     "DRAW",
     "UNRESOLVED",
     "MELEE_REACH",
-    "OPT_IMPAIRMENT",
-    "OPT_STUNNED",
-    "OPT_DYING_CAN_ACT",
-    "OPT_DYING_PENALTY",
-    "OPT_HAS_TIES",
-    "OPT_SWITCH2",
-    "OPT_INIT_DICE",
-    "OPT_WAKE_OWN_PHASE",
-    "OPT_RECOVERY_SLOT",
-    "OPT_DODGE_BONUS",
-    "OPT_BLOCK_BONUS",
-    "OPT_PERCEPTION_DV",
+    "OPTIONS",
     "N_OPTIONS",
+    "number",
     "SCALE_PERSON",
     "SCALE_OBJECT",
     "SCALE_KILLS",
     "LOC_NONE",
     "LOC_RANDOM",
     "LOC_CALLED",
-    "OPT_HIT_LOCATIONS",
-    "OPT_KNOCKBACK",
-    "OPT_AUTOFIRE_RATIO",
-    "OPT_AUTOFIRE_ONE_PLUS",
-    "OPT_CHINKS",
-    "OPT_ANY_VEHICLE",
-    "OPT_VEHICLE_LOCATIONS",
-    "OPT_FRONT_ARC",
-    "OPT_CRIT_SINGLE_HIT",
-    "OPT_LOCATION_COUNTS_TOTAL",
-    "OPT_CREW_ARMOUR",
-    "OPT_CREW_RANDOM",
-    "OPT_AREA_KILL_FALLOFF",
-    "OPT_MOVING_RELATIVE",
-    "OPT_SEMI_AUTO_ROF",
-    "OPT_UNMANNED",
-    "OPT_UNMANNED_SHIFT",
     "UNMANNED_BY_RANGE",
     "UNMANNED_ZERO_BASE",
-    "OPT_ANY_MISSILE",
-    "OPT_MISSILE_ATTACK_ROLL",
-    "OPT_MISSILE_TIMING",
-    "OPT_CLUSTER_SEQUENCE",
-    "OPT_CM_PER_ROLL",
-    "OPT_MISSILE_ASPECT",
     "MT_ROUND_FREE",
     "MT_ROUND_ACTION",
     "MT_PHASE",
     "MA_LAUNCH",
     "MA_REAR",
     "MA_SIDE",
-    "OPT_STAGED",
-    "OPT_STAGED_RATING",
-    "OPT_INTEGRITY",
-    "OPT_CHINKS_VEHICLES",
-    "OPT_POWERED_WEARER_CEIL",
-    "OPT_POWERED_TO_HITS",
     "STAGED_MINUS_ONE",
     "STAGED_ALL",
     "STAGED_AMOUNT",
@@ -180,20 +141,103 @@ __all__ = [
 
 MELEE_REACH = 4.0  # F10: melee and hand-to-hand reach (polearms: their weapon's range, 6 m)
 
-# option flags (Plan.options)
-OPT_IMPAIRMENT = 0
-OPT_STUNNED = 1
-OPT_DYING_CAN_ACT = 2
-OPT_DYING_PENALTY = 3
-OPT_HAS_TIES = 4
-OPT_SWITCH2 = 5  # F9 switch2: initiative rolled every phase (speed chart: every segment)
-OPT_INIT_DICE = 6  # the action die of switch2: 3 (3d6) or 10 (1d10)
-OPT_WAKE_OWN_PHASE = 7  # speed chart: waking "every phase" means on the sleeper's own phases
-OPT_RECOVERY_SLOT = 8  # slot after which everyone gets a free Recovery (-1: none)
-OPT_DODGE_BONUS = 9  # F32
-OPT_BLOCK_BONUS = 10  # F32
-OPT_PERCEPTION_DV = 11  # obscured: the Perception roll's DV (F11, F4)
-N_OPTIONS = 48
+
+def number(namespace: dict, names: tuple[str, ...], prefix: str = "") -> int:
+    """Each of ``names`` as a constant of ``namespace`` (a module's ``globals()``), its index:
+    ``prefix`` + the name in upper case. Slots and rows are numbered from one declaration, so
+    no count or index is typed by hand; returns how many there are."""
+    for index, name in enumerate(names):
+        constant = prefix + name.upper()
+        if constant in namespace:
+            raise ValueError(f"{constant} is declared twice")
+        namespace[constant] = index
+    return len(names)
+
+
+#: The slots of ``Plan.options``, the rule switches and facts of the fight the kernels read, in
+#: order: ``OPT_<NAME>`` is the index of each (``compile.py`` fills them).
+OPTIONS = (
+    "impairment",  # F24 wound penalties
+    "stunned",  # F22 a Stun hit can stun
+    "dying_can_act",  # the dying keep acting
+    "dying_penalty",  # their penalty
+    "has_ties",  # two combatants share a REF: ties are broken by a roll
+    "switch2",  # F9 switch2: initiative rolled every phase (speed chart: every segment)
+    "init_dice",  # the action die of switch2: 3 (3d6) or 10 (1d10)
+    "wake_own_phase",  # speed chart: waking "every phase" means on the sleeper's own phases
+    "recovery_slot",  # slot after which everyone gets a free Recovery (-1: none)
+    "dodge_bonus",  # F32
+    "block_bonus",  # F32
+    "perception_dv",  # obscured: the Perception roll's DV (F11, F4)
+    "hit_locations",  # F27: LOC_* below
+    "knockback",  # F28
+    "autofire_ratio",  # F15
+    "autofire_one_plus",  # F15 autofire_hits: one_plus_floor
+    "chinks",  # F30
+    "any_vehicle",  # some combatant is a vehicle
+    "vehicle_locations",  # VA-06: 1 a hit on a vehicle rolls its table by facing
+    "front_arc",  # VA-05: half the front arc in degrees (quarters 45, hex 30)
+    "crit_single_hit",  # VA-09 critical_accumulation: single_hit
+    "location_counts_total",  # VA-09 location_damage_counts_total
+    "crew_armour",  # VA-13 crew_personal_armour
+    "any_missile",  # some combatant's weapon is a missile
+    "missile_attack_roll",  # VA-20 missile_launch: attack_roll (0: automatic)
+    "missile_timing",  # VA-21 missile_timing: MT_* below
+    "cluster_sequence",  # VA-23 cluster_roll: sequence (0: single)
+    "cm_per_roll",  # VA-25 countermeasure_use: per_roll (0: per_engagement)
+    "missile_aspect",  # VA-26 missile_aspect: MA_* below
+    "staged",  # staged penetration: 0 off, else STAGED_* (VA-42 staged_loss)
+    "staged_rating",  # VA-42 staged_trigger: rating (else through)
+    "integrity",  # structural integrity: 0 off, else INTEGRITY_* (VA-45)
+    "chinks_vehicles",  # chinks against vehicles (OPT_CHINKS: against the others, VA-43)
+    "powered_wearer_ceil",  # VA-44 powered_split: wearer_ceil (else suit_ceil)
+    "powered_to_hits",  # VA-44 powered_stun: to_hits (else as_stun)
+    "crew_random",  # VA-13 crew_hit: random_crew (else the pilot)
+    "unmanned",  # VA-04 unmanned_dv: 0 (no vehicle fights), else UNMANNED_*
+    "unmanned_shift",  # F4: 5 under Interlock (the DV by range is for 3d6)
+    "area_kill_falloff",  # VA-52 area_kill_falloff: per_radius_step (1 Kill per 4 m)
+    "moving_relative",  # VA-16 moving_target: relative (else absolute)
+    "any_hazard",  # a hazard zone, or someone carries a poison: the hazard room runs
+    "hazard_on_entry",  # VA-46 hazard_timing: on_entry (else end_of_phase)
+    "electricity_stun",  # VA-46 electricity_damage: stun (else killing)
+    "breath_after_rest",  # VA-47 breath_reset: after_rest (else on_exit)
+    "asphyxia_collateral",  # VA-47 asphyxia_collateral
+    "poison_period",  # VA-48 poison_timing: phases between doses' effects (20 or 1)
+    "any_obscuring",  # a hazard zone obscures (the F11 Perception roll inside it)
+    "semi_auto_rof",  # F15 semi_auto_rof: extra_attacks, each shot its own attack (0: one_shot)
+)
+N_OPTIONS = number(globals(), OPTIONS, "OPT_")
+__all__ += [f"OPT_{name.upper()}" for name in OPTIONS]
+
+#: ``Plan.im_opts`` (falls and obstacles, ``impact_build.impact_arrays``): whether the fight has
+#: an obstacle, a drop or terrain (the kernel's one flag), Stun damage (VA-37 impact_damage:
+#: stun), armour applies (impact_armour), VA-41's mode, and whether obstacles block moves on
+#: foot and lines of fire (M-10 obstacles_block). ``IO_<NAME>`` is each slot's index.
+IMPACT_OPTIONS = ("any", "stun", "armour", "kb_mode", "block")
+number(globals(), IMPACT_OPTIONS, "IO_")
+#: ``Plan.mo_opts`` (vehicles in motion, ``motion.py``), ``MO_<NAME>`` each slot's index: the
+#: flag, the DV shift (5 under Interlock with ``manoeuvre_dv: full``), ``plus_roll``, the
+#: conditions' DV (M-52), ``ground_loss: literal``, ``skid_rounding`` (``motion.SKID_*``), the
+#: stall's DV, altitude lost out of control, a walker's fall hurts, the speed change a phase
+#: (0: any), ``side_ram: both_same``, ``collision_obstacle: same_dc``, ``collision_occupants``
+#: (``motion.OCC_*``), ``ram_miss_control``, the index of the hard turn and of the fixed
+#: target's ram in ``mo.dv``, ``impact_locations`` (VA-40; with the vehicle tables on).
+MOTION_OPTIONS = ("any", "dv_shift", "plus_roll", "conditions", "literal", "skid_rounding",
+                  "stall_dv", "altitude_loss", "walker_damage", "acceleration", "side_same",
+                  "obstacle_same", "occupants", "ram_miss", "hard_turn", "ram_dv",
+                  "locations")  # fmt: skip
+N_MO_OPTS = number(globals(), MOTION_OPTIONS, "MO_")
+#: ``Plan.df_opts`` (dogfights, ``dogfight_build.dogfight_arrays``), ``DO_<NAME>`` each slot's
+#: index: the room is on, one roll a round, a tie both win, intercept by Perception, the
+#: break-off's rounds and whether it is d6/2, and the Advantage chart (VA-32).
+DOGFIGHT_OPTIONS = ("on", "per_round", "tie_both", "perception", "break_rounds", "break_d6",
+                    "adv_min", "tail_min", "tail_bonus")  # fmt: skip
+N_DO = number(globals(), DOGFIGHT_OPTIONS, "DO_")
+__all__ += ["IMPACT_OPTIONS", "MOTION_OPTIONS", "N_MO_OPTS", "DOGFIGHT_OPTIONS", "N_DO"]
+_SLOTS = (("IO_", IMPACT_OPTIONS), ("MO_", MOTION_OPTIONS), ("DO_", DOGFIGHT_OPTIONS))
+for _prefix, _names in _SLOTS:
+    __all__ += [f"{_prefix}{name.upper()}" for name in _names]
+
 
 # scale of a target (F29): a person (Hits and Stun), an object (SDP), or Kill-rated structure
 SCALE_PERSON = 0
@@ -203,56 +247,16 @@ SCALE_KILLS = 2
 LOC_NONE = 0
 LOC_RANDOM = 1
 LOC_CALLED = 2
-OPT_HIT_LOCATIONS = 12
-OPT_KNOCKBACK = 13
-OPT_AUTOFIRE_RATIO = 14  # F15
-OPT_AUTOFIRE_ONE_PLUS = 15  # F15 autofire_hits: one_plus_floor
-OPT_CHINKS = 16  # F30
-# vehicles and mecha (../shared/rulings/vehicles/rulings.md)
-OPT_ANY_VEHICLE = 17  # some combatant is a vehicle
-OPT_VEHICLE_LOCATIONS = 18  # VA-06: 1 a hit on a vehicle rolls its table by facing
-OPT_FRONT_ARC = 19  # VA-05: half the front arc in degrees (quarters 45, hex 30)
-OPT_CRIT_SINGLE_HIT = 20  # VA-09 critical_accumulation: single_hit
-OPT_LOCATION_COUNTS_TOTAL = 21  # VA-09 location_damage_counts_total
-OPT_CREW_ARMOUR = 22  # VA-13 crew_personal_armour
-# missiles (F18, M-42 to M-45, VA-20 to VA-26)
-OPT_ANY_MISSILE = 23  # some combatant's weapon is a missile
-OPT_MISSILE_ATTACK_ROLL = 24  # VA-20 missile_launch: attack_roll (0: automatic)
-OPT_MISSILE_TIMING = 25  # VA-21 missile_timing: MT_* below
-OPT_CLUSTER_SEQUENCE = 26  # VA-23 cluster_roll: sequence (0: single)
-OPT_CM_PER_ROLL = 27  # VA-25 countermeasure_use: per_roll (0: per_engagement)
-OPT_MISSILE_ASPECT = 28  # VA-26 missile_aspect: MA_* below
+# missiles (F18, M-42 to M-45, VA-20 to VA-26): OPT_MISSILE_TIMING, OPT_MISSILE_ASPECT
 MT_ROUND_FREE = 0  # one roll a round, at the target's first action, costing no action
 MT_ROUND_ACTION = 1  # one roll a round, costing the target's action
 MT_PHASE = 2  # one roll a phase (each of the target's actions)
 MA_LAUNCH = 0  # the launcher's bearing at launch
 MA_REAR = 1
 MA_SIDE = 2
-# the special armour rules for mecha (F30, M-32 to M-36, VA-42 to VA-45)
-OPT_STAGED = 29  # staged penetration: 0 off, else STAGED_* (VA-42 staged_loss)
-OPT_STAGED_RATING = 30  # VA-42 staged_trigger: rating (else through)
-OPT_INTEGRITY = 31  # structural integrity: 0 off, else INTEGRITY_* (VA-45)
-OPT_CHINKS_VEHICLES = 32  # chinks against vehicles (OPT_CHINKS: against the others, VA-43)
-OPT_POWERED_WEARER_CEIL = 33  # VA-44 powered_split: wearer_ceil (else suit_ceil)
-OPT_POWERED_TO_HITS = 34  # VA-44 powered_stun: to_hits (else as_stun)
-OPT_CREW_RANDOM = 35  # VA-13 crew_hit: random_crew (else the pilot)
-OPT_UNMANNED = 36  # VA-04 unmanned_dv: 0 (no vehicle fights), else UNMANNED_*
-OPT_UNMANNED_SHIFT = 37  # F4: 5 under Interlock (the DV by range is for 3d6)
-OPT_AREA_KILL_FALLOFF = 38  # VA-52 area_kill_falloff: per_radius_step (1 Kill per 4 m)
-OPT_MOVING_RELATIVE = 39  # VA-16 moving_target: relative (else absolute)
+# VA-04 OPT_UNMANNED; the special armour rules for mecha (F30, M-32 to M-36, VA-42 to VA-45)
 UNMANNED_BY_RANGE = 1
 UNMANNED_ZERO_BASE = 2
-# --- the environment (hazard.py, VA-46 to VA-48); codes 40-47 ---
-OPT_ANY_HAZARD = 40  # a hazard zone, or someone carries a poison: the hazard room runs
-OPT_HAZARD_ON_ENTRY = 41  # VA-46 hazard_timing: on_entry (else end_of_phase)
-OPT_ELECTRICITY_STUN = 42  # VA-46 electricity_damage: stun (else killing)
-OPT_BREATH_AFTER_REST = 43  # VA-47 breath_reset: after_rest (else on_exit)
-OPT_ASPHYXIA_COLLATERAL = 44  # VA-47 asphyxia_collateral
-OPT_POISON_PERIOD = 45  # VA-48 poison_timing: phases between doses' effects (20 or 1)
-OPT_ANY_OBSCURING = 46  # a hazard zone obscures (the F11 Perception roll inside it)
-# a weapon without autofire is shot up to its ROF times a phase, each shot its own attack
-# (semi_auto_rof: extra_attacks; 0: one_shot)
-OPT_SEMI_AUTO_ROF = 47
 STAGED_MINUS_ONE = 1
 STAGED_ALL = 2
 STAGED_AMOUNT = 3

@@ -240,7 +240,7 @@ def no_suits(plan: Plan) -> bool:
 def no_impacts(plan: Plan) -> bool:
     """No obstacle, no drop and no terrain zone: falls, knockback into obstacles
     and ground that slows run on the general kernel."""
-    return not plan.im_opts[0]
+    return not plan.im_opts[codes.IO_ANY]
 
 
 # --- the table ------------------------------------------------------------------------------

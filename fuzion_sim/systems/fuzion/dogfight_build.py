@@ -20,6 +20,18 @@ import numpy as np
 import yaml
 
 from . import tactics
+from .codes import (
+    DO_ADV_MIN,
+    DO_BREAK_D6,
+    DO_BREAK_ROUNDS,
+    DO_ON,
+    DO_PER_ROUND,
+    DO_PERCEPTION,
+    DO_TAIL_BONUS,
+    DO_TAIL_MIN,
+    DO_TIE_BOTH,
+    N_DO,
+)
 
 __all__ = [
     "DF_FIELDS", "DOGFIGHT_ACTIONS", "Chart", "chart", "check_dogfight_tactics", "dogfight_arrays",
@@ -30,17 +42,6 @@ __all__ = [
 DOGFIGHT_ACTIONS = ("dogfight", "break_off")
 #: The plan's fields of the dogfight room (``compile.Plan``), in its order.
 DF_FIELDS = ("df_opts", "df_fly", "df_skill", "df_intel")
-#: ``df_opts`` indices.
-DO_ON = 0
-DO_PER_ROUND = 1
-DO_TIE_BOTH = 2
-DO_PERCEPTION = 3
-DO_BREAK_ROUNDS = 4
-DO_BREAK_D6 = 5
-DO_ADV_MIN = 6
-DO_TAIL_MIN = 7
-DO_TAIL_BONUS = 8
-N_DO = 9
 
 
 class Chart(NamedTuple):

@@ -31,6 +31,7 @@ from fuzion_sim.validation.checks import (
 )
 
 from .build_vehicle import parse_weight
+from .codes import IMPACT_OPTIONS, IO_ANY, IO_ARMOUR, IO_BLOCK, IO_KB_MODE, IO_STUN
 
 __all__ = [
     "DROP_KEYS", "OBSTACLE_KEYS", "SCENE_KEYS", "TERRAIN_KEYS", "Drop", "Obstacle", "Terrain",
@@ -239,10 +240,6 @@ def check_scene(ctx: Context, rules, sides: dict, scene: dict) -> None:
 #: The plan's arrays of the falls and obstacles (``compile.Plan``, the kernel's order).
 IMPACT_FIELDS = ("im_row", "ob_rect", "ob_sdp", "ob_kills", "drop_geo", "fall_dc", "fall_kills",
                  "im_bands", "im_opts", "terrain")  # fmt: skip
-#: ``im_opts``: whether the fight has an obstacle, a drop or terrain (the kernel's one flag), Stun
-#: damage (VA-37 impact_damage: stun), armour applies (impact_armour), VA-41's mode, and
-#: whether obstacles block moves on foot and lines of fire (M-10 obstacles_block).
-IO_ANY, IO_STUN, IO_ARMOUR, IO_KB_MODE, IO_BLOCK = range(5)
 _KB_MODES = {"as_fall": 0, "speed": 1, "none": 2}
 
 
@@ -267,7 +264,7 @@ def impact_arrays(scenario, fighters) -> dict:
     heights = table.heights[rules.get("falling_columns", "six")]
     bands[0, : len(heights)] = heights
     bands[1] = table.speeds[rules.get("collision_speed_bands", "fall_equivalent")]
-    opts = np.zeros(5, np.int64)
+    opts = np.zeros(len(IMPACT_OPTIONS), np.int64)
     opts[IO_ANY] = bool(obstacles or drops or scene.get("terrain"))
     opts[IO_STUN] = rules.get("impact_damage", "killing") == "stun"
     opts[IO_ARMOUR] = bool(rules.get("impact_armour", True))

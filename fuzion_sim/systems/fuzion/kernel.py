@@ -68,6 +68,15 @@ from .actions import (
 from .arsenal import Arsenal, rearm
 from .codes import (
     ARC_ALL,
+    DO_ADV_MIN,
+    DO_BREAK_D6,
+    DO_BREAK_ROUNDS,
+    DO_ON,
+    DO_PER_ROUND,
+    DO_PERCEPTION,
+    DO_TAIL_BONUS,
+    DO_TAIL_MIN,
+    DO_TIE_BOTH,
     EFF_WEAPON,
     EV_ACTION,
     EV_AV,
@@ -101,7 +110,13 @@ from .codes import (
     FLAG_UNOPPOSED,
     HOLD_CHOKE,
     HOLD_NONE,
+    IO_ANY,
+    IO_ARMOUR,
+    IO_BLOCK,
+    IO_KB_MODE,
+    IO_STUN,
     MELEE_REACH,
+    MO_ANY,
     MT_PHASE,
     MT_ROUND_ACTION,
     OPT_ANY_HAZARD,
@@ -158,17 +173,6 @@ from .codes import (
     VS_NO_MOVE,
 )
 from .dogfight import Dogfight, DState, dogfight_phase, dogfight_reset
-from .dogfight_build import (
-    DO_ADV_MIN,
-    DO_BREAK_D6,
-    DO_BREAK_ROUNDS,
-    DO_ON,
-    DO_PER_ROUND,
-    DO_PERCEPTION,
-    DO_TAIL_BONUS,
-    DO_TAIL_MIN,
-    DO_TIE_BOTH,
-)
 from .gate import gate, gated
 from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
 from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
@@ -182,7 +186,7 @@ from .kernel_parts import (
     wake_and_bleed,
 )
 from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
-from .motion import MO_ANY, Motion, bump, control_turn, drive
+from .motion import Motion, bump, control_turn, drive
 from .motion import reset_trial as motion_reset
 from .motion_build import MF_ALT, MF_HEIGHT, MI_LOCO, MI_MOVE, MI_SKILL, MI_SPEED
 from .rules import (
@@ -342,7 +346,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             Falls, obstacles and terrain (``impact_build.impact_arrays``): each
             combatant's row of the Falling & Collisions table, the obstacles' rectangles and
             structure, the drops, the table's DC and Kills, its column bands, the switches
-            (``im_opts[0]``: any obstacle, drop or terrain, the one flag) and the terrain zones
+            (``im_opts[IO_ANY]``: any obstacle, drop or terrain, the one flag) and the terrain zones
             (``terrain.py``).
         winner : int8[n_trials]; end_slot : int32[n_trials]
             Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
@@ -709,7 +713,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                   called_mod)  # fmt: skip
         hl = Health(hits, stun, dead, gave_up, lose, is_out, penalty, e_ref, e_dex, e_str, damaged)
         # falls and obstacles, behind one flag (impact.py)
-        any_impact = im_opts[0] != 0
+        any_impact = im_opts[IO_ANY] != 0
         im = Impacts(
             im_row,
             ob_rect,
@@ -720,9 +724,9 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             fall_dc,
             fall_kills,
             im_bands,
-            im_opts[1] != 0,
-            im_opts[2] != 0,
-            im_opts[3],
+            im_opts[IO_STUN] != 0,
+            im_opts[IO_ARMOUR] != 0,
+            im_opts[IO_KB_MODE],
             fallen,
             c_falls,
             c_colls,
@@ -730,7 +734,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             c_broke,
             any_impact,
             k_from,
-            im_opts[4] != 0,
+            im_opts[IO_BLOCK] != 0,
             terrain,
         )
         any_block = any_impact and im.block  # M-10: no move on foot or fire through walls

@@ -68,6 +68,22 @@ from .codes import (
     FLAG_DEAD,
     FLAG_HIT,
     FLAG_OUT,
+    MO_ACCELERATION,
+    MO_ALTITUDE_LOSS,
+    MO_CONDITIONS,
+    MO_DV_SHIFT,
+    MO_HARD_TURN,
+    MO_LITERAL,
+    MO_LOCATIONS,
+    MO_OBSTACLE_SAME,
+    MO_OCCUPANTS,
+    MO_PLUS_ROLL,
+    MO_RAM_DV,
+    MO_RAM_MISS,
+    MO_SIDE_SAME,
+    MO_SKID_ROUNDING,
+    MO_STALL_DV,
+    MO_WALKER_DAMAGE,
     SCALE_KILLS,
     VCLASS_MECHA,
     VS_NO_MOVE,
@@ -104,31 +120,6 @@ CTL_AIR_SPIN = 5
 OCC_NONE = 0
 OCC_OWN_WEIGHT = 1
 OCC_THROUGH_HULL = 2
-#: ``mo.opts``: the flag, the DV shift (5 under Interlock with ``manoeuvre_dv: full``),
-#: ``plus_roll``, the conditions' DV (M-52), ``ground_loss: literal``, ``skid_rounding``
-#: (SKID_*), the stall's DV, altitude lost out of control, a walker's fall hurts, the speed
-#: change a phase (0: any), ``side_ram: both_same``, ``collision_obstacle: same_dc``,
-#: ``collision_occupants`` (OCC_*), ``ram_miss_control``, the index of the hard turn and of
-#: the fixed target's ram in ``mo.dv``, ``impact_locations`` (VA-40; with the vehicle tables
-#: on)
-MO_ANY = 0
-MO_DV_SHIFT = 1
-MO_PLUS_ROLL = 2
-MO_CONDITIONS = 3
-MO_LITERAL = 4
-MO_SKID_ROUNDING = 5
-MO_STALL_DV = 6
-MO_ALTITUDE_LOSS = 7
-MO_WALKER_DAMAGE = 8
-MO_ACCELERATION = 9
-MO_SIDE_SAME = 10
-MO_OBSTACLE_SAME = 11
-MO_OCCUPANTS = 12
-MO_RAM_MISS = 13
-MO_HARD_TURN = 14
-MO_RAM_DV = 15
-MO_LOCATIONS = 16
-N_MO_OPTS = 17
 SKID_FLOOR_MIN1 = 0
 SKID_CEIL = 1
 SKID_FLOOR = 2

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import codes, tactics
 from . import motion as mo
-from . import tactics
 from .tables import manoeuvre_conditions, manoeuvres
 
 __all__ = ["MOTION_FIELDS", "check_motion", "motion_arrays", "uses_motion"]
@@ -80,7 +80,7 @@ def check_motion(ctx, rules, sides: dict) -> None:
 def motion_arrays(scenario, fighters) -> dict:
     """The arrays of :data:`motion.Motion`: per combatant ``mo_i`` (``MI_*``), ``mo_f``
     (altitude, a walker's fall height), the manoeuvre DVs ``mo_dv`` and ``mo_opts``
-    (``motion.MO_*``)."""
+    (``codes.MO_*``)."""
     rules = scenario.rules.values
     n = len(fighters)
     mo_i = np.zeros((n, 4), np.int64)
@@ -93,24 +93,24 @@ def motion_arrays(scenario, fighters) -> dict:
                    member.skill(vehicle.control_skill))  # fmt: skip
         mo_f[c] = (vehicle.altitude, vehicle.height)
     names = list(manoeuvres())
-    opts = np.zeros(mo.N_MO_OPTS, np.int64)
-    opts[mo.MO_ANY] = uses_motion(fighters)
+    opts = np.zeros(codes.N_MO_OPTS, np.int64)
+    opts[codes.MO_ANY] = uses_motion(fighters)
     plus_roll = rules.get("manoeuvre_dv", "full") == "plus_roll"
-    opts[mo.MO_PLUS_ROLL] = plus_roll
-    opts[mo.MO_DV_SHIFT] = 5 if scenario.rules.dice == "interlock" and not plus_roll else 0
-    opts[mo.MO_CONDITIONS] = manoeuvre_conditions()[rules.get("manoeuvre_conditions", "clear")]
-    opts[mo.MO_LITERAL] = rules.get("ground_loss", "by_severity") == "literal"
-    opts[mo.MO_SKID_ROUNDING] = _SKID[rules.get("skid_rounding", "floor_min1")]
-    opts[mo.MO_STALL_DV] = int(rules.get("stall_dv", 14))
-    opts[mo.MO_ALTITUDE_LOSS] = rules.get("spin_altitude_loss", "combat_move") == "combat_move"
-    opts[mo.MO_WALKER_DAMAGE] = bool(rules.get("walker_fall_damage", False))
-    opts[mo.MO_ACCELERATION] = 10 if rules.get("acceleration", "vehicles") == "vehicles" else 0
-    opts[mo.MO_SIDE_SAME] = rules.get("side_ram", "each_other") == "both_same"
-    opts[mo.MO_OBSTACLE_SAME] = rules.get("collision_obstacle", "same_dc") == "same_dc"
-    opts[mo.MO_OCCUPANTS] = _OCCUPANTS[rules.get("collision_occupants", "own_weight")]
-    opts[mo.MO_RAM_MISS] = bool(rules.get("ram_miss_control", True))
-    opts[mo.MO_LOCATIONS] = bool(rules.get("impact_locations", False))  # tables on: checked
-    opts[mo.MO_HARD_TURN] = names.index("hard turn")
-    opts[mo.MO_RAM_DV] = names.index("ram")
+    opts[codes.MO_PLUS_ROLL] = plus_roll
+    opts[codes.MO_DV_SHIFT] = 5 if scenario.rules.dice == "interlock" and not plus_roll else 0
+    opts[codes.MO_CONDITIONS] = manoeuvre_conditions()[rules.get("manoeuvre_conditions", "clear")]
+    opts[codes.MO_LITERAL] = rules.get("ground_loss", "by_severity") == "literal"
+    opts[codes.MO_SKID_ROUNDING] = _SKID[rules.get("skid_rounding", "floor_min1")]
+    opts[codes.MO_STALL_DV] = int(rules.get("stall_dv", 14))
+    opts[codes.MO_ALTITUDE_LOSS] = rules.get("spin_altitude_loss", "combat_move") == "combat_move"
+    opts[codes.MO_WALKER_DAMAGE] = bool(rules.get("walker_fall_damage", False))
+    opts[codes.MO_ACCELERATION] = 10 if rules.get("acceleration", "vehicles") == "vehicles" else 0
+    opts[codes.MO_SIDE_SAME] = rules.get("side_ram", "each_other") == "both_same"
+    opts[codes.MO_OBSTACLE_SAME] = rules.get("collision_obstacle", "same_dc") == "same_dc"
+    opts[codes.MO_OCCUPANTS] = _OCCUPANTS[rules.get("collision_occupants", "own_weight")]
+    opts[codes.MO_RAM_MISS] = bool(rules.get("ram_miss_control", True))
+    opts[codes.MO_LOCATIONS] = bool(rules.get("impact_locations", False))  # tables on: checked
+    opts[codes.MO_HARD_TURN] = names.index("hard turn")
+    opts[codes.MO_RAM_DV] = names.index("ram")
     return {"mo_i": mo_i, "mo_f": mo_f,
             "mo_dv": np.asarray(list(manoeuvres().values()), np.int64), "mo_opts": opts}

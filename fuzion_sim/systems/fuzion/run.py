@@ -14,7 +14,7 @@ from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import codes, dispatch, kernel, kernel_duel, kernel_duel_plain, kernel_squad, kernel_standing
 from . import tactics as tx
-from .codes import N_EV_FIELDS, OPT_ANY_HAZARD, OPT_ANY_MISSILE
+from .codes import DO_ON, IO_ANY, IO_BLOCK, MO_ANY, N_EV_FIELDS, OPT_ANY_HAZARD, OPT_ANY_MISSILE
 from .compile import (
     ARM_FLOAT_FIELDS,
     ARM_INT_FIELDS,
@@ -27,8 +27,6 @@ from .compile import (
     standing_plan,
 )
 from .compile import compile_scenario as _compile
-from .dogfight_build import DO_ON
-from .motion import MO_ANY
 from .tables import hit_locations, vehicle_location_names
 from .terrain import TZ_HEADER
 
@@ -231,11 +229,11 @@ def features(plan: Plan) -> kernel.Features:
     options = plan.options
     actions = plan.rules[:, 2]
     hazards = bool(options[codes.OPT_ANY_HAZARD])
-    scene = bool(plan.im_opts[0])
+    scene = bool(plan.im_opts[IO_ANY])
     dogfights = bool(plan.df_opts[DO_ON])
     arcs = bool((column("w_arc") != codes.ARC_ALL).any()) or bool(
         (plan.v_eff == codes.EFF_WEAPON).any())
-    block = scene and bool(plan.im_opts[4])
+    block = scene and bool(plan.im_opts[IO_BLOCK])
     semi = (column("w_autofire") == 0) & (column("w_rof") > 1)
     return kernel.Features(
         vehicles=bool(options[codes.OPT_ANY_VEHICLE]),
@@ -387,7 +385,7 @@ def _schema(plan: FightPlan) -> OutcomeSchema:
 
 def has_impacts(plan: FightPlan) -> bool:
     """Whether the fight has an obstacle or a drop (the general kernel's plan only)."""
-    return plan.kernel == "general" and bool(plan.arrays.im_opts[0])
+    return plan.kernel == "general" and bool(plan.arrays.im_opts[IO_ANY])
 
 
 def has_hazards(plan: FightPlan) -> bool:
@@ -398,12 +396,12 @@ def has_hazards(plan: FightPlan) -> bool:
 
 def has_motion(plan: FightPlan) -> bool:
     """Whether a vehicle's tactics drive it (the general kernel's plan only)."""
-    return plan.kernel == "general" and bool(plan.arrays.mo_opts[0])
+    return plan.kernel == "general" and bool(plan.arrays.mo_opts[MO_ANY])
 
 
 def has_dogfights(plan: FightPlan) -> bool:
     """Whether a tactic names ``dogfight`` (the general kernel's plan only)."""
-    return plan.kernel == "general" and bool(plan.arrays.df_opts[0])
+    return plan.kernel == "general" and bool(plan.arrays.df_opts[DO_ON])
 
 
 def has_missiles(plan: FightPlan) -> bool:

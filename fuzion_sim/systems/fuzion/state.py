@@ -23,6 +23,8 @@ Tables of a trial's state (``kernel.run_chunk`` allocates them, zeroed, once a c
 
 from __future__ import annotations
 
+from .codes import number
+
 __all__ = ["ENGAGEMENT", "PLAN_FLOAT", "PLAN_INT", "STATE_BOOL", "STATE_FLOAT",
            "STATE_INT"]  # fmt: skip
 
@@ -110,14 +112,5 @@ ENGAGEMENT = ("e_from", "e_tgt", "e_left", "e_rounds", "e_round", "e_bonus", "e_
               "e_hit")  # fmt: skip
 
 
-def _number(*tables: tuple[str, ...]) -> None:
-    """Each name of ``tables`` as a module constant, its row: ``REF = PLAN_INT.index("ref")``."""
-    for table in tables:
-        for row, name in enumerate(table):
-            constant = name.upper()
-            if constant in globals():
-                raise ValueError(f"row {name!r} is declared twice")
-            globals()[constant] = row
-
-
-_number(PLAN_INT, PLAN_FLOAT, STATE_INT, STATE_BOOL, STATE_FLOAT, ENGAGEMENT)
+for _table in (PLAN_INT, PLAN_FLOAT, STATE_INT, STATE_BOOL, STATE_FLOAT, ENGAGEMENT):
+    number(globals(), _table)
