@@ -165,7 +165,7 @@ class Fuzion(RuleSystem):
         from . import kernel, run
 
         people = kernel.kernel_for(run.features(plan.arrays)) is kernel.kernel_for(kernel.PEOPLE)
-        return 35.0 if people else 115.0
+        return 40.0 if people else 110.0
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
