@@ -182,9 +182,14 @@ def switch_comments(name: str) -> dict[str, str]:
             while i >= previous_end and lines[i].strip().startswith("#"):
                 comments.insert(0, lines[i].strip().lstrip("#").strip())
                 i -= 1
-            # a section's heading comment ("--- falls and knockback ...") and paths into the
-            # rulings folder are for the code's reader, not the reference's
-            comments = [c for c in comments if "../" not in c and not c.startswith("---")]
+            # a section's heading comment ("--- falls and knockback ...", with the lines that go
+            # on from it) and paths into the rulings folder are for the code's reader, not the
+            # reference's
+            heading = next((k for k, c in enumerate(comments) if c.startswith("---")), None)
+            if heading is not None:
+                ends = [k for k, c in enumerate(comments) if k >= heading and c.endswith("---")]
+                comments = comments[:heading] + (comments[ends[0] + 1:] if ends else [])
+            comments = [c for c in comments if "../" not in c]
             if isinstance(key, ast.Constant) and comments:
                 found[key.value] = " ".join(comments)
             previous_end = value.end_lineno

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import pickle
 from pathlib import Path
 
 from numba import njit
@@ -132,8 +133,26 @@ def _frozen(value):
     return value
 
 
+class _IndexFile(caching.IndexDataCacheFile):
+    """A cache index that another version of the package wrote and this one cannot read is a
+    miss. numba unpickles an index's entries before it compares their stamp, and an entry's
+    signature names its argument types' classes by module: after a module moved, a stale index
+    (in ``NUMBA_CACHE_DIR``, which outlives an upgrade) raised instead of recompiling."""
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except (ImportError, AttributeError, pickle.UnpicklingError, EOFError):
+            return {}
+
+
 class _Cache(caching.FunctionCache):
-    """numba's cache, keyed by :func:`_frozen` closure variables."""
+    """numba's cache, keyed by :func:`_frozen` closure variables, its index read by
+    :class:`_IndexFile`."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file.__class__ = _IndexFile
 
     def _index_key(self, sig, codegen):
         closure = self._py_func.__closure__ or ()

@@ -428,3 +428,39 @@ def test_jit_caches_a_closure_that_holds_jitted_functions(tmp_path):
         assert both == (alone if cache == "tagged" else [alone[0], alone[0]])
     loaded = "(k := toy.make(True, '1'))(1) * 0 + sum(k.stats.cache_hits.values())"
     assert run(loaded, "tagged") == ["1"]
+
+
+def test_jit_cache_written_by_another_layout_is_a_miss(tmp_path):
+    """A cache index that names a class from a module that has since moved (a namedtuple
+    argument's type, pickled by module) is a miss that recompiles, not an ImportError: a user's
+    ``NUMBA_CACHE_DIR`` outlives an upgrade that moves modules (the control: numba's own index
+    reader raises)."""
+    import subprocess
+    import sys
+
+    def write(shapes):
+        (tmp_path / "toy.py").write_text(
+            f"from {shapes} import Pair\nfrom fuzion_sim._jit import jit\n\n"
+            "@jit\ndef total(p):\n    return p.a + p.b\n\n"
+            "def run(reader):\n"
+            "    if reader == 'numba':\n"
+            "        from numba.core import caching\n"
+            "        total._cache._cache_file.__class__ = caching.IndexDataCacheFile\n"
+            "    return total(Pair(1, 2))\n")  # fmt: skip
+        (tmp_path / f"{shapes}.py").write_text(
+            "from collections import namedtuple\nPair = namedtuple('Pair', 'a b')\n")
+
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(reader):
+        return subprocess.run([sys.executable, "-c", f"import toy; print(toy.run({reader!r}))"],
+                              env=env, capture_output=True, text=True)  # fmt: skip
+
+    write("shapes")
+    assert run("ours").stdout.split() == ["3"]  # compiled and cached
+    (tmp_path / "shapes.py").unlink()
+    write("moved")
+    numba_own = run("numba")
+    assert numba_own.returncode != 0 and "No module named 'shapes'" in numba_own.stderr
+    assert run("ours").stdout.split() == ["3"]

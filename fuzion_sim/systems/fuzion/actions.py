@@ -62,9 +62,9 @@ _TARGET_AS_OWN = np.array(
 
 
 #: What the tactics read beyond the sheet: the missile engagements in flight at each
-#: (``missile.MState.incoming``), the environment (``hazard.HState.env``), the vehicles in
-#: motion (``motion.Motion``: control state, MOVE now, altitude) and the dogfights
-#: (``dogfight.DState.dfs``: partner, margin, tailing).
+#: (``missiles.room.MState.incoming``), the environment (``hazards.room.HState.env``), the vehicles
+#: in motion (``motion.room.Motion``: control state, MOVE now, altitude) and the dogfights
+#: (``dogfights.room.DState.dfs``: partner, margin, tailing).
 Sense = namedtuple("Sense", "incoming env motion dogfight_state")
 
 
@@ -147,13 +147,13 @@ def tactic_variable(arg, a, tgt, d_at, now, side, is_out, hits, stun, hits_max, 
     """The value of a condition's variable ``arg`` (``tactics.V_*``) for combatant ``a``
     aiming at ``tgt`` (``target.*`` variables read the target) ``d_at`` metres away.
     ``w_missile``: the missiles one launch of each combatant's weapon fires (0: not a missile
-    weapon); ``incoming`` (``missile.MState.incoming``): the missile engagements in flight
+    weapon); ``incoming`` (``missiles.room.MState.incoming``): the missile engagements in flight
     against each. ``k``: the row in ``arms`` (``arsenal.Arsenal``) of the weapon the rule
     names when it is not the one in hand (-1: the one in hand), whose shots, range, reach and
     missiles the rule reads. ``sense`` (:data:`Sense`): the missile engagements in flight at
-    each (``incoming``) and the environment (``env`` int64[C, 3], ``hazard.HState.env``: in a
+    each (``incoming``) and the environment (``env`` int64[C, 3], ``hazards.room.HState.env``: in a
     hazard zone, phases of breath left) and the vehicles in motion (``motion``,
-    ``motion.Motion``)."""
+    ``motion.room.Motion``)."""
     n_comb = side.shape[0]
     shots = ammo[a]
     rng = w_range[a]

@@ -42,7 +42,7 @@ def equip(a, k, arms, wp, sh, md, mc, st, wh, w_shots, w_reload, w_arc, reloadin
     it was left; the one put down keeps its own, a reload under way is lost, and so is the aim,
     which was with the other weapon). The columns are ``compile.ARM_INT_FIELDS`` then
     ``ARM_FLOAT_FIELDS``; the arrays they go to are the kernel's groups' (``strike.Weapons``
-    ``wp``, ``Sheet`` ``sh``, ``Mods`` ``md``, ``hull.Mecha`` ``mc``, ``Stance`` ``st``,
+    ``wp``, ``Sheet`` ``sh``, ``Mods`` ``md``, ``vehicles.room.Mecha`` ``mc``, ``Stance`` ``st``,
     ``Where`` ``wh``) and three of its own."""
     old = arms.cur[a]
     if old == k:

@@ -31,7 +31,7 @@ from fuzion_sim.validation.checks import (
 from fuzion_sim.validation.keypath import format_path
 
 from . import catalogue, tables, tactics
-from .build_vehicle import parse_weight
+from .features.vehicles.build import parse_weight
 from .model import (
     ABORTS,
     AREA_BASES,
@@ -74,7 +74,7 @@ COMBATANT_KEYS = (
     "targeting", "surprised", "cover", "prone", "crouched", "obscured", "braced", "silhouetted",
     "size", "modifiers", "defence_modifiers", "drawn", "abort", "sdp", "kills", "called_shot",
     "vehicle", "weight",
-    "poison", "resting",  # the environment (hazard_build.py)
+    "poison", "resting",  # the environment (features/hazards/build.py)
     "push",  # pushing (M-75)
 )  # fmt: skip
 #: The most extra STR levels a push may call on without the WILL + Concentration roll (M-75).
@@ -83,7 +83,7 @@ WEAPON_KEYS = (
     "name", "skill", "kind", "damage", "dc", "accuracy", "range", "rof", "shots", "min_str",
     "ap", "autofire", "energy", "hands", "notes", "category", "cost", "area", "reload_actions",
     "kills", "blade", "bow", "power_points", "burst", "barrels", "explosive", "missile",
-    "thrown",  # an object thrown (M-73, VA-49; throw_build.py)
+    "thrown",  # an object thrown (M-73, VA-49; features/scene/throws.py)
 )  # fmt: skip
 #: Keys of a weapon's ``missile:`` mapping (F18, M-42 to M-45).
 MISSILE_KEYS = ("dv", "cluster", "smartness")
@@ -181,7 +181,7 @@ def build_weapon_mapping(entry: dict, ctx: Context, parts: Sequence) -> Weapon:
     name = check_str(ctx, at("name"), entry["name"])
     skill = _skill_name(ctx, at("skill"), entry["skill"])
     if given("thrown"):  # an object thrown: its damage and range from the tables (VA-49)
-        from .throw_build import thrown_weapon
+        from .features.scene.throws import thrown_weapon
 
         return thrown_weapon(ctx, parts, entry, name, skill)
     kills = opt("kills", lambda p, v: check_int(ctx, p, v, minimum=0, maximum=MAX_WEAPON_KILLS), 0)
@@ -574,24 +574,24 @@ def build_side_options(ctx: Context, parts, value: dict) -> dict:
 def build_member(ctx: Context, parts, value, side: str, side_options: dict):
     """Validate one combatant's mapping and build its :class:`Combatant` (``side_options``: the
     side's own keys, :func:`build_side_options`). A member with ``vehicle:`` is a vehicle and
-    its crew: a tuple of combatants, the vehicle first (``build_vehicle.vehicle_members``)."""
+    its crew: a tuple of combatants, the vehicle first (``vehicles.build.vehicle_members``)."""
     surprise = side_options.get("surprised") and isinstance(value, dict) and (
         "surprised" not in value)
     if isinstance(value, dict) and "vehicle" in value:
-        from .build_vehicle import vehicle_members
+        from .features.vehicles.build import vehicle_members
 
         members = vehicle_members(ctx, parts, value, side, _combatant, build_weapon_mapping)
         if surprise:
             members = tuple(dataclasses.replace(m, surprised=True) for m in members)
         return members
-    if isinstance(value, dict):  # dogfights are for flying vehicles (dogfight_build.py)
-        from .dogfight_build import check_dogfight_tactics
+    if isinstance(value, dict):  # dogfights are for flying vehicles (features/dogfights/build.py)
+        from .features.dogfights.build import check_dogfight_tactics
 
         check_dogfight_tactics(ctx, [*parts, "tactics"], value.get("tactics"),
                                "a person is not one")  # fmt: skip
     combatant = _combatant(ctx, parts, value, side)
     if isinstance(value, dict) and ("poison" in value or "resting" in value):
-        from .hazard_build import member_environment  # poison:, resting: (VA-47, VA-48)
+        from .features.hazards.build import member_environment
 
         combatant = member_environment(ctx, parts, value, combatant)
     if isinstance(value, dict) and "push" in value:

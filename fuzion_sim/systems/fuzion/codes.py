@@ -209,25 +209,25 @@ OPTIONS = (
 N_OPTIONS = number(globals(), OPTIONS, "OPT_")
 __all__ += [f"OPT_{name.upper()}" for name in OPTIONS]
 
-#: ``Plan.im_opts`` (falls and obstacles, ``impact_build.impact_arrays``): whether the fight has
+#: ``Plan.im_opts`` (falls and obstacles, ``scene.build.impact_arrays``): whether the fight has
 #: an obstacle, a drop or terrain (the kernel's one flag), Stun damage (VA-37 impact_damage:
 #: stun), armour applies (impact_armour), VA-41's mode, and whether obstacles block moves on
 #: foot and lines of fire (M-10 obstacles_block). ``IO_<NAME>`` is each slot's index.
 IMPACT_OPTIONS = ("any", "stun", "armour", "kb_mode", "block")
 number(globals(), IMPACT_OPTIONS, "IO_")
-#: ``Plan.mo_opts`` (vehicles in motion, ``motion.py``), ``MO_<NAME>`` each slot's index: the
-#: flag, the DV shift (5 under Interlock with ``manoeuvre_dv: full``), ``plus_roll``, the
-#: conditions' DV (M-52), ``ground_loss: literal``, ``skid_rounding`` (``motion.SKID_*``), the
+#: ``Plan.mo_opts`` (vehicles in motion, ``features/motion/room.py``), ``MO_<NAME>`` each slot's
+#: index: the flag, the DV shift (5 under Interlock with ``manoeuvre_dv: full``), ``plus_roll``, the
+#: conditions' DV (M-52), ``ground_loss: literal``, ``skid_rounding`` (``motion.room.SKID_*``), the
 #: stall's DV, altitude lost out of control, a walker's fall hurts, the speed change a phase
 #: (0: any), ``side_ram: both_same``, ``collision_obstacle: same_dc``, ``collision_occupants``
-#: (``motion.OCC_*``), ``ram_miss_control``, the index of the hard turn and of the fixed
+#: (``motion.room.OCC_*``), ``ram_miss_control``, the index of the hard turn and of the fixed
 #: target's ram in ``mo.dv``, ``impact_locations`` (VA-40; with the vehicle tables on).
 MOTION_OPTIONS = ("any", "dv_shift", "plus_roll", "conditions", "literal", "skid_rounding",
                   "stall_dv", "altitude_loss", "walker_damage", "acceleration", "side_same",
                   "obstacle_same", "occupants", "ram_miss", "hard_turn", "ram_dv",
                   "locations")  # fmt: skip
 N_MO_OPTS = number(globals(), MOTION_OPTIONS, "MO_")
-#: ``Plan.df_opts`` (dogfights, ``dogfight_build.dogfight_arrays``), ``DO_<NAME>`` each slot's
+#: ``Plan.df_opts`` (dogfights, ``dogfights.build.dogfight_arrays``), ``DO_<NAME>`` each slot's
 #: index: the room is on, one roll a round, a tie both win, intercept by Perception, the
 #: break-off's rounds and whether it is d6/2, and the Advantage chart (VA-32).
 DOGFIGHT_OPTIONS = ("on", "per_round", "tie_both", "perception", "break_rounds", "break_d6",
@@ -376,7 +376,7 @@ EVENT_OUT_OF_ARC = 28  # ACTOR's vehicle weapon does not bear on TARGET; FLAG_HI
 EVENT_CRITICAL = 29  # ACTOR's critical location EV_RAW (vehicle location) destroyed: effect
 #                      EV_THROUGH (EFF_*)
 EVENT_NO_WEAPON = 30  # ACTOR's vehicle weapon is out of action (its Weapon location lost)
-# --- falls and knockback into obstacles (impact.py) ------------------------------
+# --- falls and knockback into obstacles (features/scene/room.py) ------------------------------
 # ACTOR falls EV_RAW centimetres (a jump, EV_ACTION jump, or knocked into a drop TARGET: the
 # drop's index): EV_DV the DC, EV_ROLL the damage rolled, EV_THROUGH through, EV_HITS /
 # EV_STUN after, EV_X / EV_Y where it lands (cm); FLAG_DEAD / FLAG_OUT / FLAG_DYING
@@ -386,11 +386,11 @@ EVENT_FALL = 40
 # knockback distance in cm, EV_X / EV_Y where it stops; FLAG_HIT: the obstacle broke (it went
 # through)
 EVENT_COLLISION = 41
-# --- the environment (hazard.py); codes 42-43 ---
+# --- the environment (features/hazards/room.py); codes 42-43 ---
 EVENT_HAZARD = 42  # ACTOR takes a hazard's damage: TARGET the zone (-1: its own poison),
 #   EV_ACTION the source (hazard.HZ_*), EV_RAW dice, EV_THROUGH through, EV_HITS/EV_STUN after
 EVENT_BREATH = 43  # ACTOR is out of breath (TARGET the asphyxiating zone)
-# --- vehicles in motion (motion.py); codes 44-47 and 52 ---
+# --- vehicles in motion (features/motion/room.py); codes 44-47 and 52 ---
 # ACTOR's manoeuvre roll (EV_ACTION the action, EV_ROLL the total, EV_DV the DV, EV_SHOTS the
 # manoeuvre's index in manoeuvres.yaml, -1 a steer's hard turn; FLAG_HIT made it), or, with
 # EV_ACTION 0, its loss of control: EV_RAW the state (motion.CTL_*), EV_DV the miss, EV_SHOTS
@@ -411,7 +411,7 @@ EVENT_CRASH = 52
 # ACTOR's way to TARGET (EV_ACTION a move; EV_X / EV_Y where it stopped) or its line of fire
 # (EV_ACTION the attack; spent) is blocked by obstacle EV_RAW (M-10)
 EVENT_BLOCKED = 51
-# --- dogfights (dogfight.py); codes 48-50 (44-47 are the manoeuvres') ---
+# --- dogfights (features/dogfights/room.py); codes 48-50 (44-47 are the manoeuvres') ---
 # ACTOR wins the dogfight roll against TARGET by EV_RAW (0: a tie, neither wins): EV_AV / EV_DV
 # the totals, EV_ROLL / EV_THROUGH the dice, EV_LOCATION the position (dogfight.POS_*),
 # EV_ACTION what roll (dogfight.DF_*: a phase's, the engaging one, the Perception intercept),

@@ -12,11 +12,11 @@ import yaml
 
 from ...validation.model import Scenario
 from . import codes, dice, tables, tactics
-from .dogfight_build import dogfight_arrays
-from .hazard_build import hazard_arrays, hazard_options
-from .impact_build import impact_arrays
+from .features.dogfights.build import dogfight_arrays
+from .features.hazards.build import hazard_arrays, hazard_options
+from .features.motion.build import motion_arrays
+from .features.scene.build import impact_arrays
 from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
-from .motion_build import motion_arrays
 from .rules import (
     FISTS_DC,
     KILLING,
@@ -371,7 +371,7 @@ def compile_scenario(scenario: Scenario) -> Plan:
         w.missile is not None for c in fighters for w in (c.arsenal or (c.weapon,))))
     mecha_options(options, rules)
     mecha = mecha_arrays(fighters, rules)
-    hazard_options(options, scenario)  # the environment (hazard_build.py)
+    hazard_options(options, scenario)  # the environment (features/hazards/build.py)
 
     # size and silhouette stay with a combatant; cover and posture it leaves when it moves
     mods_t = [target_modifiers("none", c.size, False, False, c.silhouetted) for c in fighters]

@@ -87,7 +87,7 @@ def describe_member(c) -> str:
                 f"{c.skill(w.skill)}{more}{armour}; {pools}")
     thrown = getattr(w, "thrown", None)
     if thrown is not None and thrown.figures is not None:  # M-73, VA-49
-        from .throw_build import describe_throw
+        from .features.scene.throws import describe_throw
 
         armour = f" ({describe_throw(thrown.figures)}; {w.shots} thrown){armour}"
     return (

@@ -25,12 +25,12 @@ import numpy as np
 
 from . import codes
 from . import tactics as tx
-from .build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .compile import Plan, pair_distances
-from .hazard_build import HAZARD_KEYS, POISON_KEYS
-from .impact_build import DROP_KEYS, OBSTACLE_KEYS, TERRAIN_KEYS
+from .features.hazards.build import HAZARD_KEYS, POISON_KEYS
+from .features.scene.build import DROP_KEYS, OBSTACLE_KEYS, TERRAIN_KEYS
+from .features.scene.throws import THROWN_KEYS
+from .features.vehicles.build import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
 from .model import HAZARD_SWITCHES, IMPACT_SWITCHES, PERSON_VA_SWITCHES, SWITCHES, THROW_SWITCHES
-from .throw_build import THROWN_KEYS
 
 __all__ = [
     "HONOURS", "KERNELS", "SPECIALISED", "Honour", "blocking_keys", "blocking_reasons",
@@ -123,7 +123,7 @@ def no_magazines(plan: Plan) -> bool:
 @condition("a hazard zone, a poison or a push (the environment)")
 def no_hazards(plan: Plan) -> bool:
     """No hazard zone, no poison and nobody pushing (M-75: END a phase): the environment room
-    (hazard.py) is the general kernel's."""
+    (features/hazards/room.py) is the general kernel's."""
     return not plan.options[codes.OPT_ANY_HAZARD]
 
 
@@ -275,7 +275,7 @@ def _row(key, why, standing=None, squad=_SAME, duel=_SAME) -> Honour:
     return Honour(key, standing, squad, duel, why)
 
 
-_HAZARD_WORD = "the general kernel (hazard.py)"
+_HAZARD_WORD = "the general kernel (features/hazards/room.py)"
 _DESCRIPTIVE = "descriptive: recorded with the scenario, read by no rule"
 _MOVING = "read only when someone moves; the standing kernels run fights where nobody does"
 _STATIC = "in the static pair tables (modifier, armour) worked out once per plan"
@@ -289,11 +289,12 @@ _VEHICLE_SWITCHES = tuple(k for k, v in SWITCHES.items()
                           if v.ruling.startswith("VA-") and k not in PERSON_VA_SWITCHES
                           and k not in IMPACT_SWITCHES and k not in HAZARD_SWITCHES
                           and k not in THROW_SWITCHES and k != "moving_target")  # fmt: skip
-_HAZARD = "the environment (hazard zones, breath, poison; hazard.py): the general kernel"
+_HAZARD = ("the environment (hazard zones, breath, poison; features/hazards/room.py): the general "
+           "kernel")
 _SUIT = "powered armour (M-35, F30): the general kernel"
 _IMPACT = "falls, knockback into obstacles and terrain: the general kernel"
-_THROWN = ("built into the weapon's dc, kills, range and shots (throw_build.py); its objects "
-           "are a magazine: the general kernel")
+_THROWN = ("built into the weapon's dc, kills, range and shots (features/scene/throws.py); its "
+           "objects are a magazine: the general kernel")
 
 #: Every key a Fuzion scenario can hold, and when each specialised kernel honours it.
 HONOURS: tuple[Honour, ...] = (
@@ -456,7 +457,7 @@ HONOURS: tuple[Honour, ...] = (
       for key in _VEHICLE_WEAPON_KEYS),
     *(_row(f"rules.{key}", "read only with a vehicle: " + _VEHICLE, standing=no_vehicles)
       for key in _VEHICLE_SWITCHES),
-    # falls and knockback into obstacles (impact.py): the general kernel only
+    # falls and knockback into obstacles (features/scene/room.py): the general kernel only
     _row("obstacles", _IMPACT, standing=no_impacts),
     _row("drops", _IMPACT, standing=no_impacts),
     _row("terrain", _IMPACT, standing=no_impacts),

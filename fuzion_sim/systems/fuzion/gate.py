@@ -1,12 +1,12 @@
 """The general kernel's one call between the tactics' choice and the action: what may change or
 stop the action before it is made.
 
-* a dogfight (``dogfight.dogfight_choice``): ``dogfight`` and ``break_off`` become runs toward
+* a dogfight (``dogfights.room.dogfight_choice``): ``dogfight`` and ``break_off`` become runs toward
   or away from the target, and an attack the chart bars at the partner is spent;
 * the weapon a rule names is taken up, and a vehicle weapon must bear on its arc
   (``arsenal.take_up``: the vehicle turns to face the target, or its gunner waits);
-* a wall in the line of fire (M-10: nobody shoots through a solid object; ``impact.line_blocked``)
-  spends an attack with a weapon.
+* a wall in the line of fire (M-10: nobody shoots through a solid object;
+  ``scene.room.line_blocked``) spends an attack with a weapon.
 
 Each of these rooms once had its own call in the trial loop, and every call site there costs,
 taken or not (PERFORMANCE-NOTES lessons 13 to 16): the kernel calls :func:`gate` once, behind one
@@ -29,8 +29,8 @@ from .codes import (
     EVENT_OUT_OF_ARC,
     FLAG_HIT,
 )
-from .dogfight import dogfight_choice
-from .impact import line_blocked
+from .features.dogfights.room import dogfight_choice
+from .features.scene.room import line_blocked
 from .kernel_parts import log_event
 
 __all__ = ["gate", "gated"]

@@ -172,11 +172,16 @@ from .codes import (
     V_ROWS,
     VS_NO_MOVE,
 )
-from .dogfight import Dogfight, DState, dogfight_phase, dogfight_reset
+from .features.dogfights.room import Dogfight, DState, dogfight_phase, dogfight_reset
+from .features.hazards.room import Hazards, HState, flee, hazard_phase, hazard_reset
+from .features.missiles.room import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
+from .features.motion.build import MF_ALT, MF_HEIGHT, MI_LOCO, MI_MOVE, MI_SKILL, MI_SPEED
+from .features.motion.room import Motion, bump, control_turn, drive
+from .features.motion.room import reset_trial as motion_reset
+from .features.scene.room import Impacts, jump, reset_trial
+from .features.scene.terrain import has_terrain
+from .features.vehicles.room import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .gate import gate, gated
-from .hazard import Hazards, HState, flee, hazard_phase, hazard_reset
-from .hull import Mecha, Vehicles, VState, carry_crew, crew_fate
-from .impact import Impacts, jump, reset_trial
 from .kernel_parts import (
     choose_target,
     comes_back,
@@ -185,10 +190,6 @@ from .kernel_parts import (
     sort_by_key,
     wake_and_bleed,
 )
-from .missile import ENGAGEMENTS_PER_ACTION, Missiles, MState, evade_turn, launch
-from .motion import Motion, bump, control_turn, drive
-from .motion import reset_trial as motion_reset
-from .motion_build import MF_ALT, MF_HEIGHT, MI_LOCO, MI_MOVE, MI_SKILL, MI_SPEED
 from .rules import (
     effective,
     fight_result,
@@ -215,7 +216,6 @@ from .strike import (
     shots_fired,
     take_wounds,
 )
-from .terrain import has_terrain
 
 
 def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, motion, jumps, drives,
@@ -343,11 +343,11 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
             (0: none, M-35).
         im_row ... im_opts, terrain
-            Falls, obstacles and terrain (``impact_build.impact_arrays``): each
+            Falls, obstacles and terrain (``scene.build.impact_arrays``): each
             combatant's row of the Falling & Collisions table, the obstacles' rectangles and
             structure, the drops, the table's DC and Kills, its column bands, the switches
             (``im_opts[IO_ANY]``: any obstacle, drop or terrain, the one flag) and the terrain zones
-            (``terrain.py``).
+            (``features/scene/terrain.py``).
         winner : int8[n_trials]; end_slot : int32[n_trials]
             Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
         out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
@@ -367,16 +367,16 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             each took, its knockbacks into an obstacle, the damage they did through its defences,
             and the obstacles it broke through.
         hz_kind ... hz_tick
-            The environment (``hazard_build.hazard_arrays``, ``hazard.Hazards``): the hazard zones,
-            whom they reach, armour against them, breath, carried poison, the slots ending a phase.
-        hazard_damage, hazard_phases, hazard_out, breath_out, breathless : int32[n_trials, C]
+            The environment (``hazards.build.hazard_arrays``, ``hazards.room.Hazards``): the hazard
+            zones, whom they reach, armour against them, breath, carried poison, the slots ending a
+        phase. hazard_damage, hazard_phases, hazard_out, breath_out, breathless : int32[n_trials, C]
             Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
             taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
             breath ran out, and the time unit it did (0: never).
         df_opts, df_fly, df_skill, df_intel
-            Dogfights (``dogfight_build.dogfight_arrays``, ``dogfight.Dogfight``): the switches
-            and the chart, and per combatant whether it is a flying vehicle with a pilot, its
-            pilot's control skill + Maneuver Value, its pilot's INT + Perception.
+            Dogfights (``dogfights.build.dogfight_arrays``, ``dogfights.room.Dogfight``): the
+            switches and the chart, and per combatant whether it is a flying vehicle with a pilot,
+            its pilot's control skill + Maneuver Value, its pilot's INT + Perception.
         dogfight_rolls, dogfight_won, dogfight_tail, broke_off : int32[n_trials, C]
             Written when a tactic names ``dogfight`` (else (1, 1), not touched): the dogfight rolls
             each made, won (the Advantage or tailing), won by tailing, and 1 when it broke off.
@@ -431,7 +431,8 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         dfs = np.zeros((n_comb, 4), np.int64)
         dfs[:, 0] = -1
         dfs[:, 3] = -1
-        if df_opts[DO_ON] != 0:  # the tailing bonus rides in the pair's modifier (dogfight.py)
+        # the tailing bonus rides in the pair's modifier (features/dogfights/room.py)
+        if df_opts[DO_ON] != 0:
             called_mod = called_mod.copy()
         mi_t = np.ascontiguousarray(mo_i.T)  # vehicles in motion: a row a column of mo_i, mo_f
         mf_t = np.ascontiguousarray(mo_f.T)
@@ -691,7 +692,8 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             if v_eff[k] == EFF_WEAPON:  # a vehicle's weapons may be lost (VA-11)
                 weapon_rooms = True
         n_task = task_table.shape[0]
-        any_obscured = options[OPT_ANY_OBSCURING] != 0  # a hazard zone obscures (hazard.py)
+        # a hazard zone obscures (features/hazards/room.py)
+        any_obscured = options[OPT_ANY_OBSCURING] != 0
         for c in range(n_comb):
             if obscured[c]:
                 any_obscured = True
@@ -712,7 +714,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         md = Mods(tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m, called_loc,
                   called_mod)  # fmt: skip
         hl = Health(hits, stun, dead, gave_up, lose, is_out, penalty, e_ref, e_dex, e_str, damaged)
-        # falls and obstacles, behind one flag (impact.py)
+        # falls and obstacles, behind one flag (features/scene/room.py)
         any_impact = im_opts[IO_ANY] != 0
         im = Impacts(
             im_row,
@@ -795,7 +797,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         for c in range(n_comb):
             if suit_max[c] > 0:
                 any_suit = True
-        # --- the environment (hazard.py): one flag a chunk, three called entry points ---
+        # --- the environment (features/hazards/room.py): one flag a chunk, three entry points ---
         any_hazard = options[OPT_ANY_HAZARD] != 0
         hz = Hazards(
             hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
@@ -803,8 +805,8 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
             options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
         )
-        any_motion = mo.opts[MO_ANY] != 0  # a vehicle's tactics drive it (motion.py)
-        # --- dogfights (dogfight.py): one flag a chunk, four called entry points ---
+        any_motion = mo.opts[MO_ANY] != 0  # a vehicle's tactics drive it (features/motion/room.py)
+        # --- dogfights (features/dogfights/room.py): one flag a chunk, four called entry points ---
         any_dogfight = df_opts[DO_ON] != 0
         df = Dogfight(
             any_dogfight, df_fly, df_skill, df_intel, df_opts[DO_PER_ROUND] != 0,
@@ -1154,7 +1156,8 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                             note_move(moved, a, 0.0, 0.0, 0.0, 0.0, 0.0)  # "moving target"
                             # counts its last action's movement
                         if action != tx.A_ATTACK:  # an attack, the common case, skips these
-                            if hazards and any_hazard and action == tx.A_FLEE_HAZARD:  # hazard.py
+                            # features/hazards/room.py
+                            if hazards and any_hazard and action == tx.A_FLEE_HAZARD:
                                 ne = flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log,
                                           events, ne, now)  # fmt: skip
                                 continue
@@ -1336,7 +1339,8 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                                 events,
                                 ne, now,
                             )  # fmt: skip
-                            if missiles and launching:  # a missile: its engagement (missile.py)
+                            # a missile: its engagement (features/missiles/room.py)
+                            if missiles and launching:
                                 c_attacks[a] += 1
                                 stamp = t_abs if per_phase else rounds_done
                                 s0, s1, s2, s3, ne, sides_left = launch(  # never called (M-77)
@@ -1577,17 +1581,17 @@ class Features(NamedTuple):
     """The rooms a fight uses, worked out from its plan (``run.features``): the general kernel
     is compiled once for each set it meets (:func:`kernel_for`), with only those rooms' code."""
 
-    vehicles: bool  #: a vehicle and its crew (hull.py)
-    suits: bool  #: powered armour (suit.py)
+    vehicles: bool  #: a vehicle and its crew (features/vehicles/room.py)
+    suits: bool  #: powered armour (features/vehicles/suit.py)
     mecha_range: bool  #: an attacker under the mecha range scale (suit.scaled_rmod)
-    missiles: bool  #: a missile weapon (missile.py)
-    scene: bool  #: obstacles, drops or terrain (impact.py, terrain.py)
+    missiles: bool  #: a missile weapon (features/missiles/room.py)
+    scene: bool  #: obstacles, drops or terrain (features/scene/room.py, features/scene/terrain.py)
     ground: bool  #: walls that stop a move on foot, or rough ground (M-10, VA-51)
-    hazards: bool  #: hazard zones, poison or pushing (hazard.py)
-    motion: bool  #: a vehicle's tactics drive it (motion.py)
+    hazards: bool  #: hazard zones, poison or pushing (features/hazards/room.py)
+    motion: bool  #: a vehicle's tactics drive it (features/motion/room.py)
     jumps: bool  #: a tactic jumps (impact.jump)
     drives: bool  #: a tactic names an action after ``jump`` (motion.drive)
-    dogfights: bool  #: a tactic dogfights (dogfight.py)
+    dogfights: bool  #: a tactic dogfights (features/dogfights/room.py)
     arsenal: bool  #: someone fires several weapons (arsenal.py)
     gate: bool  #: the gate between the tactics' choice and the action (gate.py)
     area: bool  #: an area weapon (strike's blast)

@@ -176,7 +176,7 @@ SWITCHES: dict[str, Switch] = {
     "integrity_count": Switch(("total_tenths", "fractional_part"), "total_tenths", "VA-45",
                               "structural integrity: the count of Kills left"),
     # --- falls and knockback into obstacles (M-40, M-59 to M-62, VA-35 to VA-41);
-    # read only in a fight with `obstacles:` or `drops:` (impact.py)
+    # read only in a fight with `obstacles:` or `drops:` (features/scene/room.py)
     "falling_columns": Switch(("six", "eleven"), "six", "VA-35", "falling table columns"),
     "weight_row": Switch(("nearest_ratio", "at_or_below"), "nearest_ratio", "VA-36",
                          "falling table: the weight row"),
@@ -195,7 +195,7 @@ SWITCHES: dict[str, Switch] = {
     # them and add +2 / +4 to a vehicle's manoeuvre DVs there (move_only: they only slow)
     "terrain_effect": Switch(("move_and_dv", "move_only"), "move_and_dv", "VA-51",
                              "terrain slows moves and makes manoeuvres harder"),
-    # --- the environment (M-67 to M-71; hazard.py): read only with `hazards:` or `poison:` ---
+    # --- the environment (M-67 to M-71; features/hazards): read only with `hazards:`, `poison:`
     "hazard_armour": Switch(("ekd", "pd", "none"), "ekd", "VA-46",
                             "armour against fire and electricity"),
     "electricity_damage": Switch(("killing", "stun"), "killing", "VA-46",
@@ -207,7 +207,7 @@ SWITCHES: dict[str, Switch] = {
     "asphyxia_collateral": Switch(bool, True, "VA-47", "asphyxiation costs collateral Stun"),
     "poison_timing": Switch(("minute", "turn"), "minute", "VA-48", "poison damage every"),
     # --- manoeuvres, loss of control, speeds and ramming (M-46 to M-52, M-62 to
-    # M-66; VA-19, VA-27 to VA-31, VA-39, VA-40; motion.py): read only by a vehicle's
+    # M-66; VA-19, VA-27 to VA-31, VA-39, VA-40; features/motion/room.py): read only by a vehicle's
     # steer, accelerate, brake, manoeuvre, regain_control or ram
     "manoeuvre_dv": Switch(("full", "plus_roll"), "full", "VA-27", "manoeuvre DVs"),
     "manoeuvre_conditions": Switch(("clear", "rough", "very_rough"), "clear", "VA-27",
@@ -234,10 +234,10 @@ SWITCHES: dict[str, Switch] = {
     # and critical location; false: to the structure, x1 (needs vehicle_locations on)
     "impact_locations": Switch(bool, False, "VA-40",
                                "a collision rolls the vehicle hit table"),
-    # --- throwing objects (M-73, VA-49; throw_build.py): read only with a `thrown:` weapon ---
+    # --- throwing objects (M-73, VA-49; features/scene/throws.py): only with a `thrown:` weapon
     "thrown_damage": Switch(("collision", "none"), "collision", "VA-49",
                             "damage of a thrown object"),
-    # --- dogfights (M-53 to M-58; dogfight.py): read only when a tactic names `dogfight` ---
+    # --- dogfights (M-53 to M-58; features/dogfights): read only when a tactic names `dogfight`
     "dogfight_cadence": Switch(("phase", "round"), "phase", "VA-33", "dogfight roll every"),
     "dogfight_tie": Switch(("none", "both"), "none", "VA-32",
                            "dogfight tie: who may attack"),
@@ -260,14 +260,15 @@ IMPACT_SWITCHES = (
     "obstacles_block",
     "terrain_effect",
 )
-#: The switches of throwing objects (VA-49; throw_build.py), read at build time for a weapon
-#: with ``thrown:`` (its damage also reads ``weight_row`` and ``collision_speed_bands``).
+#: The switches of throwing objects (VA-49; features/scene/throws.py), read at build time for a
+#: weapon with ``thrown:`` (its damage also reads ``weight_row`` and ``collision_speed_bands``).
 THROW_SWITCHES = ("thrown_damage",)
-#: The environment's switches (VA-46 to VA-48; hazard.py), read only with a hazard or poison.
+#: The environment's switches (VA-46 to VA-48; features/hazards/room.py), read only with a
+#: hazard or poison.
 HAZARD_SWITCHES = ("hazard_armour", "electricity_damage", "hazard_timing", "breath_reset",
                    "asphyxia_collateral", "poison_timing")  # fmt: skip
-#: The dogfights' switches (VA-32 to VA-34; dogfight.py), read only when a tactic names
-#: ``dogfight``.
+#: The dogfights' switches (VA-32 to VA-34; features/dogfights/room.py), read only when a
+#: tactic names ``dogfight``.
 DOGFIGHT_SWITCHES = ("dogfight_cadence", "dogfight_tie", "intercept", "break_off_rounds",
                      "break_off_time")  # fmt: skip
 #: Switches of the vehicle rulings (VA-n) that are read for people too (powered armour, VA-44).
@@ -355,11 +356,12 @@ class Missile:
 
 @dataclass(frozen=True)
 class Thrown:
-    """An object thrown as a weapon (M-73, VA-49; ``throw_build.py``): ``weight_kg`` (its row
+    """An object thrown as a weapon (M-73, VA-49; ``features/scene/throws.py``): ``weight_kg`` (its
+    row
     of the Weight Modifier table), ``aerodynamic`` and ``balanced`` (+1 each to the Throw).
     ``where`` is the key path of the ``thrown:`` mapping, for the errors of the checks made
     once the rules are known (the thrower's lift, the Throw below .5); ``figures`` what they
-    work out (``throw_build.throw_figures``: the lift, the Throw, the metres, the table's
+    work out (``scene.throws.throw_figures``: the lift, the Throw, the metres, the table's
     entry), None until then."""
 
     weight_kg: float
@@ -561,8 +563,8 @@ class Combatant:
     arsenal: tuple[Weapon, ...] = ()
     #: The weight in kg falls and collisions go by (None: a person's 72 kg, VA-36)
     weight_kg: float | None = None
-    # --- the environment (hazard_build.py) ---
-    #: a poison or drug in its blood from the start (VA-48): ``hazard_build.Poison``
+    # --- the environment (features/hazards/build.py) ---
+    #: a poison or drug in its blood from the start (VA-48): ``hazards.build.Poison``
     poison: Any = None
     #: sitting quietly: holds its breath END / 2 phases, not END / 4 (M-71, VA-47)
     resting: bool = False

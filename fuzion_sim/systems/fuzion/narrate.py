@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import codes as k
-from .impact import FALL_OVER_EDGE
-from .narrate_motion import MOTION_KINDS, motion_event, motion_line
+from .features.motion.narrate import MOTION_KINDS, motion_event, motion_line
+from .features.scene.room import FALL_OVER_EDGE
 from .tactics import ACTION_NAMES, ACTIONS
 
 __all__ = ["KIND_NAMES", "event_dicts", "narrate"]
@@ -52,18 +52,18 @@ KIND_NAMES = {
     k.EVENT_FALL: "fall",
     k.EVENT_COLLISION: "collision",
     k.EVENT_BLOCKED: "blocked",  # M-10: a wall in the way of a move or a line of fire
-    k.EVENT_HAZARD: "hazard",  # the environment (hazard.py)
+    k.EVENT_HAZARD: "hazard",  # the environment (features/hazards/room.py)
     k.EVENT_BREATH: "out_of_breath",
-    **MOTION_KINDS,  # vehicles in motion (motion.py)
-    k.EVENT_DOGFIGHT: "dogfight",  # dogfights (dogfight.py)
+    **MOTION_KINDS,  # vehicles in motion (features/motion/room.py)
+    k.EVENT_DOGFIGHT: "dogfight",  # dogfights (features/dogfights/room.py)
     k.EVENT_BREAK_OFF: "break_off",
     k.EVENT_DOGFIGHT_BARRED: "dogfight_barred",
 }
-#: A dogfight event's position (``dogfight.POS_*``), roll (``DF_*``) and break-off (``BO_*``).
+#: A dogfight event's position (``dogfights.room.POS_*``), roll (``DF_*``) and break-off (``BO_*``).
 DOGFIGHT_POSITIONS = ("neutral", "advantage", "tailing")
 DOGFIGHT_ROLLS = ("phase", "engage", "intercept")
 BREAK_OFF_STEPS = ("announce", "lapse", "escape", "mutual", "no_advantage")
-#: What did a hazard's damage (``hazard.HZ_*``): fire, electricity, smoke, poison, asphyxia.
+#: What did a hazard's damage (``hazards.room.HZ_*``): fire, electricity, smoke, poison, asphyxia.
 HAZARD_SOURCES = ("fire", "electricity", "smoke", "poison", "asphyxiation", "pushing")
 #: What a destroyed critical location does to its vehicle (``codes.EFF_*``, VA-10).
 CRITICAL_EFFECTS = {k.EFF_NONE: "none", k.EFF_IMMOBILE: "immobile",
@@ -511,7 +511,8 @@ def _hazard_line(ev: dict) -> str:
 
 
 def _dogfight_event(ev: dict, row: list, kind: str, flags: int) -> None:
-    """The fields of a dogfight event (dogfight.py): ``margin``, ``position``, ``roll``,
+    """The fields of a dogfight event (features/dogfights/room.py): ``margin``, ``position``,
+    ``roll``,
     ``totals`` and ``dice`` of a roll; ``step``, ``rounds`` and ``out`` of a break-off; the
     ``margin`` of a barred attack."""
     if kind == "dogfight":

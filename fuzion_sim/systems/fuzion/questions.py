@@ -39,7 +39,7 @@ def _impact(scenario, target, fall=None, knockback=None, speed=None, thrown=None
     and DC, and ``damage`` (``{"mean", "pmf"}``) through its defences; under
     ``impact_locations: true`` (VA-40) a vehicle's collision from ``aspect`` gives ``located``
     (each location's probability and the damage there)."""
-    from .impact_exact import impact_answer
+    from .features.scene.exact import impact_answer
 
     how = {"fall": fall, "knockback": knockback, "speed": speed}
     if thrown is not None:
@@ -75,7 +75,7 @@ def _hazard(scenario, hazard, target):
     ``target`` after its armour, and its breath there (M-67 to M-71): ``{"hazard", "kind",
     "dc", "target", "damage": {"mean", "pmf"}, ...}`` plus ``breath_phases`` and ``asphyxia``
     for an asphyxiating zone."""
-    from .hazard_exact import scenario_hazard
+    from .features.hazards.exact import scenario_hazard
 
     return scenario_hazard(scenario, hazard, target)
 
@@ -96,7 +96,7 @@ def _manoeuvre(scenario, vehicle, name):
     """The exact odds of member ``vehicle``'s manoeuvre ``name`` (``manoeuvres.yaml``, M-46 to
     M-51): ``p_made``, ``lost`` (each way control is lost and its probability), the pmf of the
     ``miss``, the skid's dice and, for an aircraft, ``p_regain``."""
-    from .motion_exact import manoeuvre_odds
+    from .features.motion.exact import manoeuvre_odds
 
     return {"scenario": scenario.name, **manoeuvre_odds(scenario, vehicle, name)}
 
@@ -124,7 +124,7 @@ def _dogfight(scenario, a, b):
     VA-32, VA-33): ``{"scenario", "a", "b", "a_base", "b_base", "margin": {"mean", "pmf"},
     "positions": {...}, ...}`` (plus the first roll's ``intercept_margin`` under ``intercept:
     perception``)."""
-    from .dogfight_exact import scenario_dogfight
+    from .features.dogfights.exact import scenario_dogfight
 
     return {"scenario": scenario.name, **scenario_dogfight(scenario, a, b)}
 

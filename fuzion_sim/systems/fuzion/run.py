@@ -27,8 +27,8 @@ from .compile import (
     standing_plan,
 )
 from .compile import compile_scenario as _compile
+from .features.scene.terrain import TZ_HEADER
 from .tables import hit_locations, vehicle_location_names
-from .terrain import TZ_HEADER
 
 __all__ = [
     "FightPlan",
@@ -102,7 +102,8 @@ HAZARD_COUNTERS = (
             "3d6 of asphyxiation), over the fights in which it did", per="breath_out"),
 )
 
-#: What the general kernel counts when a vehicle's tactics drive it (motion.py, M-46 to M-66).
+#: What the general kernel counts when a vehicle's tactics drive it (features/motion/room.py, M-46
+#: to M-66).
 MOTION_COUNTERS = (
     Counter("lost_control", "lost_control", "times it lost control (a missed manoeuvre or ram: "
             "M-47 to M-51)"),

@@ -149,7 +149,7 @@ def _tactic_rule() -> dict:
 
 def vehicle_schema(member_props: dict) -> dict:
     """The ``vehicle:`` block (../shared/rulings/vehicles, M-01 to M-31, M-76)."""
-    from . import build_vehicle as bv
+    from .features.vehicles import build as bv
     from .model import ARCS, CREW_ROLES, LOCOMOTIONS, MOUNTS, VEHICLE_CLASSES, WEAPON_SCALES
 
     locations = list(tables.vehicle_location_names())
@@ -257,7 +257,7 @@ def member_schema() -> dict:
     props["push"] = _int(0, build.MAX_PUSH, "pushing (M-75): extra STR levels all fight, 5 END "
                          "a phase each, then STUN")
     props["vehicle"] = vehicle_schema(props)
-    props.update(_environment_member_keys())  # poison:, resting: (hazard_build.py)
+    props.update(_environment_member_keys())  # poison:, resting: (features/hazards/build.py)
     assert set(props) == set(build.COMBATANT_KEYS), set(props) ^ set(build.COMBATANT_KEYS)
     return _object(props, required=("name",), text="a combatant")
 
@@ -271,9 +271,9 @@ def _weight(text: str) -> dict:
 
 def scene_schema() -> dict:
     """The scenario-level ``obstacles``, ``drops`` and ``terrain``
-    (impact_build.py) and ``hazards`` (hazard_build.py)."""
-    from .impact_build import DROP_KEYS, MAX_SCENE, OBSTACLE_KEYS, TERRAIN_KEYS
-    from .terrain import TERRAIN_CLASSES
+    (features/scene/build.py) and ``hazards`` (features/hazards/build.py)."""
+    from .features.scene.build import DROP_KEYS, MAX_SCENE, OBSTACLE_KEYS, TERRAIN_KEYS
+    from .features.scene.terrain import TERRAIN_CLASSES
 
     pair = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
     obstacle = {
@@ -315,7 +315,7 @@ def scene_schema() -> dict:
             "top"), "description": "terrain zones"},
         "hazards": hazards_schema(),
     }  # fmt: skip
-# --- the environment (hazard_build.py) ---------------------------------------------------
+# --- the environment (features/hazards/build.py) -------------------------------------------
 
 
 def _dc_or_intensity(bands) -> dict:
@@ -324,7 +324,7 @@ def _dc_or_intensity(bands) -> dict:
 
 
 def _environment_member_keys() -> dict:
-    from .hazard_build import INTENSITY_DC, POISON_POOLS
+    from .features.hazards.build import INTENSITY_DC, POISON_POOLS
 
     poison = _object({"name": {"type": "string", "description": "its name"},
                       **_dc_or_intensity(INTENSITY_DC["poison"]),
@@ -336,7 +336,7 @@ def _environment_member_keys() -> dict:
 
 def hazards_schema() -> dict:
     """The JSON Schema of the scenario's ``hazards:`` list (M-67 to M-71)."""
-    from .hazard_build import HAZARD_KINDS, INTENSITY_DC
+    from .features.hazards.build import HAZARD_KINDS, INTENSITY_DC
 
     point = {"type": "array", "items": _num(-100_000.0, 100_000.0), "minItems": 2,
              "maxItems": 2, "description": "[x, y] in metres"}

@@ -18,7 +18,7 @@ Tables of a trial's state (``kernel.run_chunk`` allocates them, zeroed, once a c
 
 - :data:`STATE_INT` (``si``), :data:`STATE_BOOL` (``sb``), :data:`STATE_FLOAT` (``sf``): one
   row a combatant's quantity;
-- :data:`ENGAGEMENT` (``se``): one column a missile engagement in flight (``missile.MState``).
+- :data:`ENGAGEMENT` (``se``): one column a missile engagement in flight (``missiles.room.MState``).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ STATE_INT = (
     "cm_left", "incoming", "c_mhit", "c_meng", "c_mevaded",
     "arm_cur",  # the weapon taken up (arsenal.py), -1: the plan's
     "suit",  # its powered armour's SDP left
-    "room",  # 1: its hits are not the people's (a vehicle or a suit, hull.py)
+    "room",  # 1: its hits are not the people's (a vehicle or a suit, features/vehicles/room.py)
     # falls and obstacles (impact.Impacts)
     "fallen", "c_falls", "c_colls", "c_imp", "c_broke",
     # the environment (hazard.HState)

@@ -50,8 +50,9 @@ from .codes import (
     UNMANNED_BY_RANGE,
 )
 from .dice import TABLE_DICE
-from .hull import area_room, carry_crew, other_hits
-from .impact import knocked
+from .features.scene.room import knocked
+from .features.vehicles.room import area_room, carry_crew, other_hits
+from .features.vehicles.suit import scaled_rmod
 from .kernel_parts import goes_out, hit_damage, log_event
 from .rules import (
     KILLING,
@@ -66,7 +67,6 @@ from .rules import (
     split_through,
     wound_penalty,
 )
-from .suit import scaled_rmod
 
 #: ``blast``'s DV when it has none to report (the target was not among those who defend).
 NO_DV = np.int64(-(1 << 40))
@@ -97,7 +97,7 @@ Health = namedtuple(
 )
 #: ``wh``: positions, the last action's move (``moved`` float64[C, 3]: metres, dx, dy), the
 #: distance and range modifier of every pair, the scene's obstacles and drops a knockback may
-#: meet (``impact.Impacts``), the dogfights' pairs (``dogfight.DState.dfs``: column 0
+#: meet (``scene.room.Impacts``), the dogfights' pairs (``dogfights.room.DState.dfs``: column 0
 #: the partner, -1 none), and the vehicle each crew member rides (``carrier``, -1 none)
 Where = namedtuple("Where", "px py moved dist rmod scene dogfight carrier")
 #: ``st``: aim, cover, posture, defences, holds, the magazine, turns taken and aborted
@@ -201,10 +201,11 @@ def shots_fired(a, action, form, fire, wp, st):
 def attack_rooms(rooms, vehicles, scene, mecha_range):
     """The attack's three pieces that reach other rooms, ``(attack_odds, blast, strike)``, with
     only the rooms a fight has compiled in: ``rooms`` a vehicle or powered armour to be hit
-    (``hull.other_hits``, ``hull.area_room``), ``vehicles`` a crew carried by knockback
-    (``hull.carry_crew``), ``scene`` a wall or a drop in knockback's way (``impact.knocked``),
-    ``mecha_range`` the mecha range scale (``suit.scaled_rmod``). numba prunes the branches on
-    a closure's variables before it types anything, so a room left out is not compiled.
+    (``vehicles.room.other_hits``, ``vehicles.room.area_room``), ``vehicles`` a crew carried by
+    knockback (``vehicles.room.carry_crew``), ``scene`` a wall or a drop in knockback's way
+    (``scene.room.knocked``), ``mecha_range`` the mecha range scale
+    (``vehicles.suit.scaled_rmod``). numba prunes the branches on a closure's variables before it
+    types anything, so a room left out is not compiled.
     """
     variant = "".join("1" if f else "0" for f in (rooms, vehicles, scene, mecha_range))
 
@@ -309,9 +310,9 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
         less 2 a metre from the centre; a diver (or a bystander aborting to dive, F32) gets clear
         on DEX + Athletics + the task die against 8, +1 a metre past the first. Friends are caught
         too. A vehicle in it takes one hit on its table from the blast centre, a suit its split
-        (``hull.area_room``, VA-52); a crew row's damage is its crew member's, another victim.
-        Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, DV, damage rolled,
-        hit the target, damage through to it)`` (at most 30 arguments: more are a call numba
+        (``vehicles.room.area_room``, VA-52); a crew row's damage is its crew member's, another
+        victim. Fills the victims (``v_*``); returns ``(state, ne, victims, roll, AV, DV, damage
+        rolled, hit the target, damage through to it)`` (at most 30 arguments: more are a call numba
         cannot inline). An explosive's roll is the plain die and its DV the DV by range; a
         spread's, as every other attack's, are the difference of the attacker's die and the
         target's defence die and the target's defence less its die (``NO_DV``: the target did not
@@ -408,7 +409,8 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
             p_hits = np.int64(0)
             p_stun = np.int64(0)
             p_thr = np.int64(0)
-            if rooms and mc.room[c]:  # a vehicle or a suit: their rooms, one call (hull.py, VA-52)
+            # a vehicle or a suit: their rooms, one call (features/vehicles/room.py, VA-52)
+            if rooms and mc.room[c]:
                 (s0, s1, s2, s3, thr_c, lost_c, stun_c, who, p_hits, p_stun, p_thr,
                  ne) = area_room(
                     a, c, dmg, dc_m, cx, cy, n_dice, dmg_type, arm, wp, ar, sh, hl, wh.px, wh.py,
@@ -508,7 +510,8 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
         p_stun = np.int64(0)
         p_through = np.int64(-1)
         if rooms and mc.room[tgt]:
-            # a vehicle, or a person in powered armour: their own rooms, behind one call (hull.py;
+            # a vehicle, or a person in powered armour: their own rooms, behind one call
+            # (features/vehicles/room.py;
             # a second call site here made the people's hits 10-30% slower)
             (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, stun_lost, through, p_hits, p_stun,
              p_through, ne) = other_hits(
@@ -586,7 +589,8 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
                     events[row, EV_X] = np.int64(wh.px[tgt] * 100.0)
                     events[row, EV_Y] = np.int64(wh.py[tgt] * 100.0)
                     ne += 1
-                if scene and wh.scene.on:  # into a wall, off a ledge (impact.py, called)
+                # into a wall, off a ledge (features/scene/room.py, called)
+                if scene and wh.scene.on:
                     s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
                         a, tgt, ox, oy, hl.stun[tgt] - stun_lost, wh.scene, ar, sh, hl, wh, wp, vh,
                         vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3, log, events, ne,

@@ -38,7 +38,7 @@ class Fuzion(RuleSystem):
 
     @property
     def scene_keys(self):
-        from .impact_build import SCENE_KEYS
+        from .features.scene.build import SCENE_KEYS
 
         return (*SCENE_KEYS, "hazards")  # obstacles, drops, terrain; the environment
 
@@ -58,16 +58,16 @@ class Fuzion(RuleSystem):
         build.check_called_shots(ctx, rules, sides)
         build.check_powered_armour(ctx, rules, sides)
         build.check_rate_of_fire(ctx, rules, sides)
-        from .motion_build import check_motion
+        from .features.motion.build import check_motion
 
         check_motion(ctx, rules, sides)
-        from .throw_build import resolve_thrown
+        from .features.scene.throws import resolve_thrown
 
         resolve_thrown(ctx, rules, sides)  # thrown objects' damage and range (VA-49)
 
     def build_scene(self, ctx, data, rules, sides):
-        from .hazard_build import build_hazards
-        from .impact_build import build_scene, check_scene
+        from .features.hazards.build import build_hazards
+        from .features.scene.build import build_scene, check_scene
 
         scene = build_scene(ctx, data)
         check_scene(ctx, rules, sides, scene)

@@ -137,7 +137,7 @@ A_JUMP = 27
 #: Run out of the hazard zone it stands in by the shortest way (M-67 to M-71; hazard.flee);
 #: in no zone it stands.
 A_FLEE_HAZARD = 28
-# --- motion.py: a vehicle's driving, manoeuvres and rams (M-46 to M-52, M-63 to
+# --- features/motion/room.py: a vehicle's driving, manoeuvres and rams (M-46 to M-52, M-63 to
 # M-66, VA-19, VA-27 to VA-31, VA-40) ------------------------------------------------------
 #: A named manoeuvre (``name:`` of ``data/manoeuvres.yaml``): REF + control skill + the task
 #: die against its DV; it then drives on (``toward:`` or ``heading:``, default straight
@@ -155,7 +155,7 @@ A_STEER = 33
 #: Drive into the target (``kind: auto | head_on | side | rear``): a manoeuvre made as an
 #: attack; on a hit both take the collision table's damage (VA-39, VA-40).
 A_RAM = 34
-# --- dogfights (M-53 to M-58, VA-32 to VA-34; dogfight.py) -------
+# --- dogfights (M-53 to M-58, VA-32 to VA-34; features/dogfights/room.py) -------
 #: Engage the current target in a dogfight (both must be flying vehicles) or keep engaged:
 #: the pilot's action of the phase spent manoeuvring for position, a ``run`` toward it.
 A_DOGFIGHT = 35
@@ -188,7 +188,7 @@ WAIT_UNTIL: dict[str, int] = {"in_range": 0, "enemy_moves": 1, "enemy_attacks": 
 
 #: Actions that move the combatant; they take ``toward:``.
 MOVEMENT_ACTIONS = ("run", "sprint", "move", "move_by", "move_thru")
-#: A vehicle's own actions (motion.py): only a vehicle's tactics take them.
+#: A vehicle's own actions (features/motion/room.py): only a vehicle's tactics take them.
 MOTION_ACTIONS = ("manoeuvre", "regain_control", "accelerate", "brake", "steer", "ram")
 #: Where a steer or manoeuvre drives (the low part of its ``param``): the movement directions,
 #: straight on, or ``D_HEADING + degrees`` (0 to 359, counter-clockwise from +x).
@@ -205,7 +205,7 @@ ACTION_PARAMS["attack"] = {"fire": 1}
 ACTION_PARAMS.update({name: {"toward": "target"} for name in MOVEMENT_ACTIONS})
 ACTION_PARAMS["wait"] = {"until": "enemy_attacks"}
 ACTION_PARAMS["jump"] = {"drop": None}  # the drop's name (required)
-ACTION_PARAMS["steer"] = {"toward": "target", "heading": None}  # motion.py
+ACTION_PARAMS["steer"] = {"toward": "target", "heading": None}  # features/motion/room.py
 ACTION_PARAMS["manoeuvre"] = {"name": None, "toward": None, "heading": None}
 ACTION_PARAMS["ram"] = {"kind": "auto"}
 
@@ -263,18 +263,19 @@ V_IN_REACH = 27
 V_MISSILES = 28
 V_MISSILES_INCOMING = 29
 V_TARGET_MISSILES_INCOMING = 30
-#: The environment (hazard.py): 1 while it stands in a hazard zone (as of the last phase's end
-#: or its flee), and the phases of breath it has left (M-71, VA-47; full outside a zone).
+#: The environment (features/hazards/room.py): 1 while it stands in a hazard zone (as of the last
+#: phase's end or its flee), and the phases of breath it has left (M-71, VA-47; full outside a
+#: zone).
 V_IN_HAZARD = 31
 V_BREATH = 32
-#: A vehicle's motion (motion.py): 1 while it is out of control (a skid or spin it has not
-#: come out of, an aircraft's stall or spin, a walker down), its MOVE now and its target's,
+#: A vehicle's motion (features/motion/room.py): 1 while it is out of control (a skid or spin it
+#: has not come out of, an aircraft's stall or spin, a walker down), its MOVE now and its target's,
 #: and an aircraft's altitude in metres (0 for the others).
 V_OUT_OF_CONTROL = 33
 V_SPEED = 34
 V_TARGET_SPEED = 35
 V_ALTITUDE = 36
-#: Dogfights (dogfight.py): this phase's dogfight margin against the
+#: Dogfights (features/dogfights/room.py): this phase's dogfight margin against the
 #: current target (negative when losing; 0 when not engaged with it), and 1 when tailing it
 #: (the margin reaches the chart's tailing row, VA-32).
 V_ADVANTAGE = 37
@@ -889,7 +890,7 @@ def _rule(raw: Any, parts: list, fail: Fail) -> dict:
 
 def _motion_params(raw: dict, action: str, parts: list, fail: Fail, out: dict) -> None:
     """A vehicle's ``name:`` (manoeuvre, required), ``kind:`` (ram) and ``heading:`` (steer,
-    manoeuvre), checked into ``out`` (motion.py)."""
+    manoeuvre), checked into ``out`` (features/motion/room.py)."""
     from .tables import manoeuvres
 
     for key, users in (("name", ("manoeuvre",)), ("kind", ("ram",)),
@@ -1094,7 +1095,8 @@ def compile_tactics(rules: Any, path=None, fail: Fail | None = None, weapons: Se
 
 
 def _motion_param(rule: dict) -> int:
-    """The ``param`` of a vehicle's action (motion.py): a ram's kind; a steer's or manoeuvre's
+    """The ``param`` of a vehicle's action (features/motion/room.py): a ram's kind; a steer's or
+    manoeuvre's
     direction (``MOVE_DIRECTION``, ``D_STRAIGHT`` or ``D_HEADING`` + degrees), a manoeuvre's
     plus ``D_SPAN`` x its index in ``manoeuvres.yaml``."""
     from .tables import manoeuvres

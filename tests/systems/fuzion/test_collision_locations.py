@@ -24,7 +24,7 @@ from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion.dice import hero_roll
-from fuzion_sim.systems.fuzion.impact_exact import impact_answer
+from fuzion_sim.systems.fuzion.features.scene.exact import impact_answer
 from fuzion_sim.systems.fuzion.tables import vehicle_location_names
 
 #: Drivers who live through their crashes (the crew row's and the falls' damage is measured).

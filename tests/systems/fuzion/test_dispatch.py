@@ -28,12 +28,16 @@ from fuzion_sim.systems.fuzion.build import (
     SIDE_KEYS,
     WEAPON_KEYS,
 )
-from fuzion_sim.systems.fuzion.build_vehicle import CREW_KEYS, VEHICLE_KEYS, VEHICLE_WEAPON_KEYS
-from fuzion_sim.systems.fuzion.hazard_build import HAZARD_KEYS, POISON_KEYS
-from fuzion_sim.systems.fuzion.impact_build import DROP_KEYS, OBSTACLE_KEYS, TERRAIN_KEYS
+from fuzion_sim.systems.fuzion.features.hazards.build import HAZARD_KEYS, POISON_KEYS
+from fuzion_sim.systems.fuzion.features.scene.build import DROP_KEYS, OBSTACLE_KEYS, TERRAIN_KEYS
+from fuzion_sim.systems.fuzion.features.scene.throws import THROWN_KEYS
+from fuzion_sim.systems.fuzion.features.vehicles.build import (
+    CREW_KEYS,
+    VEHICLE_KEYS,
+    VEHICLE_WEAPON_KEYS,
+)
 from fuzion_sim.systems.fuzion.model import RULE_SWITCHES, SWITCHES
 from fuzion_sim.systems.fuzion.system import SYSTEM as FUZION
-from fuzion_sim.systems.fuzion.throw_build import THROWN_KEYS
 
 #: Keys the property test does not draw, and why: no specialised kernel claims them in use
 #: (the table sends a fight that uses them to the general kernel), or they are descriptive.

@@ -26,7 +26,7 @@ from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes
-from fuzion_sim.systems.fuzion.dogfight_exact import margin_pmf, positions
+from fuzion_sim.systems.fuzion.features.dogfights.exact import margin_pmf, positions
 
 CANNON = {"name": "Cannon", "skill": "Gunnery", "dc": 8, "range": 800, "rof": 10, "shots": 60,
           "autofire": True}  # fmt: skip

@@ -27,8 +27,8 @@ from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import dispatch
-from fuzion_sim.systems.fuzion.hazard_build import INTENSITY_DC
-from fuzion_sim.systems.fuzion.hazard_exact import phase_pmf, scenario_hazard
+from fuzion_sim.systems.fuzion.features.hazards.build import INTENSITY_DC
+from fuzion_sim.systems.fuzion.features.hazards.exact import phase_pmf, scenario_hazard
 
 FIRE = {"name": "Fire", "kind": "fire", "dc": 7, "circle": {"center": [0, 0], "radius": 4}}
 SMOKE = {"name": "Smoke", "kind": "smoke", "obscures": True, "asphyxiating": True,

@@ -25,7 +25,7 @@ from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes, dispatch
-from fuzion_sim.systems.fuzion.impact_exact import impact_answer, impact_pmf
+from fuzion_sim.systems.fuzion.features.scene.exact import impact_answer, impact_pmf
 from fuzion_sim.systems.fuzion.tables import falling_table
 
 SEED_TEXT = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "000_ddf787ccccac5f38.txt"

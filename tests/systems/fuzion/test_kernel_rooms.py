@@ -16,7 +16,8 @@ from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.systems.fuzion import kernel, run
 
 ROOMS = Path(kernel.__file__).parent
-MODULES = ("kernel.py", "strike.py", "hull.py", "actions.py", "kernel_parts.py", "rules.py")
+MODULES = ("kernel.py", "strike.py", "features/vehicles/room.py", "actions.py", "kernel_parts.py",
+           "rules.py")  # fmt: skip
 
 
 def _inlined(tree: ast.Module) -> set[str]:

@@ -22,8 +22,8 @@ from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion.dice import hero_roll
-from fuzion_sim.systems.fuzion.impact_exact import impact_answer
-from fuzion_sim.systems.fuzion.motion_exact import manoeuvre_odds
+from fuzion_sim.systems.fuzion.features.motion.exact import manoeuvre_odds
+from fuzion_sim.systems.fuzion.features.scene.exact import impact_answer
 
 #: Two sides, blue and red (a watcher far off unless given).
 _scenario = partial(fight, defaults=(None, WATCHER))

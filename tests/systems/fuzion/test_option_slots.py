@@ -44,7 +44,7 @@ def _bare_indices(tree: ast.AST) -> list[int]:
 
 
 def test_no_option_slot_is_read_or_written_by_a_bare_number():
-    found = {path.name: lines for path in sorted(ROOMS.glob("*.py"))
+    found = {str(path.relative_to(ROOMS)): lines for path in sorted(ROOMS.rglob("*.py"))
              if (lines := _bare_indices(ast.parse(path.read_text())))}  # fmt: skip
     assert not found, found
     # the control: the check sees a bare index

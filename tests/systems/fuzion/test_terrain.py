@@ -19,7 +19,6 @@ from fuzion_sim.engine.rng import chunk_key
 from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import scenario_from_dict
 from fuzion_sim.systems import fuzion
-from fuzion_sim.systems.fuzion import terrain as tr
 from fuzion_sim.systems.fuzion.codes import (
     EV_ACTOR,
     EV_DV,
@@ -29,7 +28,8 @@ from fuzion_sim.systems.fuzion.codes import (
     EVENT_DRIVE,
     EVENT_MOVE,
 )
-from fuzion_sim.systems.fuzion.impact_build import Terrain, terrain_array
+from fuzion_sim.systems.fuzion.features.scene import terrain as tr
+from fuzion_sim.systems.fuzion.features.scene.build import Terrain, terrain_array
 from fuzion_sim.systems.fuzion.run import run_logged
 from fuzion_sim.systems.fuzion.tables import manoeuvres
 

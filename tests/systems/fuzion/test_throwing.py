@@ -1,4 +1,5 @@
-"""Throwing objects and lifting (M-73, M-74, VA-49; ``throw_build.py``, ``throwing.yaml``).
+"""Throwing objects and lifting (M-73, M-74, VA-49; ``features/scene/throws.py``,
+``throwing.yaml``).
 
 The tables against the seed's lines, the lift (rules-sources 1.3), the Throw on worked
 figures, the errors, every switch that changes a thrown object's numbers, the exact answer
@@ -25,16 +26,16 @@ from fuzion_sim.errors import ScenarioError
 from fuzion_sim.scenario import load_scenario
 from fuzion_sim.systems import fuzion
 from fuzion_sim.systems.fuzion import codes
-from fuzion_sim.systems.fuzion.impact_exact import impact_answer, impact_pmf
-from fuzion_sim.systems.fuzion.model import Thrown
-from fuzion_sim.systems.fuzion.oracle import scenario_attack
-from fuzion_sim.systems.fuzion.throw_build import (
+from fuzion_sim.systems.fuzion.features.scene.exact import impact_answer, impact_pmf
+from fuzion_sim.systems.fuzion.features.scene.throws import (
     ThrowError,
     lift_kg,
     throw_figures,
     throw_lift_kg,
     throw_tables,
 )
+from fuzion_sim.systems.fuzion.model import Thrown
+from fuzion_sim.systems.fuzion.oracle import scenario_attack
 
 SEED_TEXT = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "000_ddf787ccccac5f38.txt"
 ROOT = Path(__file__).resolve().parents[3]

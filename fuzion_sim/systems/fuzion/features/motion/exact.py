@@ -3,17 +3,17 @@ vehicle of a scenario and a named manoeuvre, the probability it is made and of e
 is lost (a ground vehicle's skid or spin, an aircraft's stall or spin, a walker's fall), the
 skid's dice, and the regain rolls of an aircraft. ``fuzion-sim manoeuvre SCENARIO --vehicle
 NAME --name MANOEUVRE`` prints it; the kernel's losses of control are tested against it
-(``motion._task`` and ``motion._lose_control`` roll the same numbers in the fight).
+(``motion.room._task`` and ``motion.room._lose_control`` roll the same numbers in the fight).
 """
 
 from __future__ import annotations
 
 from fuzion_sim.errors import ArgumentError, unknown_name
 
-from .dice import defence_table, hero_roll, interlock_roll
-from .impact_build import terrain_at, terrain_dvs
-from .motion import SPIN_DV
-from .tables import manoeuvre_conditions, manoeuvres
+from ...dice import defence_table, hero_roll, interlock_roll
+from ...tables import manoeuvre_conditions, manoeuvres
+from ..scene.build import terrain_at, terrain_dvs
+from .room import SPIN_DV
 
 __all__ = ["manoeuvre_odds", "miss_pmf"]
 

@@ -12,14 +12,15 @@ the missile's DV (5 less under Interlock, VA-22). A failure by F hits with min(f
 missiles (M-45): a single missile, or a cluster under ``cluster_roll: sequence``, flies on for
 the rounds left; a cluster under ``single`` is resolved by its first roll. Each missile that
 hits rolls its own damage (its weapon's ``dc:`` or ``kills:``) and, on a vehicle, its own row of
-the table by the engagement's aspect (``hull.vehicle_hits``, VA-26).
+the table by the engagement's aspect (``vehicles.room.vehicle_hits``, VA-26).
 
 When the rolls are made (VA-21): ``per_round_free``, the first at the launch and then one a
 round at the target's first action, costing nothing; ``per_round_action``, one a round at the
 target's action, which it costs (the first at its next action); ``per_phase``, the first at
 the launch and then one at each of the target's actions.
 
-As ``hull.py``, the room is *called* by the kernel (``launch``, ``evade_turn``; compiled
+As ``features/vehicles/room.py``, the room is *called* by the kernel (``launch``, ``evade_turn``;
+compiled
 without reference counting) and never inlined into it: a fight without missiles never enters
 it, and the trial loop stays the size it was (PERFORMANCE-NOTES lesson 12).
 """
@@ -30,10 +31,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import INNER, jit
-from ...engine.rng import high_bits, xoshiro, xoshiro_bits
-from . import tactics as tx
-from .codes import (
+from ....._jit import INNER, jit
+from .....engine.rng import high_bits, xoshiro, xoshiro_bits
+from ... import tactics as tx
+from ...codes import (
     EV_ACTION,
     EV_AV,
     EV_DV,
@@ -64,11 +65,11 @@ from .codes import (
     SCALE_OBJECT,
     VCLASS_MECHA,
 )
-from .dice import TABLE_DICE
-from .hull import crew_fate, other_hits
-from .kernel_parts import hit_damage, log_event
-from .rules import KILLING, armour_value, aspect_of, penetration, split_through
-from .strike import take_wounds
+from ...dice import TABLE_DICE
+from ...kernel_parts import hit_damage, log_event
+from ...rules import KILLING, armour_value, aspect_of, penetration, split_through
+from ...strike import take_wounds
+from ..vehicles.room import crew_fate, other_hits
 
 #: M-44: what a countermeasure charge adds to an evasion roll.
 COUNTERMEASURE_BONUS = 2
@@ -104,8 +105,8 @@ def missile_damage(a, c, n_hits, asp, now, mi, md, wp, ar, sh, hl, wh, st, tl, d
                    vic, standing, sides_left, s0, s1, s2, s3, log, events, ne):  # fmt: skip
     """``n_hits`` of ``a``'s missiles hit ``c``: each rolls its weapon's damage dice and meets
     the armour; on a vehicle each lands on its own row of the table from aspect ``asp``
-    (``hull.vehicle_hits``: multipliers, critical locations, the crew row), on a person on its
-    own hit location when ``hit_locations`` is on (F27), as autofire hits do. The wounds land
+    (``vehicles.room.vehicle_hits``: multipliers, critical locations, the crew row), on a person on
+    its own hit location when ``hit_locations`` is on (F27), as autofire hits do. The wounds land
     at once (``strike.take_wounds``). No chinks (no attack roll's margin) and no knockback.
     Returns ``(state, ne, sides_left)``."""
     n_dice = wp.dc[a]  # a Kill-rated missile's is 13 + Kills (F29)

@@ -6,7 +6,7 @@ majority of terrain you will be crossing over that phase" (L121). Rough and Very
 to a vehicle's manoeuvre DVs where it stands (VA-27; ``terrain_effect: move_only``: they do
 not). Where zones overlap, the one listed later lies on top (a road across the mud).
 
-Everything lives in one flat float64 array, ``im.terrain`` (``impact_build.terrain_array``): a
+Everything lives in one flat float64 array, ``im.terrain`` (``scene.build.terrain_array``): a
 header of :data:`TZ_HEADER` numbers, the MOVE factor of each class then the DV each adds, and a
 record of :data:`TZ_STRIDE` numbers a zone: its shape (``TZ_RECT``: x0, y0, x1, y1;
 ``TZ_CIRCLE``: x, y, radius, 0), its class (``T_*``) and the geometry. Aircraft in flight
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import INNER, jit
+from ....._jit import INNER, jit
 
 __all__ = [
     "TERRAIN_CLASSES", "TZ_CIRCLE", "TZ_DV", "TZ_HEADER", "TZ_RECT", "TZ_STRIDE", "T_EASY",

@@ -17,10 +17,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import INNER, jit
-from ...engine.rng import xoshiro
-from .actions import moved_geometry
-from .codes import (
+from ....._jit import INNER, jit
+from .....engine.rng import xoshiro
+from ...actions import moved_geometry
+from ...codes import (
     ASPECT_SIDE,
     EFF_DOWN,
     EFF_IMMOBILE,
@@ -42,9 +42,9 @@ from .codes import (
     VS_UNCONTROLLED,
     VS_WEAPONLESS,
 )
-from .dice import TABLE_DICE
-from .kernel_parts import goes_out, hit_damage, log_event
-from .rules import KILLING, armour_value, aspect_of, penetration, split_through
+from ...dice import TABLE_DICE
+from ...kernel_parts import goes_out, hit_damage, log_event
+from ...rules import KILLING, armour_value, aspect_of, penetration, split_through
 from .suit import suit_split, suited_area, suited_hits
 
 #: ``vh``: the vehicles, fixed for the fight (``compile.vehicle_arrays``), and the switches
@@ -468,7 +468,7 @@ def other_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, a
                wp, ar, sh, md, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
                s3, aspect):  # fmt: skip
     """The hits of an attack on a target whose hits are not the people's: a vehicle
-    (:func:`vehicle_hits`) or a person in powered armour (``suit.suited_hits``). One entry
+    (:func:`vehicle_hits`) or a person in powered armour (``vehicles.suit.suited_hits``). One entry
     point, so the people's hit loop in ``strike.strike`` keeps a single call site. Returns
     ``(state, damage rolled, location, Kills of the attack, Hits (structure) lost, Stun lost,
     damage through, the pilot's Hits lost, Stun lost and damage through, -1 for none, the event

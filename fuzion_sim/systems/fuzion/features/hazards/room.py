@@ -37,11 +37,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import INNER, jit
-from ...engine.rng import xoshiro
-from . import tactics as tx
-from .actions import moved_geometry, note_move
-from .codes import (
+from ....._jit import INNER, jit
+from .....engine.rng import xoshiro
+from ... import tactics as tx
+from ...actions import moved_geometry, note_move
+from ...codes import (
     EV_ACTION,
     EV_FLAGS,
     EV_HITS,
@@ -58,10 +58,10 @@ from .codes import (
     FLAG_DYING,
     FLAG_OUT,
 )
-from .dice import TABLE_DICE
-from .impact import on_ground
-from .kernel_parts import land_wound, log_event
-from .rules import KILLING, STUN, penetration, split_through
+from ...dice import TABLE_DICE
+from ...kernel_parts import land_wound, log_event
+from ...rules import KILLING, STUN, penetration, split_through
+from ..scene.room import on_ground
 
 __all__ = [
     "FL_ASPHYX", "FL_OBSCURES", "HZ_ASPHYXIA", "HZ_ELECTRICITY", "HZ_FIRE", "HZ_POISON",
@@ -69,7 +69,7 @@ __all__ = [
     "hazard_phase", "hazard_reset",
 ]  # fmt: skip
 
-#: Kinds of zone (``hazard_build.HAZARD_KINDS`` order), and asphyxiation as a source of damage.
+#: Kinds of zone (``hazards.build.HAZARD_KINDS`` order), and asphyxiation as a source of damage.
 HZ_FIRE = 0
 HZ_ELECTRICITY = 1
 HZ_SMOKE = 2

@@ -1,6 +1,6 @@
 """The environment (seed 000 "THE ENVIRONMENT", M-67 to M-71; rulings VA-46 to VA-48): the
 scenario's ``hazards:`` zones and a combatant's ``poison:`` and ``resting:``, validated, and
-the arrays the kernel's hazard room (``hazard.py``) reads.
+the arrays the kernel's hazard room (``features/hazards/room.py``) reads.
 
 A hazard is a zone on the map::
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...validation.checks import (
+from .....validation.checks import (
     Context,
     check_bool,
     check_choice,
@@ -57,7 +57,7 @@ __all__ = [
     "member_environment",
 ]
 
-#: The kinds of zone, in code order (``hazard.HZ_*``).
+#: The kinds of zone, in code order (``hazards.room.HZ_*``).
 HAZARD_KINDS = ("fire", "electricity", "smoke", "poison")
 #: Every key a hazard may have.
 HAZARD_KEYS = ("name", "kind", "dc", "intensity", "circle", "rect", "obscures", "asphyxiating",
@@ -252,7 +252,7 @@ def hazard_ticks(slots_per_round: int) -> np.ndarray:
 
 def hazard_arrays(scenario, fighters, slots_per_round: int) -> dict:
     """The plan's hazard fields (``compile.Plan``'s environment block) for ``scenario``."""
-    from .hazard import FL_ASPHYX, FL_OBSCURES, SHAPE_CIRCLE, SHAPE_RECT
+    from .room import FL_ASPHYX, FL_OBSCURES, SHAPE_CIRCLE, SHAPE_RECT
 
     hazards = scenario.scene.get("hazards", ())
     rules = scenario.rules
@@ -299,7 +299,7 @@ def _end(combatant) -> int:
 
 def hazard_options(options: np.ndarray, scenario) -> None:
     """Write the environment's switches into the kernel's ``options`` (``codes.OPT_*``)."""
-    from . import codes
+    from ... import codes
 
     rules = scenario.rules.values
     hazards = scenario.scene.get("hazards", ())

@@ -1,4 +1,5 @@
-"""The compile-time side of the vehicles in motion (motion.py): the checks a scenario's driving
+"""The compile-time side of the vehicles in motion (features/motion/room.py): the checks a
+scenario's driving
 tactics need, and the arrays of :data:`motion.Motion` (../shared/rulings/vehicles
 M-46 to M-52, M-62 to M-66, VA-19, VA-27 to VA-31, VA-39, VA-40)."""
 
@@ -6,15 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import codes, tactics
-from . import motion as mo
-from .tables import manoeuvre_conditions, manoeuvres
+from ... import codes, tactics
+from ...tables import manoeuvre_conditions, manoeuvres
+from . import room as mo
 
 __all__ = ["MOTION_FIELDS", "check_motion", "motion_arrays", "uses_motion"]
 
 #: The plan's arrays of the vehicles in motion (``compile.Plan``, the kernel's order).
 MOTION_FIELDS = ("mo_i", "mo_f", "mo_dv", "mo_opts")
-#: ``mo_i`` columns: MOVE now at the start, top MOVE, ``motion.LOCO_*``, the control skill.
+#: ``mo_i`` columns: MOVE now at the start, top MOVE, ``motion.room.LOCO_*``, the control skill.
 MI_SPEED, MI_MOVE, MI_LOCO, MI_SKILL = range(4)
 #: ``mo_f`` columns: altitude at the start, height.
 MF_ALT, MF_HEIGHT = range(2)

@@ -3,7 +3,7 @@ obstacle, of a collision at a closing speed and of an object thrown (M-73, VA-49
 member of a scenario under its rules (M-60 to M-62, VA-35 to VA-38, VA-41).
 ``fuzion-sim impact SCENARIO --target NAME (--fall M | --knockback UNITS | --speed M_S |
 --thrown THROWER)`` prints it; the kernel's falls and collisions are tested
-against it (``impact.impact_hits`` works the same numbers out in the fight).
+against it (``scene.room.impact_hits`` works the same numbers out in the fight).
 """
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from fractions import Fraction
 
 from fuzion_sim.errors import ArgumentError
 
-from . import codes
-from .dice import Pmf, _nd6_counts
-from .impact import PHASE_SECONDS
-from .impact_build import impact_weight
-from .tables import falling_table
+from ... import codes
+from ...dice import Pmf, _nd6_counts
+from ...tables import falling_table
+from .build import impact_weight
+from .room import PHASE_SECONDS
 
 __all__ = ["impact_answer", "impact_dc", "impact_pmf", "located_pmf"]
 
 
 def _thrown_dc(members: dict, thrower: str) -> dict:
-    """The table's entry of the object ``thrower`` throws (``throw_build.throw_figures``)."""
+    """The table's entry of the object ``thrower`` throws (``scene.throws.throw_figures``)."""
     if thrower not in members:
         from fuzion_sim.errors import unknown_name
 
@@ -119,8 +119,8 @@ def located_pmf(pmf: dict, scenario, plan, c: int, aspect: str) -> dict:
     location's probability) and ``damage`` (``{"mean", "pmf"}``) at the location hit, after
     the row's multiplier (rounded down); the crew row's is the pilot's (0 here), as in
     ``attack --json``."""
-    from .compile import vehicle_rows
-    from .oracle import row_weights, vehicle_locations
+    from ...compile import vehicle_rows
+    from ...oracle import row_weights, vehicle_locations
 
     vehicle = scenario.combatants[c].vehicle
     row9 = scenario.rules.values.get("vehicle_row9", "literal")
@@ -157,7 +157,7 @@ def impact_answer(scenario, target: str, fall=None, knockback=None, speed=None,
     ``aspect`` (front, side or rear: a vehicle's collision under ``impact_locations: true``,
     VA-40), ``located``: where on its table it lands and the damage there
     (:func:`located_pmf`)."""
-    from .compile import compile_scenario
+    from ...compile import compile_scenario
 
     where = impact_dc(scenario, target, fall, knockback, speed, thrown)
     plan = compile_scenario(scenario)
@@ -179,7 +179,7 @@ def impact_answer(scenario, target: str, fall=None, knockback=None, speed=None,
 
 def _check_aspect(scenario, target: str, aspect: str) -> None:
     """``--aspect`` needs a vehicle target, a known aspect and ``impact_locations: true``."""
-    from .tables import ASPECTS
+    from ...tables import ASPECTS
 
     if aspect not in ASPECTS:
         raise ArgumentError(f"--aspect {aspect}: expected one of {', '.join(ASPECTS)}")

@@ -1,20 +1,20 @@
-"""The replay's lines of the vehicles in motion (motion.py): manoeuvres and loss of
+"""The replay's lines of the vehicles in motion (features/motion/room.py): manoeuvres and loss of
 control, regaining it, drives, rams and crashes. :func:`motion_event` reads a logged row into
 the event's fields (``narrate.event_dicts``), :func:`motion_line` puts it in words."""
 
 from __future__ import annotations
 
-from . import codes as k
-from .motion import CTL_AIR_SPIN, CTL_DOWN, CTL_SKID, CTL_SPIN, CTL_STALL
-from .tables import manoeuvres
-from .tactics import ACTION_NAMES, RAM_KINDS
+from ... import codes as k
+from ...tables import manoeuvres
+from ...tactics import ACTION_NAMES, RAM_KINDS
+from .room import CTL_AIR_SPIN, CTL_DOWN, CTL_SKID, CTL_SPIN, CTL_STALL
 
 __all__ = ["MOTION_KINDS", "motion_event", "motion_line"]
 
 #: Event code -> kind name.
 MOTION_KINDS = {k.EVENT_CONTROL: "manoeuvre", k.EVENT_REGAIN: "regain", k.EVENT_RAM: "ram",
                 k.EVENT_DRIVE: "drive", k.EVENT_CRASH: "crash"}  # fmt: skip
-#: The control states (``motion.CTL_*``) in words.
+#: The control states (``motion.room.CTL_*``) in words.
 CONTROL_STATES = {CTL_SKID: "skid", CTL_SPIN: "spin", CTL_DOWN: "fallen over",
                   CTL_STALL: "stall", CTL_AIR_SPIN: "spin"}  # fmt: skip
 _FACINGS = {1: "backwards", 2: "forwards", 3: "facing right", 4: "facing right",

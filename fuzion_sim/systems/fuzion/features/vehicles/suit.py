@@ -3,22 +3,22 @@ F30 ``powered_armour``) and the mecha range scale's correction (M-18, VA-17).
 
 A hit on a person in powered armour (armour with SDP) runs :func:`suited_hits`, the people's
 hit loop of ``strike.strike`` with the split of what gets through: half to the suit's SDP,
-half to the wearer. Like ``hull.vehicle_hits`` it is *called* (compiled without reference
+half to the wearer. Like ``vehicles.room.vehicle_hits`` it is *called* (compiled without reference
 counting), not inlined: a fight without suits pays one branch per attack and its hit loop is
 the one it was (PERFORMANCE-NOTES lesson 12). The arrays come in ``strike.py``'s groups and
-``hull.Mecha`` (``mc``).
+``vehicles.room.Mecha`` (``mc``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import INNER, jit
-from ...engine.rng import xoshiro
-from .codes import LOC_CALLED, LOC_NONE
-from .dice import TABLE_DICE
-from .kernel_parts import hit_damage
-from .rules import KILLING, penetration, range_modifier, split_through
+from ....._jit import INNER, jit
+from .....engine.rng import xoshiro
+from ...codes import LOC_CALLED, LOC_NONE
+from ...dice import TABLE_DICE
+from ...kernel_parts import hit_damage
+from ...rules import KILLING, penetration, range_modifier, split_through
 
 __all__ = ["scaled_rmod", "suit_split", "suited_area", "suited_hits"]
 

@@ -19,7 +19,7 @@ the rules are known (:func:`resolve_thrown`, from the system's scenario check):
   table's entry of the object's weight row (``rules.weight_row``) at the speed of the throw
   distance covered in one 3-second phase (``rules.collision_speed_bands``, VA-38): xK is a
   Kill-rated weapon of x Kills (13 + x DC against people and SDP, x Kills against Kill-rated
-  targets, as ``impact.py`` treats a collision); Killing, or Stun under
+  targets, as ``features/scene/room.py`` treats a collision); Killing, or Stun under
   ``rules.impact_damage: stun`` (VA-37). ``thrown_damage: none``: throwing is not modelled,
   and a ``thrown:`` weapon is an error.
 """
@@ -36,8 +36,8 @@ import yaml
 
 from fuzion_sim.validation.checks import MISSING, Context, check_bool, check_int, optional
 
-from .build_vehicle import parse_weight
-from .model import Thrown, Weapon
+from ...model import Thrown, Weapon
+from ..vehicles.build import parse_weight
 
 __all__ = [
     "THROWN_KEYS", "ThrowError", "ThrowTables", "describe_throw", "lift_kg", "resolve_thrown",
@@ -158,8 +158,8 @@ def throw_figures(strength: int, thrown: Thrown, rules: dict) -> dict:
         The thrower cannot lift it for throwing, the Throw is below .5 or beyond the table,
         or ``rules.thrown_damage`` is ``none``.
     """
-    from .impact import PHASE_SECONDS
-    from .tables import falling_table
+    from ...tables import falling_table
+    from .room import PHASE_SECONDS
 
     if rules.get("thrown_damage", "collision") == "none":
         raise ThrowError("rules.thrown_damage is none: throwing is not modelled (VA-49); set "
@@ -253,7 +253,7 @@ def thrown_weapon(ctx: Context, parts, entry: dict, name: str, skill: str) -> We
         got = optional(entry, key)
         return default if got is MISSING else check([*parts, key], got)
 
-    from .build import _MODS
+    from ...build import _MODS
 
     shots = opt("shots", lambda p, v: check_int(ctx, p, v, minimum=1, maximum=100_000), 1)
     accuracy = opt("accuracy", lambda p, v: check_int(ctx, p, v, *_MODS), 0)

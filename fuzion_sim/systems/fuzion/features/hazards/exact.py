@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..base import NotAvailable
-from .dice import _nd6_counts
-from .hazard_build import breath_phases
+from ....base import NotAvailable
+from ...dice import _nd6_counts
+from .build import breath_phases
 
 __all__ = ["phase_pmf", "scenario_hazard"]
 
@@ -65,7 +65,7 @@ def scenario_hazard(scenario, hazard: str, target: str) -> dict:
         For an unknown hazard or member (naming the valid ones), or a target hazards do not
         reach (a vehicle, an object, a crew member inside).
     """
-    from .hazard_build import _reached
+    from .build import _reached
 
     zones = {h.name: h for h in scenario.scene.get("hazards", ())}
     members = {c.name: c for c in scenario.combatants}

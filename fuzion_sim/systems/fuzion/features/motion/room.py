@@ -30,7 +30,8 @@ The crew inside are thrown about: each takes its own weight's DC in the collisio
 (``collision_occupants: own_weight``; ``through_hull``: what passed the vehicle's armour, as
 the crew row's hit does).
 
-Terrain (VA-51, ``terrain.py``): a ground vehicle's drive gets the share of its 2 x MOVE m that
+Terrain (VA-51, ``features/scene/terrain.py``): a ground vehicle's drive gets the share of its
+2 x MOVE m that
 the majority of its way leaves (a skid slides on regardless), and the ground under it adds to
 its manoeuvre DVs when that is worse than ``manoeuvre_conditions`` (``terrain_effect:
 move_only``: it does not). The speed is unchanged: a collision goes by it. Aircraft fly over.
@@ -42,11 +43,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import INNER, jit
-from ...engine.rng import xoshiro
-from . import tactics as tx
-from .actions import moved_geometry, note_move
-from .codes import (
+from ....._jit import INNER, jit
+from .....engine.rng import xoshiro
+from ... import tactics as tx
+from ...actions import moved_geometry, note_move
+from ...codes import (
     ASPECT_FRONT,
     EV_ACTION,
     EV_DV,
@@ -88,8 +89,9 @@ from .codes import (
     VCLASS_MECHA,
     VS_NO_MOVE,
 )
-from .hull import carry_crew, crew_fate, impact_row
-from .impact import (
+from ...kernel_parts import land_wound, log_event
+from ...rules import KILLING, aspect_of, penetration, split_through
+from ..scene.room import (
     FALL_OVER_EDGE,
     column,
     fall_event,
@@ -100,9 +102,8 @@ from .impact import (
     on_ground,
     roll_dice,
 )
-from .kernel_parts import land_wound, log_event
-from .rules import KILLING, aspect_of, penetration, split_through
-from .terrain import has_terrain, slowed, terrain_dv
+from ..scene.terrain import has_terrain, slowed, terrain_dv
+from ..vehicles.room import carry_crew, crew_fate, impact_row
 
 #: ``mo.loco``: how a vehicle loses control (M-47 to M-51); 0 a person
 LOCO_GROUND = 1  # wheels, tracks, water: skid or spin
@@ -134,10 +135,10 @@ MPH_PER_MOVE = 2.0
 #: How far short of its target a vehicle that drives at it stops (m).
 _CONTACT = 2.0
 
-#: ``mo``: the vehicles in motion (``motion_build.motion_arrays``; the trial's state after
-#: ``dv``), and ``vs``, the vehicles' trial state (``hull.VState``) that a collision on the hit
-#: table writes (VA-40): a move's call (:func:`bump`) reaches it here, so the trial loop's call
-#: keeps its shape (PERFORMANCE-NOTES 17)
+#: ``mo``: the vehicles in motion (``motion.build.motion_arrays``; the trial's state after
+#: ``dv``), and ``vs``, the vehicles' trial state (``vehicles.room.VState``) that a collision on
+#: the hit table writes (VA-40): a move's call (:func:`bump`) reaches it here, so the trial loop's
+#: call keeps its shape (PERFORMANCE-NOTES 17)
 Motion = namedtuple(
     "Motion",
     "speed0 move loco skill alt0 height dv opts speed ctl alt c_lost c_spin c_ram c_crash vs",
@@ -235,7 +236,7 @@ def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, 
     and its crew are hurt inside (``collision_occupants``: their own weight's DC in the same
     column, or what passed its armour). With ``impact_locations`` (VA-40) and ``asp`` 0 or
     more, a vehicle's damage lands on a row of its table rolled from that aspect
-    (``hull.impact_row``: the row's multiplier and critical location, or the crew row's
+    (``vehicles.room.impact_row``: the row's multiplier and critical location, or the crew row's
     pilot); else on its structure, x1. Returns ``(state, ne, sides left, the damage rolled,
     through)``."""
     s0, s1, s2, s3, raw, hits_lost, stun_lost, through = impact_hits(
@@ -387,7 +388,7 @@ def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, 
     (VA-51; an aircraft flies over it). A vehicle's crew go with it, and with
     obstacles or drops in the fight its path meets them as a drive's does; on foot, with
     obstacles that block (M-10), the first in the way stops it at its face
-    (``impact.on_ground``). Returns ``(state, ne, sides left)``."""
+    (``scene.room.on_ground``). Returns ``(state, ne, sides left)``."""
     if vh.vclass[c] == 0:
         ne = on_ground(c, ox, oy, step, im, wh, wp.range, action, goal, log, events, ne, now)
         return s0, s1, s2, s3, ne, sides_left
@@ -543,7 +544,7 @@ def _direction(a, tgt, code, wh, vs, hl, sh):
 def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """A vehicle ``a``'s own action (``tactics.MOTION_ACTIONS``) against its target ``tgt``,
-    anyone's ``jump`` (``impact.jump``: one call site in the trial loop for both, which a second
+    anyone's ``jump`` (``scene.room.jump``: one call site in the trial loop for both, which a second
     made several percent slower), and any other action after ``jump`` no room took (idle).
     Returns ``(state, ne, sides still standing)``."""
     if action == tx.A_JUMP:

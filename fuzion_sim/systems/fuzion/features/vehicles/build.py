@@ -28,9 +28,8 @@ from fuzion_sim.validation.checks import (
     optional,
 )
 
-from . import tables, tactics
-from .dogfight_build import DOGFIGHT_ACTIONS, check_dogfight_tactics, flying
-from .model import (
+from ... import tables, tactics
+from ...model import (
     ARCS,
     CONTROL_SKILL_BY_CLASS,
     CREW_ROLES,
@@ -44,6 +43,7 @@ from .model import (
     Vehicle,
     Weapon,
 )
+from ..dogfights.build import DOGFIGHT_ACTIONS, check_dogfight_tactics, flying
 
 __all__ = [
     "CREW_KEYS", "PLANNED_VEHICLE_KEYS", "PLANNED_WEAPON_KEYS", "VEHICLE_KEYS",
@@ -170,7 +170,7 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
     height = opt("height", lambda p, v: check_number(ctx, p, v, None, 1e4, positive=True), 10.0)
     flammable = opt("fuel_flammable", lambda p, v: check_bool(ctx, p, v), True)
     absent = opt("absent", lambda p, v: _absent(ctx, p, v, kind), ())
-    from . import catalogue
+    from ... import catalogue
 
     def control(p, v):
         if v == "by_class":
@@ -281,7 +281,7 @@ def vehicle_members(ctx: Context, parts, value: dict, side: str,
         pilot=pilot.name, weapons=tuple((operator or pilot_name, w) for operator, w in weapons),
         countermeasures=countermeasures, altitude=float(altitude), height=float(height),
     )  # fmt: skip
-    if not flying(vehicle):  # M-58: dogfights are aerial (dogfight_build.py)
+    if not flying(vehicle):  # M-58: dogfights are aerial (features/dogfights/build.py)
         check_dogfight_tactics(ctx, [*parts, "tactics"], value.get("tactics"),
                                f"{name} is of class {kind}, locomotion {locomotion}")  # fmt: skip
     seat = _seat(ctx, parts, value, side, name, vehicle, pilot, seat_weapons, armor,
@@ -434,7 +434,7 @@ def _weapons(ctx: Context, parts, value, build_weapon) -> list[tuple[str | None,
     if not isinstance(value, list):
         raise ctx.fail(parts, f"expected a list of weapons, got {describe(value)}")
     out = []
-    from .build import WEAPON_KEYS
+    from ...build import WEAPON_KEYS
 
     for index, entry in enumerate(value):
         wp = [*parts, index]

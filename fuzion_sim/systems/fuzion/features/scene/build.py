@@ -10,7 +10,7 @@ h]`` metres, with ``sdp:`` or ``kills:`` (its structure; neither: it never break
 into it goes by the weight of the one knocked, VA-41). A drop is a circle ``at: [x, y]``,
 ``radius`` metres, ``height`` metres deep: a ledge, a window, a hole. A terrain zone is
 ``kind: easy | rough | very_rough`` over a rectangle (``at``, ``size``) or a circle (``at``,
-``radius``); the later one listed lies on top where two overlap (``terrain.py``).
+``radius``); the later one listed lies on top where two overlap (``features/scene/terrain.py``).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from fuzion_sim.validation.checks import (
     optional,
 )
 
-from .build_vehicle import parse_weight
-from .codes import IMPACT_OPTIONS, IO_ANY, IO_ARMOUR, IO_BLOCK, IO_KB_MODE, IO_STUN
+from ...codes import IMPACT_OPTIONS, IO_ANY, IO_ARMOUR, IO_BLOCK, IO_KB_MODE, IO_STUN
+from ..vehicles.build import parse_weight
 
 __all__ = [
     "DROP_KEYS", "OBSTACLE_KEYS", "SCENE_KEYS", "TERRAIN_KEYS", "Drop", "Obstacle", "Terrain",
@@ -78,7 +78,7 @@ class Drop:
 
 @dataclass(frozen=True)
 class Terrain:
-    """A stretch of ground of ``kind`` (``terrain.TERRAIN_CLASSES``): the rectangle ``x .. x +
+    """A stretch of ground of ``kind`` (``scene.terrain.TERRAIN_CLASSES``): the rectangle ``x .. x +
     w``, ``y .. y + h`` (``radius`` 0), or the circle of ``radius`` m about ``(x, y)``."""
 
     name: str
@@ -244,14 +244,14 @@ _KB_MODES = {"as_fall": 0, "speed": 1, "none": 2}
 
 
 def impact_arrays(scenario, fighters) -> dict:
-    """The arrays of the falls and obstacles (``impact.Impacts``): each combatant's weight row
+    """The arrays of the falls and obstacles (``scene.room.Impacts``): each combatant's weight row
     (VA-36), the obstacles' rectangles ``(x0, y0, x1, y1)`` and structure (0: it never breaks;
     ``ob_kills`` 1 when in Kills), the drops ``(x, y, radius, height)``, the table's DC and
     Kills, the column bands (row 0 fall heights under ``falling_columns``, padded with inf;
     row 1 closing speeds in m/s under ``collision_speed_bands``) and ``im_opts``."""
     import numpy as np
 
-    from .tables import falling_table
+    from ...tables import falling_table
 
     rules = scenario.rules.values
     scene = getattr(scenario, "scene", None) or {}
@@ -287,13 +287,14 @@ def impact_arrays(scenario, fighters) -> dict:
 
 
 def terrain_array(zones, rules):
-    """``im.terrain`` (``terrain.py``): the header (each class's share of MOVE, ``terrain.yaml``;
+    """``im.terrain`` (``features/scene/terrain.py``): the header (each class's share of MOVE,
+    ``scene.terrain.yaml``;
     the DV each adds to a manoeuvre, ``manoeuvres.yaml``'s conditions, 0 under
     ``terrain_effect: move_only``), then a record a zone (shape, class, geometry)."""
     import numpy as np
 
+    from ...tables import terrain_move
     from . import terrain as tr
-    from .tables import terrain_move
 
     move = terrain_move()
     dvs = terrain_dvs(rules)
@@ -310,7 +311,7 @@ def terrain_array(zones, rules):
 def terrain_dvs(rules) -> dict[str, int]:
     """What each terrain adds to a manoeuvre's DV (VA-51: ``manoeuvres.yaml``'s conditions,
     rough +2 and very rough +4; all 0 under ``terrain_effect: move_only``)."""
-    from .tables import manoeuvre_conditions
+    from ...tables import manoeuvre_conditions
     from .terrain import TERRAIN_CLASSES
 
     dvs = manoeuvre_conditions()
@@ -320,7 +321,7 @@ def terrain_dvs(rules) -> dict[str, int]:
 
 def terrain_at(zones, x: float, y: float) -> str:
     """The terrain at ``(x, y)``: the last zone listed that holds it (edges inside), else
-    ``easy`` (``terrain.class_at``)."""
+    ``easy`` (``scene.terrain.class_at``)."""
     for z in reversed(zones):
         if z.radius > 0.0:
             if (x - z.x) ** 2 + (y - z.y) ** 2 <= z.radius**2:

@@ -19,7 +19,8 @@ out once a chunk:
 * :func:`jump` for the ``jump`` action: the jumper goes to the drop and falls its height;
 * with ``obstacles_block`` (M-10, on by default) :func:`line_blocked` before an attack (no line
   of fire through an unbroken obstacle: the action is spent);
-* :func:`on_ground` after a move on foot: terrain zones slow it (VA-51, ``terrain.py``) and,
+* :func:`on_ground` after a move on foot: terrain zones slow it (VA-51,
+``features/scene/terrain.py``) and,
   with ``obstacles_block``, it stops at an obstacle's face.
 
 A fall or collision does the table's DC (xK = 13 + x) of Killing damage against PD
@@ -35,11 +36,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..._jit import INNER, jit
-from ...engine.rng import xoshiro
-from . import tactics as tx
-from .actions import moved_geometry, note_move
-from .codes import (
+from ....._jit import INNER, jit
+from .....engine.rng import xoshiro
+from ... import tactics as tx
+from ...actions import moved_geometry, note_move
+from ...codes import (
     EV_ACTION,
     EV_ACTOR,
     EV_DV,
@@ -66,10 +67,10 @@ from .codes import (
     SCALE_KILLS,
     SCALE_OBJECT,
 )
-from .dice import TABLE_DICE
-from .hull import carry_crew
-from .kernel_parts import land_wound, log_event
-from .rules import KILLING, STUN, penetration, split_through
+from ...dice import TABLE_DICE
+from ...kernel_parts import land_wound, log_event
+from ...rules import KILLING, STUN, penetration, split_through
+from ..vehicles.room import carry_crew
 from .terrain import has_terrain, slowed
 
 #: The seconds of a phase (a 12-second round of 4 phases): knockback metres per phase as a
@@ -82,7 +83,7 @@ KB_NONE = 2
 #: Where a target stops short of an obstacle it hit (metres before the face).
 _STANDOFF = 0.01
 #: A fall line's action (``EV_ACTION``) when a vehicle went over the edge in motion
-#: (``motion._path``; the others are the ``jump`` or no action, a knockback).
+#: (``motion.room._path``; the others are the ``jump`` or no action, a knockback).
 FALL_OVER_EDGE = -1
 
 #: ``im``: the falls and obstacles (``compile.impact_arrays``; the trial's state and counters)
@@ -264,9 +265,9 @@ def _cut_move(c, ox, oy, dx, dy, t, metres, wh, w_range, log, events, ne):
 def on_ground(c, ox, oy, budget, im, wh, w_range, action, goal, log, events, ne, now):
     """``c`` went on foot from ``(ox, oy)`` to where it is now, with ``budget`` metres of
     MOVE: the phase's terrain, the majority of the path, leaves it its share of the budget
-    (VA-51, ``terrain.slowed``), then the first unbroken obstacle in the way stops it at its
+    (VA-51, ``scene.terrain.slowed``), then the first unbroken obstacle in the way stops it at its
     face (with ``obstacles_block``; M-10: nobody moves through a solid object; a vehicle's
-    way is a crash, ``motion.bump``). Its move's line says where it stopped, and a line of its
+    way is a crash, ``motion.room.bump``). Its move's line says where it stopped, and a line of its
     own what stopped it. Returns ne."""
     dx = wh.px[c] - ox
     dy = wh.py[c] - oy
