@@ -161,7 +161,7 @@ OPTIONS = (
     "stunned",  # F22 a Stun hit can stun
     "dying_can_act",  # the dying keep acting
     "dying_penalty",  # their penalty
-    "has_ties",  # two combatants share a REF: ties are broken by a roll
+    "has_ties",  # two combatants share a REF (the tie order of F9 switch1)
     "switch2",  # F9 switch2: initiative rolled every phase (speed chart: every segment)
     "init_dice",  # the action die of switch2: 3 (3d6) or 10 (1d10)
     "wake_own_phase",  # speed chart: waking "every phase" means on the sleeper's own phases

@@ -357,8 +357,7 @@ class Missile:
 @dataclass(frozen=True)
 class Thrown:
     """An object thrown as a weapon (M-73, VA-49; ``features/scene/throws.py``): ``weight_kg`` (its
-    row
-    of the Weight Modifier table), ``aerodynamic`` and ``balanced`` (+1 each to the Throw).
+    row of the Weight Modifier table), ``aerodynamic`` and ``balanced`` (+1 each to the Throw).
     ``where`` is the key path of the ``thrown:`` mapping, for the errors of the checks made
     once the rules are known (the thrower's lift, the Throw below .5); ``figures`` what they
     work out (``scene.throws.throw_figures``: the lift, the Throw, the metres, the table's

@@ -518,7 +518,7 @@ def manoeuvre_conditions() -> dict[str, int]:
 
 @cache
 def terrain_move() -> dict[str, float]:
-    """The share of MOVE each terrain leaves (``scene.terrain.yaml``, M-11, VA-51; not from the
+    """The share of MOVE each terrain leaves (``terrain.yaml``, M-11, VA-51; not from the
     seed): ``easy``, ``rough``, ``very_rough`` -> a factor in (0, 1]."""
     out = {str(k): float(v) for k, v in _read("terrain.yaml")["move"].items()}
     if not all(0.0 < v <= 1.0 for v in out.values()):

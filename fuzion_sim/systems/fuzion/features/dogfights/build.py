@@ -1,5 +1,5 @@
 """Dogfights at compile time (M-53 to M-58; VA-32 to VA-34): the Advantage chart
-(``data/dogfights.room.yaml``, not from the seed), the checks of the ``dogfight`` and ``break_off``
+(``data/dogfight.yaml``, not from the seed), the checks of the ``dogfight`` and ``break_off``
 actions, and the plan's arrays for the kernel's dogfight room (``dogfights.room.Dogfight``).
 
 Who may dogfight (M-58, "an aerial or space dogfight"): a flying vehicle, a vehicle of class
@@ -55,7 +55,7 @@ class Chart(NamedTuple):
 
 @cache
 def chart() -> Chart:
-    """``data/dogfights.room.yaml``'s chart (not from the seed)."""
+    """``data/dogfight.yaml``'s chart (not from the seed)."""
     text = resources.files("fuzion_sim.systems.fuzion.data").joinpath("dogfight.yaml").read_text()
     rows = {r["position"]: r for r in yaml.safe_load(text)["chart"]}
     return Chart(int(rows["advantage"]["margin"]), int(rows["tailing"]["margin"]),

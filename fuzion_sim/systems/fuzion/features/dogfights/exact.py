@@ -5,7 +5,7 @@ dice's equally likely outcomes (the oracle the kernel's dogfight room is tested 
 Each pilot's total is Piloting (its vehicle's control skill) + REF + the action die (3d6, or
 1d10 under Interlock; criticals F3 unless ``criticals: none``; the HERO flat 10 does not apply)
 + the Maneuver Value. The margin is ``a``'s total less ``b``'s, read on the Advantage chart
-(``data/dogfights.room.yaml``, not from the seed): level (neutral), the Advantage, tailing, for each
+(``data/dogfight.yaml``, not from the seed): level (neutral), the Advantage, tailing, for each
 side. Under ``intercept: perception`` the first roll's totals are INT + Perception + die
 (VA-34): its pmf is given too.
 """

@@ -16,7 +16,7 @@ target moved). A fight without a dogfight pays one predictable branch per phase 
   criticals F3 unless ``criticals: none``; no flat 10) + the vehicle's Maneuver Value; the
   margin ``m`` is the difference, ``+m`` for one and ``-m`` for the other. It costs no action.
   Under ``dogfight_cadence: round`` a pair rolls at a round's start only (and when engaged).
-- **The chart** (VA-32, ``data/dogfights.room.yaml``, not from the seed): ``|m| >= tail_min`` is
+- **The chart** (VA-32, ``data/dogfight.yaml``, not from the seed): ``|m| >= tail_min`` is
   tailing, ``|m| >= adv_min`` the Advantage, else level (neutral). The loser may not attack the
   winner; after a level roll neither may attack the other (``dogfight_tie: both``: both may);
   an attack the chart bars spends the action. The tailing winner has ``tail_bonus`` (+2) to

@@ -1,6 +1,5 @@
 """The compile-time side of the vehicles in motion (features/motion/room.py): the checks a
-scenario's driving
-tactics need, and the arrays of :data:`motion.Motion` (../shared/rulings/vehicles
+scenario's driving tactics need, and the arrays of :data:`room.Motion` (../shared/rulings/vehicles
 M-46 to M-52, M-62 to M-66, VA-19, VA-27 to VA-31, VA-39, VA-40)."""
 
 from __future__ import annotations
@@ -79,7 +78,7 @@ def check_motion(ctx, rules, sides: dict) -> None:
 
 
 def motion_arrays(scenario, fighters) -> dict:
-    """The arrays of :data:`motion.Motion`: per combatant ``mo_i`` (``MI_*``), ``mo_f``
+    """The arrays of :data:`room.Motion`: per combatant ``mo_i`` (``MI_*``), ``mo_f``
     (altitude, a walker's fall height), the manoeuvre DVs ``mo_dv`` and ``mo_opts``
     (``codes.MO_*``)."""
     rules = scenario.rules.values

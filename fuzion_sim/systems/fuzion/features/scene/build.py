@@ -288,8 +288,7 @@ def impact_arrays(scenario, fighters) -> dict:
 
 def terrain_array(zones, rules):
     """``im.terrain`` (``features/scene/terrain.py``): the header (each class's share of MOVE,
-    ``scene.terrain.yaml``;
-    the DV each adds to a manoeuvre, ``manoeuvres.yaml``'s conditions, 0 under
+    ``terrain.yaml``; the DV each adds to a manoeuvre, ``manoeuvres.yaml``'s conditions, 0 under
     ``terrain_effect: move_only``), then a record a zone (shape, class, geometry)."""
     import numpy as np
 
