@@ -68,10 +68,18 @@ def _temporary_security():
 def _loop_without_sigint() -> LoopRunner:
     """An event loop on a new thread that blocks SIGINT (as will everything it starts)."""
     # multiprocessing starts its resource tracker on the first spawn and then unblocks SIGINT
-    # in the spawning thread: start it here, from this thread, so it never does that there
+    # in the spawning thread: start it here, from this thread, so it never does that there.
+    # It also warns, at its own exit, of the semaphores a Ctrl-C left behind (and cleans them
+    # up): a second line after the interrupt's one. It takes its warning filters from ours.
+    import sys
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()
+    quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
+    sys.warnoptions.append(quiet)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(quiet)
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         runner = LoopRunner(asynchronous=False)
