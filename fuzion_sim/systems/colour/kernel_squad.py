@@ -705,12 +705,13 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
                 cnt[k + _ONE] += 1
                 runs[spare + i - p] = c
             at = p
+            # the next round's runs with no branch on the counts (a run of one or none is
+            # written past the list's end, then over: the list has room for ``n`` words)
             for v in range(max_u, 0, -1):
                 m = np.uint64(cnt[v])
                 cnt[v] = at
-                if m > _ONE:
-                    runs[nxt + n_next] = (at << _S32) | (at + m - _ONE)
-                    n_next += _ONE
+                runs[nxt + n_next] = (at << _S32) | (at + m - _ONE)
+                n_next += np.uint64(m > _ONE)
                 at += m
             for i in range(q - p + _ONE):
                 c = runs[spare + i]
@@ -964,7 +965,13 @@ def _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hi
     end_hist[kk, end] += 1
     for c in range(n):
         rc = np.uint64(c) * ROW
-        _flush_row(st, colours, c, rc)
+        # the row's packed counts read, not flushed into it (the next trial starts it afresh)
+        w = st[rc + COUNTS]
+        total = 0
+        for ca in range(6):
+            m = (w >> (9 * ca)) & 511
+            colours[np.uint64(8 * c + ca)] += m
+            total += m
         _bleed_out(st, rc, end, end_pos)
         status = st[rc + STATUS]
         d, tk = st[rc + DEALT], st[rc + TAKEN]
@@ -974,8 +981,8 @@ def _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hi
         sums[c, 1] += d * d
         sums[c, 2] += tk
         sums[c, 3] += tk * tk
-        sums[c, 4] += st[rc + ATTACKS]
-        sums[c, 5] += st[rc + LANDED]
+        sums[c, 4] += st[rc + ATTACKS] + total
+        sums[c, 5] += st[rc + LANDED] + (w >> 54)
         sums[c, 6] += 1 if status != ST_DEAD and status != ST_FLED and status != ST_STANDING else 0
         sums[c, 7] += 1 if status == ST_DOWN and (st[rc + DOWN] == DN_BLEEDING
                                                  or st[rc + DIE_NEXT] != 0) else 0  # fmt: skip
