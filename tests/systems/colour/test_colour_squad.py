@@ -129,6 +129,15 @@ def test_a_battle_of_64_the_most_a_word_of_ties_holds():
     assert not differences(scenario(fight(sides)), n=60)
 
 
+def test_a_battle_of_64_with_short_runs_of_ties_to_its_last_position():
+    """64 combatants of Agility 2 to 4, no d1s: runs of three and four re-rolled without a
+    branch (reading and writing the positions past a run, up to past the last one)."""
+    sides = {s: [member(f"{s}{i}", abilities={"Agility": (2, 3, 4, 2)[i % 4]},
+                        weapon=("Crowbar", "Brick")[i % 2]) for i in range(32)]
+             for s in "ab"}  # fmt: skip
+    assert not differences(scenario(fight(sides)), n=80)
+
+
 @pytest.mark.parametrize("rounds", [2047, 2048])
 def test_a_volley_of_more_rounds_than_a_slot_word_holds(rounds):
     """A turn slot's word holds a hit die of up to 2047 rounds: a volley of 2047 is quiet, one
