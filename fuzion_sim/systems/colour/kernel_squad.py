@@ -126,6 +126,7 @@ _N10 = np.uint64(10)
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _THREE = np.uint64(3)
+_FOUR = np.uint64(4)
 _ZERO = np.uint64(0)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _S32I = np.int64(32)
@@ -517,14 +518,14 @@ def _fall(s0, s1, s2, s3, st, fa, colour_tab, rank_col, cat_rolls, t, rt, r, n, 
 
 
 @jit(inline="always")
-def _rerun_short(s0, s1, s2, s3, u_agi, order, ip, iq, tied):
+def _rerun_short(s0, s1, s2, s3, u_agi, order, ip, iq):
     """Initiative's re-roll of the run of ties at positions ``ip .. iq`` (uint64) of ``order``,
     three or four long, with no branch on its rolls or its length: four draws, the generator
     kept after as many as the run has members; the members sorted by a network on keys made
     distinct (the roll, then the earlier position first: the insertion sort's stable order),
     the positions past the run keyed below every roll, so that they keep what they hold
-    (``order`` has three words more than the combatants); the run's new ties into ``tied``.
-    Returns the generator and ``tied``."""
+    (``order`` has three words more than the combatants). Returns the generator and whether
+    the first and second, second and third, third and fourth members tie again (0 or 1)."""
     ln = iq - ip + _ONE
     c0 = np.uint64(order[ip])
     c1 = np.uint64(order[ip + _ONE])
@@ -556,7 +557,7 @@ def _rerun_short(s0, s1, s2, s3, u_agi, order, ip, iq, tied):
     t01 = np.uint64((k0 >> _TWO) == (k1 >> _TWO))
     t12 = np.uint64((k1 >> _TWO) == (k2 >> _TWO)) & np.uint64(ln > _TWO)
     t23 = np.uint64((k2 >> _TWO) == (k3 >> _TWO)) & np.uint64(four)
-    return s0, s1, s2, s3, tied | ((t01 | (t12 << _ONE) | (t23 << _TWO)) << ip)
+    return s0, s1, s2, s3, t01, t12, t23
 
 
 @jit(**INNER)
@@ -618,7 +619,9 @@ def _initiative(s0, s1, s2, s3, agi, u_agi, max_u, order, key, masks, n):
                 tied |= np.uint64(ka == kb) << p
                 continue
             if iq - ip < np.uint64(4) and not any_small:
-                s0, s1, s2, s3, tied = _rerun_short(s0, s1, s2, s3, u_agi, order, ip, iq, tied)
+                s0, s1, s2, s3, t01, t12, t23 = _rerun_short(s0, s1, s2, s3, u_agi, order, ip,
+                                                             iq)  # fmt: skip
+                tied |= (t01 | (t12 << _ONE) | (t23 << _TWO)) << ip
                 continue
             if any_small:  # a tie of d1s keeps the listed order
                 small = True
@@ -659,7 +662,8 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
     (a battle of many combatants with a few sides of die has runs of ten and more, and most
     positions tie at first, few after a round or two). Every index read off an array is
     unsigned: numba's code for a negative index (three instructions an index) was a quarter of
-    the time."""
+    the time. A run of three or four is re-rolled without a branch on its rolls
+    (``_rerun_short``); ``order`` has three words more than the combatants."""
     for v in range(max_u + 2):
         cnt[v] = 0
     for c in range(n):
@@ -712,6 +716,18 @@ def _initiative_wide(s0, s1, s2, s3, agi, u_agi, max_u, order, key, cnt, runs, n
                 order[q] = ca if swap else cb
                 runs[nxt + n_next] = word
                 n_next += np.uint64(ka == kb)
+                continue
+            if q - p < _FOUR and not any_small:
+                # three or four: the next round's runs from the ties, with no branch (a word
+                # past the list's end is written over by the next)
+                s0, s1, s2, s3, t01, t12, t23 = _rerun_short(s0, s1, s2, s3, u_agi, order, p,
+                                                             q)  # fmt: skip
+                runs[nxt + n_next] = (p << _S32) | (p + _ONE + t12 + (t12 & t23))
+                n_next += t01
+                runs[nxt + n_next] = ((p + _ONE) << _S32) | (p + _TWO + t23)
+                n_next += t12 & (_ONE - t01)
+                runs[nxt + n_next] = ((p + _TWO) << _S32) | (p + _THREE)
+                n_next += t23 & (_ONE - t12)
                 continue
             if any_small:  # a tie of d1s keeps the listed order
                 small = True
