@@ -121,12 +121,30 @@ def test_a_battle_of_more_than_64_with_long_runs_of_ties_and_d1s():
     assert not differences(scenario(fight(sides)), n=60)
 
 
+def test_a_battle_of_more_than_64_with_short_runs_of_ties():
+    """80 combatants of Agility 2 to 4, no d1s: runs of three and four re-rolled without a
+    branch, their next runs (one or two, or none) listed from their ties."""
+    sides = {s: [member(f"{s}{i}", abilities={"Agility": (2, 3, 4, 2)[i % 4]},
+                        weapon=("Crowbar", "Brick")[i % 2]) for i in range(40)]
+             for s in "ab"}  # fmt: skip
+    assert not differences(scenario(fight(sides)), n=60)
+
+
 def test_a_battle_of_64_the_most_a_word_of_ties_holds():
     """64 combatants of Agility 1 to 3 (a word of tie bits full, runs to its last bit)."""
     sides = {s: [member(f"{s}{i}", abilities={"Agility": (2, 3, 1)[i % 3]},
                         weapon=("Crowbar", "Brick")[i % 2]) for i in range(32)]
              for s in "ab"}  # fmt: skip
     assert not differences(scenario(fight(sides)), n=60)
+
+
+def test_a_battle_of_64_with_short_runs_of_ties_to_its_last_position():
+    """64 combatants of Agility 2 to 4, no d1s: runs of three and four re-rolled without a
+    branch (reading and writing the positions past a run, up to past the last one)."""
+    sides = {s: [member(f"{s}{i}", abilities={"Agility": (2, 3, 4, 2)[i % 4]},
+                        weapon=("Crowbar", "Brick")[i % 2]) for i in range(32)]
+             for s in "ab"}  # fmt: skip
+    assert not differences(scenario(fight(sides)), n=80)
 
 
 @pytest.mark.parametrize("rounds", [2047, 2048])
