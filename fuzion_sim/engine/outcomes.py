@@ -14,14 +14,15 @@ exact however long a fight lasts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from .._jit import jit
 
 __all__ = [
-    "DRAW", "HIST_SLOTS", "SHARED", "TALLY_SHARED", "UNRESOLVED", "Tally", "TrialOutcomes",
-    "hist_size", "outcome_index", "record_trial",
+    "DRAW", "HIST_SLOTS", "SHARED", "TALLY_SHARED", "Shared", "UNRESOLVED", "Tally",
+    "TrialOutcomes", "hist_size", "outcome_index", "record_trial",
 ]  # fmt: skip
 
 DRAW = -1
@@ -30,9 +31,22 @@ UNRESOLVED = -2
 #: speed chart); a fight that may last longer shares the last bin (see :class:`Tally`).
 HIST_SLOTS = 4096
 
-#: The shared per-trial arrays every kernel writes, in the order ``TrialOutcomes.arrays``
-#: gives them.
-SHARED = ("winner", "end_slot", "out_slot", "death_slot", "dealt", "taken", "attacks", "landed")
+class Shared(NamedTuple):
+    """The per-trial arrays every kernel writes (:class:`TrialOutcomes` says what each holds),
+    passed to a jitted kernel as one argument (``TrialOutcomes.arrays``)."""
+
+    winner: np.ndarray
+    end_slot: np.ndarray
+    out_slot: np.ndarray
+    death_slot: np.ndarray
+    dealt: np.ndarray
+    taken: np.ndarray
+    attacks: np.ndarray
+    landed: np.ndarray
+
+
+#: The names of the :class:`Shared` arrays, in their order.
+SHARED = Shared._fields
 
 
 def hist_size(max_slots: int) -> int:
@@ -86,9 +100,9 @@ class TrialOutcomes:
             categories={k: np.zeros((n_comb, size), np.int64) for k, size in sizes.items()},
         )  # fmt: skip
 
-    def arrays(self) -> list[np.ndarray]:
-        """The shared arrays, in :data:`SHARED` order (a kernel's first outputs)."""
-        return [getattr(self, name) for name in SHARED]
+    def arrays(self) -> Shared:
+        """The shared arrays (a kernel's first outputs)."""
+        return Shared(*(getattr(self, name) for name in SHARED))
 
     @classmethod
     def concatenate(cls, parts: list[TrialOutcomes]) -> TrialOutcomes:
