@@ -69,6 +69,10 @@ class Switch(NamedTuple):
         A shortcut option of the commands that take overrides (``dice`` -> ``--dice``).
     unset : str
         What a nullable switch left out means, for messages ("the campaign's ratio").
+    slot : bool
+        The kernels read it as it is, from the slot of its name in the system's option vector
+        (:meth:`encode` says how): declaring it is all a new switch needs to reach them. False:
+        the compiler works its number out with other switches or with what the fight holds.
     """
 
     kind: Any
@@ -81,6 +85,16 @@ class Switch(NamedTuple):
     nullable: bool = False
     flag: str | None = None
     unset: str = ""
+    slot: bool = False
+
+    def encode(self, value) -> int:
+        """The number its slot holds for ``value``: a word its place among the switch's
+        words (the first word 0), a boolean 0 or 1, a whole number itself."""
+        if isinstance(self.kind, tuple):
+            return self.kind.index(value)
+        if self.kind is float:
+            raise TypeError("a switch with a fractional value has no slot: the compiler scales it")
+        return int(value)
 
 
 class Question(NamedTuple):

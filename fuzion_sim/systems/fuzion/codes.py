@@ -9,13 +9,16 @@ another kernel's names.
 from __future__ import annotations
 
 from ...engine.outcomes import DRAW, UNRESOLVED
+from .model import SWITCHES
 
 __all__ = [
     "DRAW",
     "UNRESOLVED",
     "MELEE_REACH",
+    "FIGHT_OPTIONS",
     "OPTIONS",
     "N_OPTIONS",
+    "SWITCH_OPTIONS",
     "number",
     "SCALE_PERSON",
     "SCALE_OBJECT",
@@ -154,58 +157,37 @@ def number(namespace: dict, names: tuple[str, ...], prefix: str = "") -> int:
     return len(names)
 
 
-#: The slots of ``Plan.options``, the rule switches and facts of the fight the kernels read, in
-#: order: ``OPT_<NAME>`` is the index of each (``compile.py`` fills them).
-OPTIONS = (
-    "impairment",  # F24 wound penalties
-    "stunned",  # F22 a Stun hit can stun
-    "dying_can_act",  # the dying keep acting
-    "dying_penalty",  # their penalty
+#: The slots of ``Plan.options`` that ``compile.py`` works out, from a switch read with others
+#: or with what the fight holds (a switch the kernels read as it is declares ``slot=True`` in
+#: ``model.SWITCHES`` instead and gets a slot of its own name after these).
+FIGHT_OPTIONS = (
     "has_ties",  # two combatants share a REF (the tie order of F9 switch1)
     "switch2",  # F9 switch2: initiative rolled every phase (speed chart: every segment)
     "init_dice",  # the action die of switch2: 3 (3d6) or 10 (1d10)
     "wake_own_phase",  # speed chart: waking "every phase" means on the sleeper's own phases
     "recovery_slot",  # slot after which everyone gets a free Recovery (-1: none)
-    "dodge_bonus",  # F32
-    "block_bonus",  # F32
     "perception_dv",  # obscured: the Perception roll's DV (F11, F4)
-    "hit_locations",  # F27: LOC_* below
-    "knockback",  # F28
     "autofire_ratio",  # F15
-    "autofire_one_plus",  # F15 autofire_hits: one_plus_floor
     "chinks",  # F30
     "any_vehicle",  # some combatant is a vehicle
     "vehicle_locations",  # VA-06: 1 a hit on a vehicle rolls its table by facing
     "front_arc",  # VA-05: half the front arc in degrees (quarters 45, hex 30)
-    "crit_single_hit",  # VA-09 critical_accumulation: single_hit
-    "location_counts_total",  # VA-09 location_damage_counts_total
-    "crew_armour",  # VA-13 crew_personal_armour
     "any_missile",  # some combatant's weapon is a missile
-    "missile_attack_roll",  # VA-20 missile_launch: attack_roll (0: automatic)
-    "missile_timing",  # VA-21 missile_timing: MT_* below
-    "cluster_sequence",  # VA-23 cluster_roll: sequence (0: single)
-    "cm_per_roll",  # VA-25 countermeasure_use: per_roll (0: per_engagement)
-    "missile_aspect",  # VA-26 missile_aspect: MA_* below
     "staged",  # staged penetration: 0 off, else STAGED_* (VA-42 staged_loss)
-    "staged_rating",  # VA-42 staged_trigger: rating (else through)
     "integrity",  # structural integrity: 0 off, else INTEGRITY_* (VA-45)
     "chinks_vehicles",  # chinks against vehicles (OPT_CHINKS: against the others, VA-43)
-    "powered_wearer_ceil",  # VA-44 powered_split: wearer_ceil (else suit_ceil)
-    "powered_to_hits",  # VA-44 powered_stun: to_hits (else as_stun)
-    "crew_random",  # VA-13 crew_hit: random_crew (else the pilot)
     "unmanned",  # VA-04 unmanned_dv: 0 (no vehicle fights), else UNMANNED_*
     "unmanned_shift",  # F4: 5 under Interlock (the DV by range is for 3d6)
     "area_kill_falloff",  # VA-52 area_kill_falloff: per_radius_step (1 Kill per 4 m)
-    "moving_relative",  # VA-16 moving_target: relative (else absolute)
     "any_hazard",  # a hazard zone, or someone carries a poison: the hazard room runs
-    "hazard_on_entry",  # VA-46 hazard_timing: on_entry (else end_of_phase)
-    "electricity_stun",  # VA-46 electricity_damage: stun (else killing)
-    "breath_after_rest",  # VA-47 breath_reset: after_rest (else on_exit)
-    "asphyxia_collateral",  # VA-47 asphyxia_collateral
     "poison_period",  # VA-48 poison_timing: phases between doses' effects (20 or 1)
     "any_obscuring",  # a hazard zone obscures (the F11 Perception roll inside it)
     "semi_auto_rof",  # F15 semi_auto_rof: extra_attacks, each shot its own attack (0: one_shot)
 )
+#: The switches the kernels read as they are (``Switch.slot``), in ``model.SWITCHES`` order.
+SWITCH_OPTIONS = tuple(name for name, switch in SWITCHES.items() if switch.slot)
+#: Every slot of ``Plan.options``: ``OPT_<NAME>`` is the index of each.
+OPTIONS = FIGHT_OPTIONS + SWITCH_OPTIONS
 N_OPTIONS = number(globals(), OPTIONS, "OPT_")
 __all__ += [f"OPT_{name.upper()}" for name in OPTIONS]
 

@@ -16,7 +16,7 @@ from .features.dogfights.build import dogfight_arrays
 from .features.hazards.build import hazard_arrays, hazard_options
 from .features.motion.build import motion_arrays
 from .features.scene.build import impact_arrays
-from .model import BOW_MAX_STR, BOW_RANGE_PER_STR
+from .model import BOW_MAX_STR, BOW_RANGE_PER_STR, SWITCHES
 from .rules import (
     FISTS_DC,
     KILLING,
@@ -40,8 +40,77 @@ MELEE_DEFENCE_SKILLS = ("Athletics", "Hand to Hand", "Melee", "Fencing")
 
 
 class Plan(NamedTuple):
-    """A compiled Fuzion scenario. Field order is the kernel's argument order after
-    ``(key, first, n_trials)`` and before the outputs; see ``kernel.run_chunk``."""
+    """A compiled Fuzion scenario: the arrays the general kernel runs (``kernel.run_chunk``),
+    one entry a combatant (C) where not said otherwise.
+
+    Fields
+    ------
+    side ... pos_y0 : int64[C] or float64[C]
+        Sheet values, the skills each attack
+        form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
+        starting position in metres, INT and Perception, obscured, weapon holstered at the start
+        (``drawn: false``), no weapon (the fists: every attack a punch), abort (``ABORT_*``),
+        TECH and Physician (first aid), scale (``SCALE_*``), the BODY (Kills) knockback
+        subtracts, a called shot's location (-1: none) and its modifier against each target
+        (``called_mod[a * C + t]``; at a vehicle, its row's).
+    w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
+        (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
+        weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
+        hit locations it covers.
+    tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m : int64[C]
+        Attack modifiers for ranged and melee attacks against each combatant (size,
+        silhouetted), for its cover and posture (which it leaves when it moves), and by it
+        (braced and the GM's flat modifier).
+    tac_default, rule_start, rule_count, rules, code, consts
+        The tactics programs (``tactics.pack``); ``tac_default[c]`` 1 skips the interpreter
+        for the default tactic (close to range, attack).
+    acts : int8[C * slots_per_round]
+        1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
+    start_slot, slots_per_unit, max_slots : int
+        The slot of the round the fight starts in, slots per reported time unit, and the
+        slots the fight may last (``timing.Timing``).
+    options : int64[N_OPTIONS]
+        Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor,
+        ``knock_unit`` metres per knockback unit.
+    roll_table : int8[N]
+        Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``);
+        ``task_table`` the acting roll alone (``dice.task_table``, unopposed tasks).
+    nd6_offsets, nd6_table
+        Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
+    loc_by_roll, loc_num, loc_den : int64
+        Hit location of each 3d6 total, and each location's damage multiplier num / den.
+    carrier ... v_locid
+        The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
+        vehicle's pilot, class, heading, Kill unit, its hit table by aspect and by row, and
+        the row each attacker's called shot hits (``v_call[a * C + v]``, -1: rolled).
+    w_missile, w_mdv, m_evade, m_evade_ref, m_cm : int64[C]
+        The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
+        weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
+        countermeasure charges (-1: unlimited).
+    w_arc, w_mounted, arm_start, arms_i, arms_f
+        The arc each weapon in hand covers (``codes.ARC_*``), 1 where a combatant's weapons are
+        its vehicle's (lost with its Weapon location, VA-11), and the weapons of those who fire
+        several (``compile.arsenal_arrays``, ``arsenal.py``).
+    rscale : float64[C]; rs_target : int64[C]; suit_max : int64[C]
+        The mecha rules (``compile.mecha_arrays``): the factor of each attacker's range bands
+        (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
+        target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
+        (0: none, M-35).
+    im_row ... im_opts, terrain
+        Falls, obstacles and terrain (``scene.build.impact_arrays``): each
+        combatant's row of the Falling & Collisions table, the obstacles' rectangles and
+        structure, the drops, the table's DC and Kills, its column bands, the switches
+        (``im_opts[IO_ANY]``: any obstacle, drop or terrain, the one flag) and the terrain zones
+        (``features/scene/terrain.py``).
+    hz_kind ... hz_tick, mo_i ... mo_opts
+        The environment (``hazards.build.hazard_arrays``, ``hazards.room.Hazards``): the hazard
+        zones, whom they reach, armour against them, breath, carried poison, the slots ending a
+        phase; vehicles in motion (``motion.build.motion_arrays``).
+    df_opts, df_fly, df_skill, df_intel
+        Dogfights (``dogfights.build.dogfight_arrays``, ``dogfights.room.Dogfight``): the
+        switches and the chart, and per combatant whether it is a flying vehicle with a pilot,
+        its pilot's control skill + Maneuver Value, its pilot's INT + Perception.
+    """
 
     side: np.ndarray
     n_sides: int
@@ -286,30 +355,22 @@ def _floats(values) -> np.ndarray:
 def _rule_options(rules, timing, has_ties: bool, switch2: bool, any_vehicle: bool,
                   any_missile: bool) -> np.ndarray:
     """The rule switches as the kernels read them (``options``, int64[N_OPTIONS], slots
-    ``codes.OPT_*``), with what the fight has: ties of REF (F9 switch1), a vehicle, a missile
-    weapon in hand or taken up later (``arsenal_arrays``)."""
+    ``codes.OPT_*``): every switch declared with a slot as it is (``Switch.encode``), then the
+    slots worked out here with what the fight has: ties of REF (F9 switch1), a vehicle, a
+    missile weapon in hand or taken up later (``arsenal_arrays``)."""
     options = np.zeros(codes.N_OPTIONS, np.int64)
-    options[codes.OPT_IMPAIRMENT] = bool(rules.impairment)
-    options[codes.OPT_STUNNED] = bool(rules.stunned)
-    options[codes.OPT_DYING_CAN_ACT] = bool(rules.dying_can_act)
-    options[codes.OPT_DYING_PENALTY] = int(rules.dying_penalty)
+    for name in codes.SWITCH_OPTIONS:
+        switch = SWITCHES[name]
+        options[codes.OPTIONS.index(name)] = switch.encode(rules.values.get(name, switch.default))
     options[codes.OPT_HAS_TIES] = has_ties
     options[codes.OPT_SWITCH2] = switch2
     options[codes.OPT_INIT_DICE] = 10 if rules.dice == "interlock" else 3
     options[codes.OPT_WAKE_OWN_PHASE] = rules.timing == "speed_chart"
     options[codes.OPT_RECOVERY_SLOT] = timing.recovery_slot
-    options[codes.OPT_DODGE_BONUS] = int(rules.values.get("dodge_bonus", 3))
-    options[codes.OPT_BLOCK_BONUS] = int(rules.values.get("block_bonus", 3))
     # F4: unopposed DVs are for 3d6; under Interlock subtract 5
     dv = int(rules.values.get("obscured_dv", 14))
     options[codes.OPT_PERCEPTION_DV] = dv - 5 if rules.dice == "interlock" else dv
-    options[codes.OPT_HIT_LOCATIONS] = {"none": codes.LOC_NONE, "random": codes.LOC_RANDOM,
-                                         "called": codes.LOC_CALLED}[
-        rules.values.get("hit_locations", "none")
-    ]  # fmt: skip
-    options[codes.OPT_KNOCKBACK] = bool(rules.values.get("knockback", False))
     options[codes.OPT_AUTOFIRE_RATIO] = autofire_ratio_of(rules)
-    options[codes.OPT_AUTOFIRE_ONE_PLUS] = rules.values.get("autofire_hits") == "one_plus_floor"
     chinks = bool(rules.values.get("chinks", False))
     # VA-43 chinks_scope: mecha leaves everyone but vehicles out
     options[codes.OPT_CHINKS] = chinks and rules.values.get("chinks_scope", "all") == "all"
@@ -317,11 +378,6 @@ def _rule_options(rules, timing, has_ties: bool, switch2: bool, any_vehicle: boo
     options[codes.OPT_ANY_VEHICLE] = any_vehicle
     options[codes.OPT_VEHICLE_LOCATIONS] = rules.values.get("vehicle_locations") != "none"
     options[codes.OPT_FRONT_ARC] = 30 if rules.values.get("facing_arcs") == "hex" else 45
-    options[codes.OPT_CRIT_SINGLE_HIT] = rules.values.get("critical_accumulation") == "single_hit"
-    options[codes.OPT_LOCATION_COUNTS_TOTAL] = bool(
-        rules.values.get("location_damage_counts_total", True))
-    options[codes.OPT_CREW_ARMOUR] = bool(rules.values.get("crew_personal_armour", True))
-    options[codes.OPT_CREW_RANDOM] = rules.values.get("crew_hit", "pilot") == "random_crew"
     if options[codes.OPT_ANY_VEHICLE]:  # VA-04: the DV of a vehicle nobody drives
         options[codes.OPT_UNMANNED] = (
             codes.UNMANNED_ZERO_BASE if rules.values.get("unmanned_dv") == "zero_base"
@@ -329,20 +385,10 @@ def _rule_options(rules, timing, has_ties: bool, switch2: bool, any_vehicle: boo
         options[codes.OPT_UNMANNED_SHIFT] = 5 if rules.dice == "interlock" else 0
     options[codes.OPT_AREA_KILL_FALLOFF] = (
         rules.values.get("area_kill_falloff", "per_radius_step") == "per_radius_step")
-    options[codes.OPT_MOVING_RELATIVE] = rules.values.get("moving_target") == "relative"
     options[codes.OPT_SEMI_AUTO_ROF] = (
         rules.values.get("semi_auto_rof", "extra_attacks") == "extra_attacks"
     )
     options[codes.OPT_ANY_MISSILE] = any_missile
-    options[codes.OPT_MISSILE_ATTACK_ROLL] = rules.values.get("missile_launch") == "attack_roll"
-    options[codes.OPT_MISSILE_TIMING] = {
-        "per_round_free": codes.MT_ROUND_FREE, "per_round_action": codes.MT_ROUND_ACTION,
-        "per_phase": codes.MT_PHASE}[rules.values.get("missile_timing", "per_round_free")]
-    options[codes.OPT_CLUSTER_SEQUENCE] = rules.values.get("cluster_roll") == "sequence"
-    options[codes.OPT_CM_PER_ROLL] = rules.values.get("countermeasure_use") == "per_roll"
-    options[codes.OPT_MISSILE_ASPECT] = {
-        "launch": codes.MA_LAUNCH, "rear": codes.MA_REAR, "side": codes.MA_SIDE}[
-        rules.values.get("missile_aspect", "launch")]  # fmt: skip
     return options
 
 
@@ -649,21 +695,18 @@ def no_turret_penalty(c, fighters, rules) -> int:
 
 
 def mecha_options(options: np.ndarray, rules) -> None:
-    """The special armour rules for mecha into ``options`` (F30, VA-42, VA-44, VA-45): staged
-    penetration (0 off, else ``codes.STAGED_*``) and its trigger, structural integrity (0 off,
-    else ``codes.INTEGRITY_*``), powered armour's odd point and a Stun attack's wearer half."""
+    """The special armour rules for mecha into ``options`` (F30, VA-42, VA-45): staged
+    penetration (0 off, else ``codes.STAGED_*``) and structural integrity (0 off, else
+    ``codes.INTEGRITY_*``); their other switches have slots of their own."""
     values = rules.values
     if values.get("staged_penetration", False):
         options[codes.OPT_STAGED] = {"minus_one": codes.STAGED_MINUS_ONE, "all": codes.STAGED_ALL,
                                      "amount": codes.STAGED_AMOUNT}[
             values.get("staged_loss", "minus_one")]  # fmt: skip
-    options[codes.OPT_STAGED_RATING] = values.get("staged_trigger", "through") == "rating"
     if values.get("structural_integrity", False):
         options[codes.OPT_INTEGRITY] = {"total_tenths": codes.INTEGRITY_TOTAL,
                                         "fractional_part": codes.INTEGRITY_FRACTION}[
             values.get("integrity_count", "total_tenths")]  # fmt: skip
-    options[codes.OPT_POWERED_WEARER_CEIL] = values.get("powered_split") == "wearer_ceil"
-    options[codes.OPT_POWERED_TO_HITS] = values.get("powered_stun") == "to_hits"
 
 
 def range_scale(c, fighters, rules) -> float:
@@ -854,8 +897,8 @@ def aspect_outcomes(vehicle) -> list[tuple[int, ...]]:
 
 
 class StandingPlan(NamedTuple):
-    """The plan of a standing fight (``kernel_standing.run_chunk``'s argument order; the duel
-    and squad kernels take the same)."""
+    """The plan of a standing fight: the standing, squad and duel kernels take it as one
+    argument and unpack it in this order (``kernel_standing.run_chunk`` says what each holds)."""
 
     side: np.ndarray
     n_sides: int

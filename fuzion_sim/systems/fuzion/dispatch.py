@@ -220,7 +220,7 @@ def no_vehicles(plan: Plan) -> bool:
 def absolute_moving_target(plan: Plan) -> bool:
     """The moving-target penalty counts the target's own move (VA-16 ``absolute``): the duel
     and squad kernels, where people move, do not take the relative reading."""
-    return not plan.options[codes.OPT_MOVING_RELATIVE]
+    return not plan.options[codes.OPT_MOVING_TARGET]
 
 
 @condition("a missile weapon")

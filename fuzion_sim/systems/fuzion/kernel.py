@@ -125,42 +125,42 @@ from .codes import (
     OPT_ANY_VEHICLE,
     OPT_AREA_KILL_FALLOFF,
     OPT_ASPHYXIA_COLLATERAL,
-    OPT_AUTOFIRE_ONE_PLUS,
+    OPT_AUTOFIRE_HITS,
     OPT_AUTOFIRE_RATIO,
     OPT_BLOCK_BONUS,
-    OPT_BREATH_AFTER_REST,
+    OPT_BREATH_RESET,
     OPT_CHINKS,
     OPT_CHINKS_VEHICLES,
-    OPT_CLUSTER_SEQUENCE,
-    OPT_CM_PER_ROLL,
-    OPT_CREW_ARMOUR,
-    OPT_CREW_RANDOM,
-    OPT_CRIT_SINGLE_HIT,
+    OPT_CLUSTER_ROLL,
+    OPT_COUNTERMEASURE_USE,
+    OPT_CREW_HIT,
+    OPT_CREW_PERSONAL_ARMOUR,
+    OPT_CRITICAL_ACCUMULATION,
     OPT_DODGE_BONUS,
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
-    OPT_ELECTRICITY_STUN,
+    OPT_ELECTRICITY_DAMAGE,
     OPT_FRONT_ARC,
     OPT_HAS_TIES,
-    OPT_HAZARD_ON_ENTRY,
+    OPT_HAZARD_TIMING,
     OPT_HIT_LOCATIONS,
     OPT_IMPAIRMENT,
     OPT_INIT_DICE,
     OPT_INTEGRITY,
     OPT_KNOCKBACK,
-    OPT_LOCATION_COUNTS_TOTAL,
+    OPT_LOCATION_DAMAGE_COUNTS_TOTAL,
     OPT_MISSILE_ASPECT,
-    OPT_MISSILE_ATTACK_ROLL,
+    OPT_MISSILE_LAUNCH,
     OPT_MISSILE_TIMING,
-    OPT_MOVING_RELATIVE,
+    OPT_MOVING_TARGET,
     OPT_PERCEPTION_DV,
     OPT_POISON_PERIOD,
-    OPT_POWERED_TO_HITS,
-    OPT_POWERED_WEARER_CEIL,
+    OPT_POWERED_SPLIT,
+    OPT_POWERED_STUN,
     OPT_RECOVERY_SLOT,
     OPT_SEMI_AUTO_ROF,
     OPT_STAGED,
-    OPT_STAGED_RATING,
+    OPT_STAGED_TRIGGER,
     OPT_STUNNED,
     OPT_SWITCH2,
     OPT_UNMANNED,
@@ -229,60 +229,8 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         vehicles, suits, mecha_range, missiles, scene, ground, hazards, motion, jumps, drives,
         dogfights, arsenal, gate_on, area, extra_attacks))  # fmt: skip
 
-    def run_chunk(
-        key, first, n_trials,
-        # combatants
-        side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, run_m, sprint_m,
-        att_skill, h2h_skill, escape_skill, def_ranged, def_melee, pre, res, base_order, targeting,
-        surprised, pos_x0, pos_y0, int_, perception, obscured, holstered0, unarmed0, abort_kind,
-        tech,
-        physician, scale, knock_body, called_loc, called_mod,
-        # weapons (one per combatant) and armour
-        w_melee, w_dmg, w_dc, w_acc, w_min_str, w_range, w_ap, w_energy, w_shots, w_reload,
-        w_kills, w_blade, w_autofire, w_rof, w_area, w_explosive,
-        a_pd, a_ekd, a_kills, a_half_blades, a_cover,
-        # static modifiers: against this target (ranged, melee), by this attacker (ranged, melee)
-        tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m,
-        # tactics (tactics.pack) and whether a combatant uses the default tactic
-        tac_default, rule_start, rule_count, rules, code, consts,
-        # presence attack effects by margin over RES: thresholds and (effect, value)
-        presence_margin, presence_effect,
-        # time
-        acts, slots_per_round, start_slot, slots_per_unit, max_slots,
-        # rules and dice
-        options, ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets, nd6_table,
-        loc_by_roll, loc_num, loc_den,
-        # vehicles and their crews (compile.vehicle_arrays)
-        carrier, pilot_of, vclass, heading0, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew,
-        v_thr,
-        v_eff, v_locid, v_call,
-        # missiles (compile.missile_arrays)
-        w_missile, w_mdv, m_evade, m_evade_ref, m_cm,
-        # the arc of each weapon in hand; the weapons of those who fire several (arsenal.py)
-        w_arc, w_mounted, arm_start, arms_i, arms_f,
-        # the mecha rules (compile.mecha_arrays): range scale, whom it applies against, suit SDP
-        rscale, rs_target, suit_max,
-        # falls and obstacles (impact_build.impact_arrays)
-        im_row, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
-        terrain,
-        # the environment (hazard_build.hazard_arrays)
-        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0, ps_pool0,
-        hz_tick,
-        # vehicles in motion (motion_build.motion_arrays)
-        mo_i, mo_f, mo_dv, mo_opts,
-        # dogfights (dogfight_build.dogfight_arrays)
-        df_opts, df_fly, df_skill, df_intel,
-        # outputs, one row per trial
-        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-        immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
-        vehicle_location_damage, missiles_hit, engagements, evaded,
-        falls, collisions, impact_taken, broke_through,
-        hazard_damage, hazard_phases, hazard_out, breath_out, breathless,
-        lost_control, spins, rams, crashes,
-        dogfight_rolls, dogfight_won, dogfight_tail, broke_off,
-        # event log of one trial (log_trial < 0: none)
-        log_trial, events, n_events,
-    ):  # fmt: skip
+    def run_chunk(key, first, n_trials, plan, outs, vehicle_outs, missile_outs, impact_outs,
+                  hazard_outs, motion_outs, dogfight_outs, logs):
         """Run trials ``first .. first + n_trials - 1`` of the chunk with key ``key``.
 
         Parameters
@@ -291,192 +239,146 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             The chunk's stream key (``engine.rng.chunk_key``).
         first, n_trials : int
             Offset of the first trial within the chunk, and how many trials to run.
-        side ... pos_y0 : int64[C] or float64[C]
-            Per-combatant plan arrays (see ``compile.Plan``): sheet values, the skills each attack
-            form uses, initiative order by sheet REF, targeting rule (``tactics.T_*``), surprise,
-            starting position in metres, INT and Perception, obscured, weapon holstered at the start
-            (``drawn: false``), no weapon (the fists: every attack a punch), abort (``ABORT_*``),
-            TECH and Physician (first aid), scale (``SCALE_*``), the BODY (Kills) knockback
-            subtracts, a called shot's location (-1: none) and its modifier against each target
-            (``called_mod[a * C + t]``; at a vehicle, its row's).
-        w_* : per-combatant weapon: melee flag, damage type, DC, WA, minimum STR, listed range
-            (melee: reach), AP, energy, magazine (-1: unlimited), actions to reload, Kills (0: a DC
-            weapon), bladed. ``a_*``: armour PD, EKD, Kills, half against blades, the bitmask of
-            hit locations it covers.
-        tgt_mod_r, tgt_mod_m, cover_r, cover_m, att_mod_r, att_mod_m : int64[C]
-            Attack modifiers for ranged and melee attacks against each combatant (size,
-            silhouetted), for its cover and posture (which it leaves when it moves), and by it
-            (braced and the GM's flat modifier).
-        tac_default, rule_start, rule_count, rules, code, consts
-            The tactics programs (``tactics.pack``); ``tac_default[c]`` 1 skips the interpreter
-            for the default tactic (close to range, attack).
-        acts : int8[C * slots_per_round]
-            1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
-        start_slot, slots_per_unit, max_slots : int
-            The slot of the round the fight starts in, slots per reported time unit, and the
-            slots the fight may last (``timing.Timing``).
-        options : int64[N_OPTIONS]
-            Rule switches as integers (``OPT_*``); ``ap_factor`` the AP armour factor,
-            ``knock_unit`` metres per knockback unit.
-        roll_table : int8[N]
-            Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``);
-            ``task_table`` the acting roll alone (``dice.task_table``, unopposed tasks).
-        nd6_offsets, nd6_table
-            Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
-        loc_by_roll, loc_num, loc_den : int64
-            Hit location of each 3d6 total, and each location's damage multiplier num / den.
-        carrier ... v_locid
-            The vehicles (``compile.vehicle_arrays``): whom each crew member rides in, each
-            vehicle's pilot, class, heading, Kill unit, its hit table by aspect and by row, and
-            the row each attacker's called shot hits (``v_call[a * C + v]``, -1: rolled).
-        w_missile, w_mdv, m_evade, m_evade_ref, m_cm : int64[C]
-            The missiles (``compile.missile_arrays``): missiles per launch of each combatant's
-            weapon (0: none), their DV, each evader's skill and whether it adds to REF, and its
-            countermeasure charges (-1: unlimited).
-        w_arc, w_mounted, arm_start, arms_i, arms_f
-            The arc each weapon in hand covers (``codes.ARC_*``), 1 where a combatant's weapons are
-            its vehicle's (lost with its Weapon location, VA-11), and the weapons of those who fire
-            several (``compile.arsenal_arrays``, ``arsenal.py``).
-        rscale : float64[C]; rs_target : int64[C]; suit_max : int64[C]
-            The mecha rules (``compile.mecha_arrays``): the factor of each attacker's range bands
-            (1, or 10 for the mecha range scale, M-18, VA-17), 1 where it applies against that
-            target (``both_mecha``: mecha only), and the SDP of each combatant's powered armour
-            (0: none, M-35).
-        im_row ... im_opts, terrain
-            Falls, obstacles and terrain (``scene.build.impact_arrays``): each
-            combatant's row of the Falling & Collisions table, the obstacles' rectangles and
-            structure, the drops, the table's DC and Kills, its column bands, the switches
-            (``im_opts[IO_ANY]``: any obstacle, drop or terrain, the one flag) and the terrain zones
-            (``features/scene/terrain.py``).
-        winner : int8[n_trials]; end_slot : int32[n_trials]
-            Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
-        out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
-            Written: per combatant the time unit it first went out (0: never) and died (0: never),
-            damage it dealt and took after defences, attacks made and attacks that hit;
-            ``knock`` the knockback units it took. ``location_hits`` int64[C, L]: hits taken by
-            location, added to over the chunk.
-        immobilised, uncontrolled, crits : int32[n_trials, C]; vehicle_location_hits : int64[C, V]
+        plan : compile.Plan
+            The fight's arrays (their fields say what each holds).
+        outs : the shared arrays (``engine.outcomes.Shared``), ``knock``, ``location_hits``
+            Written: ``winner`` int8[n_trials] and ``end_slot`` int32[n_trials], the winning side
+            (or DRAW / UNRESOLVED) and the time unit the fight ended; ``out_slot``,
+            ``death_slot``, ``dealt``, ``taken``, ``attacks``, ``landed`` int32[n_trials, C], per
+            combatant the time unit it first went out (0: never) and died (0: never), damage it
+            dealt and took after defences, attacks made and attacks that hit; ``knock`` the
+            knockback units it took. ``location_hits`` int64[C, L]: hits taken by location,
+            added to over the chunk.
+        vehicle_outs : immobilised, uncontrolled, crits, crit_any, crit_time : int32[n_trials, C];
+            vehicle_location_hits, vehicle_location_damage : int64[C, V]
             Written when a vehicle fights (else they may be (1, 1) and are not touched): 1 when a
             vehicle was immobilised / made uncontrollable, the critical locations it lost, and its
             hits by vehicle location (``tables.vehicle_location_names``) added over the chunk.
-        missiles_hit, engagements, evaded : int32[n_trials, C]
+        missile_outs : missiles_hit, engagements, evaded : int32[n_trials, C]
             Written when a missile weapon fights (else (1, 1), not touched): the missiles that hit
             each combatant, the missile engagements against it, and those it evaded untouched.
-        falls, collisions, impact_taken, broke_through : int32[n_trials, C]
+        impact_outs : falls, collisions, impact_taken, broke_through : int32[n_trials, C]
             Written in a fight with an obstacle or a drop (else (1, 1), not touched): the falls
             each took, its knockbacks into an obstacle, the damage they did through its defences,
             and the obstacles it broke through.
-        hz_kind ... hz_tick
-            The environment (``hazards.build.hazard_arrays``, ``hazards.room.Hazards``): the hazard
-            zones, whom they reach, armour against them, breath, carried poison, the slots ending a
-        phase. hazard_damage, hazard_phases, hazard_out, breath_out, breathless : int32[n_trials, C]
-            Written when a hazard or a poison is in the fight (else (1, 1), not touched): damage
-            taken from hazards, phases ended in a zone, 1 when a hazard put it out, 1 when its
-            breath ran out, and the time unit it did (0: never).
-        df_opts, df_fly, df_skill, df_intel
-            Dogfights (``dogfights.build.dogfight_arrays``, ``dogfights.room.Dogfight``): the
-            switches and the chart, and per combatant whether it is a flying vehicle with a pilot,
-            its pilot's control skill + Maneuver Value, its pilot's INT + Perception.
-        dogfight_rolls, dogfight_won, dogfight_tail, broke_off : int32[n_trials, C]
+        hazard_outs : hazard_damage, hazard_phases, hazard_out, breath_out, breathless
+            int32[n_trials, C], written when a hazard or a poison is in the fight (else (1, 1),
+            not touched): damage taken from hazards, phases ended in a zone, 1 when a hazard put
+            it out, 1 when its breath ran out, and the time unit it did (0: never).
+        motion_outs : lost_control, spins, rams, crashes : int32[n_trials, C]
+            Written when a vehicle's tactics drive it (else (1, 1), not touched): 1 when it lost
+            control, its spins, its rams and its crashes (``motion.build.MOTION_COUNTERS``).
+        dogfight_outs : dogfight_rolls, dogfight_won, dogfight_tail, broke_off : int32[n, C]
             Written when a tactic names ``dogfight`` (else (1, 1), not touched): the dogfight rolls
             each made, won (the Advantage or tailing), won by tailing, and 1 when it broke off.
-        log_trial : int
-            Offset (within this call) of the trial whose events are logged; -1 for none. Logging
-            is a predictable branch per event, free when off.
-        events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
-            Written: the logged trial's events (as many as fit; the last row is scratch) and how
-            many there were.
+        logs : log_trial, events, n_events
+            ``log_trial`` (int): the offset (within this call) of the trial whose events are
+            logged, -1 for none (a predictable branch per event, free when off). ``events``
+            int64[max_events + 1, N_EV_FIELDS] and ``n_events`` int64[1], written: its events
+            (as many as fit; the last row is scratch) and how many there were.
         """
-        n_comb = side.shape[0]
-        given = locals()
+        p = plan
+        n_comb = p.side.shape[0]
         # the plan's per-combatant arrays as two tables, the chunk's own copy (state.py)
-        ci = _stack(given, rows.PLAN_INT, np.int64)
-        cf = _stack(given, rows.PLAN_FLOAT, np.float64)
+        ci = _stack(p, rows.PLAN_INT, np.int64)
+        cf = _stack(p, rows.PLAN_FLOAT, np.float64)
         # a trial's state, one row a quantity (state.py), and the missile engagements in flight
         si = np.zeros((len(rows.STATE_INT), n_comb), np.int64)
         sb = np.zeros((len(rows.STATE_BOOL), n_comb), np.bool_)
         sf = np.zeros((len(rows.STATE_FLOAT), n_comb), np.float64)
         n_eng = 1
-        if options[OPT_ANY_MISSILE] != 0:
-            n_eng = ENGAGEMENTS_PER_ACTION * int(np.sum(acts)) + n_comb
+        if p.options[OPT_ANY_MISSILE] != 0:
+            n_eng = ENGAGEMENTS_PER_ACTION * int(np.sum(p.acts)) + n_comb
         se = np.zeros((len(rows.ENGAGEMENT), n_eng), np.int64)
         si[[rows.HIT_CREW, rows.ARM_CUR, rows.DF_REQ]] = -1
         se[rows.E_TGT] = -1
-        si[rows.ROOM] = (vclass > 0) | (suit_max > 0)
-        sb[rows.HIDDEN] = carrier >= 0
-        si[rows.MO_SPEED] = mo_i[:, MI_SPEED]
-        sf[rows.MO_ALT] = mo_f[:, MF_ALT]
+        si[rows.ROOM] = (p.vclass > 0) | (p.suit_max > 0)
+        sb[rows.HIDDEN] = p.carrier >= 0
+        si[rows.MO_SPEED] = p.mo_i[:, MI_SPEED]
+        sf[rows.MO_ALT] = p.mo_f[:, MF_ALT]
         # the rest of the state: by pair, by side, by vehicle row, by weapon, by obstacle
         moved = np.zeros((n_comb, 3), np.float64)  # its last action's move: metres, dx, dy
         dist = np.empty(n_comb * n_comb, np.float64)
         rmod = np.empty(n_comb * n_comb, np.int64)  # range modifier of a's weapon at t
         dist0 = np.empty(n_comb * n_comb, np.float64)  # the same at the start, copied each trial
         rmod0 = np.empty(n_comb * n_comb, np.int64)
-        geometry(pos_x0, pos_y0, w_range, dist0, rmod0)
-        standing = np.empty(n_sides, np.int64)
+        geometry(p.pos_x0, p.pos_y0, p.w_range, dist0, rmod0)
+        standing = np.empty(p.n_sides, np.int64)
         stack = np.empty(tx.MAX_STACK, np.float64)
         queue = np.empty(4, np.int64)  # actors of this turn: an interrupting waiter goes first
         qforced = np.zeros(4, np.bool_)  # a waiter's interrupt: attack the one it waited for
         loc_dmg = np.zeros(n_comb * V_ROWS, np.int64)  # a vehicle's damage at each row
-        arm_ammo = np.zeros(max(arms_i.shape[0], 1), np.int64)
+        arm_ammo = np.zeros(max(p.arms_i.shape[0], 1), np.int64)
         # the mecha rules: armour lost to staged penetration by area
-        arm_lost = np.zeros((n_comb, vehicle_location_hits.shape[1] + 1), np.int64)
-        ob_left = np.zeros(ob_sdp.shape[0], np.int64)  # each obstacle's structure left
+        arm_lost = np.zeros((n_comb, vehicle_outs[5].shape[1] + 1), np.int64)
+        ob_left = np.zeros(p.ob_sdp.shape[0], np.int64)  # each obstacle's structure left
         k_from = np.zeros(1, np.float64)  # what the last knockback's wall or fall put through
         # the environment (hazard.HState): in a zone, breath left (full when no zone), END left
         env = np.zeros((n_comb, 3), np.int64)
-        env[:, 1] = endurance[0 : 3 * n_comb : 3]
-        env[:, 2] = endurance[1 : 3 * n_comb : 3]
+        env[:, 1] = p.endurance[0 : 3 * n_comb : 3]
+        env[:, 2] = p.endurance[1 : 3 * n_comb : 3]
         # dogfights (dogfight.DState): partner (-1: none), margin, tailing; the break-off
         dfs = np.zeros((n_comb, 4), np.int64)
         dfs[:, 0] = -1
         dfs[:, 3] = -1
         # the tailing bonus rides in the pair's modifier (features/dogfights/room.py)
-        if df_opts[DO_ON] != 0:
-            called_mod = called_mod.copy()
-        mi_t = np.ascontiguousarray(mo_i.T)  # vehicles in motion: a row a column of mo_i, mo_f
-        mf_t = np.ascontiguousarray(mo_f.T)
-        mo_out = (lost_control, spins, rams, crashes)
+        called_mod = p.called_mod.copy() if p.df_opts[DO_ON] != 0 else p.called_mod
+        mi_t = np.ascontiguousarray(p.mo_i.T)  # vehicles in motion: a row a column of mo_i, mo_f
+        mf_t = np.ascontiguousarray(p.mo_f.T)
         trials(
-            key, first, n_trials, ci, cf, n_sides, called_mod, rules, code, consts,
-            presence_margin, presence_effect, acts, slots_per_round, start_slot, slots_per_unit,
-            max_slots, options, ap_factor, knock_unit, roll_table, task_table, def_table,
-            nd6_offsets, nd6_table, loc_by_roll, loc_num, loc_den, v_rows, v_nrows, v_num, v_den,
-            v_crew, v_thr, v_eff, v_locid, v_call, arms_i, arms_f, ob_rect, ob_sdp, ob_kills,
-            drop_geo, fall_dc, fall_kills, im_bands, im_opts, terrain, hz_kind, hz_dc, hz_shape,
-            hz_geom, hz_flags, endurance, hz_tick, df_opts, winner, end_slot, out_slot, death_slot,
-            dealt, taken, attacks, landed, knock, location_hits, immobilised, uncontrolled, crits,
-            crit_any, crit_time, vehicle_location_hits, vehicle_location_damage, missiles_hit,
-            engagements, evaded, falls, collisions, impact_taken, broke_through, hazard_damage,
-            hazard_phases, hazard_out, breath_out, breathless, dogfight_rolls, dogfight_won,
-            dogfight_tail, broke_off, log_trial, events, n_events, si, sb, sf, se, moved, dist,
-            rmod, dist0, rmod0, standing, stack, queue, qforced, loc_dmg, arm_ammo, arm_lost,
-            ob_left, k_from, env, mo_out, dfs, mi_t, mf_t, mo_dv, mo_opts,
+            key, first, n_trials, ci, cf, p.n_sides, called_mod,
+            (p.rules, p.code, p.consts, p.presence_margin, p.presence_effect),
+            (p.acts, p.slots_per_round, p.start_slot, p.slots_per_unit, p.max_slots),
+            (p.options, p.ap_factor, p.knock_unit, p.roll_table, p.task_table, p.def_table,
+             p.nd6_offsets, p.nd6_table, p.loc_by_roll, p.loc_num, p.loc_den),
+            (p.v_rows, p.v_nrows, p.v_num, p.v_den, p.v_crew, p.v_thr, p.v_eff, p.v_locid,
+             p.v_call, p.arms_i, p.arms_f),
+            (p.ob_rect, p.ob_sdp, p.ob_kills, p.drop_geo, p.fall_dc, p.fall_kills, p.im_bands,
+             p.im_opts, p.terrain),
+            (p.hz_kind, p.hz_dc, p.hz_shape, p.hz_geom, p.hz_flags, p.endurance, p.hz_tick),
+            (p.mo_dv, p.mo_opts, p.df_opts),
+            outs, vehicle_outs, missile_outs, impact_outs, hazard_outs, motion_outs, dogfight_outs,
+            logs,
+            (si, sb, sf, se),
+            (moved, dist, rmod, dist0, rmod0, standing, stack, queue, qforced, loc_dmg, arm_ammo,
+             arm_lost, ob_left, k_from, env, dfs, mi_t, mf_t),
         )  # fmt: skip
 
 
     @jit(_nrt=False, variant=variant)
     def trials(
-        key, first, n_trials, ci, cf, n_sides, called_mod, rules, code, consts, presence_margin,
-        presence_effect, acts, slots_per_round, start_slot, slots_per_unit, max_slots, options,
-        ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets, nd6_table,
-        loc_by_roll, loc_num, loc_den, v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff,
-        v_locid, v_call, arms_i, arms_f, ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills,
-        im_bands, im_opts, terrain, hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, endurance,
-        hz_tick, df_opts, winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
-        knock, location_hits, immobilised, uncontrolled, crits, crit_any, crit_time,
-        vehicle_location_hits, vehicle_location_damage, missiles_hit, engagements, evaded, falls,
-        collisions, impact_taken, broke_through, hazard_damage, hazard_phases, hazard_out,
-        breath_out, breathless, dogfight_rolls, dogfight_won, dogfight_tail, broke_off, log_trial,
-        events, n_events, si, sb, sf, se, moved, dist, rmod, dist0, rmod0, standing, stack, queue,
-        qforced, loc_dmg, arm_ammo, arm_lost, ob_left, k_from, env, mo_out, dfs, mi_t, mf_t, mo_dv,
-        mo_opts,
+        key, first, n_trials, ci, cf, n_sides, called_mod, tactics_in, time_in, dice_in,
+        vehicles_in, scene_in, hazards_in, motion_in, outs, vehicle_outs, missile_outs,
+        impact_outs, hazard_outs, mo_out, dogfight_outs, logs, state, work,
     ):  # fmt: skip
         """The trials of :func:`run_chunk`, compiled without numba's reference counting: the
         arrays it works in (the tables of a trial's state, the tactics stack) come from
         ``run_chunk``, so it allocates nothing, and copying an array into an inlined helper costs
         no atomic increment (twice the speed: PERFORMANCE-NOTES). ``ci``, ``cf`` (the plan's) and
-        ``si``, ``sb``, ``sf``, ``se`` (the state's) are tables whose rows ``state.py`` names."""
+        ``si``, ``sb``, ``sf``, ``se`` (the state's) are tables whose rows ``state.py`` names;
+        the groups after them are :func:`run_chunk`'s, in the order it passes them."""
+        rules, code, consts, presence_margin, presence_effect = tactics_in
+        acts, slots_per_round, start_slot, slots_per_unit, max_slots = time_in
+        (options, ap_factor, knock_unit, roll_table, task_table, def_table, nd6_offsets,
+         nd6_table, loc_by_roll, loc_num, loc_den) = dice_in
+        (v_rows, v_nrows, v_num, v_den, v_crew, v_thr, v_eff, v_locid, v_call, arms_i,
+         arms_f) = vehicles_in
+        (ob_rect, ob_sdp, ob_kills, drop_geo, fall_dc, fall_kills, im_bands, im_opts,
+         terrain) = scene_in
+        hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, endurance, hz_tick = hazards_in
+        mo_dv, mo_opts, df_opts = motion_in
+        (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+         location_hits) = outs
+        (immobilised, uncontrolled, crits, crit_any, crit_time, vehicle_location_hits,
+         vehicle_location_damage) = vehicle_outs
+        missiles_hit, engagements, evaded = missile_outs
+        falls, collisions, impact_taken, broke_through = impact_outs
+        hazard_damage, hazard_phases, hazard_out, breath_out, breathless = hazard_outs
+        dogfight_rolls, dogfight_won, dogfight_tail, broke_off = dogfight_outs
+        log_trial, events, n_events = logs
+        si, sb, sf, se = state
+        (moved, dist, rmod, dist0, rmod0, standing, stack, queue, qforced, loc_dmg, arm_ammo,
+         arm_lost, ob_left, k_from, env, dfs, mi_t, mf_t) = work
         # the rows of the tables (state.py)
         side = ci[rows.SIDE]
         ref = ci[rows.REF]
@@ -679,7 +581,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         loc_mode = options[OPT_HIT_LOCATIONS]
         knockback = options[OPT_KNOCKBACK] != 0
         autofire_ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
-        autofire_one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
+        autofire_one_plus = options[OPT_AUTOFIRE_HITS] != 0
         chinks = options[OPT_CHINKS] != 0
         any_vehicle = options[OPT_ANY_VEHICLE] != 0
         semi_rof = options[OPT_SEMI_AUTO_ROF] != 0  # a weapon without autofire: ROF attacks
@@ -755,15 +657,17 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         rl = Rules(
             loc_mode, chinks, autofire_one_plus, autofire_ratio, knockback, knock_unit, ap_factor,
             dodge_bonus, block_bonus, stunned_rule, impairment, dying_penalty, dying_can_act,
-            slots_per_round, options[OPT_MOVING_RELATIVE] != 0,
+            slots_per_round, options[OPT_MOVING_TARGET] != 0,
         )
         vh = Vehicles(
             vclass, carrier, pilot_of, kill_unit, v_rows, v_nrows, v_num, v_den, v_crew, v_thr,
             v_eff,
             v_locid, v_call, options[OPT_VEHICLE_LOCATIONS] != 0,
             np.float64(options[OPT_FRONT_ARC]),
-            options[OPT_CRIT_SINGLE_HIT] != 0, options[OPT_LOCATION_COUNTS_TOTAL] != 0,
-            options[OPT_CREW_ARMOUR] != 0, options[OPT_CREW_RANDOM] != 0, options[OPT_UNMANNED],
+            options[OPT_CRITICAL_ACCUMULATION] != 0,
+            options[OPT_LOCATION_DAMAGE_COUNTS_TOTAL] != 0,
+            options[OPT_CREW_PERSONAL_ARMOUR] != 0, options[OPT_CREW_HIT] != 0,
+            options[OPT_UNMANNED],
             options[OPT_UNMANNED_SHIFT], options[OPT_AREA_KILL_FALLOFF] != 0,
         )
         arms = Arsenal(arm_start, arm_cur, arm_ammo, arms_i, arms_f)
@@ -779,9 +683,9 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         per_phase = options[OPT_MISSILE_TIMING] == MT_PHASE
         evade_costs = options[OPT_MISSILE_TIMING] == MT_ROUND_ACTION
         mi = Missiles(
-            m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_ATTACK_ROLL] != 0,
-            options[OPT_MISSILE_TIMING], options[OPT_CLUSTER_SEQUENCE] != 0,
-            options[OPT_CM_PER_ROLL] != 0, options[OPT_MISSILE_ASPECT], any_vehicle,
+            m_evade, m_evade_ref, m_cm, options[OPT_MISSILE_LAUNCH] != 0,
+            options[OPT_MISSILE_TIMING], options[OPT_CLUSTER_ROLL] != 0,
+            options[OPT_COUNTERMEASURE_USE] != 0, options[OPT_MISSILE_ASPECT], any_vehicle,
         )
         ms = MState(
             cm_left, e_from, e_tgt, e_left, e_rounds, e_round, e_bonus, e_asp, e_last, e_hit,
@@ -789,9 +693,10 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
             c_mhit, c_meng, c_mevaded, c_landed,
         )
         mc = Mecha(
-            options[OPT_CHINKS_VEHICLES] != 0, options[OPT_STAGED], options[OPT_STAGED_RATING] != 0,
+            options[OPT_CHINKS_VEHICLES] != 0, options[OPT_STAGED],
+            options[OPT_STAGED_TRIGGER] != 0,
             options[OPT_INTEGRITY], arm_lost, rscale, rs_target, suit_max, suit,
-            options[OPT_POWERED_WEARER_CEIL] != 0, options[OPT_POWERED_TO_HITS] != 0, room,
+            options[OPT_POWERED_SPLIT] != 0, options[OPT_POWERED_STUN] != 0, room,
         )
         any_suit = False
         for c in range(n_comb):
@@ -801,8 +706,8 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         any_hazard = options[OPT_ANY_HAZARD] != 0
         hz = Hazards(
             hz_kind, hz_dc, hz_shape, hz_geom, hz_flags, hz_who, hz_arm, endurance, ps_dc0,
-            ps_pool0, hz_tick, options[OPT_HAZARD_ON_ENTRY] != 0,
-            options[OPT_ELECTRICITY_STUN] != 0, options[OPT_BREATH_AFTER_REST] != 0,
+            ps_pool0, hz_tick, options[OPT_HAZARD_TIMING] != 0,
+            options[OPT_ELECTRICITY_DAMAGE] != 0, options[OPT_BREATH_RESET] != 0,
             options[OPT_ASPHYXIA_COLLATERAL] != 0, max(options[OPT_POISON_PERIOD], 1),
         )
         any_motion = mo.opts[MO_ANY] != 0  # a vehicle's tactics drive it (features/motion/room.py)
@@ -1569,9 +1474,9 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
     return run_chunk
 
 
-def _stack(given: dict, names: tuple[str, ...], dtype) -> np.ndarray:
-    """The arrays ``given[name]`` of ``names`` as the rows of one new table of ``dtype``."""
-    table = np.stack([given[name] for name in names])
+def _stack(plan, names: tuple[str, ...], dtype) -> np.ndarray:
+    """The plan's arrays ``names`` as the rows of one new table of ``dtype``."""
+    table = np.stack([getattr(plan, name) for name in names])
     if table.dtype != dtype:
         raise TypeError(f"the plan's {names} are not all {np.dtype(dtype)}: {table.dtype}")
     return table

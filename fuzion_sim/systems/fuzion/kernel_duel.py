@@ -35,7 +35,7 @@ from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, x
 from .codes import (
     DRAW,
     LOC_NONE,
-    OPT_AUTOFIRE_ONE_PLUS,
+    OPT_AUTOFIRE_HITS,
     OPT_AUTOFIRE_RATIO,
     OPT_DYING_CAN_ACT,
     OPT_DYING_PENALTY,
@@ -196,7 +196,7 @@ def _kernel(name, doc, with_locs, with_auto, with_moves, with_area):
         switch2 = options[OPT_SWITCH2] != 0
         init_dice = options[OPT_INIT_DICE]
         ratio = max(options[OPT_AUTOFIRE_RATIO], 1)
-        one_plus = options[OPT_AUTOFIRE_ONE_PLUS] != 0
+        one_plus = options[OPT_AUTOFIRE_HITS] != 0
         # where a kernel has an option's code, whether the fight uses it
         locs_on = loc_mode != LOC_NONE
         knock_on = knockback != 0

@@ -535,20 +535,7 @@ def _trackdown_state(c, was_down, now_down, downs, n_down):
 
 
 @jit
-def run_chunk(
-    key, first, n_trials,
-    side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    att_skill, def_ranged, def_melee, base_order, targeting,
-    w_melee, w_dmg, w_dc, w_acc, w_min_str,
-    pair_mod, pair_armour, pair_dist,
-    acts, slots_per_round, start_slot, slots_per_unit, max_slots, surprised,
-    options, roll_table, nd6_offsets, nd6_table,
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    log_trial, events, n_events,
-    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-    taken_sq, attacks_sum, landed_sum,
-    moving, pos_x0, pos_y0, run_m, w_range, tac_default, pair_base, pair_cover,
-):  # fmt: skip
+def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
     """Run trials ``first .. first + n_trials - 1`` of a squad fight; the arguments are the
     standing kernel's (``kernel_standing.run_chunk``), of which this kernel uses a part (four
     phases a round, everyone acting in each, no event log), then the fight's motion
@@ -566,6 +553,16 @@ def run_chunk(
     unconditional attack does nothing while its target is out of reach. Nobody moving, the
     modifiers are the static pair table's.
     """
+    (side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, att_skill,
+     def_ranged, def_melee, base_order, targeting, w_melee, w_dmg, w_dc, w_acc, w_min_str,
+     pair_mod, pair_armour, pair_dist, _acts, _slots_per_round, _start_slot, _slots_per_unit,
+     max_slots, _surprised, options, roll_table, nd6_offsets, nd6_table) = sp
+    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+     _location_hits) = outs
+    _log_trial, _events, n_events = logs
+    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+     taken_sq, attacks_sum, landed_sum) = tl
+    moving, pos_x0, pos_y0, run_m, w_range, tac_default, pair_base, pair_cover = motion
     n_comb = side.shape[0]
     impairment = options[OPT_IMPAIRMENT] != 0
     dying_can_act = options[OPT_DYING_CAN_ACT] != 0

@@ -86,27 +86,7 @@ from .rules import (
 
 
 @jit
-def run_chunk(
-    key, first, n_trials,
-    # combatants
-    side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec,
-    att_skill, def_ranged, def_melee, base_order, targeting,
-    # weapons (one per combatant)
-    w_melee, w_dmg, w_dc, w_acc, w_min_str,
-    # pairs (attacker * C + target)
-    pair_mod, pair_armour, pair_dist,
-    # time
-    acts, slots_per_round, start_slot, slots_per_unit, max_slots, surprised,
-    # rules and dice
-    options, roll_table, nd6_offsets, nd6_table,
-    # outputs, one row per trial
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock, location_hits,
-    # event log of one trial (log_trial < 0: none)
-    log_trial, events, n_events,
-    # streaming: add each trial to these Tally arrays instead of writing its row
-    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-    taken_sq, attacks_sum, landed_sum,
-):  # fmt: skip
+def run_chunk(key, first, n_trials, sp, outs, logs, tl):
     """Run trials ``first .. first + n_trials - 1`` of the chunk with key ``key``.
 
     Parameters
@@ -115,43 +95,64 @@ def run_chunk(
         The chunk's stream key (``engine.rng.chunk_key``).
     first, n_trials : int
         Offset of the first trial within the chunk, and how many trials to run.
-    side ... w_min_str : int64[C]
-        Per-combatant plan arrays (see ``compile.Plan``); ``base_order`` is the initiative
-        order by sheet REF, ``targeting`` each one's targeting rule (``tactics.T_*``).
-    pair_mod, pair_armour : int64[C * C]; pair_dist : float64[C * C]
-        For attacker ``a`` and target ``t`` at ``a * C + t``: the modifier to the attack
-        (range band F10, the target's cover, size and posture, the attacker's own), the armour
-        that stops that weapon (F20; halved for a blade against ``half_vs_blades``) and the
-        distance in metres (``targeting: nearest``).
-    acts : int8[C * slots_per_round]
-        1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
-    start_slot, slots_per_unit, max_slots : int
-        The slot of the round the fight starts in, slots per reported time unit, and the
-        slots the fight may last (``timing.Timing``).
-    surprised : int64[C]
-        1: no action in the opening time unit, and attacks against it take +5 there (F11).
-    options : int64[N_OPTIONS]
-        Rule switches as integers (``OPT_*``).
-    roll_table : int8[N]
-        Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``).
-    nd6_offsets, nd6_table
-        Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
-    winner : int8[n_trials]; end_slot : int32[n_trials]
-        Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
-    out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
-        Written: per combatant the time unit it first went out (0: never) and died (0: never),
-        damage it dealt and took after defences, attacks made and attacks that hit.
-    log_trial : int
-        Offset (within this call) of the trial whose events are logged; -1 for none. Logging
-        is a predictable branch per event, free when off.
-    events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
-        Written: the logged trial's events (as many as fit; the last row is scratch) and how
-        many there were.
-    accumulate : bool
-        Add every trial straight into the following arrays of a
-        :class:`~fuzion_sim.engine.outcomes.Tally` and leave the per-trial outputs alone (a run
-        that streams its results then skips writing rows and reading them back).
+    sp : compile.StandingPlan
+        The fight's arrays, in the order of its fields:
+
+        side ... w_min_str : int64[C]
+            Per-combatant plan arrays (see ``compile.Plan``); ``base_order`` is the initiative
+            order by sheet REF, ``targeting`` each one's targeting rule (``tactics.T_*``).
+        pair_mod, pair_armour : int64[C * C]; pair_dist : float64[C * C]
+            For attacker ``a`` and target ``t`` at ``a * C + t``: the modifier to the attack
+            (range band F10, the target's cover, size and posture, the attacker's own), the armour
+            that stops that weapon (F20; halved for a blade against ``half_vs_blades``) and the
+            distance in metres (``targeting: nearest``).
+        acts : int8[C * slots_per_round]
+            1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
+        start_slot, slots_per_unit, max_slots : int
+            The slot of the round the fight starts in, slots per reported time unit, and the
+            slots the fight may last (``timing.Timing``).
+        surprised : int64[C]
+            1: no action in the opening time unit, and attacks against it take +5 there (F11).
+        options : int64[N_OPTIONS]
+            Rule switches as integers (``OPT_*``).
+        roll_table : int8[N]
+            Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``).
+        nd6_offsets, nd6_table
+            Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
+    outs : the shared arrays (``engine.outcomes.Shared``), ``knock``, ``location_hits``
+        Written, one row a trial:
+
+        winner : int8[n_trials]; end_slot : int32[n_trials]
+            Written: the winning side (or DRAW / UNRESOLVED) and the time unit the fight ended.
+        out_slot, death_slot, dealt, taken, attacks, landed : int32[n_trials, C]
+            Written: per combatant the time unit it first went out (0: never) and died (0: never),
+            damage it dealt and took after defences, attacks made and attacks that hit.
+    logs : log_trial, events, n_events
+        The event log of one trial:
+
+        log_trial : int
+            Offset (within this call) of the trial whose events are logged; -1 for none. Logging
+            is a predictable branch per event, free when off.
+        events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
+            Written: the logged trial's events (as many as fit; the last row is scratch) and how
+            many there were.
+    tl : accumulate, then the tally's arrays (``run._TALLY_FIELDS``)
+        Streaming:
+
+        accumulate : bool
+            Add every trial straight into the following arrays of a
+            :class:`~fuzion_sim.engine.outcomes.Tally` and leave the per-trial outputs alone (a run
+            that streams its results then skips writing rows and reading them back).
     """
+    (side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, att_skill,
+     def_ranged, def_melee, base_order, targeting, w_melee, w_dmg, w_dc, w_acc, w_min_str,
+     pair_mod, pair_armour, pair_dist, acts, slots_per_round, start_slot, slots_per_unit,
+     max_slots, surprised, options, roll_table, nd6_offsets, nd6_table) = sp
+    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+     _location_hits) = outs
+    log_trial, events, n_events = logs
+    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+     taken_sq, attacks_sum, landed_sum) = tl
     n_comb = side.shape[0]
     impairment = options[OPT_IMPAIRMENT] != 0
     stunned_rule = options[OPT_STUNNED] != 0

@@ -280,9 +280,9 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     if plan.kernel == "general" or (log_trial >= 0 and plan.replay is not None):
         general = plan.arrays if plan.kernel == "general" else plan.replay
         run = kernel.kernel_for(features(general))
-        run(key, first, n, *general, *outputs, *vehicle_outputs(out),
-                         *missile_outputs(out), *impact_outputs(out), *hazard_outputs(out),
-                         *motion_outputs(out), *dogfight_outputs(out), *logs)  # fmt: skip
+        run(key, first, n, general, tuple(outputs), *(tuple(group(out)) for group in (
+            vehicle_outputs, missile_outputs, impact_outputs, hazard_outputs, motion_outputs,
+            dogfight_outputs)), logs)  # fmt: skip
         if "fell" in out.counters:  # 1 when it fell
             np.minimum(out.counters["falls"], 1, out=out.counters["fell"])
         return
@@ -296,9 +296,9 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
             (*_tally_args(tally), *_knock_args(tally)))  # fmt: skip
         return
-    args = (key, first, n, *plan.arrays, *outputs, *logs, *_tally_args(tally))
+    args = (key, first, n, tuple(plan.arrays), tuple(outputs), logs, tuple(_tally_args(tally)))
     if plan.kernel == "squad" and log_trial < 0:
-        kernel_squad.run_chunk(*args, *plan.motion)
+        kernel_squad.run_chunk(*args, tuple(plan.motion))
         return
     module = kernel_standing if log_trial >= 0 else _KERNELS[plan.kernel]
     module.run_chunk(*args)

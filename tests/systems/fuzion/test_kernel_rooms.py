@@ -53,8 +53,8 @@ def test_the_trial_loop_reads_the_tables_rows_not_arrays_by_name():
     tabled = {*state.PLAN_INT, *state.PLAN_FLOAT, *state.STATE_INT, *state.STATE_BOOL,
               *state.STATE_FLOAT, *state.ENGAGEMENT}  # fmt: skip
     assert not params & tabled
-    assert {"ci", "cf", "si", "sb", "sf", "se"} <= params
-    assert len(params) <= 120
+    assert {"ci", "cf", "state"} <= params
+    assert len(params) <= 40
     assert set(state.PLAN_INT) | set(state.PLAN_FLOAT) <= set(fz_compile.Plan._fields)
     assert [state.REF, state.HITS, state.HIDDEN, state.E_TGT] == [
         state.PLAN_INT.index("ref"), state.STATE_INT.index("hits"),

@@ -504,8 +504,8 @@ def test_the_options_off_compile_to_nothing():
     people's range scale for people."""
     sc = fight(mecha("Robot"), shooter())
     plan = compile_plan(sc)
-    for opt in (k.OPT_STAGED, k.OPT_INTEGRITY, k.OPT_CHINKS_VEHICLES, k.OPT_POWERED_TO_HITS,
-                k.OPT_POWERED_WEARER_CEIL, k.OPT_STAGED_RATING):  # fmt: skip
+    for opt in (k.OPT_STAGED, k.OPT_INTEGRITY, k.OPT_CHINKS_VEHICLES, k.OPT_POWERED_STUN,
+                k.OPT_POWERED_SPLIT, k.OPT_STAGED_TRIGGER):  # fmt: skip
         assert plan.options[opt] == 0
     assert not plan.suit_max.any()
     assert plan.rscale[[c.name for c in sc.combatants].index("Shooter")] == 1.0

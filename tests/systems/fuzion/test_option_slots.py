@@ -49,3 +49,40 @@ def test_no_option_slot_is_read_or_written_by_a_bare_number():
     assert not found, found
     # the control: the check sees a bare index
     assert _bare_indices(ast.parse("x = plan.im_opts[0]\ny = options[3]")) == [1, 2]
+
+
+def _values(switch) -> list:
+    """Values of a switch to set: each word, both booleans, or two whole numbers in bounds."""
+    if isinstance(switch.kind, tuple):
+        return list(switch.kind)
+    if switch.kind is bool:
+        return [False, True]
+    low = int(switch.low if switch.low is not None else 0)
+    return [low, low + 1, int(switch.default)]
+
+
+@pytest.mark.parametrize("name", codes.SWITCH_OPTIONS)
+def test_a_switch_declared_with_a_slot_reaches_the_kernels_as_it_is_set(name):
+    from fuzion_sim.systems.fuzion.model import SWITCHES
+
+    switch = SWITCHES[name]
+    seen = []
+    for value in _values(switch):
+        sc = scenario({"a": [fighter("A")], "b": [dummy()]}, **{name: value})
+        assert sc.rules.values[name] == value
+        seen.append(int(compile_scenario(sc, kernel="general").arrays.options[
+            codes.OPTIONS.index(name)]))  # fmt: skip
+    assert seen == [switch.encode(v) for v in _values(switch)]
+    assert len(set(seen)) == len(set(_values(switch)))  # every value reads apart
+
+
+def test_a_slot_holds_a_words_place_a_boolean_or_a_number():
+    from fuzion_sim.systems.base import Switch
+
+    assert Switch(("none", "random", "called"), "none", "F27", "x", slot=True).encode("called") == 2
+    assert Switch(bool, False, "F28", "x", slot=True).encode(True) == 1
+    assert Switch(int, 6, "F25", "x", slot=True).encode(9) == 9
+    with pytest.raises(TypeError):
+        Switch(float, 0.5, "F20", "x", slot=True).encode(0.5)
+    # every slot is a switch's or the fight's, never both
+    assert not set(codes.FIGHT_OPTIONS) & set(codes.SWITCH_OPTIONS)

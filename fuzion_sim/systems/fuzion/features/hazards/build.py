@@ -298,7 +298,9 @@ def _end(combatant) -> int:
 
 
 def hazard_options(options: np.ndarray, scenario) -> None:
-    """Write the environment's switches into the kernel's ``options`` (``codes.OPT_*``)."""
+    """Write what the environment holds into the kernel's ``options`` (``codes.OPT_*``): any
+    hazard, poison or push, the poison's period, any obscuring zone (its switches read as they
+    are have slots of their own)."""
     from ... import codes
 
     rules = scenario.rules.values
@@ -306,10 +308,6 @@ def hazard_options(options: np.ndarray, scenario) -> None:
     poisoned = any(getattr(c, "poison", None) is not None for c in scenario.combatants)
     pushing = any(getattr(c, "push", 0) for c in scenario.combatants)
     options[codes.OPT_ANY_HAZARD] = bool(hazards) or poisoned or pushing  # END a phase (M-75)
-    options[codes.OPT_HAZARD_ON_ENTRY] = rules.get("hazard_timing") == "on_entry"
-    options[codes.OPT_ELECTRICITY_STUN] = rules.get("electricity_damage") == "stun"
-    options[codes.OPT_BREATH_AFTER_REST] = rules.get("breath_reset") == "after_rest"
-    options[codes.OPT_ASPHYXIA_COLLATERAL] = bool(rules.get("asphyxia_collateral", True))
     options[codes.OPT_POISON_PERIOD] = 1 if rules.get("poison_timing") == "turn" else 20
     options[codes.OPT_ANY_OBSCURING] = any(h.obscures for h in hazards)
 
