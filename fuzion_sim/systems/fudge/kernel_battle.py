@@ -362,12 +362,13 @@ def _tally_end(mem, un, dealt_sum, dealt_sq, taken_sum, taken_sq, attacks_sum, l
 
 
 @jit
-def run_chunk(key, first, n_trials, plan, battle, table, bits, shared, crippled, wound_levels,
-              tally):  # fmt: skip
+def run_chunk(key, first, n_trials, n, n_sides, max_rounds, options, side, width, dead_at, battle,
+              table, bits, shared, crippled, wound_levels, tally):  # fmt: skip
     """Run trials ``first .. first + n_trials - 1`` of a battle with stream ``key``.
 
-    The fight: ``plan`` (a :class:`~.compile.Plan`: ``n`` members, all of them, on
-    ``n_sides`` sides, its ``options``, ``side``, ``width`` and ``dead_at``) and ``battle`` (a
+    The fight: ``n`` members (all of them, ``Plan`` order) on ``n_sides`` sides, the plan's
+    ``options``, ``side``, ``width`` and ``dead_at`` (the only fields of the plan it reads: the
+    Python wrapper's code grows with every array it unboxes), and ``battle`` (a
     :class:`~.run.BattleArrays`): the shooters in listed order (``shooters``) and in initiative
     order (``order0``, ties by listing), the bounds of its groups of equal initiative
     (``groups``); each member's priority list of enemies (``list_of``; list ``l`` is
@@ -379,8 +380,6 @@ def run_chunk(key, first, n_trials, plan, battle, table, bits, shared, crippled,
     ``accumulate`` the trials go straight into it and the per-trial outputs are left alone
     (the numbers are the same).
     """
-    n, n_sides, max_rounds = plan.n_combatants, plan.n_sides, plan.max_rounds
-    options, side, width, dead_at = plan.options, plan.side, plan.width, plan.dead_at
     shooters, order0, groups, list_of, list_start, foe, shot_row, shot_col, shot_at = battle
     n_lists = list_start.shape[0] - 1
     m = shooters.shape[0]

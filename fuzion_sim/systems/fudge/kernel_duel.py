@@ -44,9 +44,12 @@ _N_PAIRS = np.uint64(6561)
 
 
 @jit
-def run_chunk(key, first, n_trials, plan, table, bits, shared, crippled, wound_levels, tally):
-    """Run trials ``first .. first + n_trials - 1`` of a duel: ``plan`` is a
-    :class:`~.compile.Plan`, ``table`` the shot table and ``bits`` its bits per penalty
+def run_chunk(key, first, n_trials, n_sides, max_rounds, options, initiative, side, width,
+              dead_at, table, bits, shared, crippled, wound_levels, tally):  # fmt: skip
+    """Run trials ``first .. first + n_trials - 1`` of a duel: the plan's ``n_sides``,
+    ``max_rounds``, ``options``, ``initiative``, ``side``, ``width`` and ``dead_at`` (the only
+    fields of a :class:`~.compile.Plan` it reads: the Python wrapper's code grows with every
+    array it unboxes), ``table`` the shot table and ``bits`` its bits per penalty
     (``kernel_parts.shot_table``); the outputs are the shared per-trial arrays
     (:class:`~fuzion_sim.engine.outcomes.Shared`), the ``crippled`` counter (int32[T, C],
     never a part here) and the wound-level category (int64[C, K], added to), and the tally
@@ -56,8 +59,6 @@ def run_chunk(key, first, n_trials, plan, table, bits, shared, crippled, wound_l
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
     (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
      taken_sq, attacks_sum, landed_sum) = tally  # fmt: skip
-    n_sides, max_rounds, options = plan.n_sides, plan.max_rounds, plan.options
-    initiative, side, width, dead_at = plan.initiative, plan.side, plan.width, plan.dead_at
     track = options[OPT_TRACK]
     firearms = track == TRACK_FIREARMS
     has_ties = options[OPT_HAS_TIES] != 0

@@ -187,11 +187,15 @@ def _run(plan: FightPlan, key, first, n, out: TrialOutcomes, log_trial=-1, event
         into = _NO_TALLY if tally is None else TallyArrays(
             True, *(getattr(tally, f) for f in TallyArrays._fields[1:]))  # fmt: skip
         outputs = (out.arrays(), out.counters["crippled"], out.categories["wound_levels"], into)
+        p = plan.arrays
         if plan.kernel == "duel":
-            kernel_duel.run_chunk(key, first, n, plan.arrays, plan.table, plan.bits, *outputs)
+            kernel_duel.run_chunk(key, first, n, p.n_sides, p.max_rounds, p.options,
+                                  p.initiative, p.side, p.width, p.dead_at, plan.table,
+                                  plan.bits, *outputs)  # fmt: skip
         else:
-            kernel_battle.run_chunk(key, first, n, plan.arrays, plan.battle, plan.table,
-                                    plan.bits, *outputs)  # fmt: skip
+            kernel_battle.run_chunk(key, first, n, p.n_combatants, p.n_sides, p.max_rounds,
+                                    p.options, p.side, p.width, p.dead_at, plan.battle,
+                                    plan.table, plan.bits, *outputs)  # fmt: skip
         return
     kernel.run_chunk(
         key, first, n, plan.arrays, out.arrays(), _counts(out), log_trial,
