@@ -29,8 +29,8 @@ from .dice import roll_of_index, two_rolls
 from .rules import level_of, penalty, shot, take
 
 __all__ = [
-    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "draw_roll", "draw_shot", "firearms_edges",
-    "roll_of_bits", "shot_table", "sides_standing", "state_bits", "TallyArrays", "wound",
+    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "TallyArrays", "draw_roll", "draw_shot",
+    "firearms_edges", "roll_of_bits", "shot_table", "sides_standing", "state_bits", "wound",
 ]  # fmt: skip
 
 LOW32 = np.uint64(0xFFFFFFFF)
@@ -60,6 +60,8 @@ class TallyArrays(NamedTuple):
     taken_sq: np.ndarray
     attacks_sum: np.ndarray
     landed_sum: np.ndarray
+
+
 _NEVER = np.int64(1) << np.int64(60)
 _S32 = np.uint64(32)
 
