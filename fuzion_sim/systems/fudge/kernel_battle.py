@@ -362,29 +362,25 @@ def _tally_end(mem, un, dealt_sum, dealt_sq, taken_sum, taken_sq, attacks_sum, l
 
 
 @jit
-def run_chunk(
-    key, first, n_trials,
-    n, n_sides, max_rounds, options, side, width, dead_at,
-    shooters, order0, groups, list_of, list_start, foe, shot_row, shot_col, shot_at, table,
-    bits,
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
-    wound_levels,
-    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-    taken_sq, attacks_sum, landed_sum,
-):  # fmt: skip
+def run_chunk(key, first, n_trials, n, n_sides, max_rounds, options, side, width, dead_at, battle,
+              table, bits, shared, crippled, wound_levels, tally):  # fmt: skip
     """Run trials ``first .. first + n_trials - 1`` of a battle with stream ``key``.
 
     The fight: ``n`` members (all of them, ``Plan`` order) on ``n_sides`` sides, the plan's
-    ``options``, ``side``, ``width`` and ``dead_at``; the shooters in listed order
-    (``shooters``) and in initiative order (``order0``, ties by listing), the bounds of its
-    groups of equal initiative (``groups``); each member's priority list of enemies
-    (``list_of``; list ``l`` is ``foe[list_start[l]:list_start[l + 1]]``); where the shots of
-    each pair are in the shot table (``shot_at[shot_row[a] + shot_col[t]]``), the table and its
-    bits per penalty (``kernel_parts.shot_table``). Then the per-trial outputs and the
-    wound-level category, then a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with
-    ``accumulate`` the trials go straight into those and the per-trial outputs are left alone
+    ``options``, ``side``, ``width`` and ``dead_at`` (the only fields of the plan it reads: the
+    Python wrapper's code grows with every array it unboxes), and ``battle`` (a
+    :class:`~.run.BattleArrays`): the shooters in listed order (``shooters``) and in initiative
+    order (``order0``, ties by listing), the bounds of its groups of equal initiative
+    (``groups``); each member's priority list of enemies (``list_of``; list ``l`` is
+    ``foe[list_start[l]:list_start[l + 1]]``); where the shots of each pair are in the shot
+    table (``shot_at[shot_row[a] + shot_col[t]]``); the table and its bits per penalty
+    (``kernel_parts.shot_table``). Then the shared per-trial outputs
+    (:class:`~fuzion_sim.engine.outcomes.Shared`), the ``crippled`` counter and the
+    wound-level category, and the tally (:class:`~.kernel_parts.TallyArrays`): with its
+    ``accumulate`` the trials go straight into it and the per-trial outputs are left alone
     (the numbers are the same).
     """
+    shooters, order0, groups, list_of, list_start, foe, shot_row, shot_col, shot_at = battle
     n_lists = list_start.shape[0] - 1
     m = shooters.shape[0]
     pen_on = options[OPT_PENALTIES] != 0
@@ -427,11 +423,7 @@ def run_chunk(
     _trials(
         key, first, n_trials,
         n, n_sides, max_rounds, options, width, dead_at, m, listed, order, groups, start,
-        foes, shot_at, table, bits,
-        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
-        wound_levels,
-        accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq,
-        taken_sum, taken_sq, attacks_sum, landed_sum,
+        foes, shot_at, table, bits, shared, crippled, wound_levels, tally,
         mem, side_count, lists, np.zeros(n, np.int64), np.zeros(n_sides, np.int64),
         np.zeros(max(m, 1), np.uint64), np.zeros(max(m, 1), np.uint64),
         np.zeros(8 * m + 4 + _NET_MAX, np.int64), np.arange(n + 1).astype(np.uint64),
@@ -443,16 +435,16 @@ def run_chunk(
 def _trials(
     key, first, n_trials,
     n, n_sides, max_rounds, options, width, dead_at, m0, listed, order0, groups, start, foe,
-    shot_at, table, bits,
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
-    wound_levels,
-    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-    taken_sq, attacks_sum, landed_sum,
+    shot_at, table, bits, shared, crippled, wound_levels, tally,
     mem, side_count, lists, tie_key, side_left, live, tmp, buckets, nxt, prv,
 ):  # fmt: skip
     """The trial loop of :func:`run_chunk`, with its scratch arrays: compiled without
     reference counting (it allocates nothing). The hot loop indexes with unsigned integers
-    (numba then adds no wraparound of negative indices)."""
+    (numba then adds no wraparound of negative indices). The groups (``shared``, ``tally``)
+    are unpacked first: their fields are the loop's own variables from there on."""
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
+    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+     taken_sq, attacks_sum, landed_sum) = tally  # fmt: skip
     track = options[OPT_TRACK]
     firearms = track == TRACK_FIREARMS
     has_ties = options[OPT_HAS_TIES] != 0

@@ -44,26 +44,21 @@ _N_PAIRS = np.uint64(6561)
 
 
 @jit
-def run_chunk(
-    key, first, n_trials,
-    n, n_sides, max_rounds, n_dmg_parts, options, kind, side, shooter, skill, initiative,
-    dodge, dodges, targeting, width, dead_at, aim_part, aim_need, blast_type, pair_ok,
-    pair_need, pair_bonus, pair_dist, pair_dmg, bl_conc, bl_zone, bl_adj, bl_cv, ch_round,
-    ch_timed, ch_tamp, ch_tamp_skill, ch_contact, ch_conc, ch_zone, ch_adj, ch_cv, ch_dmg,
-    ch_breach, loc_part, loc_blow, loc_total,
-    table, bits,
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, crippled,
-    wound_levels,
-    accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-    taken_sq, attacks_sum, landed_sum,
-):  # fmt: skip
-    """Run trials ``first .. first + n_trials - 1`` of a duel. The arguments after
-    ``n_trials`` are a :class:`~.compile.Plan`'s fields, the shot table and its bits per
-    penalty (``kernel_parts.shot_table``), the per-trial outputs and the wound-level
-    category, then a :class:`~fuzion_sim.engine.outcomes.Tally`'s arrays: with
-    ``accumulate`` the trials go straight into those and the per-trial outputs are left
-    alone (the numbers are the same).
+def run_chunk(key, first, n_trials, n_sides, max_rounds, options, initiative, side, width,
+              dead_at, table, bits, shared, crippled, wound_levels, tally):  # fmt: skip
+    """Run trials ``first .. first + n_trials - 1`` of a duel: the plan's ``n_sides``,
+    ``max_rounds``, ``options``, ``initiative``, ``side``, ``width`` and ``dead_at`` (the only
+    fields of a :class:`~.compile.Plan` it reads: the Python wrapper's code grows with every
+    array it unboxes), ``table`` the shot table and ``bits`` its bits per penalty
+    (``kernel_parts.shot_table``); the outputs are the shared per-trial arrays
+    (:class:`~fuzion_sim.engine.outcomes.Shared`), the ``crippled`` counter (int32[T, C],
+    never a part here) and the wound-level category (int64[C, K], added to), and the tally
+    (:class:`~.kernel_parts.TallyArrays`): with its ``accumulate`` the trials go straight into
+    it and the per-trial outputs are left alone (the numbers are the same).
     """
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
+    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
+     taken_sq, attacks_sum, landed_sum) = tally  # fmt: skip
     track = options[OPT_TRACK]
     firearms = track == TRACK_FIREARMS
     has_ties = options[OPT_HAS_TIES] != 0

@@ -15,7 +15,7 @@ from . import dispatch, kernel, kernel_battle, kernel_duel
 from .codes import KIND_MEMBER, N_EV_FIELDS, OPT_SHOT_ROLL, T_NEAREST
 from .compile import Plan
 from .compile import compile_scenario as _compile
-from .kernel_parts import shot_table
+from .kernel_parts import TallyArrays, shot_table
 from .tables import LEVELS, locations
 
 __all__ = [
@@ -169,41 +169,36 @@ def max_slots(plan: FightPlan) -> int:
     return int(plan.arrays.max_rounds)
 
 
-def _outputs(out: TrialOutcomes) -> list:
-    return [*out.arrays(), out.counters["crippled"]]
-
-
-def _categories(out: TrialOutcomes) -> list:
+def _counts(out: TrialOutcomes) -> kernel.Counts:
     c = out.categories
-    return [c["wound_levels"], c["location_hits"], c["crippled_parts"], c["breach"]]
+    return kernel.Counts(out.counters["crippled"], c["wound_levels"], c["location_hits"],
+                         c["crippled_parts"], c["breach"])  # fmt: skip
 
 
-_TALLY_FIELDS = (
-    "outcome_counts", "end_hist", "out_hist", "death_hist", "dealt_sum", "dealt_sq",
-    "taken_sum", "taken_sq", "attacks_sum", "landed_sum",
-)  # fmt: skip
-_NO_TALLY = [np.zeros((1, 1), np.int64) if f.endswith("hist") else np.zeros(1, np.int64)
-             for f in _TALLY_FIELDS]  # fmt: skip
+#: The duel and battle kernels' tally when they write per-trial outputs: never touched.
+_NO_TALLY = TallyArrays(False, *(
+    np.zeros((1, 1), np.int64) if f.endswith("hist") else np.zeros(1, np.int64)
+    for f in TallyArrays._fields[1:]))  # fmt: skip
 
 
 def _run(plan: FightPlan, key, first, n, out: TrialOutcomes, log_trial=-1, events=None,
          count=None, tally: Tally | None = None) -> None:  # fmt: skip
     if plan.kernel != "general" and log_trial < 0:
-        extra = [False, *_NO_TALLY] if tally is None else [
-            True, *[getattr(tally, f) for f in _TALLY_FIELDS]]  # fmt: skip
-        if plan.kernel == "duel":
-            kernel_duel.run_chunk(key, first, n, *plan.arrays, plan.table, plan.bits,
-                                  *_outputs(out), out.categories["wound_levels"],
-                                  *extra)  # fmt: skip
-            return
+        into = _NO_TALLY if tally is None else TallyArrays(
+            True, *(getattr(tally, f) for f in TallyArrays._fields[1:]))  # fmt: skip
+        outputs = (out.arrays(), out.counters["crippled"], out.categories["wound_levels"], into)
         p = plan.arrays
-        kernel_battle.run_chunk(key, first, n, p.n_combatants, p.n_sides, p.max_rounds,
-                                p.options, p.side, p.width, p.dead_at, *plan.battle,
-                                plan.table, plan.bits, *_outputs(out),
-                                out.categories["wound_levels"], *extra)  # fmt: skip
+        if plan.kernel == "duel":
+            kernel_duel.run_chunk(key, first, n, p.n_sides, p.max_rounds, p.options,
+                                  p.initiative, p.side, p.width, p.dead_at, plan.table,
+                                  plan.bits, *outputs)  # fmt: skip
+        else:
+            kernel_battle.run_chunk(key, first, n, p.n_combatants, p.n_sides, p.max_rounds,
+                                    p.options, p.side, p.width, p.dead_at, plan.battle,
+                                    plan.table, plan.bits, *outputs)  # fmt: skip
         return
     kernel.run_chunk(
-        key, first, n, *plan.arrays, *_outputs(out), *_categories(out), log_trial,
+        key, first, n, plan.arrays, out.arrays(), _counts(out), log_trial,
         np.zeros((1, N_EV_FIELDS), np.int64) if events is None else events,
         np.zeros(1, np.int64) if count is None else count,
     )  # fmt: skip
