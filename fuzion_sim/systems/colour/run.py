@@ -28,6 +28,7 @@ from .codes import (
     O_NO_TABLES,
 )
 from .compile import Plan, compile_plan
+from .typed import Extras, Stream
 
 __all__ = ["FightPlan", "MAX_EVENTS", "compile_scenario", "outcome_schema", "run_chunk",
            "run_logged", "schema_of", "tally_chunk"]  # fmt: skip
@@ -64,7 +65,7 @@ class FightPlan(NamedTuple):
     """A compiled colour fight: the kernel that runs it (``dispatch.KERNELS``), its arrays,
     the seconds a round lasts, the rounds each action fires and whether it is a volley
     (int64[C, MAX_ACTIONS]), and what the duel or the squad kernel reads of the tables
-    (``kernel_duel.duel_tables``, ``kernel_squad.squad_tables``; empty for another kernel)."""
+    (``kernel_duel.DuelTables``, ``kernel_squad.SquadTables``; empty for another kernel)."""
 
     kernel: str
     arrays: Plan
@@ -136,12 +137,17 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
 
 
 def _outputs(out: TrialOutcomes) -> list:
-    return [*out.arrays(), out.counters["unconscious"], out.counters["dying"],
-            out.counters["broken"], out.counters["severed"], out.categories["attack_colours"],
-            out.categories["endurance_rolls"]]  # fmt: skip
+    return [*out.arrays(), *_extras(out)]
 
 
-#: The tally arguments of a kernel that writes per-trial outputs instead.
+def _extras(out: TrialOutcomes) -> Extras:
+    """The colour system's own outputs of ``out`` (counters, categories) as their group."""
+    return Extras(out.counters["unconscious"], out.counters["dying"], out.counters["broken"],
+                  out.counters["severed"], out.categories["attack_colours"],
+                  out.categories["endurance_rolls"])  # fmt: skip
+
+
+#: The tally arguments of a kernel that writes per-trial outputs instead (``accumulate`` off).
 _NO_TALLY = (np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64),
              np.zeros((1, 1), np.int64))  # fmt: skip
 #: Columns of the per-combatant sums of the duel and the squad kernels (``_add_sums``).
@@ -153,18 +159,14 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     a = plan.arrays
     if plan.kernel in _SUM_COLUMNS and log_trial < 0:
         sums = np.zeros((plan.n_combatants, _SUM_COLUMNS[plan.kernel]), np.int64)
-        hists = _NO_TALLY if tally is None else (
-            tally.outcome_counts, tally.end_hist, tally.out_hist, tally.death_hist)  # fmt: skip
-        if plan.kernel == "duel":
-            kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab,
-                                  a.values, a.tab_later, a.st0, a.max_rounds, *plan.duel,
-                                  *_outputs(out), tally is not None, a.n_sides, *hists,
-                                  sums)  # fmt: skip
+        if tally is None:
+            stream = Stream(False, *_NO_TALLY, sums)
         else:
-            kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col,
-                                   a.colour_tab, a.values, a.tab_later, a.st0, a.n_sides,
-                                   a.max_rounds, *plan.squad, *_outputs(out),
-                                   tally is not None, *hists, sums)  # fmt: skip
+            stream = Stream(True, tally.outcome_counts, tally.end_hist, tally.out_hist,
+                            tally.death_hist, sums)  # fmt: skip
+        fight = kernel_duel if plan.kernel == "duel" else kernel_squad
+        tables = plan.duel if plan.kernel == "duel" else plan.squad
+        fight.run_chunk(key, first, n, a, tables, out.arrays(), _extras(out), stream)
         if tally is not None:
             _add_sums(tally, sums)
         return
