@@ -1310,15 +1310,16 @@ def run_chunk(chunk, first, n_trials, plan, squad, shared, extras, stream):
     tabs, codes, a_rounds, a_first, where = squad
     fresh = _fresh(mem, st0, plan.n_sides, tabs, a_rounds, a_first, where)
     agi = mem[:, M_VAL_A].astype(np.int64)
+    u_agi = np.maximum(agi, 1).astype(np.uint64)
     max_agi = max(1, int(agi.max(initial=1)))
+    colours = np.zeros(n * 8, np.int64)
     scratch = Scratch(
-        fresh=fresh, st=fresh.copy(), colours=np.zeros(n * 8, np.int64), agi=agi,
-        u_agi=np.maximum(agi, 1).astype(np.uint64), order=np.zeros(n + 3, np.int64),
-        key=np.zeros(n, np.int64), masks=np.zeros(65, np.uint64), rs=np.zeros(4, np.uint64),
-        group=np.zeros(n, np.int64), tie=np.zeros(3 * n + 2, np.int64),
-        cnt=np.zeros(max_agi + 2, np.int64))  # fmt: skip
+        fresh=fresh, st=fresh.copy(), colours=colours, agi=agi, u_agi=u_agi,
+        order=np.zeros(n + 3, np.int64), key=np.zeros(n, np.int64),
+        masks=np.zeros(65, np.uint64), rs=np.zeros(4, np.uint64), group=np.zeros(n, np.int64),
+        tie=np.zeros(3 * n + 2, np.int64), cnt=np.zeros(max_agi + 2, np.int64))  # fmt: skip
     _trials(chunk, first, n_trials, mem, plan.acts, plan.opts, plan.rank_col, plan.colour_tab,
             plan.values, plan.tab_later, st0, plan.n_sides, plan.max_rounds, tabs, codes, shared,
             extras, stream, scratch)  # fmt: skip
     cat_colours = extras.cat_colours
-    cat_colours += scratch.colours.reshape(n, 8)[:, : cat_colours.shape[1]]
+    cat_colours += colours.reshape(n, 8)[:, : cat_colours.shape[1]]
