@@ -155,13 +155,14 @@ def _drop(s0, s1, s2, s3, v, net, ht, e_t, rank_e, threatened, roll_now, colour_
 @jit(**INNER)
 def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_later, max_rounds,
             agi0, agi1, n_act0, n_act1, side0, side1, h0, h1, rank_e0, rank_e1, act, codes,
-            entries, counts, shared, extras, stream, n_sides):  # fmt: skip
+            entries, counts, shared, counters, cat_rolls, stream, n_sides):  # fmt: skip
     """The trial loop of :func:`run_chunk` (no allocation: compiled without reference
     counting): the plan's arrays and each fighter's scalars, the actions' tables, ``counts``
-    (int64, an entry's uses, for the attack colours), then the outputs as their groups
-    (``Shared``, ``typed.Extras``, ``typed.Stream``: its ``sums`` int64[2, 8])."""
+    (int64, an entry's uses, for the attack colours), then the outputs: ``Shared``,
+    ``typed.Counters``, the Endurance rolls' colours (int64[2, 6]), ``typed.Stream`` (its
+    ``sums`` int64[2, 8])."""
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
-    unconscious, dying, broken, severed, _, cat_rolls = extras
+    unconscious, dying, broken, severed = counters
     accumulate, outcome_counts, end_hist, out_hist, death_hist, sums = stream
     k0, k1, k2, k3 = chunk[0], chunk[1], chunk[2], chunk[3]
     u_agi0 = np.uint64(agi0 if agi0 > 1 else 1)
@@ -403,12 +404,13 @@ def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_late
 
 
 @jit
-def run_chunk(chunk, first, n_trials, plan, duel, shared, extras, stream):
+def run_chunk(chunk, first, n_trials, plan, duel, shared, counters, cat_colours, cat_rolls,
+              stream):  # fmt: skip
     """Trials ``first .. first + n_trials - 1`` of a duel: the plan's arrays (``compile.Plan``)
-    and its actions' tables (:class:`DuelTables`), then the outputs as their groups: the
-    per-trial ones (``Shared``, and ``typed.Extras``' counters: written unless the run is
-    streamed), the categories (``Extras``, added into) and a streamed run's tally
-    (``typed.Stream``, ``sums`` int64[2, 8]: see ``_trials``)."""
+    and its actions' tables (:class:`DuelTables`), then the outputs: the per-trial ones
+    (``Shared``, ``typed.Counters``: written unless the run is streamed), the categories
+    (int64[2, 6] each, added into: the attack rolls' colours, the Endurance rolls') and a
+    streamed run's tally (``typed.Stream``, ``sums`` int64[2, 8]: see ``_trials``)."""
     mem, st0 = plan.mem, plan.st0
     act, codes, entries = duel
     counts = np.zeros(entries.shape[0], np.int64)
@@ -416,8 +418,7 @@ def run_chunk(chunk, first, n_trials, plan, duel, shared, extras, stream):
             plan.tab_later, plan.max_rounds, mem[0, M_VAL_A], mem[1, M_VAL_A],
             mem[0, M_N_ACTIONS], mem[1, M_N_ACTIONS], mem[0, M_SIDE], mem[1, M_SIDE],
             st0[0, S_HEALTH], st0[1, S_HEALTH], st0[0, S_RANK_E], st0[1, S_RANK_E], act, codes,
-            entries, counts, shared, extras, stream, plan.n_sides)  # fmt: skip
-    cat_colours = extras.cat_colours
+            entries, counts, shared, counters, cat_rolls, stream, plan.n_sides)  # fmt: skip
     for i in range(counts.shape[0]):
         if counts[i]:
             cat_colours[i // (256 * MAX_ACTIONS), (entries[i] >> 1) & 7] += counts[i]

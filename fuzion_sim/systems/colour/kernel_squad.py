@@ -1102,15 +1102,16 @@ def _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hi
 
 @jit(_nrt=False)  # called from Python, once a chunk: numba emits its code once (lesson 40)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-            st0, n_sides, max_rounds, tabs, codes, shared, extras, stream, scratch):  # fmt: skip
+            st0, n_sides, max_rounds, tabs, codes, shared, counters, cat_rolls, stream,
+            scratch):  # fmt: skip
     """The trial loop of :func:`run_chunk`: the plan's arrays, the tables (``squad_tables``),
-    the outputs as their groups (``Shared``, ``typed.Extras``, ``typed.Stream``: its ``sums``
-    int64[C, 12] gathers a streamed run's per-combatant sums: dealt, its square, taken, its
-    square, attacks, landed, then the counters unconscious, dying, broken, severed and the last
-    two's squares) and the scratch arrays (:class:`Scratch`), with no allocation (compiled
-    without reference counting)."""
+    the outputs (``Shared``, ``typed.Counters``, the Endurance rolls' colours int64[C, 6],
+    ``typed.Stream``: its ``sums`` int64[C, 12] gathers a streamed run's per-combatant sums:
+    dealt, its square, taken, its square, attacks, landed, then the counters unconscious,
+    dying, broken, severed and the last two's squares) and the scratch arrays
+    (:class:`Scratch`), with no allocation (compiled without reference counting)."""
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
-    unconscious, dying, broken, severed, _, cat_rolls = extras
+    unconscious, dying, broken, severed = counters
     accumulate, outcome_counts, end_hist, out_hist, death_hist, sums = stream
     fresh, st, colours, agi, u_agi, order, key, masks, rs, group, tie, cnt = scratch
     n = mem.shape[0]
@@ -1299,12 +1300,14 @@ def _fresh(mem, st0, n_sides, tabs, a_rounds, a_first, where):
     return fresh
 
 
-def run_chunk(chunk, first, n_trials, plan, squad, shared, extras, stream):
+def run_chunk(chunk, first, n_trials, plan, squad, shared, counters, cat_colours, cat_rolls,
+              stream):  # fmt: skip
     """Trials ``first .. first + n_trials - 1`` of a static fight: the plan's arrays
-    (``compile.Plan``) and its tables and actions (:class:`SquadTables`), then the outputs as
-    their groups: the per-trial ones (``Shared``, and ``typed.Extras``' counters: written
-    unless the run is streamed), the categories (``Extras``, added into) and a streamed run's
-    tally (``typed.Stream``, ``sums`` int64[C, 12]: see ``_trials``)."""
+    (``compile.Plan``) and its tables and actions (:class:`SquadTables`), then the outputs:
+    the per-trial ones (``Shared``, ``typed.Counters``: written unless the run is streamed),
+    the categories (int64[C, 6] each, added into: the attack rolls' colours, the Endurance
+    rolls') and a streamed run's tally (``typed.Stream``, ``sums`` int64[C, 12]: see
+    ``_trials``)."""
     mem, st0 = plan.mem, plan.st0
     n = mem.shape[0]
     tabs, codes, a_rounds, a_first, where = squad
@@ -1320,6 +1323,5 @@ def run_chunk(chunk, first, n_trials, plan, squad, shared, extras, stream):
         tie=np.zeros(3 * n + 2, np.int64), cnt=np.zeros(max_agi + 2, np.int64))  # fmt: skip
     _trials(chunk, first, n_trials, mem, plan.acts, plan.opts, plan.rank_col, plan.colour_tab,
             plan.values, plan.tab_later, st0, plan.n_sides, plan.max_rounds, tabs, codes, shared,
-            extras, stream, scratch)  # fmt: skip
-    cat_colours = extras.cat_colours
+            counters, cat_rolls, stream, scratch)  # fmt: skip
     cat_colours += colours.reshape(n, 8)[:, : cat_colours.shape[1]]

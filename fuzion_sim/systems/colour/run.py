@@ -28,7 +28,7 @@ from .codes import (
     O_NO_TABLES,
 )
 from .compile import Plan, compile_plan
-from .typed import Extras, Stream
+from .typed import Counters, Stream
 
 __all__ = ["FightPlan", "MAX_EVENTS", "compile_scenario", "outcome_schema", "run_chunk",
            "run_logged", "schema_of", "tally_chunk"]  # fmt: skip
@@ -137,14 +137,15 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
 
 
 def _outputs(out: TrialOutcomes) -> list:
-    return [*out.arrays(), *_extras(out)]
+    return [*out.arrays(), *_counters(out), *_categories(out)]
 
 
-def _extras(out: TrialOutcomes) -> Extras:
-    """The colour system's own outputs of ``out`` (counters, categories) as their group."""
-    return Extras(out.counters["unconscious"], out.counters["dying"], out.counters["broken"],
-                  out.counters["severed"], out.categories["attack_colours"],
-                  out.categories["endurance_rolls"])  # fmt: skip
+def _counters(out: TrialOutcomes) -> Counters:
+    return Counters(*(out.counters[c.name] for c in COUNTERS))
+
+
+def _categories(out: TrialOutcomes) -> tuple[np.ndarray, np.ndarray]:
+    return out.categories["attack_colours"], out.categories["endurance_rolls"]
 
 
 #: The tally arguments of a kernel that writes per-trial outputs instead (``accumulate`` off).
@@ -166,7 +167,8 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
                             tally.death_hist, sums)  # fmt: skip
         fight = kernel_duel if plan.kernel == "duel" else kernel_squad
         tables = plan.duel if plan.kernel == "duel" else plan.squad
-        fight.run_chunk(key, first, n, a, tables, out.arrays(), _extras(out), stream)
+        fight.run_chunk(key, first, n, a, tables, out.arrays(), _counters(out), *_categories(out),
+                        stream)  # fmt: skip
         if tally is not None:
             _add_sums(tally, sums)
         return

@@ -15,11 +15,11 @@ Each compiles (or loads from the cache) on first use, not at import: a fight com
 helpers its kernel calls (a duel on the duel kernel never compiles the general kernel's), which
 is most of a cold first run's time.
 
-The groups of arrays the duel and the squad kernels take as one argument each (:class:`Extras`,
-:class:`Stream`, beside the engine's ``Shared``) are declared here too: a kernel entry point
-then takes a handful of named groups, not dozens of arrays in an order to count by hand. numba
-passes a NamedTuple's fields as it would pass them one by one, so a group costs nothing in the
-trial loop.
+The groups of arrays the duel and the squad kernels take as one argument each
+(:class:`Counters`, :class:`Stream`, beside the engine's ``Shared``) are declared here too: a
+kernel entry point then takes a handful of named groups, not dozens of arrays in an order to
+count by hand. numba passes a NamedTuple's fields as it would pass them one by one, so a group
+costs nothing in the trial loop.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from numba import types
 
 from ..._jit import INNER, jit
 
-__all__ = ["Extras", "Stream", "typed"]
+__all__ = ["Counters", "Stream", "typed"]
 
 _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
@@ -90,19 +90,17 @@ def typed(fn):
     return disp
 
 
-class Extras(NamedTuple):
-    """The colour system's own outputs of a chunk, beside the engine's ``Shared``: the
-    per-trial counters (int32[n, C]: 1 if the combatant is unconscious, dying at the fight's
-    end; its limbs broken, severed) and the categories (int64[C, 6], added into: the colours
-    of its attack rolls, of its Endurance rolls). A streamed run's ``n`` is 0: the counters go
-    into :class:`Stream`'s ``sums``, the categories into the tally's own arrays."""
+class Counters(NamedTuple):
+    """The colour system's per-trial counters (int32[n, C]), written beside the engine's
+    ``Shared``: 1 if the combatant is unconscious, 1 if dying at the fight's end; its limbs
+    broken, severed (``run.COUNTERS``). A streamed run's ``n`` is 0: they go into
+    :class:`Stream`'s ``sums`` instead. (The categories, int64[C, 6] added into, are two
+    arrays apart: the trial loop takes the Endurance rolls' alone.)"""
 
     unconscious: np.ndarray
     dying: np.ndarray
     broken: np.ndarray
     severed: np.ndarray
-    cat_colours: np.ndarray
-    cat_rolls: np.ndarray
 
 
 class Stream(NamedTuple):
