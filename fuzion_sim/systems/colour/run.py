@@ -136,10 +136,6 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     return schema_of(plan.seconds)
 
 
-def _outputs(out: TrialOutcomes) -> list:
-    return [*out.arrays(), *_counters(out), *_categories(out)]
-
-
 def _counters(out: TrialOutcomes) -> Counters:
     return Counters(*(out.counters[c.name] for c in COUNTERS))
 
@@ -172,13 +168,11 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         if tally is not None:
             _add_sums(tally, sums)
         return
-    opts = a.opts
     if log_trial >= 0:  # a replay works every attack out rule by rule, for its events
-        opts = opts.copy()
+        opts = a.opts.copy()
         opts[O_NO_TABLES] = 1
-    kernel.run_chunk(key, first, n, a.mem, a.acts, opts, a.shift, a.rank_col, a.colour_tab,
-                     a.values, a.area_mask, a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.pref,
-                     a.st0, a.n_sides, a.max_rounds, *_outputs(out), log_trial,
+        a = a._replace(opts=opts)
+    kernel.run_chunk(key, first, n, a, out.arrays(), _counters(out), *_categories(out), log_trial,
                      _NO_LOG if events is None else events,
                      np.zeros(1, np.int64) if count is None else count)  # fmt: skip
 

@@ -26,18 +26,28 @@ def _name(decorator: ast.expr) -> str | None:
     return decorator.id if isinstance(decorator, ast.Name) else None
 
 
+def _count(args: ast.arguments) -> int:
+    """Every kind of parameter (``*args`` and ``**kwargs`` one each)."""
+    return (len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
+            + (args.vararg is not None) + (args.kwarg is not None))  # fmt: skip
+
+
 def jitted_params(source: str) -> dict[str, int]:
-    """``{name: parameters}`` of every function of ``source`` decorated with a jit, every kind
-    of parameter counted (``*args`` and ``**kwargs`` one each)."""
-    out = {}
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef) and any(
-                _name(d) in JIT_NAMES for d in node.decorator_list):  # fmt: skip
-            a = node.args
-            out[f"{node.name}:{node.lineno}"] = (
-                len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
-                + (a.vararg is not None) + (a.kwarg is not None))  # fmt: skip
-    return out
+    """``{name:line: parameters}`` of every function of ``source`` that is jitted: decorated
+    with a jit (``@jit``, ``@jit(**INNER)``) or handed to one (``jit(trials, _nrt=False)``,
+    ``jit(**INNER)(fn)``), nested functions too."""
+    tree = ast.parse(source)
+    defs: dict[str, list[ast.FunctionDef]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            defs.setdefault(node.name, []).append(node)
+    jitted = [f for fs in defs.values() for f in fs
+              if any(_name(d) in JIT_NAMES for d in f.decorator_list)]  # fmt: skip
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and _name(node.func) in JIT_NAMES and node.args
+                and isinstance(node.args[0], ast.Name)):  # fmt: skip
+            jitted += defs.get(node.args[0].id, [])
+    return {f"{f.name}:{f.lineno}": _count(f.args) for f in jitted}
 
 
 def test_no_jitted_function_of_the_system_over_40_parameters():
@@ -61,3 +71,8 @@ def test_the_count_catches_a_jitted_function_of_41_parameters():
     assert jitted_params(snippet(39, "typed") + "def g(*a, **k):\n    pass\n") == {"f:2": 39}
     assert jitted_params("@jit\ndef f(a, *b, c, **d):\n    pass\n") == {"f:2": 4}
     assert jitted_params(snippet(41, "cache")) == {}  # not jitted
+    # a function jitted by a call, not a decorator (the general kernel's trial loop)
+    handed = snippet(41, "cache").replace("@cache\n", "def make():\n    ").replace(
+        "\n    pass", "\n        pass") + "    return jit(f, _nrt=False)\n"  # fmt: skip
+    assert jitted_params(handed) == {"f:2": 41}
+    assert jitted_params("def g(a, b):\n    pass\nh = jit(**INNER)(g)\n") == {"g:1": 2}
