@@ -1112,7 +1112,8 @@ def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, value
     (:class:`Scratch`), with no allocation (compiled without reference counting)."""
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
     unconscious, dying, broken, severed = counters
-    accumulate, outcome_counts, end_hist, out_hist, death_hist, sums = stream
+    accumulate, tally = stream
+    outcome_counts, end_hist, out_hist, death_hist, sums = tally
     fresh, st, colours, agi, u_agi, order, key, masks, rs, group, tie, cnt = scratch
     n = mem.shape[0]
     un = np.uint64(n)

@@ -28,7 +28,7 @@ from .codes import (
     O_NO_TABLES,
 )
 from .compile import Plan, compile_plan
-from .typed import Counters, Stream
+from .typed import Counters, Stream, TallyArrays
 
 __all__ = ["FightPlan", "MAX_EVENTS", "compile_scenario", "outcome_schema", "run_chunk",
            "run_logged", "schema_of", "tally_chunk"]  # fmt: skip
@@ -157,10 +157,10 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     if plan.kernel in _SUM_COLUMNS and log_trial < 0:
         sums = np.zeros((plan.n_combatants, _SUM_COLUMNS[plan.kernel]), np.int64)
         if tally is None:
-            stream = Stream(False, *_NO_TALLY, sums)
+            stream = Stream(False, TallyArrays(*_NO_TALLY, sums))
         else:
-            stream = Stream(True, tally.outcome_counts, tally.end_hist, tally.out_hist,
-                            tally.death_hist, sums)  # fmt: skip
+            stream = Stream(True, TallyArrays(tally.outcome_counts, tally.end_hist, tally.out_hist,
+                                             tally.death_hist, sums))  # fmt: skip
         fight = kernel_duel if plan.kernel == "duel" else kernel_squad
         tables = plan.duel if plan.kernel == "duel" else plan.squad
         fight.run_chunk(key, first, n, a, tables, out.arrays(), _counters(out), *_categories(out),

@@ -103,19 +103,28 @@ class Counters(NamedTuple):
     severed: np.ndarray
 
 
-class Stream(NamedTuple):
-    """What a streamed run adds its trials into, in place of the per-trial outputs (the duel
-    and the squad kernels; ``run.tally_chunk``). ``accumulate``: add each trial here and write
-    no per-trial output (False: the arrays are placeholders, never read). ``outcome_counts``,
-    ``end_hist``, ``out_hist``, ``death_hist``: the ``Tally``'s own arrays of the same names.
-    ``sums`` (int64[C, 8] for the duel, [C, 12] for the squad): each combatant's sums of
-    dealt, its square, taken, its square, attacks, landed, unconscious, dying, then the
-    squad's broken, severed and their squares (``run._add_sums`` adds them into the
-    tally)."""
+class TallyArrays(NamedTuple):
+    """The arrays a streamed run adds its trials into (:class:`Stream` says what each
+    holds)."""
 
-    accumulate: bool
     outcome_counts: np.ndarray
     end_hist: np.ndarray
     out_hist: np.ndarray
     death_hist: np.ndarray
     sums: np.ndarray
+
+
+class Stream(NamedTuple):
+    """What a streamed run adds its trials into, in place of the per-trial outputs (the duel
+    and the squad kernels; ``run.tally_chunk``). ``accumulate``: add each trial here and write
+    no per-trial output (False: the arrays are placeholders, never read). ``tally``
+    (:class:`TallyArrays`): ``outcome_counts``, ``end_hist``, ``out_hist``, ``death_hist``,
+    the ``Tally``'s own arrays of the same names, and ``sums`` (int64[C, 8] for the duel,
+    [C, 12] for the squad): each combatant's sums of dealt, its square, taken, its square,
+    attacks, landed, unconscious, dying, then the squad's broken, severed and their squares
+    (``run._add_sums`` adds them into the tally). The flag and the arrays are two fields, so
+    that the duel's trial loop can take the fight's sides between them, where it always took
+    them."""
+
+    accumulate: bool
+    tally: TallyArrays
