@@ -161,10 +161,8 @@ def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_late
     (int64, an entry's uses, for the attack colours), then the outputs: ``Shared``,
     ``typed.Counters``, the Endurance rolls' colours (int64[2, 6]), then a streamed run's flag,
     the fight's sides (for the tally's outcome index) and its arrays (``typed.Stream``'s
-    fields; ``sums`` int64[2, 8]). numba passes a group's fields as it passes arguments one by
-    one: in this order every array lies where it did when each was an argument of its own, and
-    the loop compiles to the same instructions (a shift of the incoming arguments alone moved
-    the 1 v 1 by 1 to 4 %)."""
+    fields; ``sums`` int64[2, 8]): in this order every array lies where it would as an argument
+    of its own (a shift of the incoming arguments alone moved the 1 v 1 by 1 to 4 %)."""
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
     unconscious, dying, broken, severed = counters
     outcome_counts, end_hist, out_hist, death_hist, sums = tally

@@ -137,7 +137,7 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
 
 
 def _counters(out: TrialOutcomes) -> Counters:
-    return Counters(*(out.counters[c.name] for c in COUNTERS))
+    return Counters(*(out.counters[name] for name in Counters._fields))
 
 
 def _categories(out: TrialOutcomes) -> tuple[np.ndarray, np.ndarray]:

@@ -15,11 +15,10 @@ Each compiles (or loads from the cache) on first use, not at import: a fight com
 helpers its kernel calls (a duel on the duel kernel never compiles the general kernel's), which
 is most of a cold first run's time.
 
-The groups of arrays the duel and the squad kernels take as one argument each
-(:class:`Counters`, :class:`Stream`, beside the engine's ``Shared``) are declared here too: a
-kernel entry point then takes a handful of named groups, not dozens of arrays in an order to
-count by hand. numba passes a NamedTuple's fields as it would pass them one by one, so a group
-costs nothing in the trial loop.
+The groups of arrays the kernels take as one argument each (:class:`Counters`, :class:`Stream`,
+beside the engine's ``Shared``) are declared here too: a kernel entry point then takes a handful
+of named groups, not dozens of arrays in an order to count by hand. numba passes a NamedTuple's
+fields as it would pass them one by one, so a group costs nothing in the trial loop.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from numba import types
 
 from ..._jit import INNER, jit
 
-__all__ = ["Counters", "Stream", "typed"]
+__all__ = ["Counters", "Stream", "TallyArrays", "typed"]
 
 _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
