@@ -383,9 +383,10 @@ def _kernel(grapples, sweeps, areas, bursts):
 
     def trials(chunk, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
                area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
-               winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
-               unconscious, dying, broken, severed, cat_colours, cat_rolls, log_trial, events,
-               n_events, st, ak, rs, fs, order, group, key, tie, acting):  # fmt: skip
+               shared, counters, cat_colours, cat_rolls, log_trial, events, n_events, st, ak, rs,
+               fs, order, group, key, tie, acting):  # fmt: skip
+        winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
+        unconscious, dying, broken, severed = counters
         n = mem.shape[0]
         n_events[0] = 0
         for j in range(n_trials):
@@ -476,28 +477,27 @@ def trials_for(grapples: bool, sweeps: bool, areas: bool, bursts: bool):
         return _MADE[key]
 
 
-def run_chunk(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values,
-              area_mask, pair_tab, tab, tab_later, tab_meta, pref, st0, n_sides, max_rounds,
-              winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed,
-              unconscious, dying, broken, severed, cat_colours, cat_rolls, log_trial, events,
-              n_events):  # fmt: skip
+def run_chunk(key, first, n_trials, plan, shared, counters, cat_colours, cat_rolls, log_trial,
+              events, n_events):  # fmt: skip
     """Trials ``first .. first + n_trials - 1`` of the chunk with stream key ``key``, on the
     trial loop of the fight's :func:`features`, with its scratch arrays.
 
-    Plan arrays (int64): ``mem[C, N_MEM]``, ``acts[C, MAX_ACTIONS, N_AF]``, ``opts[N_OPT]``,
-    ``shift[K, 2 * CS_MAX + 1]``, ``rank_col[R]``, ``colour_tab[K, 101]``, ``values[R]``,
-    ``area_mask[C, C]``, ``pair_tab[C, MAX_ACTIONS, C]`` (a static table or -1),
-    ``tab[T, TAB_WIDTH]``, ``tab_later[T, 606]``, ``tab_meta[T, N_TM]``, ``pref[C, C]`` (a
-    shield's mode against each enemy), ``st0[C, N_ST]``. Outputs: the shared per-trial arrays,
-    the counters (int32[n, C]) and the categories (int64[C, 6]: attack colours, Endurance
-    rolls). ``log_trial`` >= 0: record that trial's events.
+    ``plan`` (``compile.Plan``), its arrays int64: ``mem[C, N_MEM]``,
+    ``acts[C, MAX_ACTIONS, N_AF]``, ``opts[N_OPT]``, ``shift[K, 2 * CS_MAX + 1]``,
+    ``rank_col[R]``, ``colour_tab[K, 101]``, ``values[R]``, ``area_mask[C, C]``,
+    ``pair_tab[C, MAX_ACTIONS, C]`` (a static table or -1), ``tab[T, TAB_WIDTH]``,
+    ``tab_later[T, 606]``, ``tab_meta[T, N_TM]``, ``pref[C, C]`` (a shield's mode against each
+    enemy), ``st0[C, N_ST]``. Outputs: the shared per-trial arrays (``Shared``), the counters
+    (``typed.Counters``, int32[n, C]) and the categories (int64[C, 6], added into: attack
+    colours, Endurance rolls). ``log_trial`` >= 0: record that trial's events.
     """
+    mem, st0 = plan.mem, plan.st0
     n = mem.shape[0]
-    trials = trials_for(*features(mem, acts))
-    trials(key, first, n_trials, mem, acts, opts, shift, rank_col, colour_tab, values, area_mask,
-           pair_tab, tab, tab_later, tab_meta, pref, st0, int(n_sides), int(max_rounds), winner,
-           end_slot, out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying,
-           broken, severed, cat_colours, cat_rolls, int(log_trial), events, n_events,
+    trials = trials_for(*features(mem, plan.acts))
+    trials(key, first, n_trials, mem, plan.acts, plan.opts, plan.shift, plan.rank_col,
+           plan.colour_tab, plan.values, plan.area_mask, plan.pair_tab, plan.tab, plan.tab_later,
+           plan.tab_meta, plan.pref, st0, int(plan.n_sides), int(plan.max_rounds), shared,
+           counters, cat_colours, cat_rolls, int(log_trial), events, n_events,
            np.empty_like(st0), np.zeros(N_K, np.int64), np.zeros(4, np.uint64),
            np.zeros(N_F, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))  # fmt: skip

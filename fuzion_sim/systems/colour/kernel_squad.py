@@ -51,6 +51,8 @@ What keeps an attack short (README "Speed"):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
@@ -116,7 +118,7 @@ from .codes import (
 )
 from .kernel import MAX_REROLLS, initiative
 
-__all__ = ["squad_tables", "run_chunk"]
+__all__ = ["Scratch", "SquadTables", "run_chunk", "squad_tables"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -234,7 +236,49 @@ def _entries(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def squad_tables(plan, rounds, autofire):
+class SquadTables(NamedTuple):
+    """What the squad kernel reads of a fight's static tables and actions (``squad_tables``
+    says what each holds): ``tabs`` (int64: the tables' blocks, then the pair words),
+    ``codes`` (uint8: the coded tables' byte codes), ``a_rounds`` and ``a_first``
+    (int64[C, MAX_ACTIONS]: each action's hit die rounds, whether it attacks the first
+    standing enemy) and ``where`` (int64[C, 2]: each combatant's row and column of pair
+    words)."""
+
+    tabs: np.ndarray
+    codes: np.ndarray
+    a_rounds: np.ndarray
+    a_first: np.ndarray
+    where: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """The arrays :func:`run_chunk` allocates once a chunk for its trial loop (``_trials``),
+    which writes them and allocates nothing. ``fresh``: the rows and the fight's words as
+    every trial starts (``_fresh``); ``st``: the trial's (a row of ``ROW`` words a
+    combatant, then the fight's, then the turn slots); ``colours`` (int64[8 C]): the attack
+    colours counted over the chunk; ``agi``, ``u_agi`` (int64[C], uint64[C]): each
+    combatant's Agility and its die (at least 1); initiative's working arrays: ``order``
+    (int64[C + 3]: the turn order, three spare words for ``_rerun_short``), ``key``
+    (int64[C]), ``masks`` (uint64[65]: ``_initiative``'s words of bits), ``rs`` (uint64[4]:
+    the generator's state for ``kernel.initiative``), ``group`` (int64[C]), ``tie``
+    (int64[3 C + 2]: the runs of ties) and ``cnt`` (int64[max Agility + 2]:
+    ``_initiative_wide``'s counting sort)."""
+
+    fresh: np.ndarray
+    st: np.ndarray
+    colours: np.ndarray
+    agi: np.ndarray
+    u_agi: np.ndarray
+    order: np.ndarray
+    key: np.ndarray
+    masks: np.ndarray
+    rs: np.ndarray
+    group: np.ndarray
+    tie: np.ndarray
+    cnt: np.ndarray
+
+
+def squad_tables(plan, rounds, autofire) -> SquadTables:
     """What the squad kernel reads of a fight's static tables and actions, once per plan:
     ``tabs`` (int64: a block of ``TB`` words a table, then the pair words by attacker class
     and target class), the byte codes of the coded tables (uint8[10000 a coded table], at
@@ -278,7 +322,7 @@ def squad_tables(plan, rounds, autofire):
     n_cls = len(t_first)
     where = np.stack([n_tab * TB + a_cls.reshape(-1) * n_cls * MAX_ACTIONS,
                       t_cls.reshape(-1) * MAX_ACTIONS], axis=1).astype(np.int64)  # fmt: skip
-    return tabs, codes, a_rounds, a_first, where
+    return SquadTables(tabs, codes, a_rounds, a_first, where)
 
 
 @jit(inline="always")
@@ -1058,15 +1102,19 @@ def _tally(st, colours, n, n_sides, result, end, end_pos, outcome_counts, end_hi
 
 @jit(_nrt=False)  # called from Python, once a chunk: numba emits its code once (lesson 40)
 def _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-            st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
-            taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
-            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, st, colours, agi, u_agi,
-            order, key, masks, rs, group, tie, cnt):  # fmt: skip
-    """The trial loop of :func:`run_chunk`, with its scratch arrays (no allocation: compiled
-    without reference counting). ``st``: the rows, then the fight's state (``fresh``: as a
-    trial starts). ``sums`` (int64[C, 12]) gathers a streamed run's per-combatant sums:
-    dealt, its square, taken, its square, attacks, landed, then the counters (unconscious,
-    dying, broken, severed) and the last two's squares."""
+            st0, n_sides, max_rounds, tabs, codes, shared, counters, cat_rolls, stream,
+            scratch):  # fmt: skip
+    """The trial loop of :func:`run_chunk`: the plan's arrays, the tables (``squad_tables``),
+    the outputs (``Shared``, ``typed.Counters``, the Endurance rolls' colours int64[C, 6],
+    ``typed.Stream``: its ``sums`` int64[C, 12] gathers a streamed run's per-combatant sums:
+    dealt, its square, taken, its square, attacks, landed, then the counters unconscious,
+    dying, broken, severed and the last two's squares) and the scratch arrays
+    (:class:`Scratch`), with no allocation (compiled without reference counting)."""
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
+    unconscious, dying, broken, severed = counters
+    accumulate, tally = stream
+    outcome_counts, end_hist, out_hist, death_hist, sums = tally
+    fresh, st, colours, agi, u_agi, order, key, masks, rs, group, tie, cnt = scratch
     n = mem.shape[0]
     un = np.uint64(n)
     fa = un * ROW
@@ -1253,27 +1301,28 @@ def _fresh(mem, st0, n_sides, tabs, a_rounds, a_first, where):
     return fresh
 
 
-def run_chunk(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-              st0, n_sides, max_rounds, tabs, codes, a_rounds, a_first, where, winner, end_slot,
-              out_slot, death_slot, dealt, taken, attacks, landed, unconscious, dying, broken,
-              severed, cat_colours, cat_rolls, accumulate, outcome_counts, end_hist, out_hist,
-              death_hist, sums):  # fmt: skip
-    """Trials ``first .. first + n_trials - 1`` of a static fight; plan arrays as the general
-    kernel's (``kernel.run_chunk``), then the tables and actions as ``squad_tables`` gives
-    them, the per-trial outputs (written unless ``accumulate``), the categories, and a
-    streamed run's tally arrays (``Tally``'s histograms, and ``sums`` int64[C, 12]: see
+def run_chunk(chunk, first, n_trials, plan, squad, shared, counters, cat_colours, cat_rolls,
+              stream):  # fmt: skip
+    """Trials ``first .. first + n_trials - 1`` of a static fight: the plan's arrays
+    (``compile.Plan``) and its tables and actions (:class:`SquadTables`), then the outputs:
+    the per-trial ones (``Shared``, ``typed.Counters``: written unless the run is streamed),
+    the categories (int64[C, 6] each, added into: the attack rolls' colours, the Endurance
+    rolls') and a streamed run's tally (``typed.Stream``, ``sums`` int64[C, 12]: see
     ``_trials``)."""
+    mem, st0 = plan.mem, plan.st0
     n = mem.shape[0]
-    fresh = _fresh(mem, st0, n_sides, tabs, a_rounds, a_first, where)
+    tabs, codes, a_rounds, a_first, where = squad
+    fresh = _fresh(mem, st0, plan.n_sides, tabs, a_rounds, a_first, where)
     agi = mem[:, M_VAL_A].astype(np.int64)
     u_agi = np.maximum(agi, 1).astype(np.uint64)
     max_agi = max(1, int(agi.max(initial=1)))
     colours = np.zeros(n * 8, np.int64)
-    _trials(chunk, first, n_trials, mem, acts, opts, rank_col, colour_tab, values, tab_later,
-            st0, n_sides, max_rounds, tabs, codes, winner, end_slot, out_slot, death_slot, dealt,
-            taken, attacks, landed, unconscious, dying, broken, severed, cat_rolls, accumulate,
-            outcome_counts, end_hist, out_hist, death_hist, sums, fresh, fresh.copy(), colours,
-            agi, u_agi, np.zeros(n + 3, np.int64), np.zeros(n, np.int64), np.zeros(65, np.uint64),
-            np.zeros(4, np.uint64), np.zeros(n, np.int64), np.zeros(3 * n + 2, np.int64),
-            np.zeros(max_agi + 2, np.int64))  # fmt: skip
+    scratch = Scratch(
+        fresh=fresh, st=fresh.copy(), colours=colours, agi=agi, u_agi=u_agi,
+        order=np.zeros(n + 3, np.int64), key=np.zeros(n, np.int64),
+        masks=np.zeros(65, np.uint64), rs=np.zeros(4, np.uint64), group=np.zeros(n, np.int64),
+        tie=np.zeros(3 * n + 2, np.int64), cnt=np.zeros(max_agi + 2, np.int64))  # fmt: skip
+    _trials(chunk, first, n_trials, mem, plan.acts, plan.opts, plan.rank_col, plan.colour_tab,
+            plan.values, plan.tab_later, st0, plan.n_sides, plan.max_rounds, tabs, codes, shared,
+            counters, cat_rolls, stream, scratch)  # fmt: skip
     cat_colours += colours.reshape(n, 8)[:, : cat_colours.shape[1]]

@@ -28,6 +28,7 @@ from .codes import (
     O_NO_TABLES,
 )
 from .compile import Plan, compile_plan
+from .typed import Counters, Stream, TallyArrays
 
 __all__ = ["FightPlan", "MAX_EVENTS", "compile_scenario", "outcome_schema", "run_chunk",
            "run_logged", "schema_of", "tally_chunk"]  # fmt: skip
@@ -64,7 +65,7 @@ class FightPlan(NamedTuple):
     """A compiled colour fight: the kernel that runs it (``dispatch.KERNELS``), its arrays,
     the seconds a round lasts, the rounds each action fires and whether it is a volley
     (int64[C, MAX_ACTIONS]), and what the duel or the squad kernel reads of the tables
-    (``kernel_duel.duel_tables``, ``kernel_squad.squad_tables``; empty for another kernel)."""
+    (``kernel_duel.DuelTables``, ``kernel_squad.SquadTables``; empty for another kernel)."""
 
     kernel: str
     arrays: Plan
@@ -135,13 +136,15 @@ def outcome_schema(plan: FightPlan) -> OutcomeSchema:
     return schema_of(plan.seconds)
 
 
-def _outputs(out: TrialOutcomes) -> list:
-    return [*out.arrays(), out.counters["unconscious"], out.counters["dying"],
-            out.counters["broken"], out.counters["severed"], out.categories["attack_colours"],
-            out.categories["endurance_rolls"]]  # fmt: skip
+def _counters(out: TrialOutcomes) -> Counters:
+    return Counters(*(out.counters[name] for name in Counters._fields))
 
 
-#: The tally arguments of a kernel that writes per-trial outputs instead.
+def _categories(out: TrialOutcomes) -> tuple[np.ndarray, np.ndarray]:
+    return out.categories["attack_colours"], out.categories["endurance_rolls"]
+
+
+#: The tally arguments of a kernel that writes per-trial outputs instead (``accumulate`` off).
 _NO_TALLY = (np.zeros(1, np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64),
              np.zeros((1, 1), np.int64))  # fmt: skip
 #: Columns of the per-combatant sums of the duel and the squad kernels (``_add_sums``).
@@ -153,28 +156,23 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     a = plan.arrays
     if plan.kernel in _SUM_COLUMNS and log_trial < 0:
         sums = np.zeros((plan.n_combatants, _SUM_COLUMNS[plan.kernel]), np.int64)
-        hists = _NO_TALLY if tally is None else (
-            tally.outcome_counts, tally.end_hist, tally.out_hist, tally.death_hist)  # fmt: skip
-        if plan.kernel == "duel":
-            kernel_duel.run_chunk(key, first, n, a.mem, a.opts, a.rank_col, a.colour_tab,
-                                  a.values, a.tab_later, a.st0, a.max_rounds, *plan.duel,
-                                  *_outputs(out), tally is not None, a.n_sides, *hists,
-                                  sums)  # fmt: skip
+        if tally is None:
+            stream = Stream(False, TallyArrays(*_NO_TALLY, sums))
         else:
-            kernel_squad.run_chunk(key, first, n, a.mem, a.acts, a.opts, a.rank_col,
-                                   a.colour_tab, a.values, a.tab_later, a.st0, a.n_sides,
-                                   a.max_rounds, *plan.squad, *_outputs(out),
-                                   tally is not None, *hists, sums)  # fmt: skip
+            stream = Stream(True, TallyArrays(tally.outcome_counts, tally.end_hist, tally.out_hist,
+                                             tally.death_hist, sums))  # fmt: skip
+        fight = kernel_duel if plan.kernel == "duel" else kernel_squad
+        tables = plan.duel if plan.kernel == "duel" else plan.squad
+        fight.run_chunk(key, first, n, a, tables, out.arrays(), _counters(out), *_categories(out),
+                        stream)  # fmt: skip
         if tally is not None:
             _add_sums(tally, sums)
         return
-    opts = a.opts
     if log_trial >= 0:  # a replay works every attack out rule by rule, for its events
-        opts = opts.copy()
+        opts = a.opts.copy()
         opts[O_NO_TABLES] = 1
-    kernel.run_chunk(key, first, n, a.mem, a.acts, opts, a.shift, a.rank_col, a.colour_tab,
-                     a.values, a.area_mask, a.pair_tab, a.tab, a.tab_later, a.tab_meta, a.pref,
-                     a.st0, a.n_sides, a.max_rounds, *_outputs(out), log_trial,
+        a = a._replace(opts=opts)
+    kernel.run_chunk(key, first, n, a, out.arrays(), _counters(out), *_categories(out), log_trial,
                      _NO_LOG if events is None else events,
                      np.zeros(1, np.int64) if count is None else count)  # fmt: skip
 

@@ -14,17 +14,24 @@ scratch arrays and hand the trial loop to such a function.
 Each compiles (or loads from the cache) on first use, not at import: a fight compiles only the
 helpers its kernel calls (a duel on the duel kernel never compiles the general kernel's), which
 is most of a cold first run's time.
+
+The groups of arrays the kernels take as one argument each (:class:`Counters`, :class:`Stream`,
+beside the engine's ``Shared``) are declared here too: a kernel entry point then takes a handful
+of named groups, not dozens of arrays in an order to count by hand. numba passes a NamedTuple's
+fields as it would pass them one by one, so a group costs nothing in the trial loop.
 """
 
 from __future__ import annotations
 
 import inspect
+from typing import NamedTuple
 
+import numpy as np
 from numba import types
 
 from ..._jit import INNER, jit
 
-__all__ = ["typed"]
+__all__ = ["Counters", "Stream", "TallyArrays", "typed"]
 
 _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
@@ -80,3 +87,43 @@ def typed(fn):
     disp.get_call_template = get_call_template
     disp._compile_for_args = compile_for_args
     return disp
+
+
+class Counters(NamedTuple):
+    """The colour system's per-trial counters (int32[n, C]), written beside the engine's
+    ``Shared``: 1 if the combatant is unconscious, 1 if dying at the fight's end; its limbs
+    broken, severed (``run.COUNTERS``). A streamed run's ``n`` is 0: they go into
+    :class:`Stream`'s ``sums`` instead. (The categories, int64[C, 6] added into, are two
+    arrays apart: the trial loop takes the Endurance rolls' alone.)"""
+
+    unconscious: np.ndarray
+    dying: np.ndarray
+    broken: np.ndarray
+    severed: np.ndarray
+
+
+class TallyArrays(NamedTuple):
+    """The arrays a streamed run adds its trials into (:class:`Stream` says what each
+    holds)."""
+
+    outcome_counts: np.ndarray
+    end_hist: np.ndarray
+    out_hist: np.ndarray
+    death_hist: np.ndarray
+    sums: np.ndarray
+
+
+class Stream(NamedTuple):
+    """What a streamed run adds its trials into, in place of the per-trial outputs (the duel
+    and the squad kernels; ``run.tally_chunk``). ``accumulate``: add each trial here and write
+    no per-trial output (False: the arrays are placeholders, never read). ``tally``
+    (:class:`TallyArrays`): ``outcome_counts``, ``end_hist``, ``out_hist``, ``death_hist``,
+    the ``Tally``'s own arrays of the same names, and ``sums`` (int64[C, 8] for the duel,
+    [C, 12] for the squad): each combatant's sums of dealt, its square, taken, its square,
+    attacks, landed, unconscious, dying, then the squad's broken, severed and their squares
+    (``run._add_sums`` adds them into the tally). The flag and the arrays are two fields, so
+    that the duel's trial loop can take the fight's sides between them, where it always took
+    them."""
+
+    accumulate: bool
+    tally: TallyArrays
