@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import jit
 
 __all__ = [
-    "DRAW", "HIST_SLOTS", "SHARED", "TALLY_SHARED", "Shared", "UNRESOLVED", "Tally",
+    "DRAW", "HIST_SLOTS", "SHARED", "TALLY_SHARED", "Shared", "Streamed", "UNRESOLVED", "Tally",
     "TrialOutcomes", "hist_size", "outcome_index", "record_trial",
 ]  # fmt: skip
 
@@ -244,6 +244,37 @@ class Tally:
             else:
                 shared[key] = value
         return cls(**shared, **groups)
+
+
+class Streamed(NamedTuple):
+    """What a kernel that streams adds each trial into, as one argument: with ``accumulate``
+    its trials go straight into these arrays of a :class:`Tally` (which says what each holds)
+    and the per-trial outputs are left alone, the numbers being the same; without it the
+    arrays are placeholders the kernel never touches (:meth:`into`)."""
+
+    accumulate: bool
+    outcome_counts: np.ndarray
+    end_hist: np.ndarray
+    out_hist: np.ndarray
+    death_hist: np.ndarray
+    dealt_sum: np.ndarray
+    dealt_sq: np.ndarray
+    taken_sum: np.ndarray
+    taken_sq: np.ndarray
+    attacks_sum: np.ndarray
+    landed_sum: np.ndarray
+
+    @classmethod
+    def into(cls, tally: Tally | None) -> Streamed:
+        """The arrays of ``tally`` to add into, or (None) placeholders and no streaming."""
+        if tally is None:
+            return _NOT_STREAMED
+        return cls(True, *(getattr(tally, name) for name in cls._fields[1:]))
+
+
+_NOT_STREAMED = Streamed(False, *(
+    np.zeros((1, 1), np.int64) if name.endswith("hist") else np.zeros(1, np.int64)
+    for name in Streamed._fields[1:]))  # fmt: skip
 
 
 @jit(inline="always")

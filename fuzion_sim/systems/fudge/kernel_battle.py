@@ -376,7 +376,7 @@ def run_chunk(key, first, n_trials, n, n_sides, max_rounds, options, side, width
     table (``shot_at[shot_row[a] + shot_col[t]]``); the table and its bits per penalty
     (``kernel_parts.shot_table``). Then the shared per-trial outputs
     (:class:`~fuzion_sim.engine.outcomes.Shared`), the ``crippled`` counter and the
-    wound-level category, and the tally (:class:`~.kernel_parts.TallyArrays`): with its
+    wound-level category, and the tally (:class:`~fuzion_sim.engine.outcomes.Streamed`): with its
     ``accumulate`` the trials go straight into it and the per-trial outputs are left alone
     (the numbers are the same).
     """

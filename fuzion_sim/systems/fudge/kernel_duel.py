@@ -53,8 +53,8 @@ def run_chunk(key, first, n_trials, n_sides, max_rounds, options, initiative, si
     (``kernel_parts.shot_table``); the outputs are the shared per-trial arrays
     (:class:`~fuzion_sim.engine.outcomes.Shared`), the ``crippled`` counter (int32[T, C],
     never a part here) and the wound-level category (int64[C, K], added to), and the tally
-    (:class:`~.kernel_parts.TallyArrays`): with its ``accumulate`` the trials go straight into
-    it and the per-trial outputs are left alone (the numbers are the same).
+    (:class:`~fuzion_sim.engine.outcomes.Streamed`): with its ``accumulate`` the trials go
+    straight into it and the per-trial outputs are left alone (the numbers are the same).
     """
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
     (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,

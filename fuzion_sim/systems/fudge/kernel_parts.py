@@ -6,8 +6,6 @@ calls)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ..._jit import jit
@@ -29,7 +27,7 @@ from .dice import roll_of_index, two_rolls
 from .rules import level_of, penalty, shot, take
 
 __all__ = [
-    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "TallyArrays", "draw_roll", "draw_shot",
+    "CAN_BIT", "DEAD_BIT", "GONE_BIT", "LOW32", "N81", "draw_roll", "draw_shot",
     "firearms_edges", "roll_of_bits", "shot_table", "sides_standing", "state_bits", "wound",
 ]  # fmt: skip
 
@@ -40,26 +38,6 @@ CAN_BIT = 4
 GONE_BIT = 8
 DEAD_BIT = 16
 N81 = np.uint64(81)
-
-
-class TallyArrays(NamedTuple):
-    """The tally a streamed chunk of the duel or battle kernel adds into: with
-    ``accumulate`` the trials go straight into these arrays (a
-    :class:`~fuzion_sim.engine.outcomes.Tally`'s of the same names, which say what each
-    holds) and the per-trial outputs are left alone, the numbers being the same; without it
-    the arrays are placeholders the kernel never touches."""
-
-    accumulate: bool
-    outcome_counts: np.ndarray
-    end_hist: np.ndarray
-    out_hist: np.ndarray
-    death_hist: np.ndarray
-    dealt_sum: np.ndarray
-    dealt_sq: np.ndarray
-    taken_sum: np.ndarray
-    taken_sq: np.ndarray
-    attacks_sum: np.ndarray
-    landed_sum: np.ndarray
 
 
 _NEVER = np.int64(1) << np.int64(60)

@@ -8,14 +8,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
+from ...engine.outcomes import HIST_SLOTS, Streamed, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import dispatch, kernel, kernel_battle, kernel_duel
 from .codes import KIND_MEMBER, N_EV_FIELDS, OPT_SHOT_ROLL, T_NEAREST
 from .compile import Plan
 from .compile import compile_scenario as _compile
-from .kernel_parts import TallyArrays, shot_table
+from .kernel_parts import shot_table
 from .tables import LEVELS, locations
 
 __all__ = [
@@ -175,18 +175,11 @@ def _counts(out: TrialOutcomes) -> kernel.Counts:
                          c["crippled_parts"], c["breach"])  # fmt: skip
 
 
-#: The duel and battle kernels' tally when they write per-trial outputs: never touched.
-_NO_TALLY = TallyArrays(False, *(
-    np.zeros((1, 1), np.int64) if f.endswith("hist") else np.zeros(1, np.int64)
-    for f in TallyArrays._fields[1:]))  # fmt: skip
-
-
 def _run(plan: FightPlan, key, first, n, out: TrialOutcomes, log_trial=-1, events=None,
          count=None, tally: Tally | None = None) -> None:  # fmt: skip
     if plan.kernel != "general" and log_trial < 0:
-        into = _NO_TALLY if tally is None else TallyArrays(
-            True, *(getattr(tally, f) for f in TallyArrays._fields[1:]))  # fmt: skip
-        outputs = (out.arrays(), out.counters["crippled"], out.categories["wound_levels"], into)
+        outputs = (out.arrays(), out.counters["crippled"], out.categories["wound_levels"],
+                   Streamed.into(tally))  # fmt: skip
         p = plan.arrays
         if plan.kernel == "duel":
             kernel_duel.run_chunk(key, first, n, p.n_sides, p.max_rounds, p.options,

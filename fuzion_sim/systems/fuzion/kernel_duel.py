@@ -702,8 +702,8 @@ def _kernel(name, doc, with_locs, with_auto, with_moves, with_area):
 # for any mix of them. ``run.py`` picks by ``DuelPlan.options``; each compiles on first use.
 # The arguments: the chunk's key, its first trial and how many, then in tuples the standing
 # plan's arrays (``StandingPlan``), the duel plan's (``DuelPlan``), the per-trial outputs
-# (``run.kernel_outputs``) and the tally's (``accumulate``, ``run._TALLY_FIELDS``, knockback's
-# sum and sum of squares). With ``accumulate`` the trials are added straight into the tally's
+# (``run.kernel_outputs``) and the tally's (``engine.outcomes.Streamed``, then knockback's sum
+# and sum of squares). With ``accumulate`` the trials are added straight into the tally's
 # arrays and the per-trial outputs are left alone (a run that streams its results skips writing
 # them and reading them back; the numbers are the same either way).
 run_chunk = _kernel("run_chunk", "The bare duel: no hit locations, autofire, knockback or spread.",

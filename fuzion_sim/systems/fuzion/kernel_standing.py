@@ -136,7 +136,7 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl):
         events : int64[max_events + 1, N_EV_FIELDS]; n_events : int64[1]
             Written: the logged trial's events (as many as fit; the last row is scratch) and how
             many there were.
-    tl : accumulate, then the tally's arrays (``run._TALLY_FIELDS``)
+    tl : engine.outcomes.Streamed
         Streaming:
 
         accumulate : bool

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...engine.outcomes import HIST_SLOTS, Tally, TrialOutcomes
+from ...engine.outcomes import HIST_SLOTS, Streamed, Tally, TrialOutcomes
 from ...engine.rng import CHUNK, chunk_key
 from ..base import Categories, Counter, OutcomeSchema
 from . import codes, dispatch, kernel, kernel_duel, kernel_duel_plain, kernel_squad, kernel_standing
@@ -255,13 +255,6 @@ def features(plan: Plan) -> kernel.Features:
     )
 
 
-def _tally_args(tally: Tally | None) -> list:
-    """The standing kernels' last arguments: accumulate into ``tally``, or not at all (None)."""
-    if tally is None:
-        return [False, *_NO_TALLY]
-    return [True, *[getattr(tally, f) for f in _TALLY_FIELDS]]
-
-
 def _knock_args(tally: Tally | None) -> list:
     """The duel kernel's last two: the tally's knockback sums (F28), or none to add to."""
     if tally is None:
@@ -294,9 +287,9 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         else:
             run = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
         run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
-            (*_tally_args(tally), *_knock_args(tally)))  # fmt: skip
+            (*Streamed.into(tally), *_knock_args(tally)))  # fmt: skip
         return
-    args = (key, first, n, tuple(plan.arrays), tuple(outputs), logs, tuple(_tally_args(tally)))
+    args = (key, first, n, tuple(plan.arrays), tuple(outputs), logs, Streamed.into(tally))
     if plan.kernel == "squad" and log_trial < 0:
         kernel_squad.run_chunk(*args, tuple(plan.motion))
         return
@@ -304,13 +297,6 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
     module.run_chunk(*args)
 
 
-#: The Tally arrays the standing kernels add into (in their argument order).
-_TALLY_FIELDS = (
-    "outcome_counts", "end_hist", "out_hist", "death_hist", "dealt_sum", "dealt_sq",
-    "taken_sum", "taken_sq", "attacks_sum", "landed_sum",
-)  # fmt: skip
-_NO_TALLY = [np.zeros((1, 1), np.int64) if f.endswith("hist") else np.zeros(1, np.int64)
-             for f in _TALLY_FIELDS]  # fmt: skip
 _NO_KNOCK = [np.zeros(2, np.int64), np.zeros(2, np.int64)]
 
 
