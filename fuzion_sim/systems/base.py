@@ -69,10 +69,12 @@ class Switch(NamedTuple):
         A shortcut option of the commands that take overrides (``dice`` -> ``--dice``).
     unset : str
         What a nullable switch left out means, for messages ("the campaign's ratio").
-    slot : bool
+    slot : bool or str
         The kernels read it as it is, from the slot of its name in the system's option vector
-        (:meth:`encode` says how): declaring it is all a new switch needs to reach them. False:
-        the compiler works its number out with other switches or with what the fight holds.
+        (True) or in a feature's own vector (its name: Fuzion's ``im_opts``, ``mo_opts``,
+        ``df_opts``); :meth:`encode` says how. Declaring it is all a new switch needs to reach
+        them. False: the compiler works its number out with other switches or with what the
+        fight holds.
     """
 
     kind: Any
@@ -85,7 +87,7 @@ class Switch(NamedTuple):
     nullable: bool = False
     flag: str | None = None
     unset: str = ""
-    slot: bool = False
+    slot: bool | str = False
 
     def encode(self, value) -> int:
         """The number its slot holds for ``value``: a word its place among the switch's

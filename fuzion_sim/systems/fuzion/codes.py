@@ -19,6 +19,7 @@ __all__ = [
     "OPTIONS",
     "N_OPTIONS",
     "SWITCH_OPTIONS",
+    "declared",
     "number",
     "SCALE_PERSON",
     "SCALE_OBJECT",
@@ -184,36 +185,40 @@ FIGHT_OPTIONS = (
     "any_obscuring",  # a hazard zone obscures (the F11 Perception roll inside it)
     "semi_auto_rof",  # F15 semi_auto_rof: extra_attacks, each shot its own attack (0: one_shot)
 )
-#: The switches the kernels read as they are (``Switch.slot``), in ``model.SWITCHES`` order.
-SWITCH_OPTIONS = tuple(name for name, switch in SWITCHES.items() if switch.slot)
+def declared(vector: str) -> tuple[str, ...]:
+    """The switches the kernels read as they are from ``vector`` (``Switch.slot``: True for
+    ``options``, else the vector's name), in ``model.SWITCHES`` order."""
+    return tuple(name for name, switch in SWITCHES.items()
+                 if switch.slot == vector or (switch.slot is True and vector == "options"))
+
+
+#: The switches ``options`` carries as they are.
+SWITCH_OPTIONS = declared("options")
 #: Every slot of ``Plan.options``: ``OPT_<NAME>`` is the index of each.
 OPTIONS = FIGHT_OPTIONS + SWITCH_OPTIONS
 N_OPTIONS = number(globals(), OPTIONS, "OPT_")
 __all__ += [f"OPT_{name.upper()}" for name in OPTIONS]
 
-#: ``Plan.im_opts`` (falls and obstacles, ``scene.build.impact_arrays``): whether the fight has
-#: an obstacle, a drop or terrain (the kernel's one flag), Stun damage (VA-37 impact_damage:
-#: stun), armour applies (impact_armour), VA-41's mode, and whether obstacles block moves on
-#: foot and lines of fire (M-10 obstacles_block). ``IO_<NAME>`` is each slot's index.
-IMPACT_OPTIONS = ("any", "stun", "armour", "kb_mode", "block")
+#: ``Plan.im_opts`` (falls and obstacles, ``scene.build.impact_arrays``), ``IO_<NAME>`` each
+#: slot's index: whether the fight has an obstacle, a drop or terrain (the kernel's one flag),
+#: VA-41's mode, whether obstacles block moves on foot and lines of fire (M-10
+#: obstacles_block, with an obstacle), then the switches declared ``slot="im_opts"``.
+IMPACT_OPTIONS = ("any", "kb_mode", "block", *declared("im_opts"))
 number(globals(), IMPACT_OPTIONS, "IO_")
 #: ``Plan.mo_opts`` (vehicles in motion, ``features/motion/room.py``), ``MO_<NAME>`` each slot's
-#: index: the flag, the DV shift (5 under Interlock with ``manoeuvre_dv: full``), ``plus_roll``, the
-#: conditions' DV (M-52), ``ground_loss: literal``, ``skid_rounding`` (``motion.room.SKID_*``), the
-#: stall's DV, altitude lost out of control, a walker's fall hurts, the speed change a phase
-#: (0: any), ``side_ram: both_same``, ``collision_obstacle: same_dc``, ``collision_occupants``
-#: (``motion.room.OCC_*``), ``ram_miss_control``, the index of the hard turn and of the fixed
-#: target's ram in ``mo.dv``, ``impact_locations`` (VA-40; with the vehicle tables on).
-MOTION_OPTIONS = ("any", "dv_shift", "plus_roll", "conditions", "literal", "skid_rounding",
-                  "stall_dv", "altitude_loss", "walker_damage", "acceleration", "side_same",
-                  "obstacle_same", "occupants", "ram_miss", "hard_turn", "ram_dv",
-                  "locations")  # fmt: skip
+#: index: the flag, the DV shift (5 under Interlock with ``manoeuvre_dv: full``), the
+#: conditions' DV (M-52), altitude lost out of control, the speed change a phase (0: any),
+#: ``collision_obstacle: same_dc``, ``collision_occupants`` (``motion.room.OCC_*``), the index
+#: of the hard turn and of the fixed target's ram in ``mo.dv``, then the switches declared
+#: ``slot="mo_opts"`` (``skid_rounding`` reads as ``motion.room.SKID_*``).
+MOTION_OPTIONS = ("any", "dv_shift", "conditions", "altitude_loss", "acceleration",
+                  "obstacle_same", "occupants", "hard_turn", "ram_dv",
+                  *declared("mo_opts"))  # fmt: skip
 N_MO_OPTS = number(globals(), MOTION_OPTIONS, "MO_")
 #: ``Plan.df_opts`` (dogfights, ``dogfights.build.dogfight_arrays``), ``DO_<NAME>`` each slot's
-#: index: the room is on, one roll a round, a tie both win, intercept by Perception, the
-#: break-off's rounds and whether it is d6/2, and the Advantage chart (VA-32).
-DOGFIGHT_OPTIONS = ("on", "per_round", "tie_both", "perception", "break_rounds", "break_d6",
-                    "adv_min", "tail_min", "tail_bonus")  # fmt: skip
+#: index: the room is on, the Advantage chart (VA-32), then the switches declared
+#: ``slot="df_opts"``.
+DOGFIGHT_OPTIONS = ("on", "adv_min", "tail_min", "tail_bonus", *declared("df_opts"))
 N_DO = number(globals(), DOGFIGHT_OPTIONS, "DO_")
 __all__ += ["IMPACT_OPTIONS", "MOTION_OPTIONS", "N_MO_OPTS", "DOGFIGHT_OPTIONS", "N_DO"]
 _SLOTS = (("IO_", IMPACT_OPTIONS), ("MO_", MOTION_OPTIONS), ("DO_", DOGFIGHT_OPTIONS))

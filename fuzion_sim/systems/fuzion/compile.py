@@ -352,16 +352,24 @@ def _floats(values) -> np.ndarray:
     return np.ascontiguousarray([float(v) for v in values], dtype=np.float64)
 
 
+def switch_slots(vector: str, slots: tuple[str, ...], rules) -> np.ndarray:
+    """A new option vector of ``slots`` (int64) with the slot of every switch declared for
+    ``vector`` filled as the scenario sets it (``Switch.encode``); the others 0, for the
+    compiler to fill."""
+    options = np.zeros(len(slots), np.int64)
+    for name in codes.declared(vector):
+        switch = SWITCHES[name]
+        options[slots.index(name)] = switch.encode(rules.values.get(name, switch.default))
+    return options
+
+
 def _rule_options(rules, timing, has_ties: bool, switch2: bool, any_vehicle: bool,
                   any_missile: bool) -> np.ndarray:
     """The rule switches as the kernels read them (``options``, int64[N_OPTIONS], slots
     ``codes.OPT_*``): every switch declared with a slot as it is (``Switch.encode``), then the
     slots worked out here with what the fight has: ties of REF (F9 switch1), a vehicle, a
     missile weapon in hand or taken up later (``arsenal_arrays``)."""
-    options = np.zeros(codes.N_OPTIONS, np.int64)
-    for name in codes.SWITCH_OPTIONS:
-        switch = SWITCHES[name]
-        options[codes.OPTIONS.index(name)] = switch.encode(rules.values.get(name, switch.default))
+    options = switch_slots("options", codes.OPTIONS, rules)
     options[codes.OPT_HAS_TIES] = has_ties
     options[codes.OPT_SWITCH2] = switch2
     options[codes.OPT_INIT_DICE] = 10 if rules.dice == "interlock" else 3

@@ -61,8 +61,14 @@ def _values(switch) -> list:
     return [low, low + 1, int(switch.default)]
 
 
-@pytest.mark.parametrize("name", codes.SWITCH_OPTIONS)
-def test_a_switch_declared_with_a_slot_reaches_the_kernels_as_it_is_set(name):
+#: Each option vector of the plan, its slots' declaration.
+SLOTS = {"options": codes.OPTIONS, "im_opts": codes.IMPACT_OPTIONS,
+         "mo_opts": codes.MOTION_OPTIONS, "df_opts": codes.DOGFIGHT_OPTIONS}
+DECLARED = [(vector, name) for vector in SLOTS for name in codes.declared(vector)]
+
+
+@pytest.mark.parametrize(("vector", "name"), DECLARED, ids=[n for _, n in DECLARED])
+def test_a_switch_declared_with_a_slot_reaches_the_kernels_as_it_is_set(vector, name):
     from fuzion_sim.systems.fuzion.model import SWITCHES
 
     switch = SWITCHES[name]
@@ -70,10 +76,24 @@ def test_a_switch_declared_with_a_slot_reaches_the_kernels_as_it_is_set(name):
     for value in _values(switch):
         sc = scenario({"a": [fighter("A")], "b": [dummy()]}, **{name: value})
         assert sc.rules.values[name] == value
-        seen.append(int(compile_scenario(sc, kernel="general").arrays.options[
-            codes.OPTIONS.index(name)]))  # fmt: skip
+        arrays = compile_scenario(sc, kernel="general").arrays
+        seen.append(int(getattr(arrays, vector)[SLOTS[vector].index(name)]))
     assert seen == [switch.encode(v) for v in _values(switch)]
     assert len(set(seen)) == len(set(_values(switch)))  # every value reads apart
+
+
+def test_the_kernels_codes_of_a_words_switch_are_its_words_places():
+    from fuzion_sim.systems.fuzion.features.motion import room as mo
+    from fuzion_sim.systems.fuzion.model import SWITCHES
+
+    def places(name):
+        return [SWITCHES[name].encode(w) for w in SWITCHES[name].kind]
+
+    assert places("hit_locations") == [codes.LOC_NONE, codes.LOC_RANDOM, codes.LOC_CALLED]
+    assert places("missile_timing") == [codes.MT_ROUND_FREE, codes.MT_ROUND_ACTION,
+                                        codes.MT_PHASE]  # fmt: skip
+    assert places("missile_aspect") == [codes.MA_LAUNCH, codes.MA_REAR, codes.MA_SIDE]
+    assert places("skid_rounding") == [mo.SKID_FLOOR_MIN1, mo.SKID_CEIL, mo.SKID_FLOOR]
 
 
 def test_a_slot_holds_a_words_place_a_boolean_or_a_number():
@@ -84,5 +104,6 @@ def test_a_slot_holds_a_words_place_a_boolean_or_a_number():
     assert Switch(int, 6, "F25", "x", slot=True).encode(9) == 9
     with pytest.raises(TypeError):
         Switch(float, 0.5, "F20", "x", slot=True).encode(0.5)
-    # every slot is a switch's or the fight's, never both
+    # every slot is a switch's or the fight's, never both, and a switch has one vector
     assert not set(codes.FIGHT_OPTIONS) & set(codes.SWITCH_OPTIONS)
+    assert len({name for _, name in DECLARED}) == len(DECLARED)

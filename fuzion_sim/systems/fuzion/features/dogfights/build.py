@@ -22,15 +22,10 @@ import yaml
 from ... import tactics
 from ...codes import (
     DO_ADV_MIN,
-    DO_BREAK_D6,
-    DO_BREAK_ROUNDS,
     DO_ON,
-    DO_PER_ROUND,
-    DO_PERCEPTION,
     DO_TAIL_BONUS,
     DO_TAIL_MIN,
-    DO_TIE_BOTH,
-    N_DO,
+    DOGFIGHT_OPTIONS,
 )
 
 __all__ = [
@@ -90,7 +85,6 @@ def dogfight_arrays(fighters, rules) -> dict[str, np.ndarray]:
     (``df_opts``), and per combatant 1 for a flying vehicle with a pilot (``df_fly``), its
     pilot's control skill + its Maneuver Value (``df_skill``; the pilot's REF is read in the
     fight, wounds and all) and its pilot's INT + Perception (``df_intel``, the intercept)."""
-    values = rules.values
     n = len(fighters)
     by_name = {c.name: c for c in fighters}
     fly = np.zeros(n, np.int64)
@@ -105,13 +99,10 @@ def dogfight_arrays(fighters, rules) -> dict[str, np.ndarray]:
         skill[i] = pilot.skill(vehicle.control_skill) + int(vehicle.maneuver)
         intel[i] = int(pilot.stats["INT"]) + pilot.skill("Perception")
     ch = chart()
-    opts = np.zeros(N_DO, np.int64)
+    from ...compile import switch_slots
+
+    opts = switch_slots("df_opts", DOGFIGHT_OPTIONS, rules)
     opts[DO_ON] = _uses_dogfight(fighters)
-    opts[DO_PER_ROUND] = values.get("dogfight_cadence", "phase") == "round"
-    opts[DO_TIE_BOTH] = values.get("dogfight_tie", "none") == "both"
-    opts[DO_PERCEPTION] = values.get("intercept", "scenario") == "perception"
-    opts[DO_BREAK_ROUNDS] = int(values.get("break_off_rounds", 2))
-    opts[DO_BREAK_D6] = values.get("break_off_time", "fixed") == "d6_half"
     opts[DO_ADV_MIN] = ch.adv_min
     opts[DO_TAIL_MIN] = ch.tail_min
     opts[DO_TAIL_BONUS] = ch.tail_bonus

@@ -22,7 +22,6 @@ _LOCO = {"wheels": mo.LOCO_GROUND, "tracks": mo.LOCO_GROUND, "water": mo.LOCO_GR
          "air": mo.LOCO_AIR, "walker": mo.LOCO_WALKER}  # fmt: skip
 _OCCUPANTS = {"none": mo.OCC_NONE, "own_weight": mo.OCC_OWN_WEIGHT,
               "through_hull": mo.OCC_THROUGH_HULL}
-_SKID = {"floor_min1": mo.SKID_FLOOR_MIN1, "ceil": mo.SKID_CEIL, "floor": mo.SKID_FLOOR}
 #: Speed-changing actions: a vehicle with one drives with steer, not run (which goes at its
 #: scenario speed).
 _SPEED_ACTIONS = ("accelerate", "brake")
@@ -93,23 +92,17 @@ def motion_arrays(scenario, fighters) -> dict:
                    member.skill(vehicle.control_skill))  # fmt: skip
         mo_f[c] = (vehicle.altitude, vehicle.height)
     names = list(manoeuvres())
-    opts = np.zeros(codes.N_MO_OPTS, np.int64)
+    from ...compile import switch_slots
+
+    opts = switch_slots("mo_opts", codes.MOTION_OPTIONS, scenario.rules)
     opts[codes.MO_ANY] = uses_motion(fighters)
     plus_roll = rules.get("manoeuvre_dv", "full") == "plus_roll"
-    opts[codes.MO_PLUS_ROLL] = plus_roll
     opts[codes.MO_DV_SHIFT] = 5 if scenario.rules.dice == "interlock" and not plus_roll else 0
     opts[codes.MO_CONDITIONS] = manoeuvre_conditions()[rules.get("manoeuvre_conditions", "clear")]
-    opts[codes.MO_LITERAL] = rules.get("ground_loss", "by_severity") == "literal"
-    opts[codes.MO_SKID_ROUNDING] = _SKID[rules.get("skid_rounding", "floor_min1")]
-    opts[codes.MO_STALL_DV] = int(rules.get("stall_dv", 14))
     opts[codes.MO_ALTITUDE_LOSS] = rules.get("spin_altitude_loss", "combat_move") == "combat_move"
-    opts[codes.MO_WALKER_DAMAGE] = bool(rules.get("walker_fall_damage", False))
     opts[codes.MO_ACCELERATION] = 10 if rules.get("acceleration", "vehicles") == "vehicles" else 0
-    opts[codes.MO_SIDE_SAME] = rules.get("side_ram", "each_other") == "both_same"
     opts[codes.MO_OBSTACLE_SAME] = rules.get("collision_obstacle", "same_dc") == "same_dc"
     opts[codes.MO_OCCUPANTS] = _OCCUPANTS[rules.get("collision_occupants", "own_weight")]
-    opts[codes.MO_RAM_MISS] = bool(rules.get("ram_miss_control", True))
-    opts[codes.MO_LOCATIONS] = bool(rules.get("impact_locations", False))  # tables on: checked
     opts[codes.MO_HARD_TURN] = names.index("hard turn")
     opts[codes.MO_RAM_DV] = names.index("ram")
     return {"mo_i": mo_i, "mo_f": mo_f,

@@ -73,18 +73,18 @@ from ...codes import (
     MO_ALTITUDE_LOSS,
     MO_CONDITIONS,
     MO_DV_SHIFT,
+    MO_GROUND_LOSS,
     MO_HARD_TURN,
-    MO_LITERAL,
-    MO_LOCATIONS,
+    MO_IMPACT_LOCATIONS,
+    MO_MANOEUVRE_DV,
     MO_OBSTACLE_SAME,
     MO_OCCUPANTS,
-    MO_PLUS_ROLL,
     MO_RAM_DV,
-    MO_RAM_MISS,
-    MO_SIDE_SAME,
+    MO_RAM_MISS_CONTROL,
+    MO_SIDE_RAM,
     MO_SKID_ROUNDING,
     MO_STALL_DV,
-    MO_WALKER_DAMAGE,
+    MO_WALKER_FALL_DAMAGE,
     SCALE_KILLS,
     VCLASS_MECHA,
     VS_NO_MOVE,
@@ -190,7 +190,7 @@ def _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3):
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(dt.task_table[np.int64(u * dt.task_table.shape[0])])
     full = dv + _conditions(c, mo, im, wh)
-    if mo.opts[MO_PLUS_ROLL]:
+    if mo.opts[MO_MANOEUVRE_DV]:
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         full += np.int64(dt.def_table[np.int64(u * dt.def_table.shape[0])])
     else:
@@ -247,7 +247,7 @@ def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, 
     passed = through // vh.kill_unit[c] if kill_rated else through
     who = np.int64(-1)
     loc = np.int64(0)
-    if asp >= 0 and mo.opts[MO_LOCATIONS] and vh.vclass[c] > 0:
+    if asp >= 0 and mo.opts[MO_IMPACT_LOCATIONS] and vh.vclass[c] > 0:
         s0, s1, s2, s3, hits_lost, who, loc, ne = impact_row(
             c, asp, through, vh, vs, hl, tl, now, log, events, ne, s0, s1, s2, s3)
         through = hits_lost
@@ -427,7 +427,7 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
         st.in_cover[c] = False
     else:
         spin = miss >= 4
-        if mo.opts[MO_LITERAL]:
+        if mo.opts[MO_GROUND_LOSS]:
             spin = miss < 4
         if spin:
             kind = CTL_SPIN
@@ -467,7 +467,7 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
             events[r, EV_SHOTS] = np.int64(metres * 100.0)
             events[r, EV_X] = np.int64(wh.px[c] * 100.0)
             events[r, EV_Y] = np.int64(wh.py[c] * 100.0)
-    elif kind == CTL_DOWN and mo.opts[MO_WALKER_DAMAGE]:
+    elif kind == CTL_DOWN and mo.opts[MO_WALKER_FALL_DAMAGE]:
         row = im.row[c]
         col = column(im.bands, 0, mo.height[c])
         s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
@@ -684,14 +684,14 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
         events[r, EV_FLAGS] = FLAG_HIT * (miss == 0)
         ne += 1
     if miss > 0:
-        if mo.opts[MO_RAM_MISS]:
+        if mo.opts[MO_RAM_MISS_CONTROL]:
             return _lose_control(a, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
                                  standing, sides_left, s0, s1, s2, s3, log, events, ne, now)
         return s0, s1, s2, s3, ne, sides_left
     mo.c_ram[a] += 1
     row_a = im.row[a]
     row_t = im.row[tgt]
-    if kind == 2 and mo.opts[MO_SIDE_SAME]:
+    if kind == 2 and mo.opts[MO_SIDE_RAM]:
         row_t = row_a  # both take the rammer's weight (VA-39 side_ram: both_same)
     col = column(im.bands, 1, closing)
     # where each is struck, for impact_locations (VA-40): the target's aspect of the rammer

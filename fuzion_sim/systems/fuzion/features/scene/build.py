@@ -30,7 +30,7 @@ from fuzion_sim.validation.checks import (
     optional,
 )
 
-from ...codes import IMPACT_OPTIONS, IO_ANY, IO_ARMOUR, IO_BLOCK, IO_KB_MODE, IO_STUN
+from ...codes import IMPACT_OPTIONS, IO_ANY, IO_BLOCK, IO_KB_MODE
 from ..vehicles.build import parse_weight
 
 __all__ = [
@@ -264,10 +264,10 @@ def impact_arrays(scenario, fighters) -> dict:
     heights = table.heights[rules.get("falling_columns", "six")]
     bands[0, : len(heights)] = heights
     bands[1] = table.speeds[rules.get("collision_speed_bands", "fall_equivalent")]
-    opts = np.zeros(len(IMPACT_OPTIONS), np.int64)
+    from ...compile import switch_slots
+
+    opts = switch_slots("im_opts", IMPACT_OPTIONS, scenario.rules)
     opts[IO_ANY] = bool(obstacles or drops or scene.get("terrain"))
-    opts[IO_STUN] = rules.get("impact_damage", "killing") == "stun"
-    opts[IO_ARMOUR] = bool(rules.get("impact_armour", True))
     opts[IO_KB_MODE] = _KB_MODES[rules.get("knockback_collision", "as_fall")]
     opts[IO_BLOCK] = bool(obstacles) and bool(rules.get("obstacles_block", True))
     return {
