@@ -207,7 +207,18 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
     (``vehicles.suit.scaled_rmod``). numba prunes the branches on a closure's variables before it
     types anything, so a room left out is not compiled.
     """
-    variant = "".join("1" if f else "0" for f in (rooms, vehicles, scene, mecha_range))
+    flags = (rooms, vehicles, scene, mecha_range)
+    return _odds_room(*flags), _blast_room(*flags), _strike_room(*flags)
+
+
+def _variant(*rooms) -> str:
+    """The rooms as the key of a kernel variant's cache entry (``_jit.jit``'s ``variant``)."""
+    return "".join("1" if f else "0" for f in rooms)
+
+
+def _odds_room(rooms, vehicles, scene, mecha_range):
+    """``attack_odds`` with :func:`attack_rooms`'s rooms compiled in."""
+    variant = _variant(rooms, vehicles, scene, mecha_range)
 
     @jit(inline="always", variant=variant)
     def attack_odds(a, tgt, action, form, melee, av, n_dice, dmg_type, pair, t_abs, slot,
@@ -299,7 +310,12 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
             if st.ammo[a] > 0:
                 st.ammo[a] -= 1
         return av, dv_base, n_dice, dmg_type, ne
+    return attack_odds
 
+
+def _blast_room(rooms, vehicles, scene, mecha_range):
+    """``blast`` with :func:`attack_rooms`'s rooms compiled in."""
+    variant = _variant(rooms, vehicles, scene, mecha_range)
 
     @jit(**INNER, variant=variant)  # cold: out of the trial loop (PERFORMANCE-NOTES 18)
     def blast(a, tgt, av, n_dice, dmg_type, t_abs, slot, wp, ar, sh, md, hl, wh, st, dt, vic, rl,
@@ -450,7 +466,12 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
                 events[row, EV_Y] = np.int64(cy * 100.0)
                 ne += 1
         return s0, s1, s2, s3, ne, n_victims, t_roll, av, dv_base, raw, hit, through
+    return blast
 
+
+def _strike_room(rooms, vehicles, scene, mecha_range):
+    """``strike`` with :func:`attack_rooms`'s rooms compiled in."""
+    variant = _variant(rooms, vehicles, scene, mecha_range)
 
     @jit(inline="always", variant=variant)
     def strike(a, tgt, action, form, av, dv_base, n_dice, dmg_type, armour, shots, wp, ar, sh, md,
@@ -602,8 +623,7 @@ def attack_rooms(rooms, vehicles, scene, mecha_range):
                     wh.scene.last[0] = i_thr  # the attack's log line keeps the strike's own
         return (s0, s1, s2, s3, ne, roll, dv_base, raw, hit, n_hits, loc, hits_lost, stun_lost,
                 through, p_hits, p_stun, p_through)
-
-    return attack_odds, blast, strike
+    return strike
 
 
 @jit(**INNER)
