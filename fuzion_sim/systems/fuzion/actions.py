@@ -50,7 +50,7 @@ from .codes import (
     WAIT_ENEMY_MOVES,
     WAIT_IN_RANGE,
 )
-from .dice import TABLE_DICE
+from .dice import roll_nd6
 from .kernel_parts import goes_out, log_event
 from .rules import move_away, move_toward, range_modifier
 
@@ -520,17 +520,7 @@ def act_presence(a, side, is_out, pre, res, presence_margin, presence_effect, ne
     (``data/presence.yaml``): a penalty to its next action, a lost action, or surrender (out).
     Returns the generator state, ne and the sides still standing."""
     n_comb = side.shape[0]
-    nd6_start = nd6_offsets[TABLE_DICE]
-    nd6_size = nd6_offsets[TABLE_DICE + 1] - nd6_start
-    total = np.int64(0)
-    dice_left = pre[a]
-    while dice_left >= TABLE_DICE:
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        total += nd6_table[nd6_start + np.int64(u * nd6_size)]
-        dice_left -= TABLE_DICE
-    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-    lo = nd6_offsets[dice_left]
-    total += nd6_table[lo + np.int64(u * (nd6_offsets[dice_left + 1] - lo))]
+    s0, s1, s2, s3, total = roll_nd6(s0, s1, s2, s3, pre[a], nd6_offsets, nd6_table)
     for c in range(n_comb):
         if side[c] == side[a] or is_out[c]:
             continue

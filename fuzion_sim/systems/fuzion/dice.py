@@ -25,7 +25,8 @@ from functools import cache
 
 import numpy as np
 
-from fuzion_sim._jit import jit
+from fuzion_sim._jit import INNER, jit
+from fuzion_sim.engine.rng import xoshiro
 
 __all__ = [
     "CRITICALS",
@@ -459,6 +460,25 @@ def draw_nd6(u, n, offsets, table):
     """
     start = offsets[n]
     return np.int64(table[start + int(u * (offsets[n + 1] - start))])
+
+
+@jit(**INNER)
+def roll_nd6(s0, s1, s2, s3, n, offsets, table):
+    """The sum of ``n`` d6 (any ``n`` >= 0), drawn from the generator state ``s0 .. s3``: one
+    uniform for each group of :data:`TABLE_DICE` dice from the largest table, one for the rest
+    (a draw even for none). Returns the state after and the sum."""
+    start = offsets[TABLE_DICE]
+    size = offsets[TABLE_DICE + 1] - start
+    total = np.int64(0)
+    left = n
+    while left >= TABLE_DICE:
+        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+        total += table[start + np.int64(u * size)]
+        left -= TABLE_DICE
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    lo = offsets[left]
+    total += table[lo + np.int64(u * (offsets[left + 1] - lo))]
+    return s0, s1, s2, s3, total
 
 
 # --------------------------------------------------------------------------------------------

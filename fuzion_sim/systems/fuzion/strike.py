@@ -49,7 +49,7 @@ from .codes import (
     SCALE_OBJECT,
     UNMANNED_BY_RANGE,
 )
-from .dice import TABLE_DICE
+from .dice import TABLE_DICE, roll_nd6
 from .features.scene.room import knocked
 from .features.vehicles.room import area_room, carry_crew, other_hits
 from .features.vehicles.suit import scaled_rmod
@@ -361,17 +361,7 @@ def _blast_room(rooms, vehicles, scene, mecha_range):
                 cx += off * np.cos(angle)
                 cy += off * np.sin(angle)
         # one damage roll for the blast or the spread
-        nd6_start = dt.nd6_offsets[TABLE_DICE]
-        nd6_size = dt.nd6_offsets[TABLE_DICE + 1] - nd6_start
-        dice_left = n_dice
-        raw = np.int64(0)
-        while dice_left >= TABLE_DICE:
-            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-            raw += dt.nd6_table[nd6_start + np.int64(u * nd6_size)]
-            dice_left -= TABLE_DICE
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        lo = dt.nd6_offsets[dice_left]
-        raw += dt.nd6_table[lo + np.int64(u * (dt.nd6_offsets[dice_left + 1] - lo))]
+        s0, s1, s2, s3, raw = roll_nd6(s0, s1, s2, s3, n_dice, dt.nd6_offsets, dt.nd6_table)
         hit = np.int64(0)
         through = np.int64(0)
         n_victims = 0

@@ -42,7 +42,7 @@ from ...codes import (
     VS_UNCONTROLLED,
     VS_WEAPONLESS,
 )
-from ...dice import TABLE_DICE
+from ...dice import TABLE_DICE, roll_nd6
 from ...kernel_parts import goes_out, hit_damage, log_event
 from ...rules import KILLING, armour_value, aspect_of, penetration, split_through
 from .suit import suit_split, suited_area, suited_hits
@@ -154,17 +154,7 @@ def crew_wound(a, p, passed, kill_rated, dmg_type, stun_before, wp, ar, sh, vh, 
     kind = dmg_type
     if kill_rated:  # 13 + K DC (F29), in groups of five dice
         kind = KILLING
-        nd6_start = dt.nd6_offsets[TABLE_DICE]
-        nd6_size = dt.nd6_offsets[TABLE_DICE + 1] - nd6_start
-        dice_left = 13 + passed
-        dmg = np.int64(0)
-        while dice_left >= TABLE_DICE:
-            s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-            dmg += dt.nd6_table[nd6_start + np.int64(u * nd6_size)]
-            dice_left -= TABLE_DICE
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        lo = dt.nd6_offsets[dice_left]
-        dmg += dt.nd6_table[lo + np.int64(u * (dt.nd6_offsets[dice_left + 1] - lo))]
+        s0, s1, s2, s3, dmg = roll_nd6(s0, s1, s2, s3, 13 + passed, dt.nd6_offsets, dt.nd6_table)
     armour = np.int64(0)
     suited = vh.crew_armour and mc.suit_max[p] > 0  # the pilot's powered armour (M-35)
     if vh.crew_armour and not (suited and mc.suit[p] <= 0):
