@@ -34,7 +34,7 @@ from numba.core import caching, types
 from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
 
-__all__ = ["INNER", "jit"]
+__all__ = ["INLINE", "INNER", "jit"]
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False,
             "no_cfunc_wrapper": True}
@@ -44,6 +44,14 @@ _PACKAGE = Path(__file__).resolve().parent
 #: Python, and its code grows with the square of the arguments: a room taking a few groups of
 #: arrays spent most of its compile on a wrapper nothing called (PERFORMANCE-NOTES lesson 40).
 INNER = {"_nrt": False, "no_cpython_wrapper": True}
+#: The options of a helper its caller runs in line, inlined by LLVM: compiled on its own, once,
+#: and marked ``alwaysinline`` (numba's ``forceinline``), where numba's ``inline="always"``
+#: copies the helper's IR into every caller and types and lowers it there again. Which of the
+#: two a kernel's hot helpers use is measured per kernel, not assumed (PERFORMANCE-NOTES lesson
+#: 46): the squad kernel's steps run 4 to 5 % faster so and compile in 3 s less; the general
+#: kernel's would compile its first run in 26 s instead of 36, but its trial loop then ran at
+#: 0.45 to 0.95 of its speed, a different figure from each compile, so they stay numba's.
+INLINE = {**INNER, "forceinline": True}
 
 
 def _module_file(name: str, package: Path) -> Path | None:

@@ -1,0 +1,93 @@
+"""A first run's compile: CPU seconds of ``fuzion-sim run SCENARIO --trials 2000 --json`` in a
+fresh process with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary folder), one
+scenario a process.
+
+The bar (issue 33): every shipped scenario compiles in at most 30 s of CPU on the reference
+machine (2 cores), a scenario with every Fuzion room at once in at most 60 s. CPU seconds
+(user + system of the child) are the measure, not wall time, so a neighbour's load moves them
+less; they still move by a few seconds on a busy machine.
+
+``make bench`` (full) measures :data:`SCENARIOS`: the flagship duel, the people's general
+kernel (``squad-4v4.yaml``), the one with every room (``vehicles/brick-through-a-wall.yaml``),
+the colour 10 v 10 and a FUDGE duel. ``--all`` measures every shipped scenario instead (about
+30 minutes on 2 cores)::
+
+    .venv/bin/python benchmarks/cold_start.py
+    .venv/bin/python benchmarks/cold_start.py --all --out benchmarks/results/cold-all.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SCENARIOS = {
+    "flagship duel": "scenarios/marshal-vs-outlaw.yaml",
+    "people (general kernel)": "scenarios/squad-4v4.yaml",
+    "every Fuzion room": "scenarios/vehicles/brick-through-a-wall.yaml",
+    "colour 10 v 10": "scenarios/colour/bench-squad-10v10.yaml",
+    "FUDGE duel": "scenarios/fudge/dynamite.yaml",
+}
+#: CPU seconds a first run may take; the scenario with every room has its own bar.
+BAR_S, EVERY_ROOM_BAR_S = 30.0, 60.0
+
+_LAUNCHER = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+proc = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(proc.pid, 0)
+wall = time.perf_counter() - t0
+with open(sys.argv[1], "w") as f:
+    f.write(f"{os.waitstatus_to_exitcode(status)} {wall} {usage.ru_utime + usage.ru_stime} "
+            f"{usage.ru_maxrss}")
+"""
+
+
+def cold_run(scenario: str) -> dict:
+    """One cold first run of ``scenario`` (a path under the repository): its CPU and wall
+    seconds and peak RSS (MB). Raises ``RuntimeError`` when the run fails."""
+    cmd = [sys.executable, "-m", "fuzion_sim", "run", scenario, "--trials", "2000", "--json"]
+    with tempfile.TemporaryDirectory(prefix="fuzion-cold-") as tmp:
+        report = Path(tmp) / "rusage"
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "cache")}
+        proc = subprocess.run([sys.executable, "-c", _LAUNCHER, str(report), *cmd],
+                              capture_output=True, text=True, env=env, cwd=ROOT)  # fmt: skip
+        fields = report.read_text().split() if report.exists() else ["-1", "0", "0", "0"]
+    code, wall, cpu, rss = int(fields[0]), float(fields[1]), float(fields[2]), int(fields[3])
+    if proc.returncode != 0 or code != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({code}):\n{proc.stderr}")
+    bar = EVERY_ROOM_BAR_S if scenario == SCENARIOS["every Fuzion room"] else BAR_S
+    return {"scenario": scenario, "cpu_s": cpu, "wall_s": wall, "peak_rss_mb": rss / 1024.0,
+            "bar_s": bar, "met": cpu <= bar}  # fmt: skip
+
+
+def shipped() -> list[str]:
+    """Every scenario the repository ships, as paths relative to its root."""
+    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "scenarios").rglob("*.yaml"))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--all", action="store_true", help="every shipped scenario")
+    parser.add_argument("--out", type=Path, help="write the rows as JSON here")
+    args = parser.parse_args(argv)
+    rows = []
+    for scenario in shipped() if args.all else SCENARIOS.values():
+        row = cold_run(scenario)
+        rows.append(row)
+        print(f"{row['cpu_s']:6.1f} s CPU {row['wall_s']:6.1f} s wall  bar {row['bar_s']:.0f}"
+              f"  {'ok' if row['met'] else 'OVER'}  {scenario}", flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=2))
+    return 0 if all(r["met"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
