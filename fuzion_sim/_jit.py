@@ -19,6 +19,10 @@ thrice for the rooms of Fuzion's general kernel. And a kernel made per feature s
 (a closure over flags, which may call other such closures) is cached under a key built from the
 flags and the names of the jitted functions it holds, where numba's own key would hold a random
 identity of each function and never match in the next process.
+
+Fuzion's general trial loop, the one big function a first run waits for, is compiled by a lean
+pipeline (:data:`LEAN`), and a kernel's hot helpers are inlined by numba or by LLVM
+(:data:`INLINE`), whichever measured better for that kernel.
 """
 
 from __future__ import annotations
@@ -31,10 +35,12 @@ from pathlib import Path
 
 from numba import njit
 from numba.core import caching, types
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
+from numba.core.typed_passes import IRLegalization, NopythonRewrites
 
-__all__ = ["INLINE", "INNER", "jit"]
+__all__ = ["INLINE", "INNER", "LEAN", "jit"]
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False,
             "no_cfunc_wrapper": True}
@@ -52,6 +58,27 @@ INNER = {"_nrt": False, "no_cpython_wrapper": True}
 #: kernel's would compile its first run in 26 s instead of 36, but its trial loop then ran at
 #: 0.45 to 0.95 of its speed, a different figure from each compile, so they stay numba's.
 INLINE = {**INNER, "forceinline": True}
+
+
+
+class _LeanCompiler(CompilerBase):
+    """numba's nopython pipeline without two passes a compiled, tested trial loop does not
+    need: the IR legalization (a check that names a construct numba cannot lower; without it
+    such a construct still fails, in lowering, with a rougher message) and the typed rewrites
+    (array expressions, which a loop compiled without reference counting cannot allocate, and
+    static indexing that typing already resolved). Both scale with the loop's size: 2.8 s of
+    the general kernel's first run, for machine code that differs in one branch
+    (PERFORMANCE-NOTES lesson 46)."""
+
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm.passes = [p for p in pm.passes if p[0] not in (IRLegalization, NopythonRewrites)]
+        return [pm]
+
+
+#: The options of a big trial loop called from Python: no reference counting, and the lean
+#: pipeline (:class:`_LeanCompiler`).
+LEAN = {"_nrt": False, "pipeline_class": _LeanCompiler}
 
 
 def _module_file(name: str, package: Path) -> Path | None:

@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import LEAN, jit
 from ...engine.outcomes import record_trial
 from ...engine.rng import trial_seed, xoshiro
 from . import state as rows
@@ -345,7 +345,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
         )  # fmt: skip
 
 
-    @jit(_nrt=False, variant=variant)
+    @jit(**LEAN, variant=variant)
     def trials(
         key, first, n_trials, ci, cf, n_sides, called_mod, tactics_in, time_in, dice_in,
         vehicles_in, scene_in, hazards_in, motion_in, outs, vehicle_outs, missile_outs,
