@@ -157,7 +157,7 @@ class Fuzion(RuleSystem):
         return describe_kernel(plan)
 
     #: Measured cold (``NUMBA_CACHE_DIR`` empty) on 2 cores; the general kernel by its rooms.
-    compile_seconds_by_kernel: ClassVar[dict] = {"duel": 10.0, "squad": 20.0, "standing": 20.0}
+    compile_seconds_by_kernel: ClassVar[dict] = {"duel": 10.0, "squad": 16.0, "standing": 20.0}
 
     def compile_seconds(self, plan):
         if plan.kernel != "general":
@@ -165,7 +165,7 @@ class Fuzion(RuleSystem):
         from . import kernel, run
 
         people = kernel.kernel_for(run.features(plan.arrays)) is kernel.kernel_for(kernel.PEOPLE)
-        return 40.0 if people else 110.0
+        return 35.0 if people else 95.0
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
