@@ -57,7 +57,9 @@ INNER = {"_nrt": False, "no_cpython_wrapper": True}
 #: 46): the squad kernel's steps run 4 to 5 % faster so and compile in 3 s less; the general
 #: kernel's would compile its first run in 26 s instead of 36, but its trial loop then ran at
 #: 0.45 to 0.95 of its speed, a different figure from each compile, so they stay numba's.
-INLINE = {**INNER, "forceinline": True}
+#: It keeps numba's Python wrapper, so a test can call it from Python (a function without one
+#: crashes the process when called so).
+INLINE = {"_nrt": False, "forceinline": True}
 
 
 
