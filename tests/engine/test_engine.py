@@ -6,6 +6,7 @@ No timings here (benchmarks live in ``benchmarks/``); every check is an exact eq
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -389,6 +390,60 @@ def test_jit_compiles_a_callee_once_for_its_argument_types_not_their_values():
 
     assert caller(5, True) == 10 + 5 - 2 + 6
     assert [str(s) for s in room.signatures] == ["(int64, bool)"]
+
+
+def test_jit_inline_is_inlined_by_llvm_and_callable_from_python():
+    """A helper jitted with ``INLINE`` leaves no call in its caller's machine code (LLVM inlined
+    it; a plain ``jit`` helper of the same size, the control, stays a call), and a test can
+    still call it from Python (it keeps numba's Python wrapper)."""
+    from fuzion_sim._jit import INLINE, jit
+
+    body = "\n".join(f"    y = (y * {i + 3} + x) % 1000003" for i in range(120))
+    source = f"def helper(x):\n    y = x\n{body}\n    return y\n"
+    helpers = {}
+    for name, options in (("zz_forced", INLINE), ("zz_called", {"_nrt": False})):
+        namespace = {}
+        exec(source.replace("def helper", f"def {name}"), namespace)  # a fresh function each
+        helpers[name] = jit(cache=False, **options)(namespace[name])
+
+    def caller_of(helper):
+        @jit(_nrt=False, cache=False)
+        def caller(x):
+            return helper(x) + 1
+
+        caller(3)
+        return caller.inspect_asm(caller.signatures[0])
+
+    assert helpers["zz_forced"](7) == helpers["zz_called"](7)  # callable from Python
+    def has_function(asm, name):  # a function of that name is defined in the caller's code
+        return re.search(rf"{name}\w*,@function", asm) is not None
+
+    assert has_function(caller_of(helpers["zz_called"]), "zz_called")
+    assert not has_function(caller_of(helpers["zz_forced"]), "zz_forced")
+
+
+def test_jit_lean_pipeline_drops_only_the_legalization_and_the_typed_rewrites():
+    """``LEAN`` compiles without numba's IR legalization and typed rewrites and runs every
+    other pass (SSA, inlining, type inference, lowering) as numba's own pipeline does."""
+    from fuzion_sim._jit import LEAN, jit
+
+    def loop(a):
+        total = 0
+        for i in range(a.shape[0]):
+            total += a[i] * (i + 1)
+        return total
+
+    lean = jit(cache=False, **LEAN)(loop)
+    plain = jit(cache=False, _nrt=False)(loop)
+    a = np.arange(10, dtype=np.int64)
+    assert lean(a) == plain(a) == int((a * np.arange(1, 11)).sum())
+
+    def passes(disp):
+        times = disp.overloads[disp.signatures[0]].metadata["pipeline_times"]["nopython"]
+        return {name.split("_", 1)[1] for name in times}
+
+    assert passes(plain) - passes(lean) == {"ir_legalization", "nopython_rewrites"}
+    assert passes(lean) - passes(plain) == set()
 
 
 def test_jit_caches_a_closure_that_holds_jitted_functions(tmp_path):
