@@ -2,7 +2,7 @@
 fresh process with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary folder), one
 scenario a process.
 
-The bar (issue 33): every shipped scenario compiles in at most 30 s of CPU on the reference
+The bar: every shipped scenario compiles in at most 30 s of CPU on the reference
 machine (2 cores), a scenario with every Fuzion room at once in at most 60 s. CPU seconds
 (user + system of the child) are the measure, not wall time, so a neighbour's load moves them
 less; they still move by a few seconds on a busy machine.
