@@ -62,7 +62,6 @@ INNER = {"_nrt": False, "no_cpython_wrapper": True}
 INLINE = {"_nrt": False, "forceinline": True}
 
 
-
 class _LeanCompiler(CompilerBase):
     """numba's nopython pipeline without two passes a compiled, tested trial loop does not
     need: the IR legalization (a check that names a construct numba cannot lower; without it

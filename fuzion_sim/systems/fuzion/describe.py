@@ -110,6 +110,5 @@ def describe_kernel(fight) -> str:
                        "wounds" else ")"))  # fmt: skip
         return f"runs on the {fight.kernel} kernel{extra}"
     why = "; ".join(dispatch.blocking_reasons(fight.arrays, "standing"))
-    compiled = kernel.kernel_for(run.features(fight.arrays))
-    rooms = "" if compiled is kernel.kernel_for(kernel.PEOPLE) else " with every room"
+    rooms = kernel.SETS[kernel.compiled_set(run.features(fight.arrays))]
     return f"runs on the general kernel{rooms} ({why})"

@@ -1506,18 +1506,29 @@ class Features(NamedTuple):
 #: The rooms every compiled kernel has: their code is small, and their own flags would double
 #: the kernels a test run compiles.
 ALWAYS = ("area", "extra_attacks")
-#: The kernels compiled today: a fight with none of the other rooms (most of them) gets the one
-#: without them; any other fight the one with every room. Each set compiles the whole trial loop
-#: again, so finer sets wait for a trial loop that compiles in seconds.
+#: The rooms a vehicle brings: a fight without them compiles none of their code.
+VEHICLE_ROOMS = ("vehicles", "suits", "mecha_range", "missiles", "motion", "drives", "dogfights")
+#: The kernels compiled today, each the whole trial loop once more (a first run waits for one):
+#: a fight with no room but :data:`ALWAYS` (most of them) gets the people's; a fight on foot
+#: with a scene, hazards, jumps, several weapons or the gate, the ground's (every room but a
+#: vehicle's); any other fight the one with every room. Cold, on the reference machine: about
+#: 35, 50 and 92 s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
+GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
 EVERY_ROOM = Features(*(True for _ in Features._fields))
+#: The compiled sets, smallest first, and how ``describe`` names each.
+SETS = {PEOPLE: "", GROUND: " with the rooms on foot", EVERY_ROOM: " with every room"}
+
+
+def compiled_set(f: Features) -> Features:
+    """The smallest compiled set (:data:`SETS`) that holds every room of ``f``."""
+    return next(s for s in SETS if all(has or not needs for has, needs in zip(s, f, strict=True)))
 
 
 def kernel_for(f: Features):
-    """The general kernel's ``run_chunk`` for a fight with the rooms ``f``: the compiled set
-    (:data:`PEOPLE` or :data:`EVERY_ROOM`) that holds them, compiled on its first call."""
-    people = not any(v for name, v in zip(Features._fields, f, strict=True) if name not in ALWAYS)
-    return _compiled(PEOPLE if people else EVERY_ROOM)
+    """The general kernel's ``run_chunk`` for a fight with the rooms ``f``: that of the
+    smallest compiled set that holds them (:func:`compiled_set`), compiled on its first call."""
+    return _compiled(compiled_set(f))
 
 
 @functools.cache

@@ -164,8 +164,8 @@ class Fuzion(RuleSystem):
             return super().compile_seconds(plan)
         from . import kernel, run
 
-        people = kernel.kernel_for(run.features(plan.arrays)) is kernel.kernel_for(kernel.PEOPLE)
-        return 35.0 if people else 95.0
+        rooms = kernel.compiled_set(run.features(plan.arrays))
+        return {kernel.PEOPLE: 35.0, kernel.GROUND: 50.0}.get(rooms, 95.0)
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):

@@ -34,7 +34,7 @@ def _inlined(tree: ast.Module) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("rooms", [kernel.PEOPLE, kernel.EVERY_ROOM], ids=["people", "every"])
+@pytest.mark.parametrize("rooms", list(kernel.SETS), ids=["people", "ground", "every"])
 def test_the_trial_loop_runs_without_reference_counting(rooms):
     run_chunk = kernel.kernel_for(rooms)
     assert kernel.trials_of(run_chunk).targetoptions.get("_nrt") is False
@@ -78,25 +78,29 @@ def test_no_inlined_helper_is_called_with_more_than_30_arguments():
 ROOT = Path(__file__).resolve().parents[3] / "scenarios"
 
 
-@pytest.mark.parametrize(("name", "rooms"), [
-    ("benchmark-duel", ()),
-    ("squad-4v4", ()),
-    ("grenade-into-a-room", ("area",)),
-    ("rooftop-fall", ("scene", "jumps")),
-    ("brick-through-a-wall", ("scene",)),
-    ("car-chase-with-ramming", ("vehicles", "motion", "drives")),
-    ("jet-vs-missile-cluster", ("vehicles", "missiles")),
-    ("giant-robot-duel", ("mecha_range",)),
-    ("burning-building", ("hazards",)),
+@pytest.mark.parametrize(("name", "rooms", "compiled"), [
+    ("benchmark-duel", (), "people"),
+    ("squad-4v4", (), "people"),
+    ("grenade-into-a-room", ("area",), "people"),
+    ("rooftop-fall", ("scene", "jumps"), "ground"),
+    ("brick-through-a-wall", ("scene",), "ground"),
+    ("pushing-brawl", ("hazards",), "ground"),
+    ("car-chase-with-ramming", ("vehicles", "motion", "drives"), "every"),
+    ("jet-vs-missile-cluster", ("vehicles", "missiles"), "every"),
+    ("giant-robot-duel", ("mecha_range",), "every"),
+    ("burning-building", ("hazards",), "ground"),
 ])  # fmt: skip
-def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms):
+def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
+    """A fight gets the smallest compiled set that holds its rooms: the people's, the ground's
+    (every room but a vehicle's) or every room."""
     path = ROOT / f"{name}.yaml"
     if not path.exists():
         path = ROOT / "vehicles" / f"{name}.yaml"
     f = run.features(run.compile_scenario(load_scenario(path), kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
-    people = not any(getattr(f, n) for n in kernel.Features._fields if n not in kernel.ALWAYS)
-    assert (kernel.kernel_for(f) is kernel.kernel_for(kernel.PEOPLE)) == people
+    sets = dict(zip(("people", "ground", "every"), kernel.SETS, strict=True))
+    assert kernel.compiled_set(f) == sets[compiled]
+    assert all(has or not needs for has, needs in zip(sets[compiled], f, strict=True))
 
 
 @pytest.mark.parametrize("name", ["squad-4v4", "bar-room-brawl", "ambush", "spd-duel",
@@ -111,6 +115,26 @@ def test_the_kernel_without_rooms_gives_the_numbers_of_the_one_with_every_room(n
         compiled = kernel._compiled(rooms)
         monkeypatch.setattr(kernel, "kernel_for", lambda _f, compiled=compiled: compiled)
         out = run.run_chunk(plan, chunk_key(seed, 0), 0, 300)
+        outs.append([out.winner, out.end_slot, out.out_slot, out.dealt, out.taken, out.attacks])
+    assert all(np.array_equal(x, y) for x, y in zip(outs[0], outs[1], strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(outs[0], outs[2], strict=True))
+
+
+@pytest.mark.parametrize("name", ["brick-through-a-wall", "rooftop-fall", "burning-building",
+                                  "pushing-brawl", "brawler-across-the-mud"])  # fmt: skip
+def test_the_kernel_on_foot_gives_the_numbers_of_the_one_with_every_room(name, monkeypatch):
+    """The ground's kernel (every room but a vehicle's) against the whole one, trial by trial,
+    on fights with a scene, hazards or jumps (the control: another seed differs)."""
+    path = ROOT / f"{name}.yaml"
+    if not path.exists():
+        path = ROOT / "vehicles" / f"{name}.yaml"
+    plan = run.compile_scenario(load_scenario(path), kernel="general")
+    assert kernel.compiled_set(run.features(plan.arrays)) == kernel.GROUND
+    outs = []
+    for rooms, seed in ((kernel.GROUND, 3), (kernel.EVERY_ROOM, 3), (kernel.GROUND, 4)):
+        compiled = kernel._compiled(rooms)
+        monkeypatch.setattr(kernel, "kernel_for", lambda _f, compiled=compiled: compiled)
+        out = run.run_chunk(plan, chunk_key(seed, 0), 0, 200)
         outs.append([out.winner, out.end_slot, out.out_slot, out.dealt, out.taken, out.attacks])
     assert all(np.array_equal(x, y) for x, y in zip(outs[0], outs[1], strict=True))
     assert not all(np.array_equal(x, y) for x, y in zip(outs[0], outs[2], strict=True))
