@@ -1508,16 +1508,22 @@ class Features(NamedTuple):
 ALWAYS = ("area", "extra_attacks")
 #: The rooms a vehicle brings: a fight without them compiles none of their code.
 VEHICLE_ROOMS = ("vehicles", "suits", "mecha_range", "missiles", "motion", "drives", "dogfights")
+#: The rooms of a vehicle its tactics drive, a missile and a dogfight: the biggest rooms.
+MOTION_ROOMS = ("missiles", "motion", "drives", "dogfights")
 #: The kernels compiled today, each the whole trial loop once more (a first run waits for one):
 #: a fight with no room but :data:`ALWAYS` (most of them) gets the people's; a fight on foot
 #: with a scene, hazards, jumps, several weapons or the gate, the ground's (every room but a
-#: vehicle's); any other fight the one with every room. Cold, on the reference machine: about
-#: 35, 50 and 92 s of CPU (``benchmarks/cold_start.py``).
+#: vehicle's); a fight with vehicles none of which is driven, fires a missile or dogfights, the
+#: vehicles' (every room but :data:`MOTION_ROOMS`); any other fight the one with every room.
+#: Cold, on the reference machine: about 32, 51, 56 and 84 s of CPU
+#: (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
+VEHICLES = Features(*(name not in MOTION_ROOMS for name in Features._fields))
 EVERY_ROOM = Features(*(True for _ in Features._fields))
 #: The compiled sets, smallest first, and how ``describe`` names each.
-SETS = {PEOPLE: "", GROUND: " with the rooms on foot", EVERY_ROOM: " with every room"}
+SETS = {PEOPLE: "", GROUND: " with the rooms on foot", VEHICLES: " with the vehicles' rooms",
+        EVERY_ROOM: " with every room"}  # fmt: skip
 
 
 def compiled_set(f: Features) -> Features:

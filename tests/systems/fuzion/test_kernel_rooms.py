@@ -34,7 +34,7 @@ def _inlined(tree: ast.Module) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("rooms", list(kernel.SETS), ids=["people", "ground", "every"])
+@pytest.mark.parametrize("rooms", list(kernel.SETS), ids=["people", "ground", "vehicles", "every"])
 def test_the_trial_loop_runs_without_reference_counting(rooms):
     run_chunk = kernel.kernel_for(rooms)
     assert kernel.trials_of(run_chunk).targetoptions.get("_nrt") is False
@@ -87,18 +87,21 @@ ROOT = Path(__file__).resolve().parents[3] / "scenarios"
     ("pushing-brawl", ("hazards",), "ground"),
     ("car-chase-with-ramming", ("vehicles", "motion", "drives"), "every"),
     ("jet-vs-missile-cluster", ("vehicles", "missiles"), "every"),
-    ("giant-robot-duel", ("mecha_range",), "every"),
+    ("giant-robot-duel", ("mecha_range",), "vehicles"),
+    ("tank-example", ("vehicles",), "vehicles"),
+    ("helicopter-vs-armoured-car", ("vehicles", "arsenal", "gate"), "vehicles"),
     ("burning-building", ("hazards",), "ground"),
 ])  # fmt: skip
 def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     """A fight gets the smallest compiled set that holds its rooms: the people's, the ground's
-    (every room but a vehicle's) or every room."""
+    (every room but a vehicle's), the vehicles' (every room but motion, missiles and dogfights)
+    or every room."""
     path = ROOT / f"{name}.yaml"
     if not path.exists():
         path = ROOT / "vehicles" / f"{name}.yaml"
     f = run.features(run.compile_scenario(load_scenario(path), kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
-    sets = dict(zip(("people", "ground", "every"), kernel.SETS, strict=True))
+    sets = dict(zip(("people", "ground", "vehicles", "every"), kernel.SETS, strict=True))
     assert kernel.compiled_set(f) == sets[compiled]
     assert all(has or not needs for has, needs in zip(sets[compiled], f, strict=True))
 
@@ -120,19 +123,31 @@ def test_the_kernel_without_rooms_gives_the_numbers_of_the_one_with_every_room(n
     assert not all(np.array_equal(x, y) for x, y in zip(outs[0], outs[2], strict=True))
 
 
-@pytest.mark.parametrize("name", ["brick-through-a-wall", "rooftop-fall", "burning-building",
-                                  "pushing-brawl", "brawler-across-the-mud"])  # fmt: skip
-def test_the_kernel_on_foot_gives_the_numbers_of_the_one_with_every_room(name, monkeypatch):
-    """The ground's kernel (every room but a vehicle's) against the whole one, trial by trial,
-    on fights with a scene, hazards or jumps (the control: another seed differs)."""
+@pytest.mark.parametrize(("name", "rooms"), [
+    ("brick-through-a-wall", kernel.GROUND),
+    ("rooftop-fall", kernel.GROUND),
+    ("burning-building", kernel.GROUND),
+    ("pushing-brawl", kernel.GROUND),
+    ("brawler-across-the-mud", kernel.GROUND),
+    ("tank-example", kernel.VEHICLES),
+    ("giant-robot-duel", kernel.VEHICLES),
+    ("mecha-vs-infantry", kernel.VEHICLES),
+    ("helicopter-vs-armoured-car", kernel.VEHICLES),
+    ("rocket-vs-tank", kernel.VEHICLES),
+])  # fmt: skip
+def test_the_kernels_on_foot_and_of_vehicles_give_the_numbers_of_the_one_with_every_room(
+        name, rooms, monkeypatch):  # fmt: skip
+    """The ground's kernel (every room but a vehicle's) and the vehicles' (every room but
+    motion, missiles and dogfights) against the whole one, trial by trial, on the fights they
+    take (the control: another seed differs)."""
     path = ROOT / f"{name}.yaml"
     if not path.exists():
         path = ROOT / "vehicles" / f"{name}.yaml"
     plan = run.compile_scenario(load_scenario(path), kernel="general")
-    assert kernel.compiled_set(run.features(plan.arrays)) == kernel.GROUND
+    assert kernel.compiled_set(run.features(plan.arrays)) == rooms
     outs = []
-    for rooms, seed in ((kernel.GROUND, 3), (kernel.EVERY_ROOM, 3), (kernel.GROUND, 4)):
-        compiled = kernel._compiled(rooms)
+    for run_rooms, seed in ((rooms, 3), (kernel.EVERY_ROOM, 3), (rooms, 4)):
+        compiled = kernel._compiled(run_rooms)
         monkeypatch.setattr(kernel, "kernel_for", lambda _f, compiled=compiled: compiled)
         out = run.run_chunk(plan, chunk_key(seed, 0), 0, 200)
         outs.append([out.winner, out.end_slot, out.out_slot, out.dealt, out.taken, out.attacks])
