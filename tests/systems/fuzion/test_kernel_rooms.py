@@ -78,6 +78,12 @@ def test_no_inlined_helper_is_called_with_more_than_30_arguments():
 ROOT = Path(__file__).resolve().parents[3] / "scenarios"
 
 
+def _path(name: str) -> Path:
+    """The shipped scenario ``name``, in ``scenarios/`` or ``scenarios/vehicles/``."""
+    path = ROOT / f"{name}.yaml"
+    return path if path.exists() else ROOT / "vehicles" / f"{name}.yaml"
+
+
 @pytest.mark.parametrize(("name", "rooms", "compiled"), [
     ("benchmark-duel", (), "people"),
     ("squad-4v4", (), "people"),
@@ -96,54 +102,28 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     """A fight gets the smallest compiled set that holds its rooms: the people's, the ground's
     (every room but a vehicle's), the vehicles' (every room but motion, missiles and dogfights)
     or every room."""
-    path = ROOT / f"{name}.yaml"
-    if not path.exists():
-        path = ROOT / "vehicles" / f"{name}.yaml"
-    f = run.features(run.compile_scenario(load_scenario(path), kernel="general").arrays)
+    f = run.features(run.compile_scenario(load_scenario(_path(name)), kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
     sets = dict(zip(("people", "ground", "vehicles", "every"), kernel.SETS, strict=True))
     assert kernel.compiled_set(f) == sets[compiled]
     assert all(has or not needs for has, needs in zip(sets[compiled], f, strict=True))
 
 
-@pytest.mark.parametrize("name", ["squad-4v4", "bar-room-brawl", "ambush", "spd-duel",
-                                  "grenade-into-a-room", "burst-fire-duel"])  # fmt: skip
-def test_the_kernel_without_rooms_gives_the_numbers_of_the_one_with_every_room(name, monkeypatch):
-    """The pruned kernel against the whole one, trial by trial, on people's fights (the
-    control: another seed gives other numbers, so equal arrays are no accident)."""
-    plan = run.compile_scenario(load_scenario(ROOT / f"{name}.yaml"), kernel="general")
-    assert kernel.kernel_for(run.features(plan.arrays)) is kernel.kernel_for(kernel.PEOPLE)
-    outs = []
-    for rooms, seed in ((kernel.PEOPLE, 3), (kernel.EVERY_ROOM, 3), (kernel.PEOPLE, 4)):
-        compiled = kernel._compiled(rooms)
-        monkeypatch.setattr(kernel, "kernel_for", lambda _f, compiled=compiled: compiled)
-        out = run.run_chunk(plan, chunk_key(seed, 0), 0, 300)
-        outs.append([out.winner, out.end_slot, out.out_slot, out.dealt, out.taken, out.attacks])
-    assert all(np.array_equal(x, y) for x, y in zip(outs[0], outs[1], strict=True))
-    assert not all(np.array_equal(x, y) for x, y in zip(outs[0], outs[2], strict=True))
-
-
 @pytest.mark.parametrize(("name", "rooms"), [
-    ("brick-through-a-wall", kernel.GROUND),
-    ("rooftop-fall", kernel.GROUND),
-    ("burning-building", kernel.GROUND),
-    ("pushing-brawl", kernel.GROUND),
-    ("brawler-across-the-mud", kernel.GROUND),
-    ("tank-example", kernel.VEHICLES),
-    ("giant-robot-duel", kernel.VEHICLES),
-    ("mecha-vs-infantry", kernel.VEHICLES),
-    ("helicopter-vs-armoured-car", kernel.VEHICLES),
-    ("rocket-vs-tank", kernel.VEHICLES),
+    *((name, kernel.PEOPLE) for name in ("squad-4v4", "bar-room-brawl", "ambush", "spd-duel",
+                                         "grenade-into-a-room", "burst-fire-duel")),
+    *((name, kernel.GROUND) for name in ("brick-through-a-wall", "rooftop-fall",
+                                         "burning-building", "pushing-brawl",
+                                         "brawler-across-the-mud")),
+    *((name, kernel.VEHICLES) for name in ("tank-example", "giant-robot-duel", "mecha-vs-infantry",
+                                           "helicopter-vs-armoured-car", "rocket-vs-tank")),
 ])  # fmt: skip
-def test_the_kernels_on_foot_and_of_vehicles_give_the_numbers_of_the_one_with_every_room(
-        name, rooms, monkeypatch):  # fmt: skip
-    """The ground's kernel (every room but a vehicle's) and the vehicles' (every room but
-    motion, missiles and dogfights) against the whole one, trial by trial, on the fights they
-    take (the control: another seed differs)."""
-    path = ROOT / f"{name}.yaml"
-    if not path.exists():
-        path = ROOT / "vehicles" / f"{name}.yaml"
-    plan = run.compile_scenario(load_scenario(path), kernel="general")
+def test_a_smaller_set_gives_the_numbers_of_the_one_with_every_room(name, rooms, monkeypatch):
+    """Each smaller compiled set against the set with every room, trial by trial, on the
+    shipped fights it takes: the people's, the ground's (every room but a vehicle's) and the
+    vehicles' (every room but motion, missiles and dogfights). The control: another seed gives
+    other numbers, so equal arrays are no accident."""
+    plan = run.compile_scenario(load_scenario(_path(name)), kernel="general")
     assert kernel.compiled_set(run.features(plan.arrays)) == rooms
     outs = []
     for run_rooms, seed in ((rooms, 3), (kernel.EVERY_ROOM, 3), (rooms, 4)):
