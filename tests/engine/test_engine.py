@@ -519,3 +519,22 @@ def test_jit_cache_written_by_another_layout_is_a_miss(tmp_path):
     numba_own = run("numba")
     assert numba_own.returncode != 0 and "No module named 'shapes'" in numba_own.stderr
     assert run("ours").stdout.split() == ["3"]
+
+
+def test_streamed_names_the_tallys_arrays_a_kernel_adds_into():
+    """``Streamed`` repeats the names of the ``Tally`` arrays a streaming kernel adds into (a
+    NamedTuple's fields are written out): they are ``TALLY_SHARED``'s first ones, in its order,
+    and ``into`` hands the kernel the tally's own arrays (placeholders, not streaming, without)."""
+    from dataclasses import fields
+
+    from fuzion_sim.engine.outcomes import TALLY_SHARED, Streamed
+
+    assert [f.name for f in fields(Tally)][1 : 1 + len(TALLY_SHARED)] == list(TALLY_SHARED)
+    names = Streamed._fields[1:]
+    assert names == TALLY_SHARED[: len(names)]
+    tally = Tally(5, *(np.zeros((2, 3) if name.endswith("hist") else 3, np.int64)
+                       for name in TALLY_SHARED))  # fmt: skip
+    streamed = Streamed.into(tally)
+    assert streamed.accumulate
+    assert all(getattr(streamed, name) is getattr(tally, name) for name in names)
+    assert not Streamed.into(None).accumulate
