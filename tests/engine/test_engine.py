@@ -375,6 +375,33 @@ def test_jit_cache_stamp_follows_the_import_closure(tmp_path):
     assert caching.CacheImpl._locator_classes[:2] == [_jit._UserDirLocator, _jit._InTreeLocator]
 
 
+def test_jit_stamp_reads_every_import_a_full_parse_reads():
+    """The stamp parses only a module's import lines: for every module of the package it finds
+    the same imports as parsing the whole module, and a module whose import lines do not parse
+    on their own (a comment with a parenthesis inside an import's parentheses) is parsed whole,
+    where the import lines alone would have lost the statement."""
+    import ast
+
+    from fuzion_sim import _jit
+
+    def full(source):
+        nodes = ast.walk(ast.parse(source))
+        return sorted(ast.dump(n) for n in nodes if isinstance(n, ast.Import | ast.ImportFrom))
+
+    modules = sorted(_jit._PACKAGE.rglob("*.py"))
+    assert len(modules) > 100
+    for module in modules:
+        source = module.read_bytes()
+        assert sorted(ast.dump(n) for n in _jit._import_nodes(source)) == full(source), module
+
+    tricky = b"import os\nfrom .rules import (hit,  # (the seed's)\n    miss)\nx = 1\n"
+    lines = b"\n".join(line.strip() for line in _jit._IMPORT.findall(tricky))
+    with pytest.raises(SyntaxError):  # the control: the import lines alone do not parse
+        ast.parse(lines)
+    assert sorted(ast.dump(n) for n in _jit._import_nodes(tricky)) == full(tricky)
+    assert [a.name for n in _jit._import_nodes(tricky) for a in n.names] == ["os", "hit", "miss"]
+
+
 def test_jit_compiles_a_callee_once_for_its_argument_types_not_their_values():
     """A constant an out-of-line callee is passed (``-1``, ``False``) does not compile it once
     more (numba alone compiles a literal's own specialisation: minutes for the Fuzion rooms)."""
