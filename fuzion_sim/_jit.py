@@ -22,7 +22,9 @@ identity of each function and never match in the next process.
 
 Fuzion's general trial loop, the one big function a first run waits for, is compiled by a lean
 pipeline (:data:`LEAN`), and a kernel's hot helpers are inlined by numba or by LLVM
-(:data:`INLINE`), whichever measured better for that kernel.
+(:data:`INLINE`), whichever measured better for that kernel. Two of numba's passes whose time
+grows with the square of a function's size, the inliner's copy and the SSA reconstruction, run
+here in a form that makes the same IR sooner (:mod:`fuzion_sim._numba_passes`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
 from numba.core.typed_passes import IRLegalization, NopythonRewrites
+
+from . import _numba_passes  # noqa: F401  (installs the faster passes)
 
 __all__ = ["INLINE", "INNER", "LEAN", "jit"]
 
