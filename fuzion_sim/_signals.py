@@ -8,6 +8,8 @@ lock are removed, one line is printed) and the command exits with 128 + the sign
 
 :func:`held` keeps either signal from raising in the middle of a few statements that must run
 whole (merging a finished chunk into the running tally); it is re-raised right after them.
+:func:`kept` makes sure one is not lost while numba compiles (Python ignores an exception raised
+in a finaliser or a callback from C, and numba's compiler runs many of both).
 """
 
 from __future__ import annotations
@@ -15,11 +17,16 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 
 __all__ = [
-    "caused_by_interrupt", "exit_status", "held", "received", "reset", "terminate_as_interrupt",
+    "caused_by_interrupt", "exit_status", "held", "kept", "received", "reset",
+    "terminate_as_interrupt",
 ]  # fmt: skip
+
+#: How long after a Ctrl-C that Python ignored :func:`kept` delivers it again (seconds).
+REDELIVER_AFTER = 0.02
 
 #: The signal that interrupted this process (SIGINT unless a SIGTERM arrived).
 _RECEIVED = [signal.SIGINT]
@@ -110,3 +117,49 @@ def held():
                 handler(got[0], None)
             else:  # pragma: no cover - a default action: deliver it again
                 os.kill(os.getpid(), got[0])
+
+
+@contextlib.contextmanager
+def kept():
+    """Run the block (numba compiling a kernel) so that a Ctrl-C or SIGTERM during it raises
+    ``KeyboardInterrupt`` out of it.
+
+    Python raises a signal's exception in whatever Python code the main thread runs next. In a
+    compile that is often a finaliser (``__del__``) or a callback from LLVM, where Python prints
+    "Exception ignored" and goes on: the compile then finished and the run started as if no key
+    had been pressed, or numba failed a moment later on the half-done step (``RuntimeError: no
+    compiled object yet``). Here such a lost interrupt is delivered again a moment later
+    (:data:`REDELIVER_AFTER`), raised at the block's end if the block ended first, and any
+    error the block raises after one becomes the ``KeyboardInterrupt`` it follows from.
+
+    Outside the main thread, where no signal handler runs, this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    lost: list[threading.Timer] = []
+    previous = sys.unraisablehook
+
+    def hook(unraisable):
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous(unraisable)
+            return
+        again = threading.Timer(REDELIVER_AFTER, signal.pthread_kill,
+                                (threading.main_thread().ident, received()))  # fmt: skip
+        again.daemon = True
+        lost.append(again)
+        again.start()
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    except Exception as err:
+        if lost:
+            raise KeyboardInterrupt from err
+        raise
+    finally:
+        sys.unraisablehook = previous
+        for again in lost:
+            again.cancel()
+    if lost:
+        raise KeyboardInterrupt

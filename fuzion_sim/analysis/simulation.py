@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from .._args import apply_overrides, check_overrides, check_scheduler
+from .._signals import kept
 from .._version import __version__
 from ..engine.runner import run_plan
 from ..errors import ArgumentError, FuzionSimError, Interrupted, unknown_name
@@ -240,7 +241,8 @@ def replay(scenario: Scenario | str | Path, trial: int, seed: int | None = None)
     seed = scenario.seed if seed is None else int(seed)
     system = get_system(scenario.system)
     plan = system.compile(scenario)
-    rep = system.replay(scenario, plan, seed, int(trial))
+    with kept():  # the event log's kernel may compile here: a Ctrl-C is not lost in it
+        rep = system.replay(scenario, plan, seed, int(trial))
     w = rep["winner"]
     winner = scenario.side_names[w] if w >= 0 else ("draw" if w == -1 else "unresolved")
     return {

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from .. import _signals
 from ..errors import ArgumentError, FuzionSimError, Interrupted
 from .chunks import TrialCounter, chunk_result, collect_in_order, empty_tally, in_order, iter_pieces
 from .outcomes import Tally, TrialOutcomes
@@ -184,7 +185,7 @@ def run_plan(
     tally = empty_tally(system, plan)
     try:
         # Load (or compile) the jitted code before the clock starts: elapsed is simulation time.
-        with compiling_notice(progress, estimate=system.compile_seconds(plan)):
+        with compiling_notice(progress, estimate=system.compile_seconds(plan)), _signals.kept():
             chunk_result(system, plan, seed, 0, 1, keep=True)
             chunk_result(system, plan, seed, 0, 1, keep=False)
     except KeyboardInterrupt:
