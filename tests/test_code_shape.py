@@ -24,7 +24,6 @@ LONG = {
     "systems/fuzion/kernel_squad.py:run_chunk": 482,
     "systems/fuzion/kernel_standing.py:run_chunk": 382,
     "systems/fudge/kernel.py:_trials": 358,
-    "systems/colour/kernel_duel.py:_trials": 250,
 }
 
 

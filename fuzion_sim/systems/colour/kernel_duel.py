@@ -152,6 +152,90 @@ def _drop(s0, s1, s2, s3, v, net, ht, e_t, rank_e, threatened, roll_now, colour_
     return s0, s1, s2, s3, False, 1, 0, -1
 
 
+@jit(inline="always")
+def _lead(s0, s1, s2, s3, agi0, agi1, u_agi0, u_agi1, agility_rule, small):
+    """Who acts first (``kernel.initiative`` for two): 1d(Agility) each, a tie to the higher
+    Agility under ``agility_rule``, else re-rolled (unless both roll d1s, which keep the listed
+    order). Returns the generator and the leader (0 or 1)."""
+    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+    i0 = _die(x, u_agi0)
+    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+    i1 = _die(x, u_agi1)
+    lead = 0 if i0 >= i1 else 1
+    if i0 == i1:
+        if agility_rule and agi0 != agi1:
+            lead = 0 if agi0 > agi1 else 1
+        elif not small:
+            for _ in range(MAX_REROLLS):
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                r0 = _die(x, u_agi0)
+                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+                r1 = _die(x, u_agi1)
+                if r0 != r1:
+                    lead = 0 if r0 > r1 else 1
+                    break
+    return s0, s1, s2, s3, lead
+
+
+@jit(inline="always")
+def _record(j, loser, dead, down, bleeding, colour, finish, dealt0, dealt1, att0, att1, land0,
+            land1, side0, side1, n_sides, accumulate, shared, counters, tally, cat_rolls):
+    """Trial ``j``'s outcome: added into the tally (a streamed run's ``accumulate``) or written
+    to its row of the outputs, and the loser's Endurance colour counted."""
+    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
+    unconscious, dying, broken, severed = counters
+    outcome_counts, end_hist, out_hist, death_hist, sums = tally
+    if colour >= 0:
+        cat_rolls[loser, colour] += 1
+    result = UNRESOLVED if loser < 0 else (side1 if loser == 0 else side0)
+    out0 = finish if loser == 0 else 0
+    out1 = finish if loser == 1 else 0
+    death0 = finish if loser == 0 and dead else 0
+    death1 = finish if loser == 1 and dead else 0
+    unc0 = down if loser == 0 and not dead else 0
+    unc1 = down if loser == 1 and not dead else 0
+    dy0 = bleeding if loser == 0 and not dead else 0
+    dy1 = bleeding if loser == 1 and not dead else 0
+    if accumulate:
+        kk = outcome_index(result, n_sides)
+        outcome_counts[kk] += 1
+        end_hist[kk, finish] += 1
+        out_hist[0, out0] += 1
+        out_hist[1, out1] += 1
+        death_hist[0, death0] += 1
+        death_hist[1, death1] += 1
+        sums[0, 0] += dealt0
+        sums[0, 1] += dealt0 * dealt0
+        sums[0, 2] += dealt1
+        sums[0, 3] += dealt1 * dealt1
+        sums[0, 4] += att0
+        sums[0, 5] += land0
+        sums[0, 6] += unc0
+        sums[0, 7] += dy0
+        sums[1, 0] += dealt1
+        sums[1, 1] += dealt1 * dealt1
+        sums[1, 2] += dealt0
+        sums[1, 3] += dealt0 * dealt0
+        sums[1, 4] += att1
+        sums[1, 5] += land1
+        sums[1, 6] += unc1
+        sums[1, 7] += dy1
+        return
+    winner[j] = result
+    end_slot[j] = finish
+    out_slot[j, 0], out_slot[j, 1] = out0, out1
+    death_slot[j, 0], death_slot[j, 1] = death0, death1
+    dealt[j, 0], dealt[j, 1] = dealt0, dealt1
+    taken[j, 0], taken[j, 1] = dealt1, dealt0
+    attacks[j, 0], attacks[j, 1] = att0, att1
+    landed[j, 0], landed[j, 1] = land0, land1
+    unconscious[j, 0], unconscious[j, 1] = unc0, unc1
+    dying[j, 0], dying[j, 1] = dy0, dy1
+    broken[j, 0], broken[j, 1] = 0, 0
+    severed[j, 0], severed[j, 1] = 0, 0
+
+
+
 @jit(**INNER)
 def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_later, max_rounds,
             agi0, agi1, n_act0, n_act1, side0, side1, h0, h1, rank_e0, rank_e1, act, codes,
@@ -163,9 +247,6 @@ def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_late
     the fight's sides (for the tally's outcome index) and its arrays (``typed.Stream``'s
     fields; ``sums`` int64[2, 8]): in this order every array lies where it would as an argument
     of its own (a shift of the incoming arguments alone moved the 1 v 1 by 1 to 4 %)."""
-    winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
-    unconscious, dying, broken, severed = counters
-    outcome_counts, end_hist, out_hist, death_hist, sums = tally
     k0, k1, k2, k3 = chunk[0], chunk[1], chunk[2], chunk[3]
     u_agi0 = np.uint64(agi0 if agi0 > 1 else 1)
     u_agi1 = np.uint64(agi1 if agi1 > 1 else 1)
@@ -179,24 +260,8 @@ def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_late
             and act[MAX_ACTIONS, DA_LATER] == 0)  # fmt: skip
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
-        # initiative (kernel.initiative for two)
-        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        i0 = _die(x, u_agi0)
-        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-        i1 = _die(x, u_agi1)
-        lead = 0 if i0 >= i1 else 1
-        if i0 == i1:
-            if agility_rule and agi0 != agi1:
-                lead = 0 if agi0 > agi1 else 1
-            elif not small:
-                for _ in range(MAX_REROLLS):
-                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    r0 = _die(x, u_agi0)
-                    s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                    r1 = _die(x, u_agi1)
-                    if r0 != r1:
-                        lead = 0 if r0 > r1 else 1
-                        break
+        s0, s1, s2, s3, lead = _lead(s0, s1, s2, s3, agi0, agi1, u_agi0, u_agi1, agility_rule,
+                                     small)  # fmt: skip
         finish = max_rounds
         loser = -1
         dead = False
@@ -355,55 +420,9 @@ def _trials(chunk, first, n_trials, opts, rank_col, colour_tab, values, tab_late
                 if loser >= 0:
                     finish = r
                     break
-        if colour >= 0:
-            cat_rolls[loser, colour] += 1
-        result = UNRESOLVED if loser < 0 else (side1 if loser == 0 else side0)
-        out0 = finish if loser == 0 else 0
-        out1 = finish if loser == 1 else 0
-        death0 = finish if loser == 0 and dead else 0
-        death1 = finish if loser == 1 and dead else 0
-        unc0 = down if loser == 0 and not dead else 0
-        unc1 = down if loser == 1 and not dead else 0
-        dy0 = bleeding if loser == 0 and not dead else 0
-        dy1 = bleeding if loser == 1 and not dead else 0
-        if accumulate:
-            kk = outcome_index(result, n_sides)
-            outcome_counts[kk] += 1
-            end_hist[kk, finish] += 1
-            out_hist[0, out0] += 1
-            out_hist[1, out1] += 1
-            death_hist[0, death0] += 1
-            death_hist[1, death1] += 1
-            sums[0, 0] += dealt0
-            sums[0, 1] += dealt0 * dealt0
-            sums[0, 2] += dealt1
-            sums[0, 3] += dealt1 * dealt1
-            sums[0, 4] += att0
-            sums[0, 5] += land0
-            sums[0, 6] += unc0
-            sums[0, 7] += dy0
-            sums[1, 0] += dealt1
-            sums[1, 1] += dealt1 * dealt1
-            sums[1, 2] += dealt0
-            sums[1, 3] += dealt0 * dealt0
-            sums[1, 4] += att1
-            sums[1, 5] += land1
-            sums[1, 6] += unc1
-            sums[1, 7] += dy1
-            continue
-        winner[j] = result
-        end_slot[j] = finish
-        out_slot[j, 0], out_slot[j, 1] = out0, out1
-        death_slot[j, 0], death_slot[j, 1] = death0, death1
-        dealt[j, 0], dealt[j, 1] = dealt0, dealt1
-        taken[j, 0], taken[j, 1] = dealt1, dealt0
-        attacks[j, 0], attacks[j, 1] = att0, att1
-        landed[j, 0], landed[j, 1] = land0, land1
-        unconscious[j, 0], unconscious[j, 1] = unc0, unc1
-        dying[j, 0], dying[j, 1] = dy0, dy1
-        broken[j, 0], broken[j, 1] = 0, 0
-        severed[j, 0], severed[j, 1] = 0, 0
-
+        _record(j, loser, dead, down, bleeding, colour, finish, dealt0, dealt1, att0, att1,
+                land0, land1, side0, side1, n_sides, accumulate, shared, counters, tally,
+                cat_rolls)  # fmt: skip
 
 @jit
 def run_chunk(chunk, first, n_trials, plan, duel, shared, counters, cat_colours, cat_rolls,
