@@ -22,9 +22,10 @@ identity of each function and never match in the next process.
 
 Fuzion's general trial loop, the one big function a first run waits for, is compiled by a lean
 pipeline (:data:`LEAN`), and a kernel's hot helpers are inlined by numba or by LLVM
-(:data:`INLINE`), whichever measured better for that kernel. Two of numba's passes whose time
-grows with the square of a function's size, the inliner's copy and the SSA reconstruction, run
-here in a form that makes the same IR sooner (:mod:`fuzion_sim._numba_passes`).
+(:data:`INLINE`), whichever measured better for that kernel. Three of numba's passes whose time
+grows with the square of a function's size, the inliner's copy, the SSA reconstruction and the
+live-variable analysis, run here in a form that makes the same result sooner
+(:mod:`fuzion_sim._numba_passes`).
 """
 
 from __future__ import annotations

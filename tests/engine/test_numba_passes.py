@@ -1,5 +1,6 @@
-"""The faster forms of numba's inliner copy and SSA reconstruction (``fuzion_sim._numba_passes``)
-make the IR numba's own make, on small functions and on the package's own trial loops."""
+"""The faster forms of numba's inliner copy, SSA reconstruction and live-variable analysis
+(``fuzion_sim._numba_passes``) make what numba's own make, on a small function and on the
+package's own trial loops."""
 
 from __future__ import annotations
 
@@ -39,9 +40,13 @@ def _statements(blocks) -> set[int]:
 
 
 def test_the_passes_are_installed():
+    from numba.core import analysis, ir_utils
+
     assert isinstance(inline_closurecall.copy, _numba_passes._InlinerCopy)
     assert ssa._run_ssa is _numba_passes._run_ssa
     assert ssa._run_block_rewrite is _numba_passes._run_block_rewrite
+    assert analysis.compute_live_map is ir_utils.compute_live_map is (
+        _numba_passes.compute_live_map)
 
 
 def test_the_inliner_copies_a_helpers_variable_table_once():
@@ -107,3 +112,31 @@ def test_ssa_reconstruction_with_a_block_left_out_differs(monkeypatch):
     numba_ir = _ssa(_numba_passes._NUMBA_RUN_SSA, _helper)
     monkeypatch.setattr(_numba_passes, "_names", lambda block: set())
     assert _ssa(_numba_passes._run_ssa, _helper) != numba_ir
+
+
+def _live(compute, func, drop_use=False) -> dict:
+    """``compute``'s live map of ``func``'s blocks, as numba's passes ask for it."""
+    from numba.core.analysis import compute_cfg_from_blocks, compute_use_defs
+
+    blocks = run_frontend(func).blocks
+    usedefs = compute_use_defs(blocks)
+    uses = {label: set(names) for label, names in usedefs.usemap.items()}
+    if drop_use:  # the control: one use less somewhere
+        label = next(label for label, names in uses.items() if names)
+        uses[label].pop()
+    return compute(compute_cfg_from_blocks(blocks), blocks, uses, usedefs.defmap)
+
+
+@pytest.mark.parametrize("name", ["helper", "general", "squad", "colour duel"])
+def test_live_variables_are_numbas(name):
+    """The variables alive at each block's entry are the sets numba's own fixed point finds."""
+    func = _helper if name == "helper" else _trial_loops()[name]
+    ours = _live(_numba_passes.compute_live_map, func)
+    assert ours == _live(_numba_passes._NUMBA_LIVE_MAP, func)
+    assert sum(map(len, ours.values())) > 0
+
+
+def test_live_variables_see_a_use_less():
+    """The control: the comparison above sees a map made from one use less."""
+    numba_map = _live(_numba_passes._NUMBA_LIVE_MAP, _helper)
+    assert _live(_numba_passes.compute_live_map, _helper, drop_use=True) != numba_map
