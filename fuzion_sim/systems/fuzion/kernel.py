@@ -1515,7 +1515,7 @@ MOTION_ROOMS = ("missiles", "motion", "drives", "dogfights")
 #: with a scene, hazards, jumps, several weapons or the gate, the ground's (every room but a
 #: vehicle's); a fight with vehicles none of which is driven, fires a missile or dogfights, the
 #: vehicles' (every room but :data:`MOTION_ROOMS`); any other fight the one with every room.
-#: Cold, on the reference machine: about 27, 46, 56 and 81 s of CPU
+#: Cold, on the reference machine: about 25, 45, 51 and 78 s of CPU
 #: (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
