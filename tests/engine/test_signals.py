@@ -75,3 +75,33 @@ def test_other_errors_and_unraisables_pass_through(monkeypatch):
     with _signals.kept():
         pass
     assert sys.unraisablehook == ignored.append
+
+
+def test_a_run_whose_compile_loses_the_interrupt_ends_as_interrupted(monkeypatch):
+    """The run's compile is inside ``kept``: numba failing after a lost interrupt is the
+    interrupt, before any trial ran."""
+    from conftest import SCENARIOS
+
+    import fuzion_sim as fz
+    from fuzion_sim.engine import runner
+    from fuzion_sim.errors import Interrupted
+
+    def compiling(*args, **kwargs):
+        _compile(0.0, then=RuntimeError("no compiled object yet"))
+
+    monkeypatch.setattr(runner, "chunk_result", compiling)
+    with pytest.raises(Interrupted) as err:
+        fz.simulate(SCENARIOS / "benchmark-duel.yaml", trials=1000, threads=1, progress=False)
+    assert err.value.trials == 0
+
+
+def test_a_replay_whose_compile_loses_the_interrupt_raises_it(monkeypatch):
+    from conftest import SCENARIOS
+
+    import fuzion_sim as fz
+    from fuzion_sim.systems import get_system
+
+    system = type(get_system("fuzion"))
+    monkeypatch.setattr(system, "replay", lambda *args: _compile(0.0, then=RuntimeError("x")))
+    with pytest.raises(KeyboardInterrupt):
+        fz.replay(SCENARIOS / "benchmark-duel.yaml", 0)
