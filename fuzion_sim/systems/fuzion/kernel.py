@@ -178,7 +178,7 @@ from .features.missiles.room import ENGAGEMENTS_PER_ACTION, Missiles, MState, ev
 from .features.motion.build import MF_ALT, MF_HEIGHT, MI_LOCO, MI_MOVE, MI_SKILL, MI_SPEED
 from .features.motion.room import Motion, bump, control_turn, drive
 from .features.motion.room import reset_trial as motion_reset
-from .features.scene.room import Impacts, jump, reset_trial
+from .features.scene.room import Impacts, bump_on_foot, jump, reset_trial
 from .features.scene.terrain import has_terrain
 from .features.vehicles.room import Mecha, Vehicles, VState, carry_crew, crew_fate
 from .gate import gate, gated
@@ -225,6 +225,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
     the branches on them before it types anything, so a room left out costs neither compile
     time nor a branch in the trial loop)."""
     attack_odds, blast, strike = attack_rooms(vehicles or suits, vehicles, scene, mecha_range)
+    move_on = bump if vehicles else bump_on_foot  # on foot: no vehicle's path compiled in
     variant = "".join("1" if f else "0" for f in (
         vehicles, suits, mecha_range, missiles, scene, ground, hazards, motion, jumps, drives,
         dogfights, arsenal, gate_on, area, extra_attacks))  # fmt: skip
@@ -1159,12 +1160,11 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                             ):
                                 if vclass[a] > 0:
                                     hd[a] = np.arctan2(py[a] - oy, px[a] - ox)  # it faces its way
-                                # a vehicle's crew go with it and an obstacle in its way is a
-                                # crash; on foot a wall stops it (M-10) and rough ground slows it
-                                # (VA-51; motion.bump, one call); with no scene a vehicle's
-                                # crew only go with it
+                                # a vehicle's crew go with it, an obstacle in its way a crash; on
+                                # foot a wall stops it (M-10), rough ground slows it (VA-51): one
+                                # call (``move_on``); with no scene a crew only go with it
                                 if scene or (ground and vclass[a] == 0):
-                                    s0, s1, s2, s3, ne, sides_left = bump(
+                                    s0, s1, s2, s3, ne, sides_left = move_on(
                                         a, ox, oy, move_step(a, action, run_m, sprint_m), action,
                                         tgt, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
                                         standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
@@ -1510,16 +1510,18 @@ ALWAYS = ("area", "extra_attacks")
 VEHICLE_ROOMS = ("vehicles", "suits", "mecha_range", "missiles", "motion", "drives", "dogfights")
 #: The rooms of a vehicle its tactics drive, a missile and a dogfight: the biggest rooms.
 MOTION_ROOMS = ("missiles", "motion", "drives", "dogfights")
+#: The rooms of the ground a fight is on: a scene's obstacles, drops and terrain, hazards, jumps.
+SCENE_ROOMS = ("scene", "ground", "hazards", "jumps")
 #: The kernels compiled today, each the whole trial loop once more (a first run waits for one):
 #: a fight with no room but :data:`ALWAYS` (most of them) gets the people's; a fight on foot
 #: with a scene, hazards, jumps, several weapons or the gate, the ground's (every room but a
-#: vehicle's); a fight with vehicles none of which is driven, fires a missile or dogfights, the
-#: vehicles' (every room but :data:`MOTION_ROOMS`); any other fight the one with every room.
-#: Cold, on the reference machine: about 25, 45, 51 and 78 s of CPU
-#: (``benchmarks/cold_start.py``).
+#: vehicle's); a fight with vehicles on open ground none of which is driven, fires a missile or
+#: dogfights, the vehicles' (every room but :data:`MOTION_ROOMS` and :data:`SCENE_ROOMS`); any
+#: other fight the one with every room. Cold, on the reference machine: about 25, 40, 42 and
+#: 78 s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
-VEHICLES = Features(*(name not in MOTION_ROOMS for name in Features._fields))
+VEHICLES = Features(*(name not in MOTION_ROOMS + SCENE_ROOMS for name in Features._fields))
 EVERY_ROOM = Features(*(True for _ in Features._fields))
 #: The compiled sets, smallest first, and how ``describe`` names each.
 SETS = {PEOPLE: "", GROUND: " with the rooms on foot", VEHICLES: " with the vehicles' rooms",

@@ -97,12 +97,17 @@ def _path(name: str) -> Path:
     ("tank-example", ("vehicles",), "vehicles"),
     ("helicopter-vs-armoured-car", ("vehicles", "arsenal", "gate"), "vehicles"),
     ("burning-building", ("hazards",), "ground"),
+    ("tank-example+mud", ("vehicles", "scene", "ground"), "every"),
 ])  # fmt: skip
 def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     """A fight gets the smallest compiled set that holds its rooms: the people's, the ground's
-    (every room but a vehicle's), the vehicles' (every room but motion, missiles and dogfights)
-    or every room."""
-    f = run.features(run.compile_scenario(load_scenario(_path(name)), kernel="general").arrays)
+    (every room but a vehicle's), the vehicles' (every room but a scene's, hazards, jumps,
+    motion, missiles and dogfights) or every room (``+mud``: the tank on a muddy field)."""
+    name, _, mud = name.partition("+")
+    field = [{"name": "Mud", "kind": "rough", "at": [-50, -50], "size": [100, 100]}]
+    overrides = [("terrain", field)] if mud else []
+    scenario = load_scenario(_path(name), overrides=overrides)
+    f = run.features(run.compile_scenario(scenario, kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
     sets = dict(zip(("people", "ground", "vehicles", "every"), kernel.SETS, strict=True))
     assert kernel.compiled_set(f) == sets[compiled]
@@ -121,8 +126,8 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
 def test_a_smaller_set_gives_the_numbers_of_the_one_with_every_room(name, rooms, monkeypatch):
     """Each smaller compiled set against the set with every room, trial by trial, on the
     shipped fights it takes: the people's, the ground's (every room but a vehicle's) and the
-    vehicles' (every room but motion, missiles and dogfights). The control: another seed gives
-    other numbers, so equal arrays are no accident."""
+    vehicles' (every room but a scene's, hazards, jumps, motion, missiles and dogfights). The
+    control: another seed gives other numbers, so equal arrays are no accident."""
     plan = run.compile_scenario(load_scenario(_path(name)), kernel="general")
     assert kernel.compiled_set(run.features(plan.arrays)) == rooms
     outs = []

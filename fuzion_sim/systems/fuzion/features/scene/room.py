@@ -261,6 +261,16 @@ def _cut_move(c, ox, oy, dx, dy, t, metres, wh, w_range, log, events, ne):
             events[last, EV_Y] = np.int64(wh.py[c] * 100.0)
 
 
+@jit(inline="always")
+def bump_on_foot(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
+                 standing, sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
+    """``motion.room.bump`` where nobody is in a vehicle: its first step, :func:`on_ground`
+    (the same arguments and results), so that a kernel without vehicles compiles none of the
+    vehicle's path."""
+    ne = on_ground(c, ox, oy, step, im, wh, wp.range, action, goal, log, events, ne, now)
+    return s0, s1, s2, s3, ne, sides_left
+
+
 @jit(**INNER)
 def on_ground(c, ox, oy, budget, im, wh, w_range, action, goal, log, events, ne, now):
     """``c`` went on foot from ``(ox, oy)`` to where it is now, with ``budget`` metres of
