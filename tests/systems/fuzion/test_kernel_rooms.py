@@ -98,14 +98,20 @@ def _path(name: str) -> Path:
     ("helicopter-vs-armoured-car", ("vehicles", "arsenal", "gate"), "vehicles"),
     ("burning-building", ("hazards",), "ground"),
     ("tank-example+mud", ("vehicles", "scene", "ground"), "every"),
+    ("tank-example+blast", ("vehicles", "area"), "every"),
 ])  # fmt: skip
 def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     """A fight gets the smallest compiled set that holds its rooms: the people's, the ground's
-    (every room but a vehicle's), the vehicles' (every room but a scene's, hazards, jumps,
-    motion, missiles and dogfights) or every room (``+mud``: the tank on a muddy field)."""
-    name, _, mud = name.partition("+")
-    field = [{"name": "Mud", "kind": "rough", "at": [-50, -50], "size": [100, 100]}]
-    overrides = [("terrain", field)] if mud else []
+    (every room but a vehicle's), the vehicles' (vehicles at rest on open ground, several
+    weapons and the gate) or every room (the tank on a muddy field, or against a launcher
+    whose rocket has an area)."""
+    name, _, extra = name.partition("+")
+    overrides = {
+        "": [],
+        "mud": [("terrain", [{"name": "Mud", "kind": "rough", "at": [-50, -50],
+                              "size": [100, 100]}])],
+        "blast": [("sides.infantry[0].weapon.area", {"per": "die", "radius": 1})],
+    }[extra]  # fmt: skip
     scenario = load_scenario(_path(name), overrides=overrides)
     f = run.features(run.compile_scenario(scenario, kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
@@ -126,8 +132,8 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
 def test_a_smaller_set_gives_the_numbers_of_the_one_with_every_room(name, rooms, monkeypatch):
     """Each smaller compiled set against the set with every room, trial by trial, on the
     shipped fights it takes: the people's, the ground's (every room but a vehicle's) and the
-    vehicles' (every room but a scene's, hazards, jumps, motion, missiles and dogfights). The
-    control: another seed gives other numbers, so equal arrays are no accident."""
+    vehicles' (vehicles at rest on open ground, several weapons and the gate). The control:
+    another seed gives other numbers, so equal arrays are no accident."""
     plan = run.compile_scenario(load_scenario(_path(name)), kernel="general")
     assert kernel.compiled_set(run.features(plan.arrays)) == rooms
     outs = []
