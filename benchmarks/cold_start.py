@@ -10,9 +10,9 @@ by a fight with a vehicle its tactics drive, a missile or a dogfight; no shipped
 every room at once.
 
 ``make bench`` (full) measures :data:`SCENARIOS`: the flagship duel, the squad kernel, each
-compiled set of Fuzion's general kernel (the people's, ``squad-4v4.yaml``; on foot,
-``vehicles/brick-through-a-wall.yaml``; vehicles, ``vehicles/tank-example.yaml``; every room,
-``vehicles/car-chase-with-ramming.yaml``),
+compiled set of Fuzion's general kernel (the people's, ``squad-4v4.yaml``; a scene,
+``vehicles/brick-through-a-wall.yaml``; on foot, ``pushing-brawl.yaml``; vehicles,
+``vehicles/tank-example.yaml``; every room, ``vehicles/car-chase-with-ramming.yaml``),
 the colour 10 v 10 and a FUDGE duel. ``--all`` measures every shipped scenario instead (about
 30 minutes on 2 cores)::
 
@@ -36,7 +36,8 @@ SCENARIOS = {
     "flagship duel": "scenarios/marshal-vs-outlaw.yaml",
     "squad kernel": "scenarios/bench-squad-4v4.yaml",
     "people (general kernel)": "scenarios/squad-4v4.yaml",
-    "on foot (general kernel)": "scenarios/vehicles/brick-through-a-wall.yaml",
+    "a scene (general kernel)": "scenarios/vehicles/brick-through-a-wall.yaml",
+    "on foot (general kernel)": "scenarios/pushing-brawl.yaml",
     "vehicles (general kernel)": "scenarios/vehicles/tank-example.yaml",
     "every Fuzion room": "scenarios/vehicles/car-chase-with-ramming.yaml",
     "colour 10 v 10": "scenarios/colour/bench-squad-10v10.yaml",
