@@ -308,7 +308,7 @@ def integrity(tgt, left, unit, mc, hl, tl, now, s0, s1, s2, s3):
 @jit(**INNER)
 def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special,
                  wp, ar, sh, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2,
-                 s3, aspect, given=-1, kill_drop=0):  # fmt: skip
+                 s3, aspect, given, kill_drop):  # fmt: skip
     """The hits of one attack on vehicle ``tgt`` (``strike.strike`` has rolled it: ``hit``,
     ``n_hits`` bullets, the ``margin`` and the dice bits of the first): each hit rolls its
     damage dice as a person's would and meets the armour (chinks, F30: none when it beats the
@@ -323,8 +323,9 @@ def vehicle_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type,
     it is 0 or more (missiles, VA-26; an area's from its centre, VA-52), else the attacker's
     from the positions ``px``, ``py`` (all the vehicle rooms read of ``strike.Where``: a whole
     group at an out-of-line call site costs the hot loop, taken or not, PERFORMANCE-NOTES 17);
-    ``given`` (0 or more) is the damage an area already rolled for it, and
-    ``kill_drop`` the Kills its blast lost on the way (VA-52 ``area_kill_falloff``). Returns
+    ``given`` (0 or more; -1: none) is the damage an area already rolled for it, and
+    ``kill_drop`` the Kills its blast lost on the way (VA-52 ``area_kill_falloff``; both
+    passed by every caller, so the one compiled function serves both). Returns
     ``(state, damage rolled, event location (100 + vehicle location), Kills of the attack,
     structure lost, damage through, the pilot's Hits lost, Stun lost and damage through, -1 for
     none, the event count)``."""
@@ -468,7 +469,7 @@ def other_hits(a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, a
          p_through, ne) = vehicle_hits(
             a, tgt, form, hit, n_hits, margin, dice_bits, n_dice, dmg_type, armour, special, wp,
             ar, sh, hl, px, py, tl, dt, rl, vh, vs, mc, now, log, events, ne, s0, s1, s2, s3,
-            aspect,
+            aspect, np.int64(-1), np.int64(0),
         )  # fmt: skip
         return (s0, s1, s2, s3, raw, loc, att_kills, hits_lost, np.int64(0), through, p_hits,
                 p_stun, p_through, ne)  # fmt: skip
