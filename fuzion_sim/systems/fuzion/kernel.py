@@ -1503,8 +1503,8 @@ class Features(NamedTuple):
     extra_attacks: bool  #: F15 semi_auto_rof: a weapon without autofire shot more than once
 
 
-#: The rooms every compiled kernel but the vehicles' has: their code is small, and their own
-#: flags would double the kernels a test run compiles.
+#: The rooms of every compiled set but the scene's and the vehicles' (whose shipped fights have
+#: neither): their code is small, and their own flags would double the sets a test run compiles.
 ALWAYS = ("area", "extra_attacks")
 #: The rooms a vehicle brings: a fight without them compiles none of their code.
 VEHICLE_ROOMS = ("vehicles", "suits", "mecha_range", "missiles", "motion", "drives", "dogfights")
