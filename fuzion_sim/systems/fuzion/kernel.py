@@ -1510,12 +1510,12 @@ ALWAYS = ("area", "extra_attacks")
 VEHICLE_ROOMS = ("vehicles", "suits", "mecha_range", "missiles", "motion", "drives", "dogfights")
 #: The rooms of vehicles at rest on open ground, several weapons and the gate (an arc).
 AT_REST = ("vehicles", "suits", "mecha_range", "arsenal", "gate")
-#: The rooms of a scene on foot without hazards: obstacles, drops, terrain, jumps, several
-#: weapons and the gate (a wall that blocks a move).
-IN_A_SCENE = ("scene", "ground", "jumps", "arsenal", "gate")
+#: The rooms of a scene on foot without hazards: obstacles, drops, terrain, jumps and the gate
+#: (a wall that blocks a move or a shot).
+IN_A_SCENE = ("scene", "ground", "jumps", "gate")
 #: The kernels compiled today, each the whole trial loop once more (a first run waits for one):
 #: a fight with no room but :data:`ALWAYS` (most of them) gets the people's; a fight on foot
-#: in a scene, without hazards, an area weapon or extra shots, the scene's
+#: in a scene, without hazards, several weapons, an area weapon or extra shots, the scene's
 #: (:data:`IN_A_SCENE`); any other fight on foot with a scene, hazards, jumps, several weapons
 #: or the gate, the ground's (every room but a vehicle's); a fight with vehicles none of which
 #: is driven, fires a missile or dogfights, on open ground and without an area weapon or extra

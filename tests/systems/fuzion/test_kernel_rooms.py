@@ -103,10 +103,10 @@ def _path(name: str) -> Path:
 ])  # fmt: skip
 def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     """A fight gets the smallest compiled set that holds its rooms: the people's, the scene's
-    (on foot in a scene without hazards or an area weapon), the ground's (every room but a
-    vehicle's), the vehicles' (vehicles at rest on open ground, several weapons and the gate)
-    or every room (the tank on a muddy field, or against a launcher whose rocket has an
-    area)."""
+    (on foot in a scene without hazards, several weapons or an area weapon), the ground's
+    (every room but a vehicle's), the vehicles' (vehicles at rest on open ground, several
+    weapons and the gate) or every room (the tank on a muddy field, or against a launcher whose
+    rocket has an area)."""
     name, _, extra = name.partition("+")
     overrides = {
         "": [],
@@ -133,10 +133,10 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
 ])  # fmt: skip
 def test_a_smaller_set_gives_the_numbers_of_the_one_with_every_room(name, rooms, monkeypatch):
     """Each smaller compiled set against the set with every room, trial by trial, on the
-    shipped fights it takes: the people's, the scene's (on foot in a scene without hazards or
-    an area weapon), the ground's (every room but a vehicle's) and the vehicles' (vehicles at
-    rest on open ground, several weapons and the gate). The control: another seed gives other
-    numbers, so equal arrays are no accident."""
+    shipped fights it takes: the people's, the scene's (on foot in a scene without hazards,
+    several weapons or an area weapon), the ground's (every room but a vehicle's) and the
+    vehicles' (vehicles at rest on open ground, several weapons and the gate). The control:
+    another seed gives other numbers, so equal arrays are no accident."""
     plan = run.compile_scenario(load_scenario(_path(name)), kernel="general")
     assert kernel.compiled_set(run.features(plan.arrays)) == rooms
     outs = []
