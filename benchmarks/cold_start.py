@@ -18,6 +18,14 @@ the colour 10 v 10 and a FUDGE duel. ``--all`` measures every shipped scenario i
 
     .venv/bin/python benchmarks/cold_start.py
     .venv/bin/python benchmarks/cold_start.py --all --out benchmarks/results/cold-all.json
+
+A change's effect is smaller than a busy machine's drift (one tree's first run moved by 20 %
+within an hour), so ``--against REV`` runs each scenario ``--reps`` times on this tree and on
+``REV``'s (exported as ``general_ab.py`` does, into ``benchmarks/.ab/``), the two in turn, and
+prints each pair and the ratio of the medians::
+
+    .venv/bin/python benchmarks/cold_start.py --against HEAD~1 --reps 2 \
+        --scenario scenarios/vehicles/tank-example.yaml
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,13 +67,17 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def cold_run(scenario: str) -> dict:
-    """One cold first run of ``scenario`` (a path under the repository): its CPU and wall
-    seconds and peak RSS (MB). Raises ``RuntimeError`` when the run fails."""
-    cmd = [sys.executable, "-m", "fuzion_sim", "run", scenario, "--trials", "2000", "--json"]
+def cold_run(scenario: str, package: str = "fuzion_sim") -> dict:
+    """One cold first run of ``scenario`` (a path under the repository) by ``package`` (this
+    tree's, or a revision's exported under ``benchmarks/.ab/``): its CPU and wall seconds and
+    peak RSS (MB). Raises ``RuntimeError`` when the run fails."""
+    cmd = [sys.executable, "-m", package, "run", scenario, "--trials", "2000", "--json"]
     with tempfile.TemporaryDirectory(prefix="fuzion-cold-") as tmp:
         report = Path(tmp) / "rusage"
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "cache")}
+        if package != "fuzion_sim":
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE / ".ab"),
+                                                              env.get("PYTHONPATH")]))
         proc = subprocess.run([sys.executable, "-c", _LAUNCHER, str(report), *cmd],
                               capture_output=True, text=True, env=env, cwd=ROOT)  # fmt: skip
         fields = report.read_text().split() if report.exists() else ["-1", "0", "0", "0"]
@@ -81,13 +94,42 @@ def shipped() -> list[str]:
     return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "scenarios").rglob("*.yaml"))
 
 
+def paired(scenarios: list[str], rev: str, reps: int) -> list[dict]:
+    """Each scenario's first run ``reps`` times on this tree and on ``rev``'s, the two in turn:
+    a row each with both trees' CPU seconds and the ratio of their medians (this over rev)."""
+    from general_ab import export
+
+    other = export(rev)
+    rows = []
+    for scenario in scenarios:
+        this, then = [], []
+        for _ in range(reps):
+            this.append(cold_run(scenario)["cpu_s"])
+            then.append(cold_run(scenario, other)["cpu_s"])
+            print(f"{this[-1]:6.1f} s CPU here {then[-1]:6.1f} s at {rev}  {scenario}", flush=True)
+        ratio = statistics.median(this) / statistics.median(then)
+        print(f"{ratio:6.2f} of {rev}'s (medians)  {scenario}", flush=True)
+        rows.append({"scenario": scenario, "cpu_s": this, "against": rev, "against_cpu_s": then,
+                     "ratio": ratio})  # fmt: skip
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--all", action="store_true", help="every shipped scenario")
+    parser.add_argument("--scenario", action="append", help="this scenario (repeatable)")
+    parser.add_argument("--against", metavar="REV", help="pair each run with REV's, in turn")
+    parser.add_argument("--reps", type=int, default=2, help="pairs a scenario (--against; 2)")
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
     args = parser.parse_args(argv)
+    scenarios = args.scenario or (shipped() if args.all else list(SCENARIOS.values()))
+    if args.against:
+        rows = paired(scenarios, args.against, args.reps)
+        if args.out:
+            args.out.write_text(json.dumps(rows, indent=2))
+        return 0
     rows = []
-    for scenario in shipped() if args.all else SCENARIOS.values():
+    for scenario in scenarios:
         row = cold_run(scenario)
         rows.append(row)
         print(f"{row['cpu_s']:6.1f} s CPU {row['wall_s']:6.1f} s wall  bar {row['bar_s']:.0f}"
