@@ -165,8 +165,8 @@ class Fuzion(RuleSystem):
         from . import kernel, run
 
         rooms = kernel.compiled_set(run.features(plan.arrays))
-        return {kernel.PEOPLE: 27.0, kernel.SCENE: 38.0, kernel.GROUND: 42.0,
-                kernel.VEHICLES: 40.0}.get(rooms, 80.0)
+        return {kernel.PEOPLE: 27.0, kernel.SCENE: 33.0, kernel.GROUND: 42.0,
+                kernel.VEHICLES: 35.0}.get(rooms, 82.0)
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):
