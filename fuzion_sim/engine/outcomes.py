@@ -290,6 +290,21 @@ def outcome_index(result, n_sides):
     return result if result >= 0 else (n_sides if result == DRAW else n_sides + 1)
 
 
+@jit(inline="always")
+def tally_duel(result, n_sides, finish, out0, out1, death0, death1, outcome_counts, end_hist,
+               out_hist, death_hist):  # fmt: skip
+    """A streamed duel's outcome, end and each side's out and death time units into the
+    tally's histograms (``Tally``): the duel kernels of every system (their sums they keep
+    their own way)."""
+    k = outcome_index(result, n_sides)
+    outcome_counts[k] += 1
+    end_hist[k, finish] += 1
+    out_hist[0, out0] += 1
+    out_hist[1, out1] += 1
+    death_hist[0, death0] += 1
+    death_hist[1, death1] += 1
+
+
 @jit
 def _tally(
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, n_sides,

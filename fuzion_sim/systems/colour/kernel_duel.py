@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..._jit import INNER, jit
-from ...engine.outcomes import outcome_index
+from ...engine.outcomes import tally_duel
 from ...engine.rng import trial_seed, xoshiro_bits
 from .codes import (
     BLUE,
@@ -197,13 +197,8 @@ def _record(j, loser, dead, down, bleeding, colour, finish, dealt0, dealt1, att0
     dy0 = bleeding if loser == 0 and not dead else 0
     dy1 = bleeding if loser == 1 and not dead else 0
     if accumulate:
-        kk = outcome_index(result, n_sides)
-        outcome_counts[kk] += 1
-        end_hist[kk, finish] += 1
-        out_hist[0, out0] += 1
-        out_hist[1, out1] += 1
-        death_hist[0, death0] += 1
-        death_hist[1, death1] += 1
+        tally_duel(result, n_sides, finish, out0, out1, death0, death1,
+                   outcome_counts, end_hist, out_hist, death_hist)
         sums[0, 0] += dealt0
         sums[0, 1] += dealt0 * dealt0
         sums[0, 2] += dealt1

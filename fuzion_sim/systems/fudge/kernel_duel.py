@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...engine.outcomes import outcome_index
+from ...engine.outcomes import tally_duel
 from ...engine.rng import index32, trial_seed, xoshiro_bits
 from .codes import (
     L_DEAD,
@@ -181,13 +181,8 @@ def run_chunk(key, first, n_trials, n_sides, max_rounds, options, initiative, si
         wound_levels[0, lv0] += 1
         wound_levels[1, lv1] += 1
         if accumulate:
-            k = outcome_index(result, n_sides)
-            outcome_counts[k] += 1
-            end_hist[k, finish] += 1
-            out_hist[0, out0] += 1
-            out_hist[1, out1] += 1
-            death_hist[0, death0] += 1
-            death_hist[1, death1] += 1
+            tally_duel(result, n_sides, finish, out0, out1, death0, death1,
+                       outcome_counts, end_hist, out_hist, death_hist)
             sum_dealt0 += dealt0
             sum_dealt1 += dealt1
             sq_dealt0 += dealt0 * dealt0

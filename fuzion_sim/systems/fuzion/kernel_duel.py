@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
-from ...engine.outcomes import outcome_index
+from ...engine.outcomes import tally_duel
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from .codes import (
     DRAW,
@@ -634,13 +634,8 @@ def _kernel(name, doc, with_locs, with_auto, with_moves, with_area):
             taken0 = dealt1 - self1 + self0
             taken1 = dealt0 - self0 + self1
             if accumulate:  # the histograms here, the sums in scalars until the chunk ends
-                k = outcome_index(result, n_sides)
-                outcome_counts[k] += 1
-                end_hist[k, finish] += 1
-                out_hist[0, out0] += 1
-                out_hist[1, out1] += 1
-                death_hist[0, death0] += 1
-                death_hist[1, death1] += 1
+                tally_duel(result, n_sides, finish, out0, out1, death0, death1,
+                           outcome_counts, end_hist, out_hist, death_hist)
                 sum_dealt0 += dealt0
                 sum_dealt1 += dealt1
                 sq_dealt0 += dealt0 * dealt0
