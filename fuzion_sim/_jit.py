@@ -44,7 +44,7 @@ from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
 from numba.core.typed_passes import IRLegalization, NopythonRewrites
 
-from . import _numba_passes  # noqa: F401  (installs the faster passes)
+from . import _numba_linking, _numba_passes  # noqa: F401  (install the faster builds and passes)
 
 __all__ = ["INLINE", "INNER", "LEAN", "jit"]
 
