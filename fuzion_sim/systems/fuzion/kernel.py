@@ -1521,7 +1521,7 @@ IN_A_SCENE = ("scene", "ground", "jumps", "gate")
 #: is driven, fires a missile or dogfights, on open ground and without an area weapon or extra
 #: shots, the vehicles' (:data:`AT_REST`: an area weapon's blast on a vehicle alone took 5 s
 #: to compile); any other fight the one with every room. Cold, on the reference machine: about
-#: 25, 30, 39, 32 and 79 s of CPU (``benchmarks/cold_start.py``).
+#: 25, 30, 39, 32 and 67 s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 SCENE = Features(*(name in IN_A_SCENE for name in Features._fields))
 GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
