@@ -1513,23 +1513,28 @@ AT_REST = ("vehicles", "suits", "mecha_range", "arsenal", "gate")
 #: The rooms of a scene on foot without hazards: obstacles, drops, terrain, jumps and the gate
 #: (a wall that blocks a move or a shot).
 IN_A_SCENE = ("scene", "ground", "jumps", "gate")
+#: The rooms of hazards on open ground: zones, poison and pushing, with :data:`ALWAYS`.
+IN_THE_HAZARDS = ("hazards", *ALWAYS)
 #: The kernels compiled today, each the whole trial loop once more (a first run waits for one):
 #: a fight with no room but :data:`ALWAYS` (most of them) gets the people's; a fight on foot
+#: with hazards and no other room, the hazards' (:data:`IN_THE_HAZARDS`); a fight on foot
 #: in a scene, without hazards, several weapons, an area weapon or extra shots, the scene's
 #: (:data:`IN_A_SCENE`); any other fight on foot with a scene, hazards, jumps, several weapons
 #: or the gate, the ground's (every room but a vehicle's); a fight with vehicles none of which
 #: is driven, fires a missile or dogfights, on open ground and without an area weapon or extra
 #: shots, the vehicles' (:data:`AT_REST`: an area weapon's blast on a vehicle alone took 5 s
 #: to compile); any other fight the one with every room. Cold, on the reference machine: about
-#: 25, 30, 39, 32 and 67 s of CPU (``benchmarks/cold_start.py``).
+#: 25, 27, 30, 39, 32 and 67 s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
+HAZARDS = Features(*(name in IN_THE_HAZARDS for name in Features._fields))
 SCENE = Features(*(name in IN_A_SCENE for name in Features._fields))
 GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
 VEHICLES = Features(*(name in AT_REST for name in Features._fields))
 EVERY_ROOM = Features(*(True for _ in Features._fields))
 #: The compiled sets, smallest first, and how ``describe`` names each.
-SETS = {PEOPLE: "", SCENE: " with a scene's rooms", GROUND: " with the rooms on foot",
-        VEHICLES: " with the vehicles' rooms", EVERY_ROOM: " with every room"}  # fmt: skip
+SETS = {PEOPLE: "", HAZARDS: " with the hazards' rooms", SCENE: " with a scene's rooms",
+        GROUND: " with the rooms on foot", VEHICLES: " with the vehicles' rooms",
+        EVERY_ROOM: " with every room"}  # fmt: skip
 
 
 def compiled_set(f: Features) -> Features:

@@ -165,8 +165,8 @@ class Fuzion(RuleSystem):
         from . import kernel, run
 
         rooms = kernel.compiled_set(run.features(plan.arrays))
-        return {kernel.PEOPLE: 27.0, kernel.SCENE: 33.0, kernel.GROUND: 42.0,
-                kernel.VEHICLES: 35.0}.get(rooms, 70.0)
+        return {kernel.PEOPLE: 27.0, kernel.HAZARDS: 31.0, kernel.SCENE: 33.0,
+                kernel.GROUND: 42.0, kernel.VEHICLES: 35.0}.get(rooms, 70.0)
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):

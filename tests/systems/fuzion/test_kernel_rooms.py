@@ -35,7 +35,7 @@ def _inlined(tree: ast.Module) -> set[str]:
 
 
 @pytest.mark.parametrize("rooms", list(kernel.SETS),
-                         ids=["people", "scene", "ground", "vehicles", "every"])
+                         ids=["people", "hazards", "scene", "ground", "vehicles", "every"])
 def test_the_trial_loop_runs_without_reference_counting(rooms):
     run_chunk = kernel.kernel_for(rooms)
     assert kernel.trials_of(run_chunk).targetoptions.get("_nrt") is False
@@ -91,7 +91,7 @@ def _path(name: str) -> Path:
     ("grenade-into-a-room", ("area",), "people"),
     ("rooftop-fall", ("scene", "jumps"), "scene"),
     ("brick-through-a-wall", ("scene",), "scene"),
-    ("pushing-brawl", ("hazards",), "ground"),
+    ("pushing-brawl", ("hazards",), "hazards"),
     ("car-chase-with-ramming", ("vehicles", "motion", "drives"), "every"),
     ("jet-vs-missile-cluster", ("vehicles", "missiles"), "every"),
     ("giant-robot-duel", ("mecha_range",), "vehicles"),
@@ -102,7 +102,8 @@ def _path(name: str) -> Path:
     ("tank-example+blast", ("vehicles", "area"), "every"),
 ])  # fmt: skip
 def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
-    """A fight gets the smallest compiled set that holds its rooms: the people's, the scene's
+    """A fight gets the smallest compiled set that holds its rooms: the people's, the hazards'
+    (the people's and hazards on open ground), the scene's
     (on foot in a scene without hazards, several weapons or an area weapon), the ground's
     (every room but a vehicle's), the vehicles' (vehicles at rest on open ground, several
     weapons and the gate) or every room (the tank on a muddy field, or against a launcher whose
@@ -117,7 +118,8 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     scenario = load_scenario(_path(name), overrides=overrides)
     f = run.features(run.compile_scenario(scenario, kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
-    sets = dict(zip(("people", "scene", "ground", "vehicles", "every"), kernel.SETS, strict=True))
+    sets = dict(zip(("people", "hazards", "scene", "ground", "vehicles", "every"), kernel.SETS,
+                    strict=True))  # fmt: skip
     assert kernel.compiled_set(f) == sets[compiled]
     assert all(has or not needs for has, needs in zip(sets[compiled], f, strict=True))
 
@@ -127,15 +129,17 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
                                          "grenade-into-a-room", "burst-fire-duel")),
     *((name, kernel.SCENE) for name in ("brick-through-a-wall", "rooftop-fall",
                                         "brawler-across-the-mud")),
-    *((name, kernel.GROUND) for name in ("burning-building", "pushing-brawl")),
+    ("pushing-brawl", kernel.HAZARDS),
+    ("burning-building", kernel.GROUND),
     *((name, kernel.VEHICLES) for name in ("tank-example", "giant-robot-duel", "mecha-vs-infantry",
                                            "helicopter-vs-armoured-car", "rocket-vs-tank")),
 ])  # fmt: skip
 def test_a_smaller_set_gives_the_numbers_of_the_one_with_every_room(name, rooms, monkeypatch):
     """Each smaller compiled set against the set with every room, trial by trial, on the
-    shipped fights it takes: the people's, the scene's (on foot in a scene without hazards,
-    several weapons or an area weapon), the ground's (every room but a vehicle's) and the
-    vehicles' (vehicles at rest on open ground, several weapons and the gate). The control:
+    shipped fights it takes: the people's, the hazards', the scene's (on foot in a scene
+    without hazards, several weapons or an area weapon), the ground's (every room but a
+    vehicle's) and the vehicles' (vehicles at rest on open ground, several weapons and the
+    gate). The control:
     another seed gives other numbers, so equal arrays are no accident."""
     plan = run.compile_scenario(load_scenario(_path(name)), kernel="general")
     assert kernel.compiled_set(run.features(plan.arrays)) == rooms
