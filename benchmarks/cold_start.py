@@ -11,7 +11,8 @@ every room at once.
 
 ``make bench`` (full) measures :data:`SCENARIOS`: the flagship duel, the squad kernel, each
 compiled set of Fuzion's general kernel (the people's, ``squad-4v4.yaml``; a scene,
-``vehicles/brick-through-a-wall.yaml``; on foot, ``pushing-brawl.yaml``; vehicles,
+``vehicles/brick-through-a-wall.yaml``; hazards, ``pushing-brawl.yaml``; on foot,
+``vehicles/burning-building.yaml``; vehicles,
 ``vehicles/tank-example.yaml``; every room, ``vehicles/car-chase-with-ramming.yaml``),
 the colour 10 v 10 and a FUDGE duel. ``--all`` measures every shipped scenario instead (about
 30 minutes on 2 cores)::
@@ -46,7 +47,8 @@ SCENARIOS = {
     "squad kernel": "scenarios/bench-squad-4v4.yaml",
     "people (general kernel)": "scenarios/squad-4v4.yaml",
     "a scene (general kernel)": "scenarios/vehicles/brick-through-a-wall.yaml",
-    "on foot (general kernel)": "scenarios/pushing-brawl.yaml",
+    "hazards (general kernel)": "scenarios/pushing-brawl.yaml",
+    "on foot (general kernel)": "scenarios/vehicles/burning-building.yaml",
     "vehicles (general kernel)": "scenarios/vehicles/tank-example.yaml",
     "every Fuzion room": "scenarios/vehicles/car-chase-with-ramming.yaml",
     "colour 10 v 10": "scenarios/colour/bench-squad-10v10.yaml",

@@ -1524,7 +1524,7 @@ IN_THE_HAZARDS = ("hazards", *ALWAYS)
 #: is driven, fires a missile or dogfights, on open ground and without an area weapon or extra
 #: shots, the vehicles' (:data:`AT_REST`: an area weapon's blast on a vehicle alone took 5 s
 #: to compile); any other fight the one with every room. Cold, on the reference machine: about
-#: 25, 27, 30, 39, 32 and 67 s of CPU (``benchmarks/cold_start.py``).
+#: 25, 29, 30, 39, 32 and 67 s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 HAZARDS = Features(*(name in IN_THE_HAZARDS for name in Features._fields))
 SCENE = Features(*(name in IN_A_SCENE for name in Features._fields))
