@@ -50,11 +50,13 @@ _BY_CALLER = tuple(_mangled(f"{_PACKAGE}.{m}") for m in OPTIMISED_BY_CALLER)
 #: The prefixes of numba's entry points from Python: its wrapper, and a C callback's.
 _ENTRY = ("_ZN7cpython", "cfunc.")
 
-_NUMBA_OPTIMIZE_FINAL = codegen.CPUCodeLibrary._optimize_final_module
-_NUMBA_FINALIZE_FINAL = codegen.CPUCodeLibrary._finalize_final_module
-_NUMBA_POINTER = codegen.JITCodeLibrary.get_pointer_to_function
-_NUMBA_SERIALIZE = codegen.CPUCodeLibrary.serialize_using_object_code
-_NUMBA_SET_ENV = codegen.JITCPUCodegen.set_env
+#: numba's own methods this module stands in for (``None`` where a numba lacks one: then none
+#: is replaced, and the package builds as numba builds, slower to compile but the same).
+_NUMBA_OPTIMIZE_FINAL = getattr(codegen.CPUCodeLibrary, "_optimize_final_module", None)
+_NUMBA_FINALIZE_FINAL = getattr(codegen.CPUCodeLibrary, "_finalize_final_module", None)
+_NUMBA_POINTER = getattr(codegen.JITCodeLibrary, "get_pointer_to_function", None)
+_NUMBA_SERIALIZE = getattr(codegen.CPUCodeLibrary, "serialize_using_object_code", None)
+_NUMBA_SET_ENV = getattr(codegen.JITCPUCodegen, "set_env", None)
 
 
 def _own(library) -> list[str]:
@@ -132,8 +134,10 @@ def set_env(self, env_name, env):
         _NUMBA_SET_ENV(self, env_name, env)
 
 
-codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
-codegen.CPUCodeLibrary._finalize_final_module = _finalize_final_module
-codegen.JITCodeLibrary.get_pointer_to_function = get_pointer_to_function
-codegen.CPUCodeLibrary.serialize_using_object_code = serialize_using_object_code
-codegen.JITCPUCodegen.set_env = set_env
+if None not in (_NUMBA_OPTIMIZE_FINAL, _NUMBA_FINALIZE_FINAL, _NUMBA_POINTER, _NUMBA_SERIALIZE,
+                _NUMBA_SET_ENV):  # fmt: skip
+    codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
+    codegen.CPUCodeLibrary._finalize_final_module = _finalize_final_module
+    codegen.JITCodeLibrary.get_pointer_to_function = get_pointer_to_function
+    codegen.CPUCodeLibrary.serialize_using_object_code = serialize_using_object_code
+    codegen.JITCPUCodegen.set_env = set_env
