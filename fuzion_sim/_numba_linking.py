@@ -21,8 +21,8 @@ Every other library (a kernel, a helper a test calls, ``_jit.INLINE``, numba's o
 built as numba builds it. A kernel now links its rooms' IR as the optimiser left it rather than
 as the machine code left it, so its machine code differs: the numbers of every shipped scenario
 are the same (``tests/systems/test_fixed_numbers.py``), the first run of the fight with every
-Fuzion room is about a sixth shorter, and the kernels run as fast or faster (PERFORMANCE-NOTES
-lesson 50). Importing this module installs it (``fuzion_sim._jit`` imports it).
+Fuzion room is about a sixth shorter, and the kernels run within a point or two of before or
+faster (PERFORMANCE-NOTES lesson 50). Importing this module installs it (``fuzion_sim._jit`` imports it).
 """
 
 from __future__ import annotations
