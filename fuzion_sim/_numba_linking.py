@@ -22,7 +22,8 @@ built as numba builds it. A kernel now links its rooms' IR as the optimiser left
 as the machine code left it, so its machine code differs: the numbers of every shipped scenario
 are the same (``tests/systems/test_fixed_numbers.py``), the first run of the fight with every
 Fuzion room is about a sixth shorter, and the kernels run within a point or two of before or
-faster (PERFORMANCE-NOTES lesson 50). Importing this module installs it (``fuzion_sim._jit`` imports it).
+faster (PERFORMANCE-NOTES lesson 50). Importing this module installs it (``fuzion_sim._jit``
+imports it).
 """
 
 from __future__ import annotations
