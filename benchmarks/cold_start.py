@@ -14,7 +14,8 @@ compiled set of Fuzion's general kernel (the people's, ``squad-4v4.yaml``; a sce
 ``vehicles/brick-through-a-wall.yaml``; hazards, ``pushing-brawl.yaml``; on foot,
 ``vehicles/burning-building.yaml``; vehicles,
 ``vehicles/tank-example.yaml``; every room, ``vehicles/car-chase-with-ramming.yaml``),
-the colour 10 v 10 and a FUDGE duel. ``--all`` measures every shipped scenario instead (about
+the colour 10 v 10, colour's general kernel (``colour/grapple.yaml``) and a FUDGE duel.
+``--all`` measures every shipped scenario instead (about
 30 minutes on 2 cores)::
 
     .venv/bin/python benchmarks/cold_start.py
@@ -52,6 +53,7 @@ SCENARIOS = {
     "vehicles (general kernel)": "scenarios/vehicles/tank-example.yaml",
     "every Fuzion room": "scenarios/vehicles/car-chase-with-ramming.yaml",
     "colour 10 v 10": "scenarios/colour/bench-squad-10v10.yaml",
+    "colour general kernel": "scenarios/colour/grapple.yaml",
     "FUDGE duel": "scenarios/fudge/dynamite.yaml",
 }
 #: CPU seconds a first run may take; the scenario with every room has its own bar.

@@ -12,10 +12,11 @@ callback) is a room nothing outside jitted code can call, so its library here
 - makes no machine code unless something asks for an address in it (then it does, as numba
   would have), and is cached as its IR (numba's ``bitcode`` form) instead of machine code and
   IR;
-- where it is a room of Fuzion's optional rule families (:data:`OPTIMISED_BY_CALLER`), skips
-  its module passes too: its callers' module passes optimise it with them, after inlining, as
-  they optimise every callee. The other rooms keep theirs: a trial loop calling the hot path's
-  rooms (an attack's form, its wounds) ran 2 % slower when they came to it unoptimised.
+- where it is a room of Fuzion's optional rule families or colour's ``turn``
+  (:data:`OPTIMISED_BY_CALLER`), skips its module passes too: its callers' module passes
+  optimise it with them, after inlining, as they optimise every callee. The other rooms keep
+  theirs: a trial loop calling the hot path's rooms (an attack's form, its wounds) ran 2 %
+  slower when they came to it unoptimised.
 
 Every other library (a kernel, a helper a test calls, ``_jit.INLINE``, numba's own runtime) is
 built as numba builds it. A kernel now links its rooms' IR as the optimiser left it rather than
@@ -35,9 +36,10 @@ from numba.core import codegen
 _PACKAGE = __name__.split(".")[0]
 #: The modules (under the package) whose rooms their callers alone optimise: Fuzion's optional
 #: rule families, called out of line behind a flag and nested several calls deep (a vehicle's
-#: drive calls its ram, which calls its path). The other rooms are the hot path's (an attack's
-#: form, its wounds): optimised on their own first, the trial loops that call them run faster.
-OPTIMISED_BY_CALLER = ("systems.fuzion.features",)
+#: drive calls its ram, which calls its path), and colour's ``kernel.turn``, which its trial
+#: loops inline (LLVM's ``alwaysinline``). The other rooms are the hot path's (an attack's form,
+#: its wounds): optimised on their own first, the trial loops that call them run faster.
+OPTIMISED_BY_CALLER = ("systems.fuzion.features", "systems.colour.kernel")
 
 
 def _mangled(dotted: str) -> str:
