@@ -12,11 +12,11 @@ callback) is a room nothing outside jitted code can call, so its library here
 - makes no machine code unless something asks for an address in it (then it does, as numba
   would have), and is cached as its IR (numba's ``bitcode`` form) instead of machine code and
   IR;
-- where it is a room of Fuzion's optional rule families or colour's ``turn``
-  (:data:`OPTIMISED_BY_CALLER`), skips its module passes too: its callers' module passes
-  optimise it with them, after inlining, as they optimise every callee. The other rooms keep
-  theirs: a trial loop calling the hot path's rooms (an attack's form, its wounds) ran 2 %
-  slower when they came to it unoptimised.
+- where it is a room of Fuzion's optional rule families (:data:`OPTIMISED_BY_CALLER`) or a
+  room its callers inline in LLVM (``alwaysinline``, colour's ``turn``), skips its module passes
+  too: its callers' module passes optimise it with them, after inlining, as they optimise every
+  callee. The other rooms keep theirs: a trial loop calling the hot path's rooms (an attack's
+  form, its wounds) ran 2 % slower when they came to it unoptimised.
 
 Every other library (a kernel, a helper a test calls, ``_jit.INLINE``, numba's own runtime) is
 built as numba builds it. A kernel now links its rooms' IR as the optimiser left it rather than
@@ -36,10 +36,9 @@ from numba.core import codegen
 _PACKAGE = __name__.split(".")[0]
 #: The modules (under the package) whose rooms their callers alone optimise: Fuzion's optional
 #: rule families, called out of line behind a flag and nested several calls deep (a vehicle's
-#: drive calls its ram, which calls its path), and colour's ``kernel.turn``, which its trial
-#: loops inline (LLVM's ``alwaysinline``). The other rooms are the hot path's (an attack's form,
-#: its wounds): optimised on their own first, the trial loops that call them run faster.
-OPTIMISED_BY_CALLER = ("systems.fuzion.features", "systems.colour.kernel")
+#: drive calls its ram, which calls its path). The other rooms are the hot path's (an attack's
+#: form, its wounds): optimised on their own first, the trial loops that call them run faster.
+OPTIMISED_BY_CALLER = ("systems.fuzion.features",)
 
 
 def _mangled(dotted: str) -> str:
@@ -79,9 +78,14 @@ def linked_only(library) -> bool:
 
 
 def optimised_by_caller(library) -> bool:
-    """True when ``library`` is a room of :data:`OPTIMISED_BY_CALLER` kept as IR: its module
-    passes are left to its callers'."""
-    return linked_only(library) and all(n.startswith(_BY_CALLER) for n in _own(library))
+    """True when ``library`` is a room kept as IR whose module passes are left to its callers':
+    a room of :data:`OPTIMISED_BY_CALLER`, or one its callers inline in LLVM (``alwaysinline``:
+    only the inlined copies run)."""
+    if not linked_only(library):
+        return False
+    functions = [library._final_module.get_function(name) for name in _own(library)]
+    return all(f.name.startswith(_BY_CALLER) or b"alwaysinline" in f.attributes
+               for f in functions)  # fmt: skip
 
 
 def _optimize_final_module(self):

@@ -65,10 +65,12 @@ def test_a_room_is_kept_as_ir_and_its_caller_runs_it():
     assert room._ir_only
 
 
-def _fresh_room():
+def _fresh_room(**options):
     """A dispatcher of its own of the room ``roll_nd6``, with the package's options for a room
-    (uncached), compiled for its one signature: a library no other test touches."""
-    room = njit(**INNER, error_model="numpy", no_cfunc_wrapper=True)(dice.roll_nd6.py_func)
+    (uncached) and ``options``, compiled for its one signature: a library no other test
+    touches."""
+    room = njit(**INNER, error_model="numpy", no_cfunc_wrapper=True, **options)(
+        dice.roll_nd6.py_func)
     array = types.Array(types.int64, 1, "C")
     room.compile((types.uint64,) * 4 + (types.int64, array, array))
     return _library(room)
@@ -118,3 +120,11 @@ def test_a_feature_room_is_optimised_by_its_callers_alone():
     assert not _numba_linking.optimised_by_caller(_library(zones))
     assert _numba_linking._mangled("fuzion_sim.systems") == "_ZN10fuzion_sim7systems"
     assert _own(feature)[0].startswith(_numba_linking._BY_CALLER)
+
+
+def test_a_room_its_callers_inline_in_llvm_is_optimised_by_them_alone():
+    """A room marked ``alwaysinline`` (colour's ``turn``) runs only as its callers' inlined
+    copies: its module passes are theirs. The same room without the mark keeps its own."""
+    inlined = _fresh_room(forceinline=True)
+    assert _numba_linking.optimised_by_caller(inlined) and inlined._ir_only
+    assert not _numba_linking.optimised_by_caller(_fresh_room())
