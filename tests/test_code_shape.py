@@ -23,8 +23,6 @@ LONG = {
     "systems/fuzion/kernel_duel.py:_kernel": 524,
     "systems/fuzion/kernel_duel.py:kernel": 514,
     "systems/fuzion/kernel_squad.py:run_chunk": 482,
-    "systems/fuzion/kernel_standing.py:run_chunk": 382,
-    "systems/fudge/kernel.py:_trials": 358,
 }
 
 

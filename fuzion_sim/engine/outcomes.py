@@ -305,6 +305,29 @@ def tally_duel(result, n_sides, finish, out0, out1, death0, death1, outcome_coun
     death_hist[1, death1] += 1
 
 
+@jit(inline="always")
+def tally_trial(result, finish, n_sides, c_out, c_death, c_dealt, c_taken, c_attacks, c_landed,
+                tl):  # fmt: skip
+    """A streamed trial into the tally (``tl``, a :class:`Streamed`): its outcome and end, and
+    per combatant the time unit it went out and died and its sums, from the trial's
+    per-combatant counters (the kernels that keep them in arrays; the histograms' last bins
+    hold every later time: a kernel's ``finish`` and times never pass them)."""
+    (_, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum, taken_sq,
+     attacks_sum, landed_sum) = tl  # fmt: skip
+    k = outcome_index(result, n_sides)
+    outcome_counts[k] += 1
+    end_hist[k, finish] += 1
+    for c in range(c_out.shape[0]):
+        out_hist[c, c_out[c]] += 1
+        death_hist[c, c_death[c]] += 1
+        dealt_sum[c] += c_dealt[c]
+        dealt_sq[c] += c_dealt[c] * c_dealt[c]
+        taken_sum[c] += c_taken[c]
+        taken_sq[c] += c_taken[c] * c_taken[c]
+        attacks_sum[c] += c_attacks[c]
+        landed_sum[c] += c_landed[c]
+
+
 @jit
 def _tally(
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, n_sides,

@@ -259,6 +259,262 @@ def _sort_order(order, m, key_hi, key_lo):
         order[j + 1] = c
 
 
+
+@jit(inline="always")
+def _blast_on(s0, s1, s2, s3, conc, zone, cv, cv_avoid, frag_both):
+    """A blast's rolls on one victim (UA25): its Concussion Value ``conc`` avoided on a roll of
+    at least ``cv`` (``cv_avoid``), then the fragments of its ``zone``. Returns the generator,
+    the concussion and the fragments."""
+    if cv_avoid and conc > 0 and cv < 99:
+        s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+        if roll >= cv:
+            conc = 0
+    frag = 0
+    if zone > 0:
+        s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+        frag = fragments(zone, roll)
+        if frag_both and zone == 1:
+            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+            frag += fragments(2, roll)
+    return s0, s1, s2, s3, conc, frag
+
+
+@jit(inline="always")
+def _new_trial(s0, s1, s2, s3, n_shooters, plan, scratch):
+    """A trial's start: the state reset, each timed charge's time rolled (UA29) and the fixed
+    order of the shooters (UA1: initiative, ties by a key drawn once a fight). Returns the
+    generator and the charges due within ``max_rounds``."""
+    n, max_rounds, options = plan.n_combatants, plan.max_rounds, plan.options
+    kind, side, initiative = plan.kind, plan.side, plan.initiative
+    ch_round, ch_timed = plan.ch_round, plan.ch_timed
+    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
+    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
+    breach, side_left, dealt_t = scratch.breach, scratch.side_left, scratch.dealt_t
+    taken_t, att_t, land_t = scratch.taken_t, scratch.att_t, scratch.land_t
+    det_round, order, shooters = scratch.det_round, scratch.order, scratch.shooters
+    key_hi, key_lo = scratch.key_hi, scratch.key_lo
+    order_mode = options[OPT_ORDER]
+    trk[:] = 0
+    lvl[:] = 0
+    outs[:] = 0
+    deaths[:] = 0
+    crip[:] = 0
+    part_dmg[:] = 0
+    part_crip[:] = 0
+    breach[:] = 0
+    side_left[:] = 0
+    dealt_t[:] = 0
+    taken_t[:] = 0
+    att_t[:] = 0
+    land_t[:] = 0
+    pending = 0
+    for c in range(n):
+        side_left[side[c]] += 1
+        det_round[c] = 0
+        if kind[c] == KIND_CHARGE:
+            roll = 0
+            if ch_timed[c]:  # UA29: the charge's time from a roll
+                s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+            det_round[c] = ch_round[c * 9 + roll + 4]
+            if det_round[c] <= max_rounds:
+                pending += 1
+    # the fixed order (UA1): initiative, ties by a key drawn once a fight
+    for i in range(n_shooters):
+        c = shooters[i]
+        order[i] = c
+        key_hi[c] = initiative[c]
+        key_lo[c] = 0
+    if options[OPT_HAS_TIES] != 0:
+        for i in range(n_shooters):
+            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+            key_lo[shooters[i]] = np.int64(x >> np.uint64(1))
+    if order_mode != ORDER_SIMULTANEOUS and order_mode != ORDER_ROLLED:
+        _sort_order(order, n_shooters, key_hi, key_lo)
+    return s0, s1, s2, s3, pending
+
+
+@jit(inline="always")
+def _charges_due(s0, s1, s2, s3, rnd, pending, plan, counts, scratch, logging, events,
+                 n_events):  # fmt: skip
+    """The charges due in round ``rnd`` go off in listed order (U4, UA17-UA25): the tamping
+    roll, the contact hit or the breach, each victim's blast; a charge is out once it has gone
+    off. Returns the generator, the charges still pending, how many went off and the fight's
+    result if it ended (``UNRESOLVED``: it goes on). Inlined into :func:`_trials`."""
+    n, n_sides, options, kind = plan.n_combatants, plan.n_sides, plan.options, plan.kind
+    side = plan.side
+    width, dead_at, ch_tamp = plan.width, plan.dead_at, plan.ch_tamp
+    ch_tamp_skill, ch_contact, ch_conc = plan.ch_tamp_skill, plan.ch_contact, plan.ch_conc
+    ch_zone, ch_adj, ch_cv, ch_dmg = plan.ch_zone, plan.ch_adj, plan.ch_cv, plan.ch_dmg
+    ch_breach, loc_blow, loc_total = plan.ch_breach, plan.loc_blow, plan.loc_total
+    location_hits, crippled_parts = counts.location_hits, counts.crippled_parts
+    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
+    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
+    breach, side_left, dealt_t = scratch.breach, scratch.side_left, scratch.dealt_t
+    taken_t, att_t, land_t = scratch.taken_t, scratch.att_t, scratch.land_t
+    det_round = scratch.det_round
+    track_opts = options
+    critical_on = options[OPT_CRITICAL] != 0
+    cv_avoid = options[OPT_CV_AVOID] != 0
+    blast_separate = options[OPT_BLAST_SEPARATE] != 0
+    frag_both = options[OPT_FRAG_BOTH] != 0
+    acted = 0
+    for c in range(n):
+        if kind[c] != KIND_CHARGE or det_round[c] != rnd:
+            continue
+        pending -= 1
+        acted += 1
+        tamped = ch_tamp[c]
+        if tamped == 2:  # an Explosives roll of Fair or better tamps it (§8.32)
+            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+            tamped = 1 if ch_tamp_skill[c] + roll >= 0 else 0
+            if logging:
+                _log(events, n_events, EVENT_TAMP, rnd, c, -1, roll, 0, ch_tamp_skill[c] + roll,
+                     tamped, 0, 0, -1, 0, 0, 0)
+        elif logging:
+            _log(events, n_events, EVENT_DETONATE, rnd, c, -1, 0, 0, 0, tamped, 0, 0, -1, 0, 0,
+                 0)
+        att_t[c] += 1
+        did = 0
+        t = ch_contact[c]
+        if t >= 0 and kind[t] == KIND_BARRIER:
+            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+            value = ch_breach[(c * 2 + tamped) * 9 + roll + 4]
+            # UA24: > 0 breaches; 0 is about to breach, and the next charge will
+            if breach[t] != BREACH_DONE and (breach[t] == BREACH_ABOUT or value > 0):
+                breach[t] = BREACH_DONE
+                did = 1
+                outs[t] = rnd
+                side_left[side[t]] -= 1
+            elif breach[t] != BREACH_DONE and value == 0:
+                breach[t] = BREACH_ABOUT
+            if logging:
+                _log(events, n_events, EVENT_BREACH, rnd, c, t, roll, 0, value, did, 0, 0, -1,
+                     breach[t], value, 0)
+        elif t >= 0 and kind[t] == KIND_MEMBER:
+            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
+            dmg = ch_dmg[(c * 2 + tamped) * 9 + roll + 4]
+            crit = critical_on and roll == 4
+            if dmg > 0:
+                did = 1
+            dealt_t[c] += dmg
+            taken_t[t] += dmg
+            _wound(t, dmg, crit, -1, rnd, track_opts, side, width, dead_at, loc_blow, loc_total,
+                   trk, lvl, outs, deaths, crip, part_dmg, part_crip, side_left, location_hits,
+                   crippled_parts)  # fmt: skip
+            if logging:
+                _log(events, n_events, EVENT_CONTACT, rnd, c, t, 0, 0, 0, 1, roll, dmg, -1,
+                     lvl[t], 0, trk[t])
+        for v in range(n):
+            conc = ch_conc[(c * n + v) * 2 + tamped]
+            if conc < 0:
+                continue
+            s0, s1, s2, s3, conc, frag = _blast_on(s0, s1, s2, s3, conc, ch_zone[c * n + v],
+                                                   ch_cv[c], cv_avoid, frag_both)
+            adj = ch_adj[c * n + v]
+            first, second = (conc, frag) if blast_separate else (conc + frag, 0)
+            for piece in range(2):
+                amount = first if piece == 0 else second
+                if amount < 1:
+                    continue
+                dmg = amount + adj
+                dmg = dmg if dmg > 0 else 0
+                if dmg > 0:
+                    did = 1
+                dealt_t[c] += dmg
+                taken_t[v] += dmg
+                _wound(v, dmg, False, -1, rnd, track_opts, side, width, dead_at, loc_blow,
+                       loc_total, trk, lvl, outs, deaths, crip, part_dmg, part_crip, side_left,
+                       location_hits, crippled_parts)  # fmt: skip
+                if logging:
+                    _log(events, n_events, EVENT_BLAST, rnd, c, v, 0, 0, 0, 1, conc, dmg, -1,
+                         lvl[v], frag, trk[v])
+        land_t[c] += did
+        count, last = sides_standing(side_left, n_sides)
+        if count <= 1:
+            return s0, s1, s2, s3, pending, acted, last if count == 1 else DRAW
+        outs[c] = rnd  # spent: the charge is out once it has gone off
+        side_left[side[c]] -= 1
+        count, last = sides_standing(side_left, n_sides)
+        if count <= 1:
+            return s0, s1, s2, s3, pending, acted, last if count == 1 else DRAW
+    return s0, s1, s2, s3, pending, acted, UNRESOLVED
+
+
+@jit(inline="always")
+def _spread(s0, s1, s2, s3, rnd, a, t, nq, plan, counts, scratch, logging, events, n_events):
+    """Shooter ``a``'s weapon hit ``t`` and its blast spreads from there (UA25): each victim's
+    rolls, its wounds queued under a simultaneous order (``nq`` queued so far), else taken.
+    Returns the generator, the queue's length and 1 if a side has no one left standing."""
+    n, options, side, width = plan.n_combatants, plan.options, plan.side, plan.width
+    dead_at = plan.dead_at
+    blast_type, bl_conc, bl_zone, bl_adj = plan.blast_type, plan.bl_conc, plan.bl_zone, plan.bl_adj
+    bl_cv, loc_blow, loc_total = plan.bl_cv, plan.loc_blow, plan.loc_total
+    location_hits, crippled_parts = counts.location_hits, counts.crippled_parts
+    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
+    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
+    side_left, dealt_t, taken_t = scratch.side_left, scratch.dealt_t, scratch.taken_t
+    q_t, q_d, q_crit, q_part = scratch.q_t, scratch.q_d, scratch.q_crit, scratch.q_part
+    q_src = scratch.q_src
+    track_opts = options
+    simultaneous = options[OPT_ORDER] == ORDER_SIMULTANEOUS
+    cv_avoid = options[OPT_CV_AVOID] != 0
+    blast_separate = options[OPT_BLAST_SEPARATE] != 0
+    frag_both = options[OPT_FRAG_BOTH] != 0
+    b = blast_type[a]
+    gone = 0
+    for v in range(n):
+        conc = bl_conc[(b * n + t) * n + v]
+        if conc < 0:
+            continue
+        s0, s1, s2, s3, conc, frag = _blast_on(s0, s1, s2, s3, conc, bl_zone[(b * n + t) * n + v],
+                                               bl_cv[b], cv_avoid, frag_both)
+        adj = bl_adj[b * n + v]
+        first, second = (conc, frag) if blast_separate else (conc + frag, 0)
+        for piece in range(2):
+            amount = first if piece == 0 else second
+            if amount < 1:
+                continue
+            bd = amount + adj
+            bd = bd if bd > 0 else 0
+            dealt_t[a] += bd
+            taken_t[v] += bd
+            if simultaneous:
+                q_t[nq], q_d[nq], q_crit[nq], q_part[nq], q_src[nq] = v, bd, False, -1, a
+                nq += 1
+            else:
+                e, _ = _wound(v, bd, False, -1, rnd, track_opts, side, width, dead_at, loc_blow,
+                              loc_total, trk, lvl, outs, deaths, crip, part_dmg, part_crip,
+                              side_left, location_hits, crippled_parts)  # fmt: skip
+                gone += e
+            if logging:
+                _log(events, n_events, EVENT_BLAST, rnd, a, v, 0, 0, 0, 1, conc, bd, -1, lvl[v],
+                     frag, trk[v])
+    return s0, s1, s2, s3, nq, gone
+
+
+@jit(inline="always")
+def _land(rnd, nq, plan, counts, scratch, logging, events, n_events):
+    """A simultaneous round's ``nq`` queued wounds land together, in order (UA1)."""
+    options, side, width, dead_at = plan.options, plan.side, plan.width, plan.dead_at
+    loc_blow, loc_total = plan.loc_blow, plan.loc_total
+    location_hits, crippled_parts = counts.location_hits, counts.crippled_parts
+    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
+    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
+    side_left, q_t, q_d, q_crit = scratch.side_left, scratch.q_t, scratch.q_d, scratch.q_crit
+    q_part, q_src = scratch.q_part, scratch.q_src
+    for i in range(nq):
+        t = q_t[i]
+        _, newly = _wound(t, q_d[i], q_crit[i] != 0, q_part[i], rnd, options, side, width,
+                          dead_at, loc_blow, loc_total, trk, lvl, outs, deaths, crip, part_dmg,
+                          part_crip, side_left, location_hits, crippled_parts)  # fmt: skip
+        if logging:
+            _log(events, n_events, EVENT_WOUND, rnd, q_src[i], t, 0, 0, 0, 1, 0, q_d[i],
+                 q_part[i], lvl[t], 0, trk[t])
+            if newly >= 0:
+                _log(events, n_events, EVENT_CRIPPLE, rnd, q_src[i], t, 0, 0, 0, 1, 0,
+                     part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
+
+
 @jit
 def run_chunk(key, first, n_trials, plan, shared, counts, log_trial, events, n_events):
     """Run trials ``first .. first + n_trials - 1`` of the chunk with stream ``key``.
@@ -288,30 +544,35 @@ def run_chunk(key, first, n_trials, plan, shared, counts, log_trial, events, n_e
 def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_events, scratch):
     """The trial loop of :func:`run_chunk`, with its :class:`Scratch`: compiled without
     reference counting (it allocates nothing), so an array handed to an inlined helper costs
-    no reference count in the loop. The groups are unpacked first: their fields are the
-    loop's own variables from there on, and the machine code is the same as with every array
-    passed on its own.
+    no reference count in the loop. The groups' fields it reads are the loop's own variables.
 
-    It stays one function: its rare paths (the charges, a weapon's blast, a simultaneous
-    round's landing) as called helpers taking the groups made a fight with a charge 2.5 times
-    slower and every other fight 6 %, and inlined 1.4 times and 4 % (thread CPU, copies of
-    the module in one process); numba inlines no call of more than 30 arguments, which the
-    helpers would need one by one."""
-    (n, n_sides, max_rounds, n_dmg_parts, options, kind, side, shooter, skill, initiative,
-     dodge, dodges, targeting, width, dead_at, aim_part, aim_need, blast_type, pair_ok,
-     pair_need, pair_bonus, pair_dist, pair_dmg, bl_conc, bl_zone, bl_adj, bl_cv, ch_round,
-     ch_timed, ch_tamp, ch_tamp_skill, ch_contact, ch_conc, ch_zone, ch_adj, ch_cv, ch_dmg,
-     ch_breach, loc_part, loc_blow, loc_total) = plan  # fmt: skip
+    A trial's start (:func:`_new_trial`), the charges (:func:`_charges_due`), a weapon's
+    blast (:func:`_spread`) and a simultaneous round's landing (:func:`_land`) are written
+    apart and inlined by numba (``inline="always"``): one trial loop in the machine code,
+    as fast as written in place. The rare paths' wounds are called (``_wound``)."""
+    n, n_sides, max_rounds = plan.n_combatants, plan.n_sides, plan.max_rounds
+    n_dmg_parts, options, kind, side = plan.n_dmg_parts, plan.options, plan.kind, plan.side
+    shooter, skill, initiative, dodge = plan.shooter, plan.skill, plan.initiative, plan.dodge
+    dodges, targeting, width, dead_at = plan.dodges, plan.targeting, plan.width, plan.dead_at
+    aim_part, aim_need, blast_type = plan.aim_part, plan.aim_need, plan.blast_type
+    pair_ok, pair_need, pair_bonus = plan.pair_ok, plan.pair_need, plan.pair_bonus
+    pair_dist, pair_dmg, loc_part = plan.pair_dist, plan.pair_dmg, plan.loc_part
+    loc_blow, loc_total = plan.loc_blow, plan.loc_total
     winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed = shared
-    crippled, wound_levels, location_hits, crippled_parts, breach_states = counts
-    (trk, lvl, outs, deaths, crip, part_dmg, part_crip, breach, side_left, dealt_t, taken_t,
-     att_t, land_t, det_round, cand, order, key_hi, key_lo, q_t, q_d, q_crit, q_part, q_src,
-     shooters, foes, n_foes) = scratch  # fmt: skip
+    crippled, wound_levels = counts.crippled, counts.wound_levels
+    location_hits, crippled_parts = counts.location_hits, counts.crippled_parts
+    breach_states = counts.breach_states
+    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
+    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
+    breach, side_left, dealt_t = scratch.breach, scratch.side_left, scratch.dealt_t
+    taken_t, att_t, land_t, cand = scratch.taken_t, scratch.att_t, scratch.land_t, scratch.cand
+    order, key_hi, key_lo, q_t = scratch.order, scratch.key_hi, scratch.key_lo, scratch.q_t
+    q_d, q_crit, q_part, q_src = scratch.q_d, scratch.q_crit, scratch.q_part, scratch.q_src
+    shooters, foes, n_foes = scratch.shooters, scratch.foes, scratch.n_foes
     track_opts = options
     order_mode = options[OPT_ORDER]
     simultaneous = order_mode == ORDER_SIMULTANEOUS
     rolled = order_mode == ORDER_ROLLED
-    has_ties = options[OPT_HAS_TIES] != 0
     dodge_on = options[OPT_DODGE] != 0
     shot_roll = options[OPT_SHOT_ROLL]
     critical_on = options[OPT_CRITICAL] != 0
@@ -319,9 +580,6 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
     locations = options[OPT_LOCATIONS]
     fallback = options[OPT_FALLBACK]
     torso = options[OPT_TORSO]
-    cv_avoid = options[OPT_CV_AVOID] != 0
-    blast_separate = options[OPT_BLAST_SEPARATE] != 0
-    frag_both = options[OPT_FRAG_BOTH] != 0
     k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
     n_events[0] = 0
 
@@ -341,42 +599,7 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
     for j in range(n_trials):
         logging = j == log_trial
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
-        trk[:] = 0
-        lvl[:] = 0
-        outs[:] = 0
-        deaths[:] = 0
-        crip[:] = 0
-        part_dmg[:] = 0
-        part_crip[:] = 0
-        breach[:] = 0
-        side_left[:] = 0
-        dealt_t[:] = 0
-        taken_t[:] = 0
-        att_t[:] = 0
-        land_t[:] = 0
-        pending = 0
-        for c in range(n):
-            side_left[side[c]] += 1
-            det_round[c] = 0
-            if kind[c] == KIND_CHARGE:
-                roll = 0
-                if ch_timed[c]:  # UA29: the charge's time from a roll
-                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                det_round[c] = ch_round[c * 9 + roll + 4]
-                if det_round[c] <= max_rounds:
-                    pending += 1
-        # the fixed order (UA1): initiative, ties by a key drawn once a fight
-        for i in range(n_shooters):
-            c = shooters[i]
-            order[i] = c
-            key_hi[c] = initiative[c]
-            key_lo[c] = 0
-        if has_ties:
-            for i in range(n_shooters):
-                s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                key_lo[shooters[i]] = np.int64(x >> np.uint64(1))
-        if not simultaneous and not rolled:
-            _sort_order(order, n_shooters, key_hi, key_lo)
+        s0, s1, s2, s3, pending = _new_trial(s0, s1, s2, s3, n_shooters, plan, scratch)
 
         result = UNRESOLVED
         finish = max_rounds
@@ -384,105 +607,13 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
             acted = 0
             ended = False
             # --- charges due this round (U4, UA17-UA25) ---
-            for c in range(n if n_charges else 0):
-                if kind[c] != KIND_CHARGE or det_round[c] != rnd:
-                    continue
-                pending -= 1
-                acted += 1
-                tamped = ch_tamp[c]
-                if tamped == 2:  # an Explosives roll of Fair or better tamps it (§8.32)
-                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                    tamped = 1 if ch_tamp_skill[c] + roll >= 0 else 0
-                    if logging:
-                        _log(events, n_events, EVENT_TAMP, rnd, c, -1, roll, 0,
-                             ch_tamp_skill[c] + roll, tamped, 0, 0, -1, 0, 0, 0)
-                elif logging:
-                    _log(events, n_events, EVENT_DETONATE, rnd, c, -1, 0, 0, 0, tamped, 0, 0,
-                         -1, 0, 0, 0)
-                att_t[c] += 1
-                did = 0
-                t = ch_contact[c]
-                if t >= 0 and kind[t] == KIND_BARRIER:
-                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                    value = ch_breach[(c * 2 + tamped) * 9 + roll + 4]
-                    # UA24: > 0 breaches; 0 is about to breach, and the next charge will
-                    if breach[t] != BREACH_DONE and (breach[t] == BREACH_ABOUT or value > 0):
-                        breach[t] = BREACH_DONE
-                        did = 1
-                        outs[t] = rnd
-                        side_left[side[t]] -= 1
-                    elif breach[t] != BREACH_DONE and value == 0:
-                        breach[t] = BREACH_ABOUT
-                    if logging:
-                        _log(events, n_events, EVENT_BREACH, rnd, c, t, roll, 0, value, did, 0,
-                             0, -1, breach[t], value, 0)
-                elif t >= 0 and kind[t] == KIND_MEMBER:
-                    s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                    dmg = ch_dmg[(c * 2 + tamped) * 9 + roll + 4]
-                    crit = critical_on and roll == 4
-                    if dmg > 0:
-                        did = 1
-                    dealt_t[c] += dmg
-                    taken_t[t] += dmg
-                    _wound(t, dmg, crit, -1, rnd, track_opts, side, width, dead_at, loc_blow,
-                          loc_total, trk, lvl, outs, deaths, crip, part_dmg, part_crip,
-                          side_left, location_hits, crippled_parts)
-                    if logging:
-                        _log(events, n_events, EVENT_CONTACT, rnd, c, t, 0, 0, 0, 1, roll, dmg,
-                             -1, lvl[t], 0, trk[t])
-                for v in range(n):
-                    conc = ch_conc[(c * n + v) * 2 + tamped]
-                    if conc < 0:
-                        continue
-                    zone = ch_zone[c * n + v]
-                    if cv_avoid and conc > 0 and ch_cv[c] < 99:
-                        s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                        if roll >= ch_cv[c]:
-                            conc = 0
-                    frag = 0
-                    if zone > 0:
-                        s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                        frag = fragments(zone, roll)
-                        if frag_both and zone == 1:
-                            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                            frag += fragments(2, roll)
-                    adj = ch_adj[c * n + v]
-                    for piece in range(2):
-                        if blast_separate:
-                            amount = conc if piece == 0 else frag
-                        elif piece == 0:
-                            amount = conc + frag
-                        else:
-                            break
-                        if amount < 1:
-                            continue
-                        dmg = amount + adj
-                        dmg = dmg if dmg > 0 else 0
-                        if dmg > 0:
-                            did = 1
-                        dealt_t[c] += dmg
-                        taken_t[v] += dmg
-                        _wound(v, dmg, False, -1, rnd, track_opts, side, width, dead_at,
-                              loc_blow, loc_total, trk, lvl, outs, deaths, crip, part_dmg,
-                              part_crip, side_left, location_hits, crippled_parts)
-                        if logging:
-                            _log(events, n_events, EVENT_BLAST, rnd, c, v, 0, 0, 0, 1, conc,
-                                 dmg, -1, lvl[v], frag, trk[v])
-                land_t[c] += did
-                count, last = sides_standing(side_left, n_sides)
-                if count <= 1:
-                    result = last if count == 1 else DRAW
+            if n_charges:
+                s0, s1, s2, s3, pending, acted, outcome = _charges_due(
+                    s0, s1, s2, s3, rnd, pending, plan, counts, scratch, logging, events,
+                    n_events)  # fmt: skip
+                if outcome != UNRESOLVED:
+                    result = outcome
                     finish = rnd
-                    ended = True
-                    break
-                # spent: the charge is out once it has gone off
-                outs[c] = rnd
-                side_left[side[c]] -= 1
-                count, last = sides_standing(side_left, n_sides)
-                if count <= 1:
-                    result = last if count == 1 else DRAW
-                    finish = rnd
-                    ended = True
                     break
             if ended:
                 break
@@ -557,51 +688,10 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
                     if newly >= 0:
                         _log(events, n_events, EVENT_CRIPPLE, rnd, a, t, 0, 0, 0, 1, 0,
                              part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
-                b = blast_type[a]
-                if hit and b >= 0:  # the weapon's blast spreads from its target (UA25)
-                    for v in range(n):
-                        conc = bl_conc[(b * n + t) * n + v]
-                        if conc < 0:
-                            continue
-                        zone = bl_zone[(b * n + t) * n + v]
-                        if cv_avoid and conc > 0 and bl_cv[b] < 99:
-                            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                            if roll >= bl_cv[b]:
-                                conc = 0
-                        frag = 0
-                        if zone > 0:
-                            s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                            frag = fragments(zone, roll)
-                            if frag_both and zone == 1:
-                                s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
-                                frag += fragments(2, roll)
-                        adj = bl_adj[b * n + v]
-                        for piece in range(2):
-                            if blast_separate:
-                                amount = conc if piece == 0 else frag
-                            elif piece == 0:
-                                amount = conc + frag
-                            else:
-                                break
-                            if amount < 1:
-                                continue
-                            bd = amount + adj
-                            bd = bd if bd > 0 else 0
-                            dealt_t[a] += bd
-                            taken_t[v] += bd
-                            if simultaneous:
-                                q_t[nq], q_d[nq], q_crit[nq], q_part[nq], q_src[nq] = (
-                                    v, bd, False, -1, a)
-                                nq += 1
-                            else:
-                                e, _ = _wound(v, bd, False, -1, rnd, track_opts, side, width,
-                                             dead_at, loc_blow, loc_total, trk, lvl, outs,
-                                             deaths, crip, part_dmg, part_crip, side_left,
-                                             location_hits, crippled_parts)  # fmt: skip
-                                gone += e
-                            if logging:
-                                _log(events, n_events, EVENT_BLAST, rnd, a, v, 0, 0, 0, 1, conc,
-                                     bd, -1, lvl[v], frag, trk[v])
+                if hit and blast_type[a] >= 0:  # the weapon's blast spreads from its target
+                    s0, s1, s2, s3, nq, e = _spread(s0, s1, s2, s3, rnd, a, t, nq, plan, counts,
+                                                    scratch, logging, events, n_events)
+                    gone += e
                 if gone and not simultaneous:
                     count, last = sides_standing(side_left, n_sides)
                     if count <= 1:
@@ -610,18 +700,7 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
                         ended = True
                         break
             if simultaneous and nq:  # the round's wounds land together (UA1)
-                for i in range(nq):
-                    t = q_t[i]
-                    e, newly = _wound(t, q_d[i], q_crit[i] != 0, q_part[i], rnd, track_opts,
-                                     side, width, dead_at, loc_blow, loc_total, trk, lvl,
-                                     outs, deaths, crip, part_dmg, part_crip, side_left,
-                                     location_hits, crippled_parts)  # fmt: skip
-                    if logging:
-                        _log(events, n_events, EVENT_WOUND, rnd, q_src[i], t, 0, 0, 0, 1, 0,
-                             q_d[i], q_part[i], lvl[t], 0, trk[t])
-                        if newly >= 0:
-                            _log(events, n_events, EVENT_CRIPPLE, rnd, q_src[i], t, 0, 0, 0,
-                                 1, 0, part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
+                _land(rnd, nq, plan, counts, scratch, logging, events, n_events)
                 count, last = sides_standing(side_left, n_sides)
                 if count <= 1:
                     result = last if count == 1 else DRAW

@@ -906,7 +906,30 @@ def aspect_outcomes(vehicle) -> list[tuple[int, ...]]:
 
 class StandingPlan(NamedTuple):
     """The plan of a standing fight: the standing, squad and duel kernels take it as one
-    argument and unpack it in this order (``kernel_standing.run_chunk`` says what each holds)."""
+    argument and unpack it in this order.
+
+    side ... w_min_str : int64[C]
+        Per-combatant plan arrays (see ``Plan``); ``base_order`` is the initiative order by
+        sheet REF, ``targeting`` each one's targeting rule (``tactics.T_*``).
+    pair_mod, pair_armour : int64[C * C]; pair_dist : float64[C * C]
+        For attacker ``a`` and target ``t`` at ``a * C + t``: the modifier to the attack (range
+        band F10, the target's cover, size and posture, the attacker's own), the armour that
+        stops that weapon (F20; halved for a blade against ``half_vs_blades``) and the distance
+        in metres (``targeting: nearest``).
+    acts : int8[C * slots_per_round]
+        1 where combatant ``c`` acts in slot ``s`` of a round (``acts[c * spr + s]``).
+    start_slot, slots_per_unit, max_slots : int
+        The slot of the round the fight starts in, slots per reported time unit, and the slots
+        the fight may last (``timing.Timing``).
+    surprised : int64[C]
+        1: no action in the opening time unit, and attacks against it take +5 there (F11).
+    options : int64[N_OPTIONS]
+        Rule switches as integers (``OPT_*``).
+    roll_table : int8[N]
+        Equally likely outcomes of attacker roll minus defender roll (``dice.roll_table``).
+    nd6_offsets, nd6_table
+        Equally-likely-outcome tables for up to 5 d6 (``dice.nd6_tables``).
+    """
 
     side: np.ndarray
     n_sides: int

@@ -289,7 +289,7 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
         run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
             (*Streamed.into(tally), *_knock_args(tally)))  # fmt: skip
         return
-    args = (key, first, n, tuple(plan.arrays), tuple(outputs), logs, Streamed.into(tally))
+    args = (key, first, n, plan.arrays, tuple(outputs), logs, Streamed.into(tally))
     if plan.kernel == "squad" and log_trial < 0:
         kernel_squad.run_chunk(*args, tuple(plan.motion))
         return
