@@ -261,10 +261,12 @@ def _sort_order(order, m, key_hi, key_lo):
 
 
 @jit(inline="always")
-def _blast_on(s0, s1, s2, s3, conc, zone, cv, cv_avoid, frag_both):
+def _blast_on(s0, s1, s2, s3, conc, zone, cv, adj, cv_avoid, frag_both, blast_separate):
     """A blast's rolls on one victim (UA25): its Concussion Value ``conc`` avoided on a roll of
     at least ``cv`` (``cv_avoid``), then the fragments of its ``zone``. Returns the generator,
-    the concussion and the fragments."""
+    the concussion, the fragments and the damage of the blast's two pieces after the victim's
+    adjustment ``adj`` (one piece, the sum, unless ``blast_separate``; -1: no piece, where its
+    amount is under 1)."""
     if cv_avoid and conc > 0 and cv < 99:
         s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
         if roll >= cv:
@@ -276,7 +278,10 @@ def _blast_on(s0, s1, s2, s3, conc, zone, cv, cv_avoid, frag_both):
         if frag_both and zone == 1:
             s0, s1, s2, s3, roll = draw_roll(s0, s1, s2, s3)
             frag += fragments(2, roll)
-    return s0, s1, s2, s3, conc, frag
+    first, second = (conc, frag) if blast_separate else (conc + frag, 0)
+    d_first = max(first + adj, 0) if first >= 1 else -1
+    d_second = max(second + adj, 0) if second >= 1 else -1
+    return s0, s1, s2, s3, conc, frag, d_first, d_second
 
 
 @jit(inline="always")
@@ -408,16 +413,13 @@ def _charges_due(s0, s1, s2, s3, rnd, pending, plan, counts, scratch, logging, e
             conc = ch_conc[(c * n + v) * 2 + tamped]
             if conc < 0:
                 continue
-            s0, s1, s2, s3, conc, frag = _blast_on(s0, s1, s2, s3, conc, ch_zone[c * n + v],
-                                                   ch_cv[c], cv_avoid, frag_both)
-            adj = ch_adj[c * n + v]
-            first, second = (conc, frag) if blast_separate else (conc + frag, 0)
+            s0, s1, s2, s3, conc, frag, d_first, d_second = _blast_on(
+                s0, s1, s2, s3, conc, ch_zone[c * n + v], ch_cv[c], ch_adj[c * n + v], cv_avoid,
+                frag_both, blast_separate)  # fmt: skip
             for piece in range(2):
-                amount = first if piece == 0 else second
-                if amount < 1:
+                dmg = d_first if piece == 0 else d_second
+                if dmg < 0:
                     continue
-                dmg = amount + adj
-                dmg = dmg if dmg > 0 else 0
                 if dmg > 0:
                     did = 1
                 dealt_t[c] += dmg
@@ -466,16 +468,13 @@ def _spread(s0, s1, s2, s3, rnd, a, t, nq, plan, counts, scratch, logging, event
         conc = bl_conc[(b * n + t) * n + v]
         if conc < 0:
             continue
-        s0, s1, s2, s3, conc, frag = _blast_on(s0, s1, s2, s3, conc, bl_zone[(b * n + t) * n + v],
-                                               bl_cv[b], cv_avoid, frag_both)
-        adj = bl_adj[b * n + v]
-        first, second = (conc, frag) if blast_separate else (conc + frag, 0)
+        s0, s1, s2, s3, conc, frag, d_first, d_second = _blast_on(
+            s0, s1, s2, s3, conc, bl_zone[(b * n + t) * n + v], bl_cv[b], bl_adj[b * n + v],
+            cv_avoid, frag_both, blast_separate)  # fmt: skip
         for piece in range(2):
-            amount = first if piece == 0 else second
-            if amount < 1:
+            bd = d_first if piece == 0 else d_second
+            if bd < 0:
                 continue
-            bd = amount + adj
-            bd = bd if bd > 0 else 0
             dealt_t[a] += bd
             taken_t[v] += bd
             if simultaneous:
