@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 
-__all__ = ["duel_kernel", "maybe_duel_kernel"]
+__all__ = ["duel_kernel", "forced_kernel", "maybe_duel_kernel"]
 
 
 @contextlib.contextmanager
@@ -28,6 +28,20 @@ def duel_kernel():
         yield
     finally:
         kernel_duel_plain.plain_duel = chosen
+
+
+@contextlib.contextmanager
+def forced_kernel(name: str):
+    """Within it every Fuzion fight compiles for kernel ``name`` (``dispatch.KERNELS``), the
+    one it would get or not: a fight that kernel cannot run fails to compile."""
+    from fuzion_sim.systems.fuzion import dispatch
+
+    chosen = dispatch.kernel_for
+    dispatch.kernel_for = lambda plan: name
+    try:
+        yield
+    finally:
+        dispatch.kernel_for = chosen
 
 
 def maybe_duel_kernel(on: bool):

@@ -9,7 +9,8 @@ neighbour's load then slows them alike):
   ``knockback: true``, ``tactics: [{do: attack}]`` on both, impairment and stunned on, an
   autofire pistol, an area pistol); target: each at least half the bare duel's attacks/s on
   the duel kernel (``reference.py``: the bare duel runs on the plain duel kernel, whose
-  ratio, ``ratio``, is shown too);
+  ratio, ``ratio``, is shown too); the bare duel forced onto the standing kernel is shown
+  beside them, without a target;
 - battles: N v N of the benchmark duel's fighters, side a at x = 0, side b at x = 3, fighter i at
   y = 2i (past 25 a side the lines are longer than the revolver's 50 m, so fighters must run
   into range), N = 4 to 200, and 64 v 64 packed at y = 0.5i (nobody moves); targets: the 64 v 64
@@ -33,7 +34,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from reference import maybe_duel_kernel
+from reference import forced_kernel, maybe_duel_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "scenarios" / "benchmark-duel.yaml"
@@ -54,6 +55,9 @@ OPTIONS = {
 }  # fmt: skip
 #: The bare duel again, on the duel kernel: the options' bars are against it (reference.py).
 DUEL_KERNEL = "bare, duel kernel"
+#: The bare duel forced onto the standing kernel (which runs the standing fights the duel and
+#: squad kernels do not take, and every replayed trial): shown, no target.
+STANDING_KERNEL = "bare, standing kernel"
 #: Battle sizes (a side); the line is 2 m between neighbours unless packed.
 SIZES = (4, 16, 32, 64, 100, 200)
 #: The sizes run at :data:`TEN_K` trials each, and the targets on the lines in motion (the
@@ -91,6 +95,13 @@ def battle(n: int, spacing: float = 2.0) -> dict:
     return data
 
 
+def _kernel_of(name: str):
+    """The kernel case ``name`` runs on: forced for the duel and standing kernels' rows."""
+    if name == STANDING_KERNEL:
+        return forced_kernel("standing")
+    return maybe_duel_kernel(name == DUEL_KERNEL)
+
+
 def _measure(cases: dict, reps: int) -> list[dict]:
     """Round-robin, best of ``reps``: fights/s and attacks/s of each ``name: (data, trials)``."""
     from fuzion_sim import simulate
@@ -99,14 +110,14 @@ def _measure(cases: dict, reps: int) -> list[dict]:
 
     scenarios = {name: as_scenario(data) for name, (data, _) in cases.items()}
     for name, sc in scenarios.items():  # compile (or load) before timing
-        with maybe_duel_kernel(name == DUEL_KERNEL):
+        with _kernel_of(name):
             simulate(sc, trials=200, seed=1, progress=False)
     best: dict[str, float] = {}
     attacks: dict[str, float] = {}
     for _ in range(reps):
         for name, sc in scenarios.items():
             trials = cases[name][1]
-            with maybe_duel_kernel(name == DUEL_KERNEL):
+            with _kernel_of(name):
                 res = simulate(sc, trials=trials, seed=1, threads=2, progress=False)
             rate = trials / res.elapsed
             if rate > best.get(name, 0.0):
@@ -115,7 +126,7 @@ def _measure(cases: dict, reps: int) -> list[dict]:
     out = []
     for name, sc in scenarios.items():
         system = get_system(sc.system)
-        with maybe_duel_kernel(name == DUEL_KERNEL):
+        with _kernel_of(name):
             plan = system.compile(sc)
         kernel = system.describe_plan(plan).split(" kernel")[0].split()[-1]
         out.append({
@@ -132,6 +143,7 @@ def rows(quick: bool = False, reps: int = 3) -> list[dict]:
     scale = 1 if quick else 4
     options = {name: (option_duel(name), 400_000 * scale) for name in OPTIONS}
     options[DUEL_KERNEL] = (option_duel("bare"), 400_000 * scale)
+    options[STANDING_KERNEL] = (option_duel("bare"), 200_000 * scale)
     battles = {}
     for n in SIZES:
         battles[f"{n} v {n}"] = (battle(n), max(500, 400_000 * scale // n))
@@ -156,7 +168,7 @@ def targets(speed: list[dict]) -> list[dict]:
     """The speed targets against the rows."""
     out = []
     for r in speed:
-        if r["group"] == "options" and r["case"] not in ("bare", DUEL_KERNEL):
+        if r["group"] == "options" and r["case"] not in ("bare", DUEL_KERNEL, STANDING_KERNEL):
             ratio = r["over_duel_kernel"]
             out.append({"target": f"benchmark duel + {r['case']}: attacks/s over bare "
                                   "(duel kernel)", "bar": 0.5, "measured": ratio,
