@@ -285,19 +285,18 @@ def _blast_on(s0, s1, s2, s3, conc, zone, cv, adj, cv_avoid, frag_both, blast_se
 
 
 @jit(inline="always")
-def _new_trial(s0, s1, s2, s3, n_shooters, plan, scratch):
-    """A trial's start: the state reset, each timed charge's time rolled (UA29) and the fixed
-    order of the shooters (UA1: initiative, ties by a key drawn once a fight). Returns the
-    generator and the charges due within ``max_rounds``."""
-    n, max_rounds, options = plan.n_combatants, plan.max_rounds, plan.options
-    kind, side, initiative = plan.kind, plan.side, plan.initiative
-    ch_round, ch_timed = plan.ch_round, plan.ch_timed
-    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
-    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
-    breach, side_left, dealt_t = scratch.breach, scratch.side_left, scratch.dealt_t
-    taken_t, att_t, land_t = scratch.taken_t, scratch.att_t, scratch.land_t
-    det_round, order, shooters = scratch.det_round, scratch.order, scratch.shooters
-    key_hi, key_lo = scratch.key_hi, scratch.key_lo
+def _new_trial(s0, s1, s2, s3, max_rounds, track, tallies, charges, timing, ranks):
+    """A trial's start: the state reset, each timed charge's time rolled (UA29: ``timing``, the
+    plan's ``ch_round`` and ``ch_timed``) and the fixed order of the shooters (UA1: initiative,
+    ties by a key drawn once a fight; ``ranks``, the order, its keys, the shooters and their
+    initiative). Returns the generator and the charges due within ``max_rounds``."""
+    (options, side, _, _, _, _, trk, lvl, outs, deaths, crip, part_dmg, part_crip, side_left, _,
+     _) = track  # fmt: skip
+    dealt_t, taken_t, att_t, land_t = tallies
+    kind, det_round, breach = charges[0], charges[1], charges[2]
+    ch_round, ch_timed = timing
+    order, key_hi, key_lo, shooters, n_shooters, initiative = ranks
+    n = kind.shape[0]
     order_mode = options[OPT_ORDER]
     trk[:] = 0
     lvl[:] = 0
@@ -339,24 +338,19 @@ def _new_trial(s0, s1, s2, s3, n_shooters, plan, scratch):
 
 
 @jit(inline="always")
-def _charges_due(s0, s1, s2, s3, rnd, pending, plan, counts, scratch, logging, events,
-                 n_events):  # fmt: skip
+def _charges_due(s0, s1, s2, s3, rnd, pending, n_sides, charges, track, tallies, logging,
+                 events, n_events):  # fmt: skip
     """The charges due in round ``rnd`` go off in listed order (U4, UA17-UA25): the tamping
     roll, the contact hit or the breach, each victim's blast; a charge is out once it has gone
-    off. Returns the generator, the charges still pending, how many went off and the fight's
-    result if it ended (``UNRESOLVED``: it goes on). Inlined into :func:`_trials`."""
-    n, n_sides, options, kind = plan.n_combatants, plan.n_sides, plan.options, plan.kind
-    side = plan.side
-    width, dead_at, ch_tamp = plan.width, plan.dead_at, plan.ch_tamp
-    ch_tamp_skill, ch_contact, ch_conc = plan.ch_tamp_skill, plan.ch_contact, plan.ch_conc
-    ch_zone, ch_adj, ch_cv, ch_dmg = plan.ch_zone, plan.ch_adj, plan.ch_cv, plan.ch_dmg
-    ch_breach, loc_blow, loc_total = plan.ch_breach, plan.loc_blow, plan.loc_total
-    location_hits, crippled_parts = counts.location_hits, counts.crippled_parts
-    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
-    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
-    breach, side_left, dealt_t = scratch.breach, scratch.side_left, scratch.dealt_t
-    taken_t, att_t, land_t = scratch.taken_t, scratch.att_t, scratch.land_t
-    det_round = scratch.det_round
+    off. ``charges``, ``track`` and ``tallies`` are :func:`_trials`' groups. Returns the
+    generator, the charges still pending, how many went off and the fight's result if it ended
+    (``UNRESOLVED``: it goes on). Inlined into :func:`_trials`."""
+    (kind, det_round, breach, ch_tamp, ch_tamp_skill, ch_contact, ch_breach, ch_dmg, ch_conc,
+     ch_zone, ch_cv, ch_adj) = charges  # fmt: skip
+    (options, side, width, dead_at, loc_blow, loc_total, trk, lvl, outs, deaths, crip, part_dmg,
+     part_crip, side_left, location_hits, crippled_parts) = track  # fmt: skip
+    dealt_t, taken_t, att_t, land_t = tallies
+    n = kind.shape[0]
     track_opts = options
     critical_on = options[OPT_CRITICAL] != 0
     cv_avoid = options[OPT_CV_AVOID] != 0
@@ -443,20 +437,17 @@ def _charges_due(s0, s1, s2, s3, rnd, pending, plan, counts, scratch, logging, e
 
 
 @jit(inline="always")
-def _spread(s0, s1, s2, s3, rnd, a, t, nq, plan, counts, scratch, logging, events, n_events):
+def _spread(s0, s1, s2, s3, rnd, a, t, nq, blasts, track, tallies, queue, logging, events,
+            n_events):  # fmt: skip
     """Shooter ``a``'s weapon hit ``t`` and its blast spreads from there (UA25): each victim's
     rolls, its wounds queued under a simultaneous order (``nq`` queued so far), else taken.
     Returns the generator, the queue's length and 1 if a side has no one left standing."""
-    n, options, side, width = plan.n_combatants, plan.options, plan.side, plan.width
-    dead_at = plan.dead_at
-    blast_type, bl_conc, bl_zone, bl_adj = plan.blast_type, plan.bl_conc, plan.bl_zone, plan.bl_adj
-    bl_cv, loc_blow, loc_total = plan.bl_cv, plan.loc_blow, plan.loc_total
-    location_hits, crippled_parts = counts.location_hits, counts.crippled_parts
-    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
-    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
-    side_left, dealt_t, taken_t = scratch.side_left, scratch.dealt_t, scratch.taken_t
-    q_t, q_d, q_crit, q_part = scratch.q_t, scratch.q_d, scratch.q_crit, scratch.q_part
-    q_src = scratch.q_src
+    blast_type, bl_conc, bl_zone, bl_adj, bl_cv = blasts
+    (options, side, width, dead_at, loc_blow, loc_total, trk, lvl, outs, deaths, crip, part_dmg,
+     part_crip, side_left, location_hits, crippled_parts) = track  # fmt: skip
+    dealt_t, taken_t, _, _ = tallies
+    q_t, q_d, q_crit, q_part, q_src = queue
+    n = side.shape[0]
     track_opts = options
     simultaneous = options[OPT_ORDER] == ORDER_SIMULTANEOUS
     cv_avoid = options[OPT_CV_AVOID] != 0
@@ -492,15 +483,11 @@ def _spread(s0, s1, s2, s3, rnd, a, t, nq, plan, counts, scratch, logging, event
 
 
 @jit(inline="always")
-def _land(rnd, nq, plan, counts, scratch, logging, events, n_events):
+def _land(rnd, nq, track, queue, logging, events, n_events):
     """A simultaneous round's ``nq`` queued wounds land together, in order (UA1)."""
-    options, side, width, dead_at = plan.options, plan.side, plan.width, plan.dead_at
-    loc_blow, loc_total = plan.loc_blow, plan.loc_total
-    location_hits, crippled_parts = counts.location_hits, counts.crippled_parts
-    trk, lvl, outs, deaths = scratch.trk, scratch.lvl, scratch.outs, scratch.deaths
-    crip, part_dmg, part_crip = scratch.crip, scratch.part_dmg, scratch.part_crip
-    side_left, q_t, q_d, q_crit = scratch.side_left, scratch.q_t, scratch.q_d, scratch.q_crit
-    q_part, q_src = scratch.q_part, scratch.q_src
+    (options, side, width, dead_at, loc_blow, loc_total, trk, lvl, outs, deaths, crip, part_dmg,
+     part_crip, side_left, location_hits, crippled_parts) = track  # fmt: skip
+    q_t, q_d, q_crit, q_part, q_src = queue
     for i in range(nq):
         t = q_t[i]
         _, newly = _wound(t, q_d[i], q_crit[i] != 0, q_part[i], rnd, options, side, width,
@@ -595,10 +582,23 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
                 foes[c * n + n_foes[c]] = t
                 n_foes[c] += 1
 
+    # the groups the inlined steps take
+    track = (options, side, width, dead_at, loc_blow, loc_total, trk, lvl, outs, deaths, crip,
+             part_dmg, part_crip, side_left, location_hits, crippled_parts)
+    tallies = (dealt_t, taken_t, att_t, land_t)
+    queue = (q_t, q_d, q_crit, q_part, q_src)
+    charges = (kind, scratch.det_round, breach, plan.ch_tamp, plan.ch_tamp_skill,
+               plan.ch_contact, plan.ch_breach, plan.ch_dmg, plan.ch_conc, plan.ch_zone,
+               plan.ch_cv, plan.ch_adj)
+    blasts = (blast_type, plan.bl_conc, plan.bl_zone, plan.bl_adj, plan.bl_cv)
+    timing = (plan.ch_round, plan.ch_timed)
+    ranks = (order, key_hi, key_lo, shooters, n_shooters, initiative)
+
     for j in range(n_trials):
         logging = j == log_trial
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
-        s0, s1, s2, s3, pending = _new_trial(s0, s1, s2, s3, n_shooters, plan, scratch)
+        s0, s1, s2, s3, pending = _new_trial(s0, s1, s2, s3, max_rounds, track, tallies, charges,
+                                             timing, ranks)  # fmt: skip
 
         result = UNRESOLVED
         finish = max_rounds
@@ -608,8 +608,8 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
             # --- charges due this round (U4, UA17-UA25) ---
             if n_charges:
                 s0, s1, s2, s3, pending, acted, outcome = _charges_due(
-                    s0, s1, s2, s3, rnd, pending, plan, counts, scratch, logging, events,
-                    n_events)  # fmt: skip
+                    s0, s1, s2, s3, rnd, pending, n_sides, charges, track, tallies, logging,
+                    events, n_events)  # fmt: skip
                 if outcome != UNRESOLVED:
                     result = outcome
                     finish = rnd
@@ -688,8 +688,8 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
                         _log(events, n_events, EVENT_CRIPPLE, rnd, a, t, 0, 0, 0, 1, 0,
                              part_dmg[t * 9 + newly], newly, lvl[t], 0, trk[t])
                 if hit and blast_type[a] >= 0:  # the weapon's blast spreads from its target
-                    s0, s1, s2, s3, nq, e = _spread(s0, s1, s2, s3, rnd, a, t, nq, plan, counts,
-                                                    scratch, logging, events, n_events)
+                    s0, s1, s2, s3, nq, e = _spread(s0, s1, s2, s3, rnd, a, t, nq, blasts, track,
+                                                    tallies, queue, logging, events, n_events)
                     gone += e
                 if gone and not simultaneous:
                     count, last = sides_standing(side_left, n_sides)
@@ -699,7 +699,7 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
                         ended = True
                         break
             if simultaneous and nq:  # the round's wounds land together (UA1)
-                _land(rnd, nq, plan, counts, scratch, logging, events, n_events)
+                _land(rnd, nq, track, queue, logging, events, n_events)
                 count, last = sides_standing(side_left, n_sides)
                 if count <= 1:
                     result = last if count == 1 else DRAW

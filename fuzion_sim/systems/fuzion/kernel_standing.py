@@ -139,7 +139,7 @@ def _reset(state, values, fresh_down, fresh_watch, n_pen, hits_max, stun_max, c_
         is_out[c] = False
         target[c] = -1
         refresh_values(c, c * n_pen, table, att_base, dv_ranged, dv_melee, att_ref, groups,
-                 dice_lo, dice_size)  # fmt: skip
+                       dice_lo, dice_size)  # fmt: skip
         watch[c] = fresh_watch[c]
         penalty[c] = 0
         c_out[c] = 0
