@@ -17,6 +17,12 @@ median over each revision's::
     .venv/bin/python benchmarks/general_ab.py --against eb79138 --scenario \
         scenarios/vehicles/tank-example.yaml --chunk 4096
 
+``--kernel`` forces another of Fuzion's kernels instead (``standing``, ``squad``, ``duel``),
+for an A/B of that kernel on a fight it can run::
+
+    .venv/bin/python benchmarks/general_ab.py --against 91492e6 --kernel standing --reps 15 \
+        --scenario scenarios/bench-squad-4v4.yaml
+
 A revision's first run compiles its general kernel (minutes on this 2-core machine).
 """
 
@@ -64,9 +70,10 @@ def export(rev: str) -> str:
     return name
 
 
-def plans(package: str, path: Path = DUEL, labels=LABELS) -> dict:
+def plans(package: str, path: Path = DUEL, labels=LABELS, kernel: str = "general") -> dict:
     """``{label: (run_chunk, chunk_key, plan)}`` of ``package`` (compiled or loaded): the
-    scenario at ``path`` with each label's tactics on everyone (None: its own)."""
+    scenario at ``path`` with each label's tactics on everyone (None: its own), forced onto
+    ``kernel``."""
     rng = importlib.import_module(f"{package}.engine.rng")
     scenario = importlib.import_module(f"{package}.scenario")
     system = importlib.import_module(f"{package}.systems.fuzion")
@@ -78,7 +85,7 @@ def plans(package: str, path: Path = DUEL, labels=LABELS) -> dict:
             for member in side:
                 if tactic:
                     member["tactics"] = tactic
-        plan = system.compile_scenario(scenario.scenario_from_dict(d), kernel="general")
+        plan = system.compile_scenario(scenario.scenario_from_dict(d), kernel=kernel)
         system.run_chunk(plan, rng.chunk_key(1, 0), 0, 1000)  # compile, or load the cache
         out[label] = (system.run_chunk, rng.chunk_key, plan)
     return out
@@ -106,6 +113,9 @@ def main(argv=None) -> None:
     parser.add_argument("--scenario", type=Path, help="another fight instead of the benchmark "
                         "duel (a vehicle's, a hazard's), as it is, forced onto the general kernel")
     parser.add_argument("--chunk", type=int, default=CHUNK, help=f"trials a chunk ({CHUNK})")
+    parser.add_argument("--kernel", default="general",
+                        choices=("general", "standing", "squad", "duel"),
+                        help="the kernel every tree runs the fight on (general)")
     args = parser.parse_args(argv)
     path, labels = (args.scenario, (("scenario", None),)) if args.scenario else (DUEL, LABELS)
     reps = args.reps_pos or args.reps
@@ -114,8 +124,8 @@ def main(argv=None) -> None:
         STORE.mkdir(exist_ok=True)
         sys.path.insert(0, str(STORE))
         names = [export(rev) for rev in args.against]
-    trees = {"this": plans("fuzion_sim", path, labels),
-             **{name: plans(name, path, labels) for name in names}}  # fmt: skip
+    trees = {"this": plans("fuzion_sim", path, labels, args.kernel),
+             **{name: plans(name, path, labels, args.kernel) for name in names}}  # fmt: skip
     times = measure(trees, reps, args.chunk)
     for label, _ in labels:
         figures = []
