@@ -1515,6 +1515,10 @@ AT_REST = ("vehicles", "suits", "mecha_range", "arsenal", "gate")
 IN_A_SCENE = ("scene", "ground", "jumps", "gate")
 #: The rooms of hazards on open ground: zones, poison and pushing, with :data:`ALWAYS`.
 IN_THE_HAZARDS = ("hazards", *ALWAYS)
+#: The rooms the set of driven vehicles leaves out: missiles and dogfights (the air's), hazards
+#: and jumps. Each of them cost a first run of the car chase 2 to 7 s of CPU; the rooms kept
+#: beside motion (suits, the mecha range, several weapons) cost it nothing measurable.
+NOT_DRIVEN = ("missiles", "dogfights", "hazards", "jumps")
 #: The kernels compiled today, each the whole trial loop once more (a first run waits for one):
 #: a fight with no room but :data:`ALWAYS` (most of them) gets the people's; a fight on foot
 #: with hazards and no other room, the hazards' (:data:`IN_THE_HAZARDS`); a fight on foot
@@ -1523,18 +1527,21 @@ IN_THE_HAZARDS = ("hazards", *ALWAYS)
 #: or the gate, the ground's (every room but a vehicle's); a fight with vehicles none of which
 #: is driven, fires a missile or dogfights, on open ground and without an area weapon or extra
 #: shots, the vehicles' (:data:`AT_REST`: an area weapon's blast on a vehicle alone took 5 s
-#: to compile); any other fight the one with every room. Cold, on the reference machine: about
-#: 25, 29, 30, 39, 32 and 67 s of CPU (``benchmarks/cold_start.py``).
+#: to compile); a fight with vehicles, driven or in a scene, without missiles, dogfights,
+#: hazards or jumps, the driven vehicles' (every room but :data:`NOT_DRIVEN`); any other fight
+#: the one with every room. Cold, on the reference machine: about 25, 29, 30, 39, 32, 55 and 67
+#: s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 HAZARDS = Features(*(name in IN_THE_HAZARDS for name in Features._fields))
 SCENE = Features(*(name in IN_A_SCENE for name in Features._fields))
 GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
 VEHICLES = Features(*(name in AT_REST for name in Features._fields))
+DRIVEN = Features(*(name not in NOT_DRIVEN for name in Features._fields))
 EVERY_ROOM = Features(*(True for _ in Features._fields))
 #: The compiled sets, smallest first, and how ``describe`` names each.
 SETS = {PEOPLE: "", HAZARDS: " with the hazards' rooms", SCENE: " with a scene's rooms",
         GROUND: " with the rooms on foot", VEHICLES: " with the vehicles' rooms",
-        EVERY_ROOM: " with every room"}  # fmt: skip
+        DRIVEN: " with the driven vehicles' rooms", EVERY_ROOM: " with every room"}  # fmt: skip
 
 
 def compiled_set(f: Features) -> Features:

@@ -35,7 +35,8 @@ def _inlined(tree: ast.Module) -> set[str]:
 
 
 @pytest.mark.parametrize("rooms", list(kernel.SETS),
-                         ids=["people", "hazards", "scene", "ground", "vehicles", "every"])
+                         ids=["people", "hazards", "scene", "ground", "vehicles", "driven",
+                              "every"])
 def test_the_trial_loop_runs_without_reference_counting(rooms):
     run_chunk = kernel.kernel_for(rooms)
     assert kernel.trials_of(run_chunk).targetoptions.get("_nrt") is False
@@ -92,34 +93,39 @@ def _path(name: str) -> Path:
     ("rooftop-fall", ("scene", "jumps"), "scene"),
     ("brick-through-a-wall", ("scene",), "scene"),
     ("pushing-brawl", ("hazards",), "hazards"),
-    ("car-chase-with-ramming", ("vehicles", "motion", "drives"), "every"),
+    ("car-chase-with-ramming", ("vehicles", "motion", "drives"), "driven"),
+    ("cliff-road-chase", ("vehicles", "scene", "motion"), "driven"),
     ("jet-vs-missile-cluster", ("vehicles", "missiles"), "every"),
     ("giant-robot-duel", ("mecha_range",), "vehicles"),
     ("tank-example", ("vehicles",), "vehicles"),
     ("helicopter-vs-armoured-car", ("vehicles", "arsenal", "gate"), "vehicles"),
     ("burning-building", ("hazards",), "ground"),
-    ("tank-example+mud", ("vehicles", "scene", "ground"), "every"),
-    ("tank-example+blast", ("vehicles", "area"), "every"),
+    ("tank-example+mud", ("vehicles", "scene", "ground"), "driven"),
+    ("tank-example+blast", ("vehicles", "area"), "driven"),
+    ("tank-example+zone", ("vehicles", "hazards"), "every"),
 ])  # fmt: skip
 def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     """A fight gets the smallest compiled set that holds its rooms: the people's, the hazards'
     (the people's and hazards on open ground), the scene's
     (on foot in a scene without hazards, several weapons or an area weapon), the ground's
     (every room but a vehicle's), the vehicles' (vehicles at rest on open ground, several
-    weapons and the gate) or every room (the tank on a muddy field, or against a launcher whose
-    rocket has an area)."""
+    weapons and the gate), the driven vehicles' (every room but missiles, dogfights, hazards and
+    jumps: the chases, the tank on a muddy field or against a launcher whose rocket has an area)
+    or every room (the jet and its missiles, the tank in a hazard's zone)."""
     name, _, extra = name.partition("+")
     overrides = {
         "": [],
         "mud": [("terrain", [{"name": "Mud", "kind": "rough", "at": [-50, -50],
                               "size": [100, 100]}])],
         "blast": [("sides.infantry[0].weapon.area", {"per": "die", "radius": 1})],
+        "zone": [("hazards", [{"name": "Fire", "kind": "fire", "dc": 4,
+                               "circle": {"center": [0, 0], "radius": 2}}])],
     }[extra]  # fmt: skip
     scenario = load_scenario(_path(name), overrides=overrides)
     f = run.features(run.compile_scenario(scenario, kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
-    sets = dict(zip(("people", "hazards", "scene", "ground", "vehicles", "every"), kernel.SETS,
-                    strict=True))  # fmt: skip
+    sets = dict(zip(("people", "hazards", "scene", "ground", "vehicles", "driven", "every"),
+                    kernel.SETS, strict=True))  # fmt: skip
     assert kernel.compiled_set(f) == sets[compiled]
     assert all(has or not needs for has, needs in zip(sets[compiled], f, strict=True))
 
@@ -133,13 +139,15 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     ("burning-building", kernel.GROUND),
     *((name, kernel.VEHICLES) for name in ("tank-example", "giant-robot-duel", "mecha-vs-infantry",
                                            "helicopter-vs-armoured-car", "rocket-vs-tank")),
+    *((name, kernel.DRIVEN) for name in ("car-chase-with-ramming", "cliff-road-chase")),
 ])  # fmt: skip
 def test_a_smaller_set_gives_the_numbers_of_the_one_with_every_room(name, rooms, monkeypatch):
     """Each smaller compiled set against the set with every room, trial by trial, on the
     shipped fights it takes: the people's, the hazards', the scene's (on foot in a scene
     without hazards, several weapons or an area weapon), the ground's (every room but a
-    vehicle's) and the vehicles' (vehicles at rest on open ground, several weapons and the
-    gate). The control:
+    vehicle's), the vehicles' (vehicles at rest on open ground, several weapons and the
+    gate) and the driven vehicles' (every room but missiles, dogfights, hazards and jumps). The
+    control:
     another seed gives other numbers, so equal arrays are no accident."""
     plan = run.compile_scenario(load_scenario(_path(name)), kernel="general")
     assert kernel.compiled_set(run.features(plan.arrays)) == rooms
