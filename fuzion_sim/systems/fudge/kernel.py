@@ -351,7 +351,6 @@ def _charges_due(s0, s1, s2, s3, rnd, pending, n_sides, charges, track, tallies,
      part_crip, side_left, location_hits, crippled_parts) = track  # fmt: skip
     dealt_t, taken_t, att_t, land_t = tallies
     n = kind.shape[0]
-    track_opts = options
     critical_on = options[OPT_CRITICAL] != 0
     cv_avoid = options[OPT_CV_AVOID] != 0
     blast_separate = options[OPT_BLAST_SEPARATE] != 0
@@ -397,7 +396,7 @@ def _charges_due(s0, s1, s2, s3, rnd, pending, n_sides, charges, track, tallies,
                 did = 1
             dealt_t[c] += dmg
             taken_t[t] += dmg
-            _wound(t, dmg, crit, -1, rnd, track_opts, side, width, dead_at, loc_blow, loc_total,
+            _wound(t, dmg, crit, -1, rnd, options, side, width, dead_at, loc_blow, loc_total,
                    trk, lvl, outs, deaths, crip, part_dmg, part_crip, side_left, location_hits,
                    crippled_parts)  # fmt: skip
             if logging:
@@ -418,7 +417,7 @@ def _charges_due(s0, s1, s2, s3, rnd, pending, n_sides, charges, track, tallies,
                     did = 1
                 dealt_t[c] += dmg
                 taken_t[v] += dmg
-                _wound(v, dmg, False, -1, rnd, track_opts, side, width, dead_at, loc_blow,
+                _wound(v, dmg, False, -1, rnd, options, side, width, dead_at, loc_blow,
                        loc_total, trk, lvl, outs, deaths, crip, part_dmg, part_crip, side_left,
                        location_hits, crippled_parts)  # fmt: skip
                 if logging:
@@ -448,7 +447,6 @@ def _spread(s0, s1, s2, s3, rnd, a, t, nq, blasts, track, tallies, queue, loggin
     dealt_t, taken_t, _, _ = tallies
     q_t, q_d, q_crit, q_part, q_src = queue
     n = side.shape[0]
-    track_opts = options
     simultaneous = options[OPT_ORDER] == ORDER_SIMULTANEOUS
     cv_avoid = options[OPT_CV_AVOID] != 0
     blast_separate = options[OPT_BLAST_SEPARATE] != 0
@@ -472,7 +470,7 @@ def _spread(s0, s1, s2, s3, rnd, a, t, nq, blasts, track, tallies, queue, loggin
                 q_t[nq], q_d[nq], q_crit[nq], q_part[nq], q_src[nq] = v, bd, False, -1, a
                 nq += 1
             else:
-                e, _ = _wound(v, bd, False, -1, rnd, track_opts, side, width, dead_at, loc_blow,
+                e, _ = _wound(v, bd, False, -1, rnd, options, side, width, dead_at, loc_blow,
                               loc_total, trk, lvl, outs, deaths, crip, part_dmg, part_crip,
                               side_left, location_hits, crippled_parts)  # fmt: skip
                 gone += e
@@ -555,7 +553,6 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
     order, key_hi, key_lo, q_t = scratch.order, scratch.key_hi, scratch.key_lo, scratch.q_t
     q_d, q_crit, q_part, q_src = scratch.q_d, scratch.q_crit, scratch.q_part, scratch.q_src
     shooters, foes, n_foes = scratch.shooters, scratch.foes, scratch.n_foes
-    track_opts = options
     order_mode = options[OPT_ORDER]
     simultaneous = order_mode == ORDER_SIMULTANEOUS
     rolled = order_mode == ORDER_ROLLED
@@ -676,7 +673,7 @@ def _trials(key, first, n_trials, plan, shared, counts, log_trial, events, n_eve
                     q_t[nq], q_d[nq], q_crit[nq], q_part[nq], q_src[nq] = t, dmg, crit, part, a
                     nq += 1
                 elif hit:
-                    e, newly = wound(t, dmg, crit, part, rnd, track_opts, side, width, dead_at,
+                    e, newly = wound(t, dmg, crit, part, rnd, options, side, width, dead_at,
                                      loc_blow, loc_total, trk, lvl, outs, deaths, crip,
                                      part_dmg, part_crip, side_left, location_hits,
                                      crippled_parts)  # fmt: skip
