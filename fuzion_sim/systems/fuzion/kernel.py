@@ -1519,6 +1519,11 @@ IN_THE_HAZARDS = ("hazards", *ALWAYS)
 #: and jumps. Each of them cost a first run of the car chase 2 to 7 s of CPU; the rooms kept
 #: beside motion (suits, the mecha range, several weapons) cost it nothing measurable.
 NOT_DRIVEN = ("missiles", "dogfights", "hazards", "jumps")
+#: The rooms of vehicles in the air: missiles and dogfights with the vehicles' own rooms,
+#: several weapons, the gate and extra shots, and no scene, hazards, motion or area weapon (an
+#: area weapon's blast on a vehicle, and motion, are the costly rooms there).
+IN_THE_AIR = ("vehicles", "suits", "mecha_range", "missiles", "drives", "dogfights", "arsenal",
+              "gate", "extra_attacks")
 #: The kernels compiled today, each the whole trial loop once more (a first run waits for one):
 #: a fight with no room but :data:`ALWAYS` (most of them) gets the people's; a fight on foot
 #: with hazards and no other room, the hazards' (:data:`IN_THE_HAZARDS`); a fight on foot
@@ -1528,20 +1533,23 @@ NOT_DRIVEN = ("missiles", "dogfights", "hazards", "jumps")
 #: is driven, fires a missile or dogfights, on open ground and without an area weapon or extra
 #: shots, the vehicles' (:data:`AT_REST`: an area weapon's blast on a vehicle alone took 5 s
 #: to compile); a fight with vehicles, driven or in a scene, without missiles, dogfights,
-#: hazards or jumps, the driven vehicles' (every room but :data:`NOT_DRIVEN`); any other fight
-#: the one with every room. Cold, on the reference machine: about 25, 29, 30, 39, 32, 55 and 67
-#: s of CPU (``benchmarks/cold_start.py``).
+#: hazards or jumps, the driven vehicles' (every room but :data:`NOT_DRIVEN`); a fight with
+#: missiles or dogfights and none of motion, a scene, hazards or an area weapon, the air's
+#: (:data:`IN_THE_AIR`); any other fight the one with every room. Cold, on the reference
+#: machine: about 25, 29, 30, 39, 32, 55, 55 and 67 s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 HAZARDS = Features(*(name in IN_THE_HAZARDS for name in Features._fields))
 SCENE = Features(*(name in IN_A_SCENE for name in Features._fields))
 GROUND = Features(*(name not in VEHICLE_ROOMS for name in Features._fields))
 VEHICLES = Features(*(name in AT_REST for name in Features._fields))
 DRIVEN = Features(*(name not in NOT_DRIVEN for name in Features._fields))
+AIR = Features(*(name in IN_THE_AIR for name in Features._fields))
 EVERY_ROOM = Features(*(True for _ in Features._fields))
 #: The compiled sets, smallest first, and how ``describe`` names each.
 SETS = {PEOPLE: "", HAZARDS: " with the hazards' rooms", SCENE: " with a scene's rooms",
         GROUND: " with the rooms on foot", VEHICLES: " with the vehicles' rooms",
-        DRIVEN: " with the driven vehicles' rooms", EVERY_ROOM: " with every room"}  # fmt: skip
+        DRIVEN: " with the driven vehicles' rooms", AIR: " with the air's rooms",
+        EVERY_ROOM: " with every room"}  # fmt: skip
 
 
 def compiled_set(f: Features) -> Features:

@@ -166,7 +166,8 @@ class Fuzion(RuleSystem):
 
         rooms = kernel.compiled_set(run.features(plan.arrays))
         return {kernel.PEOPLE: 27.0, kernel.HAZARDS: 31.0, kernel.SCENE: 33.0,
-                kernel.GROUND: 42.0, kernel.VEHICLES: 35.0, kernel.DRIVEN: 58.0}.get(rooms, 70.0)
+                kernel.GROUND: 42.0, kernel.VEHICLES: 35.0, kernel.DRIVEN: 58.0,
+                kernel.AIR: 59.0}.get(rooms, 70.0)
 
     # --- one trial ------------------------------------------------------------------------
     def replay(self, scenario, plan, seed, trial):

@@ -36,7 +36,7 @@ def _inlined(tree: ast.Module) -> set[str]:
 
 @pytest.mark.parametrize("rooms", list(kernel.SETS),
                          ids=["people", "hazards", "scene", "ground", "vehicles", "driven",
-                              "every"])
+                              "air", "every"])
 def test_the_trial_loop_runs_without_reference_counting(rooms):
     run_chunk = kernel.kernel_for(rooms)
     assert kernel.trials_of(run_chunk).targetoptions.get("_nrt") is False
@@ -95,7 +95,8 @@ def _path(name: str) -> Path:
     ("pushing-brawl", ("hazards",), "hazards"),
     ("car-chase-with-ramming", ("vehicles", "motion", "drives"), "driven"),
     ("cliff-road-chase", ("vehicles", "scene", "motion"), "driven"),
-    ("jet-vs-missile-cluster", ("vehicles", "missiles"), "every"),
+    ("jet-vs-missile-cluster", ("vehicles", "missiles", "dogfights"), "air"),
+    ("jet-vs-missile-cluster+zone", ("missiles", "hazards"), "every"),
     ("giant-robot-duel", ("mecha_range",), "vehicles"),
     ("tank-example", ("vehicles",), "vehicles"),
     ("helicopter-vs-armoured-car", ("vehicles", "arsenal", "gate"), "vehicles"),
@@ -110,8 +111,9 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     (on foot in a scene without hazards, several weapons or an area weapon), the ground's
     (every room but a vehicle's), the vehicles' (vehicles at rest on open ground, several
     weapons and the gate), the driven vehicles' (every room but missiles, dogfights, hazards and
-    jumps: the chases, the tank on a muddy field or against a launcher whose rocket has an area)
-    or every room (the jet and its missiles, the tank in a hazard's zone)."""
+    jumps: the chases, the tank on a muddy field or against a launcher whose rocket has an area),
+    the air's (missiles and dogfights without motion, a scene, hazards or an area weapon: the
+    jet) or every room (the tank or the jet in a hazard's zone)."""
     name, _, extra = name.partition("+")
     overrides = {
         "": [],
@@ -124,8 +126,8 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     scenario = load_scenario(_path(name), overrides=overrides)
     f = run.features(run.compile_scenario(scenario, kernel="general").arrays)
     assert all(getattr(f, room) for room in rooms), f
-    sets = dict(zip(("people", "hazards", "scene", "ground", "vehicles", "driven", "every"),
-                    kernel.SETS, strict=True))  # fmt: skip
+    sets = dict(zip(("people", "hazards", "scene", "ground", "vehicles", "driven", "air",
+                     "every"), kernel.SETS, strict=True))  # fmt: skip
     assert kernel.compiled_set(f) == sets[compiled]
     assert all(has or not needs for has, needs in zip(sets[compiled], f, strict=True))
 
@@ -140,13 +142,15 @@ def test_a_fight_is_compiled_with_the_rooms_it_reaches(name, rooms, compiled):
     *((name, kernel.VEHICLES) for name in ("tank-example", "giant-robot-duel", "mecha-vs-infantry",
                                            "helicopter-vs-armoured-car", "rocket-vs-tank")),
     *((name, kernel.DRIVEN) for name in ("car-chase-with-ramming", "cliff-road-chase")),
+    ("jet-vs-missile-cluster", kernel.AIR),
 ])  # fmt: skip
 def test_a_smaller_set_gives_the_numbers_of_the_one_with_every_room(name, rooms, monkeypatch):
     """Each smaller compiled set against the set with every room, trial by trial, on the
     shipped fights it takes: the people's, the hazards', the scene's (on foot in a scene
     without hazards, several weapons or an area weapon), the ground's (every room but a
     vehicle's), the vehicles' (vehicles at rest on open ground, several weapons and the
-    gate) and the driven vehicles' (every room but missiles, dogfights, hazards and jumps). The
+    gate), the driven vehicles' (every room but missiles, dogfights, hazards and jumps) and the
+    air's (missiles and dogfights without motion, a scene, hazards or an area weapon). The
     control:
     another seed gives other numbers, so equal arrays are no accident."""
     plan = run.compile_scenario(load_scenario(_path(name)), kernel="general")
