@@ -22,7 +22,6 @@ LONG = {
     "systems/fuzion/kernel.py:trials": 1124,
     "systems/fuzion/kernel_duel.py:_kernel": 524,
     "systems/fuzion/kernel_duel.py:kernel": 514,
-    "systems/fuzion/kernel_squad.py:run_chunk": 482,
 }
 
 

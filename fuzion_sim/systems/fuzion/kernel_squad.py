@@ -40,13 +40,25 @@ What keeps a battle's cost per action flat as it grows (the same numbers, bit fo
   inlined, so the fights that do not use it do not pay for it;
 - the loop's own small steps are compiled once each and inlined by LLVM (``_jit.INLINE``), not
   copied in by numba: 4 to 5 % faster, and 3 s less of a first run (PERFORMANCE-NOTES lesson 46).
+
+How it is laid out: ``run_chunk`` allocates the chunk's tables, through functions that each
+work out one of them (``_pair_tables``, ``_levels``, ``_fresh``, ``_square_bounds``, ``_grid``,
+``_random_counts``), and runs the trial loop, whose steps are named functions: ``_reset`` (a
+trial's start), ``_close_in`` (an action in motion), ``_wounded`` (a wound that crosses a
+line), ``_drop`` (out of the fight or back in, for both of those), ``_settle`` (the end of a
+phase for those down) and ``_record`` (a trial's outcome). The steps LLVM inlines
+(``jit(**INNER, forceinline=True)``: no Python wrapper, no reference counting) but
+``_settle``, which runs only while someone is down and is called: in line it made a battle in
+motion 1 to 2 % slower (PERFORMANCE-NOTES lesson 54). The targeting rules' searches stay in the
+loop itself: called from an inlined step, LLVM inlined ``_nearest`` and ``_focus`` into the
+loop too.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import INLINE, jit
+from ..._jit import INLINE, INNER, jit
 from ...engine.outcomes import outcome_index
 from ...engine.rng import high_bits, index32, split_bits, trial_seed, xoshiro, xoshiro_bits
 from . import tactics as tx
@@ -536,54 +548,12 @@ def _trackdown_state(c, was_down, now_down, downs, n_down):
     return n_down
 
 
-@jit
-def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
-    """Run trials ``first .. first + n_trials - 1`` of a squad fight; the arguments are the
-    standing kernel's (``kernel_standing.run_chunk``), of which this kernel uses a part (four
-    phases a round, everyone acting in each, no event log), then the fight's motion
-    (``compile.Motion``).
-
-    With ``accumulate`` the trials are added straight into the tally arrays and the per-trial
-    outputs are left alone; the numbers are the same either way.
-
-    A fight in which someone must move (``moving``) runs as the general kernel runs the
-    default tactic: a combatant whose target is out of its weapon's range runs toward it
-    (``run_m`` metres, stopping just inside the range), leaving its cover; an attack's modifier
-    is worked out when it is made, from the pair's static part (``pair_base``), the range band
-    at the distance then, the target's cover (``pair_cover``) while it keeps it, and -1 per
-    10 m the target ran in its last action (ranged). A melee attacker whose tactic is an
-    unconditional attack does nothing while its target is out of reach. Nobody moving, the
-    modifiers are the static pair table's.
-    """
-    (side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, att_skill,
-     def_ranged, def_melee, base_order, targeting, w_melee, w_dmg, w_dc, w_acc, w_min_str,
-     pair_mod, pair_armour, pair_dist, _acts, _slots_per_round, _start_slot, _slots_per_unit,
-     max_slots, _surprised, options, roll_table, nd6_offsets, nd6_table) = sp
-    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
-     _location_hits) = outs
-    _log_trial, _events, n_events = logs
-    (accumulate, outcome_counts, end_hist, out_hist, death_hist, dealt_sum, dealt_sq, taken_sum,
-     taken_sq, attacks_sum, landed_sum) = tl
-    moving, pos_x0, pos_y0, run_m, w_range, tac_default, pair_base, pair_cover = motion
-    n_comb = side.shape[0]
-    impairment = options[OPT_IMPAIRMENT] != 0
-    dying_can_act = options[OPT_DYING_CAN_ACT] != 0
-    dying_penalty = options[OPT_DYING_PENALTY]
-    has_ties = options[OPT_HAS_TIES] != 0
-    n_events[0] = 0
-    n_rolls = np.uint64(roll_table.shape[0])
-    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
-    nd6_start = np.uint64(nd6_offsets[TABLE_DICE])  # the 5d6 table
-    nd6_size = np.uint64(nd6_offsets[TABLE_DICE + 1]) - nd6_start
-    n_pen = max(4, dying_penalty) + 6  # penalties 0 .. the dying penalty + 5
-    u_pen = np.uint64(n_pen)
-    table = values_table(
-        n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
-        def_melee, nd6_offsets,
-    )  # fmt: skip
-    stop = stop_table(pair_armour, w_dmg, sd)  # per attacker and target (F20)
-    # the pair tables by attacker class: in motion what stops a hit, the static modifier and
-    # the cover (the modifier of the start is not read); standing, the modifier and the stop
+@jit(no_cpython_wrapper=True)
+def _pair_tables(moving, pair_mod, stop, pair_base, pair_cover, n_comb):
+    """The pair tables by attacker class (``_pair_classes``): each attacker's class, then per
+    class and target the modifier, what stops a hit, and in motion the modifier's static part
+    and the cover (the modifier of the start is not read then; standing, the last two are the
+    modifier)."""
     nn = n_comb * n_comb
     if moving:
         tables = np.concatenate((stop, pair_base, pair_cover))
@@ -598,8 +568,15 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
         k_mod = packed[: n_class * n_comb]
         k_stop = packed[n_class * n_comb :]
         k_base = k_cover = k_mod
-    # the watch line and wound penalty by Hits lost: row LVL0 - Hits, the last row of each
-    # combatant standing for every Hits below it
+    return pair_class, k_mod, k_stop, k_base, k_cover
+
+
+@jit(no_cpython_wrapper=True)
+def _levels(hits_max, body, impairment, dying_penalty):
+    """The watch line and the wound penalty by Hits lost: ``watch_at`` and ``pen_at`` row
+    LVL0 - Hits, the last row of each combatant standing for every Hits below it;
+    ``level_at`` each combatant's first row."""
+    n_comb = hits_max.shape[0]
     level_at = np.zeros(n_comb + 1, np.int64)
     for c in range(n_comb):
         level_at[c + 1] = level_at[c] + hits_max[c] + 2 * body[c] + 1
@@ -610,7 +587,19 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
             h = hits_max[c] - i
             watch_at[level_at[c] + i] = watch_line(h, hits_max[c], body[c], impairment)
             pen_at[level_at[c] + i] = wound_penalty(h, hits_max[c], impairment, dying_penalty)
-    # a fresh trial's state: every row at full Hits and Stun, aimed at its first enemy
+    return level_at, watch_at, pen_at
+
+
+@jit(no_cpython_wrapper=True)
+def _fresh(sp, level_at, watch_at, table, n_pen, pair_class, k_mod, k_stop):
+    """A fresh trial's rows: everyone at full Hits and Stun, aimed at its first enemy when
+    every targeting rule is ``first`` (under the others a target is chosen at its first action;
+    ``focus`` reads who has one). Returns the rows, each side's size and first combatant, those
+    who start knocked out or dying, and how many start knocked out and dying."""
+    side, n_sides, body = sp.side, sp.n_sides, sp.body
+    hits_max, stun_max = sp.hits_max, sp.stun_max
+    targeting, w_melee, w_dmg, options = sp.targeting, sp.w_melee, sp.w_dmg, sp.options
+    n_comb = side.shape[0]
     first_in = np.full(n_sides, n_comb, np.int64)  # per side its first combatant (listed)
     for c in range(n_comb - 1, -1, -1):
         first_in[side[c]] = c
@@ -636,14 +625,379 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
         fresh_ko += fresh[rc + DOWN] == 1
         fresh_dying += fresh[rc + DOWN] == 2
         _set_values(rc, c * n_pen, fresh, table)
-        # aimed at the first enemy from the start; under other targeting rules chosen at its
-        # first action (``focus`` reads who has a target)
         fresh[rc + TARGET] = _first_enemy(side[c], first_in, n_comb) if all_first else -1
         if fresh[rc + TARGET] >= 0:
             _aim(c, fresh[rc + TARGET], fresh, w_melee, k_mod, k_stop)
-    fresh_sides_left = np.sum(side_size > 0)
     fresh_downs = np.nonzero(fresh[DOWN::ROW])[0]  # the knocked out and dying (_down)
-    fresh_n_down = fresh_downs.shape[0]
+    return fresh, side_size, first_in, fresh_downs, fresh_ko, fresh_dying
+
+
+@jit(no_cpython_wrapper=True)
+def _square_bounds(w_range):
+    """The square bounds (``_square_bound``) of each weapon's range, and of 4, 10 and 50 m (the
+    range bands' edges, ``_band``)."""
+    range_sq = np.empty(w_range.shape[0], np.float64)
+    for c in range(w_range.shape[0]):
+        range_sq[c] = _square_bound(w_range[c])
+    return range_sq, np.array([_square_bound(4.0), _square_bound(10.0), _square_bound(50.0)])
+
+
+@jit(no_cpython_wrapper=True)
+def _grid(targeting, pos_x0, pos_y0, n_sides):
+    """The nearest-enemy grid, where a battle of :data:`GRID_MIN` or more has someone under
+    ``targeting: nearest`` (fewer: the plain scan is as quick): square cells over the start's
+    bounding box (everyone moves only toward someone, so nobody leaves it), about one
+    combatant a cell. Returns whether it is used and the cells: the grid's origin, cell size
+    and extent, per side and cell its first combatant, the next and the previous in each
+    one's cell, each one's cell, and the number of cells."""
+    n_comb = targeting.shape[0]
+    any_nearest = False
+    for c in range(n_comb):
+        any_nearest = any_nearest or (targeting[c] == tx.T_NEAREST and n_comb >= GRID_MIN)
+    x_lo, x_hi, y_lo, y_hi = pos_x0.min(), pos_x0.max(), pos_y0.min(), pos_y0.max()
+    span = max(x_hi - x_lo, y_hi - y_lo)
+    cell_m = max(np.sqrt((x_hi - x_lo) * (y_hi - y_lo) / n_comb), span / n_comb, 1e-6)
+    grid = np.array([x_lo, y_lo, cell_m, np.floor((x_hi - x_lo) / cell_m) + 1.0,
+                     np.floor((y_hi - y_lo) / cell_m) + 1.0])  # fmt: skip
+    n_cells = np.int64(grid[3]) * np.int64(grid[4]) if any_nearest else 1
+    head = np.empty(n_sides * n_cells, np.int64)
+    nxt = np.empty(n_comb, np.int64)
+    prv = np.empty(n_comb, np.int64)
+    where = np.empty(n_comb, np.int64)
+    return any_nearest, (grid, head, nxt, prv, where, n_cells)
+
+
+@jit(no_cpython_wrapper=True)
+def _random_counts(targeting, side, n_sides):
+    """``random`` in a battle of :data:`GRID_MIN` or more: whether anyone uses it, and the
+    counts of a fresh trial for ``_random_enemy`` (all of them, then per side, everyone in)."""
+    n_comb = side.shape[0]
+    any_random = False
+    for c in range(n_comb):
+        any_random = any_random or (targeting[c] == tx.T_RANDOM and n_comb >= GRID_MIN)
+    fresh_count = np.zeros((n_sides + 1) * (n_comb + 1) if any_random else 1, np.int64)
+    if any_random:
+        for c in range(n_comb):
+            _count(fresh_count, 0, n_comb, c, 1)
+            _count(fresh_count, (side[c] + 1) * (n_comb + 1), n_comb, c, 1)
+    return any_random, fresh_count
+
+
+@jit(**INNER, forceinline=True)
+def _reset(st, fresh, downs, fresh_downs, side_size, first_in, pos_x0, pos_y0, fresh_count,
+           moving, fallen):  # fmt: skip
+    """A trial's start: the rows, the sides, the places, the counts and the grid as a fresh
+    trial has them; returns how many are down (``downs``)."""
+    side, standing, first_up, any_nearest, cells, spots, any_random, count = fallen
+    px, py, ran, in_cover = spots
+    grid, head, nxt, prv, where, n_cells = cells
+    for i in range(fresh.shape[0]):  # a plain loop: vectorised, a slice copy is not
+        st[i] = fresh[i]
+    for s in range(standing.shape[0]):
+        standing[s] = side_size[s]
+        first_up[s] = first_in[s]
+    n_comb = side.shape[0]
+    if moving or any_nearest:
+        for c in range(n_comb):
+            px[c] = pos_x0[c]
+            py[c] = pos_y0[c]
+            ran[c] = 0.0
+            in_cover[c] = True
+    if any_random:
+        for i in range(count.shape[0]):
+            count[i] = fresh_count[i]
+    if any_nearest:
+        for i in range(head.shape[0]):
+            head[i] = -1
+        for c in range(n_comb - 1, -1, -1):
+            _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where, n_cells)
+    for i in range(fresh_downs.shape[0]):
+        downs[i] = fresh_downs[i]
+    return fresh_downs.shape[0]
+
+
+@jit(**INNER, forceinline=True)
+def _close_in(ua, ut, st, reach_in, k_base, k_cover, fallen):
+    """In motion: ``ua``'s action against ``ut``. Out of its weapon's range under the default
+    tactic it runs toward it (``run_m`` metres, stopping just inside the range), leaving its
+    cover: the whole action. Else its attack's modifier from the pair's static part, the range
+    band at the distance now (tested on the squared distance against exact bounds: no square
+    root before the branch), the target's cover while it keeps it and -1 per 10 m the target
+    ran in its last action (ranged). Returns whether it attacks and the roll it needs."""
+    w_range, range_sq, band_sq, w_melee, run_m, tac_default = reach_in
+    side, _standing, _first_up, any_nearest, cells, spots, _any_random, _count = fallen
+    px, py, ran, in_cover = spots
+    ra = ua * WIDTH
+    dx = px[ut] - px[ua]
+    dy = py[ut] - py[ua]
+    d2 = dx * dx + dy * dy
+    beyond = d2 > range_sq[ua]  # d > w_range[ua]
+    if beyond and tac_default[ua]:  # close in: the whole action
+        reach = max(w_range[ua] - 0.01, 0.0)  # end inside the range
+        px[ua], py[ua], went = move_toward(px[ua], py[ua], px[ut], py[ut], run_m[ua], reach)
+        ran[ua] = went
+        if went > 0.0:
+            in_cover[ua] = False
+        if any_nearest:
+            grid, head, nxt, prv, where, n_cells = cells
+            cell = _cell(px[ua], py[ua], grid)
+            if cell != where[ua]:
+                _leave(ua, side, head, nxt, prv, where, n_cells)
+                _enter(ua, cell, side, head, nxt, prv, where, n_cells)
+        return False, np.int64(0)
+    ran[ua] = 0.0
+    pair = np.uint64(st[ra + PAIR]) + ut
+    av = st[ra + ATT] + k_base[pair]
+    if in_cover[ut]:
+        av += k_cover[pair]
+    if w_melee[ua]:
+        if beyond:
+            return False, np.int64(0)  # out of reach
+    else:
+        if beyond:
+            av += range_modifier(np.sqrt(d2), w_range[ua])
+        else:  # range_modifier within the listed range
+            av += _band(d2, band_sq)
+        if ran[ut] >= 10.0:  # a moving target: -1 per 10 m it ran
+            av -= np.int64(ran[ut] // 10.0)
+    return True, st[ut * WIDTH + np.uint64(st[ra + DVCOL])] - av
+
+
+@jit(**INNER, forceinline=True)
+def _drop(c, now_out, now, st, sides_left, fallen):
+    """Combatant ``c`` goes out of the fight (``now_out``) or comes back into it: the grid,
+    the counts, its side's standing and first combatant not out, the time it first went out.
+    Returns the sides left and whether its fall left at most one (the fight is decided)."""
+    side, standing, first_up, any_nearest, cells, spots, any_random, count = fallen
+    n_comb = side.shape[0]
+    if any_nearest:
+        grid, head, nxt, prv, where, n_cells = cells
+        if now_out:
+            _leave(c, side, head, nxt, prv, where, n_cells)
+        else:
+            _enter(c, _cell(spots[0][c], spots[1][c], grid), side, head, nxt, prv, where,
+                   n_cells)  # fmt: skip
+    if any_random:
+        _count(count, 0, n_comb, c, -1 if now_out else 1)
+        _count(count, (side[c] + 1) * (n_comb + 1), n_comb, c, -1 if now_out else 1)
+    s = side[c]
+    decided = False
+    if now_out:
+        rc = np.uint64(c) * WIDTH
+        if st[rc + C_OUT] == 0:
+            st[rc + C_OUT] = now
+        standing[s] -= 1
+        if standing[s] == 0:
+            sides_left -= 1
+            decided = sides_left <= 1
+        if first_up[s] == c:
+            first_up[s] = _next_up(c, side, st)
+    else:
+        if standing[s] == 0:
+            sides_left += 1
+        standing[s] += 1
+        if c < first_up[s]:
+            first_up[s] = c
+    return sides_left, decided
+
+
+@jit(**INNER, forceinline=True)
+def _wounded(tgt, h, sn, stun_lost, now, st, downs, counts, values, dying_can_act, fallen):
+    """What a wound that crossed ``tgt``'s watch line, knocked its Stun to 0 or stunned it does,
+    its Hits and Stun already taken (F21-F25): its watch line and values under the new
+    penalty, and when more than an impairment line was crossed, death at -2 x BODY, knocked out
+    or dying (F25: dying and out for good, it bleeds to death at the time ``DUE``, which the
+    trial's end records if the fight lasts that long), stunned (F22), out of the fight.
+    ``counts`` are those down, knocked out and dying, and the sides left; returns them, whether
+    it went out, and whether that decided the fight."""
+    n_down, n_ko, n_dying, sides_left = counts
+    table, watch_at, pen_at, n_pen = values
+    ut = np.uint64(tgt)
+    rt = ut * WIDTH
+    lvl = _level(rt, h, st)
+    st[rt + WATCH] = watch_at[lvl]
+    if h > 0 and sn > 0 and stun_lost <= st[rt + LIMIT]:
+        # an impairment line only (F24): the values under the new penalty
+        pen = pen_at[lvl] + 5 * st[rt + LOSE]
+        _set_values(rt, ut * np.uint64(n_pen) + np.uint64(pen), st, table)
+        return n_down, n_ko, n_dying, sides_left, False, False
+    dead = st[rt + DEAD] != 0
+    if h <= st[rt + DEADLINE] and not dead:
+        dead = True
+        st[rt + DEAD] = 1
+        st[rt + C_DEATH] = now
+    was_down = st[rt + DOWN]
+    now_down = down_state(h, sn, dead)
+    if now_down != was_down:
+        st[rt + DOWN] = now_down
+        if now_down == 2 and was_down == 0 and not dying_can_act:
+            bleeds = h - st[rt + DEADLINE]
+            st[rt + DUE] = 4 * ((now + 3) // 4 + bleeds - 1)
+        else:
+            n_ko += (now_down == 1) - (was_down == 1)
+            n_dying += (now_down == 2) - (was_down == 2)
+            n_down = _trackdown_state(tgt, was_down, now_down, downs, n_down)
+    if stun_lost > st[rt + LIMIT]:
+        st[rt + LOSE] = 1
+    pen = pen_at[lvl] + 5 * st[rt + LOSE]
+    _set_values(rt, ut * np.uint64(n_pen) + np.uint64(pen), st, table)
+    if out_of_fight(h, sn, dead, dying_can_act):
+        st[rt + OUT] = 1
+        sides_left, decided = _drop(tgt, True, now, st, sides_left, fallen)
+        return n_down, n_ko, n_dying, sides_left, True, decided
+    return n_down, n_ko, n_dying, sides_left, False, False
+
+
+@jit(**INNER)  # called, not inlined (the module's docstring)
+def _settle(now, end_of_round, minute, st, downs, counts, rec, stun_max, values, dying_can_act,
+            fallen):  # fmt: skip
+    """The end of a phase for those knocked out or dying (``downs``): waking (F23) and, at the
+    end of each round, bleeding (F25); only the knocked out (Hits > 0, Stun <= 0) can wake,
+    only the dying bleed. ``counts`` as :func:`_wounded`'s; returns them, whether someone went
+    out or came back, and whether someone came back."""
+    n_down, n_ko, n_dying, sides_left = counts
+    table, watch_at, pen_at, n_pen = values
+    changed_out = back = False
+    for i in range(n_down - 1, -1, -1):  # (a combatant leaving swaps in the last)
+        c = downs[i]
+        rc = np.uint64(c) * WIDTH
+        h, sn = st[rc + HITS], st[rc + STUN]
+        changed = False
+        if h > 0 and wakes(sn, True, end_of_round, minute):
+            sn = sn + rec[c]
+            sn = sn if sn < stun_max[c] else stun_max[c]
+            st[rc + STUN] = sn
+            changed = True
+        if end_of_round and h <= 0:
+            h -= 1
+            st[rc + HITS] = h
+            changed = True
+            if h <= st[rc + DEADLINE]:
+                st[rc + DEAD] = 1
+                st[rc + C_DEATH] = now
+        if not changed:
+            continue
+        dead = st[rc + DEAD] != 0
+        lvl = _level(rc, h, st)
+        st[rc + WATCH] = watch_at[lvl]
+        _set_values(rc, c * n_pen + pen_at[lvl] + 5 * st[rc + LOSE], st, table)
+        was_down = st[rc + DOWN]
+        now_down = down_state(h, sn, dead)
+        n_ko += (now_down == 1) - (was_down == 1)
+        n_dying += (now_down == 2) - (was_down == 2)
+        st[rc + DOWN] = now_down
+        if now_down == 0:
+            n_down -= 1
+            downs[i] = downs[n_down]
+        now_out = out_of_fight(h, sn, dead, dying_can_act)
+        if now_out != (st[rc + OUT] != 0):
+            st[rc + OUT] = now_out
+            changed_out = True
+            back = back or not now_out
+            sides_left, _ = _drop(c, now_out, now, st, sides_left, fallen)
+    return n_down, n_ko, n_dying, sides_left, changed_out, back
+
+
+@jit(**INNER, forceinline=True)
+def _record(j, result, finish, n_sides, max_slots, st, sums, outs, tl):
+    """A trial's end: the deaths of those dying out of the fight who bled out before it ended
+    (a fight decided in a phase ends before that phase's end), then its outcome, into the
+    tally (``accumulate``: the histograms here, the per-combatant sums into ``sums``, rows like
+    the state's, until the chunk ends) or into the per-trial outputs."""
+    (winner, end_slot, out_slot, death_slot, dealt, taken, attacks, landed, knock,
+     _location_hits) = outs
+    accumulate, outcome_counts, end_hist = tl.accumulate, tl.outcome_counts, tl.end_hist
+    out_hist, death_hist = tl.out_hist, tl.death_hist
+    n_comb = st.shape[0] // ROW
+    last_bleed = max_slots if result == UNRESOLVED else finish - 1
+    for c in range(n_comb):
+        rc = np.uint64(c) * WIDTH
+        if st[rc + DUE] and st[rc + DUE] <= last_bleed:
+            st[rc + C_DEATH] = st[rc + DUE]
+    if accumulate:
+        k = outcome_index(result, n_sides)
+        outcome_counts[k] += 1
+        end_hist[k, finish] += 1
+        for c in range(n_comb):
+            rc = np.uint64(c) * WIDTH
+            out_hist[c, st[rc + C_OUT]] += 1
+            death_hist[c, st[rc + C_DEATH]] += 1
+            sums[rc + C_ATT] += st[rc + C_ATT] & LOW32
+            sums[rc + C_LAND] += st[rc + C_ATT] >> 32
+            sums[rc + C_DEALT] += st[rc + C_DEALT]
+            sums[rc + C_TAKEN] += st[rc + C_TAKEN]
+            sums[rc + SQ_DEALT] += st[rc + C_DEALT] * st[rc + C_DEALT]
+            sums[rc + SQ_TAKEN] += st[rc + C_TAKEN] * st[rc + C_TAKEN]
+        return
+    winner[j] = result
+    end_slot[j] = finish
+    for c in range(n_comb):
+        rc = np.uint64(c) * WIDTH
+        out_slot[j, c] = st[rc + C_OUT]
+        death_slot[j, c] = st[rc + C_DEATH]
+        dealt[j, c] = st[rc + C_DEALT]
+        taken[j, c] = st[rc + C_TAKEN]
+        attacks[j, c] = st[rc + C_ATT] & LOW32
+        landed[j, c] = st[rc + C_ATT] >> 32
+        knock[j, c] = 0
+
+
+@jit(**INNER, forceinline=True)
+def _flush(sums, tl):
+    """A streamed chunk's per-combatant sums (``_record``) into the tally."""
+    for c in range(tl.attacks_sum.shape[0]):
+        rc = np.uint64(c) * WIDTH
+        tl.attacks_sum[c] += sums[rc + C_ATT]
+        tl.landed_sum[c] += sums[rc + C_LAND]
+        tl.dealt_sum[c] += sums[rc + C_DEALT]
+        tl.taken_sum[c] += sums[rc + C_TAKEN]
+        tl.dealt_sq[c] += sums[rc + SQ_DEALT]
+        tl.taken_sq[c] += sums[rc + SQ_TAKEN]
+
+
+@jit
+def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
+    """Run trials ``first .. first + n_trials - 1`` of a squad fight; the arguments are the
+    standing kernel's (``kernel_standing.run_chunk``), of which this kernel uses a part (four
+    phases a round, everyone acting in each, no event log), then the fight's motion
+    (``compile.Motion``). With ``accumulate`` the trials are added straight into the tally
+    arrays and the per-trial outputs are left alone; the numbers are the same either way.
+
+    A fight in which someone must move (``moving``) runs as the general kernel runs the
+    default tactic (``_close_in``); nobody moving, the modifiers are the static pair table's.
+    The steps of a trial: ``_reset``, the actions, ``_wounded`` when a wound crosses a line,
+    ``_settle`` at a phase's end, ``_record``.
+    """
+    (side, n_sides, ref, dex, strength, body, hits_max, stun_max, sd, rec, att_skill,
+     def_ranged, def_melee, base_order, targeting, w_melee, w_dmg, w_dc, w_acc, w_min_str,
+     pair_mod, pair_armour, pair_dist, _acts, _slots_per_round, _start_slot, _slots_per_unit,
+     max_slots, _surprised, options, roll_table, nd6_offsets, nd6_table) = sp
+    moving, pos_x0, pos_y0, run_m, w_range, tac_default, pair_base, pair_cover = motion
+    logs[2][0] = 0  # no events: the squad kernel keeps no log
+    n_comb = side.shape[0]
+    impairment = options[OPT_IMPAIRMENT] != 0
+    dying_can_act = options[OPT_DYING_CAN_ACT] != 0
+    dying_penalty = options[OPT_DYING_PENALTY]
+    has_ties = options[OPT_HAS_TIES] != 0
+    n_rolls = np.uint64(roll_table.shape[0])
+    k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
+    nd6_start = np.uint64(nd6_offsets[TABLE_DICE])  # the 5d6 table
+    nd6_size = np.uint64(nd6_offsets[TABLE_DICE + 1]) - nd6_start
+    n_pen = max(4, dying_penalty) + 6  # penalties 0 .. the dying penalty + 5
+    u_pen = np.uint64(n_pen)
+    table = values_table(
+        n_pen, ref, dex, strength, att_skill, w_acc, w_min_str, w_dc, w_melee, def_ranged,
+        def_melee, nd6_offsets,
+    )  # fmt: skip
+    stop = stop_table(pair_armour, w_dmg, sd)  # per attacker and target (F20)
+    pair_class, k_mod, k_stop, k_base, k_cover = _pair_tables(
+        moving, pair_mod, stop, pair_base, pair_cover, n_comb
+    )
+    level_at, watch_at, pen_at = _levels(hits_max, body, impairment, dying_penalty)
+    fresh, side_size, first_in, fresh_downs, fresh_ko, fresh_dying = _fresh(
+        sp, level_at, watch_at, table, n_pen, pair_class, k_mod, k_stop
+    )
+    fresh_sides_left = np.sum(side_size > 0)
     downs = np.empty(n_comb, np.int64)
     st = np.empty(n_comb * ROW, np.int64)
     sums = np.zeros(n_comb * ROW, np.int64)  # a streamed run's per-combatant sums
@@ -655,68 +1009,25 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
     by_ref, run_end, tie_low = tie_tables(ref, base_order)
     bucket = np.empty(1 << BUCKET_BITS, np.int64)  # the tie sort's scratch
     spare = np.empty(n_comb, np.int64)
-    range_sq = np.empty(n_comb, np.float64)  # the square bounds of each weapon's range
-    for c in range(n_comb):
-        range_sq[c] = _square_bound(w_range[c])
-    band_sq = np.array([_square_bound(4.0), _square_bound(10.0), _square_bound(50.0)])
-    # the nearest-enemy grid: square cells over the start's bounding box (everyone moves only
-    # toward someone, so nobody leaves it), about one combatant a cell
-    any_nearest = False  # (fewer than GRID_MIN: the plain scan is as quick)
-    for c in range(n_comb):
-        any_nearest = any_nearest or (targeting[c] == tx.T_NEAREST and n_comb >= GRID_MIN)
-    x_lo, x_hi, y_lo, y_hi = pos_x0.min(), pos_x0.max(), pos_y0.min(), pos_y0.max()
-    span = max(x_hi - x_lo, y_hi - y_lo)
-    cell_m = max(np.sqrt((x_hi - x_lo) * (y_hi - y_lo) / n_comb), span / n_comb, 1e-6)
-    grid = np.array([x_lo, y_lo, cell_m, np.floor((x_hi - x_lo) / cell_m) + 1.0,
-                     np.floor((y_hi - y_lo) / cell_m) + 1.0])  # fmt: skip
-    n_cells = np.int64(grid[3]) * np.int64(grid[4]) if any_nearest else 1
-    head = np.empty(n_sides * n_cells, np.int64)  # per side and cell its first combatant
-    nxt = np.empty(n_comb, np.int64)  # the next and the previous in its cell, and the cell
-    prv = np.empty(n_comb, np.int64)
-    where = np.empty(n_comb, np.int64)
-    # ``random`` in a battle: counts of those not out in Fenwick trees (``_random_enemy``),
-    # all and per side, everyone in at the start
+    reach_in = (w_range, *_square_bounds(w_range), w_melee, run_m, tac_default)
+    any_nearest, cells = _grid(targeting, pos_x0, pos_y0, n_sides)
     big = n_comb >= GRID_MIN  # ``focus`` from first_up (``_focus``), not from the top
-    any_random = False
-    for c in range(n_comb):
-        any_random = any_random or (targeting[c] == tx.T_RANDOM and n_comb >= GRID_MIN)
-    fresh_count = np.zeros((n_sides + 1) * (n_comb + 1) if any_random else 1, np.int64)
-    if any_random:
-        for c in range(n_comb):
-            _count(fresh_count, 0, n_comb, c, 1)
-            _count(fresh_count, (side[c] + 1) * (n_comb + 1), n_comb, c, 1)
+    any_random, fresh_count = _random_counts(targeting, side, n_sides)
     count = fresh_count.copy()
-    px = np.empty(n_comb, np.float64)  # where each stands, the metres it ran, its cover kept
-    py = np.empty(n_comb, np.float64)
-    ran = np.empty(n_comb, np.float64)
-    in_cover = np.empty(n_comb, np.bool_)
+    # where each stands, the metres it ran, its cover kept
+    px, py = np.empty(n_comb, np.float64), np.empty(n_comb, np.float64)
+    spots = (px, py, np.empty(n_comb, np.float64), np.empty(n_comb, np.bool_))
+    grid, head = cells[0], cells[1]
+    # what a fall or a return changes (``_drop``), and the values a wound changes
+    fallen = (side, standing, first_up, any_nearest, cells, spots, any_random, count)
+    values = (table, watch_at, pen_at, n_pen)
 
     for j in range(n_trials):
         s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
-        for i in range(fresh.shape[0]):  # a plain loop: vectorised, a slice copy is not
-            st[i] = fresh[i]
-        for s in range(n_sides):
-            standing[s] = side_size[s]
-            first_up[s] = first_in[s]
-        if moving or any_nearest:
-            for c in range(n_comb):
-                px[c] = pos_x0[c]
-                py[c] = pos_y0[c]
-                ran[c] = 0.0
-                in_cover[c] = True
-        if any_random:
-            for i in range(count.shape[0]):
-                count[i] = fresh_count[i]
-        if any_nearest:
-            for i in range(head.shape[0]):
-                head[i] = -1
-            for c in range(n_comb - 1, -1, -1):
-                _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where, n_cells)
+        n_down = _reset(st, fresh, downs, fresh_downs, side_size, first_in, pos_x0, pos_y0,
+                        fresh_count, moving, fallen)  # fmt: skip
         sides_left = fresh_sides_left
         n_ko, n_dying = fresh_ko, fresh_dying
-        n_down = fresh_n_down
-        for i in range(n_down):
-            downs[i] = fresh_downs[i]
         if has_ties:  # F9 switch1: ties broken once per fight by a die roll
             s0, s1, s2, s3 = _break_ties(
                 s0, s1, s2, s3, order, tie_key, by_ref, run_end, tie_low, bucket, spare
@@ -763,9 +1074,8 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
                             ua, side, count, n_comb, s0, s1, s2, s3
                         )
                     elif mode == tx.T_NEAREST and any_nearest:
-                        tgt = _nearest(
-                            ua, side, n_sides, moving, px, py, pair_dist, grid, head, nxt
-                        )
+                        tgt = _nearest(ua, side, n_sides, moving, px, py, pair_dist, grid, head,
+                                       cells[2])  # fmt: skip
                     else:
                         tgt, s0, s1, s2, s3 = _choose(
                             ua, mode, side, st, moving, px, py, pair_dist, s0, s1, s2, s3
@@ -777,43 +1087,9 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
                 ut = np.uint64(tgt)
                 rt = ut * WIDTH
                 if moving:
-                    dx = px[ut] - px[ua]
-                    dy = py[ut] - py[ua]
-                    # the distance d = sqrt(d2) against the range, and the range band, by
-                    # d2's exact bounds (``_square_bound``): no square root to wait for
-                    # before the branch
-                    d2 = dx * dx + dy * dy
-                    beyond = d2 > range_sq[ua]  # d > w_range[ua]
-                    if beyond and tac_default[ua]:  # close in: the whole action
-                        reach = max(w_range[ua] - 0.01, 0.0)  # end inside the range
-                        px[ua], py[ua], went = move_toward(
-                            px[ua], py[ua], px[ut], py[ut], run_m[ua], reach
-                        )
-                        ran[ua] = went
-                        if went > 0.0:
-                            in_cover[ua] = False
-                        if any_nearest:
-                            cell = _cell(px[ua], py[ua], grid)
-                            if cell != where[ua]:
-                                _leave(ua, side, head, nxt, prv, where, n_cells)
-                                _enter(ua, cell, side, head, nxt, prv, where, n_cells)
+                    attacks, need = _close_in(ua, ut, st, reach_in, k_base, k_cover, fallen)
+                    if not attacks:
                         continue
-                    ran[ua] = 0.0
-                    pair = np.uint64(st[ra + PAIR]) + ut
-                    av = st[ra + ATT] + k_base[pair]
-                    if in_cover[ut]:
-                        av += k_cover[pair]
-                    if w_melee[ua]:
-                        if beyond:
-                            continue  # out of reach
-                    else:
-                        if beyond:
-                            av += range_modifier(np.sqrt(d2), w_range[ua])
-                        else:  # range_modifier within the listed range
-                            av += _band(d2, band_sq)
-                        if ran[ut] >= 10.0:  # a moving target: -1 per 10 m it ran
-                            av -= np.int64(ran[ut] // 10.0)
-                    need = st[rt + np.uint64(st[ra + DVCOL])] - av
                 else:
                     need = st[rt + np.uint64(st[ra + DVCOL])] - st[ra + AV]
                 # one generator step for the roll and the first group of damage dice
@@ -845,130 +1121,29 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
                 # the rest only when the wound crosses the target's watch line, knocks its Stun
                 # to 0 or stuns it
                 if h <= st[rt + WATCH] or sn <= 0 or stun_lost > st[rt + LIMIT]:
-                    lvl = _level(rt, h, st)
-                    st[rt + WATCH] = watch_at[lvl]
-                    if h > 0 and sn > 0 and stun_lost <= st[rt + LIMIT]:
-                        # an impairment line only (F24): the values under the new penalty
-                        pen = pen_at[lvl] + 5 * st[rt + LOSE]
-                        _set_values(rt, ut * u_pen + np.uint64(pen), st, table)
-                        continue
-                    dead = st[rt + DEAD] != 0
-                    if h <= st[rt + DEADLINE] and not dead:
-                        dead = True
-                        st[rt + DEAD] = 1
-                        st[rt + C_DEATH] = now
-                    was_down = st[rt + DOWN]
-                    now_down = down_state(h, sn, dead)
-                    if now_down != was_down:
-                        st[rt + DOWN] = now_down
-                        if now_down == 2 and was_down == 0 and not dying_can_act:
-                            # dying and out for good: it loses a Hit at the end of every
-                            # round and dies at -2 x BODY (F25), which the trial's end
-                            # records if the fight lasts that long
-                            bleeds = h - st[rt + DEADLINE]
-                            st[rt + DUE] = 4 * ((now + 3) // 4 + bleeds - 1)
-                        else:
-                            n_ko += (now_down == 1) - (was_down == 1)
-                            n_dying += (now_down == 2) - (was_down == 2)
-                            n_down = _trackdown_state(tgt, was_down, now_down, downs, n_down)
-                    if stun_lost > st[rt + LIMIT]:
-                        st[rt + LOSE] = 1
-                    pen = pen_at[lvl] + 5 * st[rt + LOSE]
-                    _set_values(rt, ut * u_pen + np.uint64(pen), st, table)
-                    if out_of_fight(h, sn, dead, dying_can_act):
-                        st[rt + OUT] = 1
-                        if any_nearest:
-                            _leave(ut, side, head, nxt, prv, where, n_cells)
-                        if any_random:
-                            _count(count, 0, n_comb, ut, -1)
-                            _count(count, (side[ut] + 1) * (n_comb + 1), n_comb, ut, -1)
-                        if st[rt + C_OUT] == 0:
-                            st[rt + C_OUT] = now
-                        s = side[ut]
-                        standing[s] -= 1
-                        if standing[s] == 0:
-                            sides_left -= 1
-                            if sides_left <= 1:
-                                break
-                        if first_up[s] == tgt:
-                            first_up[s] = _next_up(tgt, side, st)
-                        gone = True  # skipped for the rest of the phase, then dropped
+                    n_down, n_ko, n_dying, sides_left, fell, decided = _wounded(
+                        tgt, h, sn, stun_lost, now, st, downs, (n_down, n_ko, n_dying, sides_left),
+                        values, dying_can_act, fallen,
+                    )  # fmt: skip
+                    if decided:
+                        break
+                    gone = gone or fell  # skipped for the rest of the phase, then dropped
             if sides_left <= 1:
                 result = fight_result(standing)
                 finish = now
                 break
-            # end of the phase: waking (F23) and, at the end of each round, bleeding (F25);
-            # only the knocked out (Hits > 0, Stun <= 0) can wake, only the dying bleed
             end_of_round = slot == 3
             if end_of_round:
                 rounds_done += 1
             reorder = gone
             back = False  # someone out came back into the fight
-            if not (n_ko > 0 or (end_of_round and n_dying > 0)):
-                if reorder:
-                    n_act = _still_in(act, n_act, st)
-                continue
-            minute = end_of_round and rounds_done % 5 == 0
-            for i in range(n_down - 1, -1, -1):  # (a combatant leaving swaps in the last)
-                c = downs[i]
-                rc = np.uint64(c) * WIDTH
-                h, sn = st[rc + HITS], st[rc + STUN]
-                changed = False
-                if h > 0 and wakes(sn, True, end_of_round, minute):
-                    sn = sn + rec[c]
-                    sn = sn if sn < stun_max[c] else stun_max[c]
-                    st[rc + STUN] = sn
-                    changed = True
-                if end_of_round and h <= 0:
-                    h -= 1
-                    st[rc + HITS] = h
-                    changed = True
-                    if h <= st[rc + DEADLINE]:
-                        st[rc + DEAD] = 1
-                        st[rc + C_DEATH] = now
-                if not changed:
-                    continue
-                dead = st[rc + DEAD] != 0
-                lvl = _level(rc, h, st)
-                st[rc + WATCH] = watch_at[lvl]
-                _set_values(rc, c * n_pen + pen_at[lvl] + 5 * st[rc + LOSE], st, table)
-                was_down = st[rc + DOWN]
-                now_down = down_state(h, sn, dead)
-                n_ko += (now_down == 1) - (was_down == 1)
-                n_dying += (now_down == 2) - (was_down == 2)
-                st[rc + DOWN] = now_down
-                if now_down == 0:
-                    n_down -= 1
-                    downs[i] = downs[n_down]
-                now_out = out_of_fight(h, sn, dead, dying_can_act)
-                if now_out != (st[rc + OUT] != 0):
-                    st[rc + OUT] = now_out
-                    reorder = True
-                    back = back or not now_out
-                    if any_nearest and now_out:
-                        _leave(c, side, head, nxt, prv, where, n_cells)
-                    elif any_nearest:
-                        _enter(c, _cell(px[c], py[c], grid), side, head, nxt, prv, where,
-                               n_cells)  # fmt: skip
-                    if any_random:
-                        _count(count, 0, n_comb, c, -1 if now_out else 1)
-                        _count(count, (side[c] + 1) * (n_comb + 1), n_comb, c,
-                               -1 if now_out else 1)  # fmt: skip
-                    s = side[c]
-                    if now_out:
-                        if st[rc + C_OUT] == 0:
-                            st[rc + C_OUT] = now
-                        standing[s] -= 1
-                        if standing[s] == 0:
-                            sides_left -= 1
-                        if first_up[s] == c:
-                            first_up[s] = _next_up(c, side, st)
-                    else:
-                        if standing[s] == 0:
-                            sides_left += 1
-                        standing[s] += 1
-                        if c < first_up[s]:
-                            first_up[s] = c
+            if n_ko > 0 or (end_of_round and n_dying > 0):
+                n_down, n_ko, n_dying, sides_left, changed, back = _settle(
+                    now, end_of_round, end_of_round and rounds_done % 5 == 0, st, downs,
+                    (n_down, n_ko, n_dying, sides_left), rec, stun_max, values, dying_can_act,
+                    fallen,
+                )  # fmt: skip
+                reorder = reorder or changed
             if back:
                 n_act = _in_order(order, st, act)
             elif reorder:
@@ -977,45 +1152,6 @@ def run_chunk(key, first, n_trials, sp, outs, logs, tl, motion):
                 result = fight_result(standing)
                 finish = now
                 break
-        # the bleeding of those dying out of the fight: a fight decided in a phase ends before
-        # that phase's end (dying_can_act off: only an attack can decide it)
-        last_bleed = max_slots if result == UNRESOLVED else finish - 1
-        for c in range(n_comb):
-            rc = np.uint64(c) * WIDTH
-            if st[rc + DUE] and st[rc + DUE] <= last_bleed:
-                st[rc + C_DEATH] = st[rc + DUE]
-        if accumulate:
-            k = outcome_index(result, n_sides)
-            outcome_counts[k] += 1
-            end_hist[k, finish] += 1
-            for c in range(n_comb):  # the sums into rows like the state's until the end
-                rc = np.uint64(c) * WIDTH
-                out_hist[c, st[rc + C_OUT]] += 1
-                death_hist[c, st[rc + C_DEATH]] += 1
-                sums[rc + C_ATT] += st[rc + C_ATT] & LOW32
-                sums[rc + C_LAND] += st[rc + C_ATT] >> 32
-                sums[rc + C_DEALT] += st[rc + C_DEALT]
-                sums[rc + C_TAKEN] += st[rc + C_TAKEN]
-                sums[rc + SQ_DEALT] += st[rc + C_DEALT] * st[rc + C_DEALT]
-                sums[rc + SQ_TAKEN] += st[rc + C_TAKEN] * st[rc + C_TAKEN]
-            continue
-        winner[j] = result
-        end_slot[j] = finish
-        for c in range(n_comb):
-            rc = np.uint64(c) * WIDTH
-            out_slot[j, c] = st[rc + C_OUT]
-            death_slot[j, c] = st[rc + C_DEATH]
-            dealt[j, c] = st[rc + C_DEALT]
-            taken[j, c] = st[rc + C_TAKEN]
-            attacks[j, c] = st[rc + C_ATT] & LOW32
-            landed[j, c] = st[rc + C_ATT] >> 32
-            knock[j, c] = 0
-    if accumulate:
-        for c in range(n_comb):
-            rc = np.uint64(c) * WIDTH
-            attacks_sum[c] += sums[rc + C_ATT]
-            landed_sum[c] += sums[rc + C_LAND]
-            dealt_sum[c] += sums[rc + C_DEALT]
-            taken_sum[c] += sums[rc + C_TAKEN]
-            dealt_sq[c] += sums[rc + SQ_DEALT]
-            taken_sq[c] += sums[rc + SQ_TAKEN]
+        _record(j, result, finish, n_sides, max_slots, st, sums, outs, tl)
+    if tl.accumulate:
+        _flush(sums, tl)
