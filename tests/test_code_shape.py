@@ -20,8 +20,6 @@ MAX_LINES = 200
 LONG = {
     "systems/fuzion/kernel.py:_kernel": 1254,
     "systems/fuzion/kernel.py:trials": 1124,
-    "systems/fuzion/kernel_duel.py:_kernel": 524,
-    "systems/fuzion/kernel_duel.py:kernel": 514,
 }
 
 

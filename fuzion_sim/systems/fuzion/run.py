@@ -286,7 +286,7 @@ def _run(plan: FightPlan, key, first: int, n: int, out: TrialOutcomes, log_trial
             run = kernel_duel_plain.KERNELS[plan.plain]
         else:
             run = kernel_duel.KERNELS.get(plan.duel.options, kernel_duel.run_chunk_options)
-        run(key, first, n, tuple(plan.arrays), tuple(plan.duel), tuple(outputs),
+        run(key, first, n, plan.arrays, plan.duel, tuple(outputs),
             (*Streamed.into(tally), *_knock_args(tally)))  # fmt: skip
         return
     args = (key, first, n, plan.arrays, tuple(outputs), logs, Streamed.into(tally))
