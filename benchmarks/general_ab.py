@@ -18,7 +18,8 @@ median over each revision's::
         scenarios/vehicles/tank-example.yaml --chunk 4096
 
 ``--kernel`` forces another of Fuzion's kernels instead (``standing``, ``squad``, ``duel``),
-for an A/B of that kernel on a fight it can run::
+for an A/B of that kernel on a fight it can run, and ``--tally`` adds the trials straight into
+a tally, as a run does, instead of writing each one out::
 
     .venv/bin/python benchmarks/general_ab.py --against 91492e6 --kernel standing --reps 15 \
         --scenario scenarios/bench-squad-4v4.yaml
@@ -70,10 +71,12 @@ def export(rev: str) -> str:
     return name
 
 
-def plans(package: str, path: Path = DUEL, labels=LABELS, kernel: str = "general") -> dict:
+def plans(package: str, path: Path = DUEL, labels=LABELS, kernel: str = "general",
+          tally: bool = False) -> dict:
     """``{label: (run_chunk, chunk_key, plan)}`` of ``package`` (compiled or loaded): the
     scenario at ``path`` with each label's tactics on everyone (None: its own), forced onto
-    ``kernel``."""
+    ``kernel``; with ``tally`` its ``run_chunk`` adds the trials straight into a tally
+    (``tally_chunk``, as a run does) instead of writing them out."""
     rng = importlib.import_module(f"{package}.engine.rng")
     scenario = importlib.import_module(f"{package}.scenario")
     system = importlib.import_module(f"{package}.systems.fuzion")
@@ -86,8 +89,9 @@ def plans(package: str, path: Path = DUEL, labels=LABELS, kernel: str = "general
                 if tactic:
                     member["tactics"] = tactic
         plan = system.compile_scenario(scenario.scenario_from_dict(d), kernel=kernel)
-        system.run_chunk(plan, rng.chunk_key(1, 0), 0, 1000)  # compile, or load the cache
-        out[label] = (system.run_chunk, rng.chunk_key, plan)
+        run_chunk = system.tally_chunk if tally else system.run_chunk
+        run_chunk(plan, rng.chunk_key(1, 0), 0, 1000)  # compile, or load the cache
+        out[label] = (run_chunk, rng.chunk_key, plan)
     return out
 
 
@@ -116,6 +120,8 @@ def main(argv=None) -> None:
     parser.add_argument("--kernel", default="general",
                         choices=("general", "standing", "squad", "duel"),
                         help="the kernel every tree runs the fight on (general)")
+    parser.add_argument("--tally", action="store_true",
+                        help="add the trials into a tally as a run does, not write them out")
     args = parser.parse_args(argv)
     path, labels = (args.scenario, (("scenario", None),)) if args.scenario else (DUEL, LABELS)
     reps = args.reps_pos or args.reps
@@ -124,8 +130,8 @@ def main(argv=None) -> None:
         STORE.mkdir(exist_ok=True)
         sys.path.insert(0, str(STORE))
         names = [export(rev) for rev in args.against]
-    trees = {"this": plans("fuzion_sim", path, labels, args.kernel),
-             **{name: plans(name, path, labels, args.kernel) for name in names}}  # fmt: skip
+    trees = {"this": plans("fuzion_sim", path, labels, args.kernel, args.tally),
+             **{name: plans(name, path, labels, args.kernel, args.tally) for name in names}}
     times = measure(trees, reps, args.chunk)
     for label, _ in labels:
         figures = []
