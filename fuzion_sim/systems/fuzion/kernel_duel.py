@@ -39,6 +39,8 @@ lesson 55).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..._jit import INNER, jit
@@ -184,6 +186,15 @@ def _mod(dist, cover_t, moved_t, ranged, listed, still, cover_mod):
 
 
 _NO_SUMS = (np.int64(0),) * 16  # a chunk's sums before its first trial (``_add``)
+#: A chunk's dice: the rolls' table size, the 5d6 table's offset and size, the acting and
+#: defending rolls' table sizes (a blast's), whether the defender's roll is a flat 10 (HERO) and
+#: that 10, the 3d6 table's offset (switch2), autofire's shots a full margin and whether the
+#: first bullet needs no margin (F15).
+_Dice = namedtuple("_Dice", "n_rolls nd6_start nd6_size n_task n_def one_def def_flat init_lo "
+                            "ratio one_plus")  # fmt: skip
+#: What one combatant's attacks on the other and its own wounds are made of (``_side``).
+_Side = namedtuple("_Side", "killing stop mod band ranged listed still cover_mod reach "
+                            "stun_limit fresh watch")  # fmt: skip
 
 
 @jit(no_cpython_wrapper=True)
@@ -209,7 +220,7 @@ def _chunk_values(sp, dp):
             )
     nd6_offsets = sp.nd6_offsets
     nd6_start = np.uint64(nd6_offsets[TABLE_DICE])  # the 5d6 table
-    dice = (
+    dice = _Dice(
         np.uint64(sp.roll_table.shape[0]), nd6_start,
         np.uint64(nd6_offsets[TABLE_DICE + 1]) - nd6_start,
         np.float64(dp.task_table.shape[0]), np.float64(dp.def_table.shape[0]),
@@ -248,8 +259,9 @@ def _side(sp, dp, a, table, n_pen, impairment):
     stun_limit = sp.stun_max[a] // 2 if sp.options[OPT_STUNNED] != 0 else never
     fresh = _row(table, a * n_pen, sp.w_melee[t] != 0)
     watch = watch_line(sp.hits_max[a], sp.hits_max[a], sp.body[a], impairment)
-    return (killing, stop, sp.pair_mod[pair] + dp.fixed_mod[a], _band(sp.pair_dist[1], listed),
-            ranged, listed, still, cover_mod, reach, stun_limit, fresh, watch)  # fmt: skip
+    return _Side(killing, stop, sp.pair_mod[pair] + dp.fixed_mod[a],
+                 _band(sp.pair_dist[1], listed), ranged, listed, still, cover_mod, reach,
+                 stun_limit, fresh, watch)  # fmt: skip
 
 
 @jit(inline="always")
@@ -318,10 +330,8 @@ def _bleeds(h, fate, out, t, a, who, wounds, table, n_pen):
 def _mods(dist, cover, moved, c0, c1):
     """Each one's attack modifier (``_mod``; 0 attacking 1, then 1 attacking 0) at ``dist``,
     from whether each keeps its cover (``cover``) and the metres each ran (``moved``)."""
-    _, _, _, _, ranged0, listed0, still0, cover_mod0, _, _, _, _ = c0
-    _, _, _, _, ranged1, listed1, still1, cover_mod1, _, _, _, _ = c1
-    return (_mod(dist, cover[1], moved[1], ranged0, listed0, still0, cover_mod0),
-            _mod(dist, cover[0], moved[0], ranged1, listed1, still1, cover_mod1))  # fmt: skip
+    return (_mod(dist, cover[1], moved[1], c0.ranged, c0.listed, c0.still, c0.cover_mod),
+            _mod(dist, cover[0], moved[0], c1.ranged, c1.listed, c1.still, c1.cover_mod))
 
 
 @jit(inline="always")
@@ -346,7 +356,7 @@ def _run_back(a, pos, moved, cover, dist, bands, moves, c0, c1):
     if went > 0.0:
         dist = _distance(px0, py0, px1, py1)
         bands = _bands(dist, w_range)
-    lim = -1.0 if went != 0.0 else (c0[8] if a == 0 else c1[8])
+    lim = -1.0 if went != 0.0 else (c0.reach if a == 0 else c1.reach)
     mod0, mod1 = _mods(dist, cover, moved, c0, c1)
     return (px0, py0, px1, py1), moved, cover, lim, dist, bands, mod0, mod1
 
@@ -432,6 +442,21 @@ def _first_to_act(s0, s1, s2, s3, eref0, eref1, init_dice, nd6_table, init_lo):
 
 
 @jit(inline="always")
+def _damage(s0, s1, s2, s3, bits, groups, lo, size, nd6_table, dice):
+    """The attacker's damage dice: ``groups`` full groups from the 5d6 table, one from each
+    32 bits (``bits`` first, then one more generator step each), then the rest's table (at
+    ``lo``, ``size`` entries). Table indices are unsigned: no negative-index wraparound in the
+    hot loop. Returns the generator and the damage."""
+    nd6_start, nd6_size = dice.nd6_start, dice.nd6_size
+    raw = np.int64(0)
+    for _ in range(groups):
+        raw += nd6_table[nd6_start + index32(bits, nd6_size)]
+        s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
+        bits = high_bits(x)
+    return s0, s1, s2, s3, raw + nd6_table[lo + index32(bits, size)]
+
+
+@jit(inline="always")
 def _bullets(s0, s1, s2, s3, bits, margin, a, groups, lo, size, killing, stop, stun_t, dice,
              nd6_table, locs, with_auto, with_locs):  # fmt: skip
     """``strike.strike``'s attack with autofire (F15: ``margin`` the roll over what it needed)
@@ -440,7 +465,7 @@ def _bullets(s0, s1, s2, s3, bits, margin, a, groups, lo, size, killing, stop, s
     Hits and Stun that costs (never more Stun than is left). Returns the generator, the hit,
     the Hits and Stun lost and the damage through."""
     locs_on, shots, fixed_loc, loc_of_roll, wound, wound_size, location_hits = locs
-    _, nd6_start, nd6_size, _, _, _, _, _, ratio, one_plus = dice
+    ratio, one_plus = dice.ratio, dice.one_plus
     hit = np.int64(margin >= 0)
     n_bullets = np.int64(1)
     if with_auto:
@@ -456,12 +481,7 @@ def _bullets(s0, s1, s2, s3, bits, margin, a, groups, lo, size, killing, stop, s
         if b > 0:
             s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
             bits = high_bits(x)
-        raw = np.int64(0)
-        for _ in range(groups):
-            raw += nd6_table[nd6_start + index32(bits, nd6_size)]
-            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-            bits = high_bits(x)
-        raw += nd6_table[lo + index32(bits, size)]
+        s0, s1, s2, s3, raw = _damage(s0, s1, s2, s3, bits, groups, lo, size, nd6_table, dice)
         if with_locs and locs_on:
             loc = fixed_loc[a]
             if loc < 0:
@@ -489,7 +509,8 @@ def _spread(s0, s1, s2, s3, a, groups, lo, size, av, dist, table, dv_rows, blast
     each group from a uniform as a blast draws them. Returns the generator, who was caught and
     the damage through to each (no branch on who was caught: whoever was not takes 0)."""
     nd6_table, task_table, def_table, w_area, blast_stop = blast
-    _, nd6_start, nd6_size, n_task, n_def, one_def, def_flat, _, _, _ = dice
+    nd6_start, nd6_size, n_task, n_def = dice.nd6_start, dice.nd6_size, dice.n_task, dice.n_def
+    one_def, def_flat = dice.one_def, dice.def_flat
     i_start, i_size = np.int64(nd6_start), np.float64(nd6_size)  # as a blast indexes the table
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(task_table[np.int64(u * n_task)])
@@ -609,9 +630,9 @@ def _trials(name, with_locs, with_auto, with_moves, with_area):
         roll_table, nd6_table, options = sp.roll_table, sp.nd6_table, sp.options
         table, n_pen, n_dice, wounds, dice, span_fresh, c0, c1 = values
         dying_can_act = wounds[2]
-        n_rolls, nd6_start, nd6_size, _, _, _, _, init_lo, _, _ = dice
-        kill0, stop0, mod0_fresh, band_fresh0, _, _, _, _, lim_fresh0, stun_limit0 = c0[:10]
-        kill1, stop1, mod1_fresh, band_fresh1, _, _, _, _, lim_fresh1, stun_limit1 = c1[:10]
+        n_rolls, init_lo = dice.n_rolls, dice.init_lo
+        kill0, stop0, lim_fresh0, stun_limit0 = c0.killing, c0.stop, c0.reach, c0.stun_limit
+        kill1, stop1, lim_fresh1, stun_limit1 = c1.killing, c1.stop, c1.reach, c1.stun_limit
         has_ties, switch2 = options[OPT_HAS_TIES] != 0, options[OPT_SWITCH2] != 0
         init_dice = options[OPT_INIT_DICE]
         k0, k1, k2, k3 = key[0], key[1], key[2], key[3]
@@ -620,17 +641,18 @@ def _trials(name, with_locs, with_auto, with_moves, with_area):
         for j in range(n_trials):
             s0, s1, s2, s3 = trial_seed(k0, k1, k2, k3, first + j)
             h0, h1, st0, st1 = hits_max[0], hits_max[1], stun_max[0], stun_max[1]
-            watch0, watch1, dead0, dead1, lose0, lose1 = c0[11], c1[11], False, False, False, False
+            watch0, watch1 = c0.watch, c1.watch
+            dead0 = dead1 = lose0 = lose1 = False
             pen0 = pen1 = death0 = death1 = np.int64(0)
-            att0, dv0, eref0, grp0, lo0, size0 = c0[10]
-            att1, dv1, eref1, grp1, lo1, size1 = c1[10]
-            mod0, mod1 = mod0_fresh, mod1_fresh
+            att0, dv0, eref0, grp0, lo0, size0 = c0.fresh
+            att1, dv1, eref1, grp1, lo1, size1 = c1.fresh
+            mod0, mod1 = c0.mod, c1.mod
             need0, need1 = dv1 - att0 - mod0, dv0 - att1 - mod1  # what each must roll to hit
             out0 = out1 = dealt0 = dealt1 = natt0 = natt1 = land0 = land1 = np.int64(0)
             kn0 = kn1 = self0 = self1 = np.int64(0)  # knockback (F28), damage to oneself (F17)
             pos = (dp.pos_x0[0], dp.pos_y0[0], dp.pos_x0[1], dp.pos_y0[1])  # knockback moves them
             moved, cover, dist = (0.0, 0.0), (True, True), sp.pair_dist[1]  # metres each ran last
-            bands = (band_fresh0, band_fresh1, span_fresh[0], span_fresh[1])  # ``_bands``
+            bands = (c0.band, c1.band, span_fresh[0], span_fresh[1])  # ``_bands``
             lim0, lim1 = lim_fresh0, lim_fresh1
             first_c = sp.base_order[0]
             if has_ties:  # F9 switch1: equal REF, a die roll once per fight
@@ -724,12 +746,8 @@ def _trials(name, with_locs, with_auto, with_moves, with_area):
                         )  # fmt: skip
                     else:
                         hit = np.int64(roll_table[ri] >= need)
-                        raw = np.int64(0)
-                        for _ in range(groups):
-                            raw += nd6_table[nd6_start + index32(bits, nd6_size)]
-                            s0, s1, s2, s3, x = xoshiro_bits(s0, s1, s2, s3)
-                            bits = high_bits(x)
-                        raw += nd6_table[lo + index32(bits, size)]
+                        s0, s1, s2, s3, raw = _damage(
+                            s0, s1, s2, s3, bits, groups, lo, size, nd6_table, dice)
                         # F20-F21: armour (and SD against Stun damage) stops; Killing damage costs
                         # as much Stun (never below 0), Stun damage 1 Hit per full 5
                         through = raw - stop
