@@ -500,6 +500,18 @@ def _bullets(s0, s1, s2, s3, bits, margin, a, groups, lo, size, killing, stop, s
 
 
 @jit(inline="always")
+def _defends(s0, s1, s2, s3, total, dv, def_table, dice):
+    """One defence against a blast's ``total`` (the attacker's value and roll): the defending
+    roll (HERO's flat 10, or a draw from ``def_table``; the generator steps either way) added
+    to ``dv``. Returns the generator and whether the defender was caught."""
+    s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
+    droll = dice.def_flat
+    if not dice.one_def:
+        droll = np.int64(def_table[np.int64(u * dice.n_def)])
+    return s0, s1, s2, s3, total >= dv + droll
+
+
+@jit(inline="always")
 def _spread(s0, s1, s2, s3, a, groups, lo, size, av, dist, table, dv_rows, blast, dice):
     """F17, a spread (``strike.blast``): the acting roll alone, one damage roll, and each
     combatant within the radius of the target (the target, the attacker too when it stands that
@@ -509,8 +521,7 @@ def _spread(s0, s1, s2, s3, a, groups, lo, size, av, dist, table, dv_rows, blast
     each group from a uniform as a blast draws them. Returns the generator, who was caught and
     the damage through to each (no branch on who was caught: whoever was not takes 0)."""
     nd6_table, task_table, def_table, w_area, blast_stop = blast
-    nd6_start, nd6_size, n_task, n_def = dice.nd6_start, dice.nd6_size, dice.n_task, dice.n_def
-    one_def, def_flat = dice.one_def, dice.def_flat
+    nd6_start, nd6_size, n_task = dice.nd6_start, dice.nd6_size, dice.n_task
     i_start, i_size = np.int64(nd6_start), np.float64(nd6_size)  # as a blast indexes the table
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(task_table[np.int64(u * n_task)])
@@ -523,17 +534,11 @@ def _spread(s0, s1, s2, s3, a, groups, lo, size, av, dist, table, dv_rows, blast
     near = dist <= w_area[a]
     caught0 = caught1 = False
     if a == 1 or near:
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        droll = def_flat
-        if not one_def:
-            droll = np.int64(def_table[np.int64(u * n_def)])
-        caught0 = av + roll >= table[dv_rows[0], 1] + droll
+        s0, s1, s2, s3, caught0 = _defends(s0, s1, s2, s3, av + roll, table[dv_rows[0], 1],
+                                           def_table, dice)  # fmt: skip
     if a == 0 or near:
-        s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
-        droll = def_flat
-        if not one_def:
-            droll = np.int64(def_table[np.int64(u * n_def)])
-        caught1 = av + roll >= table[dv_rows[1], 1] + droll
+        s0, s1, s2, s3, caught1 = _defends(s0, s1, s2, s3, av + roll, table[dv_rows[1], 1],
+                                           def_table, dice)  # fmt: skip
     thr0 = max(raw - blast_stop[a * 2], 0) * caught0
     thr1 = max(raw - blast_stop[a * 2 + 1], 0) * caught1
     return s0, s1, s2, s3, caught0, caught1, thr0, thr1
