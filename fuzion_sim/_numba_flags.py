@@ -10,7 +10,8 @@ such lookups, a few seconds of its CPU (PERFORMANCE-NOTES lesson 57). Here:
 - ``values()`` reads the options' stored values and defaults directly: the same dict;
 - ``__hash__`` is that of the option names, which is what numba's hash of ``values()`` (a
   sorted tuple of the dict, so of its keys) always was, kept once per class;
-- ``__eq__`` answers at once for the same object, else compares the two dicts as numba does.
+- ``__eq__`` answers at once for the same object, or for two of one class whose stored options
+  are the same, else compares the two dicts as numba does.
 
 Importing this module installs them (``fuzion_sim._jit`` imports it); numba's own stay
 reachable as ``_NUMBA_VALUES``, ``_NUMBA_HASH`` and ``_NUMBA_EQ``, and
@@ -43,10 +44,13 @@ def hash_(self) -> int:
 
 
 def eq(self, other):
-    """numba's equality of flags: every option's value the same."""
+    """numba's equality of flags: every option's value the same. Two flags of one class with
+    the same options set to the same values are equal without a look at the defaults."""
     if self is other:
         return True
     if isinstance(other, TargetConfig):
+        if type(self) is type(other) and self._values == other._values:
+            return True
         return values(self) == values(other)
     return NotImplemented
 

@@ -20,7 +20,9 @@ def _flags() -> list[Flags]:
     lean.inline = "always"
     other = Flags()
     other.error_model = "python"
-    return [plain, lean, other, plain.copy(), lean.copy()]
+    default_set = Flags()  # an option set to its default: equal to the plain flags
+    default_set.error_model = Flags().error_model
+    return [plain, lean, other, plain.copy(), lean.copy(), default_set]
 
 
 def test_the_faster_forms_are_installed():
@@ -29,7 +31,7 @@ def test_the_faster_forms_are_installed():
     assert TargetConfig.__eq__ is _numba_flags.eq
 
 
-@pytest.mark.parametrize("i", range(5))
+@pytest.mark.parametrize("i", range(6))
 def test_values_and_hash_are_numbas(i):
     f = _flags()[i]
     assert f.values() == _numba_flags._NUMBA_VALUES(f)
@@ -41,6 +43,7 @@ def test_equality_is_numbas_and_can_fail():
     answers = [[a == b for b in flags] for a in flags]
     assert answers == [[_numba_flags._NUMBA_EQ(a, b) for b in flags] for a in flags]
     assert answers[0][3] and answers[1][4]  # a copy equals its original
+    assert answers[0][5] and answers[5][0]  # an option set to its default, or left unset
     assert not answers[0][1] and not answers[1][2]  # different options differ
     assert (Flags() == object()) is False
 
