@@ -25,8 +25,8 @@ pipeline (:data:`LEAN`), and a kernel's hot helpers are inlined by numba or by L
 (:data:`INLINE`), whichever measured better for that kernel. Three of numba's passes whose time
 grows with the square of a function's size, the inliner's copy, the SSA reconstruction and the
 live-variable analysis, run here in a form that makes the same result sooner
-(:mod:`fuzion_sim._numba_passes`), and so do the hash and equality of numba's compile flags, which
-its typing takes for every call it types (:mod:`fuzion_sim._numba_flags`).
+(:mod:`fuzion_sim._numba_passes`), and numba's typing remembers the type of a call it has
+typed and hashes its compile flags sooner (:mod:`fuzion_sim._numba_typing`).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
 from numba.core.typed_passes import IRLegalization, NopythonRewrites
 
-from . import _numba_flags, _numba_linking, _numba_passes  # noqa: F401  (install them)
+from . import _numba_linking, _numba_passes, _numba_typing  # noqa: F401  (install them)
 
 __all__ = ["INLINE", "INNER", "LEAN", "jit"]
 
