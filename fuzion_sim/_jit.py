@@ -45,7 +45,7 @@ from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
 from numba.core.typed_passes import IRLegalization, NopythonRewrites
 
-from . import _numba_linking, _numba_passes, _numba_typing  # noqa: F401  (install them)
+from . import _numba_linking, _numba_lowering, _numba_passes, _numba_typing  # noqa: F401
 
 __all__ = ["INLINE", "INNER", "LEAN", "jit"]
 

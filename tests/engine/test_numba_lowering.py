@@ -1,0 +1,78 @@
+"""numba's lowering as ``fuzion_sim._numba_lowering`` widens it: a variable assigned once keeps
+no stack slot only where its one value reaches every read, and a function lowered so computes
+what numba's own lowering computes."""
+
+from __future__ import annotations
+
+import pytest
+from numba import njit
+from numba.core import ir, lowering
+from numba.core.compiler import run_frontend
+
+from fuzion_sim import _jit, _numba_lowering  # noqa: F401  (_jit installs it)
+
+
+def _branches(x, n):
+    y = x * 2  # assigned once, read in later blocks it dominates
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            z = y + i  # assigned in one branch only: no value on the other path
+        else:
+            z = -1
+        total += z
+    if total > 10:
+        w = total - y
+    else:
+        w = y
+    return w + total
+
+
+def test_the_widening_is_installed():
+    assert lowering.Lower._find_singly_assigned_variable is (
+        _numba_lowering._find_singly_assigned_variable)
+
+
+def test_only_a_dominating_single_assignment_keeps_no_slot():
+    """``y`` (assigned once at the top) is widened; ``z``, ``total`` and ``w`` (assigned on
+    several paths, or in a loop) are not."""
+    func_ir = run_frontend(_branches)
+    wide = _numba_lowering.wide_values(func_ir, set(func_ir.arg_names))
+    assert "y" in wide
+    assert not {"z", "total", "w", "x", "n"} & wide
+
+
+def test_a_read_before_the_assignment_in_its_block_keeps_the_slot():
+    """The control: a read of ``y`` put before its assignment in its block keeps its slot."""
+    func_ir = run_frontend(_branches)
+    entry = func_ir.blocks[min(func_ir.blocks)]
+    index = next(i for i, st in enumerate(entry.body)
+                 if isinstance(st, ir.Assign) and st.target.name == "y")  # fmt: skip
+    y = entry.body[index].target
+    entry.body.insert(index, ir.Assign(value=y, target=y.scope.redefine("early", y.loc),
+                                       loc=y.loc))  # fmt: skip
+    assert "y" not in _numba_lowering.wide_values(func_ir, set(func_ir.arg_names))
+
+
+@pytest.mark.parametrize("x, n", [(0, 0), (3, 5), (-7, 40), (100, 1)])
+def test_a_widened_function_computes_numbas_answer(monkeypatch, x, n):
+    """The same function lowered with and without the widening (it applies to this package's
+    general kernel's modules: the test's function is given one of their names)."""
+    monkeypatch.setattr(_numba_lowering, "_wide", lambda modname: True)
+    wide = njit(_branches)(x, n)
+    monkeypatch.setattr(_numba_lowering, "_wide", lambda modname: False)
+    plain = njit(_branches)(x, n)
+    assert wide == plain == _branches(x, n)
+
+
+def test_the_general_kernels_trial_loop_keeps_most_variables_out_of_slots():
+    """On the people's trial loop: hundreds of variables widened, and none assigned twice."""
+    from fuzion_sim.systems.fuzion import kernel
+
+    trials = kernel.trials_of(kernel.kernel_for(kernel.PEOPLE)).py_func
+    func_ir = run_frontend(trials)
+    wide = _numba_lowering.wide_values(func_ir, set(func_ir.arg_names))
+    assert len(wide) > 200
+    assigned = [st.target.name for b in func_ir.blocks.values() for st in b.body
+                if isinstance(st, ir.Assign)]  # fmt: skip
+    assert all(assigned.count(name) == 1 for name in wide)
