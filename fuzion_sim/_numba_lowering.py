@@ -33,7 +33,7 @@ _NUMBA_FIND_SINGLY_ASSIGNED = lowering.Lower._find_singly_assigned_variable
 #: rooms it calls and the helpers it inlines, whose first compile is the longest a user waits
 #: for. The specialised kernels, whose speed is measured against tight bars, keep numba's.
 WIDE = tuple(f"{_PACKAGE}.systems.fuzion.{m}" for m in (
-    "kernel", "features.", "strike", "actions", "gate", "arsenal", "kernel_parts", "rules"))
+    "kernel", "features", "strike", "actions", "gate", "arsenal", "kernel_parts", "rules"))
 
 
 def _reads(stmt) -> list[str]:
@@ -78,13 +78,14 @@ def wide_values(func_ir, keep: set[str]) -> set[str]:
 
 
 def _wide(modname: str) -> bool:
-    """Whether a function of module ``modname`` is lowered with :func:`wide_values`."""
-    return any(modname == m or (m.endswith(".") and modname.startswith(m)) for m in WIDE)
+    """Whether a function of module ``modname`` (one of :data:`WIDE`, or under one) is lowered
+    with :func:`wide_values`."""
+    return any(modname == m or modname.startswith(m + ".") for m in WIDE)
 
 
 def _find_singly_assigned_variable(self):
-    """numba's variables kept out of stack slots, and, in this package's functions, every
-    variable :func:`wide_values` finds."""
+    """numba's variables kept out of stack slots and, in a function of the general kernel's
+    modules (:data:`WIDE`), every variable :func:`wide_values` finds."""
     _NUMBA_FIND_SINGLY_ASSIGNED(self)
     func_ir = self.func_ir
     if (func_ir.func_id.is_generator or self._disable_sroa_like_opt

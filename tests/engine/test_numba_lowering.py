@@ -76,3 +76,17 @@ def test_the_general_kernels_trial_loop_keeps_most_variables_out_of_slots():
     assigned = [st.target.name for b in func_ir.blocks.values() for st in b.body
                 if isinstance(st, ir.Assign)]  # fmt: skip
     assert all(assigned.count(name) == 1 for name in wide)
+
+
+@pytest.mark.parametrize("module, wide", [
+    ("fuzion_sim.systems.fuzion.kernel", True),
+    ("fuzion_sim.systems.fuzion.features.motion.room", True),
+    ("fuzion_sim.systems.fuzion.kernel_parts", True),
+    ("fuzion_sim.systems.fuzion.kernel_duel", False),
+    ("fuzion_sim.systems.fuzion.kernel_squad", False),
+    ("fuzion_sim.systems.colour.kernel", False),
+    ("tests.engine.test_numba_lowering", False),
+])  # fmt: skip
+def test_only_the_general_kernels_modules_are_lowered_so(module, wide):
+    """The specialised kernels and everything outside the general kernel keep numba's rule."""
+    assert _numba_lowering._wide(module) is wide
