@@ -45,7 +45,13 @@ from numba.core.registry import CPUDispatcher
 from numba.core.serialize import dumps
 from numba.core.typed_passes import IRLegalization, NopythonRewrites
 
-from . import _numba_linking, _numba_lowering, _numba_passes, _numba_typing  # noqa: F401
+from . import (  # noqa: F401
+    _numba_linking,
+    _numba_lowering,
+    _numba_passes,
+    _numba_pipeline,
+    _numba_typing,
+)
 
 __all__ = ["INLINE", "INNER", "LEAN", "jit"]
 
