@@ -13,11 +13,14 @@ Here a variable of a function of Fuzion's general kernel (:data:`WIDE`) also ski
 when its one assignment dominates every block that reads it, comes before its reads in its own
 block, and is lowered before them (numba lowers blocks in label order): then the value the
 assignment computed is available wherever the variable is read, as LLVM's mem2reg would have
-found. A variable that fails any of these keeps its slot, as numba gives it; so do arguments,
-and numba's own exceptions (generators, debug information, variables that must live in
-memory). A value used where it does not dominate would fail LLVM's verifier, loudly, not
-compute a wrong number. ``tests/engine/test_numba_lowering.py`` holds the rule and the
-answers to numba's, and ``tests/systems/test_fixed_numbers.py`` every shipped scenario's.
+found. An argument is such a variable too (assigned at the top of the first block): a room's
+groups arrive as hundreds of words that numba packs back into one value, and a slot for that
+value was most of SROA's work on the rooms (PERFORMANCE-NOTES lesson 62). A variable that fails
+any of these keeps its slot, as numba gives it; so do numba's own exceptions (generators, debug
+information, variables that must live in memory). A value used where it does not dominate
+would fail LLVM's verifier, loudly, not compute a wrong number.
+``tests/engine/test_numba_lowering.py`` holds the rule and the answers to numba's, and
+``tests/systems/test_fixed_numbers.py`` every shipped scenario's.
 Importing this module installs it (``fuzion_sim._jit`` imports it); numba's own method stays
 reachable as ``_NUMBA_FIND_SINGLY_ASSIGNED``.
 """
@@ -91,8 +94,7 @@ def _find_singly_assigned_variable(self):
     if (func_ir.func_id.is_generator or self._disable_sroa_like_opt
             or not _wide(self.fndesc.modname)):  # fmt: skip
         return
-    keep = must_use_alloca(func_ir.blocks) | set(func_ir.arg_names)
-    self._singly_assigned_vars |= wide_values(func_ir, keep)
+    self._singly_assigned_vars |= wide_values(func_ir, must_use_alloca(func_ir.blocks))
 
 
 lowering.Lower._find_singly_assigned_variable = _find_singly_assigned_variable

@@ -34,12 +34,17 @@ def test_the_widening_is_installed():
 
 
 def test_only_a_dominating_single_assignment_keeps_no_slot():
-    """``y`` (assigned once at the top) is widened; ``z``, ``total`` and ``w`` (assigned on
-    several paths, or in a loop) are not."""
+    """``y`` (assigned once at the top) and the arguments are widened; ``z``, ``total`` and
+    ``w`` (assigned on several paths, or in a loop) are not."""
     func_ir = run_frontend(_branches)
-    wide = _numba_lowering.wide_values(func_ir, set(func_ir.arg_names))
-    assert "y" in wide
-    assert not {"z", "total", "w", "x", "n"} & wide
+    wide = _numba_lowering.wide_values(func_ir, set())
+    assert {"y", "x", "n"} <= wide
+    assert not {"z", "total", "w"} & wide
+
+
+def test_a_variable_to_keep_keeps_its_slot():
+    func_ir = run_frontend(_branches)
+    assert not {"x", "y"} & _numba_lowering.wide_values(func_ir, {"x", "y"})
 
 
 def test_a_read_before_the_assignment_in_its_block_keeps_the_slot():
@@ -54,15 +59,25 @@ def test_a_read_before_the_assignment_in_its_block_keeps_the_slot():
     assert "y" not in _numba_lowering.wide_values(func_ir, set(func_ir.arg_names))
 
 
+def _rebinds(x, n):
+    for i in range(n):  # an argument assigned again in a loop: only its first value is wide
+        if x % 2:
+            x = x * 3 + i
+        else:
+            x = x // 2
+    return x
+
+
+@pytest.mark.parametrize("function", [_branches, _rebinds])
 @pytest.mark.parametrize("x, n", [(0, 0), (3, 5), (-7, 40), (100, 1)])
-def test_a_widened_function_computes_numbas_answer(monkeypatch, x, n):
+def test_a_widened_function_computes_numbas_answer(monkeypatch, function, x, n):
     """The same function lowered with and without the widening (it applies to this package's
     general kernel's modules: the test's function is given one of their names)."""
     monkeypatch.setattr(_numba_lowering, "_wide", lambda modname: True)
-    wide = njit(_branches)(x, n)
+    wide = njit(function)(x, n)
     monkeypatch.setattr(_numba_lowering, "_wide", lambda modname: False)
-    plain = njit(_branches)(x, n)
-    assert wide == plain == _branches(x, n)
+    plain = njit(function)(x, n)
+    assert wide == plain == function(x, n)
 
 
 def test_the_general_kernels_trial_loop_keeps_most_variables_out_of_slots():
