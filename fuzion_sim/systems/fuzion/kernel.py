@@ -1536,7 +1536,7 @@ IN_THE_AIR = ("vehicles", "suits", "mecha_range", "missiles", "drives", "dogfigh
 #: hazards or jumps, the driven vehicles' (every room but :data:`NOT_DRIVEN`); a fight with
 #: missiles or dogfights and none of motion, a scene, hazards or an area weapon, the air's
 #: (:data:`IN_THE_AIR`); any other fight the one with every room. Cold, on the reference
-#: machine: about 15, 19, 20, 24, 20, 37, 37 and 44 s of CPU (``benchmarks/cold_start.py``).
+#: machine: about 16, 19, 20, 23, 20, 31.5, 32 and 40 s of CPU (``benchmarks/cold_start.py``).
 PEOPLE = Features(*(name in ALWAYS for name in Features._fields))
 HAZARDS = Features(*(name in IN_THE_HAZARDS for name in Features._fields))
 SCENE = Features(*(name in IN_A_SCENE for name in Features._fields))
