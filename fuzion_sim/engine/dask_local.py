@@ -21,6 +21,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.spawn
+import os
 import signal
 from pathlib import Path
 
@@ -65,6 +67,45 @@ def _temporary_security():
         ) from err
 
 
+#: A spawned child's program, wrapped: an error of a child whose parent has gone (a worker still
+#: reading its start-up data when Ctrl-C ended this process reads the end of the pipe, or fails
+#: to rebuild a semaphore) ends it quietly instead of printing a traceback under the
+#: interrupt's one line; with the parent alive it is raised as before (and an exit is an exit).
+#: A child sees the pipe's end a moment before the system gives it a new parent, hence the
+#: short wait.
+_ORPHAN_QUIET = """import os, time
+try:
+{prog}
+except SystemExit:
+    raise
+except BaseException:
+    for _ in range(50):
+        if os.getppid() != {parent}:
+            os._exit(1)
+        time.sleep(0.01)
+    raise
+"""
+
+
+def orphan_quiet(prog: str) -> str:
+    """``prog`` (Python source), for a child of this process to run, made to fail quietly once
+    this process has gone (the child's parent is then another)."""
+    body = "\n".join("    " + line for line in prog.splitlines())
+    return _ORPHAN_QUIET.format(prog=body, parent=os.getpid())
+
+
+def _spawn_command_line(**kwds):
+    """multiprocessing's command line of a spawned child, its program :func:`orphan_quiet`."""
+    cmd = _SPAWN_COMMAND_LINE(**kwds)
+    if "-c" in cmd:  # not a frozen executable
+        at = cmd.index("-c") + 1
+        cmd[at] = orphan_quiet(cmd[at])
+    return cmd
+
+
+_SPAWN_COMMAND_LINE = multiprocessing.spawn.get_command_line
+
+
 def _loop_without_sigint() -> LoopRunner:
     """An event loop on a new thread that blocks SIGINT (as will everything it starts)."""
     # multiprocessing starts its resource tracker on the first spawn and then unblocks SIGINT
@@ -80,6 +121,7 @@ def _loop_without_sigint() -> LoopRunner:
         resource_tracker.ensure_running()
     finally:
         sys.warnoptions.remove(quiet)
+    multiprocessing.spawn.get_command_line = _spawn_command_line
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         runner = LoopRunner(asynchronous=False)

@@ -89,3 +89,27 @@ def test_ctrl_c_on_dask(tmp_path, delay):
     assert err.strip().splitlines() == [err.strip().splitlines()[-1]], err  # one line
     assert err.startswith("fuzion-sim: interrupted after ")
     assert took < 3.0, took
+
+
+def test_a_spawned_child_whose_parent_has_gone_fails_quietly(tmp_path):
+    """A worker still starting when Ctrl-C ended the run fails without a traceback on the
+    terminal; the control (no wrapper) prints one, and so does the wrapped program while its
+    parent lives."""
+    from fuzion_sim.engine.dask_local import orphan_quiet
+
+    fails = "import time\ntime.sleep(0.5)\nraise EOFError('the pipe ended')"
+    outs = {}
+    for name, wrap in (("quiet", "orphan_quiet"), ("control", "str")):
+        outs[name] = tmp_path / f"{name}.txt"
+        launcher = ("import subprocess, sys\n"
+                    "from fuzion_sim.engine.dask_local import orphan_quiet\n"
+                    f"prog = {wrap}({fails!r})\n"
+                    f"subprocess.Popen([sys.executable, '-c', prog], "
+                    f"stderr=open({str(outs[name])!r}, 'w'))\n")  # exits at once: an orphan
+        subprocess.run([sys.executable, "-c", launcher], check=True, timeout=60)
+    time.sleep(2.0)
+    assert outs["quiet"].read_text() == ""
+    assert "EOFError: the pipe ended" in outs["control"].read_text()
+    alive = subprocess.run([sys.executable, "-c", orphan_quiet(fails)], capture_output=True,
+                           text=True, timeout=30)  # fmt: skip
+    assert alive.returncode == 1 and "EOFError: the pipe ended" in alive.stderr
