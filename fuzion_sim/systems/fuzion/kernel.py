@@ -944,7 +944,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                             continue  # nobody drives: its gunners fight on
                         if motion and any_motion and mo.ctl[a0] != 0:  # out of control
                             s0, s1, s2, s3, ne, sides_left = control_turn(
-                                a0, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+                                a0, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
                                 sides_left, s0, s1, s2, s3, log, events, ne, now,
                             )  # fmt: skip
                             if sides_left <= 1:
@@ -1111,13 +1111,13 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                             if (jumps or drives) and action >= tx.A_JUMP:
                                 if drives:  # a vehicle's drive, or a jump (motion.drive)
                                     s0, s1, s2, s3, ne, sides_left = drive(
-                                        a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs,
-                                        st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log,
+                                        a, tgt, action, param, mo, ar, sh, hl, wh, wp, vh, st,
+                                        tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log,
                                         events, ne, now,
                                     )  # fmt: skip
                                 else:  # only a jump: no call site of the vehicles' in the loop
                                     s0, s1, s2, s3, ne, sides_left = jump(
-                                        a, param, im, ar, sh, hl, wh, wp, st, tl, vh.kill_unit,
+                                        a, param, ar, sh, hl, wh, wp, st, tl, vh.kill_unit,
                                         dt.nd6_offsets, dt.nd6_table, rl, standing, sides_left,
                                         s0, s1, s2, s3, log, events, ne, now,
                                     )  # fmt: skip
@@ -1166,7 +1166,7 @@ def _kernel(vehicles, suits, mecha_range, missiles, scene, ground, hazards, moti
                                 if scene or (ground and vclass[a] == 0):
                                     s0, s1, s2, s3, ne, sides_left = move_on(
                                         a, ox, oy, move_step(a, action, run_m, sprint_m), action,
-                                        tgt, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
+                                        tgt, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
                                         standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
                                     )  # fmt: skip
                                     if sides_left <= 1:

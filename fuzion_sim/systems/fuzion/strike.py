@@ -603,7 +603,7 @@ def _strike_room(rooms, vehicles, scene, mecha_range):
                 # into a wall, off a ledge (features/scene/room.py, called)
                 if scene and wh.scene.on:
                     s0, s1, s2, s3, ne, i_hits, i_stun, i_thr = knocked(
-                        a, tgt, ox, oy, hl.stun[tgt] - stun_lost, wh.scene, ar, sh, hl, wh, wp, vh,
+                        a, tgt, ox, oy, hl.stun[tgt] - stun_lost, ar, sh, hl, wh, wp, vh,
                         vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3, log, events, ne,
                         now,
                     )  # fmt: skip

@@ -343,7 +343,7 @@ def flee(a, hz, hs, run_m, w_range, wh, moved, aim, in_cover, log, events, ne, n
     wh.py[a] = y + uy * went
     note_move(moved, a, x, y, wh.px[a], wh.py[a], went)
     if wh.scene.on:  # rough ground slows it and a wall in the way stops it (VA-51, M-10)
-        ne = on_ground(a, x, y, run_m[a], wh.scene, wh, w_range, tx.A_FLEE_HAZARD, -1, log,
+        ne = on_ground(a, x, y, run_m[a], wh, w_range, tx.A_FLEE_HAZARD, -1, log,
                        events, ne, now)  # fmt: skip
         went = wh.moved[a, 0]
     if went > 0.0:

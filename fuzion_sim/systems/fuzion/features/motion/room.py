@@ -171,9 +171,10 @@ def _flying(c, mo):
 
 
 @jit(**INNER)
-def _conditions(c, mo, im, wh):
+def _conditions(c, mo, wh):
     """What the conditions add to ``c``'s manoeuvre DVs (M-52, VA-27): the scenario's
     ``manoeuvre_conditions``, or the ground under it if that is worse (VA-51; not an aircraft)."""
+    im = wh.scene
     dv = mo.opts[MO_CONDITIONS]
     if _flying(c, mo):
         return dv
@@ -181,7 +182,7 @@ def _conditions(c, mo, im, wh):
 
 
 @jit(**INNER)
-def _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3):
+def _task(c, dv, mo, wh, vh, hl, dt, s0, s1, s2, s3):
     """``c``'s pilot's REF + control skill + the task die against ``dv`` plus the conditions
     (M-46, M-52, VA-51; ``plus_roll``: + the defender's die, 10 under HERO). Returns
     ``(state, the total, the DV, the miss: 0 on a success)``."""
@@ -189,7 +190,7 @@ def _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3):
     ref = hl.e_ref[pilot] if pilot >= 0 else hl.e_ref[c]
     s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
     roll = np.int64(dt.task_table[np.int64(u * dt.task_table.shape[0])])
-    full = dv + _conditions(c, mo, im, wh)
+    full = dv + _conditions(c, mo, wh)
     if mo.opts[MO_MANOEUVRE_DV]:
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         full += np.int64(dt.def_table[np.int64(u * dt.def_table.shape[0])])
@@ -229,7 +230,7 @@ def _crash_event(events, ne, now, c, other, dc, raw, through, hl, flags):
 
 
 @jit(**INNER)  # out of line: called from several rooms (compile time)
-def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing,
+def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standing,
              sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` takes a collision's ``dc`` (``kills`` against Kill armour; column ``col`` of the
     table) from ``other`` (a combatant, -1 the ground, -2 - o obstacle ``o``): its wounds land,
@@ -239,6 +240,7 @@ def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, 
     (``vehicles.room.impact_row``: the row's multiplier and critical location, or the crew row's
     pilot); else on its structure, x1. Returns ``(state, ne, sides left, the damage rolled,
     through)``."""
+    vs = mo.vs
     s0, s1, s2, s3, raw, hits_lost, stun_lost, through = impact_hits(
         c, dc, kills, hl.stun[c], im, ar, sh, vh.kill_unit, dt.nd6_offsets, dt.nd6_table, s0, s1,
         s2, s3,
@@ -298,7 +300,7 @@ def _collide(c, other, dc, kills, col, asp, mo, im, ar, sh, hl, vh, vs, st, tl, 
 
 
 @jit(**INNER)  # out of line: called from several rooms (compile time)
-def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+def _path(c, metres, angle, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` goes ``metres`` along ``angle`` from where it is; the first unbroken obstacle in
     the way is a collision at its speed (M-66, VA-39; with ``impact_locations``, on its front):
@@ -307,6 +309,7 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, 
     DC in that column of the table (its crew thrown about inside as in any of its collisions),
     and lands below where it went over, stopped. Returns ``(state, ne, sides left, metres
     gone)``."""
+    im = wh.scene
     ox = wh.px[c]
     oy = wh.py[c]
     dx = metres * np.cos(angle)
@@ -321,7 +324,7 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, 
             best, hit_d = first_drop(im, ox, oy, dx, dy, t_done, best)
         if hit_d >= 0 and best <= 1.0:  # over the edge
             s0, s1, s2, s3, ne, sides_left = _over_edge(
-                c, hit_d, ox + best * dx, oy + best * dy, mo, im, ar, sh, hl, vh, vs, st, tl, dt,
+                c, hit_d, ox + best * dx, oy + best * dy, mo, im, ar, sh, hl, vh, st, tl, dt,
                 rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
             )  # fmt: skip
             stop_t = best
@@ -332,7 +335,7 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, 
         col = column(im.bands, 1, mo.speed[c] * MS_PER_MOVE)
         s0, s1, s2, s3, ne, sides_left, raw, _thr = _collide(
             c, -2 - hit_o, im.fall_dc[row, col], im.fall_kills[row, col], col, ASPECT_FRONT, mo,
-            im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log,
+            im, ar, sh, hl, vh, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log,
             events, ne, now,
         )  # fmt: skip
         broke = False
@@ -356,7 +359,7 @@ def _path(c, metres, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, 
 
 
 @jit(**INNER)
-def _over_edge(c, d, x, y, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing, sides_left, s0,
+def _over_edge(c, d, x, y, mo, im, ar, sh, hl, vh, st, tl, dt, rl, standing, sides_left, s0,
                s1, s2, s3, log, events, ne, now):  # fmt: skip
     """Vehicle ``c`` goes over drop ``d`` at ``(x, y)`` (``_path``): below with its crew, its
     speed 0, a fall's line, then the fall as a crash into the ground (``_collide``). Returns
@@ -374,14 +377,14 @@ def _over_edge(c, d, x, y, mo, im, ar, sh, hl, vh, vs, st, tl, dt, rl, standing,
                    y, hl)  # fmt: skip
         ne += 1
     s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
-        c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, -1, mo, im, ar, sh, hl, vh, vs,
+        c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, -1, mo, im, ar, sh, hl, vh,
         st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
 
 
 @jit(**INNER)
-def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
+def bump(c, ox, oy, step, action, goal, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
          standing, sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` ran from ``(ox, oy)`` to where it is with ``step`` metres of MOVE (``action``:
     ``run``, ``sprint``, ``move``... toward or away from ``goal``). Rough ground slows it
@@ -389,8 +392,9 @@ def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, 
     obstacles or drops in the fight its path meets them as a drive's does; on foot, with
     obstacles that block (M-10), the first in the way stops it at its face
     (``scene.room.on_ground``). Returns ``(state, ne, sides left)``."""
+    im = wh.scene
     if vh.vclass[c] == 0:
-        ne = on_ground(c, ox, oy, step, im, wh, wp.range, action, goal, log, events, ne, now)
+        ne = on_ground(c, ox, oy, step, wh, wp.range, action, goal, log, events, ne, now)
         return s0, s1, s2, s3, ne, sides_left
     if not im.on:
         carry_crew(c, vh.carrier, wh.px, wh.py, wh.moved, wp.range, wh.dist, wh.rmod)
@@ -403,18 +407,20 @@ def bump(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, 
     wh.px[c] = ox
     wh.py[c] = oy
     s0, s1, s2, s3, ne, sides_left, _gone = _path(
-        c, metres, np.arctan2(dy, dx), mo, im, ar, sh, hl, wh, wp, vh, mo.vs, st, tl, dt, rl,
+        c, metres, np.arctan2(dy, dx), mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
         standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
 
 
 @jit(**INNER)  # out of line: called from several rooms (compile time)
-def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+def _lose_control(c, miss, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
                   sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` missed a manoeuvre by ``miss`` (M-47 to M-51): a ground vehicle skids (and spins)
     straight on, an aircraft stalls or spins, a walker falls over. Returns ``(state, ne, sides
     left)``."""
+    im = wh.scene
+    vs = mo.vs
     loco = mo.loco[c]
     mo.c_lost[c] += 1
     metres = 0.0
@@ -449,7 +455,7 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
             n = max(n, 1)
         s0, s1, s2, s3, d = roll_dice(n, dt.nd6_offsets, dt.nd6_table, s0, s1, s2, s3)
         s0, s1, s2, s3, ne, sides_left, metres = _path(
-            c, np.float64(d), vs.hd[c], mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+            c, np.float64(d), vs.hd[c], mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
             standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
         if kind == CTL_SPIN:  # the new facing: 1 back, 2 forward, 3-4 right, 5-6 left (M-50)
@@ -472,19 +478,20 @@ def _lose_control(c, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, s
         col = column(im.bands, 0, mo.height[c])
         s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
             c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, -1, mo, im, ar, sh, hl, vh,
-            vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+            st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
 
 
 @jit(**INNER)
-def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing, sides_left, s0,
+def control_turn(c, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing, sides_left, s0,
                  s1, s2, s3, log, events, ne, now):  # fmt: skip
     """Vehicle ``c`` is out of control when its turn comes: after a skid, a ground spin or a
     walker's fall the action goes to coming out of it (VA-29, VA-31); an aircraft rolls to
     regain control (DV ``stall_dv`` or 18, VA-30) and, failing, loses 2 x MOVE m of
     altitude (``spin_altitude_loss``), crashing into the ground at 0: a collision at its
     speed, and it is out. Returns ``(state, ne, sides left)``."""
+    im = wh.scene
     kind = mo.ctl[c]
     if kind != CTL_STALL and kind != CTL_AIR_SPIN:
         mo.ctl[c] = 0
@@ -495,7 +502,7 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
             ne += 1
         return s0, s1, s2, s3, ne, sides_left
     dv = mo.opts[MO_STALL_DV] if kind == CTL_STALL else SPIN_DV
-    s0, s1, s2, s3, total, full, miss = _task(c, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3)
+    s0, s1, s2, s3, total, full, miss = _task(c, dv, mo, wh, vh, hl, dt, s0, s1, s2, s3)
     if miss == 0:
         mo.ctl[c] = 0
     elif mo.opts[MO_ALTITUDE_LOSS]:
@@ -514,7 +521,7 @@ def control_turn(c, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing
         hl.gave_up[c] = True  # down: out of the fight, whatever the damage
         s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
             c, -1, im.fall_dc[row, col], im.fall_kills[row, col], col, -1, mo, im, ar, sh, hl, vh,
-            vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+            st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
         )  # fmt: skip
     return s0, s1, s2, s3, ne, sides_left
 
@@ -541,14 +548,16 @@ def _direction(a, tgt, code, wh, vs, hl, sh):
 
 
 @jit(**INNER)
-def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+def drive(a, tgt, action, param, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
           sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """A vehicle ``a``'s own action (``tactics.MOTION_ACTIONS``) against its target ``tgt``,
     anyone's ``jump`` (``scene.room.jump``: one call site in the trial loop for both, which a second
     made several percent slower), and any other action after ``jump`` no room took (idle).
     Returns ``(state, ne, sides still standing)``."""
+    im = wh.scene
+    vs = mo.vs
     if action == tx.A_JUMP:
-        return jump(a, param, im, ar, sh, hl, wh, wp, st, tl, vh.kill_unit, dt.nd6_offsets,
+        return jump(a, param, ar, sh, hl, wh, wp, st, tl, vh.kill_unit, dt.nd6_offsets,
                     dt.nd6_table, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne,
                     now)  # fmt: skip
     n = hl.is_out.shape[0]
@@ -580,7 +589,7 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
     if action == tx.A_RAM and tgt >= 0:
         d = wh.dist[a * n + tgt]
         if d <= limit + _CONTACT:
-            return _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
+            return _ram(a, tgt, param, d, angle, mo, ar, sh, hl, wh, wp, vh, st, tl, dt,
                         rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now)
     # a named manoeuvre, or a steer's hard turn: the roll; a miss loses control (M-46, M-47)
     dv = np.int64(-1)
@@ -590,7 +599,7 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
             _wrap(angle - vs.hd[a])) > np.radians(HARD_TURN_DEG):  # fmt: skip
         dv = mo.dv[mo.opts[MO_HARD_TURN]]
     if dv >= 0:
-        s0, s1, s2, s3, total, full, miss = _task(a, dv, mo, im, wh, vh, hl, dt, s0, s1, s2, s3)
+        s0, s1, s2, s3, total, full, miss = _task(a, dv, mo, wh, vh, hl, dt, s0, s1, s2, s3)
         if log:
             r = log_event(events, ne, now, EVENT_CONTROL, a, -1)
             events[r, EV_ACTION] = action
@@ -600,13 +609,13 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
             events[r, EV_SHOTS] = param // tx.D_SPAN if action == tx.A_MANOEUVRE else -1
             ne += 1
         if miss > 0:
-            return _lose_control(a, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+            return _lose_control(a, miss, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
                                  standing, sides_left, s0, s1, s2, s3, log, events, ne, now)
     vs.hd[a] = angle
     if at_target:
         limit = min(limit, max(wh.dist[a * n + tgt] - _CONTACT, 0.0))  # beside it, not past
     s0, s1, s2, s3, ne, sides_left, gone = _path(
-        a, limit, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing, sides_left,
+        a, limit, angle, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing, sides_left,
         s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     st.aim[a] = 0
@@ -623,7 +632,7 @@ def drive(a, tgt, action, param, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt,
 
 
 @jit(**INNER)
-def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+def _ram(a, tgt, param, d, angle, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
          sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``a`` rams ``tgt``, ``d`` m away (VA-40): it drives to it; REF + control skill + the die
     against the target's defence (a moving, manned vehicle's pilot, a person's DEX + Ranged
@@ -631,6 +640,8 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
     ``manoeuvres.yaml``; on a hit each takes the other's weight at the closing speed (VA-39;
     head-on: the speeds' sum, rear: their difference, side: the rammer's); a miss loses
     control by the miss (``ram_miss_control``). Returns ``(state, ne, sides left)``."""
+    im = wh.scene
+    vs = mo.vs
     n = hl.is_out.shape[0]
     kind = param
     v_a = mo.speed[a] * MS_PER_MOVE
@@ -656,7 +667,7 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
         return s0, s1, s2, s3, ne, sides_left
     vs.hd[a] = angle
     s0, s1, s2, s3, ne, sides_left, _gone = _path(
-        a, max(d - 0.5, 0.0), angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl, standing,
+        a, max(d - 0.5, 0.0), angle, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl, standing,
         sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     if hl.is_out[a] or wh.dist[a * n + tgt] > _CONTACT:
@@ -669,11 +680,11 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
         ref = hl.e_ref[pilot] if pilot >= 0 else hl.e_ref[a]
         s0, s1, s2, s3, u = xoshiro(s0, s1, s2, s3)
         roll = np.int64(dt.roll_table[np.int64(u * dt.roll_table.shape[0])])
-        total = ref + mo.skill[a] + roll - _conditions(a, mo, im, wh)
+        total = ref + mo.skill[a] + roll - _conditions(a, mo, wh)
         full = hl.e_dex[tgt] + sh.def_ranged[tgt]
         miss = max(full - total, 0)
     else:
-        s0, s1, s2, s3, total, full, miss = _task(a, mo.dv[mo.opts[MO_RAM_DV]], mo, im, wh, vh,
+        s0, s1, s2, s3, total, full, miss = _task(a, mo.dv[mo.opts[MO_RAM_DV]], mo, wh, vh,
                                                   hl, dt, s0, s1, s2, s3)  # fmt: skip
     if log:
         r = log_event(events, ne, now, EVENT_RAM, a, tgt)
@@ -685,7 +696,7 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
         ne += 1
     if miss > 0:
         if mo.opts[MO_RAM_MISS_CONTROL]:
-            return _lose_control(a, miss, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt, rl,
+            return _lose_control(a, miss, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
                                  standing, sides_left, s0, s1, s2, s3, log, events, ne, now)
         return s0, s1, s2, s3, ne, sides_left
     mo.c_ram[a] += 1
@@ -703,11 +714,11 @@ def _ram(a, tgt, param, d, angle, mo, im, ar, sh, hl, wh, wp, vh, vs, st, tl, dt
                       vh.vclass[a] == VCLASS_MECHA)  # fmt: skip
     s0, s1, s2, s3, ne, sides_left, _raw_t, thr_t = _collide(
         tgt, a, im.fall_dc[row_a, col], im.fall_kills[row_a, col], col, asp_t, mo, im, ar, sh, hl,
-        vh, vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+        vh, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     s0, s1, s2, s3, ne, sides_left, _raw, _thr = _collide(
         a, tgt, im.fall_dc[row_t, col], im.fall_kills[row_t, col], col, asp_a, mo, im, ar, sh, hl,
-        vh, vs, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
+        vh, st, tl, dt, rl, standing, sides_left, s0, s1, s2, s3, log, events, ne, now,
     )  # fmt: skip
     tl.c_dealt[a] += thr_t
     return s0, s1, s2, s3, ne, sides_left

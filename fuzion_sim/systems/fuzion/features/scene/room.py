@@ -262,23 +262,24 @@ def _cut_move(c, ox, oy, dx, dy, t, metres, wh, w_range, log, events, ne):
 
 
 @jit(inline="always")
-def bump_on_foot(c, ox, oy, step, action, goal, mo, im, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
+def bump_on_foot(c, ox, oy, step, action, goal, mo, ar, sh, hl, wh, wp, vh, st, tl, dt, rl,
                  standing, sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``motion.room.bump`` where nobody is in a vehicle: its first step, :func:`on_ground`
     (the same arguments and results), so that a kernel without vehicles compiles none of the
     vehicle's path."""
-    ne = on_ground(c, ox, oy, step, im, wh, wp.range, action, goal, log, events, ne, now)
+    ne = on_ground(c, ox, oy, step, wh, wp.range, action, goal, log, events, ne, now)
     return s0, s1, s2, s3, ne, sides_left
 
 
 @jit(**INNER)
-def on_ground(c, ox, oy, budget, im, wh, w_range, action, goal, log, events, ne, now):
+def on_ground(c, ox, oy, budget, wh, w_range, action, goal, log, events, ne, now):
     """``c`` went on foot from ``(ox, oy)`` to where it is now, with ``budget`` metres of
     MOVE: the phase's terrain, the majority of the path, leaves it its share of the budget
     (VA-51, ``scene.terrain.slowed``), then the first unbroken obstacle in the way stops it at its
     face (with ``obstacles_block``; M-10: nobody moves through a solid object; a vehicle's
     way is a crash, ``motion.room.bump``). Its move's line says where it stopped, and a line of its
     own what stopped it. Returns ne."""
+    im = wh.scene
     dx = wh.px[c] - ox
     dy = wh.py[c] - oy
     metres = np.sqrt(dx * dx + dy * dy)
@@ -324,13 +325,14 @@ def fall_event(events, ne, now, c, drop, action, metres, dc, raw, through, x, y,
 
 
 @jit(**INNER)
-def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd6_offsets,
+def knocked(a, tgt, ox, oy, stun_left, ar, sh, hl, wh, wp, vh, kill_unit, nd6_offsets,
             nd6_table, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``tgt`` was knocked back by ``a`` from ``(ox, oy)`` to where it is now (strike.py,
     F28): its path meets the obstacles and drops (M-40, VA-41, M-72). Moves it to where it
     stops, breaks what breaks, logs the collisions and the fall. Returns ``(state, ne, Hits
     lost, Stun lost, through)`` of what it hit, which the strike's wounds add (``stun_left``:
     its Stun before them)."""
+    im = wh.scene
     ex = wh.px[tgt]
     ey = wh.py[tgt]
     dx = ex - ox
@@ -432,12 +434,13 @@ def knocked(a, tgt, ox, oy, stun_left, im, ar, sh, hl, wh, wp, vh, kill_unit, nd
 
 
 @jit(**INNER)
-def jump(c, d, im, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets, nd6_table, rl, standing,
+def jump(c, d, ar, sh, hl, wh, wp, st, tl, kill_unit, nd6_offsets, nd6_table, rl, standing,
          sides_left, s0, s1, s2, s3, log, events, ne, now):  # fmt: skip
     """``c`` jumps down drop ``d`` (the ``jump`` action, M-72): it moves to the drop and falls
     its height, landing below, prone; its wounds land as an attack's do (F22 stunned, F24-F26).
     A combatant already below has nowhere to jump (the action is idle). Returns ``(state, ne,
     sides still standing)``."""
+    im = wh.scene
     if d < 0 or im.fallen[c]:
         if log:
             r = log_event(events, ne, now, EVENT_IDLE, c, -1)
