@@ -5,7 +5,7 @@ LLVM's O3 pipeline runs ``ConstraintElimination`` in every function's simplifica
 collects the conditions that hold on each path and drops comparisons they decide. Its cost
 grows with a function's branches times the conditions in scope, and Fuzion's general trial
 loop, with its rooms inlined, has thousands of both: it was the most expensive pass of the
-loop's module passes and a tenth of the rooms' function passes (PERFORMANCE-NOTES lesson 61).
+loop's module passes and a sixth of the rooms' function passes (PERFORMANCE-NOTES lesson 61).
 numba does not check bounds, so it finds little there to drop.
 
 Here the pass is switched off (LLVM's ``-enable-constraint-elimination`` option) while LLVM

@@ -10,7 +10,8 @@ The local cluster (one single-threaded worker process per core, on loopback):
 - leaves Ctrl-C to this process: the cluster's event loop runs on a thread that blocks
   SIGINT, and the worker processes, started from it, inherit the block, so a Ctrl-C in the
   terminal reaches only the client, which stops the run and shuts the cluster down (no
-  traceback from a worker).
+  traceback from a worker); a worker that was still starting when this process ended fails
+  quietly (:func:`orphan_quiet`).
 
 For a real cluster (``--scheduler``), :func:`security_from_files` builds the client's
 ``Security`` from a CA certificate and the client's certificate and key (mutual TLS).
@@ -94,6 +95,9 @@ def orphan_quiet(prog: str) -> str:
     return _ORPHAN_QUIET.format(prog=body, parent=os.getpid())
 
 
+_SPAWN_COMMAND_LINE = multiprocessing.spawn.get_command_line
+
+
 def _spawn_command_line(**kwds):
     """multiprocessing's command line of a spawned child, its program :func:`orphan_quiet`."""
     cmd = _SPAWN_COMMAND_LINE(**kwds)
@@ -101,9 +105,6 @@ def _spawn_command_line(**kwds):
         at = cmd.index("-c") + 1
         cmd[at] = orphan_quiet(cmd[at])
     return cmd
-
-
-_SPAWN_COMMAND_LINE = multiprocessing.spawn.get_command_line
 
 
 def _loop_without_sigint() -> LoopRunner:
